@@ -1,0 +1,225 @@
+/*
+ * dtrace.c -- the dtrace command: argument parsing and printing only;
+ * everything else goes through the public libdtrace and dtrace-gen APIs.
+ *
+ * Today it compiles D programs (-s, -e) and builds static probes
+ * (-h header, -G object) from provider definitions.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtrace.h"
+#include "dtrace_gen.h"
+
+#ifndef DTRACE_TOOL_VERSION
+#define DTRACE_TOOL_VERSION "0.1"
+#endif
+
+static const char *g_pname = "dtrace";
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: %s [-CeGhV] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
+		"\t[-x opt[=val]] -s script [object ...]\n"
+		"\n"
+		"\t-C  run the C preprocessor over the scripts\n"
+		"\t-D  define a preprocessor symbol (with -C)\n"
+		"\t-e  exit after compiling the scripts\n"
+		"\t-G  write an ELF object with the probes of the provider definitions\n"
+		"\t-h  write a C/C++ header for the provider definitions\n"
+		"\t-I  add a preprocessor include directory (with -C)\n"
+		"\t-o  output file (default: script name with .h or .o)\n"
+		"\t-s  compile a D program file\n"
+		"\t-U  undefine a preprocessor symbol (with -C)\n"
+		"\t-V  print the version and exit\n"
+		"\t-x  set an option (errtags)\n",
+		g_pname);
+}
+
+static void print_diag(dtrace_hdl_t *dtp)
+{
+	const dtrace_diag_t *dg = dtrace_lastdiag(dtp);
+
+	if (dg == NULL)
+		return;
+	fprintf(stderr, "    at %s:%u:%u\n", dg->dtdg_file, dg->dtdg_line, dg->dtdg_column);
+	if (dg->dtdg_source[0] == '\0')
+		return;
+	fprintf(stderr, "    %s\n    ", dg->dtdg_source);
+	/* the caret keeps the line's tabs so that it lines up */
+	for (unsigned i = 0; i + 1 < dg->dtdg_column && dg->dtdg_source[i] != '\0'; i++)
+		fputc(dg->dtdg_source[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}
+
+/* The default output: the first script's base name with .d replaced by ext. */
+static char *default_output(const char *script, const char *ext)
+{
+	const char *base = strrchr(script, '/');
+	size_t n;
+	char *out;
+
+	base = base != NULL ? base + 1 : script;
+	n = strlen(base);
+	if (n > 2 && strcmp(base + n - 2, ".d") == 0)
+		n -= 2;
+	out = malloc(n + strlen(ext) + 1);
+	if (out != NULL) {
+		memcpy(out, base, n);
+		strcpy(out + n, ext);
+	}
+	return out;
+}
+
+int main(int argc, char *argv[])
+{
+	enum { MODE_NONE, MODE_HEADER, MODE_LINK } mode = MODE_NONE;
+	const char *output = NULL, **scripts;
+	unsigned cflags = 0;
+	bool compile_only = false;
+	dtrace_prog_t *last = NULL;
+	dtrace_hdl_t *dtp;
+	int nscripts = 0, c, err, status = 0;
+	char *defout = NULL;
+
+	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
+		g_pname = strrchr(argv[0], '/') + 1;
+	if ((scripts = calloc((size_t)argc + 1, sizeof(char *))) == NULL) {
+		fprintf(stderr, "%s: out of memory\n", g_pname);
+		return 1;
+	}
+	if ((dtp = dtrace_open(DTRACE_VERSION, 0, &err)) == NULL) {
+		fprintf(stderr, "%s: failed to initialize dtrace: %s\n", g_pname,
+			dtrace_errmsg(NULL, err));
+		return 1;
+	}
+
+	/* "+": stop at the first operand, as dtrace(1) treats what follows -s */
+	while ((c = getopt(argc, argv, "+CD:eGhI:o:s:U:Vx:")) != -1) {
+		switch (c) {
+		case 'C':
+			cflags |= DTRACE_C_CPP;
+			break;
+		case 'D':
+		case 'I':
+		case 'U':
+			if (dtrace_setopt(dtp, c == 'D' ? "define" : c == 'I' ? "incdir" : "undef",
+					  optarg) != 0) {
+				fprintf(stderr, "%s: failed to set -%c %s: %s\n", g_pname, c, optarg,
+					dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				return 2;
+			}
+			break;
+		case 'e':
+			compile_only = true;
+			break;
+		case 'G':
+			mode = MODE_LINK;
+			break;
+		case 'h':
+			mode = MODE_HEADER;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 's':
+			scripts[nscripts++] = optarg;
+			break;
+		case 'V':
+			printf("dtrace: Linux userspace DTrace %s (D interface %d)\n",
+			       DTRACE_TOOL_VERSION, DTRACE_VERSION);
+			return 0;
+		case 'x': {
+			char *eq = strchr(optarg, '=');
+
+			if (eq != NULL)
+				*eq++ = '\0';
+			if (dtrace_setopt(dtp, optarg, eq) != 0) {
+				fprintf(stderr, "%s: failed to set -x %s: %s\n", g_pname, optarg,
+					dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				return 2;
+			}
+			break;
+		}
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (nscripts == 0) {
+		fprintf(stderr, "%s: no script specified (use -s)\n", g_pname);
+		usage(stderr);
+		return 2;
+	}
+	if (mode != MODE_LINK && optind < argc) {
+		fprintf(stderr, "%s: object files may only follow -G\n", g_pname);
+		return 2;
+	}
+
+	for (int i = 0; i < nscripts; i++) {
+		FILE *fp = fopen(scripts[i], "r");
+
+		if (fp == NULL) {
+			fprintf(stderr, "%s: failed to open %s: %s\n", g_pname, scripts[i],
+				strerror(errno));
+			return 1;
+		}
+		last = dtrace_program_fcompile(dtp, fp, scripts[i], cflags, 0, NULL);
+		fclose(fp);
+		if (last == NULL) {
+			fprintf(stderr, "%s: failed to compile script %s: %s\n", g_pname, scripts[i],
+				dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			print_diag(dtp);
+			return 1;
+		}
+	}
+	if (compile_only && mode == MODE_NONE)
+		return 0;
+
+	if (mode == MODE_HEADER) {
+		FILE *out;
+
+		if (output == NULL)
+			output = defout = default_output(scripts[0], ".h");
+		if (output == NULL || (out = fopen(output, "w")) == NULL) {
+			fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname,
+				output ? output : "", strerror(errno));
+			return 1;
+		}
+		if (dtrace_program_header(dtp, out, output) != 0) {
+			fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname,
+				output, dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			status = 1;
+		}
+		if (fclose(out) != 0 && status == 0) {
+			fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname,
+				output, strerror(errno));
+			status = 1;
+		}
+		if (status != 0)
+			unlink(output);
+	} else if (mode == MODE_LINK) {
+		if (output == NULL)
+			output = defout = default_output(scripts[0], ".o");
+		if (output == NULL ||
+		    dtrace_program_link(dtp, NULL, 0, output, argc - optind, argv + optind) != 0) {
+			fprintf(stderr, "%s: failed to link script %s: %s\n", g_pname, scripts[0],
+				dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			status = 1;
+		}
+	} else {
+		fprintf(stderr,
+			"%s: tracing is not available yet: use -h, -G or -e with -s\n", g_pname);
+		status = 2;
+	}
+	free(defout);
+	free(scripts);
+	dtrace_close(dtp);
+	return status;
+}

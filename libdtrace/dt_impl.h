@@ -1,0 +1,261 @@
+/*
+ * dt_impl.h -- libdtrace internals shared by its files, and by dtrace-gen,
+ * which builds on the D front-end (one parser for D and provider files).
+ */
+#ifndef DT_IMPL_H
+#define DT_IMPL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtrace.h"
+
+#define DT_PROVNAMELEN 64  /* provider name limit, incl. NUL (as DTrace) */
+#define DT_NAMELEN 64	   /* probe name limit, incl. NUL */
+#define DT_MAXPROBEARGS 12 /* stapsdt argument limit */
+
+/* ---------------------------------------------------------------- arena */
+
+/* Bump allocator: everything a compile builds is freed at once. */
+typedef struct dt_arena {
+	struct dt_chunk *da_head;
+} dt_arena_t;
+
+void *dt_arena_alloc(dt_arena_t *, size_t); /* zeroed; NULL on ENOMEM */
+char *dt_arena_strndup(dt_arena_t *, const char *, size_t);
+void dt_arena_free(dt_arena_t *);
+
+/* ---------------------------------------------------------------- tokens */
+
+typedef enum dt_tok {
+	T_EOF = 0,
+	T_IDENT,
+	T_INT,	   /* integer constant: tk_ival, tk_flags */
+	T_CHAR,	   /* character constant: tk_ival */
+	T_STRING,  /* string literal: tk_str (unescaped), tk_len */
+	T_MACRO,   /* $1 $target $pid: tk_str is the name without '$' */
+	T_MACSTR,  /* $$1: tk_str is the name without '$$' */
+	T_AGG,	   /* @name or @: tk_str is the name without '@' */
+	T_PRAGMA,  /* #pragma ... : tk_str is the rest of the line */
+	T_BQUOTE,  /* ` (scoping operator) */
+	/* punctuators and operators */
+	T_LPAREN, T_RPAREN, T_LBRACKET, T_RBRACKET, T_LBRACE, T_RBRACE,
+	T_SEMI, T_COMMA, T_COLON, T_QUESTION, T_DOT, T_ARROW, T_ELLIPSIS,
+	T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_AMP, T_BAR, T_XOR,
+	T_TILDE, T_BANG, T_LT, T_GT, T_LE, T_GE, T_EQEQ, T_NE, T_LAND, T_LOR,
+	T_LXOR, T_SHL, T_SHR, T_INC, T_DEC, T_ASSIGN, T_ADD_EQ, T_SUB_EQ,
+	T_MUL_EQ, T_DIV_EQ, T_MOD_EQ, T_AND_EQ, T_OR_EQ, T_XOR_EQ, T_SHL_EQ,
+	T_SHR_EQ,
+	/* keywords (D reserves the C ones it does not use, too) */
+	T_KW_FIRST,
+	T_AUTO = T_KW_FIRST, T_BREAK, T_CASE, T_CHAR_KW, T_CONST, T_CONTINUE,
+	T_COUNTER, T_DEFAULT, T_DO, T_DOUBLE, T_ELSE, T_ENUM, T_EXTERN,
+	T_FLOAT, T_FOR, T_GOTO, T_IF, T_IMPORT, T_INLINE, T_INT_KW,
+	T_LONG, T_OFFSETOF, T_PROBE, T_PROVIDER, T_REGISTER, T_RESTRICT,
+	T_RETURN, T_SELF, T_SHORT, T_SIGNED, T_SIZEOF, T_STATIC, T_STRING_KW,
+	T_STRINGOF, T_STRUCT, T_SWITCH, T_THIS, T_TRANSLATOR, T_TYPEDEF,
+	T_UNION, T_UNSIGNED, T_USERLAND, T_VOID, T_VOLATILE, T_WHILE, T_XLATE,
+	T_BOOL,
+	T_KW_LAST = T_BOOL,
+} dt_tok_t;
+
+#define DT_INT_UNSIGNED 0x1 /* u suffix */
+#define DT_INT_LONG 0x2	    /* l suffix */
+#define DT_INT_LONGLONG 0x4 /* ll suffix */
+
+typedef struct dt_loc {
+	const char *file; /* arena string */
+	unsigned line;
+	unsigned col;
+	size_t off; /* byte offset of the token in the lexed buffer */
+} dt_loc_t;
+
+typedef struct dt_token {
+	dt_tok_t tk_kind;
+	dt_loc_t tk_loc;
+	const char *tk_str; /* identifiers, strings, macros, pragmas */
+	size_t tk_len;	    /* length of tk_str (strings may hold NULs) */
+	uint64_t tk_ival;
+	int tk_flags;
+	size_t tk_end; /* offset just past the token */
+} dt_token_t;
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum dt_tkind {
+	DT_TK_VOID,
+	DT_TK_INT,    /* integers, char, _Bool, enums */
+	DT_TK_FLOAT,
+	DT_TK_PTR,
+	DT_TK_STRING, /* D's string */
+	DT_TK_STRUCT,
+	DT_TK_UNION,
+	DT_TK_ENUM,
+	DT_TK_ARRAY,
+	DT_TK_TYPEDEF,
+} dt_tkind_t;
+
+#define DT_TF_SIGNED 0x1
+#define DT_TF_CONST 0x2
+#define DT_TF_VOLATILE 0x4
+#define DT_TF_CNATIVE 0x8 /* typedef that C programs have (stdint, sys/types) */
+
+typedef struct dt_type {
+	dt_tkind_t dtt_kind;
+	int dtt_flags;
+	size_t dtt_size;	 /* 0 for void and incomplete types */
+	const char *dtt_name;	 /* base, tag or typedef name; NULL for derived */
+	struct dt_type *dtt_ref; /* pointee, element or typedef target */
+	size_t dtt_nelems;	 /* arrays */
+} dt_type_t;
+
+typedef struct dt_typetab dt_typetab_t;
+
+dt_typetab_t *dt_typetab_create(dt_arena_t *);
+dt_type_t *dt_type_lookup(dt_typetab_t *, const char *name); /* base or typedef */
+dt_type_t *dt_type_tag(dt_typetab_t *, dt_tkind_t, const char *tag);
+dt_type_t *dt_type_pointer(dt_typetab_t *, dt_type_t *ref);
+dt_type_t *dt_type_array(dt_typetab_t *, dt_type_t *ref, size_t n);
+dt_type_t *dt_type_qualify(dt_typetab_t *, dt_type_t *, int quals);
+int dt_type_typedef(dt_typetab_t *, const char *name, dt_type_t *);
+const dt_type_t *dt_type_resolve(const dt_type_t *); /* strip typedefs */
+/* D spelling ("const char *", "uint64_t"); returns the length needed. */
+size_t dt_type_name(const dt_type_t *, char *buf, size_t len);
+/* C spelling valid with <stdint.h> and <sys/types.h> (D-only typedefs resolved). */
+size_t dt_type_cname(const dt_type_t *, char *buf, size_t len);
+
+/* ---------------------------------------------------------------- programs */
+
+typedef struct dt_probearg {
+	dt_type_t *pa_type;
+	const char *pa_name; /* may be NULL */
+	dt_loc_t pa_loc;
+} dt_probearg_t;
+
+typedef struct dt_probedecl {
+	struct dt_probedecl *pd_next;
+	const char *pd_name;  /* as declared: query__start */
+	const char *pd_dname; /* DTrace name: query-start */
+	dt_loc_t pd_loc;
+	int pd_nargc, pd_xargc;
+	dt_probearg_t *pd_nargs; /* native (C) arguments */
+	dt_probearg_t *pd_xargs; /* translated (D) arguments, or == pd_nargs */
+} dt_probedecl_t;
+
+typedef struct dt_attr {
+	int name, data, dclass; /* stability, stability, class */
+} dt_attr_t;
+
+typedef struct dt_provdecl {
+	struct dt_provdecl *pv_next;
+	const char *pv_name;
+	dt_loc_t pv_loc;
+	dt_probedecl_t *pv_probes;
+	int pv_nprobes;
+	/* #pragma D attributes, per component: provider module function name args */
+	dt_attr_t pv_attr[5];
+} dt_provdecl_t;
+
+struct dtrace_prog {
+	struct dtrace_prog *dp_next;
+	dt_arena_t dp_arena;
+	dt_provdecl_t *dp_providers;
+	int dp_nproviders;
+};
+
+/* ---------------------------------------------------------------- handle */
+
+struct dtrace_hdl {
+	int dt_errno;
+	char dt_errmsg[1024];
+	bool dt_errtags;
+	char *dt_cpppath;
+	char **dt_cppargv; /* -I/-D/-U arguments, malloc'd */
+	int dt_cppargc;
+	dtrace_prog_t *dt_progs;
+	/* last diagnostic; strings live in dt_diagbuf */
+	dtrace_diag_t dt_diag;
+	char dt_diagfile[512];
+	char dt_diagtag[32];
+	char dt_diagmsg[512];
+	char dt_diagsrc[256];
+};
+
+int dt_set_errno(dtrace_hdl_t *, int);
+int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---------------------------------------------------------------- compiler */
+
+/* Parser control block: one per compile. */
+typedef struct dt_pcb {
+	dtrace_hdl_t *pcb_hdl;
+	dtrace_prog_t *pcb_prog;
+	dt_arena_t *pcb_arena;
+	dt_typetab_t *pcb_types;
+	const char *pcb_buf; /* source text (after cpp), NUL-terminated */
+	size_t pcb_len;
+	size_t pcb_pos;
+	unsigned pcb_line, pcb_col;
+	const char *pcb_file;	   /* current file name (changes with # lines) */
+	size_t pcb_linestart;	   /* offset of the current line */
+	dt_token_t pcb_tok;	   /* current token */
+	dt_token_t pcb_peek;	   /* lookahead, valid if pcb_havepeek */
+	bool pcb_havepeek;
+	jmp_buf pcb_jmp;
+	int pcb_argc;
+	char *const *pcb_argv;
+} dt_pcb_t;
+
+void dt_lex_init(dt_pcb_t *);
+void dt_lex_next(dt_pcb_t *);			   /* advance pcb_tok */
+const dt_token_t *dt_lex_peek(dt_pcb_t *); /* one token lookahead */
+const char *dt_tok_name(dt_tok_t);
+
+/* Report an error at loc and unwind the compile (longjmp to pcb_jmp). */
+_Noreturn void dt_cerror(dt_pcb_t *, const dt_loc_t *, const char *tag, const char *fmt,
+			 ...) __attribute__((format(printf, 4, 5)));
+_Noreturn void dt_cnomem(dt_pcb_t *);
+void *dt_palloc(dt_pcb_t *, size_t); /* arena alloc or unwind with EDT_NOMEM */
+
+void dt_parse_program(dt_pcb_t *);
+
+/* Run cpp over src; returns malloc'd output or NULL with the handle's error set. */
+char *dt_cpp_run(dtrace_hdl_t *, const char *src, size_t len, const char *fname, size_t *outlen);
+
+/* Convert a declared probe name (a__b) to its DTrace name (a-b). */
+char *dt_probe_dname(dt_arena_t *, const char *);
+
+/* ---------------------------------------------------------------- stapsdt notes */
+
+typedef struct dt_stapsdt_arg {
+	int sa_size;	     /* 1, 2, 4 or 8 bytes */
+	bool sa_signed;
+	char sa_operand[64]; /* "%rax", "-4(%rbp)", "$5", ... */
+} dt_stapsdt_arg_t;
+
+typedef struct dt_stapsdt_note {
+	uint64_t sn_pc, sn_base, sn_sema; /* link-time addresses (0 in .o files) */
+	const char *sn_provider;	  /* borrowed from the ELF data */
+	const char *sn_name;
+	const char *sn_argspec;
+	int sn_nargs;
+	dt_stapsdt_arg_t sn_args[DT_MAXPROBEARGS];
+} dt_stapsdt_note_t;
+
+typedef struct Elf Elf;
+typedef int dt_stapsdt_f(const dt_stapsdt_note_t *, void *);
+
+/* Parse one note descriptor; 0 or -1 if it is malformed. */
+int dt_stapsdt_parse(const void *desc, size_t len, dt_stapsdt_note_t *);
+/*
+ * Call cb for every stapsdt note of an ELF file; stops at the first non-zero
+ * return and returns it.  -1 with a message in err for a bad file.
+ */
+int dt_stapsdt_iter(Elf *, dt_stapsdt_f *cb, void *arg, char *err, size_t errlen);
+int dt_stapsdt_file(const char *path, dt_stapsdt_f *cb, void *arg, char *err, size_t errlen);
+
+#endif /* DT_IMPL_H */

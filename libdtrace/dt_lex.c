@@ -1,0 +1,551 @@
+/*
+ * dt_lex.c -- the D lexer.
+ *
+ * Hand-written so that every token carries an exact line and column and so
+ * that bad input (stray bytes, unterminated comments or strings, huge
+ * numbers, NULs) becomes a tagged diagnostic instead of undefined
+ * behaviour.  It understands the line markers cpp writes, so locations
+ * stay right with -C.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+static const struct {
+	const char *name;
+	dt_tok_t tok;
+} keywords[] = {
+	{ "auto", T_AUTO },	    { "break", T_BREAK },	{ "case", T_CASE },
+	{ "char", T_CHAR_KW },	    { "const", T_CONST },	{ "continue", T_CONTINUE },
+	{ "counter", T_COUNTER },   { "default", T_DEFAULT },	{ "do", T_DO },
+	{ "double", T_DOUBLE },	    { "else", T_ELSE },		{ "enum", T_ENUM },
+	{ "extern", T_EXTERN },	    { "float", T_FLOAT },	{ "for", T_FOR },
+	{ "goto", T_GOTO },	    { "if", T_IF },		{ "import", T_IMPORT },
+	{ "inline", T_INLINE },	    { "int", T_INT_KW },	{ "long", T_LONG },
+	{ "offsetof", T_OFFSETOF }, { "probe", T_PROBE },	{ "provider", T_PROVIDER },
+	{ "register", T_REGISTER }, { "restrict", T_RESTRICT }, { "return", T_RETURN },
+	{ "self", T_SELF },	    { "short", T_SHORT },	{ "signed", T_SIGNED },
+	{ "sizeof", T_SIZEOF },	    { "static", T_STATIC },	{ "string", T_STRING_KW },
+	{ "stringof", T_STRINGOF }, { "struct", T_STRUCT },	{ "switch", T_SWITCH },
+	{ "this", T_THIS },	    { "translator", T_TRANSLATOR }, { "typedef", T_TYPEDEF },
+	{ "union", T_UNION },	    { "unsigned", T_UNSIGNED }, { "userland", T_USERLAND },
+	{ "void", T_VOID },	    { "volatile", T_VOLATILE }, { "while", T_WHILE },
+	{ "xlate", T_XLATE },	    { "_Bool", T_BOOL },
+};
+
+static const char *const toknames[] = {
+	[T_EOF] = "end of input", [T_IDENT] = "identifier",
+	[T_INT] = "integer constant", [T_CHAR] = "character constant",
+	[T_STRING] = "string literal", [T_MACRO] = "macro argument",
+	[T_MACSTR] = "macro argument", [T_AGG] = "aggregation",
+	[T_PRAGMA] = "#pragma", [T_BQUOTE] = "`",
+	[T_LPAREN] = "(", [T_RPAREN] = ")", [T_LBRACKET] = "[", [T_RBRACKET] = "]",
+	[T_LBRACE] = "{", [T_RBRACE] = "}", [T_SEMI] = ";", [T_COMMA] = ",",
+	[T_COLON] = ":", [T_QUESTION] = "?", [T_DOT] = ".", [T_ARROW] = "->",
+	[T_ELLIPSIS] = "...", [T_PLUS] = "+", [T_MINUS] = "-", [T_STAR] = "*",
+	[T_SLASH] = "/", [T_PERCENT] = "%", [T_AMP] = "&", [T_BAR] = "|",
+	[T_XOR] = "^", [T_TILDE] = "~", [T_BANG] = "!", [T_LT] = "<", [T_GT] = ">",
+	[T_LE] = "<=", [T_GE] = ">=", [T_EQEQ] = "==", [T_NE] = "!=",
+	[T_LAND] = "&&", [T_LOR] = "||", [T_LXOR] = "^^", [T_SHL] = "<<",
+	[T_SHR] = ">>", [T_INC] = "++", [T_DEC] = "--", [T_ASSIGN] = "=",
+	[T_ADD_EQ] = "+=", [T_SUB_EQ] = "-=", [T_MUL_EQ] = "*=", [T_DIV_EQ] = "/=",
+	[T_MOD_EQ] = "%=", [T_AND_EQ] = "&=", [T_OR_EQ] = "|=", [T_XOR_EQ] = "^=",
+	[T_SHL_EQ] = "<<=", [T_SHR_EQ] = ">>=",
+};
+
+const char *dt_tok_name(dt_tok_t t)
+{
+	if (t >= T_KW_FIRST && t <= T_KW_LAST) {
+		for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+			if (keywords[i].tok == t)
+				return keywords[i].name;
+	}
+	if ((size_t)t < sizeof(toknames) / sizeof(toknames[0]) && toknames[t] != NULL)
+		return toknames[t];
+	return "token";
+}
+
+void dt_lex_init(dt_pcb_t *pcb)
+{
+	pcb->pcb_pos = 0;
+	pcb->pcb_line = 1;
+	pcb->pcb_col = 1;
+	pcb->pcb_linestart = 0;
+	pcb->pcb_havepeek = false;
+	memset(&pcb->pcb_tok, 0, sizeof(pcb->pcb_tok));
+}
+
+static int cur(const dt_pcb_t *pcb)
+{
+	return pcb->pcb_pos < pcb->pcb_len ? (unsigned char)pcb->pcb_buf[pcb->pcb_pos] : -1;
+}
+
+static int at(const dt_pcb_t *pcb, size_t k)
+{
+	size_t p = pcb->pcb_pos + k;
+
+	return p < pcb->pcb_len ? (unsigned char)pcb->pcb_buf[p] : -1;
+}
+
+static void advance(dt_pcb_t *pcb)
+{
+	if (pcb->pcb_pos >= pcb->pcb_len)
+		return;
+	if (pcb->pcb_buf[pcb->pcb_pos] == '\n') {
+		pcb->pcb_line++;
+		pcb->pcb_col = 1;
+		pcb->pcb_linestart = pcb->pcb_pos + 1;
+	} else {
+		pcb->pcb_col++;
+	}
+	pcb->pcb_pos++;
+}
+
+static dt_loc_t here(const dt_pcb_t *pcb)
+{
+	dt_loc_t loc = { pcb->pcb_file, pcb->pcb_line, pcb->pcb_col, pcb->pcb_pos };
+
+	return loc;
+}
+
+/*
+ * A cpp line marker: '# 12 "file" flags' or '#line 12 "file"'.  The line
+ * after the marker is line 12 of file.  Returns false if this is not one.
+ */
+static bool line_marker(dt_pcb_t *pcb, size_t p)
+{
+	const char *b = pcb->pcb_buf;
+	size_t e = pcb->pcb_len;
+	unsigned long line;
+	char *end;
+
+	if (p + 4 <= e && strncmp(b + p, "line", 4) == 0)
+		p += 4;
+	while (p < e && (b[p] == ' ' || b[p] == '\t'))
+		p++;
+	if (p >= e || !isdigit((unsigned char)b[p]))
+		return false;
+	errno = 0;
+	line = strtoul(b + p, &end, 10);
+	if (errno != 0 || line == 0 || line > 100000000UL)
+		return false;
+	p = (size_t)(end - b);
+	while (p < e && (b[p] == ' ' || b[p] == '\t'))
+		p++;
+	if (p < e && b[p] == '"') {
+		size_t q = ++p;
+
+		while (q < e && b[q] != '"' && b[q] != '\n')
+			q++;
+		if (q >= e || b[q] != '"')
+			return false;
+		pcb->pcb_file = dt_arena_strndup(pcb->pcb_arena, b + p, q - p);
+		if (pcb->pcb_file == NULL)
+			dt_cnomem(pcb);
+	}
+	/* skip to end of line; the newline itself moves us to the next line */
+	while (pcb->pcb_pos < e && b[pcb->pcb_pos] != '\n')
+		pcb->pcb_pos++;
+	if (pcb->pcb_pos < e) {
+		pcb->pcb_pos++;
+		pcb->pcb_linestart = pcb->pcb_pos;
+	}
+	pcb->pcb_line = (unsigned)line;
+	pcb->pcb_col = 1;
+	return true;
+}
+
+/* A '#' that begins a line.  Returns true if a T_PRAGMA token was made. */
+static bool directive(dt_pcb_t *pcb, dt_token_t *tk)
+{
+	const char *b = pcb->pcb_buf;
+	size_t p = pcb->pcb_pos + 1, s;
+	dt_loc_t loc = here(pcb);
+
+	while (p < pcb->pcb_len && (b[p] == ' ' || b[p] == '\t'))
+		p++;
+	if (line_marker(pcb, p))
+		return false;
+	if (p + 6 <= pcb->pcb_len && strncmp(b + p, "pragma", 6) == 0 &&
+	    (p + 6 == pcb->pcb_len || isspace((unsigned char)b[p + 6]))) {
+		p += 6;
+		while (p < pcb->pcb_len && (b[p] == ' ' || b[p] == '\t'))
+			p++;
+		s = p;
+		while (p < pcb->pcb_len && b[p] != '\n')
+			p++;
+		while (pcb->pcb_pos < p)
+			advance(pcb);
+		tk->tk_kind = T_PRAGMA;
+		tk->tk_loc = loc;
+		tk->tk_str = dt_arena_strndup(pcb->pcb_arena, b + s, p - s);
+		if (tk->tk_str == NULL)
+			dt_cnomem(pcb);
+		tk->tk_len = p - s;
+		return true;
+	}
+	if (p == pcb->pcb_len || b[p] == '\n') { /* a lone '#' is a null directive */
+		while (pcb->pcb_pos < p)
+			advance(pcb);
+		return false;
+	}
+	s = p;
+	while (p < pcb->pcb_len && isalpha((unsigned char)b[p]))
+		p++;
+	dt_cerror(pcb, &loc, "D_PRAGCTL_INVAL",
+		  "invalid control directive: #%.*s (use -C to run the preprocessor)",
+		  (int)(p - s), b + s);
+}
+
+/* Skip blanks, newlines, comments and line markers; handle #pragma lines. */
+static bool skip_space(dt_pcb_t *pcb, dt_token_t *tk)
+{
+	for (;;) {
+		int c = cur(pcb);
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+			advance(pcb);
+		} else if (c == '/' && at(pcb, 1) == '*') {
+			dt_loc_t loc = here(pcb);
+
+			advance(pcb);
+			advance(pcb);
+			while (!(cur(pcb) == '*' && at(pcb, 1) == '/')) {
+				if (cur(pcb) < 0)
+					dt_cerror(pcb, &loc, "D_SYNTAX",
+						  "end-of-file encountered before matching */");
+				advance(pcb);
+			}
+			advance(pcb);
+			advance(pcb);
+		} else if (c == '/' && at(pcb, 1) == '/') {
+			while (cur(pcb) >= 0 && cur(pcb) != '\n')
+				advance(pcb);
+		} else if (c == '#' && pcb->pcb_pos == pcb->pcb_linestart) {
+			if (directive(pcb, tk))
+				return true;
+		} else {
+			return false;
+		}
+	}
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* One possibly escaped character of a string or character constant. */
+static int lex_char(dt_pcb_t *pcb, int quote, const dt_loc_t *start)
+{
+	dt_loc_t loc = here(pcb);
+	int c = cur(pcb), v;
+
+	if (c < 0)
+		dt_cerror(pcb, start, "D_SYNTAX", "end-of-file encountered in %s",
+			  quote == '"' ? "string literal" : "character constant");
+	if (c == '\n')
+		dt_cerror(pcb, start, quote == '"' ? "D_STR_NL" : "D_CHR_NL",
+			  "newline encountered in %s",
+			  quote == '"' ? "string literal" : "character constant");
+	advance(pcb);
+	if (c != '\\')
+		return c;
+	c = cur(pcb);
+	if (c < 0 || c == '\n')
+		dt_cerror(pcb, start, "D_SYNTAX", "incomplete escape sequence");
+	advance(pcb);
+	switch (c) {
+	case 'n': return '\n';
+	case 't': return '\t';
+	case 'v': return '\v';
+	case 'b': return '\b';
+	case 'r': return '\r';
+	case 'f': return '\f';
+	case 'a': return '\a';
+	case '\\': return '\\';
+	case '?': return '?';
+	case '\'': return '\'';
+	case '"': return '"';
+	case 'x':
+		if (hexval(cur(pcb)) < 0)
+			dt_cerror(pcb, &loc, "D_SYNTAX", "\\x used with no following hex digits");
+		v = 0;
+		for (int n = 0; n < 2 && hexval(cur(pcb)) >= 0; n++) {
+			v = v * 16 + hexval(cur(pcb));
+			advance(pcb);
+		}
+		return v;
+	default:
+		if (c >= '0' && c <= '7') {
+			v = c - '0';
+			for (int n = 0; n < 2 && cur(pcb) >= '0' && cur(pcb) <= '7'; n++) {
+				v = v * 8 + (cur(pcb) - '0');
+				advance(pcb);
+			}
+			if (v > 255)
+				dt_cerror(pcb, &loc, "D_SYNTAX", "octal escape sequence out of range");
+			return v;
+		}
+		dt_cerror(pcb, &loc, "D_SYNTAX", "unknown escape sequence \\%c",
+			  isprint(c) ? c : '?');
+	}
+}
+
+static void lex_string(dt_pcb_t *pcb, dt_token_t *tk)
+{
+	size_t cap = 64, n = 0;
+	char *s = dt_palloc(pcb, cap);
+
+	advance(pcb); /* opening quote */
+	while (cur(pcb) != '"') {
+		int c = lex_char(pcb, '"', &tk->tk_loc);
+
+		if (n + 1 >= cap) {
+			char *ns = dt_palloc(pcb, cap * 2);
+
+			memcpy(ns, s, n);
+			s = ns;
+			cap *= 2;
+		}
+		s[n++] = (char)c;
+	}
+	advance(pcb);
+	s[n] = '\0';
+	tk->tk_kind = T_STRING;
+	tk->tk_str = s;
+	tk->tk_len = n;
+}
+
+static void lex_charconst(dt_pcb_t *pcb, dt_token_t *tk)
+{
+	uint64_t v = 0;
+	int n = 0;
+
+	advance(pcb);
+	while (cur(pcb) != '\'') {
+		int c = lex_char(pcb, '\'', &tk->tk_loc);
+
+		if (++n > 8)
+			dt_cerror(pcb, &tk->tk_loc, "D_CHR_OFLOW",
+				  "character constant is too long");
+		v = (v << 8) | (unsigned char)c;
+	}
+	advance(pcb);
+	if (n == 0)
+		dt_cerror(pcb, &tk->tk_loc, "D_CHR_NULL", "empty character constant");
+	/* a single char is a signed char promoted to int, as in C */
+	if (n == 1)
+		v = (uint64_t)(int64_t)(signed char)v;
+	tk->tk_kind = T_CHAR;
+	tk->tk_ival = v;
+}
+
+static void lex_number(dt_pcb_t *pcb, dt_token_t *tk)
+{
+	uint64_t v = 0;
+	int base = 10, d;
+	bool any = false, ovf = false;
+
+	if (cur(pcb) == '0' && (at(pcb, 1) == 'x' || at(pcb, 1) == 'X')) {
+		base = 16;
+		advance(pcb);
+		advance(pcb);
+	} else if (cur(pcb) == '0') {
+		base = 8;
+	}
+	for (;;) {
+		int c = cur(pcb);
+
+		d = hexval(c);
+		if (d < 0 || (base == 10 && d > 9) || (base == 8 && d > 9))
+			break;
+		if (base == 8 && d > 7)
+			dt_cerror(pcb, &tk->tk_loc, "D_INT_DIGIT",
+				  "invalid digit '%c' in octal constant", c);
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			ovf = true;
+		v = v * (uint64_t)base + (uint64_t)d;
+		any = true;
+		advance(pcb);
+	}
+	if (base == 16 && !any)
+		dt_cerror(pcb, &tk->tk_loc, "D_SYNTAX", "hexadecimal constant has no digits");
+	if (cur(pcb) == '.' || cur(pcb) == 'e' || cur(pcb) == 'E')
+		dt_cerror(pcb, &tk->tk_loc, "D_SYNTAX",
+			  "floating-point constants are not permitted in D");
+	tk->tk_flags = 0;
+	for (;;) {
+		int c = cur(pcb);
+
+		if ((c == 'u' || c == 'U') && !(tk->tk_flags & DT_INT_UNSIGNED)) {
+			tk->tk_flags |= DT_INT_UNSIGNED;
+		} else if ((c == 'l' || c == 'L') &&
+			   !(tk->tk_flags & (DT_INT_LONG | DT_INT_LONGLONG))) {
+			if (at(pcb, 1) == c) {
+				advance(pcb);
+				tk->tk_flags |= DT_INT_LONGLONG;
+			} else {
+				tk->tk_flags |= DT_INT_LONG;
+			}
+		} else {
+			break;
+		}
+		advance(pcb);
+	}
+	if (isalnum(cur(pcb)) || cur(pcb) == '_')
+		dt_cerror(pcb, &tk->tk_loc, "D_SYNTAX", "invalid suffix on integer constant");
+	if (ovf)
+		dt_cerror(pcb, &tk->tk_loc, "D_INT_OFLOW", "integer constant is too large");
+	tk->tk_kind = T_INT;
+	tk->tk_ival = v;
+}
+
+static bool isident(int c)
+{
+	return c == '_' || isalnum(c);
+}
+
+static const char *lex_name(dt_pcb_t *pcb, size_t *lenp)
+{
+	size_t s = pcb->pcb_pos;
+	char *p;
+
+	while (cur(pcb) >= 0 && isident(cur(pcb)))
+		advance(pcb);
+	*lenp = pcb->pcb_pos - s;
+	p = dt_arena_strndup(pcb->pcb_arena, pcb->pcb_buf + s, *lenp);
+	if (p == NULL)
+		dt_cnomem(pcb);
+	return p;
+}
+
+/* Operators, longest match first. */
+static const struct {
+	const char *op;
+	dt_tok_t tok;
+} operators[] = {
+	{ "<<=", T_SHL_EQ }, { ">>=", T_SHR_EQ }, { "...", T_ELLIPSIS },
+	{ "->", T_ARROW },   { "++", T_INC },	  { "--", T_DEC },    { "<<", T_SHL },
+	{ ">>", T_SHR },     { "<=", T_LE },	  { ">=", T_GE },     { "==", T_EQEQ },
+	{ "!=", T_NE },	     { "&&", T_LAND },	  { "||", T_LOR },    { "^^", T_LXOR },
+	{ "+=", T_ADD_EQ },  { "-=", T_SUB_EQ },  { "*=", T_MUL_EQ }, { "/=", T_DIV_EQ },
+	{ "%=", T_MOD_EQ },  { "&=", T_AND_EQ },  { "|=", T_OR_EQ },  { "^=", T_XOR_EQ },
+	{ "(", T_LPAREN },   { ")", T_RPAREN },	  { "[", T_LBRACKET }, { "]", T_RBRACKET },
+	{ "{", T_LBRACE },   { "}", T_RBRACE },	  { ";", T_SEMI },    { ",", T_COMMA },
+	{ ":", T_COLON },    { "?", T_QUESTION }, { ".", T_DOT },     { "+", T_PLUS },
+	{ "-", T_MINUS },    { "*", T_STAR },	  { "/", T_SLASH },   { "%", T_PERCENT },
+	{ "&", T_AMP },	     { "|", T_BAR },	  { "^", T_XOR },     { "~", T_TILDE },
+	{ "!", T_BANG },     { "<", T_LT },	  { ">", T_GT },      { "=", T_ASSIGN },
+	{ "`", T_BQUOTE },
+};
+
+static void lex_token(dt_pcb_t *pcb, dt_token_t *tk)
+{
+	int c;
+
+	memset(tk, 0, sizeof(*tk));
+	if (skip_space(pcb, tk))
+		return;
+	tk->tk_loc = here(pcb);
+	c = cur(pcb);
+	if (c < 0) {
+		tk->tk_kind = T_EOF;
+		return;
+	}
+	if (c == '_' || isalpha(c)) {
+		tk->tk_str = lex_name(pcb, &tk->tk_len);
+		tk->tk_kind = T_IDENT;
+		for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+			if (strcmp(keywords[i].name, tk->tk_str) == 0) {
+				tk->tk_kind = keywords[i].tok;
+				break;
+			}
+		}
+		return;
+	}
+	if (isdigit(c)) {
+		lex_number(pcb, tk);
+		return;
+	}
+	if (c == '"') {
+		lex_string(pcb, tk);
+		return;
+	}
+	if (c == '\'') {
+		lex_charconst(pcb, tk);
+		return;
+	}
+	if (c == '$') {
+		advance(pcb);
+		tk->tk_kind = T_MACRO;
+		if (cur(pcb) == '$') {
+			advance(pcb);
+			tk->tk_kind = T_MACSTR;
+		}
+		if (cur(pcb) < 0 || !isident(cur(pcb)))
+			dt_cerror(pcb, &tk->tk_loc, "D_SYNTAX", "'$' must be followed by a name");
+		tk->tk_str = lex_name(pcb, &tk->tk_len);
+		return;
+	}
+	if (c == '@') {
+		advance(pcb);
+		tk->tk_kind = T_AGG;
+		if (cur(pcb) >= 0 && (cur(pcb) == '_' || isalpha(cur(pcb)))) {
+			tk->tk_str = lex_name(pcb, &tk->tk_len);
+		} else {
+			tk->tk_str = "";
+		}
+		return;
+	}
+	for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
+		size_t n = strlen(operators[i].op);
+
+		if (pcb->pcb_pos + n <= pcb->pcb_len &&
+		    memcmp(pcb->pcb_buf + pcb->pcb_pos, operators[i].op, n) == 0) {
+			while (n-- > 0)
+				advance(pcb);
+			tk->tk_kind = operators[i].tok;
+			return;
+		}
+	}
+	if (c == 0)
+		dt_cerror(pcb, &tk->tk_loc, "D_SYNTAX", "invalid character \\0 in program");
+	if (isprint(c))
+		dt_cerror(pcb, &tk->tk_loc, "D_SYNTAX", "invalid character '%c'", c);
+	dt_cerror(pcb, &tk->tk_loc, "D_SYNTAX", "invalid character \\x%02x", c);
+}
+
+static void lex_token_end(dt_pcb_t *pcb, dt_token_t *tk)
+{
+	lex_token(pcb, tk);
+	tk->tk_end = pcb->pcb_pos;
+}
+
+void dt_lex_next(dt_pcb_t *pcb)
+{
+	if (pcb->pcb_havepeek) {
+		pcb->pcb_tok = pcb->pcb_peek;
+		pcb->pcb_havepeek = false;
+		return;
+	}
+	lex_token_end(pcb, &pcb->pcb_tok);
+}
+
+const dt_token_t *dt_lex_peek(dt_pcb_t *pcb)
+{
+	if (!pcb->pcb_havepeek) {
+		lex_token_end(pcb, &pcb->pcb_peek);
+		pcb->pcb_havepeek = true;
+	}
+	return &pcb->pcb_peek;
+}

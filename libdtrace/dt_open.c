@@ -1,0 +1,387 @@
+/*
+ * dt_open.c -- handles, options, errors and the compile entry points.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+/* ---------------------------------------------------------------- arena */
+
+typedef struct dt_chunk {
+	struct dt_chunk *dc_next;
+	size_t dc_size, dc_used;
+	max_align_t dc_data[]; /* dc_size bytes */
+} dt_chunk_t;
+
+#define CHUNK_SIZE (64 * 1024)
+
+void *dt_arena_alloc(dt_arena_t *a, size_t n)
+{
+	dt_chunk_t *c = a->da_head;
+	size_t al = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	void *p;
+
+	if (n == 0)
+		al = sizeof(max_align_t);
+	if (al < n) /* overflow */
+		return NULL;
+	if (c == NULL || c->dc_size - c->dc_used < al) {
+		size_t sz = al > CHUNK_SIZE ? al : CHUNK_SIZE;
+
+		c = malloc(sizeof(*c) + sz);
+		if (c == NULL)
+			return NULL;
+		c->dc_size = sz;
+		c->dc_used = 0;
+		c->dc_next = a->da_head;
+		a->da_head = c;
+	}
+	p = (char *)c->dc_data + c->dc_used;
+	c->dc_used += al;
+	memset(p, 0, n);
+	return p;
+}
+
+char *dt_arena_strndup(dt_arena_t *a, const char *s, size_t n)
+{
+	char *p = dt_arena_alloc(a, n + 1);
+
+	if (p != NULL) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+void dt_arena_free(dt_arena_t *a)
+{
+	dt_chunk_t *c = a->da_head, *n;
+
+	for (; c != NULL; c = n) {
+		n = c->dc_next;
+		free(c);
+	}
+	a->da_head = NULL;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static const char *const errlist[] = {
+	[EDT_VERSION - EDT_BASE] = "Client requested version newer than library",
+	[EDT_COMPILER - EDT_BASE] = "Error in D program compilation",
+	[EDT_NOMEM - EDT_BASE] = "Memory allocation failure",
+	[EDT_BADOPTNAME - EDT_BASE] = "Invalid option name",
+	[EDT_BADOPTVAL - EDT_BASE] = "Invalid value for specified option",
+	[EDT_CPP - EDT_BASE] = "Failed to preprocess input program",
+	[EDT_NOPROV - EDT_BASE] = "No providers are declared",
+	[EDT_ELF - EDT_BASE] = "Invalid or unreadable ELF file",
+	[EDT_OBJIO - EDT_BASE] = "Cannot write output file",
+	[EDT_BADARG - EDT_BASE] = "Invalid argument",
+};
+
+int dt_set_errno(dtrace_hdl_t *dtp, int err)
+{
+	dtp->dt_errno = err;
+	dtp->dt_errmsg[0] = '\0';
+	return -1;
+}
+
+int dt_set_errmsg(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	dtp->dt_errno = err;
+	va_start(ap, fmt);
+	vsnprintf(dtp->dt_errmsg, sizeof(dtp->dt_errmsg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int dtrace_errno(dtrace_hdl_t *dtp)
+{
+	return dtp != NULL ? dtp->dt_errno : EDT_BADARG;
+}
+
+const char *dtrace_errmsg(dtrace_hdl_t *dtp, int err)
+{
+	if (dtp != NULL && err == dtp->dt_errno && dtp->dt_errmsg[0] != '\0')
+		return dtp->dt_errmsg;
+	if (err >= EDT_BASE && err < EDT_MAX)
+		return errlist[err - EDT_BASE];
+	if (err > 0 && err < EDT_BASE)
+		return strerror(err);
+	return "Unknown error";
+}
+
+const dtrace_diag_t *dtrace_lastdiag(dtrace_hdl_t *dtp)
+{
+	if (dtp == NULL || dtp->dt_diag.dtdg_line == 0)
+		return NULL;
+	return &dtp->dt_diag;
+}
+
+/* ---------------------------------------------------------------- handles */
+
+dtrace_hdl_t *dtrace_open(int version, int flags, int *errp)
+{
+	dtrace_hdl_t *dtp;
+
+	if (version > DTRACE_VERSION || version < 1 || flags != 0) {
+		if (errp != NULL)
+			*errp = version > DTRACE_VERSION ? EDT_VERSION : EDT_BADARG;
+		return NULL;
+	}
+	dtp = calloc(1, sizeof(*dtp));
+	if (dtp == NULL || (dtp->dt_cpppath = strdup("cpp")) == NULL) {
+		free(dtp);
+		if (errp != NULL)
+			*errp = EDT_NOMEM;
+		return NULL;
+	}
+	return dtp;
+}
+
+void dtrace_close(dtrace_hdl_t *dtp)
+{
+	if (dtp == NULL)
+		return;
+	while (dtp->dt_progs != NULL)
+		dtrace_program_destroy(dtp, dtp->dt_progs);
+	for (int i = 0; i < dtp->dt_cppargc; i++)
+		free(dtp->dt_cppargv[i]);
+	free(dtp->dt_cppargv);
+	free(dtp->dt_cpppath);
+	free(dtp);
+}
+
+static int add_cpparg(dtrace_hdl_t *dtp, const char *flag, const char *val)
+{
+	char **nv = realloc(dtp->dt_cppargv, sizeof(char *) * (size_t)(dtp->dt_cppargc + 1));
+	char *arg;
+
+	if (nv == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	dtp->dt_cppargv = nv;
+	arg = malloc(strlen(flag) + strlen(val) + 1);
+	if (arg == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	strcpy(arg, flag);
+	strcat(arg, val);
+	dtp->dt_cppargv[dtp->dt_cppargc++] = arg;
+	return 0;
+}
+
+int dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val)
+{
+	if (dtp == NULL)
+		return -1;
+	if (opt == NULL)
+		return dt_set_errno(dtp, EDT_BADOPTNAME);
+	if (strcmp(opt, "errtags") == 0) {
+		dtp->dt_errtags = true;
+		return 0;
+	}
+	if (strcmp(opt, "incdir") == 0 || strcmp(opt, "define") == 0 ||
+	    strcmp(opt, "undef") == 0 || strcmp(opt, "cpppath") == 0) {
+		if (val == NULL || *val == '\0')
+			return dt_set_errmsg(dtp, EDT_BADOPTVAL, "option %s requires a value",
+					     opt);
+		if (strcmp(opt, "cpppath") == 0) {
+			char *p = strdup(val);
+
+			if (p == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			free(dtp->dt_cpppath);
+			dtp->dt_cpppath = p;
+			return 0;
+		}
+		return add_cpparg(dtp, opt[0] == 'i' ? "-I" : opt[0] == 'd' ? "-D" : "-U", val);
+	}
+	return dt_set_errmsg(dtp, EDT_BADOPTNAME, "unknown option: %s", opt);
+}
+
+/* ---------------------------------------------------------------- diagnostics */
+
+void *dt_palloc(dt_pcb_t *pcb, size_t n)
+{
+	void *p = dt_arena_alloc(pcb->pcb_arena, n);
+
+	if (p == NULL)
+		dt_cnomem(pcb);
+	return p;
+}
+
+_Noreturn void dt_cnomem(dt_pcb_t *pcb)
+{
+	longjmp(pcb->pcb_jmp, EDT_NOMEM);
+}
+
+_Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, const char *fmt,
+			 ...)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtrace_diag_t *dg = &dtp->dt_diag;
+	size_t s = loc->off, e;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dtp->dt_diagmsg, sizeof(dtp->dt_diagmsg), fmt, ap);
+	va_end(ap);
+	snprintf(dtp->dt_diagtag, sizeof(dtp->dt_diagtag), "%s", tag);
+	snprintf(dtp->dt_diagfile, sizeof(dtp->dt_diagfile), "%s",
+		 loc->file != NULL ? loc->file : "<stdin>");
+	/* the source line holding the error, for a caret under it */
+	if (s > pcb->pcb_len)
+		s = pcb->pcb_len;
+	while (s > 0 && pcb->pcb_buf[s - 1] != '\n')
+		s--;
+	for (e = s; e < pcb->pcb_len && pcb->pcb_buf[e] != '\n'; e++)
+		;
+	if (e - s >= sizeof(dtp->dt_diagsrc))
+		e = s + sizeof(dtp->dt_diagsrc) - 1;
+	memcpy(dtp->dt_diagsrc, pcb->pcb_buf + s, e - s);
+	dtp->dt_diagsrc[e - s] = '\0';
+	for (size_t i = 0; i < e - s; i++) /* NULs and controls would cut or garble it */
+		if ((unsigned char)dtp->dt_diagsrc[i] < ' ' && dtp->dt_diagsrc[i] != '\t')
+			dtp->dt_diagsrc[i] = ' ';
+	dg->dtdg_file = dtp->dt_diagfile;
+	dg->dtdg_line = loc->line;
+	dg->dtdg_column = loc->col;
+	dg->dtdg_tag = dtp->dt_diagtag;
+	dg->dtdg_message = dtp->dt_diagmsg;
+	dg->dtdg_source = dtp->dt_diagsrc;
+	dt_set_errmsg(dtp, EDT_COMPILER, "%s%s%sline %u: %s", dtp->dt_errtags ? "[" : "",
+		      dtp->dt_errtags ? tag : "", dtp->dt_errtags ? "] " : "", loc->line,
+		      dtp->dt_diagmsg);
+	longjmp(pcb->pcb_jmp, EDT_COMPILER);
+}
+
+/* ---------------------------------------------------------------- compiling */
+
+void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
+{
+	if (dtp == NULL || pgp == NULL)
+		return;
+	for (dtrace_prog_t **pp = &dtp->dt_progs; *pp != NULL; pp = &(*pp)->dp_next) {
+		if (*pp == pgp) {
+			*pp = pgp->dp_next;
+			break;
+		}
+	}
+	dt_arena_free(&pgp->dp_arena);
+	free(pgp);
+}
+
+static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fname,
+			      unsigned cflags, int argc, char *const argv[])
+{
+	dtrace_prog_t *pgp;
+	char *volatile cppout = NULL; /* freed after a longjmp too */
+	dt_pcb_t pcb;
+	int err;
+
+	memset(&dtp->dt_diag, 0, sizeof(dtp->dt_diag));
+	if ((cflags & ~(unsigned)(DTRACE_C_CPP | DTRACE_C_ZDEFS)) != 0 || (argc > 0 && !argv)) {
+		dt_set_errmsg(dtp, EDT_BADARG, "invalid compile flags or arguments");
+		return NULL;
+	}
+	if (cflags & DTRACE_C_CPP) {
+		cppout = dt_cpp_run(dtp, src, len, fname, &len);
+		if (cppout == NULL)
+			return NULL;
+		src = cppout;
+	}
+	pgp = calloc(1, sizeof(*pgp));
+	if (pgp == NULL) {
+		free(cppout);
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	memset(&pcb, 0, sizeof(pcb));
+	pcb.pcb_hdl = dtp;
+	pcb.pcb_prog = pgp;
+	pcb.pcb_arena = &pgp->dp_arena;
+	pcb.pcb_buf = src;
+	pcb.pcb_len = len;
+	pcb.pcb_argc = argc;
+	pcb.pcb_argv = argv;
+	if ((err = setjmp(pcb.pcb_jmp)) != 0) {
+		if (err == EDT_NOMEM)
+			dt_set_errno(dtp, EDT_NOMEM);
+		dt_arena_free(&pgp->dp_arena);
+		free(pgp);
+		free(cppout);
+		return NULL;
+	}
+	pcb.pcb_file = dt_arena_strndup(pcb.pcb_arena, fname ? fname : "<stdin>",
+					strlen(fname ? fname : "<stdin>"));
+	pcb.pcb_types = dt_typetab_create(pcb.pcb_arena);
+	if (pcb.pcb_file == NULL || pcb.pcb_types == NULL)
+		dt_cnomem(&pcb);
+	dt_parse_program(&pcb);
+	free(cppout);
+	pgp->dp_next = dtp->dt_progs;
+	dtp->dt_progs = pgp;
+	dt_set_errno(dtp, 0);
+	return pgp;
+}
+
+dtrace_prog_t *dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s, const char *fname,
+					 unsigned cflags, int argc, char *const argv[])
+{
+	if (dtp == NULL)
+		return NULL;
+	if (s == NULL) {
+		dt_set_errno(dtp, EDT_BADARG);
+		return NULL;
+	}
+	return compile(dtp, s, strlen(s), fname, cflags, argc, argv);
+}
+
+dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, const char *fname,
+				       unsigned cflags, int argc, char *const argv[])
+{
+	size_t cap = 8192, len = 0, n;
+	dtrace_prog_t *pgp;
+	char *buf;
+
+	if (dtp == NULL)
+		return NULL;
+	if (fp == NULL) {
+		dt_set_errno(dtp, EDT_BADARG);
+		return NULL;
+	}
+	if ((buf = malloc(cap)) == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	while ((n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
+		len += n;
+		if (cap - len - 1 == 0) {
+			char *nb = cap > (SIZE_MAX / 2) ? NULL : realloc(buf, cap * 2);
+
+			if (nb == NULL) {
+				free(buf);
+				dt_set_errno(dtp, EDT_NOMEM);
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (ferror(fp)) {
+		int err = errno;
+
+		free(buf);
+		dt_set_errmsg(dtp, err ? err : EIO, "cannot read %s: %s",
+			      fname ? fname : "<stdin>", strerror(err ? err : EIO));
+		return NULL;
+	}
+	buf[len] = '\0';
+	pgp = compile(dtp, buf, len, fname, cflags, argc, argv);
+	free(buf);
+	return pgp;
+}

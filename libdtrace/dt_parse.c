@@ -1,0 +1,589 @@
+/*
+ * dt_parse.c -- the D parser.
+ *
+ * Recursive descent over the tokens of dt_lex.c.  A program is a sequence
+ * of top-level declarations; today those are provider definitions (what
+ * dtrace -h/-G read), typedefs and #pragma D directives.  Probe clauses,
+ * inlines, translators and the expression grammar grow here, in this same
+ * parser, in later work.  Every error unwinds through dt_cerror() with a
+ * tag and the location of the offending token.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+#define TOK (pcb->pcb_tok)
+
+static bool accept(dt_pcb_t *pcb, dt_tok_t t)
+{
+	if (TOK.tk_kind != t)
+		return false;
+	dt_lex_next(pcb);
+	return true;
+}
+
+/* "syntax error near "x"", with the text of the current token. */
+static _Noreturn void syntax(dt_pcb_t *pcb, const char *expected)
+{
+	const dt_token_t *t = &TOK;
+	char near[64];
+	size_t n;
+
+	if (t->tk_kind == T_EOF) {
+		dt_cerror(pcb, &t->tk_loc, "D_SYNTAX", "syntax error near end of input%s%s",
+			  expected ? ": expected " : "", expected ? expected : "");
+	}
+	n = t->tk_end > t->tk_loc.off ? t->tk_end - t->tk_loc.off : 0;
+	if (t->tk_kind == T_PRAGMA)
+		n = 1;
+	if (n >= sizeof(near))
+		n = sizeof(near) - 4;
+	memcpy(near, pcb->pcb_buf + t->tk_loc.off, n);
+	near[n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (!isprint((unsigned char)near[i]))
+			near[i] = '?';
+	if (t->tk_end - t->tk_loc.off >= sizeof(near))
+		strcpy(near + n, "...");
+	dt_cerror(pcb, &t->tk_loc, "D_SYNTAX", "syntax error near \"%s\"%s%s", near,
+		  expected ? ": expected " : "", expected ? expected : "");
+}
+
+static void expect(dt_pcb_t *pcb, dt_tok_t t)
+{
+	char what[32];
+
+	if (accept(pcb, t))
+		return;
+	snprintf(what, sizeof(what), "'%s'", dt_tok_name(t));
+	syntax(pcb, what);
+}
+
+/* ---------------------------------------------------------------- types */
+
+/*
+ * Declaration specifiers: qualifiers, base type keywords, struct/union/enum
+ * tags, typedef names and D's string.  Returns the type; *locp gets where
+ * it started.
+ */
+static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
+{
+	int nsigned = 0, nunsigned = 0, nshort = 0, nlong = 0, quals = 0;
+	const char *base = NULL; /* char int void float double _Bool string */
+	dt_type_t *named = NULL;
+	dt_loc_t start = TOK.tk_loc;
+	char name[64];
+
+	for (;;) {
+		dt_loc_t loc = TOK.tk_loc;
+		const char *kw = NULL;
+
+		switch (TOK.tk_kind) {
+		case T_CONST:
+			quals |= DT_TF_CONST;
+			break;
+		case T_VOLATILE:
+			quals |= DT_TF_VOLATILE;
+			break;
+		case T_RESTRICT:
+			break;
+		case T_SIGNED:
+			nsigned++;
+			break;
+		case T_UNSIGNED:
+			nunsigned++;
+			break;
+		case T_SHORT:
+			nshort++;
+			break;
+		case T_LONG:
+			nlong++;
+			break;
+		case T_CHAR_KW: kw = "char"; break;
+		case T_INT_KW: kw = "int"; break;
+		case T_VOID: kw = "void"; break;
+		case T_FLOAT: kw = "float"; break;
+		case T_DOUBLE: kw = "double"; break;
+		case T_BOOL: kw = "_Bool"; break;
+		case T_STRING_KW: kw = "string"; break;
+		case T_STRUCT:
+		case T_UNION:
+		case T_ENUM: {
+			dt_tkind_t k = TOK.tk_kind == T_STRUCT  ? DT_TK_STRUCT
+				       : TOK.tk_kind == T_UNION ? DT_TK_UNION
+								: DT_TK_ENUM;
+
+			if (base != NULL || named != NULL)
+				dt_cerror(pcb, &loc, "D_DECL_COMBO",
+					  "invalid type combination");
+			dt_lex_next(pcb);
+			if (TOK.tk_kind != T_IDENT)
+				syntax(pcb, k == DT_TK_ENUM ? "an enum tag" : "a struct or union tag");
+			if (TOK.tk_kind == T_LBRACE)
+				syntax(pcb, "a tag");
+			named = dt_type_tag(pcb->pcb_types, k, TOK.tk_str);
+			if (named == NULL)
+				dt_cnomem(pcb);
+			break;
+		}
+		case T_IDENT: {
+			dt_type_t *t;
+
+			/* a typedef name, unless a type is already complete */
+			if (base != NULL || named != NULL || nshort || nlong || nsigned ||
+			    nunsigned)
+				goto done;
+			t = dt_type_lookup(pcb->pcb_types, TOK.tk_str);
+			if (t == NULL) {
+				if (quals != 0)
+					dt_cerror(pcb, &loc, "D_TYPE_ERR",
+						  "unknown type name \"%s\"", TOK.tk_str);
+				goto done;
+			}
+			named = t;
+			break;
+		}
+		default:
+			goto done;
+		}
+		if (kw != NULL) {
+			if (base != NULL || named != NULL)
+				dt_cerror(pcb, &loc, "D_DECL_COMBO", "invalid type combination");
+			base = kw;
+		}
+		dt_lex_next(pcb);
+	}
+done:
+	if (named != NULL) {
+		if (nshort || nlong || nsigned || nunsigned)
+			dt_cerror(pcb, &start, "D_DECL_COMBO", "invalid type combination");
+		return dt_type_qualify(pcb->pcb_types, named, quals);
+	}
+	if (base == NULL && !nshort && !nlong && !nsigned && !nunsigned) {
+		if (TOK.tk_kind == T_IDENT)
+			dt_cerror(pcb, &TOK.tk_loc, "D_TYPE_ERR", "unknown type name \"%s\"",
+				  TOK.tk_str);
+		syntax(pcb, "a type");
+	}
+	if (nsigned + nunsigned > 1 || nshort > 1 || nlong > 2 || (nshort && nlong))
+		dt_cerror(pcb, &start, "D_DECL_COMBO", "invalid type combination");
+	if (base == NULL)
+		base = "int";
+	if ((nsigned || nunsigned) && strcmp(base, "int") != 0 && strcmp(base, "char") != 0)
+		dt_cerror(pcb, &start, "D_DECL_SIGNINT",
+			  "signed or unsigned may only qualify an integer type");
+	if ((nshort || nlong) && strcmp(base, "int") != 0 &&
+	    !(nlong == 1 && strcmp(base, "double") == 0))
+		dt_cerror(pcb, &start, "D_DECL_LONGINT",
+			  "short or long may only qualify int%s",
+			  nlong == 1 ? " or double" : "");
+	if (strcmp(base, "char") == 0) {
+		snprintf(name, sizeof(name), "%schar",
+			 nunsigned ? "unsigned " : nsigned ? "signed " : "");
+	} else if (strcmp(base, "int") == 0) {
+		snprintf(name, sizeof(name), "%s%s", nunsigned ? "unsigned " : "",
+			 nshort ? "short" : nlong == 2 ? "long long" : nlong ? "long" : "int");
+		if (nunsigned && !nshort && !nlong)
+			snprintf(name, sizeof(name), "unsigned int");
+	} else if (strcmp(base, "double") == 0 && nlong) {
+		snprintf(name, sizeof(name), "long double");
+	} else {
+		snprintf(name, sizeof(name), "%s", base);
+	}
+	named = dt_type_lookup(pcb->pcb_types, name);
+	if (named == NULL) /* every spelling above is a base type */
+		dt_cerror(pcb, &start, "D_UNKNOWN", "internal error: no base type %s", name);
+	return dt_type_qualify(pcb->pcb_types, named, quals);
+}
+
+/*
+ * An (abstract) declarator for a parameter or typedef: pointers with their
+ * qualifiers, an optional name, optional array dimensions.
+ */
+static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt_loc_t *locp)
+{
+	while (accept(pcb, T_STAR)) {
+		int quals = 0;
+
+		t = dt_type_pointer(pcb->pcb_types, t);
+		if (t == NULL)
+			dt_cnomem(pcb);
+		for (;;) {
+			if (accept(pcb, T_CONST))
+				quals |= DT_TF_CONST;
+			else if (accept(pcb, T_VOLATILE))
+				quals |= DT_TF_VOLATILE;
+			else if (!accept(pcb, T_RESTRICT))
+				break;
+		}
+		if (quals && (t = dt_type_qualify(pcb->pcb_types, t, quals)) == NULL)
+			dt_cnomem(pcb);
+	}
+	*namep = NULL;
+	*locp = TOK.tk_loc;
+	if (TOK.tk_kind == T_IDENT) {
+		*namep = TOK.tk_str;
+		dt_lex_next(pcb);
+	}
+	if (TOK.tk_kind == T_LPAREN)
+		dt_cerror(pcb, &TOK.tk_loc, "D_DECL_PROTO_TYPE",
+			  "function and function pointer declarators are not supported here");
+	while (TOK.tk_kind == T_LBRACKET) {
+		dt_loc_t loc = TOK.tk_loc;
+
+		dt_lex_next(pcb);
+		if (TOK.tk_kind != T_INT)
+			dt_cerror(pcb, &loc, "D_DECL_ARRSUB",
+				  "array dimension must be an integer constant");
+		if (TOK.tk_ival == 0 || TOK.tk_ival > (1u << 24))
+			dt_cerror(pcb, &loc, "D_DECL_ARRBIG", "array dimension %llu is not valid",
+				  (unsigned long long)TOK.tk_ival);
+		t = dt_type_array(pcb->pcb_types, t, (size_t)TOK.tk_ival);
+		if (t == NULL)
+			dt_cnomem(pcb);
+		dt_lex_next(pcb);
+		expect(pcb, T_RBRACKET);
+	}
+	return t;
+}
+
+/* typedef <type> <declarator>; */
+static void typedef_decl(dt_pcb_t *pcb)
+{
+	dt_type_t *t;
+	const char *name;
+	dt_loc_t loc;
+
+	dt_lex_next(pcb);
+	t = declarator(pcb, decl_specifiers(pcb), &name, &loc);
+	if (name == NULL)
+		syntax(pcb, "a typedef name");
+	switch (dt_type_typedef(pcb->pcb_types, name, t)) {
+	case -1:
+		dt_cerror(pcb, &loc, "D_DECL_IDRED", "type \"%s\" is already defined", name);
+	case -2:
+		dt_cnomem(pcb);
+	default:
+		break;
+	}
+	expect(pcb, T_SEMI);
+}
+
+/* ---------------------------------------------------------------- providers */
+
+char *dt_probe_dname(dt_arena_t *a, const char *name)
+{
+	size_t n = strlen(name);
+	char *d = dt_arena_alloc(a, n + 1), *p = d;
+
+	if (d == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (name[i] == '_' && name[i + 1] == '_') {
+			*p++ = '-';
+			i++;
+		} else {
+			*p++ = name[i];
+		}
+	}
+	*p = '\0';
+	return d;
+}
+
+/*
+ * A parameter list: "()", "(void)" or "(type [name], ...)".  Checks what a
+ * probe argument may be.  Returns the count; *argsp gets the array.
+ */
+static int param_list(dt_pcb_t *pcb, const char *what, const char *probe,
+		      dt_probearg_t **argsp)
+{
+	dt_probearg_t args[DT_MAXPROBEARGS];
+	int n = 0;
+
+	expect(pcb, T_LPAREN);
+	*argsp = NULL;
+	if (accept(pcb, T_RPAREN))
+		return 0;
+	for (;;) {
+		dt_loc_t loc = TOK.tk_loc, nloc;
+		const dt_type_t *r;
+		const char *name;
+		dt_type_t *t;
+
+		if (TOK.tk_kind == T_ELLIPSIS)
+			dt_cerror(pcb, &loc, "D_DECL_PROTO_VARARGS",
+				  "probe %s cannot have a variable argument list", probe);
+		t = declarator(pcb, decl_specifiers(pcb), &name, &nloc);
+		r = dt_type_resolve(t);
+		if (r->dtt_kind == DT_TK_VOID) {
+			if (name != NULL)
+				dt_cerror(pcb, &nloc, "D_DECL_PROTO_NAME",
+					  "void parameter may not have a name: %s", name);
+			if (n != 0 || TOK.tk_kind != T_RPAREN)
+				dt_cerror(pcb, &loc, "D_DECL_PROTO_VOID",
+					  "void must be the sole parameter of probe %s", probe);
+			dt_lex_next(pcb);
+			return 0;
+		}
+		if (r->dtt_kind == DT_TK_ARRAY)
+			dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
+				  "%s argument %d of probe %s cannot be an array; use a pointer",
+				  what, n, probe);
+		if ((r->dtt_kind == DT_TK_STRUCT || r->dtt_kind == DT_TK_UNION) &&
+		    r->dtt_size == 0)
+			dt_cerror(pcb, &loc, "D_DECL_INCOMPLETE",
+				  "%s argument %d of probe %s has incomplete type; pass a pointer",
+				  what, n, probe);
+		if (r->dtt_kind == DT_TK_STRUCT || r->dtt_kind == DT_TK_UNION ||
+		    (r->dtt_kind == DT_TK_FLOAT && r->dtt_size > 8))
+			dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
+				  "%s argument %d of probe %s must be an integer, pointer, "
+				  "string or double", what, n, probe);
+		if (n == DT_MAXPROBEARGS)
+			dt_cerror(pcb, &loc, "D_PROV_PRARGLEN",
+				  "probe %s %s prototype exceeds %d parameters", probe, what,
+				  DT_MAXPROBEARGS);
+		args[n].pa_type = t;
+		args[n].pa_name = name;
+		args[n].pa_loc = loc;
+		n++;
+		if (accept(pcb, T_RPAREN))
+			break;
+		expect(pcb, T_COMMA);
+	}
+	*argsp = dt_palloc(pcb, sizeof(args[0]) * (size_t)n);
+	memcpy(*argsp, args, sizeof(args[0]) * (size_t)n);
+	return n;
+}
+
+/* The C macro suffix of a probe: upper case, "__" folded to "_". */
+static void macro_name(const char *name, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; name[i] != '\0' && o + 1 < len; i++) {
+		if (name[i] == '_' && name[i + 1] == '_')
+			i++;
+		buf[o++] = (char)toupper((unsigned char)name[i]);
+	}
+	buf[o] = '\0';
+}
+
+static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
+{
+	dt_probedecl_t *pd = dt_palloc(pcb, sizeof(*pd)), **tail;
+	char m1[DT_NAMELEN * 2], m2[DT_NAMELEN * 2];
+
+	dt_lex_next(pcb); /* probe */
+	if (TOK.tk_kind != T_IDENT)
+		syntax(pcb, "a probe name");
+	pd->pd_name = TOK.tk_str;
+	pd->pd_loc = TOK.tk_loc;
+	if (strlen(pd->pd_name) >= DT_NAMELEN)
+		dt_cerror(pcb, &pd->pd_loc, "D_PROV_BADNAME",
+			  "probe name may not exceed %d characters: %s", DT_NAMELEN - 1,
+			  pd->pd_name);
+	if ((pd->pd_dname = dt_probe_dname(pcb->pcb_arena, pd->pd_name)) == NULL)
+		dt_cnomem(pcb);
+	if (pd->pd_dname[0] == '-' || pd->pd_dname[strlen(pd->pd_dname) - 1] == '-')
+		dt_cerror(pcb, &pd->pd_loc, "D_PROV_BADNAME",
+			  "probe name may not begin or end with \"__\": %s", pd->pd_name);
+	macro_name(pd->pd_name, m1, sizeof(m1));
+	for (dt_probedecl_t *o = pv->pv_probes; o != NULL; o = o->pd_next) {
+		if (strcmp(o->pd_name, pd->pd_name) == 0)
+			dt_cerror(pcb, &pd->pd_loc, "D_PROV_PRDUP",
+				  "probe %s:%s is already declared at line %u", pv->pv_name,
+				  pd->pd_name, o->pd_loc.line);
+		macro_name(o->pd_name, m2, sizeof(m2));
+		if (strcmp(m1, m2) == 0)
+			dt_cerror(pcb, &pd->pd_loc, "D_PROV_PRDUP",
+				  "probes %s and %s (line %u) would both be the macro %s_%s",
+				  pd->pd_name, o->pd_name, o->pd_loc.line, pv->pv_name, m1);
+	}
+	dt_lex_next(pcb);
+	pd->pd_nargc = param_list(pcb, "input", pd->pd_name, &pd->pd_nargs);
+	if (accept(pcb, T_COLON)) {
+		pd->pd_xargc = param_list(pcb, "output", pd->pd_name, &pd->pd_xargs);
+	} else {
+		pd->pd_xargc = pd->pd_nargc;
+		pd->pd_xargs = pd->pd_nargs;
+	}
+	expect(pcb, T_SEMI);
+	for (tail = &pv->pv_probes; *tail != NULL; tail = &(*tail)->pd_next)
+		;
+	*tail = pd;
+	pv->pv_nprobes++;
+}
+
+static void provider_decl(dt_pcb_t *pcb)
+{
+	dtrace_prog_t *pgp = pcb->pcb_prog;
+	dt_provdecl_t *pv = NULL, **tail;
+	dt_loc_t loc;
+	const char *name;
+
+	dt_lex_next(pcb); /* provider */
+	if (TOK.tk_kind != T_IDENT)
+		syntax(pcb, "a provider name");
+	name = TOK.tk_str;
+	loc = TOK.tk_loc;
+	if (strlen(name) >= DT_PROVNAMELEN)
+		dt_cerror(pcb, &loc, "D_PROV_BADNAME",
+			  "provider name may not exceed %d characters: %s", DT_PROVNAMELEN - 1,
+			  name);
+	/* a provider declared twice gathers the probes of both declarations */
+	for (tail = &pgp->dp_providers; *tail != NULL; tail = &(*tail)->pv_next)
+		if (strcmp((*tail)->pv_name, name) == 0)
+			pv = *tail;
+	if (pv == NULL) {
+		pv = dt_palloc(pcb, sizeof(*pv));
+		pv->pv_name = name;
+		pv->pv_loc = loc;
+		for (int i = 0; i < 5; i++)
+			pv->pv_attr[i] = (dt_attr_t){ 1, 1, 0 }; /* Private/Private/Unknown */
+		*tail = pv;
+		pgp->dp_nproviders++;
+	}
+	dt_lex_next(pcb);
+	expect(pcb, T_LBRACE);
+	while (TOK.tk_kind == T_PROBE)
+		probe_decl(pcb, pv);
+	if (TOK.tk_kind != T_RBRACE)
+		syntax(pcb, "'probe' or '}'");
+	dt_lex_next(pcb);
+	expect(pcb, T_SEMI);
+}
+
+/* ---------------------------------------------------------------- pragmas */
+
+static const char *const stabilities[] = { "Internal", "Private",  "Obsolete", "External",
+					   "Unstable", "Evolving", "Stable",   "Standard" };
+static const char *const classes[] = { "Unknown", "CPU", "Platform", "Group", "ISA", "Common" };
+
+static int lookup_name(const char *const *names, int n, const char *s, size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (strlen(names[i]) == len && strncmp(names[i], s, len) == 0)
+			return i;
+	return -1;
+}
+
+/* Split s into whitespace-separated words (at most max); returns the count. */
+static int split(char *s, char **w, int max)
+{
+	int n = 0;
+
+	for (char *p = strtok(s, " \t"); p != NULL; p = strtok(NULL, " \t")) {
+		if (n == max)
+			return max + 1;
+		w[n++] = p;
+	}
+	return n;
+}
+
+/* Parse "Name/Data/Class" into *a. */
+static bool parse_attr(const char *s, dt_attr_t *a)
+{
+	const char *p1 = strchr(s, '/'), *p2 = p1 ? strchr(p1 + 1, '/') : NULL;
+
+	if (p2 == NULL)
+		return false;
+	a->name = lookup_name(stabilities, 8, s, (size_t)(p1 - s));
+	a->data = lookup_name(stabilities, 8, p1 + 1, (size_t)(p2 - p1 - 1));
+	a->dclass = lookup_name(classes, 6, p2 + 1, strlen(p2 + 1));
+	return a->name >= 0 && a->data >= 0 && a->dclass >= 0;
+}
+
+static void pragma_attributes(dt_pcb_t *pcb, const dt_loc_t *loc, char **w, int n)
+{
+	static const char *const comps[] = { "provider", "module", "function", "name", "args" };
+	dt_provdecl_t *pv;
+	dt_attr_t a;
+	int c;
+
+	/* attributes <attr> provider <name> <component> */
+	if (n != 5 || strcmp(w[2], "provider") != 0)
+		dt_cerror(pcb, loc, "D_PRAGMA_MALFORM",
+			  "malformed #pragma D attributes: expected "
+			  "'attributes name/data/class provider NAME component'");
+	if (!parse_attr(w[1], &a))
+		dt_cerror(pcb, loc, "D_PRAGMA_INVAL", "invalid attributes \"%s\"", w[1]);
+	c = lookup_name(comps, 5, w[4], strlen(w[4]));
+	if (c < 0)
+		dt_cerror(pcb, loc, "D_PRAGMA_INVAL",
+			  "invalid provider component \"%s\": expected provider, module, "
+			  "function, name or args",
+			  w[4]);
+	for (pv = pcb->pcb_prog->dp_providers; pv != NULL; pv = pv->pv_next)
+		if (strcmp(pv->pv_name, w[3]) == 0)
+			break;
+	if (pv == NULL)
+		dt_cerror(pcb, loc, "D_PRAGMA_SCOPE",
+			  "#pragma D attributes names provider %s, which is not declared "
+			  "before it",
+			  w[3]);
+	pv->pv_attr[c] = a;
+}
+
+static void pragma(dt_pcb_t *pcb)
+{
+	dt_loc_t loc = TOK.tk_loc;
+	const char *orig = TOK.tk_str;
+	char *text = dt_palloc(pcb, TOK.tk_len + 1), *w[8];
+	int n;
+
+	memcpy(text, TOK.tk_str, TOK.tk_len + 1);
+	dt_lex_next(pcb);
+	n = split(text, w, 7);
+	if (n == 0 || strcmp(w[0], "D") != 0) {
+		if (n > 0 && strcmp(w[0], "error") == 0)
+			dt_cerror(pcb, &loc, "D_PRAGERR", "#pragma error: %s",
+				  orig + strspn(orig + 5, " \t") + 5);
+		return; /* #pragma ident and others are C's business, as in DTrace */
+	}
+	if (n < 2)
+		dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM", "malformed #pragma D: no directive");
+	if (strcmp(w[1], "attributes") == 0) {
+		pragma_attributes(pcb, &loc, w + 1, n - 1);
+	} else if (strcmp(w[1], "option") == 0 || strcmp(w[1], "depends_on") == 0 ||
+		   strcmp(w[1], "binding") == 0) {
+		/* consumer directives: accepted here, applied when tracing */
+		if (n < 3)
+			dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM", "malformed #pragma D %s", w[1]);
+	} else {
+		dt_cerror(pcb, &loc, "D_PRAGMA_INVAL", "invalid control directive: #pragma D %s",
+			  w[1]);
+	}
+}
+
+/* ---------------------------------------------------------------- program */
+
+void dt_parse_program(dt_pcb_t *pcb)
+{
+	dt_lex_init(pcb);
+	dt_lex_next(pcb);
+	for (;;) {
+		switch (TOK.tk_kind) {
+		case T_EOF:
+			return;
+		case T_PROVIDER:
+			provider_decl(pcb);
+			break;
+		case T_TYPEDEF:
+			typedef_decl(pcb);
+			break;
+		case T_PRAGMA:
+			pragma(pcb);
+			break;
+		case T_SEMI:
+			dt_lex_next(pcb);
+			break;
+		default:
+			dt_cerror(pcb, &TOK.tk_loc, "D_SYNTAX",
+				  "expected a provider, typedef or #pragma declaration: probe "
+				  "clauses are not compiled yet");
+		}
+	}
+}

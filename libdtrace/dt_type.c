@@ -1,0 +1,318 @@
+/*
+ * dt_type.c -- D types: the C base types of the LP64 data model, D's
+ * string, the typedefs D predefines, struct/union/enum tags and derived
+ * pointer and array types.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+#define NBUCKETS 64
+
+typedef struct dt_tname {
+	struct dt_tname *tn_next;
+	const char *tn_name;
+	dt_tkind_t tn_kind; /* DT_TK_TYPEDEF for typedefs, else the tag kind */
+	dt_type_t *tn_type;
+} dt_tname_t;
+
+struct dt_typetab {
+	dt_arena_t *tt_arena;
+	dt_tname_t *tt_hash[NBUCKETS];
+};
+
+static const struct {
+	const char *name;
+	dt_tkind_t kind;
+	size_t size;
+	int flags;
+} base_types[] = {
+	{ "void", DT_TK_VOID, 0, 0 },
+	{ "char", DT_TK_INT, 1, DT_TF_SIGNED },
+	{ "signed char", DT_TK_INT, 1, DT_TF_SIGNED },
+	{ "unsigned char", DT_TK_INT, 1, 0 },
+	{ "short", DT_TK_INT, 2, DT_TF_SIGNED },
+	{ "unsigned short", DT_TK_INT, 2, 0 },
+	{ "int", DT_TK_INT, 4, DT_TF_SIGNED },
+	{ "unsigned int", DT_TK_INT, 4, 0 },
+	{ "long", DT_TK_INT, 8, DT_TF_SIGNED },
+	{ "unsigned long", DT_TK_INT, 8, 0 },
+	{ "long long", DT_TK_INT, 8, DT_TF_SIGNED },
+	{ "unsigned long long", DT_TK_INT, 8, 0 },
+	{ "_Bool", DT_TK_INT, 1, 0 },
+	{ "float", DT_TK_FLOAT, 4, DT_TF_SIGNED },
+	{ "double", DT_TK_FLOAT, 8, DT_TF_SIGNED },
+	{ "long double", DT_TK_FLOAT, 16, DT_TF_SIGNED },
+	{ "string", DT_TK_STRING, 256, 0 },
+};
+
+/*
+ * Predefined typedefs.  Those C programs also have (with <stdint.h> and
+ * <sys/types.h>) keep their name in generated C; the Solaris-only ones are
+ * spelled by their base type there.
+ */
+static const struct {
+	const char *name;
+	const char *base;
+	bool cnative;
+} base_typedefs[] = {
+	{ "int8_t", "signed char", true },	   { "int16_t", "short", true },
+	{ "int32_t", "int", true },		   { "int64_t", "long", true },
+	{ "uint8_t", "unsigned char", true },	   { "uint16_t", "unsigned short", true },
+	{ "uint32_t", "unsigned int", true },	   { "uint64_t", "unsigned long", true },
+	{ "intptr_t", "long", true },		   { "uintptr_t", "unsigned long", true },
+	{ "intmax_t", "long", true },		   { "uintmax_t", "unsigned long", true },
+	{ "size_t", "unsigned long", true },	   { "ssize_t", "long", true },
+	{ "ptrdiff_t", "long", true },		   { "off_t", "long", true },
+	{ "off64_t", "long", true },		   { "pid_t", "int", true },
+	{ "uid_t", "unsigned int", true },	   { "gid_t", "unsigned int", true },
+	{ "id_t", "unsigned int", true },	   { "mode_t", "unsigned int", true },
+	{ "dev_t", "unsigned long", true },	   { "ino_t", "unsigned long", true },
+	{ "time_t", "long", true },		   { "clock_t", "long", true },
+	{ "uchar_t", "unsigned char", false },	   { "ushort_t", "unsigned short", false },
+	{ "uint_t", "unsigned int", false },	   { "ulong_t", "unsigned long", false },
+	{ "longlong_t", "long long", false },	   { "u_longlong_t", "unsigned long long", false },
+	{ "hrtime_t", "long long", false },	   { "processorid_t", "int", false },
+	{ "zoneid_t", "int", false },		   { "boolean_t", "int", false },
+};
+
+static unsigned hash(const char *s)
+{
+	unsigned h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h % NBUCKETS;
+}
+
+static dt_tname_t *find(dt_typetab_t *tt, dt_tkind_t kind, const char *name)
+{
+	for (dt_tname_t *tn = tt->tt_hash[hash(name)]; tn != NULL; tn = tn->tn_next)
+		if (tn->tn_kind == kind && strcmp(tn->tn_name, name) == 0)
+			return tn;
+	return NULL;
+}
+
+static dt_type_t *enter(dt_typetab_t *tt, dt_tkind_t nskind, const char *name, dt_type_t *t)
+{
+	dt_tname_t *tn = dt_arena_alloc(tt->tt_arena, sizeof(*tn));
+	unsigned h = hash(name);
+
+	if (tn == NULL)
+		return NULL;
+	tn->tn_name = name;
+	tn->tn_kind = nskind;
+	tn->tn_type = t;
+	tn->tn_next = tt->tt_hash[h];
+	tt->tt_hash[h] = tn;
+	return t;
+}
+
+static dt_type_t *newtype(dt_typetab_t *tt, dt_tkind_t kind, size_t size, int flags,
+			  const char *name, dt_type_t *ref)
+{
+	dt_type_t *t = dt_arena_alloc(tt->tt_arena, sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	t->dtt_kind = kind;
+	t->dtt_size = size;
+	t->dtt_flags = flags;
+	t->dtt_name = name;
+	t->dtt_ref = ref;
+	return t;
+}
+
+dt_typetab_t *dt_typetab_create(dt_arena_t *a)
+{
+	dt_typetab_t *tt = dt_arena_alloc(a, sizeof(*tt));
+
+	if (tt == NULL)
+		return NULL;
+	tt->tt_arena = a;
+	for (size_t i = 0; i < sizeof(base_types) / sizeof(base_types[0]); i++) {
+		dt_type_t *t = newtype(tt, base_types[i].kind, base_types[i].size,
+				       base_types[i].flags, base_types[i].name, NULL);
+
+		if (t == NULL || enter(tt, DT_TK_VOID, base_types[i].name, t) == NULL)
+			return NULL;
+	}
+	for (size_t i = 0; i < sizeof(base_typedefs) / sizeof(base_typedefs[0]); i++) {
+		dt_type_t *b = dt_type_lookup(tt, base_typedefs[i].base);
+		dt_type_t *t;
+
+		if (b == NULL)
+			return NULL;
+		t = newtype(tt, DT_TK_TYPEDEF, b->dtt_size, b->dtt_flags & DT_TF_SIGNED,
+			    base_typedefs[i].name, b);
+		if (t == NULL)
+			return NULL;
+		if (base_typedefs[i].cnative)
+			t->dtt_flags |= DT_TF_CNATIVE;
+		if (enter(tt, DT_TK_VOID, base_typedefs[i].name, t) == NULL)
+			return NULL;
+	}
+	return tt;
+}
+
+/* Base types and typedefs share one name space (kind DT_TK_VOID here). */
+dt_type_t *dt_type_lookup(dt_typetab_t *tt, const char *name)
+{
+	dt_tname_t *tn = find(tt, DT_TK_VOID, name);
+
+	return tn != NULL ? tn->tn_type : NULL;
+}
+
+dt_type_t *dt_type_tag(dt_typetab_t *tt, dt_tkind_t kind, const char *tag)
+{
+	dt_tname_t *tn = find(tt, kind, tag);
+	dt_type_t *t;
+
+	if (tn != NULL)
+		return tn->tn_type;
+	/* a new tag is an incomplete type until a definition completes it */
+	t = newtype(tt, kind, kind == DT_TK_ENUM ? 4 : 0, kind == DT_TK_ENUM ? DT_TF_SIGNED : 0,
+		    tag, NULL);
+	return t != NULL ? enter(tt, kind, tag, t) : NULL;
+}
+
+dt_type_t *dt_type_pointer(dt_typetab_t *tt, dt_type_t *ref)
+{
+	return newtype(tt, DT_TK_PTR, 8, 0, NULL, ref);
+}
+
+dt_type_t *dt_type_array(dt_typetab_t *tt, dt_type_t *ref, size_t n)
+{
+	dt_type_t *t = newtype(tt, DT_TK_ARRAY, ref->dtt_size * n, 0, NULL, ref);
+
+	if (t != NULL)
+		t->dtt_nelems = n;
+	return t;
+}
+
+dt_type_t *dt_type_qualify(dt_typetab_t *tt, dt_type_t *t, int quals)
+{
+	dt_type_t *q;
+
+	quals &= DT_TF_CONST | DT_TF_VOLATILE;
+	if ((t->dtt_flags & quals) == quals)
+		return t;
+	q = dt_arena_alloc(tt->tt_arena, sizeof(*q));
+	if (q == NULL)
+		return NULL;
+	*q = *t;
+	q->dtt_flags |= quals;
+	return q;
+}
+
+int dt_type_typedef(dt_typetab_t *tt, const char *name, dt_type_t *t)
+{
+	dt_type_t *td;
+
+	if (find(tt, DT_TK_VOID, name) != NULL)
+		return -1;
+	td = newtype(tt, DT_TK_TYPEDEF, t->dtt_size, t->dtt_flags & DT_TF_SIGNED, name, t);
+	if (td == NULL || enter(tt, DT_TK_VOID, name, td) == NULL)
+		return -2;
+	return 0;
+}
+
+const dt_type_t *dt_type_resolve(const dt_type_t *t)
+{
+	while (t != NULL && t->dtt_kind == DT_TK_TYPEDEF)
+		t = t->dtt_ref;
+	return t;
+}
+
+/* A small bounded string builder: writes what fits, counts everything. */
+typedef struct sbuf {
+	char *buf;
+	size_t len, n;
+} sbuf_t;
+
+static void sput(sbuf_t *sb, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (sb->len > 0 && sb->n < sb->len - 1) {
+		size_t room = sb->len - 1 - sb->n;
+
+		memcpy(sb->buf + sb->n, s, l < room ? l : room);
+		sb->buf[sb->n + (l < room ? l : room)] = '\0';
+	}
+	sb->n += l;
+}
+
+static void spell(sbuf_t *sb, const dt_type_t *t, bool cnames)
+{
+	const char *q = (t->dtt_flags & DT_TF_CONST) ? "const " : "";
+	const char *v = (t->dtt_flags & DT_TF_VOLATILE) ? "volatile " : "";
+
+	switch (t->dtt_kind) {
+	case DT_TK_PTR:
+		spell(sb, t->dtt_ref, cnames);
+		sput(sb, t->dtt_ref->dtt_kind == DT_TK_PTR ? "*" : " *");
+		if (*q || *v) {
+			sput(sb, " ");
+			sput(sb, q);
+			sput(sb, v);
+		}
+		return;
+	case DT_TK_ARRAY: {
+		char n[32];
+
+		spell(sb, t->dtt_ref, cnames);
+		snprintf(n, sizeof(n), "[%zu]", t->dtt_nelems);
+		sput(sb, n);
+		return;
+	}
+	case DT_TK_TYPEDEF:
+		if (cnames && !(t->dtt_flags & DT_TF_CNATIVE)) {
+			dt_type_t r = *t->dtt_ref;
+
+			r.dtt_flags |= t->dtt_flags & (DT_TF_CONST | DT_TF_VOLATILE);
+			spell(sb, &r, cnames);
+			return;
+		}
+		break;
+	case DT_TK_STRING:
+		if (cnames) { /* a D string crosses into C as a char pointer */
+			sput(sb, q);
+			sput(sb, "char *");
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	sput(sb, q);
+	sput(sb, v);
+	if (t->dtt_kind == DT_TK_STRUCT)
+		sput(sb, "struct ");
+	else if (t->dtt_kind == DT_TK_UNION)
+		sput(sb, "union ");
+	else if (t->dtt_kind == DT_TK_ENUM)
+		sput(sb, "enum ");
+	sput(sb, t->dtt_name != NULL ? t->dtt_name : "?");
+}
+
+size_t dt_type_name(const dt_type_t *t, char *buf, size_t len)
+{
+	sbuf_t sb = { buf, len, 0 };
+
+	if (len > 0)
+		buf[0] = '\0';
+	spell(&sb, t, false);
+	return sb.n;
+}
+
+size_t dt_type_cname(const dt_type_t *t, char *buf, size_t len)
+{
+	sbuf_t sb = { buf, len, 0 };
+
+	if (len > 0)
+		buf[0] = '\0';
+	spell(&sb, t, true);
+	return sb.n;
+}

@@ -1,0 +1,122 @@
+/*
+ * dtrace.h -- the public interface of libdtrace.
+ *
+ * A handle-based API in the shape of illumos libdtrace: open a handle, set
+ * options, compile D programs, read back errors, close.  Everything a
+ * consumer can do goes through this header; the dtrace command uses nothing
+ * else from the library.
+ *
+ * Threads: a handle is not thread-safe; use one handle per thread or
+ * serialise calls on it.  Distinct handles are independent.
+ *
+ * Errors: functions that return a pointer return NULL on failure, functions
+ * that return int return 0 or -1; either way the handle records an error
+ * code (dtrace_errno) and a message (dtrace_errmsg).  Nothing in the library
+ * exits or aborts on bad input.
+ */
+#ifndef DTRACE_H
+#define DTRACE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(DTRACE_BUILDING_LIBRARY)
+#define DTRACE_API __attribute__((visibility("default")))
+#else
+#define DTRACE_API
+#endif
+
+/* Interface version passed to dtrace_open(). */
+#define DTRACE_VERSION 3
+
+typedef struct dtrace_hdl dtrace_hdl_t;
+typedef struct dtrace_prog dtrace_prog_t;
+
+/*
+ * Error codes.  Values below EDT_BASE are errno values; ours start there.
+ * dtrace_errmsg() gives the message of each.
+ */
+#define EDT_BASE 1000
+enum {
+	EDT_VERSION = EDT_BASE, /* client asked for a newer interface */
+	EDT_COMPILER,		/* error in D program compilation */
+	EDT_NOMEM,		/* memory allocation failure */
+	EDT_BADOPTNAME,		/* unknown option name */
+	EDT_BADOPTVAL,		/* bad option value */
+	EDT_CPP,		/* the C preprocessor failed */
+	EDT_NOPROV,		/* program declares no provider */
+	EDT_ELF,		/* bad or unreadable ELF file */
+	EDT_OBJIO,		/* cannot write an object or header file */
+	EDT_BADARG,		/* invalid argument to a library function */
+	EDT_MAX
+};
+
+/* Compile flags (a subset of illumos DTRACE_C_*; same values). */
+#define DTRACE_C_CPP 0x0008   /* run the C preprocessor first */
+#define DTRACE_C_ZDEFS 0x0010 /* permit probe definitions that match nothing */
+
+/*
+ * Open a handle.  version must be DTRACE_VERSION (or older); flags is 0.
+ * On failure returns NULL and stores an error code in *errp if errp != NULL.
+ * The handle is released with dtrace_close(), which accepts NULL.
+ */
+DTRACE_API dtrace_hdl_t *dtrace_open(int version, int flags, int *errp);
+DTRACE_API void dtrace_close(dtrace_hdl_t *dtp);
+
+/*
+ * Set an option.  Compiler options understood today:
+ *   "cpppath" = path of the preprocessor (default: cpp)
+ *   "incdir"  = add a -I directory for the preprocessor
+ *   "define"  = add a -D NAME[=VALUE] for the preprocessor
+ *   "undef"   = add a -U NAME for the preprocessor
+ *   "errtags" = show [D_TAG] in compiler messages (value ignored)
+ * val is copied.  Returns 0, or -1 with EDT_BADOPTNAME / EDT_BADOPTVAL.
+ */
+DTRACE_API int dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val);
+
+/*
+ * Compile a D program.  The text comes from a string, an open stream or a
+ * file path; fname names it in diagnostics (may be NULL).  argc/argv are the
+ * macro arguments $0..$n (may be 0/NULL).  The program belongs to the
+ * handle and is freed by dtrace_program_destroy() or dtrace_close().
+ * On a compile error returns NULL with EDT_COMPILER; dtrace_errmsg() gives
+ * "line N: message" and dtrace_lastdiag() the full location.
+ */
+DTRACE_API dtrace_prog_t *dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s,
+						    const char *fname, unsigned cflags,
+						    int argc, char *const argv[]);
+DTRACE_API dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp,
+						  const char *fname, unsigned cflags, int argc,
+						  char *const argv[]);
+DTRACE_API void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp);
+
+/* Location of the last compiler diagnostic.  Borrowed until the next compile. */
+typedef struct dtrace_diag {
+	const char *dtdg_file;	  /* file name as given, or "<stdin>" */
+	unsigned dtdg_line;	  /* 1-based */
+	unsigned dtdg_column;	  /* 1-based, in bytes */
+	const char *dtdg_tag;	  /* stable tag, e.g. "D_SYNTAX" */
+	const char *dtdg_message; /* message without location or tag */
+	const char *dtdg_source;  /* the offending source line, no newline; may be "" */
+} dtrace_diag_t;
+
+DTRACE_API const dtrace_diag_t *dtrace_lastdiag(dtrace_hdl_t *dtp);
+
+/* Last error code of the handle, and the message for a code. */
+DTRACE_API int dtrace_errno(dtrace_hdl_t *dtp);
+/*
+ * For EDT_COMPILER and other errors with detail, the handle's message is
+ * returned; otherwise the fixed text of err.  Borrowed until the next call
+ * on the handle.  dtp may be NULL for the fixed text.
+ */
+DTRACE_API const char *dtrace_errmsg(dtrace_hdl_t *dtp, int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DTRACE_H */

@@ -1,0 +1,143 @@
+"""Helpers shared by the integration tests: privileges, tracefs, compiling
+test programs and running bpftrace (the independent oracle) on them.
+
+A test that cannot trace because the machine forbids it (no CAP_BPF) is
+skipped, except with CI=true, where that skip is a failure: CI machines
+must trace.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+CAP_SYS_ADMIN = 21
+CAP_PERFMON = 38
+CAP_BPF = 39
+
+
+def in_ci():
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def effective_caps():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("CapEff:"):
+                return int(line.split()[1], 16)
+    return 0
+
+
+def can_trace():
+    caps = effective_caps()
+    has = lambda c: bool(caps & (1 << c))
+    return has(CAP_SYS_ADMIN) or (has(CAP_BPF) and has(CAP_PERFMON))
+
+
+def require_tracing(testcase, tools=("bpftrace",)):
+    """Skip (or fail under CI=true) when this machine cannot trace."""
+    why = None
+    if not can_trace():
+        why = "no CAP_BPF/CAP_PERFMON (run as root)"
+    else:
+        for t in tools:
+            if shutil.which(t) is None:
+                why = "%s is not installed (scripts/setup installs it)" % t
+                break
+    if why is None:
+        ensure_tracefs()
+        return
+    if in_ci():
+        testcase.fail("cannot trace under CI=true: " + why)
+    raise unittest.SkipTest(why)
+
+
+def ensure_tracefs():
+    """bpftrace 0.17 detaches uprobes through tracefs: mount it if needed."""
+    if os.path.exists("/sys/kernel/tracing/uprobe_events"):
+        return
+    subprocess.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run(cmd, **kw):
+    """Run a command, raising with its output if it fails."""
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    kw.setdefault("text", True)
+    kw.setdefault("timeout", 120)
+    p = subprocess.run(cmd, **kw)
+    if p.returncode != 0:
+        raise AssertionError("command failed (%d): %s\nstdout:\n%s\nstderr:\n%s" %
+                             (p.returncode, " ".join(cmd), p.stdout, p.stderr))
+    return p
+
+
+def bpftrace(script, cmd=None, pid=None, timeout=90):
+    """Run a bpftrace program (optionally with -c or -p); returns
+    (stdout lines, stderr).  Fails the test on bpftrace errors."""
+    args = ["bpftrace", "-B", "line", "-e", script]
+    if cmd is not None:
+        args += ["-c", cmd]
+    if pid is not None:
+        args += ["-p", str(pid)]
+    env = dict(os.environ, BPFTRACE_STRLEN="64")
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=timeout, env=env)
+    errs = [l for l in p.stderr.splitlines()
+            if "RLIMIT_MEMLOCK" not in l and l.strip()]
+    if p.returncode != 0 or any("ERROR" in l for l in errs):
+        raise AssertionError("bpftrace failed (%d):\n%s\n--- stdout:\n%s" %
+                             (p.returncode, p.stderr, p.stdout))
+    return p.stdout.splitlines(), p.stderr
+
+
+def bpftrace_while(script, cmd, timeout=90):
+    """Run bpftrace on its own (probes by path), run cmd while it is
+    attached, then stop it with SIGINT as a user would; returns
+    (bpftrace stdout lines, cmd stdout lines).  For probes in shared
+    libraries, which bpftrace -c cannot resolve before the library loads."""
+    env = dict(os.environ, BPFTRACE_STRLEN="64")
+    bt = subprocess.Popen(["bpftrace", "-B", "line", "-e", script], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        first = bt.stdout.readline()  # "Attaching N probes..."
+        if not first.startswith("Attaching"):
+            raise AssertionError("bpftrace did not attach: %r %s" % (first, bt.stderr.read()))
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, timeout=timeout)
+        bt.send_signal(signal.SIGINT)
+        out, err = bt.communicate(timeout=timeout)
+    finally:
+        if bt.poll() is None:
+            bt.kill()
+            bt.wait()
+    if any("ERROR" in l for l in err.splitlines() if "RLIMIT_MEMLOCK" not in l):
+        raise AssertionError("bpftrace failed:\n" + err)
+    return out.splitlines(), p.stdout.splitlines()
+
+
+class TempDir:
+    def __init__(self, prefix):
+        self.path = tempfile.mkdtemp(prefix=prefix)
+
+    def join(self, *parts):
+        return os.path.join(self.path, *parts)
+
+    def cleanup(self):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def wait_for_line(proc, want, timeout=10):
+    """Read lines of proc.stdout until one equals want; return the lines."""
+    seen = []
+    end = time.time() + timeout
+    while time.time() < end:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line.rstrip("\n"))
+        if seen[-1] == want:
+            return seen
+    raise AssertionError("did not see %r; saw %r" % (want, seen))

@@ -35,7 +35,8 @@ static int arg_spec_size(const dt_type_t *t)
 /*
  * The C type of a probe function parameter.  Pointees are made const, so
  * that const and non-const pointers may both be passed from C++ (a probe
- * only reads); enums become int, which needs no enum definition in scope.
+ * only reads); enums become int, which needs no enum definition in scope;
+ * _Bool is bool in C++.
  */
 static void param_ctype(dt_arena_t *a, const dt_type_t *t, char *buf, size_t len)
 {
@@ -43,6 +44,9 @@ static void param_ctype(dt_arena_t *a, const dt_type_t *t, char *buf, size_t len
 
 	if (r->dtt_kind == DT_TK_ENUM) {
 		snprintf(buf, len, "int");
+	} else if (r->dtt_kind == DT_TK_INT && r->dtt_name != NULL &&
+		   strcmp(r->dtt_name, "_Bool") == 0) {
+		snprintf(buf, len, "_DTRACE_BOOL"); /* bool in C++ */
 	} else if (r->dtt_kind == DT_TK_PTR && r->dtt_ref != NULL) {
 		dt_type_t *ref = dt_arena_alloc(a, sizeof(*ref));
 		dt_type_t ptr = *r;

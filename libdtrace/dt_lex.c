@@ -130,7 +130,7 @@ static bool line_marker(dt_pcb_t *pcb, size_t p)
 		return false;
 	errno = 0;
 	line = strtoul(b + p, &end, 10);
-	if (errno != 0 || line == 0 || line > 100000000UL)
+	if (errno != 0 || line > 100000000UL)
 		return false;
 	p = (size_t)(end - b);
 	while (p < e && (b[p] == ' ' || b[p] == '\t'))

@@ -374,7 +374,7 @@ static void macro_name(const char *name, char *buf, size_t len)
 static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 {
 	dt_probedecl_t *pd = dt_palloc(pcb, sizeof(*pd)), **tail;
-	char m1[DT_NAMELEN * 2], m2[DT_NAMELEN * 2];
+	char m1[DT_NAMELEN * 2], m2[DT_NAMELEN * 2], P[DT_PROVNAMELEN];
 
 	dt_lex_next(pcb); /* probe */
 	if (TOK.tk_kind != T_IDENT)
@@ -391,6 +391,7 @@ static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 		dt_cerror(pcb, &pd->pd_loc, "D_PROV_BADNAME",
 			  "probe name may not begin or end with \"__\": %s", pd->pd_name);
 	macro_name(pd->pd_name, m1, sizeof(m1));
+	macro_name(pv->pv_name, P, sizeof(P));
 	for (dt_probedecl_t *o = pv->pv_probes; o != NULL; o = o->pd_next) {
 		if (strcmp(o->pd_name, pd->pd_name) == 0)
 			dt_cerror(pcb, &pd->pd_loc, "D_PROV_PRDUP",
@@ -400,7 +401,7 @@ static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 		if (strcmp(m1, m2) == 0)
 			dt_cerror(pcb, &pd->pd_loc, "D_PROV_PRDUP",
 				  "probes %s and %s (line %u) would both be the macro %s_%s",
-				  pd->pd_name, o->pd_name, o->pd_loc.line, pv->pv_name, m1);
+				  pd->pd_name, o->pd_name, o->pd_loc.line, P, m1);
 	}
 	dt_lex_next(pcb);
 	pd->pd_nargc = param_list(pcb, "input", pd->pd_name, &pd->pd_nargs);

@@ -97,6 +97,12 @@
 		".zero 2\n"                                                       \
 		".popsection\n")
 
+#ifdef __cplusplus
+#define _DTRACE_BOOL bool
+#else
+#define _DTRACE_BOOL _Bool
+#endif
+
 /* Is-enabled: one volatile load, so a loop sees the kernel's change. */
 #define _DTRACE_IS_ENABLED(sym) ((int)__builtin_expect(*(volatile unsigned short *)&(sym), 0))
 

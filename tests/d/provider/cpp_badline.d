@@ -1,0 +1,7 @@
+#define NOTHING
+/* lines are counted in this file, through cpp */
+NOTHING
+
+provider cp {
+	probe a(int) oops;
+};

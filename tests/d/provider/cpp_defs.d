@@ -1,0 +1,4 @@
+#include <cpp_types.h>
+provider cp {
+	probe a(ARGTYPE, SECOND_ARG);
+};

@@ -1,0 +1,4 @@
+#include "no_such_header.h"
+provider cp {
+	probe a(int);
+};

@@ -1,0 +1,2 @@
+# exit 1
+-C -h -s cpp_include.d -o out.h

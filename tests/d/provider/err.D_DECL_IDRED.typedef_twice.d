@@ -1,0 +1,2 @@
+typedef int myint_t;
+typedef long myint_t;

@@ -1,0 +1,4 @@
+#include <stdint.h>
+provider p {
+	probe a(int);
+};

@@ -1,0 +1,4 @@
+provider p {
+	probe a(int);
+};
+#pragma error this provider is not finished

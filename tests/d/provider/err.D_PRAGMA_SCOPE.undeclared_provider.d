@@ -1,0 +1,4 @@
+#pragma D attributes Evolving/Evolving/Common provider later provider
+provider later {
+	probe a(int);
+};

@@ -1,0 +1,3 @@
+provider p {
+	probe many(int, int, int, int, int, int, int, int, int, int, int, int, int);
+};

@@ -1,0 +1,5 @@
+provider p {
+	probe a(int);
+	probe b();
+	probe a(long);
+};

@@ -1,0 +1,2 @@
+/* found through -I inc */
+#define SECOND_ARG const char *

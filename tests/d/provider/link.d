@@ -1,0 +1,4 @@
+provider linkp {
+	probe go(int, const char *);
+	probe stop();
+};

@@ -1,0 +1,2 @@
+# exit 1
+-G -s link.d -o out.o notelf.o

@@ -1,0 +1,2 @@
+# exit 1
+-h -s no_such_provider.d

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Golden tests for D programs and provider files.
+
+usage: run_golden.py DTRACE DIR [--update]
+
+In DIR:
+  err.D_TAG.name.d   must fail to compile: exit status 1, the tag in the
+                     message (run with -x errtags), and stderr equal to
+                     err.D_TAG.name.d.err
+  tst.name.d         provider files that must compile; dtrace -h's header
+                     must build as C and C++ with -Wall -Wextra -Werror, and
+                     equal tst.name.d.h when that file exists
+  *.cmd              a dtrace command line (after "dtrace"), run in a copy
+                     of DIR; "# exit N" and "# setup: CMD" lines first; its
+                     stderr must equal NAME.cmd.err
+--update rewrites the expected files from what dtrace prints now (review the
+diff before committing it).
+Prints "N passed, N failed" and exits non-zero on any failure.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def run(cmd, cwd):
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=60)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), \
+        p.stderr.decode("utf-8", "replace")
+
+
+class Golden:
+    def __init__(self, dtrace, directory, update):
+        self.dtrace = dtrace
+        self.dir = directory
+        self.update = update
+        self.passed = 0
+        self.failed = []
+
+    def check_text(self, name, expected_path, got):
+        if self.update:
+            with open(expected_path, "w") as f:
+                f.write(got)
+            return True
+        if not os.path.exists(expected_path):
+            self.failed.append("%s: missing %s" % (name, os.path.basename(expected_path)))
+            return False
+        with open(expected_path) as f:
+            want = f.read()
+        if want != got:
+            self.failed.append("%s: output differs\n--- expected\n%s--- got\n%s" %
+                               (name, want, got))
+            return False
+        return True
+
+    def err_case(self, name):
+        tag = name.split(".")[1]
+        rc, _, err = run([self.dtrace, "-x", "errtags", "-e", "-s", name], self.dir)
+        if rc != 1:
+            self.failed.append("%s: exit status %d, expected 1\n%s" % (name, rc, err))
+            return
+        first = err.splitlines()[0] if err else ""
+        if "[%s]" % tag not in first:
+            self.failed.append("%s: expected tag [%s] in: %s" % (name, tag, first))
+            return
+        if self.check_text(name, os.path.join(self.dir, name + ".err"), err):
+            self.passed += 1
+
+    def tst_case(self, name, tmp):
+        hdr = os.path.join(tmp, name[:-2] + ".h")
+        rc, _, err = run([self.dtrace, "-h", "-s", name, "-o", hdr], self.dir)
+        if rc != 0:
+            self.failed.append("%s: dtrace -h failed (%d)\n%s" % (name, rc, err))
+            return
+        src = os.path.join(tmp, "use.c")
+        with open(src, "w") as f:
+            f.write('#include "%s"\nint main(void) { return 0; }\n' % os.path.basename(hdr))
+        for cc, lang in (("cc", "c"), ("c++", "c++")):
+            for extra in ([], ["-DDTRACE_PROBES_DISABLED"]):
+                rc, _, err = run([cc, "-x", lang, "-Wall", "-Wextra", "-Werror"] + extra +
+                                 ["-c", src, "-o", os.path.join(tmp, "use.o")], tmp)
+                if rc != 0:
+                    self.failed.append("%s: header does not build as %s %s\n%s" %
+                                       (name, lang, " ".join(extra), err))
+                    return
+        expected = os.path.join(self.dir, name + ".h")
+        if os.path.exists(expected) or self.update:
+            with open(hdr) as f:
+                text = f.read()
+            if not self.check_text(name, expected, text):
+                return
+        self.passed += 1
+
+    def cmd_case(self, name):
+        with open(os.path.join(self.dir, name)) as f:
+            lines = f.read().splitlines()
+        want_rc, setup, args = 0, [], None
+        for line in lines:
+            if line.startswith("# exit "):
+                want_rc = int(line[7:])
+            elif line.startswith("# setup: "):
+                setup.append(line[9:].split())
+            elif line.strip() and not line.startswith("#"):
+                args = line.split()
+        work = os.path.join(tempfile.mkdtemp(prefix="golden-"), "w")
+        try:
+            shutil.copytree(self.dir, work)
+            for s in setup:
+                s = [self.dtrace if a == "dtrace" else a for a in s]
+                rc, _, err = run(s, work)
+                if rc != 0:
+                    self.failed.append("%s: setup %s failed\n%s" % (name, " ".join(s), err))
+                    return
+            rc, _, err = run([self.dtrace] + args, work)
+            if rc != want_rc:
+                self.failed.append("%s: exit status %d, expected %d\n%s" %
+                                   (name, rc, want_rc, err))
+                return
+            if self.check_text(name, os.path.join(self.dir, name + ".err"), err):
+                self.passed += 1
+        finally:
+            shutil.rmtree(os.path.dirname(work), ignore_errors=True)
+
+    def main(self):
+        tmp = tempfile.mkdtemp(prefix="golden-")
+        try:
+            for name in sorted(os.listdir(self.dir)):
+                if name.startswith("err.") and name.endswith(".d"):
+                    self.err_case(name)
+                elif name.startswith("tst.") and name.endswith(".d"):
+                    self.tst_case(name, tmp)
+                elif name.endswith(".cmd"):
+                    self.cmd_case(name)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        for f in self.failed:
+            print("FAIL " + f)
+        print("%d passed, %d failed" % (self.passed, len(self.failed)))
+        return 1 if self.failed or self.passed == 0 else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    sys.exit(Golden(os.path.abspath(sys.argv[1]), sys.argv[2], "--update" in sys.argv).main())

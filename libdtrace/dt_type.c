@@ -252,12 +252,15 @@ static void spell(sbuf_t *sb, const dt_type_t *t, bool cnames)
 	switch (t->dtt_kind) {
 	case DT_TK_PTR:
 		spell(sb, t->dtt_ref, cnames);
-		sput(sb, t->dtt_ref->dtt_kind == DT_TK_PTR ? "*" : " *");
-		if (*q || *v) {
-			sput(sb, " ");
-			sput(sb, q);
-			sput(sb, v);
-		}
+		/* "char **", "char *const *" */
+		sput(sb, t->dtt_ref->dtt_kind == DT_TK_PTR &&
+				 !(t->dtt_ref->dtt_flags & (DT_TF_CONST | DT_TF_VOLATILE))
+			 ? "*"
+			 : " *");
+		if (*q)
+			sput(sb, *v ? "const volatile" : "const");
+		else if (*v)
+			sput(sb, "volatile");
 		return;
 	case DT_TK_ARRAY: {
 		char n[32];

@@ -238,14 +238,14 @@ _DTRACE_SEMAPHORE(alltypes_ptrs_semaphore);
 extern unsigned short alltypes_ptrs_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_PTRS_ENABLED() _DTRACE_IS_ENABLED(alltypes_ptrs_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
-__dtrace_alltypes___ptrs(const void *_dt_a0, const void *_dt_a1, const char *_dt_a2, const char *_dt_a3, int * const *_dt_a4, const struct conn *_dt_a5, const union u *_dt_a6)
+__dtrace_alltypes___ptrs(const void *_dt_a0, const void *_dt_a1, const char *_dt_a2, const char *_dt_a3, int *const *_dt_a4, const struct conn *_dt_a5, const union u *_dt_a6)
 {
 	__asm__ __volatile__(_DTRACE_SITE("alltypes", "ptrs", "alltypes_ptrs_semaphore", "8@%[_dt_a0] 8@%[_dt_a1] 8@%[_dt_a2] 8@%[_dt_a3] 8@%[_dt_a4] 8@%[_dt_a5] 8@%[_dt_a6]")
 		: : [_dt_a0] "nr"(_dt_a0), [_dt_a1] "nr"(_dt_a1), [_dt_a2] "nr"(_dt_a2), [_dt_a3] "nr"(_dt_a3), [_dt_a4] "nr"(_dt_a4), [_dt_a5] "nr"(_dt_a5), [_dt_a6] "nr"(_dt_a6));
 }
 #define ALLTYPES_PTRS(arg0, arg1, arg2, arg3, arg4, arg5, arg6) __dtrace_alltypes___ptrs((arg0), (arg1), (arg2), (arg3), (arg4), (arg5), (arg6))
 
-/* alltypes:::strings (string, const char * const ) */
+/* alltypes:::strings (string, const char *const) */
 _DTRACE_SEMAPHORE(alltypes_strings_semaphore);
 extern unsigned short alltypes_strings_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_STRINGS_ENABLED() _DTRACE_IS_ENABLED(alltypes_strings_semaphore)

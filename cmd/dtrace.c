@@ -97,6 +97,7 @@ int main(int argc, char *argv[])
 	if ((dtp = dtrace_open(DTRACE_VERSION, 0, &err)) == NULL) {
 		fprintf(stderr, "%s: failed to initialize dtrace: %s\n", g_pname,
 			dtrace_errmsg(NULL, err));
+		free(scripts);
 		return 1;
 	}
 
@@ -109,11 +110,15 @@ int main(int argc, char *argv[])
 		case 'D':
 		case 'I':
 		case 'U':
-			if (dtrace_setopt(dtp, c == 'D' ? "define" : c == 'I' ? "incdir" : "undef",
+			if (dtrace_setopt(dtp,
+					  c == 'D'   ? "define"
+					  : c == 'I' ? "incdir"
+						     : "undef",
 					  optarg) != 0) {
-				fprintf(stderr, "%s: failed to set -%c %s: %s\n", g_pname, c, optarg,
-					dtrace_errmsg(dtp, dtrace_errno(dtp)));
-				return 2;
+				fprintf(stderr, "%s: failed to set -%c %s: %s\n", g_pname, c,
+					optarg, dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				status = 2;
+				goto done;
 			}
 			break;
 		case 'e':
@@ -134,7 +139,8 @@ int main(int argc, char *argv[])
 		case 'V':
 			printf("dtrace: Linux userspace DTrace %s (D interface %d)\n",
 			       DTRACE_TOOL_VERSION, DTRACE_VERSION);
-			return 0;
+			status = 0;
+			goto done;
 		case 'x': {
 			char *eq = strchr(optarg, '=');
 
@@ -143,23 +149,27 @@ int main(int argc, char *argv[])
 			if (dtrace_setopt(dtp, optarg, eq) != 0) {
 				fprintf(stderr, "%s: failed to set -x %s: %s\n", g_pname, optarg,
 					dtrace_errmsg(dtp, dtrace_errno(dtp)));
-				return 2;
+				status = 2;
+				goto done;
 			}
 			break;
 		}
 		default:
 			usage(stderr);
-			return 2;
+			status = 2;
+			goto done;
 		}
 	}
 	if (nscripts == 0) {
 		fprintf(stderr, "%s: no script specified (use -s)\n", g_pname);
 		usage(stderr);
-		return 2;
+		status = 2;
+		goto done;
 	}
 	if (mode != MODE_LINK && optind < argc) {
 		fprintf(stderr, "%s: object files may only follow -G\n", g_pname);
-		return 2;
+		status = 2;
+		goto done;
 	}
 
 	for (int i = 0; i < nscripts; i++) {
@@ -168,19 +178,21 @@ int main(int argc, char *argv[])
 		if (fp == NULL) {
 			fprintf(stderr, "%s: failed to open %s: %s\n", g_pname, scripts[i],
 				strerror(errno));
-			return 1;
+			status = 1;
+			goto done;
 		}
 		last = dtrace_program_fcompile(dtp, fp, scripts[i], cflags, 0, NULL);
 		fclose(fp);
 		if (last == NULL) {
-			fprintf(stderr, "%s: failed to compile script %s: %s\n", g_pname, scripts[i],
-				dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			fprintf(stderr, "%s: failed to compile script %s: %s\n", g_pname,
+				scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			print_diag(dtp);
-			return 1;
+			status = 1;
+			goto done;
 		}
 	}
 	if (compile_only && mode == MODE_NONE)
-		return 0;
+		goto done;
 
 	if (mode == MODE_HEADER) {
 		FILE *out;
@@ -190,7 +202,8 @@ int main(int argc, char *argv[])
 		if (output == NULL || (out = fopen(output, "w")) == NULL) {
 			fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname,
 				output ? output : "", strerror(errno));
-			return 1;
+			status = 1;
+			goto done;
 		}
 		if (dtrace_program_header(dtp, out, output) != 0) {
 			fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname,
@@ -214,10 +227,11 @@ int main(int argc, char *argv[])
 			status = 1;
 		}
 	} else {
-		fprintf(stderr,
-			"%s: tracing is not available yet: use -h, -G or -e with -s\n", g_pname);
+		fprintf(stderr, "%s: tracing is not available yet: use -h, -G or -e with -s\n",
+			g_pname);
 		status = 2;
 	}
+done:
 	free(defout);
 	free(scripts);
 	dtrace_close(dtp);

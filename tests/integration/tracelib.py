@@ -91,6 +91,7 @@ def bpftrace(script, cmd=None, pid=None, timeout=90):
     if p.returncode != 0 or any("ERROR" in l for l in errs):
         raise AssertionError("bpftrace failed (%d):\n%s\n--- stdout:\n%s" %
                              (p.returncode, p.stderr, p.stdout))
+    check_lost(p.stdout + p.stderr)
     return p.stdout.splitlines(), p.stderr
 
 
@@ -100,13 +101,18 @@ def bpftrace_while(script, cmd, timeout=90):
     (bpftrace stdout lines, cmd stdout lines).  For probes in shared
     libraries, which bpftrace -c cannot resolve before the library loads."""
     env = dict(os.environ, BPFTRACE_STRLEN="64")
+    # BEGIN fires once every probe is attached
+    script = 'BEGIN { printf("__ready__\\n"); }\n' + script
     bt = subprocess.Popen(["bpftrace", "-B", "line", "-e", script], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, env=env)
     try:
-        first = bt.stdout.readline()  # "Attaching N probes..."
-        if not first.startswith("Attaching"):
-            raise AssertionError("bpftrace did not attach: %r %s" % (first, bt.stderr.read()))
+        seen = [bt.stdout.readline(), bt.stdout.readline()]
+        if seen[-1] != "__ready__\n":
+            raise AssertionError("bpftrace did not attach: %r %s" % (seen, bt.stderr.read()))
         p = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, timeout=timeout)
+        # bpftrace stops at SIGINT without draining its perf buffers: give
+        # it time to read what the program fired
+        time.sleep(1.5)
         bt.send_signal(signal.SIGINT)
         out, err = bt.communicate(timeout=timeout)
     finally:
@@ -115,7 +121,16 @@ def bpftrace_while(script, cmd, timeout=90):
             bt.wait()
     if any("ERROR" in l for l in err.splitlines() if "RLIMIT_MEMLOCK" not in l):
         raise AssertionError("bpftrace failed:\n" + err)
+    check_lost(out + err)
     return out.splitlines(), p.stdout.splitlines()
+
+
+def check_lost(text):
+    """bpftrace reports events its buffers dropped; say so rather than
+    failing later on a count."""
+    lost = [l for l in text.splitlines() if l.startswith("Lost ")]
+    if lost:
+        raise AssertionError("bpftrace lost events (machine too busy?): %s" % lost)
 
 
 class TempDir:

@@ -1,0 +1,194 @@
+/*
+ * usdt.h -- stable USDT providers declared at run time.
+ *
+ * A program (an interpreter, a service) creates a provider, adds probes
+ * with typed arguments, enables it, and fires the probes.  Enabling builds
+ * a small ELF image holding one tiny function per probe, standard stapsdt
+ * notes and one semaphore per probe, writes it to a private runtime
+ * directory and maps it; bpftrace, perf, BCC, libbpf and our dtrace find it
+ * through /proc/PID/maps like any shared library.  While a tracer is
+ * attached the kernel raises the probe's semaphore (uprobe ref_ctr), so
+ * usdt_probe_is_enabled() is one load and a disabled fire costs a load and
+ * a branch.
+ *
+ * Lifecycle: create -> add probes -> enable -> fire / is_enabled ->
+ * disable -> destroy.  Probes may be added after enable (the image is
+ * rebuilt, and tracers must attach again); a provider can be disabled and
+ * enabled again; any number of providers may live in one process,
+ * including two with the same name in different modules.
+ *
+ * Threads: usdt_probe_fire*() and usdt_probe_is_enabled() are lock-free
+ * and may be called from any thread at any time, even while another
+ * thread rebuilds, disables or destroys the provider: a fire that races
+ * with those does nothing.  Creation, probe addition, enable, disable and
+ * destroy are serialized internally.  A forked child keeps working probes
+ * (and leaves the image file to its parent).
+ *
+ * Errors: functions returning int return 0 or a negative code: -errno, or
+ * -EUSDT_* (>= EUSDT_BASE) below; usdt_strerror() gives its message, and
+ * usdt_provider_errmsg() a message with details for the provider's last
+ * failed call.  Nothing aborts or exits on bad input.
+ *
+ * Files: images live in $XDG_RUNTIME_DIR/usdt or /tmp/usdt-UID (mode 0700,
+ * created with O_EXCL), are removed on disable, destroy and exit, and the
+ * files of processes that died are removed when the next provider is
+ * created.
+ */
+#ifndef USDT_H
+#define USDT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(USDT_BUILDING_LIBRARY)
+#define USDT_API __attribute__((visibility("default")))
+#else
+#define USDT_API
+#endif
+
+#define USDT_MAXARGS 12
+
+typedef enum usdt_argtype {
+	USDT_ARG_INT8 = 1,
+	USDT_ARG_UINT8,
+	USDT_ARG_INT16,
+	USDT_ARG_UINT16,
+	USDT_ARG_INT32,
+	USDT_ARG_UINT32,
+	USDT_ARG_INT64,
+	USDT_ARG_UINT64,
+	USDT_ARG_POINTER, /* 8 bytes, unsigned */
+	USDT_ARG_STRING,  /* a pointer to a NUL-terminated string: consumers copy it */
+	USDT_ARG_DOUBLE,  /* passed as its IEEE-754 bit pattern (8 bytes, unsigned):
+			     a consumer reinterprets the 64 bits as a double */
+} usdt_argtype_t;
+
+/* A value for usdt_probe_fire(); the member used is the probe's argument type. */
+typedef union usdt_arg {
+	int64_t i;	  /* INT8..INT64 (truncated to the declared width) */
+	uint64_t u;	  /* UINT8..UINT64 */
+	const void *p;	  /* POINTER */
+	const char *s;	  /* STRING */
+	double d;	  /* DOUBLE */
+} usdt_arg_t;
+
+#define EUSDT_BASE 2000
+enum {
+	EUSDT_BADNAME = EUSDT_BASE, /* invalid provider, module, function or probe name */
+	EUSDT_TOOMANYARGS,	    /* more than USDT_MAXARGS arguments */
+	EUSDT_BADTYPE,		    /* unknown argument type */
+	EUSDT_DUPLICATE,	    /* the provider already has a probe of that name */
+	EUSDT_ENABLED,		    /* the provider is already enabled */
+	EUSDT_NOTENABLED,	    /* the provider is not enabled */
+	EUSDT_DESTROYED,	    /* the probe's provider was destroyed */
+	EUSDT_ARGCOUNT,		    /* fired with a different number of arguments */
+	EUSDT_ELF,		    /* building the ELF image failed */
+	EUSDT_RUNDIR,		    /* no usable private runtime directory */
+	EUSDT_BADOPTS,		    /* unknown or malformed options */
+	EUSDT_MAX
+};
+
+typedef struct usdt_provider usdt_provider_t;
+typedef struct usdt_probe usdt_probe_t;
+
+/* Options for usdt_provider_create(); NULL means defaults. */
+struct usdt_provider_opts {
+	size_t sz;	/* sizeof(struct usdt_provider_opts) */
+	unsigned flags; /* USDT_SITE_* */
+};
+/*
+ * Probe site form.  Default: each probe function starts with a 5-byte nop,
+ * which Linux 6.18 can turn into a call instead of a trap (safe here: the
+ * probe function has no red zone in use).  USDT_SITE_NOP1: a 1-byte nop,
+ * the <sys/sdt.h> form, always a trap.
+ */
+#define USDT_SITE_NOP1 0x1
+
+/*
+ * Create a provider.  name: [A-Za-z_][A-Za-z0-9_]*, at most 63 bytes.
+ * module: the module field of its probes (NULL: the program's name); it
+ * becomes part of the image file name.  Strings are copied.  Returns NULL
+ * and stores a code in *errp (if errp) on failure.
+ */
+USDT_API usdt_provider_t *usdt_provider_create(const char *name, const char *module,
+					       const struct usdt_provider_opts *opts, int *errp);
+
+/*
+ * Disable (if enabled) and free the provider.  Its probe handles stay
+ * valid for the life of the process: firing them afterwards does nothing
+ * and returns -EUSDT_DESTROYED.  Accepts NULL.
+ */
+USDT_API void usdt_provider_destroy(usdt_provider_t *prov);
+
+/*
+ * Add a probe.  function and name as provider names (name may hold "__",
+ * which consumers show as "-"); argc 0..USDT_MAXARGS; types copied.
+ * Returns the probe, owned by the provider, or NULL (see
+ * usdt_provider_errno).  On an enabled provider the image is rebuilt:
+ * tracers attached to its old image must attach again.
+ */
+USDT_API usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function,
+					 const char *name, int argc, const usdt_argtype_t *types);
+
+/* Build, write and map the image: the probes become visible to tracers. */
+USDT_API int usdt_provider_enable(usdt_provider_t *prov);
+/* Unmap and remove the image; probes stay and fire into nothing. */
+USDT_API int usdt_provider_disable(usdt_provider_t *prov);
+
+/* Last error of the provider: code, and a message (borrowed until the next call). */
+USDT_API int usdt_provider_errno(const usdt_provider_t *prov);
+USDT_API const char *usdt_provider_errmsg(const usdt_provider_t *prov);
+/* Path of the enabled image, for tracers (borrowed until disable/destroy); NULL if disabled. */
+USDT_API const char *usdt_provider_path(const usdt_provider_t *prov);
+/* The message of a code (fixed text). */
+USDT_API const char *usdt_strerror(int err);
+
+/*
+ * Is a tracer attached to this probe?  Non-zero (the number of attached
+ * tracers) or 0.  One load; lock-free.
+ */
+USDT_API int usdt_probe_is_enabled(const usdt_probe_t *probe);
+
+/*
+ * Fire with an argument array: argc must equal the probe's argument
+ * count; each value is read through the member its type names.  Returns 0,
+ * -EUSDT_ARGCOUNT, -EUSDT_DESTROYED.  Does nothing (and returns 0) when no
+ * tracer is attached.  Lock-free.
+ */
+USDT_API int usdt_probe_fire(usdt_probe_t *probe, int argc, const usdt_arg_t *args);
+
+/*
+ * Fixed-arity fast paths for probes of up to 6 arguments.  Each value is
+ * passed as 64 bits; the probe's declared type says how many low-order
+ * bytes consumers read and whether they are signed, so pass integers and
+ * pointers as they are (cast to uint64_t) and doubles as
+ * usdt_double_bits(d).  The arity is not checked against the declaration.
+ */
+USDT_API void usdt_probe_fire0(usdt_probe_t *probe);
+USDT_API void usdt_probe_fire1(usdt_probe_t *probe, uint64_t a0);
+USDT_API void usdt_probe_fire2(usdt_probe_t *probe, uint64_t a0, uint64_t a1);
+USDT_API void usdt_probe_fire3(usdt_probe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2);
+USDT_API void usdt_probe_fire4(usdt_probe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
+			       uint64_t a3);
+USDT_API void usdt_probe_fire5(usdt_probe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
+			       uint64_t a3, uint64_t a4);
+USDT_API void usdt_probe_fire6(usdt_probe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
+			       uint64_t a3, uint64_t a4, uint64_t a5);
+
+static inline uint64_t usdt_double_bits(double d)
+{
+	uint64_t u;
+
+	__builtin_memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* USDT_H */

@@ -1,0 +1,78 @@
+/*
+ * us_impl.h -- libusdt internals.
+ */
+#ifndef US_IMPL_H
+#define US_IMPL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "usdt.h"
+
+#define US_NAMELEN 64	  /* names, incl. NUL */
+#define US_PAGE 4096
+#define US_FNSIZE 16	  /* bytes per probe function */
+#define US_BASE_VADDR 0x800 /* _.stapsdt.base, in the first page */
+#define US_TEXT_VADDR 0x1000
+
+/* Every probe function has this type; it ignores the arguments it lacks. */
+typedef void us_fn_t(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+		     uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
+struct usdt_probe {
+	/* read by fire and is_enabled without a lock */
+	_Atomic(const volatile uint16_t *) pb_sema; /* in the image, or us_zero_sema */
+	_Atomic(us_fn_t *) pb_fn;		     /* in the image, or us_nop_fn */
+	atomic_bool pb_dead;			     /* provider destroyed */
+	/* under us_lock */
+	struct usdt_probe *pb_next;
+	char pb_func[US_NAMELEN];
+	char pb_name[US_NAMELEN];
+	int pb_argc;
+	usdt_argtype_t pb_types[USDT_MAXARGS];
+};
+
+/* A mapped image: one reservation with three segments of the file. */
+typedef struct us_image {
+	char *im_path;	  /* malloc'd; NULL once removed */
+	uint8_t *im_base; /* where vaddr 0 is mapped */
+	size_t im_len;	  /* bytes reserved */
+	size_t im_text;	  /* vaddr of .text (US_TEXT_VADDR) */
+	size_t im_sema;	  /* vaddr of .probes */
+} us_image_t;
+
+struct usdt_provider {
+	struct usdt_provider *pv_next; /* all live providers, for exit cleanup */
+	char pv_name[US_NAMELEN];
+	char pv_module[US_NAMELEN];
+	unsigned pv_flags;
+	usdt_probe_t *pv_probes;
+	int pv_nprobes;
+	bool pv_enabled;
+	pid_t pv_owner; /* the process that wrote the image file */
+	us_image_t pv_image;
+	unsigned pv_seq;
+	int pv_errno;
+	char pv_errmsg[256];
+};
+
+extern pthread_mutex_t us_lock;
+extern const volatile uint16_t us_zero_sema;
+void us_nop_fn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+	       uint64_t, uint64_t, uint64_t, uint64_t);
+
+/* us_elf.c: write the image of prov's probes to fd; layout into *im. */
+int us_elf_write(const usdt_provider_t *prov, int fd, us_image_t *im, char *err, size_t errlen);
+/* The argument specification of probe argument i of the given type. */
+void us_arg_spec(usdt_argtype_t t, int i, char *buf, size_t len);
+
+/* us_rundir.c: the private runtime directory, exit cleanup, reaping. */
+int us_rundir(char *buf, size_t len, char *err, size_t errlen);
+int us_proc_starttime(pid_t pid, unsigned long long *st);
+void us_reap(const char *dir);
+
+#endif /* US_IMPL_H */

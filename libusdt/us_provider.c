@@ -1,0 +1,573 @@
+/*
+ * us_provider.c -- providers and probes: their lifecycle, mapping images,
+ * and firing.
+ *
+ * Firing is lock-free: a probe holds atomic pointers to its semaphore and
+ * its function, which point into the mapped image while the provider is
+ * enabled and to a static zero and a static no-op otherwise.  An image is
+ * never unmapped while the process lives: disabling or rebuilding first
+ * repoints the probes, then atomically replaces the image's pages with a
+ * "tombstone" (a mapping whose text is all `ret` and whose semaphores are
+ * all zero), so that a thread which loaded an old pointer just before still
+ * executes something harmless.  A tombstone costs a few pages of address
+ * space per disable; probe handles, likewise, live until exit, so that
+ * firing a destroyed probe is safe and reported.
+ */
+#define _GNU_SOURCE /* mremap */
+#include <errno.h>
+#include <fcntl.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "us_impl.h"
+
+pthread_mutex_t us_lock = PTHREAD_MUTEX_INITIALIZER;
+const volatile uint16_t us_zero_sema;
+static usdt_provider_t *live;	  /* every provider not yet destroyed */
+static usdt_probe_t *graveyard;	  /* probes of destroyed providers */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char rundir[PATH_MAX];
+static char rundir_err[256];
+static unsigned long long self_start;
+
+void us_nop_fn(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+	       uint64_t a6, uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	(void)a6, (void)a7, (void)a8, (void)a9, (void)a10, (void)a11;
+}
+
+static const char *const errlist[] = {
+	[EUSDT_BADNAME - EUSDT_BASE] = "invalid name",
+	[EUSDT_TOOMANYARGS - EUSDT_BASE] = "too many arguments (at most 12)",
+	[EUSDT_BADTYPE - EUSDT_BASE] = "unknown argument type",
+	[EUSDT_DUPLICATE - EUSDT_BASE] = "the provider already has a probe of that name",
+	[EUSDT_ENABLED - EUSDT_BASE] = "the provider is already enabled",
+	[EUSDT_NOTENABLED - EUSDT_BASE] = "the provider is not enabled",
+	[EUSDT_DESTROYED - EUSDT_BASE] = "the probe's provider was destroyed",
+	[EUSDT_ARGCOUNT - EUSDT_BASE] = "wrong number of arguments for the probe",
+	[EUSDT_ELF - EUSDT_BASE] = "cannot build the provider's ELF image",
+	[EUSDT_RUNDIR - EUSDT_BASE] = "no usable private runtime directory",
+	[EUSDT_BADOPTS - EUSDT_BASE] = "invalid options",
+};
+
+const char *usdt_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == 0)
+		return "success";
+	if (err >= EUSDT_BASE && err < EUSDT_MAX)
+		return errlist[err - EUSDT_BASE];
+	if (err < EUSDT_BASE)
+		return strerror(err);
+	return "unknown error";
+}
+
+static int fail(usdt_provider_t *prov, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(usdt_provider_t *prov, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	prov->pv_errno = err;
+	va_start(ap, fmt);
+	vsnprintf(prov->pv_errmsg, sizeof(prov->pv_errmsg), fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+static void ok(usdt_provider_t *prov)
+{
+	prov->pv_errno = 0;
+	prov->pv_errmsg[0] = '\0';
+}
+
+int usdt_provider_errno(const usdt_provider_t *prov)
+{
+	return prov != NULL ? prov->pv_errno : EINVAL;
+}
+
+const char *usdt_provider_errmsg(const usdt_provider_t *prov)
+{
+	if (prov == NULL)
+		return "no provider";
+	return prov->pv_errmsg[0] ? prov->pv_errmsg : usdt_strerror(prov->pv_errno);
+}
+
+const char *usdt_provider_path(const usdt_provider_t *prov)
+{
+	return prov != NULL && prov->pv_enabled ? prov->pv_image.im_path : NULL;
+}
+
+static bool valid_name(const char *s, bool module)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	if (n == 0 || n >= US_NAMELEN)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+		bool digit = c >= '0' && c <= '9';
+
+		if (!(alpha || (digit && (i > 0 || module)) || (module && (c == '.' || c == '-'))))
+			return false;
+	}
+	return !(module && (strcmp(s, ".") == 0 || strcmp(s, "..") == 0));
+}
+
+/* ---------------------------------------------------------------- images */
+
+/* Replace an image's pages with a harmless copy, for good; remove its file. */
+static void retire(usdt_provider_t *prov)
+{
+	us_image_t *im = &prov->pv_image;
+	uint8_t *t;
+
+	if (im->im_base != NULL) {
+		t = mmap(NULL, im->im_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			 0);
+		if (t != MAP_FAILED) {
+			memset(t + im->im_text, 0xc3, im->im_sema - im->im_text); /* ret */
+			mprotect(t, im->im_sema, PROT_READ | PROT_EXEC);
+			if (mremap(t, im->im_len, im->im_len, MREMAP_MAYMOVE | MREMAP_FIXED,
+				   im->im_base) == MAP_FAILED)
+				munmap(t, im->im_len); /* keep the old image mapped */
+		}
+		/* if that failed, the old image stays mapped: still safe to call */
+		im->im_base = NULL;
+	}
+	if (im->im_path != NULL) {
+		if (prov->pv_owner == getpid())
+			unlink(im->im_path);
+		free(im->im_path);
+		im->im_path = NULL;
+	}
+}
+
+static void point_probes(usdt_provider_t *prov, const us_image_t *im)
+{
+	size_t i = 0;
+
+	for (usdt_probe_t *pb = prov->pv_probes; pb != NULL; pb = pb->pb_next, i++) {
+		if (im != NULL) {
+			atomic_store(&pb->pb_fn, (us_fn_t *)(void *)(im->im_base + im->im_text +
+								    i * US_FNSIZE));
+			atomic_store(&pb->pb_sema, (const volatile uint16_t *)(im->im_base +
+									       im->im_sema + i * 2));
+		} else {
+			atomic_store(&pb->pb_sema, &us_zero_sema);
+			atomic_store(&pb->pb_fn, us_nop_fn);
+		}
+	}
+}
+
+static int map_image(usdt_provider_t *prov, int fd, us_image_t *im)
+{
+	static const struct {
+		size_t off;
+		int prot;
+	} segs[3] = { { 0, PROT_READ }, { US_TEXT_VADDR, PROT_READ | PROT_EXEC }, { 0, 0 } };
+	uint8_t *base = mmap(NULL, im->im_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (base == MAP_FAILED)
+		return fail(prov, errno, "cannot reserve %zu bytes: %s", im->im_len, strerror(errno));
+	for (int s = 0; s < 3; s++) {
+		size_t off = s == 2 ? im->im_sema : segs[s].off;
+		size_t end = s == 0 ? US_TEXT_VADDR : s == 1 ? im->im_sema : im->im_len;
+		/* the semaphores: a private writable mapping of the file, where the
+		 * kernel's uprobe ref_ctr finds and updates them */
+		int prot = s == 2 ? PROT_READ | PROT_WRITE : segs[s].prot;
+
+		if (mmap(base + off, end - off, prot, MAP_PRIVATE | MAP_FIXED, fd, (off_t)off) ==
+		    MAP_FAILED) {
+			int e = errno;
+
+			munmap(base, im->im_len);
+			return fail(prov, e, "cannot map %s: %s", im->im_path, strerror(e));
+		}
+	}
+	im->im_base = base;
+	return 0;
+}
+
+static void cleanup_at_exit(void)
+{
+	pthread_mutex_lock(&us_lock);
+	for (usdt_provider_t *p = live; p != NULL; p = p->pv_next)
+		if (p->pv_image.im_path != NULL && p->pv_owner == getpid())
+			unlink(p->pv_image.im_path);
+	pthread_mutex_unlock(&us_lock);
+}
+
+static void before_fork(void)
+{
+	pthread_mutex_lock(&us_lock);
+}
+
+static void after_fork(void)
+{
+	pthread_mutex_unlock(&us_lock);
+}
+
+static void init_once(void)
+{
+	elf_version(EV_CURRENT);
+	atexit(cleanup_at_exit);
+	pthread_atfork(before_fork, after_fork, after_fork);
+	if (us_rundir(rundir, sizeof(rundir), rundir_err, sizeof(rundir_err)) != 0)
+		rundir[0] = '\0';
+	else
+		us_reap(rundir);
+	if (us_proc_starttime(getpid(), &self_start) != 0)
+		self_start = 0;
+}
+
+/* Build, write and map the image of every probe; then switch the probes to it. */
+static int build(usdt_provider_t *prov)
+{
+	us_image_t im = { 0 };
+	char path[PATH_MAX + 128], err[256];
+	unsigned long long start = self_start;
+	int fd, n;
+
+	if (rundir[0] == '\0')
+		return fail(prov, EUSDT_RUNDIR, "%s", rundir_err);
+	if (getpid() != prov->pv_owner && prov->pv_owner != 0) {
+		/* a forked child rebuilding: its own start time names its files */
+		us_proc_starttime(getpid(), &start);
+	}
+	n = snprintf(path, sizeof(path), "%s/%d-%llu-%s-%s-%u.so", rundir, (int)getpid(), start,
+		     prov->pv_module, prov->pv_name, prov->pv_seq++);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return fail(prov, ENAMETOOLONG, "image path too long");
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return fail(prov, errno, "cannot create %s: %s", path, strerror(errno));
+	if ((im.im_path = strdup(path)) == NULL) {
+		close(fd);
+		unlink(path);
+		return fail(prov, ENOMEM, "out of memory");
+	}
+	if (us_elf_write(prov, fd, &im, err, sizeof(err)) != 0) {
+		/* a full disk shows here: libelf's write failed */
+		close(fd);
+		unlink(path);
+		free(im.im_path);
+		return fail(prov, EUSDT_ELF, "cannot write %s: %s", path, err);
+	}
+	if (map_image(prov, fd, &im) != 0) {
+		close(fd);
+		unlink(path);
+		free(im.im_path);
+		return -prov->pv_errno;
+	}
+	close(fd);
+	/* switch: new pointers first, then retire the old image */
+	point_probes(prov, &im);
+	if (prov->pv_enabled)
+		retire(prov);
+	prov->pv_owner = getpid();
+	prov->pv_image = im;
+	prov->pv_enabled = true;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- API */
+
+usdt_provider_t *usdt_provider_create(const char *name, const char *module,
+				      const struct usdt_provider_opts *opts, int *errp)
+{
+	usdt_provider_t *prov;
+	char exe[US_NAMELEN] = "";
+	int err = 0;
+
+	if (!valid_name(name, false))
+		err = EUSDT_BADNAME;
+	else if (module != NULL && !valid_name(module, true))
+		err = EUSDT_BADNAME;
+	else if (opts != NULL && (opts->sz < sizeof(size_t) || opts->sz > 4096))
+		err = EUSDT_BADOPTS;
+	if (err == 0 && opts != NULL) {
+		/* fields we do not know must be zero */
+		const unsigned char *b = (const unsigned char *)opts;
+
+		for (size_t i = sizeof(*opts); i < opts->sz; i++)
+			if (b[i] != 0)
+				err = EUSDT_BADOPTS;
+		if (opts->sz >= offsetof(struct usdt_provider_opts, flags) + sizeof(unsigned) &&
+		    (opts->flags & ~(unsigned)USDT_SITE_NOP1))
+			err = EUSDT_BADOPTS;
+	}
+	if (err != 0) {
+		if (errp != NULL)
+			*errp = -err;
+		return NULL;
+	}
+	if ((prov = calloc(1, sizeof(*prov))) == NULL) {
+		if (errp != NULL)
+			*errp = -ENOMEM;
+		return NULL;
+	}
+	pthread_once(&once, init_once);
+	snprintf(prov->pv_name, sizeof(prov->pv_name), "%s", name);
+	if (module == NULL) {
+		/* the program's name, made safe for a file name */
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		const char *base;
+
+		exe[n > 0 ? n : 0] = '\0';
+		base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+		memmove(exe, base, strlen(base) + 1);
+		for (char *p = exe; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-'))
+				*p = '_';
+		module = exe[0] && valid_name(exe, true) ? exe : "a.out";
+	}
+	snprintf(prov->pv_module, sizeof(prov->pv_module), "%s", module);
+	if (opts != NULL && opts->sz >= offsetof(struct usdt_provider_opts, flags) + sizeof(unsigned))
+		prov->pv_flags = opts->flags;
+	pthread_mutex_lock(&us_lock);
+	prov->pv_next = live;
+	live = prov;
+	pthread_mutex_unlock(&us_lock);
+	if (errp != NULL)
+		*errp = 0;
+	return prov;
+}
+
+usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, const char *name,
+				int argc, const usdt_argtype_t *types)
+{
+	usdt_probe_t *pb, **tail;
+
+	if (prov == NULL)
+		return NULL;
+	pthread_mutex_lock(&us_lock);
+	if (!valid_name(function, false) || !valid_name(name, false)) {
+		fail(prov, EUSDT_BADNAME, "invalid probe function or name: \"%s\", \"%s\"",
+		     function ? function : "(null)", name ? name : "(null)");
+		goto err;
+	}
+	if (argc < 0 || argc > USDT_MAXARGS || (argc > 0 && types == NULL)) {
+		fail(prov, EUSDT_TOOMANYARGS, "probe %s: %d arguments (0 to %d allowed)", name, argc,
+		     USDT_MAXARGS);
+		goto err;
+	}
+	for (int i = 0; i < argc; i++) {
+		if (types[i] < USDT_ARG_INT8 || types[i] > USDT_ARG_DOUBLE) {
+			fail(prov, EUSDT_BADTYPE, "probe %s: argument %d has unknown type %d", name,
+			     i, (int)types[i]);
+			goto err;
+		}
+	}
+	for (tail = &prov->pv_probes; *tail != NULL; tail = &(*tail)->pb_next) {
+		if (strcmp((*tail)->pb_name, name) == 0) {
+			fail(prov, EUSDT_DUPLICATE, "provider %s already has a probe %s",
+			     prov->pv_name, name);
+			goto err;
+		}
+	}
+	if ((pb = calloc(1, sizeof(*pb))) == NULL) {
+		fail(prov, ENOMEM, "out of memory");
+		goto err;
+	}
+	snprintf(pb->pb_func, sizeof(pb->pb_func), "%s", function);
+	snprintf(pb->pb_name, sizeof(pb->pb_name), "%s", name);
+	pb->pb_argc = argc;
+	if (argc > 0)
+		memcpy(pb->pb_types, types, sizeof(types[0]) * (size_t)argc);
+	atomic_init(&pb->pb_sema, &us_zero_sema);
+	atomic_init(&pb->pb_fn, us_nop_fn);
+	*tail = pb;
+	prov->pv_nprobes++;
+	if (prov->pv_enabled && build(prov) != 0) {
+		/* keep the provider as it was: the old image is still in place */
+		*tail = NULL;
+		prov->pv_nprobes--;
+		free(pb);
+		goto err;
+	}
+	ok(prov);
+	pthread_mutex_unlock(&us_lock);
+	return pb;
+err:
+	pthread_mutex_unlock(&us_lock);
+	return NULL;
+}
+
+int usdt_provider_enable(usdt_provider_t *prov)
+{
+	int rc;
+
+	if (prov == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&us_lock);
+	if (prov->pv_enabled)
+		rc = fail(prov, EUSDT_ENABLED, "provider %s is already enabled", prov->pv_name);
+	else if ((rc = build(prov)) == 0)
+		ok(prov);
+	pthread_mutex_unlock(&us_lock);
+	return rc;
+}
+
+static void disable_locked(usdt_provider_t *prov)
+{
+	point_probes(prov, NULL);
+	retire(prov);
+	prov->pv_enabled = false;
+}
+
+int usdt_provider_disable(usdt_provider_t *prov)
+{
+	int rc = 0;
+
+	if (prov == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&us_lock);
+	if (!prov->pv_enabled) {
+		rc = fail(prov, EUSDT_NOTENABLED, "provider %s is not enabled", prov->pv_name);
+	} else {
+		disable_locked(prov);
+		ok(prov);
+	}
+	pthread_mutex_unlock(&us_lock);
+	return rc;
+}
+
+void usdt_provider_destroy(usdt_provider_t *prov)
+{
+	usdt_probe_t *pb, *next;
+
+	if (prov == NULL)
+		return;
+	pthread_mutex_lock(&us_lock);
+	if (prov->pv_enabled)
+		disable_locked(prov);
+	for (usdt_provider_t **pp = &live; *pp != NULL; pp = &(*pp)->pv_next) {
+		if (*pp == prov) {
+			*pp = prov->pv_next;
+			break;
+		}
+	}
+	for (pb = prov->pv_probes; pb != NULL; pb = next) {
+		next = pb->pb_next;
+		atomic_store(&pb->pb_dead, true);
+		pb->pb_next = graveyard;
+		graveyard = pb;
+	}
+	pthread_mutex_unlock(&us_lock);
+	free(prov);
+}
+
+/* ---------------------------------------------------------------- firing */
+
+int usdt_probe_is_enabled(const usdt_probe_t *pb)
+{
+	if (pb == NULL)
+		return 0;
+	return *atomic_load_explicit(&pb->pb_sema, memory_order_acquire);
+}
+
+static inline bool firing(const usdt_probe_t *pb)
+{
+	return pb != NULL &&
+	       __builtin_expect(*atomic_load_explicit(&pb->pb_sema, memory_order_acquire) != 0, 0);
+}
+
+static inline us_fn_t *fn(const usdt_probe_t *pb)
+{
+	return atomic_load_explicit(&pb->pb_fn, memory_order_acquire);
+}
+
+int usdt_probe_fire(usdt_probe_t *pb, int argc, const usdt_arg_t *args)
+{
+	uint64_t a[USDT_MAXARGS] = { 0 };
+
+	if (pb == NULL)
+		return -EINVAL;
+	if (atomic_load_explicit(&pb->pb_dead, memory_order_relaxed))
+		return -EUSDT_DESTROYED;
+	if (argc != pb->pb_argc || (argc > 0 && args == NULL))
+		return -EUSDT_ARGCOUNT;
+	if (!firing(pb))
+		return 0;
+	for (int i = 0; i < argc; i++) {
+		switch (pb->pb_types[i]) {
+		case USDT_ARG_POINTER:
+			a[i] = (uint64_t)(uintptr_t)args[i].p;
+			break;
+		case USDT_ARG_STRING:
+			a[i] = (uint64_t)(uintptr_t)args[i].s;
+			break;
+		case USDT_ARG_DOUBLE:
+			a[i] = usdt_double_bits(args[i].d);
+			break;
+		default: /* consumers read the declared low-order bytes */
+			a[i] = args[i].u;
+			break;
+		}
+	}
+	fn(pb)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+	return 0;
+}
+
+/*
+ * The fixed-arity paths call the probe function through a pointer of the
+ * narrower type: the image's functions read nothing, so passing fewer
+ * arguments is what the note's specs describe.
+ */
+void usdt_probe_fire0(usdt_probe_t *pb)
+{
+	if (firing(pb))
+		((void (*)(void))(void *)fn(pb))();
+}
+
+void usdt_probe_fire1(usdt_probe_t *pb, uint64_t a0)
+{
+	if (firing(pb))
+		((void (*)(uint64_t))(void *)fn(pb))(a0);
+}
+
+void usdt_probe_fire2(usdt_probe_t *pb, uint64_t a0, uint64_t a1)
+{
+	if (firing(pb))
+		((void (*)(uint64_t, uint64_t))(void *)fn(pb))(a0, a1);
+}
+
+void usdt_probe_fire3(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	if (firing(pb))
+		((void (*)(uint64_t, uint64_t, uint64_t))(void *)fn(pb))(a0, a1, a2);
+}
+
+void usdt_probe_fire4(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+	if (firing(pb))
+		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(pb))(a0, a1, a2, a3);
+}
+
+void usdt_probe_fire5(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		      uint64_t a4)
+{
+	if (firing(pb))
+		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(pb))(
+			a0, a1, a2, a3, a4);
+}
+
+void usdt_probe_fire6(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		      uint64_t a4, uint64_t a5)
+{
+	if (firing(pb))
+		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(
+			pb))(a0, a1, a2, a3, a4, a5);
+}

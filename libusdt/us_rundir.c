@@ -1,0 +1,115 @@
+/*
+ * us_rundir.c -- where images live, and cleaning up after processes that
+ * died without removing theirs.
+ *
+ * Images must be real files: tracers find them through /proc/PID/maps and
+ * open them by path.  (A memfd would show as "/memfd:NAME (deleted)": the
+ * kernel can probe it through /proc/PID/map_files, but bpftrace, perf and
+ * BCC resolve probes by path and cannot.)  They go to a directory only
+ * this user can enter: $USDT_RUNTIME_DIR, else $XDG_RUNTIME_DIR/usdt, else
+ * /tmp/usdt-UID, mode 0700 and owned by us, or we refuse it.  File names
+ * start with PID-STARTTIME-, so that a later process can tell that the
+ * writer has died (or that its PID was reused) and remove the file.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "us_impl.h"
+
+static int private_dir(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (lstat(path, &st) != 0) {
+		snprintf(err, errlen, "cannot stat %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+		snprintf(err, errlen,
+			 "%s is not a private directory (it must be ours, mode 0700, not a link)",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+int us_rundir(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *env = getenv("USDT_RUNTIME_DIR"), *xdg = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (env != NULL && *env != '\0')
+		n = snprintf(buf, len, "%s", env);
+	else if (xdg != NULL && *xdg == '/' && access(xdg, W_OK | X_OK) == 0)
+		n = snprintf(buf, len, "%s/usdt", xdg);
+	else
+		n = snprintf(buf, len, "/tmp/usdt-%u", (unsigned)geteuid());
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(err, errlen, "runtime directory path too long");
+		return -1;
+	}
+	return private_dir(buf, err, errlen);
+}
+
+/* Field 22 of /proc/PID/stat: when the process started, in clock ticks. */
+int us_proc_starttime(pid_t pid, unsigned long long *st)
+{
+	char path[64], line[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	line[n] = '\0';
+	/* the command name may hold spaces and parentheses: skip to the last ')' */
+	if ((p = strrchr(line, ')')) == NULL)
+		return -1;
+	p++;
+	for (int field = 3; field < 22; field++) {
+		p = strchr(p + 1, ' ');
+		if (p == NULL)
+			return -1;
+	}
+	*st = strtoull(p + 1, NULL, 10);
+	return 0;
+}
+
+void us_reap(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		unsigned long long start, now;
+		char path[4096];
+		int pid, used = 0;
+
+		if (sscanf(de->d_name, "%d-%llu-%n", &pid, &start, &used) != 2 || used == 0 ||
+		    pid <= 0 || strlen(de->d_name) < 4 ||
+		    strcmp(de->d_name + strlen(de->d_name) - 3, ".so") != 0)
+			continue;
+		/* alive, and the same process (not a reused pid): leave it */
+		if (us_proc_starttime(pid, &now) == 0 && now == start)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}

@@ -175,7 +175,7 @@ class StaticProbes(unittest.TestCase):
                                                  cmd="%s %d wait" % (app, N))
                 else:
                     lines, applines = tracelib.bpftrace_while(BT_SCRIPT % {"t": target},
-                                                              [app, str(N), "wait"])
+                                                              cmd=[app, str(N), "wait"])
                     lines += applines
                 events = sorted(l for l in lines
                                 if l.startswith(("ints ", "wide ", "str ")))

@@ -95,11 +95,14 @@ def bpftrace(script, cmd=None, pid=None, timeout=90):
     return p.stdout.splitlines(), p.stderr
 
 
-def bpftrace_while(script, cmd, timeout=90):
-    """Run bpftrace on its own (probes by path), run cmd while it is
-    attached, then stop it with SIGINT as a user would; returns
-    (bpftrace stdout lines, cmd stdout lines).  For probes in shared
-    libraries, which bpftrace -c cannot resolve before the library loads."""
+def bpftrace_while(script, cmd=None, app=None, action=None, timeout=90):
+    """Run bpftrace on its own (probes by path) and, once every probe is
+    attached, run cmd, or wait for the already running app (which waits
+    for its probes to be enabled) to finish, or call action(); then stop
+    bpftrace with SIGINT as a user would.  Returns (bpftrace stdout lines,
+    cmd's or app's stdout lines, or action's result).  Needed for probes in
+    shared libraries and runtime images, which bpftrace -c cannot resolve
+    before they are loaded."""
     env = dict(os.environ, BPFTRACE_STRLEN="64")
     # BEGIN fires once every probe is attached
     script = 'BEGIN { printf("__ready__\\n"); }\n' + script
@@ -109,7 +112,13 @@ def bpftrace_while(script, cmd, timeout=90):
         seen = [bt.stdout.readline(), bt.stdout.readline()]
         if seen[-1] != "__ready__\n":
             raise AssertionError("bpftrace did not attach: %r %s" % (seen, bt.stderr.read()))
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, timeout=timeout)
+        if cmd is not None:
+            result = subprocess.run(cmd, stdout=subprocess.PIPE, text=True,
+                                    timeout=timeout).stdout.splitlines()
+        elif app is not None:
+            result = app.finish(timeout)
+        else:
+            result = action()
         # bpftrace stops at SIGINT without draining its perf buffers: give
         # it time to read what the program fired
         time.sleep(1.5)
@@ -122,7 +131,7 @@ def bpftrace_while(script, cmd, timeout=90):
     if any("ERROR" in l for l in err.splitlines() if "RLIMIT_MEMLOCK" not in l):
         raise AssertionError("bpftrace failed:\n" + err)
     check_lost(out + err)
-    return out.splitlines(), p.stdout.splitlines()
+    return [l for l in out.splitlines() if l != "__ready__"], result
 
 
 def check_lost(text):
@@ -131,6 +140,54 @@ def check_lost(text):
     lost = [l for l in text.splitlines() if l.startswith("Lost ")]
     if lost:
         raise AssertionError("bpftrace lost events (machine too busy?): %s" % lost)
+
+
+class UprobeEvent:
+    """A uprobe of the kernel's own tracefs interface (no BPF), with a
+    semaphore (ref_ctr) and fetch arguments, recorded in a private tracing
+    instance: an oracle independent of bpftrace."""
+    T = "/sys/kernel/tracing"
+
+    def __init__(self, group, name, path, offset, sema, fetch):
+        self.group, self.name = group, name
+        self.defn = "p:%s/%s %s:0x%x(0x%x) %s" % (group, name, path, offset, sema,
+                                                  " ".join(fetch))
+        self.inst = os.path.join(self.T, "instances", "%s_%d" % (group, os.getpid()))
+
+    def _write(self, path, text, append=False):
+        # os.open: Python's "a" mode seeks, and tracefs files refuse lseek
+        fd = os.open(path, os.O_WRONLY | (os.O_APPEND if append else os.O_TRUNC))
+        try:
+            os.write(fd, (text + "\n").encode())
+        finally:
+            os.close(fd)
+
+    def __enter__(self):
+        ensure_tracefs()
+        try:
+            self._write(os.path.join(self.T, "uprobe_events"), self.defn, append=True)
+        except OSError as e:
+            with open(os.path.join(self.T, "error_log")) as f:
+                log = f.read().splitlines()[-3:]
+            raise AssertionError("uprobe_events refused %r: %s\n%s" %
+                                 (self.defn, e, "\n".join(log)))
+        os.mkdir(self.inst)
+        self._write(os.path.join(self.inst, "events", self.group, self.name, "enable"), "1")
+        return self
+
+    def read(self):
+        with open(os.path.join(self.inst, "trace")) as f:
+            return [l for l in f.read().splitlines()
+                    if not l.startswith("#") and "%s:" % self.name in l]
+
+    def __exit__(self, *exc):
+        try:
+            self._write(os.path.join(self.inst, "events", self.group, self.name, "enable"), "0")
+        finally:
+            os.rmdir(self.inst)
+            self._write(os.path.join(self.T, "uprobe_events"),
+                        "-:%s/%s" % (self.group, self.name), append=True)
+        return False
 
 
 class TempDir:

@@ -6,11 +6,13 @@
  * (-h header, -G object) from provider definitions.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dtrace.h"
@@ -56,6 +58,51 @@ static void print_diag(dtrace_hdl_t *dtp)
 	for (unsigned i = 0; i + 1 < dg->dtdg_column && dg->dtdg_source[i] != '\0'; i++)
 		fputc(dg->dtdg_source[i] == '\t' ? '\t' : ' ', stderr);
 	fputs("^\n", stderr);
+}
+
+/*
+ * Write the header to a temporary file renamed over path, so that a failed
+ * run leaves nothing half-written and never removes what path names; a
+ * path that is not a regular file (/dev/stdout, a FIFO) is written in place.
+ */
+static int write_header(dtrace_hdl_t *dtp, const char *path)
+{
+	struct stat st;
+	char *tmp = NULL;
+	FILE *out = NULL;
+	int fd, rc = 1;
+	bool direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+
+	if (direct) {
+		out = fopen(path, "w");
+	} else if ((tmp = malloc(strlen(path) + 32)) != NULL) {
+		sprintf(tmp, "%s.%d.tmp", path, (int)getpid());
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 && (out = fdopen(fd, "w")) == NULL)
+			close(fd);
+	}
+	if (out == NULL) {
+		fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname, path,
+			strerror(errno));
+		goto out;
+	}
+	if (dtrace_program_header(dtp, out, path) != 0) {
+		fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname, path,
+			dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		fclose(out);
+		goto out;
+	}
+	if (fclose(out) != 0 || (!direct && rename(tmp, path) != 0)) {
+		fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname, path,
+			strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (tmp != NULL && rc != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
 }
 
 /* The default output: the first script's base name with .d replaced by ext. */
@@ -195,28 +242,9 @@ int main(int argc, char *argv[])
 		goto done;
 
 	if (mode == MODE_HEADER) {
-		FILE *out;
-
 		if (output == NULL)
 			output = defout = default_output(scripts[0], ".h");
-		if (output == NULL || (out = fopen(output, "w")) == NULL) {
-			fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname,
-				output ? output : "", strerror(errno));
-			status = 1;
-			goto done;
-		}
-		if (dtrace_program_header(dtp, out, output) != 0) {
-			fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname,
-				output, dtrace_errmsg(dtp, dtrace_errno(dtp)));
-			status = 1;
-		}
-		if (fclose(out) != 0 && status == 0) {
-			fprintf(stderr, "%s: failed to create header file %s: %s\n", g_pname,
-				output, strerror(errno));
-			status = 1;
-		}
-		if (status != 0)
-			unlink(output);
+		status = output != NULL ? write_header(dtp, output) : 1;
 	} else if (mode == MODE_LINK) {
 		if (output == NULL)
 			output = defout = default_output(scripts[0], ".o");

@@ -32,68 +32,87 @@ static int arg_spec_size(const dt_type_t *t)
 	}
 }
 
+/* A type spelled into the arena, whatever its length (NULL: out of memory). */
+static char *spelled(dt_arena_t *a, const dt_type_t *t, bool cnames)
+{
+	size_t n = cnames ? dt_type_cname(t, NULL, 0) : dt_type_name(t, NULL, 0);
+	char *buf = dt_arena_alloc(a, n + 1);
+
+	if (buf != NULL) {
+		if (cnames)
+			dt_type_cname(t, buf, n + 1);
+		else
+			dt_type_name(t, buf, n + 1);
+	}
+	return buf;
+}
+
 /*
  * The C type of a probe function parameter.  Pointees are made const, so
  * that const and non-const pointers may both be passed from C++ (a probe
  * only reads); enums become int, which needs no enum definition in scope;
  * _Bool is bool in C++.
  */
-static void param_ctype(dt_arena_t *a, const dt_type_t *t, char *buf, size_t len)
+static const char *param_ctype(dt_arena_t *a, const dt_type_t *t)
 {
 	const dt_type_t *r = dt_type_resolve(t);
 
-	if (r->dtt_kind == DT_TK_ENUM) {
-		snprintf(buf, len, "int");
-	} else if (r->dtt_kind == DT_TK_INT && r->dtt_name != NULL &&
-		   strcmp(r->dtt_name, "_Bool") == 0) {
-		snprintf(buf, len, "_DTRACE_BOOL"); /* bool in C++ */
-	} else if (r->dtt_kind == DT_TK_PTR && r->dtt_ref != NULL) {
+	if (r->dtt_kind == DT_TK_ENUM)
+		return "int";
+	if (r->dtt_kind == DT_TK_INT && r->dtt_name != NULL && strcmp(r->dtt_name, "_Bool") == 0)
+		return "_DTRACE_BOOL";
+	if (r->dtt_kind == DT_TK_STRING)
+		return "const char *";
+	if (r->dtt_kind == DT_TK_PTR && r->dtt_ref != NULL) {
 		dt_type_t *ref = dt_arena_alloc(a, sizeof(*ref));
 		dt_type_t ptr = *r;
 
-		if (ref == NULL) {
-			dt_type_cname(t, buf, len);
-			return;
-		}
+		if (ref == NULL)
+			return NULL;
 		*ref = *r->dtt_ref;
 		ref->dtt_flags |= DT_TF_CONST;
 		ptr.dtt_ref = ref;
 		ptr.dtt_flags &= ~(DT_TF_CONST | DT_TF_VOLATILE);
-		dt_type_cname(&ptr, buf, len);
-	} else if (r->dtt_kind == DT_TK_STRING) {
-		snprintf(buf, len, "const char *");
+		return spelled(a, &ptr, true);
 	} else {
 		dt_type_t copy = *t;
 
 		copy.dtt_flags &= ~(DT_TF_CONST | DT_TF_VOLATILE);
-		dt_type_cname(&copy, buf, len);
+		return spelled(a, &copy, true);
 	}
 }
 
+/* The size@ part of an argument spec, as a C string literal's text. */
+static const char *spec_size(const dt_type_t *t)
+{
+	static const char *const sz[] = { "-8", "", "", "", "-4", "", "-2", "-1", "0",
+					  "1",	"2", "", "4", "", "", "", "8" };
+	const dt_type_t *r = dt_type_resolve(t);
+
+	/* plain char: the compiler decides its sign (see _DTRACE_CHAR) */
+	if (r->dtt_kind == DT_TK_INT && r->dtt_name != NULL && strcmp(r->dtt_name, "char") == 0)
+		return "\" _DTRACE_CHAR \"";
+	return sz[arg_spec_size(t) + 8];
+}
+
 /* Forward declarations for struct and union tags reached through pointers. */
-static void declare_tags(FILE *out, const dt_type_t *t, dt_arena_t *seen_a, const char ***seen,
-			 size_t *nseen)
+static int declare_tags(FILE *out, const dt_type_t *t, dt_strset_t *seen)
 {
 	const dt_type_t *r = dt_type_resolve(t);
 
 	while (r != NULL && r->dtt_kind == DT_TK_PTR)
 		r = dt_type_resolve(r->dtt_ref);
 	if (r == NULL || (r->dtt_kind != DT_TK_STRUCT && r->dtt_kind != DT_TK_UNION))
-		return;
-	for (size_t i = 0; i < *nseen; i++)
-		if (strcmp((*seen)[i], r->dtt_name) == 0)
-			return;
-	{
-		const char **ns = dt_arena_alloc(seen_a, sizeof(char *) * (*nseen + 1));
-
-		if (ns == NULL)
-			return;
-		if (*nseen)
-			memcpy(ns, *seen, sizeof(char *) * *nseen);
-		ns[(*nseen)++] = r->dtt_name;
-		*seen = ns;
+		return 0;
+	switch (dt_strset_add(seen, r->dtt_name, r, NULL)) {
+	case -1:
+		return -1;
+	case 1:
+		fprintf(out, "%s %s;\n", r->dtt_kind == DT_TK_STRUCT ? "struct" : "union",
+			r->dtt_name);
+		break;
 	}
-	fprintf(out, "%s %s;\n", r->dtt_kind == DT_TK_STRUCT ? "struct" : "union", r->dtt_name);
+	return 0;
 }
 
 static void upper(char *dst, size_t len, const char *src, bool fold)
@@ -108,25 +127,25 @@ static void upper(char *dst, size_t len, const char *src, bool fold)
 	dst[o] = '\0';
 }
 
-static void emit_probe(FILE *out, dt_arena_t *a, const dt_provdecl_t *pv, const dt_probedecl_t *pd)
+static int emit_probe(FILE *out, dt_arena_t *a, const dt_provdecl_t *pv, const dt_probedecl_t *pd)
 {
-	char P[DT_PROVNAMELEN], N[DT_NAMELEN], tbuf[256];
+	char P[DT_PROVNAMELEN], N[DT_NAMELEN];
 	const char *prov = pv->pv_name, *name = pd->pd_name;
+	int nflt = 0;
 
 	upper(P, sizeof(P), prov, false);
 	upper(N, sizeof(N), name, true);
 
 	fprintf(out, "/* %s:::%s (", prov, pd->pd_dname);
 	for (int i = 0; i < pd->pd_nargc; i++) {
-		dt_type_name(pd->pd_nargs[i].pa_type, tbuf, sizeof(tbuf));
-		fprintf(out, "%s%s", i ? ", " : "", tbuf);
+		const char *tn = spelled(a, pd->pd_nargs[i].pa_type, false);
+
+		if (tn == NULL)
+			return -1;
+		fprintf(out, "%s%s", i ? ", " : "", tn);
 	}
 	fprintf(out, ") */\n");
 	fprintf(out, "_DTRACE_SEMAPHORE(%s_%s_semaphore);\n", prov, name);
-	fprintf(out,
-		"extern unsigned short %s_%s_semaphore "
-		"__attribute__((__visibility__(\"hidden\")));\n",
-		prov, name);
 	fprintf(out, "#define %s_%s_ENABLED() _DTRACE_IS_ENABLED(%s_%s_semaphore)\n", P, N,
 		prov, name);
 
@@ -134,18 +153,29 @@ static void emit_probe(FILE *out, dt_arena_t *a, const dt_provdecl_t *pv, const 
 	fprintf(out, "static __inline__ __attribute__((__always_inline__, __unused__)) void\n");
 	fprintf(out, "__dtrace_%s___%s(", prov, name);
 	for (int i = 0; i < pd->pd_nargc; i++) {
-		param_ctype(a, pd->pd_nargs[i].pa_type, tbuf, sizeof(tbuf));
-		fprintf(out, "%s%s%s_dt_a%d", i ? ", " : "", tbuf,
-			tbuf[strlen(tbuf) - 1] == '*' ? "" : " ", i);
+		const char *tn = param_ctype(a, pd->pd_nargs[i].pa_type);
+
+		if (tn == NULL)
+			return -1;
+		fprintf(out, "%s%s%s_dt_a%d", i ? ", " : "", tn,
+			tn[strlen(tn) - 1] == '*' ? "" : " ", i);
 	}
 	fprintf(out, "%s)\n{\n", pd->pd_nargc ? "" : "void");
+	/* floating-point arguments travel as their bits: declarations first (C90) */
 	for (int i = 0; i < pd->pd_nargc; i++) {
 		const dt_type_t *r = dt_type_resolve(pd->pd_nargs[i].pa_type);
 
 		if (r->dtt_kind == DT_TK_FLOAT) {
-			fprintf(out, "\tuint%d_t _dt_b%d;\n\t__builtin_memcpy(&_dt_b%d, &_dt_a%d, %zu);\n",
-				(int)r->dtt_size * 8, i, i, i, r->dtt_size);
+			fprintf(out, "\tuint%d_t _dt_b%d;\n", (int)r->dtt_size * 8, i);
+			nflt++;
 		}
+	}
+	for (int i = 0; i < pd->pd_nargc && nflt > 0; i++) {
+		const dt_type_t *r = dt_type_resolve(pd->pd_nargs[i].pa_type);
+
+		if (r->dtt_kind == DT_TK_FLOAT)
+			fprintf(out, "\t__builtin_memcpy(&_dt_b%d, &_dt_a%d, %zu);\n", i, i,
+				r->dtt_size);
 	}
 	fprintf(out, "\t__asm__ __volatile__(_DTRACE_SITE(\"%s\", \"%s\", \"%s_%s_semaphore\", \"",
 		prov, name, prov, name);
@@ -156,7 +186,8 @@ static void emit_probe(FILE *out, dt_arena_t *a, const dt_provdecl_t *pv, const 
 	for (int i = 0; i < pd->pd_nargc; i++) {
 		int sz = arg_spec_size(pd->pd_nargs[i].pa_type);
 
-		fprintf(out, "%s%d@%%%s[_dt_a%d]", i ? " " : "", sz, abs(sz) < 4 ? "k" : "", i);
+		fprintf(out, "%s%s@%%%s[_dt_a%d]", i ? " " : "", spec_size(pd->pd_nargs[i].pa_type),
+			abs(sz) < 4 ? "k" : "", i);
 	}
 	fprintf(out, "\")");
 	if (pd->pd_nargc > 0) {
@@ -176,8 +207,14 @@ static void emit_probe(FILE *out, dt_arena_t *a, const dt_provdecl_t *pv, const 
 	for (int i = 0; i < pd->pd_nargc; i++)
 		fprintf(out, "%s(arg%d)", i ? ", " : "", i);
 	fprintf(out, ")\n\n");
+	return 0;
 }
 
+/*
+ * Compiled out: the arguments are not evaluated, but they still count as
+ * used (no unused-variable warnings) and the macro stays an expression of
+ * type void, as it is with probes compiled in.
+ */
 static void emit_disabled(FILE *out, const dt_provdecl_t *pv, const dt_probedecl_t *pd)
 {
 	char P[DT_PROVNAMELEN], N[DT_NAMELEN];
@@ -187,21 +224,26 @@ static void emit_disabled(FILE *out, const dt_provdecl_t *pv, const dt_probedecl
 	fprintf(out, "#define %s_%s_ENABLED() (0)\n#define %s_%s(", P, N, P, N);
 	for (int i = 0; i < pd->pd_nargc; i++)
 		fprintf(out, "%sarg%d", i ? ", " : "", i);
-	fprintf(out, ") do { } while (0)\n");
+	fprintf(out, ") (");
+	for (int i = 0; i < pd->pd_nargc; i++)
+		fprintf(out, "(void)sizeof(arg%d), ", i);
+	fprintf(out, "(void)0)\n");
 }
 
 int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname)
 {
 	const char *base = fname != NULL ? strrchr(fname, '/') : NULL;
 	char guard[128] = "_";
-	const char **seen = NULL;
 	dt_arena_t a = { NULL };
-	size_t nseen = 0;
+	dt_strset_t *seen;
+	int rc = 0;
 
 	if (dtp == NULL)
 		return -1;
 	if (out == NULL)
 		return dt_set_errno(dtp, EDT_BADARG);
+	if ((seen = dt_strset_create(&a)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
 	base = base != NULL ? base + 1 : fname != NULL ? fname : "provider.h";
 	upper(guard + 1, sizeof(guard) - 1, base, false);
 
@@ -216,16 +258,14 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname)
 	for (dtrace_prog_t *pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
 		for (dt_provdecl_t *pv = pgp->dp_providers; pv != NULL; pv = pv->pv_next)
 			for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL; pd = pd->pd_next)
-				for (int i = 0; i < pd->pd_nargc; i++)
-					declare_tags(out, pd->pd_nargs[i].pa_type, &a, &seen, &nseen);
-	if (nseen)
-		fputc('\n', out);
-
-	fprintf(out, "#ifndef DTRACE_PROBES_DISABLED\n\n");
+				for (int i = 0; i < pd->pd_nargc && rc == 0; i++)
+					rc = declare_tags(out, pd->pd_nargs[i].pa_type, seen);
+	fprintf(out, "\n#ifndef DTRACE_PROBES_DISABLED\n\n");
 	for (dtrace_prog_t *pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
 		for (dt_provdecl_t *pv = pgp->dp_providers; pv != NULL; pv = pv->pv_next)
-			for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL; pd = pd->pd_next)
-				emit_probe(out, &a, pv, pd);
+			for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL && rc == 0;
+			     pd = pd->pd_next)
+				rc = emit_probe(out, &a, pv, pd);
 	fprintf(out, "#else /* DTRACE_PROBES_DISABLED */\n\n");
 	for (dtrace_prog_t *pgp = dtp->dt_progs; pgp != NULL; pgp = pgp->dp_next)
 		for (dt_provdecl_t *pv = pgp->dp_providers; pv != NULL; pv = pv->pv_next)
@@ -234,6 +274,8 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname)
 	fprintf(out, "\n#endif /* DTRACE_PROBES_DISABLED */\n\n"
 		     "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard);
 	dt_arena_free(&a);
+	if (rc != 0)
+		return dt_set_errno(dtp, EDT_NOMEM);
 	if (fflush(out) != 0 || ferror(out))
 		return dt_set_errmsg(dtp, EDT_OBJIO, "cannot write header %s: %s",
 				     fname ? fname : "<stdout>", strerror(errno));

@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,11 @@ static char *dirname_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-/* Write all of in to fdin while reading fdout into a growing buffer. */
+/*
+ * Write all of in to fdin (non-blocking) while reading fdout into a growing
+ * buffer, so that a preprocessor that streams cannot deadlock us.  fdin is
+ * closed on return, whatever happens.
+ */
 static int pump(int fdin, const char *in, size_t inlen, int fdout, char **outp, size_t *outlenp)
 {
 	size_t cap = 16384, len = 0, off = 0;
@@ -43,10 +49,14 @@ static int pump(int fdin, const char *in, size_t inlen, int fdout, char **outp, 
 		nfds_t n = fdin >= 0 ? 2 : 1;
 
 		if (poll(pfd, n, -1) < 0) {
-			if (errno == EINTR)
+			int e = errno;
+
+			if (e == EINTR)
 				continue;
+			if (fdin >= 0)
+				close(fdin);
 			free(out);
-			return errno;
+			return e;
 		}
 		if (n == 2 && (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
 			ssize_t w = write(fdin, in + off, inlen - off);
@@ -90,6 +100,38 @@ static int pump(int fdin, const char *in, size_t inlen, int fdout, char **outp, 
 	return 0;
 }
 
+/* Pipe ends away from 0, 1 and 2: the child's dup2 onto them must not be a no-op. */
+static int above_stdio(int fd[2])
+{
+	for (int i = 0; i < 2; i++) {
+		if (fd[i] < 3) {
+			int n = fcntl(fd[i], F_DUPFD_CLOEXEC, 3);
+
+			if (n < 0)
+				return -1;
+			close(fd[i]);
+			fd[i] = n;
+		}
+	}
+	return 0;
+}
+
+/* '# 1 "name"' with '"' and '\\' escaped as cpp expects; returns its length. */
+static size_t line_marker(char *buf, size_t len, const char *name)
+{
+	size_t n = (size_t)snprintf(buf, len, "# 1 \"");
+
+	for (; *name != '\0' && n + 4 < len; name++) {
+		if (*name == '"' || *name == '\\')
+			buf[n++] = '\\';
+		buf[n++] = *name;
+	}
+	buf[n++] = '"';
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
+}
+
 char *dt_cpp_run(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fname,
 		 size_t *outlen)
 {
@@ -98,13 +140,13 @@ char *dt_cpp_run(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fna
 	const char **argv = NULL;
 	char *dir = NULL, *marker = NULL, *input = NULL, *result = NULL;
 	size_t mlen, argc = 0;
-	int status, err = 0, execerr = 0;
-	void (*opipe)(int);
+	int status, err = 0, execerr = 0, waspending;
+	sigset_t pipeset, oldmask, pending;
 	pid_t pid;
 
 	argv = calloc((size_t)dtp->dt_cppargc + 8, sizeof(char *));
 	dir = dirname_of(name);
-	mlen = strlen(name) + 32;
+	mlen = 2 * strlen(name) + 32;
 	marker = malloc(mlen);
 	if (argv == NULL || dir == NULL || marker == NULL)
 		goto nomem;
@@ -117,14 +159,15 @@ char *dt_cpp_run(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fna
 	argv[argc++] = "-D__SUNW_D_64";
 	argv[argc++] = "-";
 	argv[argc] = NULL;
-	snprintf(marker, mlen, "# 1 \"%s\"\n", name);
-	mlen = strlen(marker);
+	mlen = line_marker(marker, mlen, name);
 	if ((input = malloc(mlen + len)) == NULL)
 		goto nomem;
 	memcpy(input, marker, mlen);
 	memcpy(input + mlen, src, len);
 
-	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0 ||
+	    above_stdio(in) != 0 || above_stdio(out) != 0 || above_stdio(ep) != 0 ||
+	    fcntl(in[1], F_SETFL, O_NONBLOCK) != 0) {
 		err = errno;
 		goto fail;
 	}
@@ -146,10 +189,27 @@ char *dt_cpp_run(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fna
 	close(out[1]);
 	close(ep[1]);
 	in[0] = out[1] = ep[1] = -1;
-	opipe = signal(SIGPIPE, SIG_IGN);
+	/*
+	 * A preprocessor that exits early makes our write raise SIGPIPE: block
+	 * it in this thread and consume one we caused, leaving the process's
+	 * handler alone.
+	 */
+	sigemptyset(&pipeset);
+	sigaddset(&pipeset, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipeset, &oldmask);
+	sigpending(&pending);
+	waspending = sigismember(&pending, SIGPIPE);
 	err = pump(in[1], input, mlen + len, out[0], &result, outlen);
-	signal(SIGPIPE, opipe);
 	in[1] = -1; /* closed by pump */
+	close(out[0]); /* so that a cpp still writing cannot block waitpid */
+	out[0] = -1;
+	sigpending(&pending);
+	if (!waspending && sigismember(&pending, SIGPIPE)) {
+		struct timespec zero = { 0, 0 };
+
+		sigtimedwait(&pipeset, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	if (read(ep[0], &execerr, sizeof(execerr)) != sizeof(execerr))
 		execerr = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

@@ -28,6 +28,14 @@ void *dt_arena_alloc(dt_arena_t *, size_t); /* zeroed; NULL on ENOMEM */
 char *dt_arena_strndup(dt_arena_t *, const char *, size_t);
 void dt_arena_free(dt_arena_t *);
 
+/*
+ * A set of strings with values, in an arena.  add: 1 if added, 0 if the key
+ * was there (its value in *oldp), -1 if out of memory.  Keys are not copied.
+ */
+typedef struct dt_strset dt_strset_t;
+dt_strset_t *dt_strset_create(dt_arena_t *);
+int dt_strset_add(dt_strset_t *, const char *key, const void *val, const void **oldp);
+
 /* ---------------------------------------------------------------- tokens */
 
 typedef enum dt_tok {
@@ -153,7 +161,7 @@ typedef struct dt_provdecl {
 	struct dt_provdecl *pv_next;
 	const char *pv_name;
 	dt_loc_t pv_loc;
-	dt_probedecl_t *pv_probes;
+	dt_probedecl_t *pv_probes, *pv_lastprobe;
 	int pv_nprobes;
 	/* #pragma D attributes, per component: provider module function name args */
 	dt_attr_t pv_attr[5];
@@ -208,6 +216,7 @@ typedef struct dt_pcb {
 	jmp_buf pcb_jmp;
 	int pcb_argc;
 	char *const *pcb_argv;
+	dt_strset_t *pcb_names; /* declared names, see dt_parse.c */
 } dt_pcb_t;
 
 void dt_lex_init(dt_pcb_t *);
@@ -234,7 +243,7 @@ char *dt_probe_dname(dt_arena_t *, const char *);
 typedef struct dt_stapsdt_arg {
 	int sa_size;	     /* 1, 2, 4 or 8 bytes */
 	bool sa_signed;
-	char sa_operand[64]; /* "%rax", "-4(%rbp)", "$5", ... */
+	char sa_operand[128]; /* "%rax", "-4(%rbp)", "$5", "sym+8(%rip)", ... */
 } dt_stapsdt_arg_t;
 
 typedef struct dt_stapsdt_note {
@@ -242,14 +251,17 @@ typedef struct dt_stapsdt_note {
 	const char *sn_provider;	  /* borrowed from the ELF data */
 	const char *sn_name;
 	const char *sn_argspec;
-	int sn_nargs;
+	int sn_nargs; /* -1: sn_argspec could not be parsed */
 	dt_stapsdt_arg_t sn_args[DT_MAXPROBEARGS];
 } dt_stapsdt_note_t;
 
 typedef struct Elf Elf;
 typedef int dt_stapsdt_f(const dt_stapsdt_note_t *, void *);
 
-/* Parse one note descriptor; 0 or -1 if it is malformed. */
+/*
+ * Parse one note descriptor; 0, or -1 if its fields are malformed.  An
+ * argument specification we cannot parse leaves sn_nargs -1.
+ */
 int dt_stapsdt_parse(const void *desc, size_t len, dt_stapsdt_note_t *);
 /*
  * Call cb for every stapsdt note of an ELF file; stops at the first non-zero

@@ -98,8 +98,8 @@ static void advance(dt_pcb_t *pcb)
 		pcb->pcb_line++;
 		pcb->pcb_col = 1;
 		pcb->pcb_linestart = pcb->pcb_pos + 1;
-	} else {
-		pcb->pcb_col++;
+	} else if (((unsigned char)pcb->pcb_buf[pcb->pcb_pos] & 0xc0) != 0x80) {
+		pcb->pcb_col++; /* columns count characters: UTF-8 continuation bytes add none */
 	}
 	pcb->pcb_pos++;
 }
@@ -136,15 +136,20 @@ static bool line_marker(dt_pcb_t *pcb, size_t p)
 	while (p < e && (b[p] == ' ' || b[p] == '\t'))
 		p++;
 	if (p < e && b[p] == '"') {
-		size_t q = ++p;
+		size_t q = ++p, n = 0;
+		char *f;
 
+		/* cpp escapes '"' and '\\' in the name */
 		while (q < e && b[q] != '"' && b[q] != '\n')
-			q++;
+			q += (b[q] == '\\' && q + 1 < e && b[q + 1] != '\n') ? 2 : 1;
 		if (q >= e || b[q] != '"')
 			return false;
-		pcb->pcb_file = dt_arena_strndup(pcb->pcb_arena, b + p, q - p);
-		if (pcb->pcb_file == NULL)
+		if ((f = dt_arena_alloc(pcb->pcb_arena, q - p + 1)) == NULL)
 			dt_cnomem(pcb);
+		for (size_t i = p; i < q; i++)
+			f[n++] = b[i] == '\\' && i + 1 < q ? b[++i] : b[i];
+		f[n] = '\0';
+		pcb->pcb_file = f;
 	}
 	/* skip to end of line; the newline itself moves us to the next line */
 	while (pcb->pcb_pos < e && b[pcb->pcb_pos] != '\n')
@@ -179,6 +184,8 @@ static bool directive(dt_pcb_t *pcb, dt_token_t *tk)
 			p++;
 		while (pcb->pcb_pos < p)
 			advance(pcb);
+		while (p > s && isspace((unsigned char)b[p - 1])) /* "\r\n" line ends too */
+			p--;
 		tk->tk_kind = T_PRAGMA;
 		tk->tk_loc = loc;
 		tk->tk_str = dt_arena_strndup(pcb->pcb_arena, b + s, p - s);
@@ -198,6 +205,15 @@ static bool directive(dt_pcb_t *pcb, dt_token_t *tk)
 	dt_cerror(pcb, &loc, "D_PRAGCTL_INVAL",
 		  "invalid control directive: #%.*s (use -C to run the preprocessor)",
 		  (int)(p - s), b + s);
+}
+
+/* Only blanks between the start of the line and here: a '#' begins a directive. */
+static bool at_line_start(const dt_pcb_t *pcb)
+{
+	for (size_t i = pcb->pcb_linestart; i < pcb->pcb_pos; i++)
+		if (pcb->pcb_buf[i] != ' ' && pcb->pcb_buf[i] != '\t')
+			return false;
+	return true;
 }
 
 /* Skip blanks, newlines, comments and line markers; handle #pragma lines. */
@@ -224,7 +240,7 @@ static bool skip_space(dt_pcb_t *pcb, dt_token_t *tk)
 		} else if (c == '/' && at(pcb, 1) == '/') {
 			while (cur(pcb) >= 0 && cur(pcb) != '\n')
 				advance(pcb);
-		} else if (c == '#' && pcb->pcb_pos == pcb->pcb_linestart) {
+		} else if (c == '#' && at_line_start(pcb)) {
 			if (directive(pcb, tk))
 				return true;
 		} else {

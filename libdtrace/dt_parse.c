@@ -159,7 +159,9 @@ done:
 	if (named != NULL) {
 		if (nshort || nlong || nsigned || nunsigned)
 			dt_cerror(pcb, &start, "D_DECL_COMBO", "invalid type combination");
-		return dt_type_qualify(pcb->pcb_types, named, quals);
+		if ((named = dt_type_qualify(pcb->pcb_types, named, quals)) == NULL)
+			dt_cnomem(pcb);
+		return named;
 	}
 	if (base == NULL && !nshort && !nlong && !nsigned && !nunsigned) {
 		if (TOK.tk_kind == T_IDENT)
@@ -195,17 +197,36 @@ done:
 	named = dt_type_lookup(pcb->pcb_types, name);
 	if (named == NULL) /* every spelling above is a base type */
 		dt_cerror(pcb, &start, "D_UNKNOWN", "internal error: no base type %s", name);
-	return dt_type_qualify(pcb->pcb_types, named, quals);
+	if ((named = dt_type_qualify(pcb->pcb_types, named, quals)) == NULL)
+		dt_cnomem(pcb);
+	return named;
 }
 
 /*
  * An (abstract) declarator for a parameter or typedef: pointers with their
  * qualifiers, an optional name, optional array dimensions.
  */
+#define DT_MAXTYPEDEPTH 32 /* pointer, array and typedef levels of one type */
+
+/* How deep a type nests: each level costs recursion when it is spelled. */
+static int type_depth(const dt_type_t *t)
+{
+	int d = 0;
+
+	for (; t != NULL; t = t->dtt_ref)
+		d++;
+	return d;
+}
+
 static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt_loc_t *locp)
 {
-	while (accept(pcb, T_STAR)) {
+	while (TOK.tk_kind == T_STAR) {
 		int quals = 0;
+
+		if (type_depth(t) >= DT_MAXTYPEDEPTH)
+			dt_cerror(pcb, &TOK.tk_loc, "D_DECL_DEPTH",
+				  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);
+		dt_lex_next(pcb);
 
 		t = dt_type_pointer(pcb->pcb_types, t);
 		if (t == NULL)
@@ -234,6 +255,9 @@ static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt
 		dt_loc_t loc = TOK.tk_loc;
 
 		dt_lex_next(pcb);
+		if (type_depth(t) >= DT_MAXTYPEDEPTH)
+			dt_cerror(pcb, &loc, "D_DECL_DEPTH", "type nests more than %d levels deep",
+				  DT_MAXTYPEDEPTH);
 		if (TOK.tk_kind != T_INT)
 			dt_cerror(pcb, &loc, "D_DECL_ARRSUB",
 				  "array dimension must be an integer constant");
@@ -260,6 +284,9 @@ static void typedef_decl(dt_pcb_t *pcb)
 	t = declarator(pcb, decl_specifiers(pcb), &name, &loc);
 	if (name == NULL)
 		syntax(pcb, "a typedef name");
+	if (type_depth(t) >= DT_MAXTYPEDEPTH)
+		dt_cerror(pcb, &loc, "D_DECL_DEPTH", "type nests more than %d levels deep",
+			  DT_MAXTYPEDEPTH);
 	switch (dt_type_typedef(pcb->pcb_types, name, t)) {
 	case -1:
 		dt_cerror(pcb, &loc, "D_DECL_IDRED", "type \"%s\" is already defined", name);
@@ -331,6 +358,13 @@ static int param_list(dt_pcb_t *pcb, const char *what, const char *probe,
 			dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
 				  "%s argument %d of probe %s cannot be an array; use a pointer",
 				  what, n, probe);
+		for (const dt_type_t *p = r; p != NULL && p->dtt_kind == DT_TK_PTR;
+		     p = dt_type_resolve(p->dtt_ref))
+			if (dt_type_resolve(p->dtt_ref)->dtt_kind == DT_TK_ARRAY)
+				dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
+					  "%s argument %d of probe %s points to an array; "
+					  "point to its elements",
+					  what, n, probe);
 		if ((r->dtt_kind == DT_TK_STRUCT || r->dtt_kind == DT_TK_UNION) &&
 		    r->dtt_size == 0)
 			dt_cerror(pcb, &loc, "D_DECL_INCOMPLETE",
@@ -371,10 +405,77 @@ static void macro_name(const char *name, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
+/*
+ * The names a program declares, checked as they come (in linear time, for
+ * files with thousands of probes) against this program's and the handle's
+ * earlier programs': "v:prov" providers of earlier programs, "p:prov:probe"
+ * probes, "m:MACRO" the macro names of dtrace -h, which must be unique
+ * across all providers (equal semaphore names imply equal macros).
+ */
+typedef struct dt_nameref {
+	const dt_provdecl_t *nr_prov;
+	const dt_probedecl_t *nr_probe;
+} dt_nameref_t;
+
+static char *key(dt_pcb_t *pcb, const char *kind, const char *a, const char *b)
+{
+	size_t n = strlen(kind) + strlen(a) + (b ? strlen(b) + 1 : 0) + 1;
+	char *k = dt_palloc(pcb, n);
+
+	snprintf(k, n, "%s%s%s%s", kind, a, b ? (kind[0] == 'm' ? "_" : ":") : "", b ? b : "");
+	return k;
+}
+
+static char *macro_key(dt_pcb_t *pcb, const char *prov, const char *probe)
+{
+	char P[DT_PROVNAMELEN], N[DT_NAMELEN];
+
+	/* as dtrace -h spells them: the provider upper-cased, "__" folded in the probe */
+	for (size_t i = 0; i < sizeof(P); i++)
+		if ((P[i] = (char)toupper((unsigned char)prov[i])) == '\0')
+			break;
+	macro_name(probe, N, sizeof(N));
+	return key(pcb, "m:", P, N);
+}
+
+/* Record a name; returns what held it already, or NULL. */
+static const dt_nameref_t *claim(dt_pcb_t *pcb, char *k, const dt_provdecl_t *pv,
+				 const dt_probedecl_t *pd)
+{
+	dt_nameref_t *nr = dt_palloc(pcb, sizeof(*nr));
+	const void *old = NULL;
+
+	nr->nr_prov = pv;
+	nr->nr_probe = pd;
+	switch (dt_strset_add(pcb->pcb_names, k, nr, &old)) {
+	case -1:
+		dt_cnomem(pcb);
+	case 0:
+		return old;
+	default:
+		return NULL;
+	}
+}
+
+/* Names of the handle's earlier programs, before this one is parsed. */
+static void claim_earlier(dt_pcb_t *pcb)
+{
+	for (dtrace_prog_t *pgp = pcb->pcb_hdl->dt_progs; pgp != NULL; pgp = pgp->dp_next) {
+		for (dt_provdecl_t *pv = pgp->dp_providers; pv != NULL; pv = pv->pv_next) {
+			claim(pcb, key(pcb, "v:", pv->pv_name, NULL), pv, NULL);
+			for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL; pd = pd->pd_next) {
+				claim(pcb, key(pcb, "p:", pv->pv_name, pd->pd_name), pv, pd);
+				claim(pcb, macro_key(pcb, pv->pv_name, pd->pd_name), pv, pd);
+			}
+		}
+	}
+}
+
 static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 {
-	dt_probedecl_t *pd = dt_palloc(pcb, sizeof(*pd)), **tail;
-	char m1[DT_NAMELEN * 2], m2[DT_NAMELEN * 2], P[DT_PROVNAMELEN];
+	dt_probedecl_t *pd = dt_palloc(pcb, sizeof(*pd));
+	const dt_nameref_t *o;
+	char *mk;
 
 	dt_lex_next(pcb); /* probe */
 	if (TOK.tk_kind != T_IDENT)
@@ -390,19 +491,16 @@ static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 	if (pd->pd_dname[0] == '-' || pd->pd_dname[strlen(pd->pd_dname) - 1] == '-')
 		dt_cerror(pcb, &pd->pd_loc, "D_PROV_BADNAME",
 			  "probe name may not begin or end with \"__\": %s", pd->pd_name);
-	macro_name(pd->pd_name, m1, sizeof(m1));
-	macro_name(pv->pv_name, P, sizeof(P));
-	for (dt_probedecl_t *o = pv->pv_probes; o != NULL; o = o->pd_next) {
-		if (strcmp(o->pd_name, pd->pd_name) == 0)
-			dt_cerror(pcb, &pd->pd_loc, "D_PROV_PRDUP",
-				  "probe %s:%s is already declared at line %u", pv->pv_name,
-				  pd->pd_name, o->pd_loc.line);
-		macro_name(o->pd_name, m2, sizeof(m2));
-		if (strcmp(m1, m2) == 0)
-			dt_cerror(pcb, &pd->pd_loc, "D_PROV_PRDUP",
-				  "probes %s and %s (line %u) would both be the macro %s_%s",
-				  pd->pd_name, o->pd_name, o->pd_loc.line, P, m1);
-	}
+	if ((o = claim(pcb, key(pcb, "p:", pv->pv_name, pd->pd_name), pv, pd)) != NULL)
+		dt_cerror(pcb, &pd->pd_loc, "D_PROV_PRDUP",
+			  "probe %s:%s is already declared at %s:%u", pv->pv_name, pd->pd_name,
+			  o->nr_probe->pd_loc.file, o->nr_probe->pd_loc.line);
+	mk = macro_key(pcb, pv->pv_name, pd->pd_name);
+	if ((o = claim(pcb, mk, pv, pd)) != NULL)
+		dt_cerror(pcb, &pd->pd_loc, "D_PROV_PRDUP",
+			  "probes %s:%s and %s:%s (%s:%u) would both be the macro %s", pv->pv_name,
+			  pd->pd_name, o->nr_prov->pv_name, o->nr_probe->pd_name,
+			  o->nr_probe->pd_loc.file, o->nr_probe->pd_loc.line, mk + 2);
 	dt_lex_next(pcb);
 	pd->pd_nargc = param_list(pcb, "input", pd->pd_name, &pd->pd_nargs);
 	if (accept(pcb, T_COLON)) {
@@ -412,9 +510,11 @@ static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 		pd->pd_xargs = pd->pd_nargs;
 	}
 	expect(pcb, T_SEMI);
-	for (tail = &pv->pv_probes; *tail != NULL; tail = &(*tail)->pd_next)
-		;
-	*tail = pd;
+	if (pv->pv_lastprobe != NULL)
+		pv->pv_lastprobe->pd_next = pd;
+	else
+		pv->pv_probes = pd;
+	pv->pv_lastprobe = pd;
 	pv->pv_nprobes++;
 }
 
@@ -422,6 +522,7 @@ static void provider_decl(dt_pcb_t *pcb)
 {
 	dtrace_prog_t *pgp = pcb->pcb_prog;
 	dt_provdecl_t *pv = NULL, **tail;
+	const dt_nameref_t *o;
 	dt_loc_t loc;
 	const char *name;
 
@@ -434,7 +535,11 @@ static void provider_decl(dt_pcb_t *pcb)
 		dt_cerror(pcb, &loc, "D_PROV_BADNAME",
 			  "provider name may not exceed %d characters: %s", DT_PROVNAMELEN - 1,
 			  name);
-	/* a provider declared twice gathers the probes of both declarations */
+	if ((o = claim(pcb, key(pcb, "v:", name, NULL), NULL, NULL)) != NULL && o->nr_prov != NULL)
+		dt_cerror(pcb, &loc, "D_PROV_INCOMPAT",
+			  "provider %s is already declared by another program (%s:%u)", name,
+			  o->nr_prov->pv_loc.file, o->nr_prov->pv_loc.line);
+	/* declared twice in this program: it gathers the probes of both */
 	for (tail = &pgp->dp_providers; *tail != NULL; tail = &(*tail)->pv_next)
 		if (strcmp((*tail)->pv_name, name) == 0)
 			pv = *tail;
@@ -476,7 +581,7 @@ static int split(char *s, char **w, int max)
 {
 	int n = 0;
 
-	for (char *p = strtok(s, " \t"); p != NULL; p = strtok(NULL, " \t")) {
+	for (char *p = strtok(s, " \t\r\f\v"); p != NULL; p = strtok(NULL, " \t\r\f\v")) {
 		if (n == max)
 			return max + 1;
 		w[n++] = p;
@@ -563,6 +668,9 @@ static void pragma(dt_pcb_t *pcb)
 
 void dt_parse_program(dt_pcb_t *pcb)
 {
+	if ((pcb->pcb_names = dt_strset_create(pcb->pcb_arena)) == NULL)
+		dt_cnomem(pcb);
+	claim_earlier(pcb);
 	dt_lex_init(pcb);
 	dt_lex_next(pcb);
 	for (;;) {

@@ -89,7 +89,10 @@ int dt_stapsdt_parse(const void *desc, size_t len, dt_stapsdt_note_t *n)
 	n->sn_argspec = p < end ? take_str(&p, end) : "";
 	if (n->sn_argspec == NULL || *n->sn_provider == '\0' || *n->sn_name == '\0')
 		return -1;
-	return parse_args(n);
+	/* a spec we cannot parse spoils that probe's arguments, not the note */
+	if (parse_args(n) != 0)
+		n->sn_nargs = -1;
+	return 0;
 }
 
 int dt_stapsdt_iter(Elf *elf, dt_stapsdt_f *cb, void *arg, char *err, size_t errlen)

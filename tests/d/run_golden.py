@@ -9,7 +9,10 @@ In DIR:
                      err.D_TAG.name.d.err
   tst.name.d         provider files that must compile; dtrace -h's header
                      must build as C and C++ with -Wall -Wextra -Werror, and
-                     equal tst.name.d.h when that file exists
+                     equal tst.name.d.h when that file exists; with a
+                     tst.name.c that fires its probes, the probe names and
+                     argument sizes/signs of the notes (readelf -n), for C
+                     and C++ at -O0 and -O2, must equal tst.name.d.notes
   *.cmd              a dtrace command line (after "dtrace"), run in a copy
                      of DIR; "# exit N" and "# setup: CMD" lines first; its
                      stderr must equal NAME.cmd.err
@@ -18,6 +21,7 @@ diff before committing it).
 Prints "N passed, N failed" and exits non-zero on any failure.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,10 +35,21 @@ def run(cmd, cwd):
         p.stderr.decode("utf-8", "replace")
 
 
+def note_sizes(obj):
+    """provider:probe and the size@ of each argument, from readelf -n."""
+    out = subprocess.run(["readelf", "-n", obj], stdout=subprocess.PIPE, text=True).stdout
+    lines = []
+    for m in re.finditer(r"Provider: (\S+)\s+Name: (\S+)\s+Location: [^\n]*\n"
+                         r"\s+Arguments: ?([^\n]*)", out):
+        sizes = [a.split("@")[0] for a in m.group(3).split()]
+        lines.append("%s:%s %s" % (m.group(1), m.group(2), " ".join(sizes)))
+    return "".join(l.rstrip() + "\n" for l in sorted(lines))
+
+
 class Golden:
     def __init__(self, dtrace, directory, update):
         self.dtrace = dtrace
-        self.dir = directory
+        self.dir = os.path.abspath(directory)
         self.update = update
         self.passed = 0
         self.failed = []
@@ -85,6 +100,24 @@ class Golden:
                     self.failed.append("%s: header does not build as %s %s\n%s" %
                                        (name, lang, " ".join(extra), err))
                     return
+        user = os.path.join(self.dir, name[:-2] + ".c")
+        if os.path.exists(user):
+            notes = None
+            for cc, lang, opt in (("cc", "c", "-O0"), ("cc", "c", "-O2"), ("c++", "c++", "-O2")):
+                obj = os.path.join(tmp, "fire.o")
+                rc, _, err = run([cc, "-x", lang, opt, "-Wall", "-Wextra", "-Werror", "-I", tmp,
+                                  "-c", user, "-o", obj], tmp)
+                if rc != 0:
+                    self.failed.append("%s: %s does not build as %s\n%s" % (name, user, lang, err))
+                    return
+                got = note_sizes(obj)
+                if notes is not None and got != notes:
+                    self.failed.append("%s: notes differ between compilers\n%s\n%s" %
+                                       (name, notes, got))
+                    return
+                notes = got
+            if not self.check_text(name, os.path.join(self.dir, name + ".notes"), notes):
+                return
         expected = os.path.join(self.dir, name + ".h")
         if os.path.exists(expected) or self.update:
             with open(hdr) as f:

@@ -30,9 +30,15 @@ DECLARED = {
     "twelve": [(4, True), (4, False), (2, True), (1, True), (8, True), (8, False),
                (1, True), (1, False), (2, True), (2, False), (8, True), (8, False)],
     "gate__check": [(4, True)],
+    "main__entry": [(4, True)],
 }
 
 NOP11 = "90" + "662e0f1f840000000000"
+
+
+def declared_in(app, target):
+    """The probes whose sites are in target: a shared library lacks main.c's."""
+    return set(DECLARED) - ({"main__entry"} if target != app else set())
 
 
 def variants():
@@ -49,6 +55,7 @@ def variants():
     v["cxx-O2-shlib"] = ("g++", "c++", ["-O2"], True)
     if shutil.which("clang"):
         v["clang-O2"] = ("clang", "c", ["-O2"], False)
+        v["clang-O2-lto"] = ("clang", "c", ["-O2", "-flto"], False)
     return v
 
 
@@ -141,7 +148,7 @@ class StaticProbes(unittest.TestCase):
         return res
 
     def test_notes(self):
-        for name, (_, target, short) in sorted(self.built.items()):
+        for name, (app, target, short) in sorted(self.built.items()):
             with self.subTest(variant=name):
                 notes, semas, sites = self.read_notes(target)
                 theirs = self.readelf_notes(target)
@@ -151,7 +158,9 @@ class StaticProbes(unittest.TestCase):
                     self.assertEqual(["%s%d@%s" % ("-" if s else "", sz, op)
                                       for sz, s, op in ours[5]], rd[5])
                 # every declared probe has a site; every site is declared
-                self.assertEqual({n[1] for n in notes}, set(DECLARED))
+                self.assertEqual({n[1] for n in notes}, declared_in(app, target))
+                if app != target:  # main.c's probe is in the executable
+                    self.assertEqual({n[1] for n in self.read_notes(app)[0]}, {"main__entry"})
                 for prov, probe, pc, base, sema, args in notes:
                     self.assertEqual(prov, "tst")
                     self.assertEqual([(a[0], a[1]) for a in args], DECLARED[probe], probe)
@@ -163,6 +172,22 @@ class StaticProbes(unittest.TestCase):
                 for prov, probe, hexbytes in sites:
                     want = NOP11[:2] if short else NOP11
                     self.assertEqual(hexbytes[:len(want)], want, "site of " + probe)
+
+    def test_G_object(self):
+        """dtrace -G's object: each semaphore global, hidden, 2 bytes, in
+        .probes, in a COMDAT group of its own named after it."""
+        obj = self.tmp.join("c-O2", "probes.o")
+        syms = tracelib.run(["readelf", "-sW", obj]).stdout
+        groups = tracelib.run(["readelf", "-gW", obj]).stdout
+        sections = tracelib.run(["readelf", "-SW", obj]).stdout
+        for probe in DECLARED:
+            sym = "tst_%s_semaphore" % probe
+            m = re.search(r"^\s*\d+: 0+ +2 OBJECT +GLOBAL +HIDDEN +(\d+) %s$" % sym, syms, re.M)
+            self.assertIsNotNone(m, sym)
+            self.assertRegex(sections, r"\[ *%s\] \.probes +PROGBITS .* WAG " % m.group(1))
+            self.assertRegex(groups, r"COMDAT group section \[ *\d+\] `\.group' \[%s\] "
+                             r"contains 1 section" % sym)
+        self.assertEqual(len(re.findall(r"COMDAT group", groups)), len(DECLARED))
 
     # -- tracing -------------------------------------------------------------
 
@@ -240,10 +265,10 @@ class StaticProbes(unittest.TestCase):
     def test_bpftrace_lists_probes(self):
         tracelib.require_tracing(self)
         for name in ("c-O2", "cxx-O2-shlib"):
-            _, target, _ = self.built[name]
+            app, target, _ = self.built[name]
             out = tracelib.run(["bpftrace", "-l", "usdt:%s:*" % target]).stdout.split()
             self.assertEqual(sorted(out), sorted("usdt:%s:tst:%s" % (target, p)
-                                                 for p in DECLARED))
+                                                 for p in declared_in(app, target)))
 
     def test_gdb_lists_probes(self):
         if shutil.which("gdb") is None:

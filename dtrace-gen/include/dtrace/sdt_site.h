@@ -31,8 +31,8 @@
 #ifndef DTRACE_SDT_SITE_H
 #define DTRACE_SDT_SITE_H
 
-#if !defined(__x86_64__)
-#error "dtrace probe sites: only x86_64 is supported so far"
+#if !defined(__x86_64__) || !defined(__LP64__)
+#error "dtrace probe sites: only x86_64 with 64-bit pointers is supported so far"
 #endif
 
 #ifdef DTRACE_SDT_SHORT_SITE
@@ -83,19 +83,17 @@
 	".popsection\n" _DTRACE_SITE_BASE
 
 /*
- * A semaphore: a hidden 2-byte object in its own COMDAT group of section
- * .probes, so that every translation unit that includes a generated header
- * (and the object `dtrace -G` writes) may define it and the link keeps one.
+ * A semaphore: a hidden 2-byte object in section .probes.  Every
+ * translation unit that includes a generated header defines it weakly, so
+ * the link keeps one whatever the number of units (LTO included, where all
+ * units become one assembly) and whether or not the object `dtrace -G`
+ * writes, which defines it for good, is linked too.  Hidden: each
+ * executable and shared library has its own, as the kernel counts per
+ * mapped file.
  */
 #define _DTRACE_SEMAPHORE(sym)                                                    \
-	__asm__(".pushsection .probes,\"awG\",@progbits," #sym ",comdat\n"        \
-		".balign 2\n"                                                     \
-		".globl " #sym "\n"                                               \
-		".hidden " #sym "\n"                                              \
-		".type " #sym ", @object\n"                                       \
-		".size " #sym ", 2\n" #sym ":\n"                                  \
-		".zero 2\n"                                                       \
-		".popsection\n")
+	__attribute__((__weak__, __visibility__("hidden"), __section__(".probes"),    \
+		       __used__, __aligned__(2))) volatile unsigned short sym
 
 #ifdef __cplusplus
 #define _DTRACE_BOOL bool
@@ -104,6 +102,17 @@
 #endif
 
 /* Is-enabled: one volatile load, so a loop sees the kernel's change. */
-#define _DTRACE_IS_ENABLED(sym) ((int)__builtin_expect(*(volatile unsigned short *)&(sym), 0))
+#ifdef __cplusplus
+#define _DTRACE_IS_ENABLED(sym) static_cast<int>(__builtin_expect((sym), 0))
+#else
+#define _DTRACE_IS_ENABLED(sym) ((int)__builtin_expect((sym), 0))
+#endif
+
+/* Plain char is signed or not as the compiler says: its size@ prefix. */
+#ifdef __CHAR_UNSIGNED__
+#define _DTRACE_CHAR "1"
+#else
+#define _DTRACE_CHAR "-1"
+#endif
 
 #endif /* DTRACE_SDT_SITE_H */

@@ -41,8 +41,8 @@
 #ifndef DTRACE_SDT_SITE_H
 #define DTRACE_SDT_SITE_H
 
-#if !defined(__x86_64__)
-#error "dtrace probe sites: only x86_64 is supported so far"
+#if !defined(__x86_64__) || !defined(__LP64__)
+#error "dtrace probe sites: only x86_64 with 64-bit pointers is supported so far"
 #endif
 
 #ifdef DTRACE_SDT_SHORT_SITE
@@ -93,19 +93,17 @@
 	".popsection\n" _DTRACE_SITE_BASE
 
 /*
- * A semaphore: a hidden 2-byte object in its own COMDAT group of section
- * .probes, so that every translation unit that includes a generated header
- * (and the object `dtrace -G` writes) may define it and the link keeps one.
+ * A semaphore: a hidden 2-byte object in section .probes.  Every
+ * translation unit that includes a generated header defines it weakly, so
+ * the link keeps one whatever the number of units (LTO included, where all
+ * units become one assembly) and whether or not the object `dtrace -G`
+ * writes, which defines it for good, is linked too.  Hidden: each
+ * executable and shared library has its own, as the kernel counts per
+ * mapped file.
  */
 #define _DTRACE_SEMAPHORE(sym)                                                    \
-	__asm__(".pushsection .probes,\"awG\",@progbits," #sym ",comdat\n"        \
-		".balign 2\n"                                                     \
-		".globl " #sym "\n"                                               \
-		".hidden " #sym "\n"                                              \
-		".type " #sym ", @object\n"                                       \
-		".size " #sym ", 2\n" #sym ":\n"                                  \
-		".zero 2\n"                                                       \
-		".popsection\n")
+	__attribute__((__weak__, __visibility__("hidden"), __section__(".probes"),    \
+		       __used__, __aligned__(2))) volatile unsigned short sym
 
 #ifdef __cplusplus
 #define _DTRACE_BOOL bool
@@ -114,7 +112,18 @@
 #endif
 
 /* Is-enabled: one volatile load, so a loop sees the kernel's change. */
-#define _DTRACE_IS_ENABLED(sym) ((int)__builtin_expect(*(volatile unsigned short *)&(sym), 0))
+#ifdef __cplusplus
+#define _DTRACE_IS_ENABLED(sym) static_cast<int>(__builtin_expect((sym), 0))
+#else
+#define _DTRACE_IS_ENABLED(sym) ((int)__builtin_expect((sym), 0))
+#endif
+
+/* Plain char is signed or not as the compiler says: its size@ prefix. */
+#ifdef __CHAR_UNSIGNED__
+#define _DTRACE_CHAR "1"
+#else
+#define _DTRACE_CHAR "-1"
+#endif
 
 #endif /* DTRACE_SDT_SITE_H */
 
@@ -129,7 +138,6 @@ union u;
 
 /* alltypes:::none () */
 _DTRACE_SEMAPHORE(alltypes_none_semaphore);
-extern unsigned short alltypes_none_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_NONE_ENABLED() _DTRACE_IS_ENABLED(alltypes_none_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___none(void)
@@ -140,7 +148,6 @@ __dtrace_alltypes___none(void)
 
 /* alltypes:::empty () */
 _DTRACE_SEMAPHORE(alltypes_empty_semaphore);
-extern unsigned short alltypes_empty_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_EMPTY_ENABLED() _DTRACE_IS_ENABLED(alltypes_empty_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___empty(void)
@@ -151,19 +158,17 @@ __dtrace_alltypes___empty(void)
 
 /* alltypes:::chars (char, signed char, unsigned char, _Bool) */
 _DTRACE_SEMAPHORE(alltypes_chars_semaphore);
-extern unsigned short alltypes_chars_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_CHARS_ENABLED() _DTRACE_IS_ENABLED(alltypes_chars_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___chars(char _dt_a0, signed char _dt_a1, unsigned char _dt_a2, _DTRACE_BOOL _dt_a3)
 {
-	__asm__ __volatile__(_DTRACE_SITE("alltypes", "chars", "alltypes_chars_semaphore", "-1@%k[_dt_a0] -1@%k[_dt_a1] 1@%k[_dt_a2] 1@%k[_dt_a3]")
+	__asm__ __volatile__(_DTRACE_SITE("alltypes", "chars", "alltypes_chars_semaphore", "" _DTRACE_CHAR "@%k[_dt_a0] -1@%k[_dt_a1] 1@%k[_dt_a2] 1@%k[_dt_a3]")
 		: : [_dt_a0] "nr"(_dt_a0), [_dt_a1] "nr"(_dt_a1), [_dt_a2] "nr"(_dt_a2), [_dt_a3] "nr"(_dt_a3));
 }
 #define ALLTYPES_CHARS(arg0, arg1, arg2, arg3) __dtrace_alltypes___chars((arg0), (arg1), (arg2), (arg3))
 
 /* alltypes:::shorts (short, unsigned short, short, unsigned short) */
 _DTRACE_SEMAPHORE(alltypes_shorts_semaphore);
-extern unsigned short alltypes_shorts_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_SHORTS_ENABLED() _DTRACE_IS_ENABLED(alltypes_shorts_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___shorts(short _dt_a0, unsigned short _dt_a1, short _dt_a2, unsigned short _dt_a3)
@@ -175,7 +180,6 @@ __dtrace_alltypes___shorts(short _dt_a0, unsigned short _dt_a1, short _dt_a2, un
 
 /* alltypes:::ints (int, unsigned int, int, unsigned int, int) */
 _DTRACE_SEMAPHORE(alltypes_ints_semaphore);
-extern unsigned short alltypes_ints_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_INTS_ENABLED() _DTRACE_IS_ENABLED(alltypes_ints_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___ints(int _dt_a0, unsigned int _dt_a1, int _dt_a2, unsigned int _dt_a3, int _dt_a4)
@@ -187,7 +191,6 @@ __dtrace_alltypes___ints(int _dt_a0, unsigned int _dt_a1, int _dt_a2, unsigned i
 
 /* alltypes:::longs (long, unsigned long, long long, unsigned long long, long) */
 _DTRACE_SEMAPHORE(alltypes_longs_semaphore);
-extern unsigned short alltypes_longs_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_LONGS_ENABLED() _DTRACE_IS_ENABLED(alltypes_longs_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___longs(long _dt_a0, unsigned long _dt_a1, long long _dt_a2, unsigned long long _dt_a3, long _dt_a4)
@@ -199,7 +202,6 @@ __dtrace_alltypes___longs(long _dt_a0, unsigned long _dt_a1, long long _dt_a2, u
 
 /* alltypes:::stdints (int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t) */
 _DTRACE_SEMAPHORE(alltypes_stdints_semaphore);
-extern unsigned short alltypes_stdints_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_STDINTS_ENABLED() _DTRACE_IS_ENABLED(alltypes_stdints_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___stdints(int8_t _dt_a0, int16_t _dt_a1, int32_t _dt_a2, int64_t _dt_a3, uint8_t _dt_a4, uint16_t _dt_a5, uint32_t _dt_a6, uint64_t _dt_a7)
@@ -211,7 +213,6 @@ __dtrace_alltypes___stdints(int8_t _dt_a0, int16_t _dt_a1, int32_t _dt_a2, int64
 
 /* alltypes:::systypes (size_t, ssize_t, pid_t, uid_t, gid_t, off_t, uintptr_t, intptr_t) */
 _DTRACE_SEMAPHORE(alltypes_systypes_semaphore);
-extern unsigned short alltypes_systypes_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_SYSTYPES_ENABLED() _DTRACE_IS_ENABLED(alltypes_systypes_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___systypes(size_t _dt_a0, ssize_t _dt_a1, pid_t _dt_a2, uid_t _dt_a3, gid_t _dt_a4, off_t _dt_a5, uintptr_t _dt_a6, intptr_t _dt_a7)
@@ -223,7 +224,6 @@ __dtrace_alltypes___systypes(size_t _dt_a0, ssize_t _dt_a1, pid_t _dt_a2, uid_t 
 
 /* alltypes:::solaris (uchar_t, ushort_t, uint_t, ulong_t, longlong_t, u_longlong_t, hrtime_t) */
 _DTRACE_SEMAPHORE(alltypes_solaris_semaphore);
-extern unsigned short alltypes_solaris_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_SOLARIS_ENABLED() _DTRACE_IS_ENABLED(alltypes_solaris_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___solaris(unsigned char _dt_a0, unsigned short _dt_a1, unsigned int _dt_a2, unsigned long _dt_a3, long long _dt_a4, unsigned long long _dt_a5, long long _dt_a6)
@@ -235,7 +235,6 @@ __dtrace_alltypes___solaris(unsigned char _dt_a0, unsigned short _dt_a1, unsigne
 
 /* alltypes:::ptrs (void *, const void *, char *, const char *, int **, struct conn *, union u *) */
 _DTRACE_SEMAPHORE(alltypes_ptrs_semaphore);
-extern unsigned short alltypes_ptrs_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_PTRS_ENABLED() _DTRACE_IS_ENABLED(alltypes_ptrs_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___ptrs(const void *_dt_a0, const void *_dt_a1, const char *_dt_a2, const char *_dt_a3, int *const *_dt_a4, const struct conn *_dt_a5, const union u *_dt_a6)
@@ -247,7 +246,6 @@ __dtrace_alltypes___ptrs(const void *_dt_a0, const void *_dt_a1, const char *_dt
 
 /* alltypes:::strings (string, const char *const) */
 _DTRACE_SEMAPHORE(alltypes_strings_semaphore);
-extern unsigned short alltypes_strings_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_STRINGS_ENABLED() _DTRACE_IS_ENABLED(alltypes_strings_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___strings(const char *_dt_a0, const char *_dt_a1)
@@ -259,14 +257,13 @@ __dtrace_alltypes___strings(const char *_dt_a0, const char *_dt_a1)
 
 /* alltypes:::floats (double, float) */
 _DTRACE_SEMAPHORE(alltypes_floats_semaphore);
-extern unsigned short alltypes_floats_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_FLOATS_ENABLED() _DTRACE_IS_ENABLED(alltypes_floats_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___floats(double _dt_a0, float _dt_a1)
 {
 	uint64_t _dt_b0;
-	__builtin_memcpy(&_dt_b0, &_dt_a0, 8);
 	uint32_t _dt_b1;
+	__builtin_memcpy(&_dt_b0, &_dt_a0, 8);
 	__builtin_memcpy(&_dt_b1, &_dt_a1, 4);
 	__asm__ __volatile__(_DTRACE_SITE("alltypes", "floats", "alltypes_floats_semaphore", "8@%[_dt_a0] 4@%[_dt_a1]")
 		: : [_dt_a0] "nr"(_dt_b0), [_dt_a1] "nr"(_dt_b1));
@@ -275,7 +272,6 @@ __dtrace_alltypes___floats(double _dt_a0, float _dt_a1)
 
 /* alltypes:::named (int, const char *, conn_t *, counter_t) */
 _DTRACE_SEMAPHORE(alltypes_named_semaphore);
-extern unsigned short alltypes_named_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_NAMED_ENABLED() _DTRACE_IS_ENABLED(alltypes_named_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___named(int _dt_a0, const char *_dt_a1, const struct conn *_dt_a2, unsigned long long _dt_a3)
@@ -287,7 +283,6 @@ __dtrace_alltypes___named(int _dt_a0, const char *_dt_a1, const struct conn *_dt
 
 /* alltypes:::enums (enum color) */
 _DTRACE_SEMAPHORE(alltypes_enums_semaphore);
-extern unsigned short alltypes_enums_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_ENUMS_ENABLED() _DTRACE_IS_ENABLED(alltypes_enums_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___enums(int _dt_a0)
@@ -299,7 +294,6 @@ __dtrace_alltypes___enums(int _dt_a0)
 
 /* alltypes:::twelve (int, int, int, int, int, int, int, int, int, int, int, int) */
 _DTRACE_SEMAPHORE(alltypes_twelve_semaphore);
-extern unsigned short alltypes_twelve_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_TWELVE_ENABLED() _DTRACE_IS_ENABLED(alltypes_twelve_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___twelve(int _dt_a0, int _dt_a1, int _dt_a2, int _dt_a3, int _dt_a4, int _dt_a5, int _dt_a6, int _dt_a7, int _dt_a8, int _dt_a9, int _dt_a10, int _dt_a11)
@@ -311,7 +305,6 @@ __dtrace_alltypes___twelve(int _dt_a0, int _dt_a1, int _dt_a2, int _dt_a3, int _
 
 /* alltypes:::translated (conn_t *, int) */
 _DTRACE_SEMAPHORE(alltypes_translated_semaphore);
-extern unsigned short alltypes_translated_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_TRANSLATED_ENABLED() _DTRACE_IS_ENABLED(alltypes_translated_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___translated(const struct conn *_dt_a0, int _dt_a1)
@@ -323,7 +316,6 @@ __dtrace_alltypes___translated(const struct conn *_dt_a0, int _dt_a1)
 
 /* alltypes:::merged-later (int) */
 _DTRACE_SEMAPHORE(alltypes_merged__later_semaphore);
-extern unsigned short alltypes_merged__later_semaphore __attribute__((__visibility__("hidden")));
 #define ALLTYPES_MERGED_LATER_ENABLED() _DTRACE_IS_ENABLED(alltypes_merged__later_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_alltypes___merged__later(int _dt_a0)
@@ -335,7 +327,6 @@ __dtrace_alltypes___merged__later(int _dt_a0)
 
 /* second:::start () */
 _DTRACE_SEMAPHORE(second_start_semaphore);
-extern unsigned short second_start_semaphore __attribute__((__visibility__("hidden")));
 #define SECOND_START_ENABLED() _DTRACE_IS_ENABLED(second_start_semaphore)
 static __inline__ __attribute__((__always_inline__, __unused__)) void
 __dtrace_second___start(void)
@@ -347,41 +338,41 @@ __dtrace_second___start(void)
 #else /* DTRACE_PROBES_DISABLED */
 
 #define ALLTYPES_NONE_ENABLED() (0)
-#define ALLTYPES_NONE() do { } while (0)
+#define ALLTYPES_NONE() ((void)0)
 #define ALLTYPES_EMPTY_ENABLED() (0)
-#define ALLTYPES_EMPTY() do { } while (0)
+#define ALLTYPES_EMPTY() ((void)0)
 #define ALLTYPES_CHARS_ENABLED() (0)
-#define ALLTYPES_CHARS(arg0, arg1, arg2, arg3) do { } while (0)
+#define ALLTYPES_CHARS(arg0, arg1, arg2, arg3) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)0)
 #define ALLTYPES_SHORTS_ENABLED() (0)
-#define ALLTYPES_SHORTS(arg0, arg1, arg2, arg3) do { } while (0)
+#define ALLTYPES_SHORTS(arg0, arg1, arg2, arg3) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)0)
 #define ALLTYPES_INTS_ENABLED() (0)
-#define ALLTYPES_INTS(arg0, arg1, arg2, arg3, arg4) do { } while (0)
+#define ALLTYPES_INTS(arg0, arg1, arg2, arg3, arg4) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)sizeof(arg4), (void)0)
 #define ALLTYPES_LONGS_ENABLED() (0)
-#define ALLTYPES_LONGS(arg0, arg1, arg2, arg3, arg4) do { } while (0)
+#define ALLTYPES_LONGS(arg0, arg1, arg2, arg3, arg4) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)sizeof(arg4), (void)0)
 #define ALLTYPES_STDINTS_ENABLED() (0)
-#define ALLTYPES_STDINTS(arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7) do { } while (0)
+#define ALLTYPES_STDINTS(arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)sizeof(arg4), (void)sizeof(arg5), (void)sizeof(arg6), (void)sizeof(arg7), (void)0)
 #define ALLTYPES_SYSTYPES_ENABLED() (0)
-#define ALLTYPES_SYSTYPES(arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7) do { } while (0)
+#define ALLTYPES_SYSTYPES(arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)sizeof(arg4), (void)sizeof(arg5), (void)sizeof(arg6), (void)sizeof(arg7), (void)0)
 #define ALLTYPES_SOLARIS_ENABLED() (0)
-#define ALLTYPES_SOLARIS(arg0, arg1, arg2, arg3, arg4, arg5, arg6) do { } while (0)
+#define ALLTYPES_SOLARIS(arg0, arg1, arg2, arg3, arg4, arg5, arg6) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)sizeof(arg4), (void)sizeof(arg5), (void)sizeof(arg6), (void)0)
 #define ALLTYPES_PTRS_ENABLED() (0)
-#define ALLTYPES_PTRS(arg0, arg1, arg2, arg3, arg4, arg5, arg6) do { } while (0)
+#define ALLTYPES_PTRS(arg0, arg1, arg2, arg3, arg4, arg5, arg6) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)sizeof(arg4), (void)sizeof(arg5), (void)sizeof(arg6), (void)0)
 #define ALLTYPES_STRINGS_ENABLED() (0)
-#define ALLTYPES_STRINGS(arg0, arg1) do { } while (0)
+#define ALLTYPES_STRINGS(arg0, arg1) ((void)sizeof(arg0), (void)sizeof(arg1), (void)0)
 #define ALLTYPES_FLOATS_ENABLED() (0)
-#define ALLTYPES_FLOATS(arg0, arg1) do { } while (0)
+#define ALLTYPES_FLOATS(arg0, arg1) ((void)sizeof(arg0), (void)sizeof(arg1), (void)0)
 #define ALLTYPES_NAMED_ENABLED() (0)
-#define ALLTYPES_NAMED(arg0, arg1, arg2, arg3) do { } while (0)
+#define ALLTYPES_NAMED(arg0, arg1, arg2, arg3) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)0)
 #define ALLTYPES_ENUMS_ENABLED() (0)
-#define ALLTYPES_ENUMS(arg0) do { } while (0)
+#define ALLTYPES_ENUMS(arg0) ((void)sizeof(arg0), (void)0)
 #define ALLTYPES_TWELVE_ENABLED() (0)
-#define ALLTYPES_TWELVE(arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11) do { } while (0)
+#define ALLTYPES_TWELVE(arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9, arg10, arg11) ((void)sizeof(arg0), (void)sizeof(arg1), (void)sizeof(arg2), (void)sizeof(arg3), (void)sizeof(arg4), (void)sizeof(arg5), (void)sizeof(arg6), (void)sizeof(arg7), (void)sizeof(arg8), (void)sizeof(arg9), (void)sizeof(arg10), (void)sizeof(arg11), (void)0)
 #define ALLTYPES_TRANSLATED_ENABLED() (0)
-#define ALLTYPES_TRANSLATED(arg0, arg1) do { } while (0)
+#define ALLTYPES_TRANSLATED(arg0, arg1) ((void)sizeof(arg0), (void)sizeof(arg1), (void)0)
 #define ALLTYPES_MERGED_LATER_ENABLED() (0)
-#define ALLTYPES_MERGED_LATER(arg0) do { } while (0)
+#define ALLTYPES_MERGED_LATER(arg0) ((void)sizeof(arg0), (void)0)
 #define SECOND_START_ENABLED() (0)
-#define SECOND_START() do { } while (0)
+#define SECOND_START() ((void)0)
 
 #endif /* DTRACE_PROBES_DISABLED */
 

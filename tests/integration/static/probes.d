@@ -10,6 +10,7 @@ provider tst {
 	probe twelve(int, unsigned, short, char, long, unsigned long,
 	    int8_t, uint8_t, int16_t, uint16_t, int64_t, uint64_t);
 	probe gate__check(int);
+	probe main__entry(int argc);	/* fired from main.c: a second unit */
 };
 
 #pragma D attributes Evolving/Evolving/Common provider tst provider

@@ -445,17 +445,25 @@ static void test_stapsdt_parse(void)
 	/* malformed: each must be refused, never read past the end */
 	CHECK_INT(dt_stapsdt_parse(buf, 10, &n), -1);
 	len = make_desc(buf, "p", "x", "3@%eax");
-	CHECK_INT(dt_stapsdt_parse(buf, len, &n), -1);
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, -1);
 	len = make_desc(buf, "p", "x", "16@%eax");
-	CHECK_INT(dt_stapsdt_parse(buf, len, &n), -1);
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, -1);
 	len = make_desc(buf, "p", "x", "4@");
-	CHECK_INT(dt_stapsdt_parse(buf, len, &n), -1);
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, -1);
 	len = make_desc(buf, "p", "x", "4x@%eax");
-	CHECK_INT(dt_stapsdt_parse(buf, len, &n), -1);
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, -1);
 	len = make_desc(buf, "p", "x",
 			"4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax "
 			"4@%eax 4@%eax 4@%eax");
-	CHECK_INT(dt_stapsdt_parse(buf, len, &n), -1);
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0); /* 13 arguments */
+	CHECK_INT(n.sn_nargs, -1);
+	len = make_desc(buf, "p", "x", "-4@_ZN12my_namespace14some_long_name_of_a_variableE+12(%rip) 8@%rax");
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, 2); /* long operands are fine */
 	len = make_desc(buf, "", "x", "");
 	CHECK_INT(dt_stapsdt_parse(buf, len, &n), -1);
 	len = make_desc(buf, "p", "x", "4@%eax");

@@ -1,0 +1,3 @@
+provider dup {
+	probe b(int);
+};

@@ -1,0 +1,3 @@
+# exit 0
+# setup: cc -c thirdparty.s -o thirdparty.o
+-G -s link.d -o out.o thirdparty.o

@@ -1,0 +1,4 @@
+provider crlf {
+	probe a(int);
+};
+  #pragma D attributes Evolving/Evolving/Common provider crlf args

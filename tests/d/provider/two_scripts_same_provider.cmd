@@ -1,0 +1,2 @@
+# exit 1
+-h -s dup_a.d -s dup_b.d -o out.h

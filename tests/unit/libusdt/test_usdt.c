@@ -1,0 +1,258 @@
+/*
+ * Unit tests of libusdt without a tracer: API misuse, the lifecycle, the
+ * files, the runtime directory checks and a full disk.  Each scenario that
+ * depends on the process's first provider (the runtime directory is chosen
+ * once) runs in a child process.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../check.h"
+#include "usdt.h"
+
+static char rundir[] = "/tmp/usdt-unit-XXXXXX";
+static const char *self; /* argv[0]: /proc/self/exe is valgrind's under valgrind */
+
+static int count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void test_names_and_arguments(void)
+{
+	static const usdt_argtype_t two[] = { USDT_ARG_INT32, USDT_ARG_STRING };
+	usdt_argtype_t bad[] = { USDT_ARG_INT32, (usdt_argtype_t)99 };
+	usdt_argtype_t many[13];
+	usdt_provider_t *p;
+	int err = 0;
+
+	for (int i = 0; i < 13; i++)
+		many[i] = USDT_ARG_INT64;
+	CHECK(usdt_provider_create("", NULL, NULL, &err) == NULL);
+	CHECK_INT(err, -EUSDT_BADNAME);
+	CHECK(usdt_provider_create("9lives", NULL, NULL, &err) == NULL);
+	CHECK_INT(err, -EUSDT_BADNAME);
+	CHECK(usdt_provider_create("has-dash", NULL, NULL, &err) == NULL);
+	CHECK(usdt_provider_create(NULL, NULL, NULL, &err) == NULL);
+	CHECK(usdt_provider_create("ok", "../escape", NULL, &err) == NULL);
+	CHECK_INT(err, -EUSDT_BADNAME);
+	CHECK(usdt_provider_create("ok", "a/b", NULL, &err) == NULL);
+	CHECK(usdt_provider_create("a_name_that_is_far_too_long_for_a_provider_name_in_dtrace_xxxxxxxxxxx",
+				   NULL, NULL, &err) == NULL);
+	{
+		struct usdt_provider_opts o = { .sz = sizeof(o), .flags = 0x80 };
+		struct {
+			struct usdt_provider_opts o;
+			int extra;
+		} big = { { .sz = sizeof(big) }, 1 };
+
+		CHECK(usdt_provider_create("ok", NULL, &o, &err) == NULL);
+		CHECK_INT(err, -EUSDT_BADOPTS);
+		CHECK(usdt_provider_create("ok", NULL, &big.o, &err) == NULL);
+		CHECK_INT(err, -EUSDT_BADOPTS);
+		big.extra = 0; /* unknown trailing bytes that are zero are fine */
+		p = usdt_provider_create("ok", NULL, &big.o, &err);
+		CHECK(p != NULL);
+		usdt_provider_destroy(p);
+	}
+
+	p = usdt_provider_create("unit", "unitmod", NULL, &err);
+	CHECK(p != NULL);
+	CHECK_INT(err, 0);
+	if (p == NULL)
+		return;
+	CHECK(usdt_probe_create(p, "f", "bad name", 0, NULL) == NULL);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_BADNAME);
+	CHECK(usdt_probe_create(p, NULL, "x", 0, NULL) == NULL);
+	CHECK(usdt_probe_create(p, "f", "x", 13, many) == NULL);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_TOOMANYARGS);
+	CHECK(usdt_probe_create(p, "f", "x", -1, many) == NULL);
+	CHECK(usdt_probe_create(p, "f", "x", 2, NULL) == NULL);
+	CHECK(usdt_probe_create(p, "f", "x", 2, bad) == NULL);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_BADTYPE);
+	CHECK(strstr(usdt_provider_errmsg(p), "argument 1") != NULL);
+	CHECK(usdt_probe_create(p, "f", "x", 12, many) != NULL);
+	CHECK_INT(usdt_provider_errno(p), 0);
+	CHECK(usdt_probe_create(p, "g", "x", 0, NULL) == NULL);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_DUPLICATE);
+	CHECK(usdt_probe_create(p, "f", "y", 2, two) != NULL);
+	CHECK(usdt_probe_create(NULL, "f", "z", 0, NULL) == NULL);
+	usdt_provider_destroy(p);
+	usdt_provider_destroy(NULL);
+	CHECK_STR(usdt_strerror(-EUSDT_DESTROYED), "the probe's provider was destroyed");
+	CHECK_STR(usdt_strerror(EUSDT_ARGCOUNT), "wrong number of arguments for the probe");
+	CHECK_STR(usdt_strerror(-ENOSPC), strerror(ENOSPC));
+	CHECK_STR(usdt_strerror(999999), "unknown error");
+}
+
+static void test_lifecycle(void)
+{
+	static const usdt_argtype_t t[] = { USDT_ARG_INT8, USDT_ARG_DOUBLE };
+	usdt_provider_t *p = usdt_provider_create("life", "unitmod", NULL, NULL);
+	usdt_probe_t *a, *b;
+	const char *path;
+	char saved[4096];
+	usdt_arg_t args[2] = { { .i = -1 }, { .d = 2.5 } };
+	struct stat st;
+
+	CHECK(p != NULL);
+	if (p == NULL)
+		return;
+	a = usdt_probe_create(p, "f", "a", 2, t);
+	CHECK(a != NULL);
+	CHECK(usdt_provider_path(p) == NULL);
+	CHECK_INT(usdt_provider_disable(p), -EUSDT_NOTENABLED);
+	CHECK_INT(usdt_provider_enable(p), 0);
+	path = usdt_provider_path(p);
+	CHECK(path != NULL && strncmp(path, rundir, strlen(rundir)) == 0);
+	snprintf(saved, sizeof(saved), "%s", path ? path : "");
+	CHECK(stat(saved, &st) == 0 && (st.st_mode & 0777) == 0600);
+	CHECK_INT(usdt_provider_enable(p), -EUSDT_ENABLED);
+	CHECK_INT(usdt_probe_is_enabled(a), 0); /* no tracer */
+	CHECK_INT(usdt_probe_fire(a, 2, args), 0);
+	CHECK_INT(usdt_probe_fire(a, 1, args), -EUSDT_ARGCOUNT);
+	CHECK_INT(usdt_probe_fire(a, 2, NULL), -EUSDT_ARGCOUNT);
+	CHECK_INT(usdt_probe_fire(NULL, 0, NULL), -EINVAL);
+	usdt_probe_fire2(a, 1, 2);
+	usdt_probe_fire6(NULL, 1, 2, 3, 4, 5, 6);
+	CHECK_INT(usdt_probe_is_enabled(NULL), 0);
+
+	/* a probe added after enable rebuilds: a new file, the old one gone */
+	b = usdt_probe_create(p, "f", "b", 0, NULL);
+	CHECK(b != NULL);
+	CHECK(usdt_provider_path(p) != NULL && strcmp(usdt_provider_path(p), saved) != 0);
+	CHECK(access(saved, F_OK) != 0);
+	CHECK_INT(count_files(rundir), 1);
+	usdt_probe_fire0(b);
+
+	/* disable removes the file; enable again makes one */
+	CHECK_INT(usdt_provider_disable(p), 0);
+	CHECK(usdt_provider_path(p) == NULL);
+	CHECK_INT(count_files(rundir), 0);
+	usdt_probe_fire0(b); /* fires into nothing */
+	CHECK_INT(usdt_provider_enable(p), 0);
+	CHECK_INT(count_files(rundir), 1);
+
+	usdt_provider_destroy(p);
+	CHECK_INT(count_files(rundir), 0);
+	/* destroyed: the handles stay safe to use, and say so */
+	CHECK_INT(usdt_probe_fire(a, 2, args), -EUSDT_DESTROYED);
+	CHECK_INT(usdt_probe_is_enabled(a), 0);
+	usdt_probe_fire0(b);
+}
+
+static void test_same_name_two_modules(void)
+{
+	usdt_provider_t *p1 = usdt_provider_create("twin", "mod1", NULL, NULL);
+	usdt_provider_t *p2 = usdt_provider_create("twin", "mod2", NULL, NULL);
+
+	CHECK(p1 != NULL && p2 != NULL);
+	if (p1 == NULL || p2 == NULL)
+		return;
+	CHECK(usdt_probe_create(p1, "f", "x", 0, NULL) != NULL);
+	CHECK(usdt_probe_create(p2, "f", "x", 0, NULL) != NULL);
+	CHECK_INT(usdt_provider_enable(p1), 0);
+	CHECK_INT(usdt_provider_enable(p2), 0);
+	CHECK(strstr(usdt_provider_path(p1), "mod1") != NULL);
+	CHECK(strstr(usdt_provider_path(p2), "mod2") != NULL);
+	CHECK_INT(count_files(rundir), 2);
+	usdt_provider_destroy(p1);
+	usdt_provider_destroy(p2);
+	CHECK_INT(count_files(rundir), 0);
+}
+
+/*
+ * Run a scenario in a new process (the runtime directory is chosen once per
+ * process, so fork alone would inherit ours); returns its exit status.
+ */
+static int in_child(const char *scenario, const char *dir)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		setenv("USDT_RUNTIME_DIR", dir, 1);
+		execl(self, self, scenario, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int enable_one(void)
+{
+	usdt_provider_t *p = usdt_provider_create("c", "childmod", NULL, NULL);
+	int rc;
+
+	if (p == NULL || usdt_probe_create(p, "f", "x", 0, NULL) == NULL)
+		return 10;
+	rc = usdt_provider_enable(p);
+	if (rc == -EUSDT_RUNDIR && strstr(usdt_provider_errmsg(p), "private") != NULL)
+		return 3;
+	if (rc == -EUSDT_ELF && strstr(usdt_provider_errmsg(p), "cannot write") != NULL)
+		return 4;
+	if (rc != 0)
+		return 5;
+	usdt_provider_destroy(p);
+	return 0;
+}
+
+static int enable_with_full_disk(void)
+{
+	struct rlimit rl = { 4096, 4096 };
+
+	/* a full disk, as far as this process can tell: writes past 4 KiB fail */
+	signal(SIGXFSZ, SIG_IGN);
+	setrlimit(RLIMIT_FSIZE, &rl);
+	return enable_one();
+}
+
+static void test_runtime_dir_and_disk(void)
+{
+	char open_dir[] = "/tmp/usdt-open-XXXXXX";
+
+	CHECK(mkdtemp(open_dir) != NULL);
+	chmod(open_dir, 0777);
+	CHECK_INT(in_child("enable", open_dir), 3); /* refused: not private */
+	CHECK_INT(count_files(open_dir), 0);
+	chmod(open_dir, 0700);
+	CHECK_INT(in_child("enable", open_dir), 0);
+	CHECK_INT(in_child("fulldisk", open_dir), 4);
+	CHECK_INT(count_files(open_dir), 0); /* no half-written file left */
+	rmdir(open_dir);
+}
+
+int main(int argc, char **argv)
+{
+	self = argv[0];
+	if (argc > 1)
+		return strcmp(argv[1], "fulldisk") == 0 ? enable_with_full_disk() : enable_one();
+	if (mkdtemp(rundir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	setenv("USDT_RUNTIME_DIR", rundir, 1);
+	test_names_and_arguments();
+	test_lifecycle();
+	test_same_name_two_modules();
+	test_runtime_dir_and_disk();
+	CHECK_INT(count_files(rundir), 0);
+	rmdir(rundir);
+	return CHECK_DONE();
+}

@@ -201,7 +201,9 @@ static int map_image(usdt_provider_t *prov, int fd, us_image_t *im)
 
 static void cleanup_at_exit(void)
 {
-	pthread_mutex_lock(&us_lock);
+	/* a thread stuck inside the lock must not hang exit: leave the files to reaping */
+	if (pthread_mutex_trylock(&us_lock) != 0)
+		return;
 	for (usdt_provider_t *p = live; p != NULL; p = p->pv_next)
 		if (p->pv_image.im_path != NULL && p->pv_owner == getpid())
 			unlink(p->pv_image.im_path);

@@ -132,7 +132,8 @@ int main(int argc, char *argv[])
 	bool compile_only = false;
 	dtrace_prog_t *last = NULL;
 	dtrace_hdl_t *dtp;
-	int nscripts = 0, c, err, status = 0;
+	int nscripts = 0, c, err, status = 0, margc = 0;
+	char **margv = NULL, *saved0 = NULL;
 	char *defout = NULL;
 
 	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
@@ -213,10 +214,10 @@ int main(int argc, char *argv[])
 		status = 2;
 		goto done;
 	}
-	if (mode != MODE_LINK && optind < argc) {
-		fprintf(stderr, "%s: object files may only follow -G\n", g_pname);
-		status = 2;
-		goto done;
+	/* after the options: objects for -G, else the macro arguments $1..$n */
+	if (mode != MODE_LINK) {
+		margv = argv + optind - 1;
+		margc = argc - optind + 1;
 	}
 
 	for (int i = 0; i < nscripts; i++) {
@@ -228,7 +229,13 @@ int main(int argc, char *argv[])
 			status = 1;
 			goto done;
 		}
-		last = dtrace_program_fcompile(dtp, fp, scripts[i], cflags, 0, NULL);
+		if (margv != NULL) { /* $0 is the script's name */
+			saved0 = margv[0];
+			margv[0] = (char *)scripts[i];
+		}
+		last = dtrace_program_fcompile(dtp, fp, scripts[i], cflags, margc, margv);
+		if (margv != NULL)
+			margv[0] = saved0;
 		fclose(fp);
 		if (last == NULL) {
 			fprintf(stderr, "%s: failed to compile script %s: %s\n", g_pname,

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "dtrace.h"
 
@@ -48,6 +49,8 @@ typedef enum dt_tok {
 	T_MACSTR,  /* $$1: tk_str is the name without '$$' */
 	T_AGG,	   /* @name or @: tk_str is the name without '@' */
 	T_PRAGMA,  /* #pragma ... : tk_str is the rest of the line */
+	T_PSPEC,   /* a probe description at the start of a clause: tk_str */
+	T_EPRED,   /* the '/' that ends a predicate */
 	T_BQUOTE,  /* ` (scoping operator) */
 	/* punctuators and operators */
 	T_LPAREN, T_RPAREN, T_LBRACKET, T_RBRACKET, T_LBRACE, T_RBRACE,
@@ -172,12 +175,74 @@ struct dtrace_prog {
 	dt_arena_t dp_arena;
 	dt_provdecl_t *dp_providers;
 	int dp_nproviders;
+	struct dt_node *dp_clauses;
+	int dp_nclauses;
 };
+
+/* ---------------------------------------------------------------- syntax tree */
+
+typedef struct dt_pcb dt_pcb_t;
+
+typedef enum dt_nkind {
+	DT_N_INT,     /* dn_value, dn_intflags */
+	DT_N_STRING,  /* dn_string, dn_strlen */
+	DT_N_IDENT,   /* dn_name: a variable, built-in, function or enumerator */
+	DT_N_AGG,     /* dn_name: @name ("" for @) */
+	DT_N_SELF,    /* the keyword self (as in self->x) */
+	DT_N_THIS,    /* the keyword this */
+	DT_N_UNARY,   /* dn_op (T_MINUS, T_BANG, T_STAR for *p, T_AMP for &x, T_INC/T_DEC prefix), dn_left */
+	DT_N_POSTFIX, /* dn_op (T_INC, T_DEC), dn_left */
+	DT_N_BINARY,  /* dn_op, dn_left, dn_right (includes T_ASSIGN and compound assignment) */
+	DT_N_TERNARY, /* dn_cond ? dn_left : dn_right */
+	DT_N_CALL,    /* dn_name(dn_args...) */
+	DT_N_INDEX,   /* dn_left[dn_args...]: arrays, associative arrays, aggregations */
+	DT_N_MEMBER,  /* dn_left . dn_name, or -> when dn_op == T_ARROW */
+	DT_N_CAST,    /* (dn_type) dn_left */
+	DT_N_SIZEOF,  /* sizeof(dn_type) or sizeof dn_left */
+	DT_N_OFFSETOF, /* offsetof(dn_type, dn_name) */
+	DT_N_STRINGOF, /* stringof dn_left */
+	DT_N_XLATE,   /* xlate<dn_type>(dn_left) */
+	DT_N_SYM,     /* dn_name: `symbol or module`symbol */
+	DT_N_CLAUSE,  /* dn_pdescs, dn_cond (predicate or NULL), dn_args (statements) */
+	DT_N_PDESC,   /* dn_name: the probe description as written */
+} dt_nkind_t;
+
+typedef struct dt_node {
+	dt_nkind_t dn_kind;
+	dt_loc_t dn_loc;
+	struct dt_node *dn_next; /* the next in a list: arguments, statements, clauses */
+	dt_tok_t dn_op;
+	struct dt_node *dn_left, *dn_right, *dn_cond;
+	struct dt_node *dn_args; /* a list */
+	const char *dn_name;
+	dt_type_t *dn_type;	 /* cast, sizeof, offsetof, xlate; after checking: the type */
+	uint64_t dn_value;
+	int dn_intflags;
+	const char *dn_string;
+	size_t dn_strlen;
+	struct dt_node *dn_pdescs; /* clauses */
+	int dn_flags;		   /* DT_NF_* */
+} dt_node_t;
+
+#define DT_NF_LVALUE 0x1   /* designates storage */
+#define DT_NF_WRITABLE 0x2 /* may be assigned */
+#define DT_NF_CONST 0x4	   /* an integer constant expression: dn_value holds it */
+
+dt_node_t *dt_node_alloc(dt_pcb_t *, dt_nkind_t, const dt_loc_t *);
+/* Parse an expression, a clause body, a clause: in dt_pexpr.c. */
+dt_node_t *dt_parse_expr(dt_pcb_t *);
+void dt_parse_clause(dt_pcb_t *);
+/* Types: a type name in a cast, sizeof or declaration (dt_parse.c). */
+bool dt_parse_at_type(dt_pcb_t *);
+dt_type_t *dt_parse_type_name(dt_pcb_t *);
+/* "syntax error near ..." at the current token. */
+_Noreturn void dt_syntax(dt_pcb_t *, const char *expected);
 
 /* ---------------------------------------------------------------- handle */
 
 struct dtrace_hdl {
 	int dt_errno;
+	pid_t dt_target; /* $target: the -c or -p process, or 0 */
 	char dt_errmsg[1024];
 	bool dt_errtags;
 	char *dt_cpppath;
@@ -199,7 +264,7 @@ int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...)
 /* ---------------------------------------------------------------- compiler */
 
 /* Parser control block: one per compile. */
-typedef struct dt_pcb {
+struct dt_pcb {
 	dtrace_hdl_t *pcb_hdl;
 	dtrace_prog_t *pcb_prog;
 	dt_arena_t *pcb_arena;
@@ -217,7 +282,15 @@ typedef struct dt_pcb {
 	int pcb_argc;
 	char *const *pcb_argv;
 	dt_strset_t *pcb_names; /* declared names, see dt_parse.c */
-} dt_pcb_t;
+	/* lexer state for probe descriptions (see dt_lex.c) */
+	int pcb_braces, pcb_parens;
+	bool pcb_clause_start, pcb_prev_pspec;
+	bool pcb_in_predicate; /* a '/' before '{' ends the predicate */
+	int pcb_depth;	       /* expression nesting */
+	/* the program's clauses, in order */
+	struct dt_node *pcb_clauses, *pcb_lastclause;
+	int pcb_nclauses;
+};
 
 void dt_lex_init(dt_pcb_t *);
 void dt_lex_next(dt_pcb_t *);			   /* advance pcb_tok */

@@ -41,7 +41,8 @@ static const char *const toknames[] = {
 	[T_INT] = "integer constant", [T_CHAR] = "character constant",
 	[T_STRING] = "string literal", [T_MACRO] = "macro argument",
 	[T_MACSTR] = "macro argument", [T_AGG] = "aggregation",
-	[T_PRAGMA] = "#pragma", [T_BQUOTE] = "`",
+	[T_PRAGMA] = "#pragma", [T_PSPEC] = "probe description", [T_EPRED] = "/",
+	[T_BQUOTE] = "`",
 	[T_LPAREN] = "(", [T_RPAREN] = ")", [T_LBRACKET] = "[", [T_RBRACKET] = "]",
 	[T_LBRACE] = "{", [T_RBRACE] = "}", [T_SEMI] = ";", [T_COMMA] = ",",
 	[T_COLON] = ":", [T_QUESTION] = "?", [T_DOT] = ".", [T_ARROW] = "->",
@@ -70,6 +71,8 @@ const char *dt_tok_name(dt_tok_t t)
 
 void dt_lex_init(dt_pcb_t *pcb)
 {
+	pcb->pcb_braces = pcb->pcb_parens = 0;
+	pcb->pcb_clause_start = true;
 	pcb->pcb_pos = 0;
 	pcb->pcb_line = 1;
 	pcb->pcb_col = 1;
@@ -445,6 +448,89 @@ static const char *lex_name(dt_pcb_t *pcb, size_t *lenp)
 	return p;
 }
 
+/*
+ * Probe descriptions.  Where a clause may begin (the start of the program,
+ * after a declaration's ';' or a clause's '}', after a ',' that follows a
+ * description), text like "syscall::read:entry", "pid$target:a.out::entry",
+ * "tick-1s" or "BEGIN" is one T_PSPEC token -- unless it is a keyword or a
+ * type name, which begin declarations.  The parser turns a T_PSPEC that is a
+ * plain identifier back into one where a declaration needs it.
+ */
+static bool is_pspec_char(int c, bool first)
+{
+	if (c < 0)
+		return false;
+	if (isalpha(c) || c == '_' || c == '-' || c == '$' || c == ':' || c == '.' || c == '?' ||
+	    c == '*' || c == '\\' || c == '[' || c == ']' || c == '!')
+		return true;
+	return !first && (isdigit(c) || c == '`');
+}
+
+static bool lex_pspec(dt_pcb_t *pcb, dt_token_t *tk)
+{
+	size_t s = pcb->pcb_pos, e = s;
+	bool ident = true;
+
+	while (e < pcb->pcb_len && is_pspec_char((unsigned char)pcb->pcb_buf[e], e == s)) {
+		char c = pcb->pcb_buf[e];
+
+		if (!(isalnum((unsigned char)c) || c == '_'))
+			ident = false;
+		e++;
+	}
+	if (ident) {
+		char name[128];
+		size_t n = e - s;
+
+		if (n >= sizeof(name) || isdigit((unsigned char)pcb->pcb_buf[s]))
+			return false;
+		memcpy(name, pcb->pcb_buf + s, n);
+		name[n] = '\0';
+		for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+			if (strcmp(keywords[i].name, name) == 0)
+				return false;
+		if (pcb->pcb_types != NULL && dt_type_lookup(pcb->pcb_types, name) != NULL)
+			return false;
+	}
+	tk->tk_str = dt_arena_strndup(pcb->pcb_arena, pcb->pcb_buf + s, e - s);
+	if (tk->tk_str == NULL)
+		dt_cnomem(pcb);
+	tk->tk_len = e - s;
+	while (pcb->pcb_pos < e)
+		advance(pcb);
+	tk->tk_kind = T_PSPEC;
+	return true;
+}
+
+/*
+ * In a predicate, is the '/' at pcb_pos its end?  Yes when what follows
+ * (past blanks and comments) is '{', the end of input or a clause that has
+ * no body -- as DTrace's lexer decides.
+ */
+static bool ends_predicate(const dt_pcb_t *pcb)
+{
+	size_t p = pcb->pcb_pos + 1;
+
+	for (;;) {
+		while (p < pcb->pcb_len && isspace((unsigned char)pcb->pcb_buf[p]))
+			p++;
+		if (p + 1 < pcb->pcb_len && pcb->pcb_buf[p] == '/' && pcb->pcb_buf[p + 1] == '*') {
+			const char *e = strstr(pcb->pcb_buf + p + 2, "*/");
+
+			if (e == NULL)
+				return true;
+			p = (size_t)(e - pcb->pcb_buf) + 2;
+			continue;
+		}
+		if (p + 1 < pcb->pcb_len && pcb->pcb_buf[p] == '/' && pcb->pcb_buf[p + 1] == '/') {
+			while (p < pcb->pcb_len && pcb->pcb_buf[p] != '\n')
+				p++;
+			continue;
+		}
+		return p >= pcb->pcb_len || pcb->pcb_buf[p] == '{';
+	}
+}
+
 /* Operators, longest match first. */
 static const struct {
 	const char *op;
@@ -478,6 +564,9 @@ static void lex_token(dt_pcb_t *pcb, dt_token_t *tk)
 		tk->tk_kind = T_EOF;
 		return;
 	}
+	if (pcb->pcb_clause_start && pcb->pcb_braces == 0 && pcb->pcb_parens == 0 &&
+	    is_pspec_char(c, true) && lex_pspec(pcb, tk))
+		return;
 	if (c == '_' || isalpha(c)) {
 		tk->tk_str = lex_name(pcb, &tk->tk_len);
 		tk->tk_kind = T_IDENT;
@@ -523,6 +612,11 @@ static void lex_token(dt_pcb_t *pcb, dt_token_t *tk)
 		}
 		return;
 	}
+	if (c == '/' && pcb->pcb_in_predicate && pcb->pcb_parens == 0 && ends_predicate(pcb)) {
+		advance(pcb);
+		tk->tk_kind = T_EPRED;
+		return;
+	}
 	for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
 		size_t n = strlen(operators[i].op);
 
@@ -543,8 +637,38 @@ static void lex_token(dt_pcb_t *pcb, dt_token_t *tk)
 
 static void lex_token_end(dt_pcb_t *pcb, dt_token_t *tk)
 {
+	bool after_pspec = pcb->pcb_prev_pspec;
+
 	lex_token(pcb, tk);
 	tk->tk_end = pcb->pcb_pos;
+	switch (tk->tk_kind) {
+	case T_LBRACE:
+		pcb->pcb_braces++;
+		break;
+	case T_RBRACE:
+		if (pcb->pcb_braces > 0)
+			pcb->pcb_braces--;
+		break;
+	case T_LPAREN:
+		pcb->pcb_parens++;
+		break;
+	case T_RPAREN:
+		if (pcb->pcb_parens > 0)
+			pcb->pcb_parens--;
+		break;
+	default:
+		break;
+	}
+	/* where may the next token begin a clause? */
+	if (pcb->pcb_braces > 0 || pcb->pcb_parens > 0)
+		pcb->pcb_clause_start = false;
+	else if (tk->tk_kind == T_RBRACE || tk->tk_kind == T_SEMI || tk->tk_kind == T_PRAGMA)
+		pcb->pcb_clause_start = true;
+	else if (tk->tk_kind == T_COMMA)
+		pcb->pcb_clause_start = after_pspec;
+	else if (tk->tk_kind != T_EOF)
+		pcb->pcb_clause_start = false;
+	pcb->pcb_prev_pspec = tk->tk_kind == T_PSPEC;
 }
 
 void dt_lex_next(dt_pcb_t *pcb)

@@ -25,7 +25,7 @@ static bool accept(dt_pcb_t *pcb, dt_tok_t t)
 }
 
 /* "syntax error near "x"", with the text of the current token. */
-static _Noreturn void syntax(dt_pcb_t *pcb, const char *expected)
+_Noreturn void dt_syntax(dt_pcb_t *pcb, const char *expected)
 {
 	const dt_token_t *t = &TOK;
 	char near[64];
@@ -58,7 +58,7 @@ static void expect(dt_pcb_t *pcb, dt_tok_t t)
 	if (accept(pcb, t))
 		return;
 	snprintf(what, sizeof(what), "'%s'", dt_tok_name(t));
-	syntax(pcb, what);
+	dt_syntax(pcb, what);
 }
 
 /* ---------------------------------------------------------------- types */
@@ -120,9 +120,9 @@ static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
 					  "invalid type combination");
 			dt_lex_next(pcb);
 			if (TOK.tk_kind != T_IDENT)
-				syntax(pcb, k == DT_TK_ENUM ? "an enum tag" : "a struct or union tag");
+				dt_syntax(pcb, k == DT_TK_ENUM ? "an enum tag" : "a struct or union tag");
 			if (TOK.tk_kind == T_LBRACE)
-				syntax(pcb, "a tag");
+				dt_syntax(pcb, "a tag");
 			named = dt_type_tag(pcb->pcb_types, k, TOK.tk_str);
 			if (named == NULL)
 				dt_cnomem(pcb);
@@ -167,7 +167,7 @@ done:
 		if (TOK.tk_kind == T_IDENT)
 			dt_cerror(pcb, &TOK.tk_loc, "D_TYPE_ERR", "unknown type name \"%s\"",
 				  TOK.tk_str);
-		syntax(pcb, "a type");
+		dt_syntax(pcb, "a type");
 	}
 	if (nsigned + nunsigned > 1 || nshort > 1 || nlong > 2 || (nshort && nlong))
 		dt_cerror(pcb, &start, "D_DECL_COMBO", "invalid type combination");
@@ -273,6 +273,34 @@ static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt
 	return t;
 }
 
+bool dt_parse_at_type(dt_pcb_t *pcb)
+{
+	switch (TOK.tk_kind) {
+	case T_CONST: case T_VOLATILE: case T_RESTRICT: case T_SIGNED: case T_UNSIGNED:
+	case T_SHORT: case T_LONG: case T_CHAR_KW: case T_INT_KW: case T_VOID: case T_FLOAT:
+	case T_DOUBLE: case T_BOOL: case T_STRING_KW: case T_STRUCT: case T_UNION: case T_ENUM:
+		return true;
+	case T_IDENT:
+		return dt_type_lookup(pcb->pcb_types, TOK.tk_str) != NULL;
+	default:
+		return false;
+	}
+}
+
+/* A type name: specifiers and an abstract declarator, as in casts and sizeof. */
+dt_type_t *dt_parse_type_name(dt_pcb_t *pcb)
+{
+	dt_loc_t loc = TOK.tk_loc, nloc;
+	const char *name;
+	dt_type_t *t = declarator(pcb, decl_specifiers(pcb), &name, &nloc);
+
+	if (name != NULL)
+		dt_cerror(pcb, &nloc, "D_SYNTAX", "syntax error near \"%s\": a type name has no "
+			  "declarator name", name);
+	(void)loc;
+	return t;
+}
+
 /* typedef <type> <declarator>; */
 static void typedef_decl(dt_pcb_t *pcb)
 {
@@ -283,7 +311,7 @@ static void typedef_decl(dt_pcb_t *pcb)
 	dt_lex_next(pcb);
 	t = declarator(pcb, decl_specifiers(pcb), &name, &loc);
 	if (name == NULL)
-		syntax(pcb, "a typedef name");
+		dt_syntax(pcb, "a typedef name");
 	if (type_depth(t) >= DT_MAXTYPEDEPTH)
 		dt_cerror(pcb, &loc, "D_DECL_DEPTH", "type nests more than %d levels deep",
 			  DT_MAXTYPEDEPTH);
@@ -479,7 +507,7 @@ static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 
 	dt_lex_next(pcb); /* probe */
 	if (TOK.tk_kind != T_IDENT)
-		syntax(pcb, "a probe name");
+		dt_syntax(pcb, "a probe name");
 	pd->pd_name = TOK.tk_str;
 	pd->pd_loc = TOK.tk_loc;
 	if (strlen(pd->pd_name) >= DT_NAMELEN)
@@ -528,7 +556,7 @@ static void provider_decl(dt_pcb_t *pcb)
 
 	dt_lex_next(pcb); /* provider */
 	if (TOK.tk_kind != T_IDENT)
-		syntax(pcb, "a provider name");
+		dt_syntax(pcb, "a provider name");
 	name = TOK.tk_str;
 	loc = TOK.tk_loc;
 	if (strlen(name) >= DT_PROVNAMELEN)
@@ -557,7 +585,7 @@ static void provider_decl(dt_pcb_t *pcb)
 	while (TOK.tk_kind == T_PROBE)
 		probe_decl(pcb, pv);
 	if (TOK.tk_kind != T_RBRACE)
-		syntax(pcb, "'probe' or '}'");
+		dt_syntax(pcb, "'probe' or '}'");
 	dt_lex_next(pcb);
 	expect(pcb, T_SEMI);
 }
@@ -676,6 +704,8 @@ void dt_parse_program(dt_pcb_t *pcb)
 	for (;;) {
 		switch (TOK.tk_kind) {
 		case T_EOF:
+			pcb->pcb_prog->dp_clauses = pcb->pcb_clauses;
+			pcb->pcb_prog->dp_nclauses = pcb->pcb_nclauses;
 			return;
 		case T_PROVIDER:
 			provider_decl(pcb);
@@ -689,10 +719,11 @@ void dt_parse_program(dt_pcb_t *pcb)
 		case T_SEMI:
 			dt_lex_next(pcb);
 			break;
+		case T_PSPEC:
+			dt_parse_clause(pcb);
+			break;
 		default:
-			dt_cerror(pcb, &TOK.tk_loc, "D_SYNTAX",
-				  "expected a provider, typedef or #pragma declaration: probe "
-				  "clauses are not compiled yet");
+			dt_syntax(pcb, "a probe description or a declaration");
 		}
 	}
 }

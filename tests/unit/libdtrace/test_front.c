@@ -34,6 +34,7 @@ static void lex_all(lexed_t *lx, const char *src, size_t len)
 	if ((lx->err = setjmp(pcb.pcb_jmp)) != 0)
 		return;
 	dt_lex_init(&pcb);
+	pcb.pcb_clause_start = false; /* lex as inside a clause, not probe descriptions */
 	do {
 		dt_lex_next(&pcb);
 		lx->tok[lx->n++] = pcb.pcb_tok;
@@ -317,7 +318,7 @@ static void test_parse_errors(void)
 	expect_compile_error("provider p { probe a(unsigned string); };", "D_DECL_SIGNINT", 1);
 	expect_compile_error("provider p { probe a(uint64_t unsigned); };", "D_DECL_COMBO", 1);
 	expect_compile_error("provider p { probe a(int x[0]); };", "D_DECL_ARRBIG", 1);
-	expect_compile_error("BEGIN { exit(0); }", "D_SYNTAX", 1);
+	expect_compile_error("BEGIN { exit(0) ", "D_SYNTAX", 1);
 	expect_compile_error("#pragma D", "D_PRAGMA_MALFORM", 1);
 	expect_compile_error("#pragma D option", "D_PRAGMA_MALFORM", 1);
 	expect_compile_error("provider p { probe a(); };\n#pragma D attributes A/B/C provider p "

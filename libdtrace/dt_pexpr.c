@@ -1,0 +1,494 @@
+/*
+ * dt_pexpr.c -- the D parser, part two: expressions, statements and probe
+ * clauses.  (Declarations are in dt_parse.c.)
+ *
+ * Expressions follow C's precedence and associativity, with D's ^^ between
+ * && and ||, and no comma operator.  Binary levels are parsed by precedence
+ * climbing, so adding an operator is one table line.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dt_impl.h"
+
+#define TOK (pcb->pcb_tok)
+
+dt_node_t *dt_node_alloc(dt_pcb_t *pcb, dt_nkind_t kind, const dt_loc_t *loc)
+{
+	dt_node_t *n = dt_palloc(pcb, sizeof(*n));
+
+	n->dn_kind = kind;
+	n->dn_loc = *loc;
+	return n;
+}
+
+static bool accept(dt_pcb_t *pcb, dt_tok_t t)
+{
+	if (TOK.tk_kind != t)
+		return false;
+	dt_lex_next(pcb);
+	return true;
+}
+
+static void expect(dt_pcb_t *pcb, dt_tok_t t)
+{
+	char what[32];
+
+	if (accept(pcb, t))
+		return;
+	snprintf(what, sizeof(what), "'%s'", dt_tok_name(t));
+	dt_syntax(pcb, what);
+}
+
+static const char *ident(dt_pcb_t *pcb, const char *what)
+{
+	const char *s;
+
+	if (TOK.tk_kind != T_IDENT)
+		dt_syntax(pcb, what);
+	s = TOK.tk_str;
+	dt_lex_next(pcb);
+	return s;
+}
+
+/* ---------------------------------------------------------------- macros */
+
+static bool is_integer(const char *s)
+{
+	char *end;
+
+	if (*s == '\0')
+		return false;
+	errno = 0;
+	(void)strtoull(s, &end, 0);
+	return errno == 0 && *end == '\0' && (isdigit((unsigned char)*s));
+}
+
+/*
+ * $1..$n, $$1..$$n and the macro variables.  $n is an integer constant
+ * when its argument is one, else an identifier; $$n is always a string.
+ */
+static dt_node_t *macro(dt_pcb_t *pcb)
+{
+	const dt_token_t *t = &TOK;
+	bool str = t->tk_kind == T_MACSTR;
+	const char *name = t->tk_str, *val = NULL;
+	char buf[32];
+	dt_node_t *n;
+
+	if (isdigit((unsigned char)name[0])) {
+		char *end;
+		unsigned long i = strtoul(name, &end, 10);
+
+		if (*end != '\0')
+			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF", "invalid macro argument $%s",
+				  name);
+		if (i >= (unsigned long)pcb->pcb_argc)
+			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF",
+				  "macro argument %s$%s is not defined", str ? "$" : "", name);
+		val = pcb->pcb_argv[i];
+	} else if (strcmp(name, "pid") == 0) {
+		snprintf(buf, sizeof(buf), "%d", (int)getpid());
+		val = buf;
+	} else if (strcmp(name, "ppid") == 0) {
+		snprintf(buf, sizeof(buf), "%d", (int)getppid());
+		val = buf;
+	} else if (strcmp(name, "uid") == 0 || strcmp(name, "euid") == 0) {
+		snprintf(buf, sizeof(buf), "%u", name[0] == 'e' ? geteuid() : getuid());
+		val = buf;
+	} else if (strcmp(name, "gid") == 0 || strcmp(name, "egid") == 0) {
+		snprintf(buf, sizeof(buf), "%u", name[0] == 'e' ? getegid() : getgid());
+		val = buf;
+	} else if (strcmp(name, "target") == 0) {
+		if (pcb->pcb_hdl->dt_target <= 0)
+			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF",
+				  "macro variable $target is not defined (use -c or -p)");
+		snprintf(buf, sizeof(buf), "%d", (int)pcb->pcb_hdl->dt_target);
+		val = buf;
+	} else {
+		dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF", "macro variable %s$%s is not defined",
+			  str ? "$" : "", name);
+	}
+	if (str) {
+		n = dt_node_alloc(pcb, DT_N_STRING, &t->tk_loc);
+		n->dn_string = dt_arena_strndup(pcb->pcb_arena, val, strlen(val));
+		n->dn_strlen = strlen(val);
+	} else if (is_integer(val)) {
+		n = dt_node_alloc(pcb, DT_N_INT, &t->tk_loc);
+		errno = 0;
+		n->dn_value = strtoull(val, NULL, 0);
+		if (errno != 0)
+			dt_cerror(pcb, &t->tk_loc, "D_MACRO_OFLOW",
+				  "macro argument $%s is too large for an integer", name);
+	} else {
+		n = dt_node_alloc(pcb, DT_N_IDENT, &t->tk_loc);
+		n->dn_name = dt_arena_strndup(pcb->pcb_arena, val, strlen(val));
+	}
+	if ((n->dn_kind == DT_N_STRING && n->dn_string == NULL) ||
+	    (n->dn_kind == DT_N_IDENT && n->dn_name == NULL))
+		dt_cnomem(pcb);
+	dt_lex_next(pcb);
+	return n;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static dt_node_t *unary(dt_pcb_t *);
+
+/* Arguments up to the closing token: "a, b, c" or nothing. */
+static dt_node_t *arg_list(dt_pcb_t *pcb, dt_tok_t close)
+{
+	dt_node_t *head = NULL, **tail = &head;
+
+	if (TOK.tk_kind == close)
+		return NULL;
+	for (;;) {
+		*tail = dt_parse_expr(pcb);
+		tail = &(*tail)->dn_next;
+		if (!accept(pcb, T_COMMA))
+			return head;
+	}
+}
+
+static dt_node_t *primary(dt_pcb_t *pcb)
+{
+	dt_loc_t loc = TOK.tk_loc;
+	dt_node_t *n;
+
+	switch (TOK.tk_kind) {
+	case T_INT:
+	case T_CHAR:
+		n = dt_node_alloc(pcb, DT_N_INT, &loc);
+		n->dn_value = TOK.tk_ival;
+		n->dn_intflags = TOK.tk_kind == T_CHAR ? -1 : TOK.tk_flags;
+		dt_lex_next(pcb);
+		return n;
+	case T_STRING: {
+		/* adjacent literals are one string, as in C */
+		size_t len = 0;
+		char *s = NULL;
+
+		n = dt_node_alloc(pcb, DT_N_STRING, &loc);
+		while (TOK.tk_kind == T_STRING) {
+			char *ns = dt_palloc(pcb, len + TOK.tk_len + 1);
+
+			if (len)
+				memcpy(ns, s, len);
+			memcpy(ns + len, TOK.tk_str, TOK.tk_len + 1);
+			s = ns;
+			len += TOK.tk_len;
+			dt_lex_next(pcb);
+		}
+		n->dn_string = s;
+		n->dn_strlen = len;
+		return n;
+	}
+	case T_IDENT:
+		n = dt_node_alloc(pcb, DT_N_IDENT, &loc);
+		n->dn_name = TOK.tk_str;
+		dt_lex_next(pcb);
+		if (accept(pcb, T_LPAREN)) {
+			n->dn_kind = DT_N_CALL;
+			n->dn_args = arg_list(pcb, T_RPAREN);
+			expect(pcb, T_RPAREN);
+		}
+		return n;
+	case T_AGG:
+		n = dt_node_alloc(pcb, DT_N_AGG, &loc);
+		n->dn_name = TOK.tk_str;
+		dt_lex_next(pcb);
+		return n;
+	case T_SELF:
+	case T_THIS:
+		n = dt_node_alloc(pcb, TOK.tk_kind == T_SELF ? DT_N_SELF : DT_N_THIS, &loc);
+		dt_lex_next(pcb);
+		if (TOK.tk_kind != T_ARROW)
+			dt_cerror(pcb, &loc, "D_SYNTAX", "%s must be followed by -> and a name",
+				  n->dn_kind == DT_N_SELF ? "self" : "this");
+		return n;
+	case T_MACRO:
+	case T_MACSTR:
+		return macro(pcb);
+	case T_LPAREN:
+		dt_lex_next(pcb);
+		n = dt_parse_expr(pcb);
+		expect(pcb, T_RPAREN);
+		return n;
+	case T_BQUOTE:
+		/* `symbol: a kernel or module symbol */
+		dt_lex_next(pcb);
+		n = dt_node_alloc(pcb, DT_N_SYM, &loc);
+		n->dn_name = ident(pcb, "a symbol name after `");
+		return n;
+	case T_XLATE:
+		dt_lex_next(pcb);
+		n = dt_node_alloc(pcb, DT_N_XLATE, &loc);
+		expect(pcb, T_LT);
+		n->dn_type = dt_parse_type_name(pcb);
+		expect(pcb, T_GT);
+		expect(pcb, T_LPAREN);
+		n->dn_left = dt_parse_expr(pcb);
+		expect(pcb, T_RPAREN);
+		return n;
+	case T_OFFSETOF:
+		dt_lex_next(pcb);
+		n = dt_node_alloc(pcb, DT_N_OFFSETOF, &loc);
+		expect(pcb, T_LPAREN);
+		n->dn_type = dt_parse_type_name(pcb);
+		expect(pcb, T_COMMA);
+		n->dn_name = ident(pcb, "a member name");
+		expect(pcb, T_RPAREN);
+		return n;
+	default:
+		dt_syntax(pcb, NULL);
+	}
+}
+
+static dt_node_t *postfix(dt_pcb_t *pcb, dt_node_t *n)
+{
+	for (;;) {
+		dt_loc_t loc = TOK.tk_loc;
+		dt_node_t *p;
+
+		switch (TOK.tk_kind) {
+		case T_LBRACKET:
+			dt_lex_next(pcb);
+			p = dt_node_alloc(pcb, DT_N_INDEX, &loc);
+			p->dn_left = n;
+			p->dn_args = arg_list(pcb, T_RBRACKET);
+			if (p->dn_args == NULL)
+				dt_syntax(pcb, "an index");
+			expect(pcb, T_RBRACKET);
+			break;
+		case T_DOT:
+		case T_ARROW:
+			p = dt_node_alloc(pcb, DT_N_MEMBER, &loc);
+			p->dn_op = TOK.tk_kind;
+			dt_lex_next(pcb);
+			p->dn_left = n;
+			p->dn_name = ident(pcb, "a member name");
+			break;
+		case T_INC:
+		case T_DEC:
+			p = dt_node_alloc(pcb, DT_N_POSTFIX, &loc);
+			p->dn_op = TOK.tk_kind;
+			p->dn_left = n;
+			dt_lex_next(pcb);
+			break;
+		default:
+			return n;
+		}
+		n = p;
+	}
+}
+
+/* A parenthesized type name ahead? (after '(') */
+static bool type_ahead(dt_pcb_t *pcb)
+{
+	const dt_token_t *t = dt_lex_peek(pcb);
+
+	switch (t->tk_kind) {
+	case T_CONST: case T_VOLATILE: case T_SIGNED: case T_UNSIGNED: case T_SHORT:
+	case T_LONG: case T_CHAR_KW: case T_INT_KW: case T_VOID: case T_FLOAT: case T_DOUBLE:
+	case T_BOOL: case T_STRING_KW: case T_STRUCT: case T_UNION: case T_ENUM:
+		return true;
+	case T_IDENT:
+		return dt_type_lookup(pcb->pcb_types, t->tk_str) != NULL;
+	default:
+		return false;
+	}
+}
+
+static dt_node_t *unary(dt_pcb_t *pcb)
+{
+	dt_loc_t loc = TOK.tk_loc;
+	dt_node_t *n;
+
+	switch (TOK.tk_kind) {
+	case T_INC:
+	case T_DEC:
+	case T_PLUS:
+	case T_MINUS:
+	case T_BANG:
+	case T_TILDE:
+	case T_STAR:
+	case T_AMP:
+		n = dt_node_alloc(pcb, DT_N_UNARY, &loc);
+		n->dn_op = TOK.tk_kind;
+		dt_lex_next(pcb);
+		n->dn_left = unary(pcb);
+		return n;
+	case T_SIZEOF:
+		dt_lex_next(pcb);
+		n = dt_node_alloc(pcb, DT_N_SIZEOF, &loc);
+		if (TOK.tk_kind == T_LPAREN && type_ahead(pcb)) {
+			dt_lex_next(pcb);
+			n->dn_type = dt_parse_type_name(pcb);
+			expect(pcb, T_RPAREN);
+		} else {
+			n->dn_left = unary(pcb);
+		}
+		return n;
+	case T_STRINGOF:
+		dt_lex_next(pcb);
+		n = dt_node_alloc(pcb, DT_N_STRINGOF, &loc);
+		n->dn_left = unary(pcb);
+		return n;
+	case T_LPAREN:
+		if (type_ahead(pcb)) {
+			dt_lex_next(pcb);
+			n = dt_node_alloc(pcb, DT_N_CAST, &loc);
+			n->dn_type = dt_parse_type_name(pcb);
+			expect(pcb, T_RPAREN);
+			n->dn_left = unary(pcb);
+			return n;
+		}
+		/* FALLTHROUGH */
+	default:
+		return postfix(pcb, primary(pcb));
+	}
+}
+
+/* Binary operators, loosest first; all associate to the left. */
+static int precedence(dt_tok_t t)
+{
+	switch (t) {
+	case T_LOR: return 1;
+	case T_LXOR: return 2;
+	case T_LAND: return 3;
+	case T_BAR: return 4;
+	case T_XOR: return 5;
+	case T_AMP: return 6;
+	case T_EQEQ: case T_NE: return 7;
+	case T_LT: case T_GT: case T_LE: case T_GE: return 8;
+	case T_SHL: case T_SHR: return 9;
+	case T_PLUS: case T_MINUS: return 10;
+	case T_STAR: case T_SLASH: case T_PERCENT: return 11;
+	default: return 0;
+	}
+}
+
+/* Guard against stack exhaustion on pathological nesting. */
+#define DT_MAXEXPRDEPTH 256
+
+static dt_node_t *binary(dt_pcb_t *pcb, int minprec)
+{
+	dt_node_t *l = unary(pcb);
+
+	for (;;) {
+		int p = precedence(TOK.tk_kind);
+		dt_node_t *n;
+
+		if (p == 0 || p < minprec)
+			return l;
+		n = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);
+		n->dn_op = TOK.tk_kind;
+		dt_lex_next(pcb);
+		n->dn_left = l;
+		n->dn_right = binary(pcb, p + 1);
+		l = n;
+	}
+}
+
+static bool is_assign(dt_tok_t t)
+{
+	switch (t) {
+	case T_ASSIGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
+	case T_MOD_EQ: case T_AND_EQ: case T_OR_EQ: case T_XOR_EQ: case T_SHL_EQ: case T_SHR_EQ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
+{
+	dt_node_t *c, *n;
+
+	if (++pcb->pcb_depth > DT_MAXEXPRDEPTH)
+		dt_cerror(pcb, &TOK.tk_loc, "D_SYNTAX", "expression nests more than %d levels deep",
+			  DT_MAXEXPRDEPTH);
+	c = binary(pcb, 1);
+	if (TOK.tk_kind == T_QUESTION) {
+		n = dt_node_alloc(pcb, DT_N_TERNARY, &TOK.tk_loc);
+		dt_lex_next(pcb);
+		n->dn_cond = c;
+		n->dn_left = dt_parse_expr(pcb);
+		expect(pcb, T_COLON);
+		n->dn_right = dt_parse_expr(pcb);
+		c = n;
+	} else if (is_assign(TOK.tk_kind)) {
+		/* right associative: a = b = c */
+		n = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);
+		n->dn_op = TOK.tk_kind;
+		dt_lex_next(pcb);
+		n->dn_left = c;
+		n->dn_right = dt_parse_expr(pcb);
+		c = n;
+	}
+	pcb->pcb_depth--;
+	return c;
+}
+
+/* ---------------------------------------------------------------- clauses */
+
+/*
+ * A clause: probe descriptions, an optional predicate between slashes, and
+ * a body of statements separated by semicolons.  The lexer makes the '/'
+ * that closes a predicate a T_EPRED token (see dt_lex.c).
+ */
+void dt_parse_clause(dt_pcb_t *pcb)
+{
+	dt_node_t *c = dt_node_alloc(pcb, DT_N_CLAUSE, &TOK.tk_loc), **tail = &c->dn_pdescs;
+
+	for (;;) {
+		dt_node_t *pd;
+
+		if (TOK.tk_kind != T_PSPEC) {
+			/* after a ',' the lexer has made any identifier a description */
+			dt_syntax(pcb, "a probe description");
+		}
+		pd = dt_node_alloc(pcb, DT_N_PDESC, &TOK.tk_loc);
+		pd->dn_name = TOK.tk_str;
+		*tail = pd;
+		tail = &pd->dn_next;
+		dt_lex_next(pcb);
+		if (!accept(pcb, T_COMMA))
+			break;
+	}
+	if (TOK.tk_kind == T_SLASH) {
+		pcb->pcb_in_predicate = true;
+		dt_lex_next(pcb);
+		c->dn_cond = dt_parse_expr(pcb);
+		pcb->pcb_in_predicate = false;
+		if (TOK.tk_kind != T_EPRED)
+			dt_syntax(pcb, "'/' ending the predicate");
+		dt_lex_next(pcb);
+	}
+	if (TOK.tk_kind == T_LBRACE) {
+		dt_node_t **st = &c->dn_args;
+
+		dt_lex_next(pcb);
+		while (TOK.tk_kind != T_RBRACE) {
+			if (accept(pcb, T_SEMI))
+				continue;
+			*st = dt_parse_expr(pcb);
+			st = &(*st)->dn_next;
+			if (TOK.tk_kind != T_RBRACE)
+				expect(pcb, T_SEMI);
+		}
+		dt_lex_next(pcb);
+	} else if (TOK.tk_kind != T_EOF) {
+		/* a clause without a body (the default action) ends the program */
+		dt_syntax(pcb, c->dn_cond != NULL ? "'{'" : "'/', '{' or ','");
+	}
+	if (pcb->pcb_lastclause != NULL)
+		pcb->pcb_lastclause->dn_next = c;
+	else
+		pcb->pcb_clauses = c;
+	pcb->pcb_lastclause = c;
+	pcb->pcb_nclauses++;
+}

@@ -36,18 +36,6 @@ if command -v bpftrace >/dev/null; then
 fi
 echo
 
-"$bin"
-echo
-
-if [[ $(id -u) -ne 0 ]] || ! command -v bpftrace >/dev/null; then
-	echo "under a tracer: skipped (it needs root and bpftrace)"
-	exit 0
-fi
-# bpftrace 0.17 detaches uprobes through tracefs
-if [[ ! -e /sys/kernel/tracing/uprobe_events ]]; then
-	mount -t tracefs nodev /sys/kernel/tracing
-fi
-
 # bpftrace names the binary in its probes: it needs the full path
 bin=$(realpath "$bin")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/usdt_bench.XXXXXX")
@@ -66,9 +54,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A fresh private runtime directory: the images of this run alone.
+# A fresh private runtime directory (mktemp made $tmp 0700 too): the
+# images of this script's runs alone, removed with it.
 mkdir -m 0700 "$tmp/run"
-USDT_RUNTIME_DIR=$tmp/run "$bin" enabled >"$tmp/bench.out" 2>"$tmp/bench.err" &
+rundir=$tmp/run
+
+USDT_RUNTIME_DIR=$rundir "$bin"
+echo
+
+if [[ $(id -u) -ne 0 ]] || ! command -v bpftrace >/dev/null; then
+	echo "under a tracer: skipped (it needs root and bpftrace)"
+	exit 0
+fi
+# bpftrace 0.17 detaches uprobes through tracefs
+if [[ ! -e /sys/kernel/tracing/uprobe_events ]]; then
+	mount -t tracefs nodev /sys/kernel/tracing
+fi
+
+USDT_RUNTIME_DIR=$rundir "$bin" enabled >"$tmp/bench.out" 2>"$tmp/bench.err" &
 bench_pid=$!
 
 # It prints its two image paths before it waits for the tracer.
@@ -97,7 +100,7 @@ usdt:$bin:bench:two { @static = count(); }
 bt_pid=$!
 
 # The bench waits (30 s at most) for every probe to be enabled, fires, and
-# exits; bpftrace exits first only if it failed.
+# exits; bpftrace exits first only if it failed.  (wait -p: bash 5.1.)
 rc=0
 wait -n -p first "$bench_pid" "$bt_pid" || rc=$?
 if [[ $first == "$bt_pid" ]]; then

@@ -36,6 +36,8 @@ void dt_arena_free(dt_arena_t *);
 typedef struct dt_strset dt_strset_t;
 dt_strset_t *dt_strset_create(dt_arena_t *);
 int dt_strset_add(dt_strset_t *, const char *key, const void *val, const void **oldp);
+const void *dt_strset_get(const dt_strset_t *, const char *key); /* NULL: absent */
+int dt_strset_put(dt_strset_t *, const char *key, const void *val); /* add or replace */
 
 /* ---------------------------------------------------------------- tokens */
 
@@ -114,13 +116,29 @@ typedef enum dt_tkind {
 #define DT_TF_VOLATILE 0x4
 #define DT_TF_CNATIVE 0x8 /* typedef that C programs have (stdint, sys/types) */
 
+typedef struct dt_member {
+	struct dt_member *dm_next;
+	const char *dm_name;
+	struct dt_type *dm_type;
+	size_t dm_off;
+} dt_member_t;
+
+/* The definition of a struct, union or enum tag, shared by its qualified copies. */
+typedef struct dt_tagdef {
+	bool td_complete;
+	size_t td_size, td_align;
+	dt_member_t *td_members; /* struct and union */
+	dt_loc_t td_loc;	 /* where it was defined */
+} dt_tagdef_t;
+
 typedef struct dt_type {
 	dt_tkind_t dtt_kind;
 	int dtt_flags;
-	size_t dtt_size;	 /* 0 for void and incomplete types */
+	size_t dtt_size;	 /* 0 for void; for tags use dt_type_size() */
 	const char *dtt_name;	 /* base, tag or typedef name; NULL for derived */
 	struct dt_type *dtt_ref; /* pointee, element or typedef target */
 	size_t dtt_nelems;	 /* arrays */
+	dt_tagdef_t *dtt_tag;	 /* struct, union, enum */
 } dt_type_t;
 
 typedef struct dt_typetab dt_typetab_t;
@@ -133,6 +151,18 @@ dt_type_t *dt_type_array(dt_typetab_t *, dt_type_t *ref, size_t n);
 dt_type_t *dt_type_qualify(dt_typetab_t *, dt_type_t *, int quals);
 int dt_type_typedef(dt_typetab_t *, const char *name, dt_type_t *);
 const dt_type_t *dt_type_resolve(const dt_type_t *); /* strip typedefs */
+size_t dt_type_size(const dt_type_t *);	     /* 0: void or incomplete */
+size_t dt_type_align(const dt_type_t *);
+bool dt_type_is_int(const dt_type_t *);		     /* integers, char, _Bool, enums */
+bool dt_type_is_ptr(const dt_type_t *);		     /* pointers and arrays */
+bool dt_type_is_scalar(const dt_type_t *);	     /* integers and pointers */
+bool dt_type_is_string(const dt_type_t *);
+bool dt_type_is_sou(const dt_type_t *);		     /* struct or union */
+bool dt_type_is_void(const dt_type_t *);
+bool dt_type_is_signed(const dt_type_t *);
+/* Is a value of type src assignable to dst (the D/C rules)? */
+bool dt_type_compatible(const dt_type_t *dst, const dt_type_t *src);
+const dt_member_t *dt_type_member(const dt_type_t *sou, const char *name);
 /* D spelling ("const char *", "uint64_t"); returns the length needed. */
 size_t dt_type_name(const dt_type_t *, char *buf, size_t len);
 /* C spelling valid with <stdint.h> and <sys/types.h> (D-only typedefs resolved). */
@@ -205,6 +235,10 @@ typedef enum dt_nkind {
 	DT_N_SYM,     /* dn_name: `symbol or module`symbol */
 	DT_N_CLAUSE,  /* dn_pdescs, dn_cond (predicate or NULL), dn_args (statements) */
 	DT_N_PDESC,   /* dn_name: the probe description as written */
+	DT_N_VARDECL, /* dn_op (0, T_SELF, T_THIS), dn_name, dn_type, dn_args: key types as DT_N_TYPE */
+	DT_N_INLINE,  /* dn_name, dn_type, dn_left: the expression */
+	DT_N_XLATOR,  /* dn_xlator */
+	DT_N_TYPE,    /* dn_type: a type in a list */
 } dt_nkind_t;
 
 typedef struct dt_node {
@@ -222,11 +256,80 @@ typedef struct dt_node {
 	size_t dn_strlen;
 	struct dt_node *dn_pdescs; /* clauses */
 	int dn_flags;		   /* DT_NF_* */
+	struct dt_ident *dn_ident; /* after checking: the identifier it names */
+	struct dt_xlator *dn_xlator;
 } dt_node_t;
 
 #define DT_NF_LVALUE 0x1   /* designates storage */
 #define DT_NF_WRITABLE 0x2 /* may be assigned */
 #define DT_NF_CONST 0x4	   /* an integer constant expression: dn_value holds it */
+
+/* ---------------------------------------------------------------- built-ins */
+
+typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
+
+#define DB_F_ARGS 0x1	     /* args[]: typed probe arguments */
+#define DB_F_REGS 0x2	     /* uregs[]: indexed by register */
+#define DB_F_DATA 0x4	     /* records data */
+#define DB_F_DESTRUCTIVE 0x8 /* needs -w */
+#define DB_F_FORMAT 0x10     /* first argument is a printf format */
+#define DB_F_PRINTA 0x20     /* printa's optional format, then aggregations */
+#define DB_F_SPECULATE 0x40
+#define DB_F_COMMIT 0x80     /* commit() and discard() */
+#define DB_F_EXIT 0x100
+#define DB_F_SYMADDR 0x200   /* returns an address printed as a symbol */
+#define DB_F_STACK 0x400     /* returns a stack: trace, printf %k or a key */
+
+typedef struct dt_builtin {
+	const char *db_name;
+	dt_bkind_t db_kind;
+	const char *db_type; /* variable or return type, by name */
+	int db_minargs, db_maxargs; /* -1: no limit */
+	const char *db_args;	    /* argument kinds, see dt_builtin.c */
+	int db_flags;
+} dt_builtin_t;
+
+const dt_builtin_t *dt_builtin_table(size_t *n);
+const dt_builtin_t *dt_builtin_lookup(const char *name);
+
+/* ---------------------------------------------------------------- identifiers */
+
+typedef enum dt_idkind {
+	DT_IDENT_SCALAR,  /* a variable: global, self-> or this-> */
+	DT_IDENT_ARRAY,	  /* an associative array: di_nkeys, di_keys */
+	DT_IDENT_AGG,	  /* an aggregation: di_func, di_nkeys, di_keys, di_args */
+	DT_IDENT_ENUM,	  /* an enumerator: di_value */
+	DT_IDENT_INLINE,  /* an inline: di_inline */
+	DT_IDENT_BUILTIN, /* a built-in variable (pid, execname, args...) */
+	DT_IDENT_FUNC,	  /* a built-in function or action */
+} dt_idkind_t;
+
+#define DT_IDF_DECLARED 0x1 /* declared explicitly */
+#define DT_IDF_ASSIGNED 0x2 /* assigned somewhere: its type is known */
+#define DT_IDF_WRITABLE 0x4 /* a built-in that D may assign (none yet) */
+
+typedef struct dt_ident {
+	dt_idkind_t di_kind;
+	const char *di_name;
+	int di_flags;
+	dt_type_t *di_type; /* variables: value type; aggregations: NULL until used */
+	dt_loc_t di_loc;    /* first declaration or use */
+	int di_nkeys;	    /* arrays and aggregations; -1 while unknown */
+	dt_type_t *di_keys[DT_MAXPROBEARGS];
+	int64_t di_value;		   /* enumerators */
+	struct dt_node *di_inline;	   /* inlines: the expression */
+	const struct dt_builtin *di_func;  /* functions, aggregations: the aggregating function */
+	int di_nargs;			   /* aggregations: the function's arguments */
+	int64_t di_aggargs[4];		   /* aggregations: constant arguments (lquantize...) */
+} dt_ident_t;
+
+typedef struct dt_xlator {
+	struct dt_xlator *dx_next;
+	dt_type_t *dx_to, *dx_from;
+	const char *dx_arg; /* the input's name in the member expressions */
+	struct dt_node *dx_members; /* DT_N_BINARY T_ASSIGN: member = expr */
+	dt_loc_t dx_loc;
+} dt_xlator_t;
 
 dt_node_t *dt_node_alloc(dt_pcb_t *, dt_nkind_t, const dt_loc_t *);
 /* Parse an expression, a clause body, a clause: in dt_pexpr.c. */
@@ -237,6 +340,16 @@ bool dt_parse_at_type(dt_pcb_t *);
 dt_type_t *dt_parse_type_name(dt_pcb_t *);
 /* "syntax error near ..." at the current token. */
 _Noreturn void dt_syntax(dt_pcb_t *, const char *expected);
+/* Append a top-level node (clause or declaration) to the program. */
+void dt_parse_append(dt_pcb_t *, dt_node_t *);
+/* Evaluate an integer constant expression; false if it is not one. */
+bool dt_node_const(dt_pcb_t *, dt_node_t *, int64_t *);
+/* The identifier tables (dt_check.c): create with the built-ins; look up. */
+void dt_idents_init(dt_pcb_t *);
+dt_ident_t *dt_ident_lookup(dt_strset_t *, const char *);
+dt_ident_t *dt_ident_add(dt_pcb_t *, dt_strset_t *, const char *, dt_idkind_t, const dt_loc_t *);
+/* Check the whole program: types, scopes, built-ins, aggregations. */
+void dt_check_program(dt_pcb_t *);
 
 /* ---------------------------------------------------------------- handle */
 
@@ -287,9 +400,13 @@ struct dt_pcb {
 	bool pcb_clause_start, pcb_prev_pspec;
 	bool pcb_in_predicate; /* a '/' before '{' ends the predicate */
 	int pcb_depth;	       /* expression nesting */
-	/* the program's clauses, in order */
+	/* the program's top-level clauses and declarations, in order */
 	struct dt_node *pcb_clauses, *pcb_lastclause;
 	int pcb_nclauses;
+	/* name spaces: globals (variables, built-ins, enumerators, inlines),
+	 * self-> and this-> variables, aggregations */
+	dt_strset_t *pcb_globals, *pcb_selfs, *pcb_thiss, *pcb_aggs;
+	struct dt_xlator *pcb_xlators;
 };
 
 void dt_lex_init(dt_pcb_t *);

@@ -63,6 +63,113 @@ static void expect(dt_pcb_t *pcb, dt_tok_t t)
 
 /* ---------------------------------------------------------------- types */
 
+static dt_type_t *decl_specifiers(dt_pcb_t *pcb);
+static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt_loc_t *locp);
+
+/* { type name; ... }: members laid out as the LP64 C ABI does. */
+static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
+{
+	dt_tagdef_t *td = sou->dtt_tag;
+	dt_member_t **tail = &td->td_members;
+	bool is_union = sou->dtt_kind == DT_TK_UNION;
+	size_t off = 0, align = 1, size = 0;
+
+	dt_lex_next(pcb); /* { */
+	while (TOK.tk_kind != T_RBRACE) {
+		dt_type_t *base = decl_specifiers(pcb);
+
+		for (;;) {
+			dt_member_t *m = dt_palloc(pcb, sizeof(*m));
+			dt_loc_t mloc;
+			size_t msize, malign;
+
+			m->dm_type = declarator(pcb, base, &m->dm_name, &mloc);
+			if (m->dm_name == NULL)
+				dt_syntax(pcb, "a member name");
+			if (TOK.tk_kind == T_COLON)
+				dt_cerror(pcb, &TOK.tk_loc, "D_DECL_BFTYPE",
+					  "bit-fields are not supported");
+			for (const dt_member_t *o = td->td_members; o != NULL; o = o->dm_next)
+				if (strcmp(o->dm_name, m->dm_name) == 0)
+					dt_cerror(pcb, &mloc, "D_DECL_IDRED",
+						  "member %s is already declared", m->dm_name);
+			msize = dt_type_size(m->dm_type);
+			if (msize == 0 || dt_type_is_void(m->dm_type))
+				dt_cerror(pcb, &mloc, "D_DECL_INCOMPLETE",
+					  "member %s has an incomplete or void type", m->dm_name);
+			malign = dt_type_align(m->dm_type);
+			if (is_union) {
+				m->dm_off = 0;
+				size = msize > size ? msize : size;
+			} else {
+				off = (off + malign - 1) / malign * malign;
+				m->dm_off = off;
+				off += msize;
+				size = off;
+			}
+			align = malign > align ? malign : align;
+			*tail = m;
+			tail = &m->dm_next;
+			if (TOK.tk_kind != T_COMMA)
+				break;
+			dt_lex_next(pcb);
+		}
+		if (TOK.tk_kind != T_SEMI)
+			dt_syntax(pcb, "';' after a member");
+		dt_lex_next(pcb);
+	}
+	if (td->td_members == NULL)
+		dt_cerror(pcb, &TOK.tk_loc, "D_DECL_MNAME", "a struct or union needs a member");
+	dt_lex_next(pcb); /* } */
+	td->td_size = (size + align - 1) / align * align;
+	td->td_align = align;
+	td->td_complete = true;
+}
+
+/* { NAME [= constant], ... }: the enumerators are integer constants. */
+static void enum_body(dt_pcb_t *pcb, dt_type_t *e)
+{
+	int64_t next = 0;
+
+	dt_lex_next(pcb); /* { */
+	while (TOK.tk_kind != T_RBRACE) {
+		dt_loc_t loc = TOK.tk_loc;
+		const char *name;
+		dt_ident_t *id;
+
+		if (TOK.tk_kind != T_IDENT)
+			dt_syntax(pcb, "an enumerator");
+		name = TOK.tk_str;
+		dt_lex_next(pcb);
+		if (TOK.tk_kind == T_ASSIGN) {
+			dt_node_t *v;
+
+			dt_lex_next(pcb);
+			v = dt_parse_expr(pcb);
+			if (!dt_node_const(pcb, v, &next))
+				dt_cerror(pcb, &v->dn_loc, "D_DECL_ENCONST",
+					  "enumerator %s needs an integer constant", name);
+		}
+		if (next > INT32_MAX || next < INT32_MIN)
+			dt_cerror(pcb, &loc, "D_DECL_ENOFLOW", "enumerator %s overflows int", name);
+		if (dt_ident_lookup(pcb->pcb_globals, name) != NULL)
+			dt_cerror(pcb, &loc, "D_DECL_IDRED", "identifier %s is already declared",
+				  name);
+		id = dt_ident_add(pcb, pcb->pcb_globals, name, DT_IDENT_ENUM, &loc);
+		id->di_value = next++;
+		id->di_type = e;
+		if (TOK.tk_kind != T_COMMA)
+			break;
+		dt_lex_next(pcb);
+	}
+	if (TOK.tk_kind != T_RBRACE)
+		dt_syntax(pcb, "',' or '}'");
+	dt_lex_next(pcb);
+	e->dtt_tag->td_complete = true;
+	e->dtt_tag->td_size = 4;
+	e->dtt_tag->td_align = 4;
+}
+
 /*
  * Declaration specifiers: qualifiers, base type keywords, struct/union/enum
  * tags, typedef names and D's string.  Returns the type; *locp gets where
@@ -114,19 +221,34 @@ static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
 			dt_tkind_t k = TOK.tk_kind == T_STRUCT  ? DT_TK_STRUCT
 				       : TOK.tk_kind == T_UNION ? DT_TK_UNION
 								: DT_TK_ENUM;
+			const char *tag = NULL;
 
 			if (base != NULL || named != NULL)
 				dt_cerror(pcb, &loc, "D_DECL_COMBO",
 					  "invalid type combination");
 			dt_lex_next(pcb);
-			if (TOK.tk_kind != T_IDENT)
+			if (TOK.tk_kind == T_IDENT) {
+				tag = TOK.tk_str;
+				dt_lex_next(pcb);
+			} else if (TOK.tk_kind != T_LBRACE) {
 				dt_syntax(pcb, k == DT_TK_ENUM ? "an enum tag" : "a struct or union tag");
-			if (TOK.tk_kind == T_LBRACE)
-				dt_syntax(pcb, "a tag");
-			named = dt_type_tag(pcb->pcb_types, k, TOK.tk_str);
+			}
+			named = dt_type_tag(pcb->pcb_types, k, tag);
 			if (named == NULL)
 				dt_cnomem(pcb);
-			break;
+			if (TOK.tk_kind == T_LBRACE) {
+				if (named->dtt_tag->td_complete)
+					dt_cerror(pcb, &loc, "D_DECL_TYPERED",
+						  "%s %s is already defined at line %u",
+						  k == DT_TK_ENUM ? "enum" : k == DT_TK_STRUCT ? "struct" : "union",
+						  tag, named->dtt_tag->td_loc.line);
+				named->dtt_tag->td_loc = loc;
+				if (k == DT_TK_ENUM)
+					enum_body(pcb, named);
+				else
+					sou_body(pcb, named);
+			}
+			continue; /* the body or tag was the last token */
 		}
 		case T_IDENT: {
 			dt_type_t *t;
@@ -394,7 +516,7 @@ static int param_list(dt_pcb_t *pcb, const char *what, const char *probe,
 					  "point to its elements",
 					  what, n, probe);
 		if ((r->dtt_kind == DT_TK_STRUCT || r->dtt_kind == DT_TK_UNION) &&
-		    r->dtt_size == 0)
+		    dt_type_size(r) == 0)
 			dt_cerror(pcb, &loc, "D_DECL_INCOMPLETE",
 				  "%s argument %d of probe %s has incomplete type; pass a pointer",
 				  what, n, probe);
@@ -692,6 +814,163 @@ static void pragma(dt_pcb_t *pcb)
 	}
 }
 
+/* ---------------------------------------------------------------- declarations */
+
+/* A type in a key list [type, type]: after '['. */
+static bool type_start(dt_pcb_t *pcb)
+{
+	return dt_parse_at_type(pcb);
+}
+
+/*
+ * [self|this] type declarator [, declarator]... ;
+ * where a declarator may end in [key types] (an associative array) or
+ * [N] (a scalar array).  A struct, union or enum definition alone is fine.
+ */
+static void var_decl(dt_pcb_t *pcb)
+{
+	dt_tok_t scope = 0;
+	dt_type_t *base;
+
+	if (TOK.tk_kind == T_SELF || TOK.tk_kind == T_THIS) {
+		scope = TOK.tk_kind;
+		dt_lex_next(pcb);
+	}
+	base = decl_specifiers(pcb);
+	if (TOK.tk_kind == T_SEMI && scope == 0) {
+		dt_lex_next(pcb); /* a type definition alone */
+		return;
+	}
+	for (;;) {
+		dt_node_t *d = dt_node_alloc(pcb, DT_N_VARDECL, &TOK.tk_loc);
+		dt_type_t *t = base;
+
+		d->dn_op = scope;
+		while (TOK.tk_kind == T_STAR) {
+			dt_lex_next(pcb);
+			if ((t = dt_type_pointer(pcb->pcb_types, t)) == NULL)
+				dt_cnomem(pcb);
+			while (TOK.tk_kind == T_CONST || TOK.tk_kind == T_VOLATILE)
+				dt_lex_next(pcb);
+		}
+		if (TOK.tk_kind != T_IDENT)
+			dt_syntax(pcb, "a variable name");
+		d->dn_loc = TOK.tk_loc;
+		d->dn_name = TOK.tk_str;
+		dt_lex_next(pcb);
+		if (TOK.tk_kind == T_LBRACKET) {
+			dt_lex_next(pcb);
+			if (type_start(pcb)) {
+				dt_node_t **kt = &d->dn_args;
+				int nkeys = 0;
+
+				for (;;) {
+					dt_node_t *k = dt_node_alloc(pcb, DT_N_TYPE, &TOK.tk_loc);
+
+					k->dn_type = dt_parse_type_name(pcb);
+					if (++nkeys > DT_MAXPROBEARGS)
+						dt_cerror(pcb, &k->dn_loc, "D_ARR_BADREF",
+							  "an associative array has at most %d keys",
+							  DT_MAXPROBEARGS);
+					*kt = k;
+					kt = &k->dn_next;
+					if (TOK.tk_kind != T_COMMA)
+						break;
+					dt_lex_next(pcb);
+				}
+			} else if (TOK.tk_kind == T_INT && TOK.tk_ival > 0 && TOK.tk_ival <= (1 << 20)) {
+				if ((t = dt_type_array(pcb->pcb_types, t, (size_t)TOK.tk_ival)) == NULL)
+					dt_cnomem(pcb);
+				dt_lex_next(pcb);
+			} else {
+				dt_cerror(pcb, &TOK.tk_loc, "D_DECL_ARRNULL",
+					  "an array needs key types or a constant dimension");
+			}
+			if (TOK.tk_kind != T_RBRACKET)
+				dt_syntax(pcb, "']'");
+			dt_lex_next(pcb);
+		}
+		d->dn_type = t;
+		dt_parse_append(pcb, d);
+		if (TOK.tk_kind != T_COMMA)
+			break;
+		dt_lex_next(pcb);
+	}
+	if (TOK.tk_kind != T_SEMI)
+		dt_syntax(pcb, "';' after a declaration");
+	dt_lex_next(pcb);
+}
+
+/* inline type name = expression; */
+static void inline_decl(dt_pcb_t *pcb)
+{
+	dt_node_t *d = dt_node_alloc(pcb, DT_N_INLINE, &TOK.tk_loc);
+	dt_loc_t nloc;
+
+	dt_lex_next(pcb);
+	d->dn_type = declarator(pcb, decl_specifiers(pcb), &d->dn_name, &nloc);
+	if (d->dn_name == NULL)
+		dt_syntax(pcb, "an inline name");
+	d->dn_loc = nloc;
+	if (TOK.tk_kind != T_ASSIGN)
+		dt_syntax(pcb, "'=' in an inline definition");
+	dt_lex_next(pcb);
+	d->dn_left = dt_parse_expr(pcb);
+	if (TOK.tk_kind != T_SEMI)
+		dt_syntax(pcb, "';' after an inline definition");
+	dt_lex_next(pcb);
+	dt_parse_append(pcb, d);
+}
+
+/* translator out-type < in-type name > { member = expression; ... }; */
+static void xlator_decl(dt_pcb_t *pcb)
+{
+	dt_node_t *d = dt_node_alloc(pcb, DT_N_XLATOR, &TOK.tk_loc);
+	dt_xlator_t *x = dt_palloc(pcb, sizeof(*x));
+	dt_node_t **tail = &x->dx_members;
+	dt_loc_t nloc;
+
+	x->dx_loc = TOK.tk_loc;
+	dt_lex_next(pcb);
+	x->dx_to = dt_parse_type_name(pcb);
+	if (TOK.tk_kind != T_LT)
+		dt_syntax(pcb, "'<' and the input type");
+	dt_lex_next(pcb);
+	x->dx_from = declarator(pcb, decl_specifiers(pcb), &x->dx_arg, &nloc);
+	if (x->dx_arg == NULL)
+		dt_syntax(pcb, "a name for the translator's input");
+	if (TOK.tk_kind != T_GT)
+		dt_syntax(pcb, "'>'");
+	dt_lex_next(pcb);
+	if (TOK.tk_kind != T_LBRACE)
+		dt_syntax(pcb, "'{'");
+	dt_lex_next(pcb);
+	while (TOK.tk_kind != T_RBRACE) {
+		dt_node_t *m = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);
+
+		m->dn_op = T_ASSIGN;
+		if (TOK.tk_kind != T_IDENT)
+			dt_syntax(pcb, "a member name");
+		m->dn_name = TOK.tk_str;
+		dt_lex_next(pcb);
+		if (TOK.tk_kind != T_ASSIGN)
+			dt_syntax(pcb, "'='");
+		dt_lex_next(pcb);
+		m->dn_right = dt_parse_expr(pcb);
+		if (TOK.tk_kind != T_SEMI)
+			dt_syntax(pcb, "';'");
+		dt_lex_next(pcb);
+		*tail = m;
+		tail = &m->dn_next;
+	}
+	dt_lex_next(pcb);
+	if (TOK.tk_kind != T_SEMI)
+		dt_syntax(pcb, "';' after a translator");
+	dt_lex_next(pcb);
+	d->dn_xlator = x;
+	dt_parse_append(pcb, d);
+}
+
 /* ---------------------------------------------------------------- program */
 
 void dt_parse_program(dt_pcb_t *pcb)
@@ -699,6 +978,7 @@ void dt_parse_program(dt_pcb_t *pcb)
 	if ((pcb->pcb_names = dt_strset_create(pcb->pcb_arena)) == NULL)
 		dt_cnomem(pcb);
 	claim_earlier(pcb);
+	dt_idents_init(pcb);
 	dt_lex_init(pcb);
 	dt_lex_next(pcb);
 	for (;;) {
@@ -706,6 +986,7 @@ void dt_parse_program(dt_pcb_t *pcb)
 		case T_EOF:
 			pcb->pcb_prog->dp_clauses = pcb->pcb_clauses;
 			pcb->pcb_prog->dp_nclauses = pcb->pcb_nclauses;
+			dt_check_program(pcb);
 			return;
 		case T_PROVIDER:
 			provider_decl(pcb);
@@ -722,7 +1003,27 @@ void dt_parse_program(dt_pcb_t *pcb)
 		case T_PSPEC:
 			dt_parse_clause(pcb);
 			break;
+		case T_INLINE:
+			inline_decl(pcb);
+			break;
+		case T_TRANSLATOR:
+			xlator_decl(pcb);
+			break;
+		case T_SELF:
+		case T_THIS:
+			var_decl(pcb);
+			break;
+		case T_EXTERN:
+		case T_STATIC:
+		case T_REGISTER:
+		case T_AUTO:
+			dt_cerror(pcb, &TOK.tk_loc, "D_DECL_BADCLASS",
+				  "storage class %s is not supported in D", dt_tok_name(TOK.tk_kind));
 		default:
+			if (dt_parse_at_type(pcb)) {
+				var_decl(pcb);
+				break;
+			}
 			dt_syntax(pcb, "a probe description or a declaration");
 		}
 	}

@@ -485,10 +485,15 @@ void dt_parse_clause(dt_pcb_t *pcb)
 		/* a clause without a body (the default action) ends the program */
 		dt_syntax(pcb, c->dn_cond != NULL ? "'{'" : "'/', '{' or ','");
 	}
+	dt_parse_append(pcb, c);
+}
+
+void dt_parse_append(dt_pcb_t *pcb, dt_node_t *n)
+{
 	if (pcb->pcb_lastclause != NULL)
-		pcb->pcb_lastclause->dn_next = c;
+		pcb->pcb_lastclause->dn_next = n;
 	else
-		pcb->pcb_clauses = c;
-	pcb->pcb_lastclause = c;
-	pcb->pcb_nclauses++;
+		pcb->pcb_clauses = n;
+	pcb->pcb_lastclause = n;
+	pcb->pcb_nclauses += n->dn_kind == DT_N_CLAUSE;
 }

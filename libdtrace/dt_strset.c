@@ -79,3 +79,19 @@ int dt_strset_add(dt_strset_t *ss, const char *key, const void *val, const void 
 	ss->ss_n++;
 	return 1;
 }
+
+const void *dt_strset_get(const dt_strset_t *ss, const char *key)
+{
+	size_t i = slot(ss, key);
+
+	return ss->ss_keys[i] != NULL ? ss->ss_vals[i] : NULL;
+}
+
+int dt_strset_put(dt_strset_t *ss, const char *key, const void *val)
+{
+	int rc = dt_strset_add(ss, key, val, NULL);
+
+	if (rc == 0) /* it was there: replace its value */
+		ss->ss_vals[slot(ss, key)] = val;
+	return rc < 0 ? -1 : 0;
+}

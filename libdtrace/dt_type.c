@@ -166,7 +166,7 @@ dt_type_t *dt_type_lookup(dt_typetab_t *tt, const char *name)
 
 dt_type_t *dt_type_tag(dt_typetab_t *tt, dt_tkind_t kind, const char *tag)
 {
-	dt_tname_t *tn = find(tt, kind, tag);
+	dt_tname_t *tn = tag != NULL ? find(tt, kind, tag) : NULL;
 	dt_type_t *t;
 
 	if (tn != NULL)
@@ -174,7 +174,10 @@ dt_type_t *dt_type_tag(dt_typetab_t *tt, dt_tkind_t kind, const char *tag)
 	/* a new tag is an incomplete type until a definition completes it */
 	t = newtype(tt, kind, kind == DT_TK_ENUM ? 4 : 0, kind == DT_TK_ENUM ? DT_TF_SIGNED : 0,
 		    tag, NULL);
-	return t != NULL ? enter(tt, kind, tag, t) : NULL;
+	if (t == NULL || (t->dtt_tag = dt_arena_alloc(tt->tt_arena, sizeof(*t->dtt_tag))) == NULL)
+		return NULL;
+	/* an anonymous tag (NULL) is not entered: each is its own type */
+	return tag != NULL ? enter(tt, kind, tag, t) : t;
 }
 
 dt_type_t *dt_type_pointer(dt_typetab_t *tt, dt_type_t *ref)
@@ -318,4 +321,136 @@ size_t dt_type_cname(const dt_type_t *t, char *buf, size_t len)
 		buf[0] = '\0';
 	spell(&sb, t, true);
 	return sb.n;
+}
+
+size_t dt_type_size(const dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	if (t == NULL)
+		return 0;
+	switch (t->dtt_kind) {
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+		return t->dtt_tag != NULL && t->dtt_tag->td_complete ? t->dtt_tag->td_size : 0;
+	case DT_TK_ARRAY:
+		return dt_type_size(t->dtt_ref) * t->dtt_nelems;
+	default:
+		return t->dtt_size;
+	}
+}
+
+size_t dt_type_align(const dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	if (t == NULL)
+		return 1;
+	switch (t->dtt_kind) {
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+		return t->dtt_tag != NULL && t->dtt_tag->td_align ? t->dtt_tag->td_align : 1;
+	case DT_TK_ARRAY:
+		return dt_type_align(t->dtt_ref);
+	case DT_TK_STRING:
+		return 1;
+	default:
+		return t->dtt_size ? (t->dtt_size > 8 ? 16 : t->dtt_size) : 1;
+	}
+}
+
+bool dt_type_is_int(const dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && (t->dtt_kind == DT_TK_INT || t->dtt_kind == DT_TK_ENUM);
+}
+
+bool dt_type_is_ptr(const dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && (t->dtt_kind == DT_TK_PTR || t->dtt_kind == DT_TK_ARRAY);
+}
+
+bool dt_type_is_scalar(const dt_type_t *t)
+{
+	return dt_type_is_int(t) || dt_type_is_ptr(t);
+}
+
+bool dt_type_is_string(const dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && t->dtt_kind == DT_TK_STRING;
+}
+
+bool dt_type_is_sou(const dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && (t->dtt_kind == DT_TK_STRUCT || t->dtt_kind == DT_TK_UNION);
+}
+
+bool dt_type_is_void(const dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && t->dtt_kind == DT_TK_VOID;
+}
+
+bool dt_type_is_signed(const dt_type_t *t)
+{
+	t = dt_type_resolve(t);
+	return t != NULL && (t->dtt_flags & DT_TF_SIGNED);
+}
+
+/* Same type, looking through typedefs and top-level qualifiers. */
+static bool same(const dt_type_t *a, const dt_type_t *b)
+{
+	a = dt_type_resolve(a);
+	b = dt_type_resolve(b);
+	if (a == NULL || b == NULL || a->dtt_kind != b->dtt_kind)
+		return false;
+	switch (a->dtt_kind) {
+	case DT_TK_PTR:
+		return same(a->dtt_ref, b->dtt_ref) || dt_type_is_void(a->dtt_ref) ||
+		       dt_type_is_void(b->dtt_ref);
+	case DT_TK_ARRAY:
+		return a->dtt_nelems == b->dtt_nelems && same(a->dtt_ref, b->dtt_ref);
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+	case DT_TK_ENUM:
+		return a->dtt_tag == b->dtt_tag;
+	default:
+		return a->dtt_size == b->dtt_size &&
+		       (a->dtt_flags & DT_TF_SIGNED) == (b->dtt_flags & DT_TF_SIGNED);
+	}
+}
+
+bool dt_type_compatible(const dt_type_t *dst, const dt_type_t *src)
+{
+	const dt_type_t *d = dt_type_resolve(dst), *s = dt_type_resolve(src);
+
+	if (d == NULL || s == NULL)
+		return false;
+	if (dt_type_is_int(d) && dt_type_is_int(s))
+		return true;
+	if (d->dtt_kind == DT_TK_STRING || s->dtt_kind == DT_TK_STRING)
+		/* strings take strings, and char pointers and arrays (D's promotion) */
+		return (d->dtt_kind == DT_TK_STRING || s->dtt_kind == DT_TK_STRING) &&
+		       (d->dtt_kind == s->dtt_kind ||
+			(dt_type_is_ptr(d->dtt_kind == DT_TK_STRING ? s : d) &&
+			 dt_type_is_int((d->dtt_kind == DT_TK_STRING ? s : d)->dtt_ref) &&
+			 dt_type_size((d->dtt_kind == DT_TK_STRING ? s : d)->dtt_ref) == 1));
+	if (dt_type_is_ptr(d) && dt_type_is_ptr(s))
+		return same(d->dtt_ref, s->dtt_ref) || dt_type_is_void(d->dtt_ref) ||
+		       dt_type_is_void(s->dtt_ref);
+	if (dt_type_is_ptr(d) && dt_type_is_int(s))
+		return false;
+	return same(d, s);
+}
+
+const dt_member_t *dt_type_member(const dt_type_t *t, const char *name)
+{
+	t = dt_type_resolve(t);
+	if (t == NULL || t->dtt_tag == NULL)
+		return NULL;
+	for (const dt_member_t *m = t->dtt_tag->td_members; m != NULL; m = m->dm_next)
+		if (m->dm_name != NULL && strcmp(m->dm_name, name) == 0)
+			return m;
+	return NULL;
 }

@@ -493,7 +493,7 @@ static inline us_fn_t *fn(const usdt_probe_t *pb)
 
 int usdt_probe_fire(usdt_probe_t *pb, int argc, const usdt_arg_t *args)
 {
-	uint64_t a[USDT_MAXARGS] = { 0 };
+	uint64_t a[USDT_MAXARGS];
 
 	if (pb == NULL)
 		return -EINVAL;
@@ -503,6 +503,8 @@ int usdt_probe_fire(usdt_probe_t *pb, int argc, const usdt_arg_t *args)
 		return -EUSDT_ARGCOUNT;
 	if (!firing(pb))
 		return 0;
+	/* zeroed only now: a disabled fire must stay a load and a branch */
+	memset(a, 0, sizeof(a));
 	for (int i = 0; i < argc; i++) {
 		switch (pb->pb_types[i]) {
 		case USDT_ARG_POINTER:

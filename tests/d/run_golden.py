@@ -6,8 +6,10 @@ usage: run_golden.py DTRACE DIR [--update]
 In DIR:
   err.D_TAG.name.d   must fail to compile: exit status 1, the tag in the
                      message (run with -x errtags), and stderr equal to
-                     err.D_TAG.name.d.err
-  tst.name.d         provider files that must compile; dtrace -h's header
+                     err.D_TAG.name.d.err (so the line and column too)
+  NAME.d.args        macro arguments ($1...) for NAME.d, on one line
+  tst.name.d         programs that must compile with -e and print nothing;
+                     for provider definitions, also: dtrace -h's header
                      must build as C and C++ with -Wall -Wextra -Werror, and
                      equal tst.name.d.h when that file exists; with a
                      tst.name.c that fires its probes, the probe names and
@@ -72,7 +74,12 @@ class Golden:
 
     def err_case(self, name):
         tag = name.split(".")[1]
-        rc, _, err = run([self.dtrace, "-x", "errtags", "-e", "-s", name], self.dir)
+        args = []
+        argfile = os.path.join(self.dir, name + ".args")
+        if os.path.exists(argfile):
+            with open(argfile) as f:
+                args = f.read().split()
+        rc, _, err = run([self.dtrace, "-x", "errtags", "-e", "-s", name] + args, self.dir)
         if rc != 1:
             self.failed.append("%s: exit status %d, expected 1\n%s" % (name, rc, err))
             return
@@ -84,6 +91,20 @@ class Golden:
             self.passed += 1
 
     def tst_case(self, name, tmp):
+        # every tst file compiles cleanly with -e (arguments from NAME.args)
+        args = []
+        argfile = os.path.join(self.dir, name + ".args")
+        if os.path.exists(argfile):
+            with open(argfile) as f:
+                args = f.read().split()
+        rc, _, err = run([self.dtrace, "-e", "-s", name] + args, self.dir)
+        if rc != 0 or err:
+            self.failed.append("%s: dtrace -e failed (%d)\n%s" % (name, rc, err))
+            return
+        with open(os.path.join(self.dir, name), errors="replace") as f:
+            if not re.search(r"^\s*provider\s", f.read(), re.M):
+                self.passed += 1
+                return
         hdr = os.path.join(tmp, name[:-2] + ".h")
         rc, _, err = run([self.dtrace, "-h", "-s", name, "-o", hdr], self.dir)
         if rc != 0:

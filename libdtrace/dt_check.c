@@ -1,0 +1,1665 @@
+/*
+ * dt_check.c -- the D checker: names, types and the rules of D, in one pass
+ * over the program in order, as DTrace's compiler does.
+ *
+ * Every expression node gets a type (dn_type) and flags (lvalue, writable,
+ * constant: dn_value then holds its folded value).  Variables come into
+ * being by declaration or by their first assignment, which fixes their
+ * type; later uses must agree.  Aggregations keep the function, keys and
+ * constant arguments of their first use.  Errors carry DTrace's tags.
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+#define STRSIZE 256 /* the default strsize, for sizeof(string) */
+
+/* What the checker knows about the clause it is in. */
+typedef struct dt_cctx {
+	dt_node_t *cc_clause;
+	bool cc_stmt;	 /* checking a statement (actions are allowed) */
+	bool cc_lhs;	 /* checking the target of an assignment */
+	bool cc_pred;	 /* in the predicate */
+	/* speculation state of the clause, for DTrace's ordering rules */
+	bool cc_data, cc_spec, cc_commit;
+	/* args[] of the clause's probes, from provider definitions */
+	int cc_nargs; /* -1: unknown (no provider definition matches) */
+	const dt_probedecl_t *cc_probe;
+	const dt_provdecl_t *cc_prov;
+} dt_cctx_t;
+
+static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx);
+
+/* ---------------------------------------------------------------- helpers */
+
+static dt_type_t *type_named(dt_pcb_t *pcb, const char *name)
+{
+	dt_type_t *t;
+
+	if (strcmp(name, "void *") == 0) {
+		t = dt_type_pointer(pcb->pcb_types, dt_type_lookup(pcb->pcb_types, "void"));
+	} else {
+		t = dt_type_lookup(pcb->pcb_types, name);
+	}
+	if (t == NULL)
+		dt_cnomem(pcb);
+	return t;
+}
+
+static const char *tname(dt_pcb_t *pcb, const dt_type_t *t)
+{
+	size_t n;
+	char *buf;
+
+	if (t == NULL)
+		return "<no type>";
+	n = dt_type_name(t, NULL, 0);
+	buf = dt_palloc(pcb, n + 1);
+	dt_type_name(t, buf, n + 1);
+	return buf;
+}
+
+static const char *kind_str(const dt_node_t *n)
+{
+	switch (n->dn_kind) {
+	case DT_N_AGG: return "aggregation";
+	default: return "expression";
+	}
+}
+
+dt_ident_t *dt_ident_lookup(dt_strset_t *ss, const char *name)
+{
+	return ss != NULL ? (dt_ident_t *)dt_strset_get(ss, name) : NULL;
+}
+
+dt_ident_t *dt_ident_add(dt_pcb_t *pcb, dt_strset_t *ss, const char *name, dt_idkind_t kind,
+			 const dt_loc_t *loc)
+{
+	dt_ident_t *id = dt_palloc(pcb, sizeof(*id));
+
+	id->di_kind = kind;
+	id->di_name = name;
+	id->di_loc = *loc;
+	id->di_nkeys = -1;
+	if (dt_strset_put(ss, name, id) != 0)
+		dt_cnomem(pcb);
+	return id;
+}
+
+void dt_idents_init(dt_pcb_t *pcb)
+{
+	size_t n;
+	const dt_builtin_t *b = dt_builtin_table(&n);
+	dt_loc_t none = { "<built-in>", 0, 0, 0 };
+
+	if ((pcb->pcb_globals = dt_strset_create(pcb->pcb_arena)) == NULL ||
+	    (pcb->pcb_selfs = dt_strset_create(pcb->pcb_arena)) == NULL ||
+	    (pcb->pcb_thiss = dt_strset_create(pcb->pcb_arena)) == NULL ||
+	    (pcb->pcb_aggs = dt_strset_create(pcb->pcb_arena)) == NULL)
+		dt_cnomem(pcb);
+	for (size_t i = 0; i < n; i++) {
+		dt_ident_t *id = dt_ident_add(pcb, pcb->pcb_globals, b[i].db_name,
+					      b[i].db_kind == DB_VAR ? DT_IDENT_BUILTIN : DT_IDENT_FUNC,
+					      &none);
+
+		id->di_func = &b[i];
+		if (b[i].db_kind == DB_VAR && b[i].db_type != NULL)
+			id->di_type = type_named(pcb, b[i].db_type);
+		id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+	}
+}
+
+static dt_node_t *const_int(dt_node_t *n, int64_t v, dt_type_t *t)
+{
+	n->dn_value = (uint64_t)v;
+	n->dn_flags |= DT_NF_CONST;
+	n->dn_type = t;
+	return n;
+}
+
+/* The type of an integer constant, as C gives it (decimal: int, long; others may be unsigned). */
+static dt_type_t *int_const_type(dt_pcb_t *pcb, const dt_node_t *n)
+{
+	uint64_t v = n->dn_value;
+	int f = n->dn_intflags;
+
+	if (f == -1) /* character constant */
+		return type_named(pcb, "int");
+	if (f & DT_INT_UNSIGNED)
+		return type_named(pcb, (f & (DT_INT_LONG | DT_INT_LONGLONG)) || v > UINT32_MAX
+					       ? "unsigned long"
+					       : "unsigned int");
+	if (!(f & (DT_INT_LONG | DT_INT_LONGLONG)) && v <= INT32_MAX)
+		return type_named(pcb, "int");
+	if (v <= INT64_MAX)
+		return type_named(pcb, "long");
+	return type_named(pcb, "unsigned long");
+}
+
+/* C's integer promotions and usual arithmetic conversions, LP64. */
+static dt_type_t *arith_type(dt_pcb_t *pcb, const dt_type_t *a, const dt_type_t *b)
+{
+	size_t sa = dt_type_size(a), sb = dt_type_size(b);
+	bool ua = !dt_type_is_signed(a), ub = !dt_type_is_signed(b);
+
+	if (sa < 4) {
+		sa = 4;
+		ua = false;
+	}
+	if (sb < 4) {
+		sb = 4;
+		ub = false;
+	}
+	if (sa == 8 || sb == 8)
+		return type_named(pcb, (sa == 8 && ua) || (sb == 8 && ub) ? "unsigned long" : "long");
+	return type_named(pcb, ua || ub ? "unsigned int" : "int");
+}
+
+static dt_type_t *promote(dt_pcb_t *pcb, const dt_type_t *a)
+{
+	return arith_type(pcb, a, type_named(pcb, "int"));
+}
+
+/* Reduce v to the width and sign of t, as storing it there would. */
+static int64_t truncate_to(const dt_type_t *t, int64_t v)
+{
+	size_t sz = dt_type_size(t);
+
+	if (sz >= 8 || sz == 0)
+		return v;
+	if (dt_type_is_signed(t)) {
+		int shift = (int)(64 - 8 * sz);
+
+		return (int64_t)((uint64_t)v << shift) >> shift;
+	}
+	return (int64_t)((uint64_t)v & ((1ULL << (8 * sz)) - 1));
+}
+
+bool dt_node_const(dt_pcb_t *pcb, dt_node_t *n, int64_t *v)
+{
+	dt_cctx_t cx = { 0 };
+
+	cx.cc_nargs = -1;
+	check(pcb, n, &cx);
+	if (!(n->dn_flags & DT_NF_CONST))
+		return false;
+	*v = (int64_t)n->dn_value;
+	return true;
+}
+
+/* ---------------------------------------------------------------- probes and args[] */
+
+/*
+ * Split "provider:module:function:name"; fewer fields are the trailing
+ * ones (a lone "BEGIN" is a name).  False if there are more than four.
+ */
+static bool split_pdesc(char *s, const char *f[4])
+{
+	char *parts[5];
+	int n = 0;
+
+	parts[n++] = s;
+	for (char *p = s; *p; p++) {
+		if (*p == ':') {
+			if (n == 4)
+				return false;
+			*p = '\0';
+			parts[n++] = p + 1;
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		f[i] = "";
+	for (int i = 0; i < n; i++)
+		f[4 - n + i] = parts[i];
+	return true;
+}
+
+static bool glob_match(const char *pat, const char *s)
+{
+	return *pat == '\0' || fnmatch(pat, s, 0) == 0;
+}
+
+/*
+ * The probes a clause enables, as far as provider definitions tell: its
+ * args[] are typed when they all have the same argument types.  A user
+ * provider's name may carry a process ID suffix (myserv1234) or a glob.
+ */
+static void clause_args(dt_pcb_t *pcb, dt_node_t *clause, dt_cctx_t *cx)
+{
+	cx->cc_nargs = -1;
+	cx->cc_probe = NULL;
+	for (dt_node_t *pd = clause->dn_pdescs; pd != NULL; pd = pd->dn_next) {
+		size_t len = strlen(pd->dn_name);
+		char *copy = dt_palloc(pcb, len + 1);
+		const char *f[4];
+
+		memcpy(copy, pd->dn_name, len + 1);
+		if (!split_pdesc(copy, f))
+			dt_cerror(pcb, &pd->dn_loc, "D_PDESC_INVAL",
+				  "invalid probe description \"%s\": more than four fields",
+				  pd->dn_name);
+		for (dtrace_prog_t *pgp = pcb->pcb_hdl->dt_progs; ; pgp = pgp->dp_next) {
+			const dtrace_prog_t *prog = pgp != NULL ? pgp : pcb->pcb_prog;
+
+			for (const dt_provdecl_t *pv = prog->dp_providers; pv != NULL;
+			     pv = pv->pv_next) {
+				size_t pl = strlen(pv->pv_name);
+				bool provok = glob_match(f[0], pv->pv_name) ||
+					      (strncmp(f[0], pv->pv_name, pl) == 0 &&
+					       f[0][pl] != '\0' &&
+					       strspn(f[0] + pl, "0123456789*") == strlen(f[0] + pl));
+
+				if (!provok)
+					continue;
+				for (const dt_probedecl_t *p = pv->pv_probes; p != NULL;
+				     p = p->pd_next) {
+					if (!glob_match(f[3], p->pd_dname) && !glob_match(f[3], p->pd_name))
+						continue;
+					if (cx->cc_probe != NULL && cx->cc_probe->pd_xargc == p->pd_xargc) {
+						bool same = true;
+
+						for (int i = 0; i < p->pd_xargc; i++)
+							same &= dt_type_compatible(
+									cx->cc_probe->pd_xargs[i].pa_type,
+									p->pd_xargs[i].pa_type);
+						if (same)
+							continue;
+					}
+					if (cx->cc_probe != NULL) {
+						cx->cc_nargs = -2; /* conflicting */
+						continue;
+					}
+					cx->cc_probe = p;
+					cx->cc_prov = pv;
+					cx->cc_nargs = p->pd_xargc;
+				}
+			}
+			if (pgp == NULL)
+				break;
+		}
+	}
+}
+
+/* args[i]: the translated type of argument i of the clause's probes. */
+static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_node_t *idx = n->dn_args;
+	int64_t i;
+
+	if (idx->dn_next != NULL)
+		dt_cerror(pcb, &n->dn_loc, "D_ARGS_IDX", "args[] takes one index");
+	check(pcb, idx, cx);
+	if (!(idx->dn_flags & DT_NF_CONST))
+		dt_cerror(pcb, &idx->dn_loc, "D_ARGS_IDX", "args[] needs a constant index");
+	i = (int64_t)idx->dn_value;
+	if (cx->cc_nargs == -2)
+		dt_cerror(pcb, &n->dn_loc, "D_ARGS_MULTI",
+			  "args[] is ambiguous: the clause's probes have different argument types");
+	if (cx->cc_nargs < 0)
+		dt_cerror(pcb, &n->dn_loc, "D_ARGS_NONE",
+			  "args[] is not available: no provider definition describes the "
+			  "clause's probes");
+	if (i < 0 || i >= cx->cc_nargs)
+		dt_cerror(pcb, &idx->dn_loc, "D_ARGS_IDX",
+			  "index %lld is out of range for %s:::%s args[ ] (%d argument%s)",
+			  (long long)i, cx->cc_prov->pv_name, cx->cc_probe->pd_dname, cx->cc_nargs,
+			  cx->cc_nargs == 1 ? "" : "s");
+	n->dn_type = cx->cc_probe->pd_xargs[i].pa_type;
+	if (cx->cc_probe->pd_xargs != cx->cc_probe->pd_nargs && i < cx->cc_probe->pd_nargc) {
+		const dt_type_t *from = cx->cc_probe->pd_nargs[i].pa_type;
+
+		if (!dt_type_compatible(n->dn_type, from)) {
+			bool found = false;
+
+			for (dt_xlator_t *x = pcb->pcb_xlators; x != NULL && !found; x = x->dx_next)
+				found = dt_type_compatible(x->dx_from, from) &&
+					(dt_type_compatible(x->dx_to, n->dn_type) ||
+					 (dt_type_is_ptr(n->dn_type) &&
+					  dt_type_compatible(x->dx_to, dt_type_resolve(n->dn_type)->dtt_ref)));
+			if (!found)
+				dt_cerror(pcb, &n->dn_loc, "D_ARGS_XLATOR",
+					  "translator for args[%lld] from %s to %s is not defined",
+					  (long long)i, tname(pcb, from), tname(pcb, n->dn_type));
+		}
+	}
+	n->dn_flags = DT_NF_LVALUE;
+}
+
+/* ---------------------------------------------------------------- variables */
+
+static dt_strset_t *scope_table(dt_pcb_t *pcb, dt_nkind_t k)
+{
+	return k == DT_N_SELF ? pcb->pcb_selfs : k == DT_N_THIS ? pcb->pcb_thiss : pcb->pcb_globals;
+}
+
+static const char *scope_prefix(dt_nkind_t k)
+{
+	return k == DT_N_SELF ? "self->" : k == DT_N_THIS ? "this->" : "";
+}
+
+/* A variable reference: a global (n is IDENT) or self->/this-> (n is MEMBER). */
+static dt_ident_t *variable(dt_pcb_t *pcb, dt_node_t *n, dt_nkind_t scope, const char *name,
+			    dt_cctx_t *cx)
+{
+	dt_strset_t *ss = scope_table(pcb, scope);
+	dt_ident_t *id = dt_ident_lookup(ss, name);
+
+	if (id == NULL) {
+		if (!cx->cc_lhs)
+			dt_cerror(pcb, &n->dn_loc, "D_IDENT_UNDEF",
+				  "failed to resolve %s%s: Unknown variable name", scope_prefix(scope),
+				  name);
+		id = dt_ident_add(pcb, ss, name, DT_IDENT_SCALAR, &n->dn_loc);
+	}
+	return id;
+}
+
+/* The type a variable takes from the first value assigned to it. */
+static dt_type_t *stored_type(dt_pcb_t *pcb, const dt_node_t *rhs)
+{
+	const dt_type_t *r = dt_type_resolve(rhs->dn_type);
+
+	if (r->dtt_kind == DT_TK_ARRAY && dt_type_size(r->dtt_ref) == 1 && dt_type_is_int(r->dtt_ref))
+		return type_named(pcb, "string"); /* a char array is kept as a string */
+	if (rhs->dn_kind == DT_N_INT && (rhs->dn_flags & DT_NF_CONST))
+		return rhs->dn_type;
+	return rhs->dn_type;
+}
+
+static void check_keys(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *id, const char *what,
+		       dt_cctx_t *cx)
+{
+	int nk = 0;
+	dt_cctx_t kcx = *cx;
+
+	kcx.cc_lhs = false;
+	kcx.cc_stmt = false;
+	for (dt_node_t *k = n->dn_args; k != NULL; k = k->dn_next, nk++) {
+		const dt_type_t *r;
+
+		check(pcb, k, &kcx);
+		r = dt_type_resolve(k->dn_type);
+		if (r == NULL || r->dtt_kind == DT_TK_VOID || dt_type_is_sou(r) ||
+		    r->dtt_kind == DT_TK_FLOAT)
+			dt_cerror(pcb, &k->dn_loc, "D_KEY_TYPE",
+				  "%s key #%d is of a type that cannot be a key: %s", what, nk + 1,
+				  tname(pcb, k->dn_type));
+		if (nk >= DT_MAXPROBEARGS)
+			dt_cerror(pcb, &k->dn_loc, "D_ARR_BADREF", "%s has more than %d keys", what,
+				  DT_MAXPROBEARGS);
+		if (id->di_nkeys < 0)
+			continue;
+		if (nk < id->di_nkeys && !dt_type_compatible(id->di_keys[nk], k->dn_type))
+			dt_cerror(pcb, &k->dn_loc, "D_PROTO_ARG",
+				  "%s key #%d is incompatible with its earlier use: %s, not %s",
+				  what, nk + 1, tname(pcb, k->dn_type), tname(pcb, id->di_keys[nk]));
+	}
+	if (id->di_nkeys >= 0 && nk != id->di_nkeys)
+		dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
+			  "%s has %d key%s here but %d at its first use (line %u)", what, nk,
+			  nk == 1 ? "" : "s", id->di_nkeys, id->di_loc.line);
+	if (id->di_nkeys < 0) {
+		id->di_nkeys = nk;
+		nk = 0;
+		for (dt_node_t *k = n->dn_args; k != NULL; k = k->dn_next)
+			id->di_keys[nk++] = k->dn_type;
+	}
+}
+
+/* ---------------------------------------------------------------- aggregations */
+
+static dt_node_t *nth(dt_node_t *list, int i)
+{
+	while (list != NULL && i-- > 0)
+		list = list->dn_next;
+	return list;
+}
+
+static int count_list(const dt_node_t *n)
+{
+	int c = 0;
+
+	for (; n != NULL; n = n->dn_next)
+		c++;
+	return c;
+}
+
+/* The constant arguments of lquantize and llquantize: checked and compared. */
+static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const char *aname)
+{
+	const char *f = call->dn_name;
+	bool lq = strcmp(f, "lquantize") == 0, llq = strcmp(f, "llquantize") == 0;
+	int64_t c[4] = { 0, 0, 0, 1 };
+	int nc = lq ? 3 : 4;
+
+	if (!lq && !llq)
+		return;
+	for (int i = 0; i < nc && nth(call->dn_args, i + 1) != NULL; i++) {
+		dt_node_t *a = nth(call->dn_args, i + 1);
+		static const char *const lqtag[] = { "D_LQUANT_BASETYPE", "D_LQUANT_LIMTYPE",
+						     "D_LQUANT_STEPTYPE" };
+		static const char *const llqtag[] = { "D_LLQUANT_FACTORTYPE", "D_LLQUANT_LOWTYPE",
+						      "D_LLQUANT_HIGHTYPE", "D_LLQUANT_NSTEPTYPE" };
+		static const char *const lqname[] = { "lower bound", "upper bound", "step" };
+		static const char *const llqname[] = { "factor", "low magnitude", "high magnitude",
+						       "steps" };
+
+		if (!(a->dn_flags & DT_NF_CONST) || !dt_type_is_int(a->dn_type))
+			dt_cerror(pcb, &a->dn_loc, lq ? lqtag[i] : llqtag[i],
+				  "%s( ) argument #%d (%s) must be an integer constant", f, i + 2,
+				  lq ? lqname[i] : llqname[i]);
+		c[i] = (int64_t)a->dn_value;
+	}
+	if (lq) {
+		if (nth(call->dn_args, 3) == NULL)
+			c[2] = 1;
+		if (c[0] < INT32_MIN || c[0] > INT32_MAX)
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_BASEVAL",
+				  "lquantize( ) lower bound must be a 32-bit quantity");
+		if (c[1] < INT32_MIN || c[1] > INT32_MAX)
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_LIMVAL",
+				  "lquantize( ) upper bound must be a 32-bit quantity");
+		if (c[1] <= c[0])
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_MISMATCH",
+				  "lquantize( ) upper bound (%lld) must be greater than lower bound (%lld)",
+				  (long long)c[1], (long long)c[0]);
+		if (c[2] <= 0 || c[2] > UINT16_MAX)
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPVAL",
+				  "lquantize( ) step must be a 16-bit quantity greater than zero");
+		if ((c[1] - c[0]) / c[2] > UINT16_MAX)
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPSMALL",
+				  "lquantize( ) step (%lld) is too small: %lld buckets",
+				  (long long)c[2], (long long)((c[1] - c[0]) / c[2]));
+		if (c[0] + c[2] > c[1])
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPLARGE",
+				  "lquantize( ) step (%lld) is larger than the range", (long long)c[2]);
+	} else {
+		int64_t factor = c[0], low = c[1], high = c[2], nsteps = c[3], p = 1;
+
+		if (factor < 2 || factor > UINT16_MAX)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORVAL",
+				  "llquantize( ) factor must be between 2 and 65535");
+		if (low < 0 || low > UINT16_MAX)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_LOWVAL",
+				  "llquantize( ) low magnitude must be between 0 and 65535");
+		if (high < 0 || high > UINT16_MAX)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_HIGHVAL",
+				  "llquantize( ) high magnitude must be between 0 and 65535");
+		if (nsteps <= 0 || nsteps > UINT16_MAX)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_NSTEPVAL",
+				  "llquantize( ) steps must be between 1 and 65535");
+		if (high < low)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_MAGRANGE",
+				  "llquantize( ) high magnitude must not be below the low one");
+		if (nsteps < factor)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORNSTEPS",
+				  "llquantize( ) steps (%lld) must be at least the factor (%lld)",
+				  (long long)nsteps, (long long)factor);
+		if (nsteps % factor != 0 && factor % nsteps != 0)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTOREVEN",
+				  "llquantize( ) steps must divide the factor or be divisible by it");
+		for (int64_t i = 0; i < high + 1; i++) {
+			if (p > INT64_MAX / factor)
+				dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_MAGTOOBIG",
+					  "llquantize( ) factor (%lld) raised to the high magnitude "
+					  "(%lld) overflows 64 bits",
+					  (long long)factor, (long long)high);
+			p *= factor;
+		}
+	}
+	if (id->di_nargs == 0) {
+		memcpy(id->di_aggargs, c, sizeof(c));
+		id->di_nargs = nc;
+		return;
+	}
+	for (int i = 0; i < nc; i++) {
+		static const char *const lqm[] = { "D_LQUANT_MATCHBASE", "D_LQUANT_MATCHLIM",
+						   "D_LQUANT_MATCHSTEP" };
+		static const char *const llqm[] = { "D_LLQUANT_FACTORMATCH", "D_LLQUANT_LOWMATCH",
+						    "D_LLQUANT_HIGHMATCH", "D_LLQUANT_NSTEPMATCH" };
+
+		if (c[i] != id->di_aggargs[i])
+			dt_cerror(pcb, &call->dn_loc, lq ? lqm[i] : llqm[i],
+				  "%s( ) argument #%d (%lld) differs from @%s's earlier use (%lld)",
+				  f, i + 2, (long long)c[i], aname, (long long)id->di_aggargs[i]);
+	}
+}
+
+/* @name[keys] = function(args) */
+static void check_aggregation(dt_pcb_t *pcb, dt_node_t *asg, dt_cctx_t *cx)
+{
+	dt_node_t *lhs = asg->dn_left, *call = asg->dn_right;
+	dt_node_t *agg = lhs->dn_kind == DT_N_INDEX ? lhs->dn_left : lhs;
+	const dt_builtin_t *b;
+	dt_ident_t *id;
+	char what[80];
+
+	if (asg->dn_op != T_ASSIGN)
+		dt_cerror(pcb, &asg->dn_loc, "D_AGG_FUNC",
+			  "@%s: an aggregation is assigned with '=' and an aggregating function",
+			  agg->dn_name);
+	if (call->dn_kind != DT_N_CALL || (b = dt_builtin_lookup(call->dn_name)) == NULL ||
+	    b->db_kind != DB_AGGFUNC)
+		dt_cerror(pcb, &call->dn_loc, "D_AGG_FUNC",
+			  "@%s: an aggregating function (count, sum, quantize...) is required",
+			  agg->dn_name);
+	if (cx->cc_commit)
+		dt_cerror(pcb, &asg->dn_loc, "D_AGG_COMM", "aggregating actions may not follow commit( )");
+	if (cx->cc_spec)
+		dt_cerror(pcb, &asg->dn_loc, "D_AGG_SPEC", "aggregating actions may not follow speculate( )");
+	snprintf(what, sizeof(what), "@%s", agg->dn_name);
+	id = dt_ident_lookup(pcb->pcb_aggs, agg->dn_name);
+	if (id == NULL) {
+		id = dt_ident_add(pcb, pcb->pcb_aggs, agg->dn_name, DT_IDENT_AGG, &agg->dn_loc);
+		id->di_func = b;
+	} else if (id->di_func != b) {
+		dt_cerror(pcb, &call->dn_loc, "D_AGG_REDEF",
+			  "@%s: aggregation redefined as %s( ); it is %s( ) (line %u)", agg->dn_name,
+			  b->db_name, id->di_func->db_name, id->di_loc.line);
+	}
+	agg->dn_ident = id;
+	if (lhs->dn_kind == DT_N_INDEX) {
+		check_keys(pcb, lhs, id, what, cx);
+	} else if (id->di_nkeys > 0) {
+		dt_cerror(pcb, &lhs->dn_loc, "D_PROTO_LEN",
+			  "@%s has no keys here but %d at its first use (line %u)", agg->dn_name,
+			  id->di_nkeys, id->di_loc.line);
+	} else {
+		id->di_nkeys = 0;
+	}
+	/* the function's arguments */
+	{
+		int na = count_list(call->dn_args), i = 0;
+		dt_cctx_t acx = *cx;
+
+		acx.cc_stmt = acx.cc_lhs = false;
+		if (na < b->db_minargs || na > b->db_maxargs)
+			dt_cerror(pcb, &call->dn_loc, "D_PROTO_LEN",
+				  "%s( ) takes %d%s argument%s, not %d", b->db_name, b->db_minargs,
+				  b->db_maxargs > b->db_minargs ? " or more" : "",
+				  b->db_maxargs == 1 ? "" : "s", na);
+		for (dt_node_t *a = call->dn_args; a != NULL; a = a->dn_next, i++) {
+			check(pcb, a, &acx);
+			if (!dt_type_is_scalar(a->dn_type))
+				dt_cerror(pcb, &a->dn_loc, "D_AGG_SCALAR",
+					  "%s( ) argument #%d must be of scalar type, not %s",
+					  b->db_name, i + 1, tname(pcb, a->dn_type));
+		}
+		agg_constants(pcb, call, id, agg->dn_name);
+	}
+	call->dn_type = type_named(pcb, "void");
+	asg->dn_type = type_named(pcb, "void");
+	cx->cc_data = true;
+}
+
+/* ---------------------------------------------------------------- printf formats */
+
+/*
+ * Check a printf-style format against its arguments: the DTrace
+ * conversions, flags, width and precision (either may be '*', taking an
+ * integer argument), and length modifiers.
+ */
+static void check_format(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, dt_node_t *args,
+			 bool printa)
+{
+	const char *f = fmt->dn_string;
+	dt_node_t *a = args;
+	int argn = 2;
+
+	if (fmt->dn_strlen == 0 && !printa)
+		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty", fn);
+	for (; *f; f++) {
+		char conv;
+
+		if (*f != '%')
+			continue;
+		if (*++f == '%')
+			continue;
+		while (*f && strchr("#-+ 0'", *f))
+			f++;
+		for (int part = 0; part < 2; part++) {
+			if (*f == '*') {
+				f++;
+				if (a == NULL)
+					dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_DYN_PROTO",
+						  "%s( ) prototype mismatch: conversion #%d needs a "
+						  "width or precision argument",
+						  fn, argn - 1);
+				if (!dt_type_is_int(a->dn_type))
+					dt_cerror(pcb, &a->dn_loc, "D_PRINTF_DYN_TYPE",
+						  "%s( ) argument #%d must be an integer width or "
+						  "precision",
+						  fn, argn);
+				a = a->dn_next;
+				argn++;
+			} else {
+				while (isdigit((unsigned char)*f))
+					f++;
+			}
+			if (part == 0 && *f == '.')
+				f++;
+			else
+				break;
+		}
+		while (*f && strchr("hlLjtzq?", *f))
+			f++;
+		conv = *f;
+		if (conv == '\0')
+			dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
+				  "%s( ) format ends in an incomplete conversion", fn);
+		if (conv == '@') {
+			if (!printa)
+				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_AGG_CONV",
+					  "%%@ conversion is only allowed in printa( )");
+			continue;
+		}
+		if (!strchr("diouxXcsSpaAeEfFgGkYT", conv))
+			dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
+				  "%s( ) format has an unknown conversion %%%c", fn,
+				  isprint((unsigned char)conv) ? conv : '?');
+		if (printa)
+			continue; /* printa's conversions are matched to aggregation keys */
+		if (a == NULL)
+			dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_PROTO",
+				  "%s( ) prototype mismatch: conversion #%d (%%%c) is missing a "
+				  "corresponding value argument",
+				  fn, argn - 1, conv);
+		{
+			const dt_type_t *t = a->dn_type;
+			bool ok;
+
+			switch (conv) {
+			case 's':
+			case 'S':
+				ok = !dt_type_is_void(t);
+				break;
+			case 'k':
+				ok = true;
+				break;
+			case 'p':
+			case 'a':
+			case 'A':
+				ok = dt_type_is_scalar(t);
+				break;
+			case 'Y':
+			case 'T':
+				ok = dt_type_is_int(t);
+				break;
+			case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
+				ok = dt_type_is_scalar(t) ||
+				     dt_type_resolve(t)->dtt_kind == DT_TK_FLOAT;
+				break;
+			default: /* d i o u x X c */
+				ok = dt_type_is_scalar(t);
+				break;
+			}
+			if (!ok)
+				dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
+					  "%s( ) argument #%d is incompatible with conversion #%d "
+					  "prototype: conversion: %%%c, argument: %s",
+					  fn, argn, argn - 1, conv, tname(pcb, t));
+		}
+		a = a->dn_next;
+		argn++;
+	}
+	if (a != NULL && !printa)
+		dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_EXTRA",
+			  "%s( ) prototype mismatch: %d extra argument%s", fn, count_list(a),
+			  count_list(a) == 1 ? "" : "s");
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static bool arg_ok(char k, const dt_node_t *a)
+{
+	switch (k) {
+	case 'i':
+	case 'c':
+		return dt_type_is_int(a->dn_type);
+	case 's':
+		return dt_type_compatible(a->dn_type, a->dn_type) &&
+		       (dt_type_is_string(a->dn_type) ||
+			(dt_type_is_ptr(a->dn_type) &&
+			 dt_type_is_int(dt_type_resolve(a->dn_type)->dtt_ref) &&
+			 dt_type_size(dt_type_resolve(a->dn_type)->dtt_ref) == 1));
+	case 'p':
+		return dt_type_is_scalar(a->dn_type);
+	case 'a':
+		return dt_type_is_scalar(a->dn_type) || dt_type_is_string(a->dn_type) ||
+		       dt_type_resolve(a->dn_type)->dtt_kind == DT_TK_FLOAT ||
+		       (a->dn_ident != NULL && a->dn_ident->di_kind == DT_IDENT_FUNC);
+	case 'x':
+		return !dt_type_is_void(a->dn_type);
+	default:
+		return true;
+	}
+}
+
+static const char *kind_name(char k)
+{
+	switch (k) {
+	case 'i': case 'c': return "an integer";
+	case 's': return "a string";
+	case 'p': return "a pointer or integer";
+	case 'g': return "an aggregation";
+	default: return "a value";
+	}
+}
+
+static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	const dt_builtin_t *b = dt_builtin_lookup(n->dn_name);
+	dt_ident_t *id = dt_ident_lookup(pcb->pcb_globals, n->dn_name);
+	int na = count_list(n->dn_args), i = 0;
+	dt_cctx_t acx = *cx;
+
+	if (b == NULL || b->db_kind == DB_VAR) {
+		if (id != NULL && id->di_kind != DT_IDENT_FUNC)
+			dt_cerror(pcb, &n->dn_loc, "D_FUNC_IDKIND",
+				  "%s is not a function: it is a variable", n->dn_name);
+		dt_cerror(pcb, &n->dn_loc, "D_FUNC_UNDEF", "%s( ) is not a D function", n->dn_name);
+	}
+	if (b->db_kind == DB_AGGFUNC)
+		dt_cerror(pcb, &n->dn_loc, "D_AGG_FUNC",
+			  "%s( ) may only be used to assign an aggregation: @name = %s(...)",
+			  n->dn_name, n->dn_name);
+	if (b->db_kind == DB_ACTION && !cx->cc_stmt)
+		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
+			  "action %s( ) may not be used in an expression", n->dn_name);
+	if (na < b->db_minargs || (b->db_maxargs >= 0 && na > b->db_maxargs)) {
+		if (b->db_minargs == b->db_maxargs)
+			dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
+				  "%s( ) prototype mismatch: %d arg%s passed, %d expected", n->dn_name,
+				  na, na == 1 ? "" : "s", b->db_minargs);
+		dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
+			  "%s( ) prototype mismatch: %d arg%s passed, %d to %d expected", n->dn_name,
+			  na, na == 1 ? "" : "s", b->db_minargs, b->db_maxargs < 0 ? 99 : b->db_maxargs);
+	}
+	acx.cc_stmt = acx.cc_lhs = false;
+	for (dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next, i++) {
+		size_t nk = strlen(b->db_args);
+		char k = i < (int)nk ? b->db_args[i] : 'x';
+
+		if (i >= (int)nk && nk > 0 && b->db_args[nk - 1] == '*')
+			k = b->db_args[nk - 2];
+		if (k == '*')
+			k = b->db_args[i - 1];
+		if (k == 'g') {
+			if (a->dn_kind != DT_N_AGG)
+				dt_cerror(pcb, &a->dn_loc, b->db_flags & DB_F_PRINTA
+								   ? "D_PRINTA_AGGARG"
+								   : "D_PROTO_ARG",
+					  "%s( ) argument #%d must be an aggregation, not an %s",
+					  n->dn_name, i + 1, kind_str(a));
+			if ((a->dn_ident = dt_ident_lookup(pcb->pcb_aggs, a->dn_name)) == NULL)
+				dt_cerror(pcb, &a->dn_loc,
+					  b->db_flags & DB_F_PRINTA ? "D_PRINTA_AGGBAD" : "D_CLEAR_AGGBAD",
+					  "@%s is not defined before its use in %s( )", a->dn_name,
+					  n->dn_name);
+			a->dn_type = type_named(pcb, "void");
+			continue;
+		}
+		if (k == 'f') {
+			if (a->dn_kind != DT_N_STRING)
+				dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_FMT",
+					  "%s( ) argument #1 must be a string constant format",
+					  n->dn_name);
+			a->dn_type = type_named(pcb, "string");
+			continue;
+		}
+		if (a->dn_kind == DT_N_AGG)
+			dt_cerror(pcb, &a->dn_loc,
+				  strcmp(n->dn_name, "trace") == 0 ? "D_TRACE_AGG" : "D_PROTO_ARG",
+				  "%s( ) argument #%d may not be an aggregation", n->dn_name, i + 1);
+		check(pcb, a, &acx);
+		if (strcmp(n->dn_name, "trace") == 0 && dt_type_is_void(a->dn_type))
+			dt_cerror(pcb, &a->dn_loc, "D_TRACE_VOID",
+				  "trace( ) argument has void type");
+		if (k == 'c' && !(a->dn_flags & DT_NF_CONST))
+			dt_cerror(pcb, &a->dn_loc, "D_PROTO_ARG",
+				  "%s( ) argument #%d must be an integer constant", n->dn_name, i + 1);
+		if (!arg_ok(k, a))
+			dt_cerror(pcb, &a->dn_loc, "D_PROTO_ARG",
+				  "%s( ) argument #%d is incompatible with the prototype: %s "
+				  "expected, %s given",
+				  n->dn_name, i + 1, kind_name(k), tname(pcb, a->dn_type));
+	}
+	/* printa: an optional format first */
+	if (b->db_flags & DB_F_PRINTA) {
+		dt_node_t *first = n->dn_args;
+
+		if (first->dn_kind == DT_N_STRING) {
+			check_format(pcb, n->dn_name, first, first->dn_next, true);
+			if (first->dn_next == NULL)
+				dt_cerror(pcb, &n->dn_loc, "D_PRINTA_PROTO",
+					  "printa( ) needs an aggregation after its format");
+		}
+	} else if (b->db_flags & DB_F_FORMAT) {
+		check_format(pcb, n->dn_name, n->dn_args, n->dn_args->dn_next, false);
+	}
+	/* DTrace's ordering rules for speculations within a clause */
+	if (b->db_kind == DB_ACTION) {
+		if (b->db_flags & DB_F_SPECULATE) {
+			if (cx->cc_spec)
+				dt_cerror(pcb, &n->dn_loc, "D_SPEC_SPEC",
+					  "speculate( ) may not follow speculate( )");
+			if (cx->cc_commit)
+				dt_cerror(pcb, &n->dn_loc, "D_SPEC_COMM",
+					  "speculate( ) may not follow commit( )");
+			if (cx->cc_data)
+				dt_cerror(pcb, &n->dn_loc, "D_SPEC_DREC",
+					  "speculate( ) may not follow data-recording actions");
+			cx->cc_spec = true;
+		} else if (b->db_flags & DB_F_COMMIT) {
+			if (cx->cc_commit)
+				dt_cerror(pcb, &n->dn_loc, "D_COMM_COMM",
+					  "commit( ) may not follow commit( )");
+			if (cx->cc_data)
+				dt_cerror(pcb, &n->dn_loc, "D_COMM_DREC",
+					  "commit( ) may not follow data-recording actions");
+			cx->cc_commit = true;
+		} else if (b->db_flags & DB_F_EXIT) {
+			if (cx->cc_spec)
+				dt_cerror(pcb, &n->dn_loc, "D_EXIT_SPEC",
+					  "exit( ) may not follow speculate( )");
+		} else if (b->db_flags & DB_F_DESTRUCTIVE) {
+			if (cx->cc_spec)
+				dt_cerror(pcb, &n->dn_loc, "D_ACT_SPEC",
+					  "destructive actions may not follow speculate( )");
+		} else if (b->db_flags & DB_F_DATA) {
+			if (cx->cc_commit)
+				dt_cerror(pcb, &n->dn_loc, "D_DREC_COMM",
+					  "data-recording actions may not follow commit( )");
+			cx->cc_data = true;
+		}
+	}
+	n->dn_type = b->db_type != NULL && strcmp(b->db_type, "stack") != 0
+			     ? type_named(pcb, b->db_type)
+			     : type_named(pcb, "uint64_t");
+	n->dn_ident = id;
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static void need_lvalue(dt_pcb_t *pcb, dt_node_t *n, const char *op)
+{
+	if (!(n->dn_flags & DT_NF_LVALUE))
+		dt_cerror(pcb, &n->dn_loc, "D_OP_LVAL",
+			  "operator %s requires modifiable lvalue as an operand", op);
+	if (!(n->dn_flags & DT_NF_WRITABLE))
+		dt_cerror(pcb, &n->dn_loc, "D_OP_WRITE",
+			  "operator %s can only be applied to a writable variable", op);
+}
+
+static int64_t fold(dt_pcb_t *pcb, dt_node_t *n, int64_t a, int64_t b, bool uns)
+{
+	switch (n->dn_op) {
+	case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
+	case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
+	case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
+	case T_SLASH:
+	case T_PERCENT:
+		if (b == 0)
+			dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO", "expression contains division by zero");
+		if (uns)
+			return n->dn_op == T_SLASH ? (int64_t)((uint64_t)a / (uint64_t)b)
+						   : (int64_t)((uint64_t)a % (uint64_t)b);
+		if (a == INT64_MIN && b == -1)
+			return n->dn_op == T_SLASH ? a : 0;
+		return n->dn_op == T_SLASH ? a / b : a % b;
+	case T_SHL: return (int64_t)((uint64_t)a << (b & 63));
+	case T_SHR: return uns ? (int64_t)((uint64_t)a >> (b & 63)) : a >> (b & 63);
+	case T_AMP: return a & b;
+	case T_BAR: return a | b;
+	case T_XOR: return a ^ b;
+	case T_LT: return uns ? (uint64_t)a < (uint64_t)b : a < b;
+	case T_GT: return uns ? (uint64_t)a > (uint64_t)b : a > b;
+	case T_LE: return uns ? (uint64_t)a <= (uint64_t)b : a <= b;
+	case T_GE: return uns ? (uint64_t)a >= (uint64_t)b : a >= b;
+	case T_EQEQ: return a == b;
+	case T_NE: return a != b;
+	case T_LAND: return a && b;
+	case T_LOR: return a || b;
+	case T_LXOR: return !a != !b;
+	default: return 0;
+	}
+}
+
+static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_node_t *l = n->dn_left, *r = n->dn_right;
+	dt_cctx_t lcx = *cx, rcx = *cx;
+	dt_ident_t *id;
+
+	if (l->dn_kind == DT_N_AGG || (l->dn_kind == DT_N_INDEX && l->dn_left->dn_kind == DT_N_AGG)) {
+		check_aggregation(pcb, n, cx);
+		return;
+	}
+	rcx.cc_stmt = rcx.cc_lhs = false;
+	check(pcb, r, &rcx);
+	if (r->dn_kind == DT_N_AGG)
+		dt_cerror(pcb, &r->dn_loc, "D_AGG_SCALAR", "an aggregation has no value to assign");
+	if (dt_type_is_void(r->dn_type))
+		dt_cerror(pcb, &r->dn_loc, "D_OP_VFPTR",
+			  "operator %s cannot be applied to a void value", dt_tok_name(n->dn_op));
+	lcx.cc_lhs = n->dn_op == T_ASSIGN;
+	lcx.cc_stmt = false;
+	check(pcb, l, &lcx);
+	need_lvalue(pcb, l, dt_tok_name(n->dn_op));
+	id = l->dn_ident;
+	if (id != NULL && l->dn_type == NULL) {
+		/* a new variable: it takes the type of the value */
+		if (dt_type_is_sou(r->dn_type) && id->di_kind == DT_IDENT_ARRAY)
+			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+				  "an associative array cannot hold a struct or union");
+		id->di_type = stored_type(pcb, r);
+		id->di_flags |= DT_IDF_ASSIGNED;
+		l->dn_type = id->di_type;
+	}
+	if (n->dn_op == T_ASSIGN) {
+		if (!dt_type_compatible(l->dn_type, r->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+				  "operands have incompatible types: \"%s\" = \"%s\"",
+				  tname(pcb, l->dn_type), tname(pcb, r->dn_type));
+	} else {
+		bool ptr = n->dn_op == T_ADD_EQ || n->dn_op == T_SUB_EQ;
+
+		if (!(dt_type_is_int(l->dn_type) || (ptr && dt_type_is_ptr(l->dn_type))) ||
+		    !dt_type_is_int(r->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_INT",
+				  "operator %s requires operands of integral type",
+				  dt_tok_name(n->dn_op));
+	}
+	n->dn_type = l->dn_type;
+	n->dn_flags = 0;
+}
+
+static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_node_t *l = n->dn_left, *r = n->dn_right;
+	const char *op = dt_tok_name(n->dn_op);
+	dt_cctx_t ocx = *cx;
+
+	switch (n->dn_op) {
+	case T_ASSIGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
+	case T_MOD_EQ: case T_AND_EQ: case T_OR_EQ: case T_XOR_EQ: case T_SHL_EQ: case T_SHR_EQ:
+		check_assign(pcb, n, cx);
+		return;
+	default:
+		break;
+	}
+	ocx.cc_stmt = ocx.cc_lhs = false;
+	check(pcb, l, &ocx);
+	check(pcb, r, &ocx);
+	if (l->dn_kind == DT_N_AGG || r->dn_kind == DT_N_AGG)
+		dt_cerror(pcb, &n->dn_loc, "D_OP_ACT", "an aggregation may not be an operand of %s", op);
+	n->dn_flags = 0;
+	switch (n->dn_op) {
+	case T_STAR: case T_SLASH: case T_PERCENT: case T_SHL: case T_SHR: case T_AMP:
+	case T_BAR: case T_XOR:
+		if (!dt_type_is_int(l->dn_type) || !dt_type_is_int(r->dn_type))
+			dt_cerror(pcb, &n->dn_loc,
+				  n->dn_op == T_STAR || n->dn_op == T_SLASH ? "D_OP_ARITH" : "D_OP_INT",
+				  "operator %s requires operands of %s type", op,
+				  n->dn_op == T_STAR || n->dn_op == T_SLASH ? "arithmetic" : "integral");
+		n->dn_type = n->dn_op == T_SHL || n->dn_op == T_SHR
+				     ? promote(pcb, l->dn_type)
+				     : arith_type(pcb, l->dn_type, r->dn_type);
+		break;
+	case T_PLUS:
+	case T_MINUS:
+		if (dt_type_is_int(l->dn_type) && dt_type_is_int(r->dn_type)) {
+			n->dn_type = arith_type(pcb, l->dn_type, r->dn_type);
+		} else if (dt_type_is_ptr(l->dn_type) && dt_type_is_int(r->dn_type)) {
+			const dt_type_t *p = dt_type_resolve(l->dn_type);
+
+			if (dt_type_size(p->dtt_ref) == 0)
+				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPLETE",
+					  "operator %s cannot be applied to a pointer to an incomplete "
+					  "or void type",
+					  op);
+			n->dn_type = p->dtt_kind == DT_TK_ARRAY ? dt_type_pointer(pcb->pcb_types, p->dtt_ref)
+								 : l->dn_type;
+		} else if (n->dn_op == T_PLUS && dt_type_is_int(l->dn_type) &&
+			   dt_type_is_ptr(r->dn_type)) {
+			n->dn_type = r->dn_type;
+		} else if (n->dn_op == T_MINUS && dt_type_is_ptr(l->dn_type) &&
+			   dt_type_is_ptr(r->dn_type) &&
+			   dt_type_compatible(l->dn_type, r->dn_type)) {
+			n->dn_type = type_named(pcb, "long");
+		} else {
+			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+				  "operands have incompatible types: \"%s\" %s \"%s\"",
+				  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
+		}
+		break;
+	case T_LT: case T_GT: case T_LE: case T_GE: case T_EQEQ: case T_NE: {
+		bool ls = dt_type_is_string(l->dn_type), rs = dt_type_is_string(r->dn_type);
+
+		if (ls || rs) {
+			/* string comparison: strings, or a string and a char pointer */
+			if (!dt_type_compatible(l->dn_type, r->dn_type))
+				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+					  "operands have incompatible types: \"%s\" %s \"%s\"",
+					  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
+		} else if (!dt_type_is_scalar(l->dn_type) || !dt_type_is_scalar(r->dn_type)) {
+			dt_cerror(pcb, &n->dn_loc, "D_OP_SCALAR",
+				  "operator %s requires operands of scalar type", op);
+		} else if (dt_type_is_ptr(l->dn_type) && dt_type_is_ptr(r->dn_type) &&
+			   !dt_type_compatible(l->dn_type, r->dn_type)) {
+			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+				  "operands have incompatible types: \"%s\" %s \"%s\"",
+				  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
+		}
+		n->dn_type = type_named(pcb, "int");
+		break;
+	}
+	default: /* && || ^^ */
+		if (!dt_type_is_scalar(l->dn_type) || !dt_type_is_scalar(r->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_SCALAR",
+				  "operator %s requires operands of scalar type", op);
+		n->dn_type = type_named(pcb, "int");
+		break;
+	}
+	if ((l->dn_flags & DT_NF_CONST) && (r->dn_flags & DT_NF_CONST) &&
+	    dt_type_is_int(l->dn_type) && dt_type_is_int(r->dn_type)) {
+		bool uns = !dt_type_is_signed(arith_type(pcb, l->dn_type, r->dn_type));
+		int64_t v = fold(pcb, n, (int64_t)l->dn_value, (int64_t)r->dn_value, uns);
+
+		const_int(n, truncate_to(n->dn_type, v), n->dn_type);
+	} else if ((n->dn_op == T_SLASH || n->dn_op == T_PERCENT) && (r->dn_flags & DT_NF_CONST) &&
+		   r->dn_value == 0) {
+		dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO", "expression contains division by zero");
+	}
+}
+
+static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_node_t *o = n->dn_left;
+	const char *op = dt_tok_name(n->dn_op);
+	dt_cctx_t ocx = *cx;
+	const dt_type_t *r;
+
+	ocx.cc_stmt = ocx.cc_lhs = false;
+	check(pcb, o, &ocx);
+	r = dt_type_resolve(o->dn_type);
+	n->dn_flags = 0;
+	switch (n->dn_op) {
+	case T_INC:
+	case T_DEC:
+		need_lvalue(pcb, o, op);
+		if (!dt_type_is_scalar(o->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_SCALAR",
+				  "operator %s requires an operand of scalar type", op);
+		n->dn_type = o->dn_type;
+		return;
+	case T_PLUS:
+	case T_MINUS:
+	case T_TILDE:
+		if (!dt_type_is_int(o->dn_type))
+			dt_cerror(pcb, &n->dn_loc, n->dn_op == T_TILDE ? "D_OP_INT" : "D_OP_ARITH",
+				  "operator %s requires an operand of %s type", op,
+				  n->dn_op == T_TILDE ? "integral" : "arithmetic");
+		n->dn_type = promote(pcb, o->dn_type);
+		if (o->dn_flags & DT_NF_CONST) {
+			int64_t v = (int64_t)o->dn_value;
+
+			v = n->dn_op == T_MINUS ? (int64_t)(0 - (uint64_t)v) : n->dn_op == T_TILDE ? ~v : v;
+			const_int(n, truncate_to(n->dn_type, v), n->dn_type);
+		}
+		return;
+	case T_BANG:
+		if (!dt_type_is_scalar(o->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_SCALAR",
+				  "operator ! requires an operand of scalar type");
+		n->dn_type = type_named(pcb, "int");
+		if (o->dn_flags & DT_NF_CONST)
+			const_int(n, o->dn_value == 0, n->dn_type);
+		return;
+	case T_STAR:
+		if (!dt_type_is_ptr(o->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_DEREF_NONPTR",
+				  "cannot dereference non-pointer type (%s)", tname(pcb, o->dn_type));
+		if (dt_type_is_void(r->dtt_ref))
+			dt_cerror(pcb, &n->dn_loc, "D_DEREF_VOID", "cannot dereference pointer to void");
+		n->dn_type = r->dtt_ref;
+		n->dn_flags = DT_NF_LVALUE;
+		return;
+	default: /* T_AMP */
+		if (o->dn_ident != NULL && (o->dn_ident->di_kind == DT_IDENT_SCALAR ||
+					    o->dn_ident->di_kind == DT_IDENT_ARRAY ||
+					    o->dn_ident->di_kind == DT_IDENT_BUILTIN))
+			dt_cerror(pcb, &n->dn_loc, "D_ADDROF_VAR",
+				  "cannot take address of dynamic variable");
+		if (!(o->dn_flags & DT_NF_LVALUE))
+			dt_cerror(pcb, &n->dn_loc, "D_ADDROF_LVAL",
+				  "unary & requires an lvalue as its operand");
+		n->dn_type = dt_type_pointer(pcb->pcb_types, o->dn_type);
+		return;
+	}
+}
+
+/* A struct or union member, through '.' or '->'. */
+static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_node_t *o = n->dn_left;
+	const dt_type_t *t;
+	const dt_member_t *m;
+	dt_cctx_t ocx = *cx;
+
+	if (o->dn_kind == DT_N_SELF || o->dn_kind == DT_N_THIS) {
+		dt_ident_t *id = variable(pcb, n, o->dn_kind, n->dn_name, cx);
+
+		n->dn_ident = id;
+		n->dn_type = id->di_type;
+		n->dn_flags = DT_NF_LVALUE | DT_NF_WRITABLE;
+		if (id->di_kind == DT_IDENT_ARRAY && !cx->cc_lhs)
+			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF",
+				  "%s%s is an associative array: index it", scope_prefix(o->dn_kind),
+				  n->dn_name);
+		return;
+	}
+	ocx.cc_stmt = ocx.cc_lhs = false;
+	check(pcb, o, &ocx);
+	t = dt_type_resolve(o->dn_type);
+	if (n->dn_op == T_ARROW) {
+		if (!dt_type_is_ptr(t))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_PTR",
+				  "operator -> must be applied to a pointer, not %s", tname(pcb, t));
+		t = dt_type_resolve(t->dtt_ref);
+	}
+	if (!dt_type_is_sou(t))
+		dt_cerror(pcb, &n->dn_loc, "D_OP_SOU",
+			  "operator %s cannot be applied to a forward declaration: no struct/union "
+			  "definition is available",
+			  dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT));
+	if (dt_type_size(t) == 0)
+		dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPLETE", "%s is an incomplete type",
+			  tname(pcb, t));
+	if ((m = dt_type_member(t, n->dn_name)) == NULL)
+		dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s", n->dn_name,
+			  tname(pcb, t));
+	n->dn_type = m->dm_type;
+	n->dn_flags = DT_NF_LVALUE;
+}
+
+static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_node_t *o = n->dn_left;
+	dt_ident_t *id = NULL;
+	char what[80];
+
+	if (o->dn_kind == DT_N_AGG)
+		dt_cerror(pcb, &n->dn_loc, "D_AGG_MDIM",
+			  "@%s[ ] may only be assigned an aggregating function", o->dn_name);
+	/* the built-in arrays */
+	if (o->dn_kind == DT_N_IDENT && (strcmp(o->dn_name, "args") == 0)) {
+		if (cx->cc_lhs)
+			dt_cerror(pcb, &n->dn_loc, "D_OP_WRITE", "args[ ] may not be assigned");
+		check_args(pcb, n, cx);
+		return;
+	}
+	if (o->dn_kind == DT_N_IDENT && strcmp(o->dn_name, "uregs") == 0) {
+		dt_cctx_t icx = *cx;
+
+		icx.cc_lhs = icx.cc_stmt = false;
+		if (count_list(n->dn_args) != 1)
+			dt_cerror(pcb, &n->dn_loc, "D_REGS_IDX", "uregs[ ] takes one index");
+		check(pcb, n->dn_args, &icx);
+		if (!(n->dn_args->dn_flags & DT_NF_CONST))
+			dt_cerror(pcb, &n->dn_loc, "D_REGS_IDX", "uregs[ ] needs a constant index");
+		n->dn_type = type_named(pcb, "uint64_t");
+		n->dn_flags = 0;
+		return;
+	}
+	/* associative arrays: global or self->; scalar arrays and pointers otherwise */
+	if (o->dn_kind == DT_N_IDENT) {
+		id = dt_ident_lookup(pcb->pcb_globals, o->dn_name);
+		if (id == NULL || id->di_kind == DT_IDENT_ARRAY) {
+			if (id == NULL) {
+				if (!cx->cc_lhs)
+					dt_cerror(pcb, &o->dn_loc, "D_IDENT_UNDEF",
+						  "failed to resolve %s: Unknown variable name",
+						  o->dn_name);
+				id = dt_ident_add(pcb, pcb->pcb_globals, o->dn_name,
+						  DT_IDENT_ARRAY, &o->dn_loc);
+			}
+			snprintf(what, sizeof(what), "%s[ ]", o->dn_name);
+		} else {
+			id = NULL;
+		}
+	} else if (o->dn_kind == DT_N_MEMBER &&
+		   (o->dn_left->dn_kind == DT_N_SELF || o->dn_left->dn_kind == DT_N_THIS)) {
+		dt_strset_t *ss = scope_table(pcb, o->dn_left->dn_kind);
+
+		if (o->dn_left->dn_kind == DT_N_THIS)
+			dt_cerror(pcb, &n->dn_loc, "D_ARR_LOCAL",
+				  "this->%s: clause-local associative arrays are not allowed",
+				  o->dn_name);
+		id = dt_ident_lookup(ss, o->dn_name);
+		if (id == NULL) {
+			if (!cx->cc_lhs)
+				dt_cerror(pcb, &o->dn_loc, "D_IDENT_UNDEF",
+					  "failed to resolve self->%s: Unknown variable name", o->dn_name);
+			id = dt_ident_add(pcb, ss, o->dn_name, DT_IDENT_ARRAY, &o->dn_loc);
+		} else if (id->di_kind != DT_IDENT_ARRAY) {
+			id = NULL;
+		}
+		snprintf(what, sizeof(what), "self->%s[ ]", o->dn_name);
+	}
+	if (id != NULL) {
+		check_keys(pcb, n, id, what, cx);
+		n->dn_ident = id;
+		n->dn_type = id->di_type;
+		n->dn_flags = DT_NF_LVALUE | DT_NF_WRITABLE;
+		if (n->dn_type == NULL && !cx->cc_lhs)
+			dt_cerror(pcb, &n->dn_loc, "D_IDENT_UNDEF",
+				  "failed to resolve %s: no value was ever assigned", what);
+		return;
+	}
+	{
+		dt_cctx_t ocx = *cx;
+		const dt_type_t *t;
+
+		ocx.cc_lhs = ocx.cc_stmt = false;
+		check(pcb, o, &ocx);
+		t = dt_type_resolve(o->dn_type);
+		if (!dt_type_is_ptr(t) && !(o->dn_ident != NULL && o->dn_ident->di_kind == DT_IDENT_SCALAR &&
+					    dt_type_is_string(t)))
+			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF",
+				  "cannot index %s: it is not an array, pointer or associative array",
+				  o->dn_kind == DT_N_IDENT ? o->dn_name : tname(pcb, t));
+		if (count_list(n->dn_args) != 1)
+			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF",
+				  "arrays and pointers take one index");
+		check(pcb, n->dn_args, &ocx);
+		if (!dt_type_is_int(n->dn_args->dn_type))
+			dt_cerror(pcb, &n->dn_args->dn_loc, "D_OP_INT",
+				  "an index must be of integral type");
+		n->dn_type = dt_type_is_string(t) ? type_named(pcb, "char") : t->dtt_ref;
+		n->dn_flags = DT_NF_LVALUE |
+			      (t->dtt_kind == DT_TK_ARRAY && o->dn_ident != NULL ? DT_NF_WRITABLE : 0);
+	}
+}
+
+static void check_ident(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_ident_t *id = dt_ident_lookup(pcb->pcb_globals, n->dn_name);
+
+	if (id == NULL) {
+		id = variable(pcb, n, DT_N_IDENT, n->dn_name, cx);
+	}
+	n->dn_ident = id;
+	switch (id->di_kind) {
+	case DT_IDENT_ENUM:
+		const_int(n, id->di_value, id->di_type);
+		n->dn_flags = DT_NF_CONST;
+		return;
+	case DT_IDENT_INLINE:
+		*n = *id->di_inline; /* the inline's checked expression */
+		n->dn_next = NULL;
+		return;
+	case DT_IDENT_BUILTIN:
+		if (id->di_func->db_flags & (DB_F_ARGS | DB_F_REGS))
+			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF", "%s[ ] must be indexed", n->dn_name);
+		n->dn_type = id->di_type;
+		n->dn_flags = DT_NF_LVALUE;
+		return;
+	case DT_IDENT_FUNC:
+		dt_cerror(pcb, &n->dn_loc, "D_FUNC_IDKIND", "%s is a function: call it as %s( )",
+			  n->dn_name, n->dn_name);
+	case DT_IDENT_ARRAY:
+		if (!cx->cc_lhs)
+			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF",
+				  "%s is an associative array: index it", n->dn_name);
+		dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+			  "an associative array cannot be assigned as a whole");
+	default:
+		n->dn_type = id->di_type;
+		n->dn_flags = DT_NF_LVALUE | DT_NF_WRITABLE;
+		if (n->dn_type == NULL && !cx->cc_lhs)
+			dt_cerror(pcb, &n->dn_loc, "D_IDENT_UNDEF",
+				  "failed to resolve %s: no value was ever assigned", n->dn_name);
+	}
+}
+
+static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_cctx_t sub = *cx;
+
+	sub.cc_stmt = sub.cc_lhs = false;
+	switch (n->dn_kind) {
+	case DT_N_INT:
+		const_int(n, (int64_t)n->dn_value, int_const_type(pcb, n));
+		return;
+	case DT_N_STRING:
+		n->dn_type = type_named(pcb, "string");
+		n->dn_flags = 0;
+		return;
+	case DT_N_IDENT:
+		check_ident(pcb, n, cx);
+		return;
+	case DT_N_AGG:
+		dt_cerror(pcb, &n->dn_loc, "D_AGG_SCALAR",
+			  "@%s is an aggregation: it may only be assigned or passed to printa( ), "
+			  "clear( ), trunc( ), normalize( ) or denormalize( )",
+			  n->dn_name);
+	case DT_N_SELF:
+	case DT_N_THIS:
+		dt_cerror(pcb, &n->dn_loc, "D_SYNTAX", "%s must be followed by ->",
+			  n->dn_kind == DT_N_SELF ? "self" : "this");
+	case DT_N_UNARY:
+		check_unary(pcb, n, cx);
+		return;
+	case DT_N_POSTFIX: {
+		check(pcb, n->dn_left, &sub);
+		need_lvalue(pcb, n->dn_left, dt_tok_name(n->dn_op));
+		if (!dt_type_is_scalar(n->dn_left->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_SCALAR",
+				  "operator %s requires an operand of scalar type",
+				  dt_tok_name(n->dn_op));
+		n->dn_type = n->dn_left->dn_type;
+		return;
+	}
+	case DT_N_BINARY:
+		check_binary(pcb, n, cx);
+		return;
+	case DT_N_TERNARY: {
+		dt_node_t *c = n->dn_cond, *l = n->dn_left, *r = n->dn_right;
+
+		check(pcb, c, &sub);
+		if (!dt_type_is_scalar(c->dn_type))
+			dt_cerror(pcb, &c->dn_loc, "D_OP_SCALAR",
+				  "operator ?: requires a condition of scalar type");
+		check(pcb, l, &sub);
+		check(pcb, r, &sub);
+		if (dt_type_is_int(l->dn_type) && dt_type_is_int(r->dn_type)) {
+			n->dn_type = arith_type(pcb, l->dn_type, r->dn_type);
+		} else if (dt_type_compatible(l->dn_type, r->dn_type)) {
+			n->dn_type = dt_type_is_string(r->dn_type) ? r->dn_type : l->dn_type;
+		} else {
+			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+				  "operator ?: operands must have compatible types: \"%s\" and \"%s\"",
+				  tname(pcb, l->dn_type), tname(pcb, r->dn_type));
+		}
+		n->dn_flags = 0;
+		if ((c->dn_flags & l->dn_flags & r->dn_flags & DT_NF_CONST) &&
+		    dt_type_is_int(n->dn_type))
+			const_int(n, (int64_t)(c->dn_value ? l->dn_value : r->dn_value), n->dn_type);
+		return;
+	}
+	case DT_N_CALL:
+		check_call(pcb, n, cx);
+		return;
+	case DT_N_INDEX:
+		check_index(pcb, n, cx);
+		return;
+	case DT_N_MEMBER:
+		check_member(pcb, n, cx);
+		return;
+	case DT_N_CAST: {
+		const dt_type_t *to = dt_type_resolve(n->dn_type), *from;
+
+		check(pcb, n->dn_left, &sub);
+		from = dt_type_resolve(n->dn_left->dn_type);
+		if (dt_type_is_sou(to) || dt_type_is_sou(from) || to->dtt_kind == DT_TK_ARRAY ||
+		    (dt_type_is_string(from) && !dt_type_is_string(to) && !dt_type_is_ptr(to)) ||
+		    (dt_type_is_string(to) && !dt_type_is_string(from) && !dt_type_is_ptr(from)))
+			dt_cerror(pcb, &n->dn_loc, "D_CAST_INVAL",
+				  "invalid cast expression: \"%s\" to \"%s\"",
+				  tname(pcb, n->dn_left->dn_type), tname(pcb, n->dn_type));
+		n->dn_flags = 0;
+		if ((n->dn_left->dn_flags & DT_NF_CONST) && dt_type_is_int(to))
+			const_int(n, truncate_to(to, (int64_t)n->dn_left->dn_value), n->dn_type);
+		return;
+	}
+	case DT_N_SIZEOF: {
+		size_t sz;
+
+		if (n->dn_left != NULL) {
+			check(pcb, n->dn_left, &sub);
+			n->dn_type = n->dn_left->dn_type;
+		}
+		sz = dt_type_is_string(n->dn_type) ? STRSIZE : dt_type_size(n->dn_type);
+		if (sz == 0)
+			dt_cerror(pcb, &n->dn_loc, "D_SIZEOF_TYPE",
+				  "cannot apply sizeof to an incomplete or void type (%s)",
+				  tname(pcb, n->dn_type));
+		const_int(n, (int64_t)sz, type_named(pcb, "size_t"));
+		return;
+	}
+	case DT_N_OFFSETOF: {
+		const dt_member_t *m;
+
+		if (!dt_type_is_sou(n->dn_type) || dt_type_size(n->dn_type) == 0)
+			dt_cerror(pcb, &n->dn_loc, "D_OFFSETOF_TYPE",
+				  "offsetof operand must be a complete struct or union type, not %s",
+				  tname(pcb, n->dn_type));
+		if ((m = dt_type_member(n->dn_type, n->dn_name)) == NULL)
+			dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s",
+				  n->dn_name, tname(pcb, n->dn_type));
+		const_int(n, (int64_t)m->dm_off, type_named(pcb, "size_t"));
+		return;
+	}
+	case DT_N_STRINGOF:
+		check(pcb, n->dn_left, &sub);
+		if (!dt_type_is_scalar(n->dn_left->dn_type) && !dt_type_is_string(n->dn_left->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_STRINGOF_TYPE",
+				  "stringof operand must be of scalar or string type, not %s",
+				  tname(pcb, n->dn_left->dn_type));
+		n->dn_type = type_named(pcb, "string");
+		n->dn_flags = 0;
+		return;
+	case DT_N_XLATE: {
+		const dt_type_t *want = n->dn_type, *to = dt_type_resolve(want);
+		bool ptr = dt_type_is_ptr(to);
+
+		check(pcb, n->dn_left, &sub);
+		for (dt_xlator_t *x = pcb->pcb_xlators; x != NULL; x = x->dx_next) {
+			if (dt_type_compatible(x->dx_from, n->dn_left->dn_type) &&
+			    (dt_type_compatible(x->dx_to, want) ||
+			     (ptr && dt_type_compatible(x->dx_to, to->dtt_ref)))) {
+				n->dn_xlator = x;
+				n->dn_flags = ptr ? 0 : DT_NF_LVALUE;
+				return;
+			}
+		}
+		dt_cerror(pcb, &n->dn_loc, "D_XLATE_NONE",
+			  "translator does not exist: %s -> %s", tname(pcb, n->dn_left->dn_type),
+			  tname(pcb, want));
+	}
+	case DT_N_SYM:
+		dt_cerror(pcb, &n->dn_loc, "D_SYM_NOTYPES",
+			  "no symbol table is available for `%s: kernel symbols cannot be traced "
+			  "here",
+			  n->dn_name);
+	default:
+		dt_cerror(pcb, &n->dn_loc, "D_UNKNOWN", "internal error: unexpected node %d",
+			  (int)n->dn_kind);
+	}
+}
+
+/* ---------------------------------------------------------------- declarations */
+
+static void check_vardecl(dt_pcb_t *pcb, dt_node_t *d)
+{
+	dt_strset_t *ss = d->dn_op == T_SELF ? pcb->pcb_selfs : d->dn_op == T_THIS ? pcb->pcb_thiss
+										     : pcb->pcb_globals;
+	dt_ident_t *id = dt_ident_lookup(ss, d->dn_name);
+	const char *pre = d->dn_op == T_SELF ? "self->" : d->dn_op == T_THIS ? "this->" : "";
+
+	if (dt_type_is_void(d->dn_type))
+		dt_cerror(pcb, &d->dn_loc, "D_DECL_VOIDOBJ", "cannot declare void object: %s%s", pre,
+			  d->dn_name);
+	if (dt_type_size(d->dn_type) == 0 && !dt_type_is_string(d->dn_type))
+		dt_cerror(pcb, &d->dn_loc, "D_DECL_INCOMPLETE",
+			  "variable %s%s has an incomplete type", pre, d->dn_name);
+	if (id != NULL) {
+		if (id->di_kind == DT_IDENT_BUILTIN || id->di_kind == DT_IDENT_FUNC ||
+		    id->di_kind == DT_IDENT_ENUM || id->di_kind == DT_IDENT_INLINE)
+			dt_cerror(pcb, &d->dn_loc, "D_DECL_IDRED",
+				  "identifier redeclared: %s%s (a built-in, enumerator or inline)",
+				  pre, d->dn_name);
+		if (!dt_type_compatible(id->di_type, d->dn_type) ||
+		    (d->dn_args != NULL) != (id->di_kind == DT_IDENT_ARRAY))
+			dt_cerror(pcb, &d->dn_loc, "D_DECL_IDRED",
+				  "identifier redeclared with another type: %s%s (line %u)", pre,
+				  d->dn_name, id->di_loc.line);
+		return;
+	}
+	if (d->dn_args != NULL && d->dn_op == T_THIS)
+		dt_cerror(pcb, &d->dn_loc, "D_DECL_LOCASSC",
+			  "associative arrays may not be declared as clause-local variables: this->%s",
+			  d->dn_name);
+	id = dt_ident_add(pcb, ss, d->dn_name, d->dn_args != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR,
+			  &d->dn_loc);
+	id->di_type = d->dn_type;
+	id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+	if (d->dn_args != NULL) {
+		int nk = 0;
+
+		for (dt_node_t *k = d->dn_args; k != NULL; k = k->dn_next) {
+			if (dt_type_is_void(k->dn_type) || dt_type_is_sou(k->dn_type))
+				dt_cerror(pcb, &k->dn_loc, "D_KEY_TYPE",
+					  "%s: key #%d has a type that cannot be a key", d->dn_name,
+					  nk + 1);
+			id->di_keys[nk++] = k->dn_type;
+		}
+		id->di_nkeys = nk;
+	}
+}
+
+static void check_inline(dt_pcb_t *pcb, dt_node_t *d)
+{
+	dt_cctx_t cx = { 0 };
+	dt_ident_t *id;
+
+	cx.cc_nargs = -1;
+	if (dt_ident_lookup(pcb->pcb_globals, d->dn_name) != NULL)
+		dt_cerror(pcb, &d->dn_loc, "D_DECL_IDRED", "identifier redeclared: %s", d->dn_name);
+	check(pcb, d->dn_left, &cx);
+	if (!dt_type_compatible(d->dn_type, d->dn_left->dn_type))
+		dt_cerror(pcb, &d->dn_loc, "D_OP_INCOMPAT",
+			  "inline %s definition uses incompatible types: \"%s\" = \"%s\"", d->dn_name,
+			  tname(pcb, d->dn_type), tname(pcb, d->dn_left->dn_type));
+	id = dt_ident_add(pcb, pcb->pcb_globals, d->dn_name, DT_IDENT_INLINE, &d->dn_loc);
+	/* the inline's value takes the declared type */
+	d->dn_left->dn_type = d->dn_type;
+	if (d->dn_left->dn_flags & DT_NF_CONST)
+		d->dn_left->dn_value = (uint64_t)truncate_to(d->dn_type, (int64_t)d->dn_left->dn_value);
+	d->dn_left->dn_flags &= ~(DT_NF_LVALUE | DT_NF_WRITABLE);
+	id->di_inline = d->dn_left;
+	id->di_type = d->dn_type;
+	id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+}
+
+static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
+{
+	dt_xlator_t *x = d->dn_xlator;
+	const dt_type_t *to = dt_type_resolve(x->dx_to);
+	dt_cctx_t cx = { 0 };
+	dt_ident_t *arg;
+
+	cx.cc_nargs = -1;
+	if (!dt_type_is_sou(to) || dt_type_size(to) == 0)
+		dt_cerror(pcb, &x->dx_loc, "D_XLATE_SOU",
+			  "translator output type must be a complete struct or union, not %s",
+			  tname(pcb, x->dx_to));
+	for (dt_xlator_t *o = pcb->pcb_xlators; o != NULL; o = o->dx_next)
+		if (dt_type_compatible(o->dx_to, x->dx_to) && dt_type_compatible(o->dx_from, x->dx_from))
+			dt_cerror(pcb, &x->dx_loc, "D_XLATE_REDECL",
+				  "translator from %s to %s is already defined at line %u",
+				  tname(pcb, x->dx_from), tname(pcb, x->dx_to), o->dx_loc.line);
+	/* the input is visible by its name while the members are checked */
+	arg = dt_ident_lookup(pcb->pcb_globals, x->dx_arg);
+	if (arg != NULL)
+		dt_cerror(pcb, &x->dx_loc, "D_DECL_IDRED",
+			  "translator input %s hides an identifier of the same name", x->dx_arg);
+	arg = dt_ident_add(pcb, pcb->pcb_globals, x->dx_arg, DT_IDENT_SCALAR, &x->dx_loc);
+	arg->di_type = x->dx_from;
+	arg->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+	for (dt_node_t *m = x->dx_members; m != NULL; m = m->dn_next) {
+		const dt_member_t *dm = dt_type_member(to, m->dn_name);
+
+		if (dm == NULL)
+			dt_cerror(pcb, &m->dn_loc, "D_XLATE_MEMB",
+				  "translator member %s is not a member of %s", m->dn_name,
+				  tname(pcb, x->dx_to));
+		for (dt_node_t *o = x->dx_members; o != m; o = o->dn_next)
+			if (strcmp(o->dn_name, m->dn_name) == 0)
+				dt_cerror(pcb, &m->dn_loc, "D_XLATE_MEMB",
+					  "translator member %s is defined twice", m->dn_name);
+		check(pcb, m->dn_right, &cx);
+		if (!dt_type_compatible(dm->dm_type, m->dn_right->dn_type))
+			dt_cerror(pcb, &m->dn_loc, "D_XLATE_INCOMPAT",
+				  "translator member %s definition uses incompatible types: \"%s\" = "
+				  "\"%s\"",
+				  m->dn_name, tname(pcb, dm->dm_type), tname(pcb, m->dn_right->dn_type));
+	}
+	/* out of scope again */
+	if (dt_strset_put(pcb->pcb_globals, x->dx_arg, NULL) != 0)
+		dt_cnomem(pcb);
+	x->dx_next = pcb->pcb_xlators;
+	pcb->pcb_xlators = x;
+}
+
+static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
+{
+	dt_cctx_t cx = { 0 };
+
+	cx.cc_clause = c;
+	clause_args(pcb, c, &cx);
+	if (c->dn_cond != NULL) {
+		cx.cc_pred = true;
+		check(pcb, c->dn_cond, &cx);
+		if (!dt_type_is_scalar(c->dn_cond->dn_type))
+			dt_cerror(pcb, &c->dn_cond->dn_loc, "D_PRED_SCALAR",
+				  "predicate result must be of scalar type, not %s",
+				  tname(pcb, c->dn_cond->dn_type));
+		cx.cc_pred = false;
+	}
+	for (dt_node_t *s = c->dn_args; s != NULL; s = s->dn_next) {
+		cx.cc_stmt = true;
+		cx.cc_lhs = false;
+		check(pcb, s, &cx);
+		/* a bare expression statement traces its value */
+		if (s->dn_kind != DT_N_CALL && !(s->dn_kind == DT_N_BINARY && s->dn_type != NULL &&
+						 s->dn_op >= T_ASSIGN && s->dn_op <= T_SHR_EQ) &&
+		    s->dn_kind != DT_N_POSTFIX &&
+		    !(s->dn_kind == DT_N_UNARY && (s->dn_op == T_INC || s->dn_op == T_DEC))) {
+			if (dt_type_is_void(s->dn_type))
+				dt_cerror(pcb, &s->dn_loc, "D_TRACE_VOID",
+					  "expression statement has void type");
+			if (cx.cc_commit)
+				dt_cerror(pcb, &s->dn_loc, "D_DREC_COMM",
+					  "data-recording actions may not follow commit( )");
+			cx.cc_data = true;
+		}
+	}
+}
+
+void dt_check_program(dt_pcb_t *pcb)
+{
+	for (dt_node_t *n = pcb->pcb_clauses; n != NULL; n = n->dn_next) {
+		switch (n->dn_kind) {
+		case DT_N_CLAUSE:
+			check_clause(pcb, n);
+			break;
+		case DT_N_VARDECL:
+			check_vardecl(pcb, n);
+			break;
+		case DT_N_INLINE:
+			check_inline(pcb, n);
+			break;
+		case DT_N_XLATOR:
+			check_xlator(pcb, n);
+			break;
+		default:
+			break;
+		}
+	}
+}

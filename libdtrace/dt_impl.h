@@ -257,6 +257,7 @@ typedef struct dt_node {
 	struct dt_node *dn_pdescs; /* clauses */
 	int dn_flags;		   /* DT_NF_* */
 	struct dt_ident *dn_ident; /* after checking: the identifier it names */
+	int dn_depth;		   /* height of the expression tree below */
 	struct dt_xlator *dn_xlator;
 } dt_node_t;
 

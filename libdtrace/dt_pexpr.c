@@ -138,6 +138,38 @@ static dt_node_t *macro(dt_pcb_t *pcb)
 
 static dt_node_t *unary(dt_pcb_t *);
 
+/*
+ * Expression trees are walked recursively by the checker and the code
+ * generator: bound their height (and the parser's own recursion) so that
+ * no input can exhaust the stack.
+ */
+#define DT_MAXEXPRDEPTH 200
+
+static dt_node_t *deepen(dt_pcb_t *pcb, dt_node_t *n)
+{
+	int d = 0;
+	const dt_node_t *kids[3] = { n->dn_left, n->dn_right, n->dn_cond };
+
+	for (int i = 0; i < 3; i++)
+		if (kids[i] != NULL && kids[i]->dn_depth > d)
+			d = kids[i]->dn_depth;
+	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
+		if (a->dn_depth > d)
+			d = a->dn_depth;
+	n->dn_depth = d + 1;
+	if (n->dn_depth > DT_MAXEXPRDEPTH)
+		dt_cerror(pcb, &n->dn_loc, "D_SYNTAX", "expression nests more than %d levels deep",
+			  DT_MAXEXPRDEPTH);
+	return n;
+}
+
+static void enter(dt_pcb_t *pcb)
+{
+	if (++pcb->pcb_depth > DT_MAXEXPRDEPTH)
+		dt_cerror(pcb, &TOK.tk_loc, "D_SYNTAX", "expression nests more than %d levels deep",
+			  DT_MAXEXPRDEPTH);
+}
+
 /* Arguments up to the closing token: "a, b, c" or nothing. */
 static dt_node_t *arg_list(dt_pcb_t *pcb, dt_tok_t close)
 {
@@ -194,6 +226,7 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 			n->dn_kind = DT_N_CALL;
 			n->dn_args = arg_list(pcb, T_RPAREN);
 			expect(pcb, T_RPAREN);
+			deepen(pcb, n);
 		}
 		return n;
 	case T_AGG:
@@ -232,7 +265,7 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 		expect(pcb, T_LPAREN);
 		n->dn_left = dt_parse_expr(pcb);
 		expect(pcb, T_RPAREN);
-		return n;
+		return deepen(pcb, n);
 	case T_OFFSETOF:
 		dt_lex_next(pcb);
 		n = dt_node_alloc(pcb, DT_N_OFFSETOF, &loc);
@@ -281,7 +314,7 @@ static dt_node_t *postfix(dt_pcb_t *pcb, dt_node_t *n)
 		default:
 			return n;
 		}
-		n = p;
+		n = deepen(pcb, p);
 	}
 }
 
@@ -302,7 +335,19 @@ static bool type_ahead(dt_pcb_t *pcb)
 	}
 }
 
+static dt_node_t *unary_(dt_pcb_t *pcb);
+
 static dt_node_t *unary(dt_pcb_t *pcb)
+{
+	dt_node_t *n;
+
+	enter(pcb);
+	n = unary_(pcb);
+	pcb->pcb_depth--;
+	return n;
+}
+
+static dt_node_t *unary_(dt_pcb_t *pcb)
 {
 	dt_loc_t loc = TOK.tk_loc;
 	dt_node_t *n;
@@ -320,7 +365,7 @@ static dt_node_t *unary(dt_pcb_t *pcb)
 		n->dn_op = TOK.tk_kind;
 		dt_lex_next(pcb);
 		n->dn_left = unary(pcb);
-		return n;
+		return deepen(pcb, n);
 	case T_SIZEOF:
 		dt_lex_next(pcb);
 		n = dt_node_alloc(pcb, DT_N_SIZEOF, &loc);
@@ -331,12 +376,12 @@ static dt_node_t *unary(dt_pcb_t *pcb)
 		} else {
 			n->dn_left = unary(pcb);
 		}
-		return n;
+		return deepen(pcb, n);
 	case T_STRINGOF:
 		dt_lex_next(pcb);
 		n = dt_node_alloc(pcb, DT_N_STRINGOF, &loc);
 		n->dn_left = unary(pcb);
-		return n;
+		return deepen(pcb, n);
 	case T_LPAREN:
 		if (type_ahead(pcb)) {
 			dt_lex_next(pcb);
@@ -344,7 +389,7 @@ static dt_node_t *unary(dt_pcb_t *pcb)
 			n->dn_type = dt_parse_type_name(pcb);
 			expect(pcb, T_RPAREN);
 			n->dn_left = unary(pcb);
-			return n;
+			return deepen(pcb, n);
 		}
 		/* FALLTHROUGH */
 	default:
@@ -371,8 +416,6 @@ static int precedence(dt_tok_t t)
 	}
 }
 
-/* Guard against stack exhaustion on pathological nesting. */
-#define DT_MAXEXPRDEPTH 256
 
 static dt_node_t *binary(dt_pcb_t *pcb, int minprec)
 {
@@ -389,7 +432,7 @@ static dt_node_t *binary(dt_pcb_t *pcb, int minprec)
 		dt_lex_next(pcb);
 		n->dn_left = l;
 		n->dn_right = binary(pcb, p + 1);
-		l = n;
+		l = deepen(pcb, n);
 	}
 }
 
@@ -408,9 +451,7 @@ dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
 {
 	dt_node_t *c, *n;
 
-	if (++pcb->pcb_depth > DT_MAXEXPRDEPTH)
-		dt_cerror(pcb, &TOK.tk_loc, "D_SYNTAX", "expression nests more than %d levels deep",
-			  DT_MAXEXPRDEPTH);
+	enter(pcb);
 	c = binary(pcb, 1);
 	if (TOK.tk_kind == T_QUESTION) {
 		n = dt_node_alloc(pcb, DT_N_TERNARY, &TOK.tk_loc);
@@ -419,7 +460,7 @@ dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
 		n->dn_left = dt_parse_expr(pcb);
 		expect(pcb, T_COLON);
 		n->dn_right = dt_parse_expr(pcb);
-		c = n;
+		c = deepen(pcb, n);
 	} else if (is_assign(TOK.tk_kind)) {
 		/* right associative: a = b = c */
 		n = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);
@@ -427,7 +468,7 @@ dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
 		dt_lex_next(pcb);
 		n->dn_left = c;
 		n->dn_right = dt_parse_expr(pcb);
-		c = n;
+		c = deepen(pcb, n);
 	}
 	pcb->pcb_depth--;
 	return c;

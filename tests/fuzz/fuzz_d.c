@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the D front-end (lexer, parser, types, pragmas) on any
+ * libFuzzer target: the D front-end (lexer, parser, checker, pragmas) on any
  * bytes, and, when they compile, dtrace -h's header generation.  Neither
  * may crash, hang, leak or read out of bounds.
  */

@@ -28,7 +28,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"Usage: %s [-CeGhV] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
-		"\t[-x opt[=val]] -s script [object ...]\n"
+		"\t[-x opt[=val]] [-n program] [-s script] [arg|object ...]\n"
 		"\n"
 		"\t-C  run the C preprocessor over the scripts\n"
 		"\t-D  define a preprocessor symbol (with -C)\n"
@@ -36,6 +36,7 @@ static void usage(FILE *fp)
 		"\t-G  write an ELF object with the probes of the provider definitions\n"
 		"\t-h  write a C/C++ header for the provider definitions\n"
 		"\t-I  add a preprocessor include directory (with -C)\n"
+		"\t-n  compile a program given on the command line\n"
 		"\t-o  output file (default: script name with .h or .o)\n"
 		"\t-s  compile a D program file\n"
 		"\t-U  undefine a preprocessor symbol (with -C)\n"
@@ -133,12 +134,14 @@ int main(int argc, char *argv[])
 	dtrace_prog_t *last = NULL;
 	dtrace_hdl_t *dtp;
 	int nscripts = 0, c, err, status = 0, margc = 0;
+	bool *isprog = NULL;
 	char **margv = NULL, *saved0 = NULL;
 	char *defout = NULL;
 
 	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
 		g_pname = strrchr(argv[0], '/') + 1;
-	if ((scripts = calloc((size_t)argc + 1, sizeof(char *))) == NULL) {
+	if ((scripts = calloc((size_t)argc + 1, sizeof(char *))) == NULL ||
+	    (isprog = calloc((size_t)argc + 1, sizeof(bool))) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", g_pname);
 		return 1;
 	}
@@ -150,7 +153,7 @@ int main(int argc, char *argv[])
 	}
 
 	/* "+": stop at the first operand, as dtrace(1) treats what follows -s */
-	while ((c = getopt(argc, argv, "+CD:eGhI:o:s:U:Vx:")) != -1) {
+	while ((c = getopt(argc, argv, "+CD:eGhI:n:o:s:U:Vx:")) != -1) {
 		switch (c) {
 		case 'C':
 			cflags |= DTRACE_C_CPP;
@@ -184,6 +187,11 @@ int main(int argc, char *argv[])
 		case 's':
 			scripts[nscripts++] = optarg;
 			break;
+		case 'n':
+			/* a program on the command line: marked, compiled in order */
+			scripts[nscripts++] = optarg;
+			isprog[nscripts - 1] = true;
+			break;
 		case 'V':
 			printf("dtrace: Linux userspace DTrace %s (D interface %d)\n",
 			       DTRACE_TOOL_VERSION, DTRACE_VERSION);
@@ -209,7 +217,7 @@ int main(int argc, char *argv[])
 		}
 	}
 	if (nscripts == 0) {
-		fprintf(stderr, "%s: no script specified (use -s)\n", g_pname);
+		fprintf(stderr, "%s: no program specified (use -s or -n)\n", g_pname);
 		usage(stderr);
 		status = 2;
 		goto done;
@@ -221,9 +229,20 @@ int main(int argc, char *argv[])
 	}
 
 	for (int i = 0; i < nscripts; i++) {
-		FILE *fp = fopen(scripts[i], "r");
+		FILE *fp;
 
-		if (fp == NULL) {
+		if (isprog[i]) {
+			last = dtrace_program_strcompile(dtp, scripts[i], "-n", cflags, margc, margv);
+			if (last == NULL) {
+				fprintf(stderr, "%s: invalid probe specifier %s: %s\n", g_pname,
+					scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				print_diag(dtp);
+				status = 1;
+				goto done;
+			}
+			continue;
+		}
+		if ((fp = fopen(scripts[i], "r")) == NULL) {
 			fprintf(stderr, "%s: failed to open %s: %s\n", g_pname, scripts[i],
 				strerror(errno));
 			status = 1;
@@ -269,6 +288,7 @@ int main(int argc, char *argv[])
 done:
 	free(defout);
 	free(scripts);
+	free(isprog);
 	dtrace_close(dtp);
 	return status;
 }

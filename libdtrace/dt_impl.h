@@ -357,6 +357,8 @@ void dt_check_program(dt_pcb_t *);
 struct dtrace_hdl {
 	int dt_errno;
 	pid_t dt_target; /* $target: the -c or -p process, or 0 */
+	uint64_t dt_options[64]; /* consumer options (dt_options.c), by table index */
+	bool dt_optset[64];
 	char dt_errmsg[1024];
 	bool dt_errtags;
 	char *dt_cpppath;
@@ -372,6 +374,8 @@ struct dtrace_hdl {
 };
 
 int dt_set_errno(dtrace_hdl_t *, int);
+/* Set a consumer option (dt_options.c): 0, or -1 with EDT_BADOPTNAME/VAL. */
+int dt_option_set(dtrace_hdl_t *, const char *name, const char *val);
 int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -200,7 +200,7 @@ int dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val)
 		}
 		return add_cpparg(dtp, opt[0] == 'i' ? "-I" : opt[0] == 'd' ? "-D" : "-U", val);
 	}
-	return dt_set_errmsg(dtp, EDT_BADOPTNAME, "unknown option: %s", opt);
+	return dt_option_set(dtp, opt, val);
 }
 
 /* ---------------------------------------------------------------- diagnostics */

@@ -803,10 +803,20 @@ static void pragma(dt_pcb_t *pcb)
 		dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM", "malformed #pragma D: no directive");
 	if (strcmp(w[1], "attributes") == 0) {
 		pragma_attributes(pcb, &loc, w + 1, n - 1);
-	} else if (strcmp(w[1], "option") == 0 || strcmp(w[1], "depends_on") == 0 ||
-		   strcmp(w[1], "binding") == 0) {
-		/* consumer directives: accepted here, applied when tracing */
-		if (n < 3)
+	} else if (strcmp(w[1], "option") == 0) {
+		char *eq;
+
+		if (n != 3)
+			dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM",
+				  "malformed #pragma D option: expected 'option name[=value]'");
+		if ((eq = strchr(w[2], '=')) != NULL)
+			*eq++ = '\0';
+		if (dt_option_set(pcb->pcb_hdl, w[2], eq) != 0)
+			dt_cerror(pcb, &loc, "D_PRAGMA_OPTSET", "failed to set option '%s': %s",
+				  w[2], pcb->pcb_hdl->dt_errmsg);
+	} else if (strcmp(w[1], "depends_on") == 0 || strcmp(w[1], "binding") == 0) {
+		/* dependencies on modules and providers: checked when probes are matched */
+		if (n < 4)
 			dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM", "malformed #pragma D %s", w[1]);
 	} else {
 		dt_cerror(pcb, &loc, "D_PRAGMA_INVAL", "invalid control directive: #pragma D %s",

@@ -74,6 +74,9 @@ DTRACE_API void dtrace_close(dtrace_hdl_t *dtp);
  *   "define"  = add a -D NAME[=VALUE] for the preprocessor
  *   "undef"   = add a -U NAME for the preprocessor
  *   "errtags" = show [D_TAG] in compiler messages (value ignored)
+ * and the consumer options of dtrace(1): bufsize, switchrate, strsize,
+ * quiet, dynvarsize, aggsize, aggrate, aggsort*, nspec, specsize,
+ * stackframes, ... (sizes take k/m/g, times ns/us/ms/s or hz).
  * val is copied.  Returns 0, or -1 with EDT_BADOPTNAME / EDT_BADOPTVAL.
  */
 DTRACE_API int dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val);

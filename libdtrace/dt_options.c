@@ -1,0 +1,144 @@
+/*
+ * dt_options.c -- consumer and compiler options (-x name=value and
+ * #pragma D option), validated by kind and kept on the handle.
+ *
+ * Sizes take k, m, g, t suffixes; rates and times take ns, us, ms, s, m, h,
+ * d or hz (a rate in hertz) as dtrace(1) does; switches take no value.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_impl.h"
+
+typedef enum { OPT_SIZE, OPT_TIME, OPT_BOOL, OPT_UINT, OPT_STRING, OPT_SORT } optkind_t;
+
+static const struct {
+	const char *name;
+	optkind_t kind;
+} options[] = {
+	{ "aggpercpu", OPT_BOOL },     { "aggrate", OPT_TIME },	     { "aggsize", OPT_SIZE },
+	{ "aggsortkey", OPT_BOOL },    { "aggsortkeypos", OPT_UINT }, { "aggsortpos", OPT_UINT },
+	{ "aggsortrev", OPT_BOOL },    { "aggzoom", OPT_BOOL },	     { "bufpolicy", OPT_STRING },
+	{ "bufresize", OPT_STRING },   { "bufsize", OPT_SIZE },	     { "cleanrate", OPT_TIME },
+	{ "cpu", OPT_UINT },	       { "defaultargs", OPT_BOOL },   { "destructive", OPT_BOOL },
+	{ "dynvarsize", OPT_SIZE },    { "flowindent", OPT_BOOL },    { "jstackframes", OPT_UINT },
+	{ "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },	     { "oformat", OPT_STRING },
+	{ "quiet", OPT_BOOL },	       { "rawbytes", OPT_BOOL },      { "specsize", OPT_SIZE },
+	{ "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },   { "statusrate", OPT_TIME },
+	{ "strsize", OPT_SIZE },       { "switchrate", OPT_TIME },    { "ustackframes", OPT_UINT },
+	{ "zdefs", OPT_BOOL },
+};
+
+static int parse_size(const char *v, uint64_t *out)
+{
+	char *end;
+	uint64_t n, mul = 1;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*v))
+		return -1;
+	n = strtoull(v, &end, 0);
+	if (errno != 0)
+		return -1;
+	switch (tolower((unsigned char)*end)) {
+	case 't': mul <<= 10; /* FALLTHROUGH */
+	case 'g': mul <<= 10; /* FALLTHROUGH */
+	case 'm': mul <<= 10; /* FALLTHROUGH */
+	case 'k': mul <<= 10; end++; break;
+	case '\0': break;
+	default: return -1;
+	}
+	if (*end != '\0' || (n != 0 && mul > UINT64_MAX / n))
+		return -1;
+	*out = n * mul;
+	return 0;
+}
+
+/* A time or rate, in nanoseconds: "10ms", "1s", "997hz", a bare number is hz. */
+static int parse_time(const char *v, uint64_t *out)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = { { "ns", 1 },		{ "nsec", 1 },	      { "us", 1000 },
+		      { "usec", 1000 },		{ "ms", 1000000 },    { "msec", 1000000 },
+		      { "s", 1000000000 },	{ "sec", 1000000000 }, { "m", 60000000000ULL },
+		      { "min", 60000000000ULL }, { "h", 3600000000000ULL },
+		      { "hour", 3600000000000ULL }, { "d", 86400000000000ULL },
+		      { "day", 86400000000000ULL } };
+	char *end;
+	uint64_t n;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*v))
+		return -1;
+	n = strtoull(v, &end, 10);
+	if (errno != 0)
+		return -1;
+	if (*end == '\0' || strcasecmp(end, "hz") == 0) {
+		if (n == 0)
+			return -1;
+		*out = 1000000000ULL / n;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit) == 0) {
+			if (n > UINT64_MAX / units[i].ns)
+				return -1;
+			*out = n * units[i].ns;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		uint64_t v = 1;
+		char *end;
+
+		if (strcmp(options[i].name, name) != 0)
+			continue;
+		switch (options[i].kind) {
+		case OPT_BOOL:
+			if (val != NULL && *val != '\0')
+				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
+						     "option %s is a switch and takes no value", name);
+			break;
+		case OPT_SIZE:
+			if (val == NULL || parse_size(val, &v) != 0)
+				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
+						     "option %s needs a size (e.g. 4m): \"%s\"", name,
+						     val ? val : "");
+			break;
+		case OPT_TIME:
+			if (val == NULL || parse_time(val, &v) != 0)
+				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
+						     "option %s needs a time or rate (e.g. 10ms, 50hz): "
+						     "\"%s\"",
+						     name, val ? val : "");
+			break;
+		case OPT_UINT:
+			errno = 0;
+			if (val == NULL || !isdigit((unsigned char)*val) ||
+			    (v = strtoull(val, &end, 0), errno != 0 || *end != '\0'))
+				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
+						     "option %s needs a number: \"%s\"", name,
+						     val ? val : "");
+			break;
+		case OPT_STRING:
+		case OPT_SORT:
+			if (val == NULL || *val == '\0')
+				return dt_set_errmsg(dtp, EDT_BADOPTVAL, "option %s needs a value",
+						     name);
+			break;
+		}
+		dtp->dt_options[i] = v;
+		dtp->dt_optset[i] = true;
+		return 0;
+	}
+	return dt_set_errmsg(dtp, EDT_BADOPTNAME, "unknown option: %s", name);
+}

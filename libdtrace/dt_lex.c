@@ -504,16 +504,21 @@ static bool lex_pspec(dt_pcb_t *pcb, dt_token_t *tk)
 
 /*
  * In a predicate, is the '/' at pcb_pos its end?  Yes when what follows
- * (past blanks and comments) is '{', the end of input or a clause that has
- * no body -- as DTrace's lexer decides.
+ * (past blanks and comments) is '{' or the end of input, or when nothing
+ * but blanks and comments follows it on its line (a clause without
+ * actions, the next clause on the next line).  A predicate whose line ends
+ * in a division operator must wrap it in parentheses.
  */
 static bool ends_predicate(const dt_pcb_t *pcb)
 {
 	size_t p = pcb->pcb_pos + 1;
 
 	for (;;) {
-		while (p < pcb->pcb_len && isspace((unsigned char)pcb->pcb_buf[p]))
+		while (p < pcb->pcb_len && isspace((unsigned char)pcb->pcb_buf[p])) {
+			if (pcb->pcb_buf[p] == '\n')
+				return true;
 			p++;
+		}
 		if (p + 1 < pcb->pcb_len && pcb->pcb_buf[p] == '/' && pcb->pcb_buf[p + 1] == '*') {
 			const char *e = strstr(pcb->pcb_buf + p + 2, "*/");
 
@@ -522,11 +527,8 @@ static bool ends_predicate(const dt_pcb_t *pcb)
 			p = (size_t)(e - pcb->pcb_buf) + 2;
 			continue;
 		}
-		if (p + 1 < pcb->pcb_len && pcb->pcb_buf[p] == '/' && pcb->pcb_buf[p + 1] == '/') {
-			while (p < pcb->pcb_len && pcb->pcb_buf[p] != '\n')
-				p++;
-			continue;
-		}
+		if (p + 1 < pcb->pcb_len && pcb->pcb_buf[p] == '/' && pcb->pcb_buf[p + 1] == '/')
+			return true; /* a comment ends the line */
 		return p >= pcb->pcb_len || pcb->pcb_buf[p] == '{';
 	}
 }
@@ -662,7 +664,9 @@ static void lex_token_end(dt_pcb_t *pcb, dt_token_t *tk)
 	/* where may the next token begin a clause? */
 	if (pcb->pcb_braces > 0 || pcb->pcb_parens > 0)
 		pcb->pcb_clause_start = false;
-	else if (tk->tk_kind == T_RBRACE || tk->tk_kind == T_SEMI || tk->tk_kind == T_PRAGMA)
+	else if (tk->tk_kind == T_RBRACE || tk->tk_kind == T_SEMI || tk->tk_kind == T_PRAGMA ||
+		 tk->tk_kind == T_PSPEC || tk->tk_kind == T_EPRED)
+		/* after a description or predicate, a clause without actions may end */
 		pcb->pcb_clause_start = true;
 	else if (tk->tk_kind == T_COMMA)
 		pcb->pcb_clause_start = after_pspec;

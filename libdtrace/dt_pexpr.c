@@ -522,8 +522,11 @@ void dt_parse_clause(dt_pcb_t *pcb)
 				expect(pcb, T_SEMI);
 		}
 		dt_lex_next(pcb);
-	} else if (TOK.tk_kind != T_EOF) {
-		/* a clause without a body (the default action) ends the program */
+	} else if (TOK.tk_kind != T_EOF && TOK.tk_kind != T_PSPEC && !dt_parse_at_type(pcb) &&
+		   TOK.tk_kind != T_SELF && TOK.tk_kind != T_THIS && TOK.tk_kind != T_INLINE &&
+		   TOK.tk_kind != T_TRANSLATOR && TOK.tk_kind != T_PROVIDER &&
+		   TOK.tk_kind != T_TYPEDEF && TOK.tk_kind != T_PRAGMA) {
+		/* without actions (the default action), a clause ends where the next begins */
 		dt_syntax(pcb, c->dn_cond != NULL ? "'{'" : "'/', '{' or ','");
 	}
 	dt_parse_append(pcb, c);

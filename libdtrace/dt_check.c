@@ -24,10 +24,13 @@ typedef struct dt_cctx {
 	bool cc_stmt;	 /* checking a statement (actions are allowed) */
 	bool cc_lhs;	 /* checking the target of an assignment */
 	bool cc_pred;	 /* in the predicate */
+	bool cc_aggkey;	 /* an aggregation key: stack() and func() are allowed */
 	/* speculation state of the clause, for DTrace's ordering rules */
 	bool cc_data, cc_spec, cc_commit;
 	/* args[] of the clause's probes, from provider definitions */
 	int cc_nargs; /* -1: unknown (no provider definition matches) */
+	dt_node_t *cc_pdesc; /* the description being compiled */
+	const char *cc_pname; /* the probe it names, for messages: "myp:::go" */
 	const dt_probedecl_t *cc_probe;
 	const dt_provdecl_t *cc_prov;
 } dt_cctx_t;
@@ -223,65 +226,120 @@ static bool glob_match(const char *pat, const char *s)
 	return *pat == '\0' || fnmatch(pat, s, 0) == 0;
 }
 
-/*
- * The probes a clause enables, as far as provider definitions tell: its
- * args[] are typed when they all have the same argument types.  A user
- * provider's name may carry a process ID suffix (myserv1234) or a glob.
- */
-static void clause_args(dt_pcb_t *pcb, dt_node_t *clause, dt_cctx_t *cx)
+/* A translator from type from to type to (or to what to points to). */
+static dt_xlator_t *find_xlator(dt_pcb_t *pcb, const dt_type_t *from, const dt_type_t *to)
 {
+	const dt_type_t *r = dt_type_resolve(to);
+
+	for (dt_xlator_t *x = pcb->pcb_xlators; x != NULL; x = x->dx_next)
+		if (dt_type_compatible(x->dx_from, from) &&
+		    (dt_type_compatible(x->dx_to, to) ||
+		     (dt_type_is_ptr(r) && dt_type_compatible(x->dx_to, r->dtt_ref))))
+			return x;
+	return NULL;
+}
+
+/*
+ * The probes one probe description of a clause enables, as far as the
+ * program knows them: BEGIN, END, ERROR and the profile provider's
+ * probes have no typed arguments; USDT probes have those of their provider
+ * definition.  A user provider's name may carry a process ID suffix
+ * (myserv1234) or a glob; probe names are matched in their DTrace form
+ * (query-start).  DTrace compiles a clause once per description, and so
+ * do we: args[] may differ between descriptions, not within one.
+ */
+static void pdesc_args(dt_pcb_t *pcb, dt_node_t *pd, dt_cctx_t *cx)
+{
+	size_t len = strlen(pd->dn_name);
+	char *copy = dt_palloc(pcb, len + 1);
+	const char *f[4];
+
 	cx->cc_nargs = -1;
 	cx->cc_probe = NULL;
-	for (dt_node_t *pd = clause->dn_pdescs; pd != NULL; pd = pd->dn_next) {
-		size_t len = strlen(pd->dn_name);
-		char *copy = dt_palloc(pcb, len + 1);
-		const char *f[4];
-
-		memcpy(copy, pd->dn_name, len + 1);
-		if (!split_pdesc(copy, f))
+	cx->cc_prov = NULL;
+	cx->cc_pdesc = pd;
+	memcpy(copy, pd->dn_name, len + 1);
+	if (!split_pdesc(copy, f))
+		dt_cerror(pcb, &pd->dn_loc, "D_PDESC_INVAL",
+			  "invalid probe description \"%s\": more than four fields", pd->dn_name);
+	for (int i = 0; i < 4; i++)
+		if (strlen(f[i]) >= (i == 0 ? DT_PROVNAMELEN : i == 3 ? DT_NAMELEN : 128))
 			dt_cerror(pcb, &pd->dn_loc, "D_PDESC_INVAL",
-				  "invalid probe description \"%s\": more than four fields",
-				  pd->dn_name);
-		for (dtrace_prog_t *pgp = pcb->pcb_hdl->dt_progs; ; pgp = pgp->dp_next) {
-			const dtrace_prog_t *prog = pgp != NULL ? pgp : pcb->pcb_prog;
+				  "invalid probe description \"%s\": its %s is too long", pd->dn_name,
+				  i == 0 ? "provider" : i == 1 ? "module" : i == 2 ? "function" : "name");
+	cx->cc_pname = pd->dn_name;
+	if ((f[0][0] == '\0' || strcmp(f[0], "dtrace") == 0) &&
+	    (strcmp(f[3], "BEGIN") == 0 || strcmp(f[3], "END") == 0 || strcmp(f[3], "ERROR") == 0)) {
+		cx->cc_nargs = 0;
+		cx->cc_pname = f[3][0] == 'B' ? "dtrace:::BEGIN" : f[3][0] == 'E' && f[3][1] == 'N'
+							       ? "dtrace:::END"
+							       : "dtrace:::ERROR";
+		return;
+	}
+	if ((f[0][0] == '\0' || strcmp(f[0], "profile") == 0) &&
+	    (strncmp(f[3], "tick-", 5) == 0 || strncmp(f[3], "profile-", 8) == 0)) {
+		size_t n = strlen(f[3]) + 16;
+		char *name = dt_palloc(pcb, n);
 
-			for (const dt_provdecl_t *pv = prog->dp_providers; pv != NULL;
-			     pv = pv->pv_next) {
-				size_t pl = strlen(pv->pv_name);
-				bool provok = glob_match(f[0], pv->pv_name) ||
-					      (strncmp(f[0], pv->pv_name, pl) == 0 &&
-					       f[0][pl] != '\0' &&
-					       strspn(f[0] + pl, "0123456789*") == strlen(f[0] + pl));
+		snprintf(name, n, "profile:::%s", f[3]);
+		cx->cc_pname = name;
+		cx->cc_nargs = 0;
+		return;
+	}
+	for (dtrace_prog_t *pgp = pcb->pcb_hdl->dt_progs;; pgp = pgp->dp_next) {
+		const dtrace_prog_t *prog = pgp != NULL ? pgp : pcb->pcb_prog;
 
-				if (!provok)
+		for (const dt_provdecl_t *pv = prog->dp_providers; pv != NULL; pv = pv->pv_next) {
+			size_t pl = strlen(pv->pv_name);
+			bool provok = glob_match(f[0], pv->pv_name) ||
+				      (strncmp(f[0], pv->pv_name, pl) == 0 && f[0][pl] != '\0' &&
+				       strspn(f[0] + pl, "0123456789*") == strlen(f[0] + pl));
+
+			if (!provok)
+				continue;
+			for (const dt_probedecl_t *p = pv->pv_probes; p != NULL; p = p->pd_next) {
+				bool same = cx->cc_probe != NULL &&
+					    cx->cc_probe->pd_xargc == p->pd_xargc;
+
+				if (!glob_match(f[3], p->pd_dname))
 					continue;
-				for (const dt_probedecl_t *p = pv->pv_probes; p != NULL;
-				     p = p->pd_next) {
-					if (!glob_match(f[3], p->pd_dname) && !glob_match(f[3], p->pd_name))
-						continue;
-					if (cx->cc_probe != NULL && cx->cc_probe->pd_xargc == p->pd_xargc) {
-						bool same = true;
+				for (int i = 0; same && i < p->pd_xargc; i++)
+					same = dt_type_compatible(cx->cc_probe->pd_xargs[i].pa_type,
+								  p->pd_xargs[i].pa_type);
+				if (same)
+					continue;
+				if (cx->cc_probe != NULL) {
+					cx->cc_nargs = -2; /* an unstable set of probes */
+					continue;
+				}
+				cx->cc_probe = p;
+				cx->cc_prov = pv;
+				cx->cc_nargs = p->pd_xargc;
+				{
+					size_t n = strlen(pv->pv_name) + strlen(p->pd_dname) + 4;
+					char *name = dt_palloc(pcb, n);
 
-						for (int i = 0; i < p->pd_xargc; i++)
-							same &= dt_type_compatible(
-									cx->cc_probe->pd_xargs[i].pa_type,
-									p->pd_xargs[i].pa_type);
-						if (same)
-							continue;
-					}
-					if (cx->cc_probe != NULL) {
-						cx->cc_nargs = -2; /* conflicting */
-						continue;
-					}
-					cx->cc_probe = p;
-					cx->cc_prov = pv;
-					cx->cc_nargs = p->pd_xargc;
+					snprintf(name, n, "%s:::%s", pv->pv_name, p->pd_dname);
+					cx->cc_pname = name;
 				}
 			}
-			if (pgp == NULL)
-				break;
 		}
+		if (pgp == NULL)
+			break;
 	}
+}
+
+/* The native argument that translated argument i takes: by name, else by position. */
+static int arg_mapping(const dt_probedecl_t *p, int i)
+{
+	const char *name = p->pd_xargs[i].pa_name;
+
+	if (p->pd_xargs == p->pd_nargs || name == NULL)
+		return i;
+	for (int k = 0; k < p->pd_nargc; k++)
+		if (p->pd_nargs[k].pa_name != NULL && strcmp(p->pd_nargs[k].pa_name, name) == 0)
+			return k;
+	return i;
 }
 
 /* args[i]: the translated type of argument i of the clause's probes. */
@@ -289,42 +347,40 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 {
 	dt_node_t *idx = n->dn_args;
 	int64_t i;
+	int k;
 
+	if (cx->cc_pdesc == NULL)
+		dt_cerror(pcb, &n->dn_loc, "D_ARGS_NONE",
+			  "args[ ] may not be referenced outside of a probe clause");
 	if (idx->dn_next != NULL)
-		dt_cerror(pcb, &n->dn_loc, "D_ARGS_IDX", "args[] takes one index");
+		dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN", "args[ ] takes one index");
 	check(pcb, idx, cx);
-	if (!(idx->dn_flags & DT_NF_CONST))
-		dt_cerror(pcb, &idx->dn_loc, "D_ARGS_IDX", "args[] needs a constant index");
+	if (!(idx->dn_flags & DT_NF_CONST) || !dt_type_is_int(idx->dn_type))
+		dt_cerror(pcb, &idx->dn_loc, "D_PROTO_ARG",
+			  "args[ ] index must be an integer constant");
 	i = (int64_t)idx->dn_value;
 	if (cx->cc_nargs == -2)
 		dt_cerror(pcb, &n->dn_loc, "D_ARGS_MULTI",
-			  "args[] is ambiguous: the clause's probes have different argument types");
-	if (cx->cc_nargs < 0)
+			  "args[ ] is ambiguous: %s matches probes with different argument types",
+			  cx->cc_pdesc->dn_name);
+	if (cx->cc_nargs == -1)
 		dt_cerror(pcb, &n->dn_loc, "D_ARGS_NONE",
-			  "args[] is not available: no provider definition describes the "
-			  "clause's probes");
+			  "args[ ] is not available for %s: no provider definition in the program "
+			  "describes its arguments",
+			  cx->cc_pdesc->dn_name);
 	if (i < 0 || i >= cx->cc_nargs)
 		dt_cerror(pcb, &idx->dn_loc, "D_ARGS_IDX",
-			  "index %lld is out of range for %s:::%s args[ ] (%d argument%s)",
-			  (long long)i, cx->cc_prov->pv_name, cx->cc_probe->pd_dname, cx->cc_nargs,
-			  cx->cc_nargs == 1 ? "" : "s");
+			  "index %lld is out of range for %s args[ ] (%d argument%s)", (long long)i,
+			  cx->cc_pname, cx->cc_nargs, cx->cc_nargs == 1 ? "" : "s");
 	n->dn_type = cx->cc_probe->pd_xargs[i].pa_type;
-	if (cx->cc_probe->pd_xargs != cx->cc_probe->pd_nargs && i < cx->cc_probe->pd_nargc) {
-		const dt_type_t *from = cx->cc_probe->pd_nargs[i].pa_type;
+	k = arg_mapping(cx->cc_probe, (int)i);
+	if (cx->cc_probe->pd_xargs != cx->cc_probe->pd_nargs && k < cx->cc_probe->pd_nargc) {
+		const dt_type_t *from = cx->cc_probe->pd_nargs[k].pa_type;
 
-		if (!dt_type_compatible(n->dn_type, from)) {
-			bool found = false;
-
-			for (dt_xlator_t *x = pcb->pcb_xlators; x != NULL && !found; x = x->dx_next)
-				found = dt_type_compatible(x->dx_from, from) &&
-					(dt_type_compatible(x->dx_to, n->dn_type) ||
-					 (dt_type_is_ptr(n->dn_type) &&
-					  dt_type_compatible(x->dx_to, dt_type_resolve(n->dn_type)->dtt_ref)));
-			if (!found)
-				dt_cerror(pcb, &n->dn_loc, "D_ARGS_XLATOR",
-					  "translator for args[%lld] from %s to %s is not defined",
-					  (long long)i, tname(pcb, from), tname(pcb, n->dn_type));
-		}
+		if (!dt_type_compatible(n->dn_type, from) && find_xlator(pcb, from, n->dn_type) == NULL)
+			dt_cerror(pcb, &n->dn_loc, "D_ARGS_XLATOR",
+				  "translator for args[%lld] from %s to %s is not defined",
+				  (long long)i, tname(pcb, from), tname(pcb, n->dn_type));
 	}
 	n->dn_flags = DT_NF_LVALUE;
 }
@@ -593,7 +649,8 @@ static void check_aggregation(dt_pcb_t *pcb, dt_node_t *asg, dt_cctx_t *cx)
 	}
 	call->dn_type = type_named(pcb, "void");
 	asg->dn_type = type_named(pcb, "void");
-	cx->cc_data = true;
+	if (!cx->cc_spec)
+		cx->cc_data = true;
 }
 
 /* ---------------------------------------------------------------- printf formats */
@@ -739,6 +796,48 @@ static bool arg_ok(char k, const dt_node_t *a)
 	}
 }
 
+/*
+ * DTrace's ordering rules for speculations, clause by clause: speculate()
+ * comes before any data is recorded, commit() after none, and nothing but
+ * commit() and discard() may follow commit() (dt_stmt_append).  Data
+ * recorded after speculate() goes to the speculation and does not count.
+ */
+static void record_action(dt_pcb_t *pcb, dt_cctx_t *cx, const dt_builtin_t *b,
+			  const dt_loc_t *loc)
+{
+	if (b->db_flags & DB_F_SPECULATE) {
+		if (cx->cc_spec)
+			dt_cerror(pcb, loc, "D_SPEC_SPEC", "speculate( ) may not follow speculate( )");
+		if (cx->cc_commit)
+			dt_cerror(pcb, loc, "D_SPEC_COMM", "speculate( ) may not follow commit( )");
+		if (cx->cc_data)
+			dt_cerror(pcb, loc, "D_SPEC_DREC",
+				  "speculate( ) may not follow data-recording actions");
+		cx->cc_spec = true;
+	} else if (b->db_flags & DB_F_COMMIT) {
+		if (cx->cc_commit)
+			dt_cerror(pcb, loc, "D_COMM_COMM", "commit( ) may not follow commit( )");
+		if (cx->cc_data)
+			dt_cerror(pcb, loc, "D_COMM_DREC",
+				  "commit( ) may not follow data-recording actions");
+		cx->cc_commit = true;
+	} else if (b->db_flags & DB_F_DISCARD) {
+		/* neither data nor a commit */
+	} else if (b->db_flags & DB_F_DESTRUCTIVE) {
+		if (cx->cc_spec)
+			dt_cerror(pcb, loc, "D_ACT_SPEC",
+				  "destructive actions may not follow speculate( )");
+	} else {
+		if ((b->db_flags & DB_F_EXIT) && cx->cc_spec)
+			dt_cerror(pcb, loc, "D_EXIT_SPEC", "exit( ) may not follow speculate( )");
+		if (cx->cc_commit)
+			dt_cerror(pcb, loc, "D_DREC_COMM",
+				  "data-recording actions may not follow commit( )");
+		if (!cx->cc_spec)
+			cx->cc_data = true;
+	}
+}
+
 static const char *kind_name(char k)
 {
 	switch (k) {
@@ -841,42 +940,8 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	} else if (b->db_flags & DB_F_FORMAT) {
 		check_format(pcb, n->dn_name, n->dn_args, n->dn_args->dn_next, false);
 	}
-	/* DTrace's ordering rules for speculations within a clause */
-	if (b->db_kind == DB_ACTION) {
-		if (b->db_flags & DB_F_SPECULATE) {
-			if (cx->cc_spec)
-				dt_cerror(pcb, &n->dn_loc, "D_SPEC_SPEC",
-					  "speculate( ) may not follow speculate( )");
-			if (cx->cc_commit)
-				dt_cerror(pcb, &n->dn_loc, "D_SPEC_COMM",
-					  "speculate( ) may not follow commit( )");
-			if (cx->cc_data)
-				dt_cerror(pcb, &n->dn_loc, "D_SPEC_DREC",
-					  "speculate( ) may not follow data-recording actions");
-			cx->cc_spec = true;
-		} else if (b->db_flags & DB_F_COMMIT) {
-			if (cx->cc_commit)
-				dt_cerror(pcb, &n->dn_loc, "D_COMM_COMM",
-					  "commit( ) may not follow commit( )");
-			if (cx->cc_data)
-				dt_cerror(pcb, &n->dn_loc, "D_COMM_DREC",
-					  "commit( ) may not follow data-recording actions");
-			cx->cc_commit = true;
-		} else if (b->db_flags & DB_F_EXIT) {
-			if (cx->cc_spec)
-				dt_cerror(pcb, &n->dn_loc, "D_EXIT_SPEC",
-					  "exit( ) may not follow speculate( )");
-		} else if (b->db_flags & DB_F_DESTRUCTIVE) {
-			if (cx->cc_spec)
-				dt_cerror(pcb, &n->dn_loc, "D_ACT_SPEC",
-					  "destructive actions may not follow speculate( )");
-		} else if (b->db_flags & DB_F_DATA) {
-			if (cx->cc_commit)
-				dt_cerror(pcb, &n->dn_loc, "D_DREC_COMM",
-					  "data-recording actions may not follow commit( )");
-			cx->cc_data = true;
-		}
-	}
+	if (b->db_kind == DB_ACTION || (cx->cc_stmt && (b->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
+		record_action(pcb, cx, b, &n->dn_loc);
 	n->dn_type = b->db_type != NULL && strcmp(b->db_type, "stack") != 0
 			     ? type_named(pcb, b->db_type)
 			     : type_named(pcb, "uint64_t");
@@ -1455,22 +1520,15 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		n->dn_flags = 0;
 		return;
 	case DT_N_XLATE: {
-		const dt_type_t *want = n->dn_type, *to = dt_type_resolve(want);
-		bool ptr = dt_type_is_ptr(to);
+		bool ptr = dt_type_is_ptr(n->dn_type);
 
 		check(pcb, n->dn_left, &sub);
-		for (dt_xlator_t *x = pcb->pcb_xlators; x != NULL; x = x->dx_next) {
-			if (dt_type_compatible(x->dx_from, n->dn_left->dn_type) &&
-			    (dt_type_compatible(x->dx_to, want) ||
-			     (ptr && dt_type_compatible(x->dx_to, to->dtt_ref)))) {
-				n->dn_xlator = x;
-				n->dn_flags = ptr ? 0 : DT_NF_LVALUE;
-				return;
-			}
-		}
-		dt_cerror(pcb, &n->dn_loc, "D_XLATE_NONE",
-			  "translator does not exist: %s -> %s", tname(pcb, n->dn_left->dn_type),
-			  tname(pcb, want));
+		if ((n->dn_xlator = find_xlator(pcb, n->dn_left->dn_type, n->dn_type)) == NULL)
+			dt_cerror(pcb, &n->dn_loc, "D_XLATE_NONE",
+				  "translator does not exist: %s -> %s",
+				  tname(pcb, n->dn_left->dn_type), tname(pcb, n->dn_type));
+		n->dn_flags = ptr ? 0 : DT_NF_LVALUE;
+		return;
 	}
 	case DT_N_SYM:
 		dt_cerror(pcb, &n->dn_loc, "D_SYM_NOTYPES",
@@ -1609,35 +1667,30 @@ static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
 
 static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
 {
-	dt_cctx_t cx = { 0 };
+	/* once per probe description, as DTrace compiles it */
+	for (dt_node_t *pd = c->dn_pdescs; pd != NULL; pd = pd->dn_next) {
+		dt_cctx_t cx = { 0 };
 
-	cx.cc_clause = c;
-	clause_args(pcb, c, &cx);
-	if (c->dn_cond != NULL) {
-		cx.cc_pred = true;
-		check(pcb, c->dn_cond, &cx);
-		if (!dt_type_is_scalar(c->dn_cond->dn_type))
-			dt_cerror(pcb, &c->dn_cond->dn_loc, "D_PRED_SCALAR",
-				  "predicate result must be of scalar type, not %s",
-				  tname(pcb, c->dn_cond->dn_type));
-		cx.cc_pred = false;
-	}
-	for (dt_node_t *s = c->dn_args; s != NULL; s = s->dn_next) {
-		cx.cc_stmt = true;
-		cx.cc_lhs = false;
-		check(pcb, s, &cx);
-		/* a bare expression statement traces its value */
-		if (s->dn_kind != DT_N_CALL && !(s->dn_kind == DT_N_BINARY && s->dn_type != NULL &&
-						 s->dn_op >= T_ASSIGN && s->dn_op <= T_SHR_EQ) &&
-		    s->dn_kind != DT_N_POSTFIX &&
-		    !(s->dn_kind == DT_N_UNARY && (s->dn_op == T_INC || s->dn_op == T_DEC))) {
-			if (dt_type_is_void(s->dn_type))
+		cx.cc_clause = c;
+		pdesc_args(pcb, pd, &cx);
+		if (c->dn_cond != NULL) {
+			cx.cc_pred = true;
+			check(pcb, c->dn_cond, &cx);
+			if (!dt_type_is_scalar(c->dn_cond->dn_type))
+				dt_cerror(pcb, &c->dn_cond->dn_loc, "D_PRED_SCALAR",
+					  "predicate result must be of scalar type, not %s",
+					  tname(pcb, c->dn_cond->dn_type));
+			cx.cc_pred = false;
+		}
+		for (dt_node_t *s = c->dn_args; s != NULL; s = s->dn_next) {
+			cx.cc_stmt = true;
+			cx.cc_lhs = false;
+			check(pcb, s, &cx);
+			/* a bare expression is evaluated for its effects: it records nothing */
+			if (s->dn_kind != DT_N_CALL && dt_type_is_void(s->dn_type) &&
+			    !(s->dn_kind == DT_N_BINARY))
 				dt_cerror(pcb, &s->dn_loc, "D_TRACE_VOID",
 					  "expression statement has void type");
-			if (cx.cc_commit)
-				dt_cerror(pcb, &s->dn_loc, "D_DREC_COMM",
-					  "data-recording actions may not follow commit( )");
-			cx.cc_data = true;
 		}
 	}
 }

@@ -78,6 +78,7 @@ typedef enum dt_tok {
 #define DT_INT_UNSIGNED 0x1 /* u suffix */
 #define DT_INT_LONG 0x2	    /* l suffix */
 #define DT_INT_LONGLONG 0x4 /* ll suffix */
+#define DT_INT_NONDEC 0x8   /* octal or hexadecimal: may be unsigned without a suffix */
 
 typedef struct dt_loc {
 	const char *file; /* arena string */
@@ -280,6 +281,7 @@ typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
 #define DB_F_EXIT 0x100
 #define DB_F_SYMADDR 0x200   /* returns an address printed as a symbol */
 #define DB_F_STACK 0x400     /* returns a stack: trace, printf %k or a key */
+#define DB_F_DISCARD 0x800   /* discard(): neither data nor a commit */
 
 typedef struct dt_builtin {
 	const char *db_name;
@@ -334,7 +336,8 @@ typedef struct dt_xlator {
 
 dt_node_t *dt_node_alloc(dt_pcb_t *, dt_nkind_t, const dt_loc_t *);
 /* Parse an expression, a clause body, a clause: in dt_pexpr.c. */
-dt_node_t *dt_parse_expr(dt_pcb_t *);
+dt_node_t *dt_parse_expr(dt_pcb_t *);  /* assignment-expression */
+dt_node_t *dt_parse_comma(dt_pcb_t *); /* expression, with the comma operator */
 void dt_parse_clause(dt_pcb_t *);
 /* Types: a type name in a cast, sizeof or declaration (dt_parse.c). */
 bool dt_parse_at_type(dt_pcb_t *);

@@ -236,6 +236,11 @@ static bool skip_space(dt_pcb_t *pcb, dt_token_t *tk)
 				if (cur(pcb) < 0)
 					dt_cerror(pcb, &loc, "D_SYNTAX",
 						  "end-of-file encountered before matching */");
+				if (cur(pcb) == '/' && at(pcb, 1) == '*') {
+					dt_loc_t in = here(pcb);
+
+					dt_cerror(pcb, &in, "D_SYNTAX", "/* encountered inside a comment");
+				}
 				advance(pcb);
 			}
 			advance(pcb);
@@ -262,6 +267,9 @@ static int hexval(int c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+/* lex_char() result for "\\c" that is no escape: '\\' then c */
+#define ESC_KEEP 0x10000
 
 /* One possibly escaped character of a string or character constant. */
 static int lex_char(dt_pcb_t *pcb, int quote, const dt_loc_t *start)
@@ -315,8 +323,9 @@ static int lex_char(dt_pcb_t *pcb, int quote, const dt_loc_t *start)
 				dt_cerror(pcb, &loc, "D_SYNTAX", "octal escape sequence out of range");
 			return v;
 		}
-		dt_cerror(pcb, &loc, "D_SYNTAX", "unknown escape sequence \\%c",
-			  isprint(c) ? c : '?');
+		/* not an escape: both characters stand, as in DTrace */
+		(void)loc;
+		return ESC_KEEP | c;
 	}
 }
 
@@ -329,6 +338,17 @@ static void lex_string(dt_pcb_t *pcb, dt_token_t *tk)
 	while (cur(pcb) != '"') {
 		int c = lex_char(pcb, '"', &tk->tk_loc);
 
+		if (c & ESC_KEEP) {
+			if (n + 2 >= cap) {
+				char *ns = dt_palloc(pcb, cap * 2);
+
+				memcpy(ns, s, n);
+				s = ns;
+				cap *= 2;
+			}
+			s[n++] = '\\';
+			c &= 0xff;
+		}
 		if (n + 1 >= cap) {
 			char *ns = dt_palloc(pcb, cap * 2);
 
@@ -354,6 +374,13 @@ static void lex_charconst(dt_pcb_t *pcb, dt_token_t *tk)
 	while (cur(pcb) != '\'') {
 		int c = lex_char(pcb, '\'', &tk->tk_loc);
 
+		if (c & ESC_KEEP) {
+			if (++n > 8)
+				dt_cerror(pcb, &tk->tk_loc, "D_CHR_OFLOW",
+					  "character constant is too long");
+			v = (v << 8) | '\\';
+			c &= 0xff;
+		}
 		if (++n > 8)
 			dt_cerror(pcb, &tk->tk_loc, "D_CHR_OFLOW",
 				  "character constant is too long");
@@ -402,7 +429,7 @@ static void lex_number(dt_pcb_t *pcb, dt_token_t *tk)
 	if (cur(pcb) == '.' || cur(pcb) == 'e' || cur(pcb) == 'E')
 		dt_cerror(pcb, &tk->tk_loc, "D_SYNTAX",
 			  "floating-point constants are not permitted in D");
-	tk->tk_flags = 0;
+	tk->tk_flags = base != 10 ? DT_INT_NONDEC : 0;
 	for (;;) {
 		int c = cur(pcb);
 
@@ -504,21 +531,16 @@ static bool lex_pspec(dt_pcb_t *pcb, dt_token_t *tk)
 
 /*
  * In a predicate, is the '/' at pcb_pos its end?  Yes when what follows
- * (past blanks and comments) is '{' or the end of input, or when nothing
- * but blanks and comments follows it on its line (a clause without
- * actions, the next clause on the next line).  A predicate whose line ends
- * in a division operator must wrap it in parentheses.
+ * (past blanks, newlines and comments) is '{' or the end of input, as
+ * DTrace's lexer decides: a predicate needs actions after it.
  */
 static bool ends_predicate(const dt_pcb_t *pcb)
 {
 	size_t p = pcb->pcb_pos + 1;
 
 	for (;;) {
-		while (p < pcb->pcb_len && isspace((unsigned char)pcb->pcb_buf[p])) {
-			if (pcb->pcb_buf[p] == '\n')
-				return true;
+		while (p < pcb->pcb_len && isspace((unsigned char)pcb->pcb_buf[p]))
 			p++;
-		}
 		if (p + 1 < pcb->pcb_len && pcb->pcb_buf[p] == '/' && pcb->pcb_buf[p + 1] == '*') {
 			const char *e = strstr(pcb->pcb_buf + p + 2, "*/");
 
@@ -527,8 +549,11 @@ static bool ends_predicate(const dt_pcb_t *pcb)
 			p = (size_t)(e - pcb->pcb_buf) + 2;
 			continue;
 		}
-		if (p + 1 < pcb->pcb_len && pcb->pcb_buf[p] == '/' && pcb->pcb_buf[p + 1] == '/')
-			return true; /* a comment ends the line */
+		if (p + 1 < pcb->pcb_len && pcb->pcb_buf[p] == '/' && pcb->pcb_buf[p + 1] == '/') {
+			while (p < pcb->pcb_len && pcb->pcb_buf[p] != '\n')
+				p++;
+			continue;
+		}
 		return p >= pcb->pcb_len || pcb->pcb_buf[p] == '{';
 	}
 }

@@ -63,6 +63,22 @@ static void expect(dt_pcb_t *pcb, dt_tok_t t)
 
 /* ---------------------------------------------------------------- types */
 
+/*
+ * After a definition's '}' the lexer expects a clause and makes a name a
+ * probe description: where a declaration goes on, take it back as a name.
+ */
+static void pspec_as_ident(dt_pcb_t *pcb)
+{
+	const char *s = TOK.tk_str;
+
+	if (TOK.tk_kind != T_PSPEC || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return;
+	TOK.tk_kind = T_IDENT;
+}
+
 static dt_type_t *decl_specifiers(dt_pcb_t *pcb);
 static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt_loc_t *locp);
 
@@ -72,9 +88,14 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 	dt_tagdef_t *td = sou->dtt_tag;
 	dt_member_t **tail = &td->td_members;
 	bool is_union = sou->dtt_kind == DT_TK_UNION;
-	size_t off = 0, align = 1, size = 0;
+	size_t off = 0, align = 1, size = 0, bitoff = 0;
+	dt_loc_t loc = TOK.tk_loc;
 
+	if (++pcb->pcb_depth > 32) /* definitions inside definitions: bound the recursion */
+		dt_cerror(pcb, &loc, "D_SYNTAX", "struct and union definitions nest too deeply");
 	dt_lex_next(pcb); /* { */
+	if (TOK.tk_kind == T_RBRACE)
+		dt_syntax(pcb, "a member declaration");
 	while (TOK.tk_kind != T_RBRACE) {
 		dt_type_t *base = decl_specifiers(pcb);
 
@@ -86,9 +107,44 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 			m->dm_type = declarator(pcb, base, &m->dm_name, &mloc);
 			if (m->dm_name == NULL)
 				dt_syntax(pcb, "a member name");
-			if (TOK.tk_kind == T_COLON)
-				dt_cerror(pcb, &TOK.tk_loc, "D_DECL_BFTYPE",
-					  "bit-fields are not supported");
+			if (TOK.tk_kind == T_COLON) {
+				/* a bit-field: packed into units of its type, as C on x86-64 does */
+				dt_loc_t bloc = TOK.tk_loc;
+				dt_node_t *w;
+				int64_t bits;
+				size_t unit;
+
+				dt_lex_next(pcb);
+				w = dt_parse_expr(pcb);
+				if (!dt_type_is_int(m->dm_type))
+					dt_cerror(pcb, &bloc, "D_DECL_BFTYPE",
+						  "invalid type for bit-field: %s", m->dm_name);
+				if (!dt_node_const(pcb, w, &bits) || bits < 0)
+					dt_cerror(pcb, &bloc, "D_DECL_BFCONST",
+						  "positive integral constant expression expected as "
+						  "bit-field size");
+				unit = dt_type_size(m->dm_type);
+				if ((uint64_t)bits > unit * 8)
+					dt_cerror(pcb, &bloc, "D_DECL_BFSIZE",
+						  "bit-field size %lld exceeds its type's %zu bits",
+						  (long long)bits, unit * 8);
+				if (!is_union) {
+					size_t pos = off * 8 + bitoff;
+
+					/* a field may not straddle a unit of its type */
+					if ((pos % (unit * 8)) + (size_t)bits > unit * 8)
+						pos = (pos + unit * 8 - 1) / (unit * 8) * (unit * 8);
+					m->dm_off = pos / 8;
+					pos += (size_t)bits;
+					off = pos / 8;
+					bitoff = pos % 8;
+					size = off + (bitoff != 0);
+				} else {
+					size = unit > size ? unit : size;
+				}
+				align = unit > align ? unit : align;
+				goto placed;
+			}
 			for (const dt_member_t *o = td->td_members; o != NULL; o = o->dm_next)
 				if (strcmp(o->dm_name, m->dm_name) == 0)
 					dt_cerror(pcb, &mloc, "D_DECL_IDRED",
@@ -102,12 +158,15 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 				m->dm_off = 0;
 				size = msize > size ? msize : size;
 			} else {
+				off += bitoff != 0; /* a whole member after bit-fields */
+				bitoff = 0;
 				off = (off + malign - 1) / malign * malign;
 				m->dm_off = off;
 				off += msize;
 				size = off;
 			}
 			align = malign > align ? malign : align;
+placed:
 			*tail = m;
 			tail = &m->dm_next;
 			if (TOK.tk_kind != T_COMMA)
@@ -118,9 +177,8 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 			dt_syntax(pcb, "';' after a member");
 		dt_lex_next(pcb);
 	}
-	if (td->td_members == NULL)
-		dt_cerror(pcb, &TOK.tk_loc, "D_DECL_MNAME", "a struct or union needs a member");
 	dt_lex_next(pcb); /* } */
+	pcb->pcb_depth--;
 	td->td_size = (size + align - 1) / align * align;
 	td->td_align = align;
 	td->td_complete = true;
@@ -247,6 +305,7 @@ static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
 					enum_body(pcb, named);
 				else
 					sou_body(pcb, named);
+				pspec_as_ident(pcb);
 			}
 			continue; /* the body or tag was the last token */
 		}
@@ -295,6 +354,13 @@ done:
 		dt_cerror(pcb, &start, "D_DECL_COMBO", "invalid type combination");
 	if (base == NULL)
 		base = "int";
+	if ((nshort || nlong) && strcmp(base, "char") == 0)
+		dt_cerror(pcb, &start, "D_DECL_CHARATTR",
+			  "attributes 'short' and 'long' may not be used with type char");
+	if ((nshort || nlong || nsigned || nunsigned) && strcmp(base, "void") == 0)
+		dt_cerror(pcb, &start, "D_DECL_VOIDATTR",
+			  "attributes 'signed', 'unsigned', 'short' and 'long' may not be used "
+			  "with type void");
 	if ((nsigned || nunsigned) && strcmp(base, "int") != 0 && strcmp(base, "char") != 0)
 		dt_cerror(pcb, &start, "D_DECL_SIGNINT",
 			  "signed or unsigned may only qualify an integer type");
@@ -366,6 +432,7 @@ static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt
 	}
 	*namep = NULL;
 	*locp = TOK.tk_loc;
+	pspec_as_ident(pcb);
 	if (TOK.tk_kind == T_IDENT) {
 		*namep = TOK.tk_str;
 		dt_lex_next(pcb);
@@ -373,24 +440,34 @@ static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt
 	if (TOK.tk_kind == T_LPAREN)
 		dt_cerror(pcb, &TOK.tk_loc, "D_DECL_PROTO_TYPE",
 			  "function and function pointer declarators are not supported here");
-	while (TOK.tk_kind == T_LBRACKET) {
-		dt_loc_t loc = TOK.tk_loc;
+	{
+		/* [N][M]: an array of N arrays of M, so the last dimension applies first */
+		size_t dims[DT_MAXTYPEDEPTH];
+		int nd = 0;
 
-		dt_lex_next(pcb);
-		if (type_depth(t) >= DT_MAXTYPEDEPTH)
-			dt_cerror(pcb, &loc, "D_DECL_DEPTH", "type nests more than %d levels deep",
-				  DT_MAXTYPEDEPTH);
-		if (TOK.tk_kind != T_INT)
-			dt_cerror(pcb, &loc, "D_DECL_ARRSUB",
-				  "array dimension must be an integer constant");
-		if (TOK.tk_ival == 0 || TOK.tk_ival > (1u << 24))
-			dt_cerror(pcb, &loc, "D_DECL_ARRBIG", "array dimension %llu is not valid",
-				  (unsigned long long)TOK.tk_ival);
-		t = dt_type_array(pcb->pcb_types, t, (size_t)TOK.tk_ival);
-		if (t == NULL)
-			dt_cnomem(pcb);
-		dt_lex_next(pcb);
-		expect(pcb, T_RBRACKET);
+		while (TOK.tk_kind == T_LBRACKET) {
+			dt_loc_t loc = TOK.tk_loc;
+			dt_node_t *e;
+			int64_t v;
+
+			dt_lex_next(pcb);
+			if (type_depth(t) + nd >= DT_MAXTYPEDEPTH)
+				dt_cerror(pcb, &loc, "D_DECL_DEPTH",
+					  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);
+			e = dt_parse_expr(pcb);
+			if (!dt_node_const(pcb, e, &v) || v <= 0)
+				dt_cerror(pcb, &loc, "D_DECL_ARRSUB",
+					  "positive integral constant expression expected as array "
+					  "declaration subscript");
+			if ((uint64_t)v > UINT32_MAX)
+				dt_cerror(pcb, &loc, "D_DECL_ARRBIG",
+					  "array dimension too large: %lld", (long long)v);
+			dims[nd++] = (size_t)v;
+			expect(pcb, T_RBRACKET);
+		}
+		while (nd > 0)
+			if ((t = dt_type_array(pcb->pcb_types, t, dims[--nd])) == NULL)
+				dt_cnomem(pcb);
 	}
 	return t;
 }
@@ -848,7 +925,12 @@ static void var_decl(dt_pcb_t *pcb)
 	}
 	base = decl_specifiers(pcb);
 	if (TOK.tk_kind == T_SEMI && scope == 0) {
-		dt_lex_next(pcb); /* a type definition alone */
+		const dt_type_t *r = dt_type_resolve(base);
+
+		/* a struct, union or enum definition alone; "int;" declares nothing */
+		if (r->dtt_tag == NULL)
+			dt_cerror(pcb, &TOK.tk_loc, "D_DECL_USELESS", "useless declaration");
+		dt_lex_next(pcb);
 		return;
 	}
 	for (;;) {
@@ -857,6 +939,9 @@ static void var_decl(dt_pcb_t *pcb)
 
 		d->dn_op = scope;
 		while (TOK.tk_kind == T_STAR) {
+			if (type_depth(t) >= DT_MAXTYPEDEPTH)
+				dt_cerror(pcb, &TOK.tk_loc, "D_DECL_DEPTH",
+					  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);
 			dt_lex_next(pcb);
 			if ((t = dt_type_pointer(pcb->pcb_types, t)) == NULL)
 				dt_cnomem(pcb);
@@ -888,13 +973,43 @@ static void var_decl(dt_pcb_t *pcb)
 						break;
 					dt_lex_next(pcb);
 				}
-			} else if (TOK.tk_kind == T_INT && TOK.tk_ival > 0 && TOK.tk_ival <= (1 << 20)) {
-				if ((t = dt_type_array(pcb->pcb_types, t, (size_t)TOK.tk_ival)) == NULL)
-					dt_cnomem(pcb);
-				dt_lex_next(pcb);
-			} else {
+			} else if (TOK.tk_kind == T_RBRACKET) {
 				dt_cerror(pcb, &TOK.tk_loc, "D_DECL_ARRNULL",
-					  "an array needs key types or a constant dimension");
+					  "array declaration requires array dimension or tuple "
+					  "signature");
+			} else {
+				/* [N][M]...: constant dimensions, innermost last */
+				size_t dims[DT_MAXTYPEDEPTH];
+				int nd = 0;
+
+				for (;;) {
+					dt_loc_t dloc = TOK.tk_loc;
+					dt_node_t *e = dt_parse_expr(pcb);
+					int64_t v;
+
+					if (!dt_node_const(pcb, e, &v) || v <= 0)
+						dt_cerror(pcb, &dloc, "D_DECL_ARRSUB",
+							  "positive integral constant expression or "
+							  "tuple signature expected as array declaration "
+							  "subscript");
+					if ((uint64_t)v > UINT32_MAX)
+						dt_cerror(pcb, &dloc, "D_DECL_ARRBIG",
+							  "array dimension too large: %lld", (long long)v);
+					if (nd == DT_MAXTYPEDEPTH - 1)
+						dt_cerror(pcb, &dloc, "D_DECL_DEPTH",
+							  "type nests more than %d levels deep",
+							  DT_MAXTYPEDEPTH);
+					dims[nd++] = (size_t)v;
+					if (TOK.tk_kind != T_RBRACKET)
+						dt_syntax(pcb, "']'");
+					if (dt_lex_peek(pcb)->tk_kind != T_LBRACKET)
+						break;
+					dt_lex_next(pcb);
+					dt_lex_next(pcb);
+				}
+				while (nd > 0)
+					if ((t = dt_type_array(pcb->pcb_types, t, dims[--nd])) == NULL)
+						dt_cnomem(pcb);
 			}
 			if (TOK.tk_kind != T_RBRACKET)
 				dt_syntax(pcb, "']'");

@@ -137,6 +137,7 @@ static dt_node_t *macro(dt_pcb_t *pcb)
 /* ---------------------------------------------------------------- expressions */
 
 static dt_node_t *unary(dt_pcb_t *);
+dt_node_t *dt_parse_comma(dt_pcb_t *);
 
 /*
  * Expression trees are walked recursively by the checker and the code
@@ -198,26 +199,13 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 		n->dn_intflags = TOK.tk_kind == T_CHAR ? -1 : TOK.tk_flags;
 		dt_lex_next(pcb);
 		return n;
-	case T_STRING: {
-		/* adjacent literals are one string, as in C */
-		size_t len = 0;
-		char *s = NULL;
-
+	case T_STRING:
+		/* no concatenation of adjacent literals: D's grammar has none */
 		n = dt_node_alloc(pcb, DT_N_STRING, &loc);
-		while (TOK.tk_kind == T_STRING) {
-			char *ns = dt_palloc(pcb, len + TOK.tk_len + 1);
-
-			if (len)
-				memcpy(ns, s, len);
-			memcpy(ns + len, TOK.tk_str, TOK.tk_len + 1);
-			s = ns;
-			len += TOK.tk_len;
-			dt_lex_next(pcb);
-		}
-		n->dn_string = s;
-		n->dn_strlen = len;
+		n->dn_string = TOK.tk_str;
+		n->dn_strlen = TOK.tk_len;
+		dt_lex_next(pcb);
 		return n;
-	}
 	case T_IDENT:
 		n = dt_node_alloc(pcb, DT_N_IDENT, &loc);
 		n->dn_name = TOK.tk_str;
@@ -247,7 +235,7 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 		return macro(pcb);
 	case T_LPAREN:
 		dt_lex_next(pcb);
-		n = dt_parse_expr(pcb);
+		n = dt_parse_comma(pcb);
 		expect(pcb, T_RPAREN);
 		return n;
 	case T_BQUOTE:
@@ -447,21 +435,32 @@ static bool is_assign(dt_tok_t t)
 	}
 }
 
+/* conditional-expression: the third operand of ?: is one too, not an assignment */
+static dt_node_t *conditional(dt_pcb_t *pcb)
+{
+	dt_node_t *c = binary(pcb, 1), *n;
+
+	if (TOK.tk_kind != T_QUESTION)
+		return c;
+	n = dt_node_alloc(pcb, DT_N_TERNARY, &TOK.tk_loc);
+	dt_lex_next(pcb);
+	n->dn_cond = c;
+	n->dn_left = dt_parse_comma(pcb);
+	expect(pcb, T_COLON);
+	enter(pcb);
+	n->dn_right = conditional(pcb);
+	pcb->pcb_depth--;
+	return deepen(pcb, n);
+}
+
+/* assignment-expression */
 dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
 {
 	dt_node_t *c, *n;
 
 	enter(pcb);
-	c = binary(pcb, 1);
-	if (TOK.tk_kind == T_QUESTION) {
-		n = dt_node_alloc(pcb, DT_N_TERNARY, &TOK.tk_loc);
-		dt_lex_next(pcb);
-		n->dn_cond = c;
-		n->dn_left = dt_parse_expr(pcb);
-		expect(pcb, T_COLON);
-		n->dn_right = dt_parse_expr(pcb);
-		c = deepen(pcb, n);
-	} else if (is_assign(TOK.tk_kind)) {
+	c = conditional(pcb);
+	if (is_assign(TOK.tk_kind)) {
 		/* right associative: a = b = c */
 		n = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);
 		n->dn_op = TOK.tk_kind;
@@ -471,6 +470,23 @@ dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
 		c = deepen(pcb, n);
 	}
 	pcb->pcb_depth--;
+	return c;
+}
+
+/* expression: assignment-expressions joined by the comma operator */
+dt_node_t *dt_parse_comma(dt_pcb_t *pcb)
+{
+	dt_node_t *c = dt_parse_expr(pcb);
+
+	while (TOK.tk_kind == T_COMMA) {
+		dt_node_t *n = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);
+
+		n->dn_op = T_COMMA;
+		dt_lex_next(pcb);
+		n->dn_left = c;
+		n->dn_right = dt_parse_expr(pcb);
+		c = deepen(pcb, n);
+	}
 	return c;
 }
 
@@ -503,7 +519,7 @@ void dt_parse_clause(dt_pcb_t *pcb)
 	if (TOK.tk_kind == T_SLASH) {
 		pcb->pcb_in_predicate = true;
 		dt_lex_next(pcb);
-		c->dn_cond = dt_parse_expr(pcb);
+		c->dn_cond = dt_parse_comma(pcb);
 		pcb->pcb_in_predicate = false;
 		if (TOK.tk_kind != T_EPRED)
 			dt_syntax(pcb, "'/' ending the predicate");
@@ -516,7 +532,7 @@ void dt_parse_clause(dt_pcb_t *pcb)
 		while (TOK.tk_kind != T_RBRACE) {
 			if (accept(pcb, T_SEMI))
 				continue;
-			*st = dt_parse_expr(pcb);
+			*st = dt_parse_comma(pcb);
 			st = &(*st)->dn_next;
 			if (TOK.tk_kind != T_RBRACE)
 				expect(pcb, T_SEMI);

@@ -1,0 +1,6 @@
+/* an aggregation after commit() */
+BEGIN
+{
+	commit(1);
+	@a = count();
+}

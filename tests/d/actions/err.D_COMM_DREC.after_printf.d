@@ -1,0 +1,6 @@
+/* commit() after a data-recording action */
+BEGIN
+{
+	printf("%d\n", pid);
+	commit(1);
+}

@@ -1,0 +1,6 @@
+/* a global variable called as a function */
+BEGIN
+{
+	x = 1;
+	x();
+}

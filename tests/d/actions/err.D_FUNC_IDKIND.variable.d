@@ -1,0 +1,5 @@
+/* a built-in variable called as a function */
+BEGIN
+{
+	trace(pid(1));
+}

@@ -1,0 +1,5 @@
+/* %@ is for printa(), not printf() */
+BEGIN
+{
+	printf("%@d\n", 1);
+}

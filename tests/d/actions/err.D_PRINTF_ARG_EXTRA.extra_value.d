@@ -1,0 +1,5 @@
+/* printf has one conversion and two values */
+BEGIN
+{
+	printf("%d\n", pid, tid);
+}

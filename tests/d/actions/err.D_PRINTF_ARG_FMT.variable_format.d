@@ -1,0 +1,5 @@
+/* the format of printf must be a string constant */
+BEGIN
+{
+	printf(execname);
+}

@@ -1,0 +1,5 @@
+/* printf %d given a string */
+BEGIN
+{
+	printf("%s has %d\n", execname, execname);
+}

@@ -1,0 +1,5 @@
+/* the '*' width of printf has no argument */
+BEGIN
+{
+	printf("%*d\n");
+}

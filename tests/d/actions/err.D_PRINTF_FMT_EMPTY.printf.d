@@ -1,0 +1,5 @@
+/* an empty printf format */
+BEGIN
+{
+	printf("");
+}

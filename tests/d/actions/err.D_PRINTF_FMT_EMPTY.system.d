@@ -1,0 +1,6 @@
+/* an empty system() format */
+#pragma D option destructive
+BEGIN
+{
+	system("");
+}

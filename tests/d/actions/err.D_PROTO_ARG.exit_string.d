@@ -1,0 +1,5 @@
+/* exit() of a string */
+BEGIN
+{
+	exit("failed");
+}

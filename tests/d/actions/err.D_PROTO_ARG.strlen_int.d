@@ -1,0 +1,5 @@
+/* strlen() of an integer */
+BEGIN
+{
+	trace(strlen(pid));
+}

@@ -1,0 +1,5 @@
+/* strlen() without its argument */
+BEGIN
+{
+	trace(strlen());
+}

@@ -1,0 +1,5 @@
+/* trace() takes exactly one argument */
+BEGIN
+{
+	trace(pid, tid);
+}

@@ -1,0 +1,6 @@
+/* speculate() after commit() */
+BEGIN
+{
+	commit(1);
+	speculate(2);
+}

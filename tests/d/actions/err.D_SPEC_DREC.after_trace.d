@@ -1,0 +1,6 @@
+/* speculate() after a data-recording action */
+BEGIN
+{
+	trace(pid);
+	speculate(1);
+}

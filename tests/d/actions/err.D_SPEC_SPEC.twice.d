@@ -1,0 +1,6 @@
+/* two speculate() calls in one clause */
+BEGIN
+{
+	speculate(1);
+	speculate(2);
+}

@@ -1,0 +1,5 @@
+/* an aggregation is assigned the result of a subroutine, not an aggregating function */
+BEGIN
+{
+	@a[execname] = strlen(execname);
+}

@@ -1,0 +1,5 @@
+/* sum() of a string: aggregating functions need a scalar value */
+BEGIN
+{
+	@a = sum(execname);
+}

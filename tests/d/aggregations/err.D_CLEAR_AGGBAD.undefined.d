@@ -1,0 +1,5 @@
+/* clear() of an aggregation that is never assigned */
+END
+{
+	clear(@nosuch);
+}

@@ -1,0 +1,5 @@
+/* the high magnitude of llquantize() must fit in 16 bits */
+BEGIN
+{
+	@a = llquantize(arg0, 10, 0, 70000, 10);
+}

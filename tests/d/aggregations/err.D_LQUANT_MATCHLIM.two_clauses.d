@@ -1,0 +1,10 @@
+/* @a's upper bound differs between two clauses */
+BEGIN
+{
+	@a = lquantize(arg0, 0, 100, 10);
+}
+
+END
+{
+	@a = lquantize(arg0, 0, 200, 10);
+}

@@ -1,0 +1,5 @@
+/* count() takes no argument */
+BEGIN
+{
+	@a = count(1);
+}

@@ -1,0 +1,5 @@
+/* sum() needs its value */
+BEGIN
+{
+	@a = sum();
+}

@@ -1,0 +1,6 @@
+/* $2 without a second macro argument */
+BEGIN
+{
+	trace($1);
+	trace($2);
+}

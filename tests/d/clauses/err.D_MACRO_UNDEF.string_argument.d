@@ -1,0 +1,5 @@
+/* $$1 without any macro argument */
+BEGIN
+{
+	trace($$1);
+}

@@ -1,0 +1,5 @@
+/* a macro variable that does not exist */
+BEGIN
+{
+	trace($nosuchvariable);
+}

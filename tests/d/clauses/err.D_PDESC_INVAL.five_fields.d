@@ -1,0 +1,8 @@
+/* a probe description with five fields */
+BEGIN
+{
+}
+
+syscall::read:entry:extra
+{
+}

@@ -1,0 +1,5 @@
+/* a preprocessor directive without -C */
+#define LIMIT 10
+BEGIN
+{
+}

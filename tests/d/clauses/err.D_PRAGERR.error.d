@@ -1,0 +1,5 @@
+/* #pragma error stops the compilation with its message */
+BEGIN
+{
+}
+#pragma error this program is not finished

@@ -1,0 +1,5 @@
+/* an unknown #pragma D directive */
+#pragma D optoin quiet
+BEGIN
+{
+}

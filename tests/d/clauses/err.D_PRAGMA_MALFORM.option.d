@@ -1,0 +1,5 @@
+/* #pragma D option without an option */
+#pragma D option
+BEGIN
+{
+}

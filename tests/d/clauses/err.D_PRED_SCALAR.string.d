@@ -1,0 +1,5 @@
+/* a predicate of string type */
+syscall::open:entry
+/execname/
+{
+}

@@ -1,0 +1,4 @@
+/* a ',' in the description list that is not followed by a description */
+BEGIN,
+{
+}

@@ -1,0 +1,5 @@
+/* a '}' with no clause to close */
+BEGIN
+{
+}
+}

@@ -1,0 +1,6 @@
+/* two statements without ';' between them */
+BEGIN
+{
+	trace(1)
+	trace(2);
+}

@@ -1,0 +1,5 @@
+/* a comment that is not closed */
+BEGIN
+{
+	trace(1); /* not closed
+}

@@ -1,0 +1,5 @@
+/* a predicate that is not closed by '/' */
+BEGIN
+/pid != 0
+{
+}

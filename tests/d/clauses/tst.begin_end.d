@@ -1,0 +1,13 @@
+/* BEGIN and END clauses, with empty bodies and without a predicate */
+BEGIN
+{
+}
+
+END
+{
+}
+
+BEGIN
+{
+	trace("begin");
+}

@@ -1,0 +1,5 @@
+/* Unary & needs an lvalue. */
+BEGIN
+{
+	p = &42;
+}

@@ -1,0 +1,6 @@
+/* Unary * needs a pointer operand. */
+BEGIN
+{
+	x = 42;
+	y = *x;
+}

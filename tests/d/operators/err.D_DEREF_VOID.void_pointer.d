@@ -1,0 +1,7 @@
+/* A void pointer cannot be dereferenced. */
+void *vp;
+
+BEGIN
+{
+	x = *vp;
+}

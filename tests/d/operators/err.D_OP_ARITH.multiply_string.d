@@ -1,0 +1,5 @@
+/* * requires arithmetic operands. */
+BEGIN
+{
+	x = "abc" * 2;
+}

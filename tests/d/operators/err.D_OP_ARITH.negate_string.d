@@ -1,0 +1,5 @@
+/* Unary - requires an arithmetic operand. */
+BEGIN
+{
+	x = -"abc";
+}

@@ -1,0 +1,5 @@
+/* A string cannot be compared with an integer. */
+BEGIN
+{
+	x = execname == 7;
+}

@@ -1,0 +1,5 @@
+/* The arms of ?: must have compatible types. */
+BEGIN
+{
+	x = pid > 0 ? "positive" : 0;
+}

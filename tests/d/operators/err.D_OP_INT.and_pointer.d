@@ -1,0 +1,7 @@
+/* Bitwise & requires integer operands. */
+char *p;
+
+BEGIN
+{
+	x = p & 0xf;
+}

@@ -1,0 +1,5 @@
+/* ~ requires an integer operand. */
+BEGIN
+{
+	x = ~"abc";
+}

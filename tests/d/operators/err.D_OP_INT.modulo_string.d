@@ -1,0 +1,5 @@
+/* % requires integer operands. */
+BEGIN
+{
+	x = "abc" % 2;
+}

@@ -1,0 +1,6 @@
+/* |= requires integer operands. */
+BEGIN
+{
+	s = "abc";
+	s |= 1;
+}

@@ -1,0 +1,7 @@
+/* << requires integer operands, not pointers. */
+int *p;
+
+BEGIN
+{
+	x = p << 1;
+}

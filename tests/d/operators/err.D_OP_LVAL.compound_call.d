@@ -1,0 +1,5 @@
+/* A compound assignment needs an lvalue on its left. */
+BEGIN
+{
+	strlen("abc") += 1;
+}

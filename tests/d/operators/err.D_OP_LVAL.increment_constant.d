@@ -1,0 +1,5 @@
+/* ++ needs an lvalue operand. */
+BEGIN
+{
+	x = 5++;
+}

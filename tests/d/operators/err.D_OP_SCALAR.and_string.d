@@ -1,0 +1,5 @@
+/* && requires scalar operands; a string is not one. */
+BEGIN
+{
+	x = 1 && "abc";
+}

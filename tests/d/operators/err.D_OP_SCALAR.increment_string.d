@@ -1,0 +1,6 @@
+/* ++ requires a scalar operand. */
+BEGIN
+{
+	s = "abc";
+	s++;
+}

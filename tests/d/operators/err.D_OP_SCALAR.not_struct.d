@@ -1,0 +1,11 @@
+/* ! requires a scalar operand. */
+struct point {
+	int x;
+};
+
+struct point pt;
+
+BEGIN
+{
+	x = !pt;
+}

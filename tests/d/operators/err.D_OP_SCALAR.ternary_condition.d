@@ -1,0 +1,5 @@
+/* The condition of ?: must be scalar. */
+BEGIN
+{
+	x = execname ? 1 : 2;
+}

@@ -1,0 +1,5 @@
+/* ^^ requires scalar operands. */
+BEGIN
+{
+	x = execname ^^ 0;
+}

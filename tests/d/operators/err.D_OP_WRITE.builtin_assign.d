@@ -1,0 +1,5 @@
+/* Built-in variables are read-only. */
+BEGIN
+{
+	pid = 1;
+}

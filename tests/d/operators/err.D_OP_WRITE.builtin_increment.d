@@ -1,0 +1,5 @@
+/* Built-in variables cannot be incremented. */
+BEGIN
+{
+	timestamp++;
+}

@@ -1,0 +1,5 @@
+/* A binary operator needs a right operand. */
+BEGIN
+{
+	x = 1 + ;
+}

@@ -1,0 +1,5 @@
+/* Parentheses must balance. */
+BEGIN
+{
+	x = (1 + 2;
+}

@@ -1,0 +1,5 @@
+/* A string cannot be cast to an integer. */
+BEGIN
+{
+	v = (long)"123";
+}

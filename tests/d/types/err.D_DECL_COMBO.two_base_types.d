@@ -1,0 +1,2 @@
+/* A declaration names at most one base type. */
+float double f;

@@ -1,0 +1,2 @@
+/* unsigned may appear only once in a type. */
+unsigned unsigned int u;

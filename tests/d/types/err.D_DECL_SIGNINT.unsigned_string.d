@@ -1,0 +1,2 @@
+/* signed and unsigned only qualify integer types. */
+unsigned string s;

@@ -1,0 +1,2 @@
+/* No variable may have type void. */
+void nothing;

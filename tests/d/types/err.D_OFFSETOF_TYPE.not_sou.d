@@ -1,0 +1,5 @@
+/* offsetof needs a struct or union type. */
+BEGIN
+{
+	n = offsetof(long, x);
+}

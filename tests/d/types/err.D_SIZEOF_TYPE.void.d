@@ -1,0 +1,5 @@
+/* sizeof cannot be applied to void. */
+BEGIN
+{
+	n = sizeof (void);
+}

@@ -1,0 +1,5 @@
+/* A string literal may not run into the end of the line. */
+BEGIN
+{
+	s = "abc;
+}

@@ -1,0 +1,2 @@
+/* An array declaration needs a dimension or key types. */
+int vals[];

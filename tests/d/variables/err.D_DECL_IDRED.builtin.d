@@ -1,0 +1,2 @@
+/* Built-in variables cannot be redeclared. */
+uint64_t timestamp;

@@ -1,0 +1,3 @@
+/* A global cannot be redeclared with another type. */
+int width;
+string width;

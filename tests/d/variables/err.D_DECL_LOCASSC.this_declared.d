@@ -1,0 +1,2 @@
+/* Nor can they be declared as associative arrays. */
+this int counts[string];

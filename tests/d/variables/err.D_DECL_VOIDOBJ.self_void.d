@@ -1,0 +1,2 @@
+/* Thread-local variables cannot be void either. */
+self void nothing;

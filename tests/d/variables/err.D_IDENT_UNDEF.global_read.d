@@ -1,0 +1,5 @@
+/* Reading a variable that was never declared or assigned is an error. */
+BEGIN
+{
+	x = never_set + 1;
+}

@@ -1,0 +1,5 @@
+/* A void expression cannot be a key. */
+BEGIN
+{
+	a[(void)0] = 1;
+}

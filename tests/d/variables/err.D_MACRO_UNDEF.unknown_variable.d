@@ -1,0 +1,5 @@
+/* Only the documented macro variables ($pid, $uid, ...) exist. */
+BEGIN
+{
+	x = $nosuch;
+}

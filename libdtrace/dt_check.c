@@ -25,6 +25,7 @@ typedef struct dt_cctx {
 	bool cc_lhs;	 /* checking the target of an assignment */
 	bool cc_pred;	 /* in the predicate */
 	bool cc_aggkey;	 /* an aggregation key: stack() and func() are allowed */
+	bool cc_index;	 /* the array being indexed: an array name is fine */
 	/* speculation state of the clause, for DTrace's ordering rules */
 	bool cc_data, cc_spec, cc_commit;
 	/* args[] of the clause's probes, from provider definitions */
@@ -132,12 +133,15 @@ static dt_type_t *int_const_type(dt_pcb_t *pcb, const dt_node_t *n)
 
 	if (f == -1) /* character constant */
 		return type_named(pcb, "int");
+	/* the first type that holds it: int, unsigned int (hex and octal), long, unsigned long */
 	if (f & DT_INT_UNSIGNED)
 		return type_named(pcb, (f & (DT_INT_LONG | DT_INT_LONGLONG)) || v > UINT32_MAX
 					       ? "unsigned long"
 					       : "unsigned int");
 	if (!(f & (DT_INT_LONG | DT_INT_LONGLONG)) && v <= INT32_MAX)
 		return type_named(pcb, "int");
+	if (!(f & (DT_INT_LONG | DT_INT_LONGLONG)) && (f & DT_INT_NONDEC) && v <= UINT32_MAX)
+		return type_named(pcb, "unsigned int");
 	if (v <= INT64_MAX)
 		return type_named(pcb, "long");
 	return type_named(pcb, "unsigned long");
@@ -405,10 +409,13 @@ static dt_ident_t *variable(dt_pcb_t *pcb, dt_node_t *n, dt_nkind_t scope, const
 	dt_ident_t *id = dt_ident_lookup(ss, name);
 
 	if (id == NULL) {
+		if (!cx->cc_lhs && scope != DT_N_IDENT)
+			dt_cerror(pcb, &n->dn_loc, "D_VAR_UNDEF",
+				  "%s%s has not yet been declared or assigned", scope_prefix(scope),
+				  name);
 		if (!cx->cc_lhs)
 			dt_cerror(pcb, &n->dn_loc, "D_IDENT_UNDEF",
-				  "failed to resolve %s%s: Unknown variable name", scope_prefix(scope),
-				  name);
+				  "failed to resolve %s: Unknown variable name", name);
 		id = dt_ident_add(pcb, ss, name, DT_IDENT_SCALAR, &n->dn_loc);
 	}
 	return id;
@@ -439,8 +446,7 @@ static void check_keys(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *id, const char *
 
 		check(pcb, k, &kcx);
 		r = dt_type_resolve(k->dn_type);
-		if (r == NULL || r->dtt_kind == DT_TK_VOID || dt_type_is_sou(r) ||
-		    r->dtt_kind == DT_TK_FLOAT)
+		if (r == NULL || r->dtt_kind == DT_TK_VOID || r->dtt_kind == DT_TK_FLOAT)
 			dt_cerror(pcb, &k->dn_loc, "D_KEY_TYPE",
 				  "%s key #%d is of a type that cannot be a key: %s", what, nk + 1,
 				  tname(pcb, k->dn_type));
@@ -950,6 +956,23 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 /* ---------------------------------------------------------------- operators */
 
+/* A variable first seen by ++ or --: it is an int64_t. */
+static void implicit_int64(dt_pcb_t *pcb, dt_node_t *o)
+{
+	if (o->dn_type == NULL && o->dn_ident != NULL) {
+		o->dn_ident->di_type = type_named(pcb, "int64_t");
+		o->dn_ident->di_flags |= DT_IDF_ASSIGNED;
+		o->dn_type = o->dn_ident->di_type;
+	}
+}
+
+/* The integer constant 0 where a pointer is wanted (C's null pointer constant). */
+static bool null_ptr(const dt_type_t *want, const dt_node_t *v)
+{
+	return dt_type_is_ptr(want) && dt_type_is_int(v->dn_type) && (v->dn_flags & DT_NF_CONST) &&
+	       v->dn_value == 0;
+}
+
 static void need_lvalue(dt_pcb_t *pcb, dt_node_t *n, const char *op)
 {
 	if (!(n->dn_flags & DT_NF_LVALUE))
@@ -1011,33 +1034,56 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	if (dt_type_is_void(r->dn_type))
 		dt_cerror(pcb, &r->dn_loc, "D_OP_VFPTR",
 			  "operator %s cannot be applied to a void value", dt_tok_name(n->dn_op));
-	lcx.cc_lhs = n->dn_op == T_ASSIGN;
+	lcx.cc_lhs = true;
 	lcx.cc_stmt = false;
 	check(pcb, l, &lcx);
 	need_lvalue(pcb, l, dt_tok_name(n->dn_op));
 	id = l->dn_ident;
 	if (id != NULL && l->dn_type == NULL) {
+		if (n->dn_op != T_ASSIGN)
+			dt_cerror(pcb, &l->dn_loc, "D_VAR_UNDEF",
+				  "%s has not yet been declared or assigned", id->di_name);
 		/* a new variable: it takes the type of the value */
-		if (dt_type_is_sou(r->dn_type) && id->di_kind == DT_IDENT_ARRAY)
-			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
-				  "an associative array cannot hold a struct or union");
+		if (dt_type_resolve(r->dn_type)->dtt_kind == DT_TK_ARRAY &&
+		    !dt_type_compatible(type_named(pcb, "string"), r->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_ARRFUN",
+				  "operator = may not be applied to operand of type \"%s\"",
+				  tname(pcb, r->dn_type));
 		id->di_type = stored_type(pcb, r);
 		id->di_flags |= DT_IDF_ASSIGNED;
 		l->dn_type = id->di_type;
 	}
 	if (n->dn_op == T_ASSIGN) {
-		if (!dt_type_compatible(l->dn_type, r->dn_type))
+		if (!dt_type_compatible(l->dn_type, r->dn_type) && !null_ptr(l->dn_type, r))
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 				  "operands have incompatible types: \"%s\" = \"%s\"",
 				  tname(pcb, l->dn_type), tname(pcb, r->dn_type));
 	} else {
-		bool ptr = n->dn_op == T_ADD_EQ || n->dn_op == T_SUB_EQ;
+		dt_tok_t op = n->dn_op;
+		bool addsub = op == T_ADD_EQ || op == T_SUB_EQ;
 
-		if (!(dt_type_is_int(l->dn_type) || (ptr && dt_type_is_ptr(l->dn_type))) ||
-		    !dt_type_is_int(r->dn_type))
+		if (dt_type_is_string(l->dn_type) || dt_type_is_string(r->dn_type))
+			dt_cerror(pcb, &n->dn_loc,
+				  addsub ? "D_OP_INCOMPAT"
+				  : op == T_MUL_EQ || op == T_DIV_EQ || op == T_MOD_EQ ? "D_OP_ARITH"
+										       : "D_OP_INT",
+				  "operator %s cannot be applied to a string", dt_tok_name(op));
+		if (addsub && dt_type_is_ptr(r->dn_type))
+			dt_cerror(pcb, &n->dn_loc, "D_OP_VFPTR",
+				  "operator %s requires an integer right operand", dt_tok_name(op));
+		if (op == T_MUL_EQ || op == T_DIV_EQ || op == T_MOD_EQ) {
+			if (!dt_type_is_int(l->dn_type) || !dt_type_is_int(r->dn_type))
+				dt_cerror(pcb, &n->dn_loc, "D_OP_ARITH",
+					  "operator %s requires operands of arithmetic type",
+					  dt_tok_name(op));
+		} else if (!(dt_type_is_int(l->dn_type) || (addsub && dt_type_is_ptr(l->dn_type))) ||
+			   !dt_type_is_int(r->dn_type)) {
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INT",
-				  "operator %s requires operands of integral type",
-				  dt_tok_name(n->dn_op));
+				  "operator %s requires operands of integral type", dt_tok_name(op));
+		}
+		if ((op == T_DIV_EQ || op == T_MOD_EQ) && (r->dn_flags & DT_NF_CONST) &&
+		    r->dn_value == 0)
+			dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO", "expression contains division by zero");
 	}
 	n->dn_type = l->dn_type;
 	n->dn_flags = 0;
@@ -1058,6 +1104,15 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		break;
 	}
 	ocx.cc_stmt = ocx.cc_lhs = false;
+	if (n->dn_op == T_COMMA) {
+		/* the left operand for its effects, the value of the right */
+		check(pcb, l, cx->cc_stmt ? cx : &ocx);
+		check(pcb, r, cx->cc_stmt ? cx : &ocx);
+		n->dn_type = r->dn_type;
+		n->dn_flags = r->dn_flags & DT_NF_CONST;
+		n->dn_value = r->dn_value;
+		return;
+	}
 	check(pcb, l, &ocx);
 	check(pcb, r, &ocx);
 	if (l->dn_kind == DT_N_AGG || r->dn_kind == DT_N_AGG)
@@ -1082,10 +1137,13 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		} else if (dt_type_is_ptr(l->dn_type) && dt_type_is_int(r->dn_type)) {
 			const dt_type_t *p = dt_type_resolve(l->dn_type);
 
+			if (dt_type_is_void(p->dtt_ref))
+				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+					  "operator %s cannot be applied to a pointer to void", op);
 			if (dt_type_size(p->dtt_ref) == 0)
 				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPLETE",
 					  "operator %s cannot be applied to a pointer to an incomplete "
-					  "or void type",
+					  "type",
 					  op);
 			n->dn_type = p->dtt_kind == DT_TK_ARRAY ? dt_type_pointer(pcb->pcb_types, p->dtt_ref)
 								 : l->dn_type;
@@ -1112,8 +1170,15 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 					  "operands have incompatible types: \"%s\" %s \"%s\"",
 					  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
 		} else if (!dt_type_is_scalar(l->dn_type) || !dt_type_is_scalar(r->dn_type)) {
-			dt_cerror(pcb, &n->dn_loc, "D_OP_SCALAR",
-				  "operator %s requires operands of scalar type", op);
+			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+				  "operands have incompatible types: \"%s\" %s \"%s\"",
+				  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
+		} else if (dt_type_is_ptr(l->dn_type) != dt_type_is_ptr(r->dn_type) &&
+			   !null_ptr(l->dn_type, r) && !null_ptr(r->dn_type, l)) {
+			/* a pointer compares with a pointer, or with 0 */
+			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+				  "operands have incompatible types: \"%s\" %s \"%s\"",
+				  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
 		} else if (dt_type_is_ptr(l->dn_type) && dt_type_is_ptr(r->dn_type) &&
 			   !dt_type_compatible(l->dn_type, r->dn_type)) {
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
@@ -1149,8 +1214,11 @@ static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	dt_cctx_t ocx = *cx;
 	const dt_type_t *r;
 
-	ocx.cc_stmt = ocx.cc_lhs = false;
+	ocx.cc_stmt = false;
+	/* ++x and --x declare an unknown x as an int64_t (the Guide) */
+	ocx.cc_lhs = n->dn_op == T_INC || n->dn_op == T_DEC;
 	check(pcb, o, &ocx);
+	implicit_int64(pcb, o);
 	r = dt_type_resolve(o->dn_type);
 	n->dn_flags = 0;
 	switch (n->dn_op) {
@@ -1222,9 +1290,17 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		n->dn_ident = id;
 		n->dn_type = id->di_type;
 		n->dn_flags = DT_NF_LVALUE | DT_NF_WRITABLE;
-		if (id->di_kind == DT_IDENT_ARRAY && !cx->cc_lhs)
-			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF",
-				  "%s%s is an associative array: index it", scope_prefix(o->dn_kind),
+		if (id->di_kind == DT_IDENT_ARRAY && !cx->cc_index) {
+			if (cx->cc_lhs)
+				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
+					  "an associative array cannot be assigned as a whole");
+			dt_cerror(pcb, &n->dn_loc, "D_IDENT_BADREF",
+				  "array '%s%s' may not be referenced as scalar",
+				  scope_prefix(o->dn_kind), n->dn_name);
+		}
+		if (n->dn_type == NULL && !cx->cc_lhs)
+			dt_cerror(pcb, &n->dn_loc, "D_VAR_UNDEF",
+				  "%s%s has not yet been declared or assigned", scope_prefix(o->dn_kind),
 				  n->dn_name);
 		return;
 	}
@@ -1239,17 +1315,20 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	}
 	if (!dt_type_is_sou(t))
 		dt_cerror(pcb, &n->dn_loc, "D_OP_SOU",
-			  "operator %s cannot be applied to a forward declaration: no struct/union "
-			  "definition is available",
-			  dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT));
+			  "operator %s cannot be applied to type \"%s\"; must be applied to a struct "
+			  "or union",
+			  dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT), tname(pcb, t));
 	if (dt_type_size(t) == 0)
-		dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPLETE", "%s is an incomplete type",
-			  tname(pcb, t));
+		dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPLETE",
+			  "operator %s cannot be applied to a forward declaration: no %s definition "
+			  "is available",
+			  dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT), tname(pcb, t));
 	if ((m = dt_type_member(t, n->dn_name)) == NULL)
 		dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s", n->dn_name,
 			  tname(pcb, t));
 	n->dn_type = m->dm_type;
-	n->dn_flags = DT_NF_LVALUE;
+	/* a member of a D variable is writable as the variable is; not through a pointer */
+	n->dn_flags = DT_NF_LVALUE | (n->dn_op == T_DOT ? (o->dn_flags & DT_NF_WRITABLE) : 0);
 }
 
 static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
@@ -1287,8 +1366,8 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if (id == NULL || id->di_kind == DT_IDENT_ARRAY) {
 			if (id == NULL) {
 				if (!cx->cc_lhs)
-					dt_cerror(pcb, &o->dn_loc, "D_IDENT_UNDEF",
-						  "failed to resolve %s: Unknown variable name",
+					dt_cerror(pcb, &o->dn_loc, "D_VAR_UNDEF",
+						  "%s has not yet been declared or assigned",
 						  o->dn_name);
 				id = dt_ident_add(pcb, pcb->pcb_globals, o->dn_name,
 						  DT_IDENT_ARRAY, &o->dn_loc);
@@ -1308,8 +1387,8 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		id = dt_ident_lookup(ss, o->dn_name);
 		if (id == NULL) {
 			if (!cx->cc_lhs)
-				dt_cerror(pcb, &o->dn_loc, "D_IDENT_UNDEF",
-					  "failed to resolve self->%s: Unknown variable name", o->dn_name);
+				dt_cerror(pcb, &o->dn_loc, "D_VAR_UNDEF",
+					  "self->%s has not yet been declared or assigned", o->dn_name);
 			id = dt_ident_add(pcb, ss, o->dn_name, DT_IDENT_ARRAY, &o->dn_loc);
 		} else if (id->di_kind != DT_IDENT_ARRAY) {
 			id = NULL;
@@ -1322,8 +1401,8 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		n->dn_type = id->di_type;
 		n->dn_flags = DT_NF_LVALUE | DT_NF_WRITABLE;
 		if (n->dn_type == NULL && !cx->cc_lhs)
-			dt_cerror(pcb, &n->dn_loc, "D_IDENT_UNDEF",
-				  "failed to resolve %s: no value was ever assigned", what);
+			dt_cerror(pcb, &n->dn_loc, "D_VAR_UNDEF",
+				  "%s has not yet been declared or assigned", what);
 		return;
 	}
 	{
@@ -1370,7 +1449,8 @@ static void check_ident(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		return;
 	case DT_IDENT_BUILTIN:
 		if (id->di_func->db_flags & (DB_F_ARGS | DB_F_REGS))
-			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF", "%s[ ] must be indexed", n->dn_name);
+			dt_cerror(pcb, &n->dn_loc, "D_IDENT_BADREF",
+				  "array '%s' may not be referenced as scalar", n->dn_name);
 		n->dn_type = id->di_type;
 		n->dn_flags = DT_NF_LVALUE;
 		return;
@@ -1379,8 +1459,8 @@ static void check_ident(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			  n->dn_name, n->dn_name);
 	case DT_IDENT_ARRAY:
 		if (!cx->cc_lhs)
-			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF",
-				  "%s is an associative array: index it", n->dn_name);
+			dt_cerror(pcb, &n->dn_loc, "D_IDENT_BADREF",
+				  "array '%s' may not be referenced as scalar", n->dn_name);
 		dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 			  "an associative array cannot be assigned as a whole");
 	default:
@@ -1421,7 +1501,9 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		check_unary(pcb, n, cx);
 		return;
 	case DT_N_POSTFIX: {
+		sub.cc_lhs = true; /* x++ declares an unknown x as an int64_t */
 		check(pcb, n->dn_left, &sub);
+		implicit_int64(pcb, n->dn_left);
 		need_lvalue(pcb, n->dn_left, dt_tok_name(n->dn_op));
 		if (!dt_type_is_scalar(n->dn_left->dn_type))
 			dt_cerror(pcb, &n->dn_loc, "D_OP_SCALAR",
@@ -1440,12 +1522,23 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if (!dt_type_is_scalar(c->dn_type))
 			dt_cerror(pcb, &c->dn_loc, "D_OP_SCALAR",
 				  "operator ?: requires a condition of scalar type");
+		for (dt_node_t *b = l; b != NULL; b = b == l ? r : NULL) {
+			const dt_builtin_t *f = b->dn_kind == DT_N_CALL ? dt_builtin_lookup(b->dn_name)
+								      : NULL;
+
+			if (f != NULL && (f->db_kind == DB_ACTION ||
+					  (f->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
+				dt_cerror(pcb, &b->dn_loc, "D_OP_ACT",
+					  "action cannot be used in a conditional context");
+		}
 		check(pcb, l, &sub);
 		check(pcb, r, &sub);
 		if (dt_type_is_int(l->dn_type) && dt_type_is_int(r->dn_type)) {
 			n->dn_type = arith_type(pcb, l->dn_type, r->dn_type);
 		} else if (dt_type_compatible(l->dn_type, r->dn_type)) {
 			n->dn_type = dt_type_is_string(r->dn_type) ? r->dn_type : l->dn_type;
+		} else if (null_ptr(l->dn_type, r) || null_ptr(r->dn_type, l)) {
+			n->dn_type = dt_type_is_ptr(l->dn_type) ? l->dn_type : r->dn_type;
 		} else {
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 				  "operator ?: operands must have compatible types: \"%s\" and \"%s\"",
@@ -1471,9 +1564,10 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 		check(pcb, n->dn_left, &sub);
 		from = dt_type_resolve(n->dn_left->dn_type);
+		/* C's scalar casts, plus (string) of a scalar, as stringof */
 		if (dt_type_is_sou(to) || dt_type_is_sou(from) || to->dtt_kind == DT_TK_ARRAY ||
-		    (dt_type_is_string(from) && !dt_type_is_string(to) && !dt_type_is_ptr(to)) ||
-		    (dt_type_is_string(to) && !dt_type_is_string(from) && !dt_type_is_ptr(from)))
+		    (dt_type_is_string(from) && !dt_type_is_string(to)) ||
+		    (dt_type_is_string(to) && !dt_type_is_string(from) && !dt_type_is_scalar(from)))
 			dt_cerror(pcb, &n->dn_loc, "D_CAST_INVAL",
 				  "invalid cast expression: \"%s\" to \"%s\"",
 				  tname(pcb, n->dn_left->dn_type), tname(pcb, n->dn_type));
@@ -1563,6 +1657,8 @@ static void check_vardecl(dt_pcb_t *pcb, dt_node_t *d)
 				  "identifier redeclared: %s%s (a built-in, enumerator or inline)",
 				  pre, d->dn_name);
 		if (!dt_type_compatible(id->di_type, d->dn_type) ||
+		    dt_type_size(id->di_type) != dt_type_size(d->dn_type) ||
+		    dt_type_is_signed(id->di_type) != dt_type_is_signed(d->dn_type) ||
 		    (d->dn_args != NULL) != (id->di_kind == DT_IDENT_ARRAY))
 			dt_cerror(pcb, &d->dn_loc, "D_DECL_IDRED",
 				  "identifier redeclared with another type: %s%s (line %u)", pre,
@@ -1581,7 +1677,7 @@ static void check_vardecl(dt_pcb_t *pcb, dt_node_t *d)
 		int nk = 0;
 
 		for (dt_node_t *k = d->dn_args; k != NULL; k = k->dn_next) {
-			if (dt_type_is_void(k->dn_type) || dt_type_is_sou(k->dn_type))
+			if (dt_type_is_void(k->dn_type))
 				dt_cerror(pcb, &k->dn_loc, "D_KEY_TYPE",
 					  "%s: key #%d has a type that cannot be a key", d->dn_name,
 					  nk + 1);
@@ -1673,15 +1769,10 @@ static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
 
 		cx.cc_clause = c;
 		pdesc_args(pcb, pd, &cx);
-		if (c->dn_cond != NULL) {
-			cx.cc_pred = true;
-			check(pcb, c->dn_cond, &cx);
-			if (!dt_type_is_scalar(c->dn_cond->dn_type))
-				dt_cerror(pcb, &c->dn_cond->dn_loc, "D_PRED_SCALAR",
-					  "predicate result must be of scalar type, not %s",
-					  tname(pcb, c->dn_cond->dn_type));
-			cx.cc_pred = false;
-		}
+		/*
+		 * The actions first, then the predicate, as DTrace cooks a clause:
+		 * "/x == 0/ { x = 1; }" declares x in its actions.
+		 */
 		for (dt_node_t *s = c->dn_args; s != NULL; s = s->dn_next) {
 			cx.cc_stmt = true;
 			cx.cc_lhs = false;
@@ -1692,27 +1783,41 @@ static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
 				dt_cerror(pcb, &s->dn_loc, "D_TRACE_VOID",
 					  "expression statement has void type");
 		}
+		if (c->dn_cond != NULL) {
+			cx.cc_pred = true;
+			cx.cc_stmt = false;
+			check(pcb, c->dn_cond, &cx);
+			if (!dt_type_is_scalar(c->dn_cond->dn_type))
+				dt_cerror(pcb, &c->dn_cond->dn_loc, "D_PRED_SCALAR",
+					  "predicate result must be of scalar type, not %s",
+					  tname(pcb, c->dn_cond->dn_type));
+			cx.cc_pred = false;
+		}
+	}
+}
+
+/* Check a top-level node as soon as it is parsed: D is checked in program order. */
+void dt_check_node(dt_pcb_t *pcb, dt_node_t *n)
+{
+	switch (n->dn_kind) {
+	case DT_N_CLAUSE:
+		check_clause(pcb, n);
+		break;
+	case DT_N_VARDECL:
+		check_vardecl(pcb, n);
+		break;
+	case DT_N_INLINE:
+		check_inline(pcb, n);
+		break;
+	case DT_N_XLATOR:
+		check_xlator(pcb, n);
+		break;
+	default:
+		break;
 	}
 }
 
 void dt_check_program(dt_pcb_t *pcb)
 {
-	for (dt_node_t *n = pcb->pcb_clauses; n != NULL; n = n->dn_next) {
-		switch (n->dn_kind) {
-		case DT_N_CLAUSE:
-			check_clause(pcb, n);
-			break;
-		case DT_N_VARDECL:
-			check_vardecl(pcb, n);
-			break;
-		case DT_N_INLINE:
-			check_inline(pcb, n);
-			break;
-		case DT_N_XLATOR:
-			check_xlator(pcb, n);
-			break;
-		default:
-			break;
-		}
-	}
+	(void)pcb;
 }

@@ -352,7 +352,8 @@ bool dt_node_const(dt_pcb_t *, dt_node_t *, int64_t *);
 void dt_idents_init(dt_pcb_t *);
 dt_ident_t *dt_ident_lookup(dt_strset_t *, const char *);
 dt_ident_t *dt_ident_add(dt_pcb_t *, dt_strset_t *, const char *, dt_idkind_t, const dt_loc_t *);
-/* Check the whole program: types, scopes, built-ins, aggregations. */
+/* Check a top-level node as it is parsed, then what needs the whole program. */
+void dt_check_node(dt_pcb_t *, dt_node_t *);
 void dt_check_program(dt_pcb_t *);
 
 /* ---------------------------------------------------------------- handle */

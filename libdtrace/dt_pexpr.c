@@ -556,4 +556,5 @@ void dt_parse_append(dt_pcb_t *pcb, dt_node_t *n)
 		pcb->pcb_clauses = n;
 	pcb->pcb_lastclause = n;
 	pcb->pcb_nclauses += n->dn_kind == DT_N_CLAUSE;
+	dt_check_node(pcb, n);
 }

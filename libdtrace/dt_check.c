@@ -67,13 +67,6 @@ static const char *tname(dt_pcb_t *pcb, const dt_type_t *t)
 	return buf;
 }
 
-static const char *kind_str(const dt_node_t *n)
-{
-	switch (n->dn_kind) {
-	case DT_N_AGG: return "aggregation";
-	default: return "expression";
-	}
-}
 
 dt_ident_t *dt_ident_lookup(dt_strset_t *ss, const char *name)
 {
@@ -441,6 +434,7 @@ static void check_keys(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *id, const char *
 
 	kcx.cc_lhs = false;
 	kcx.cc_stmt = false;
+	kcx.cc_aggkey = id->di_kind == DT_IDENT_AGG; /* stack() and func() may be keys */
 	for (dt_node_t *k = n->dn_args; k != NULL; k = k->dn_next, nk++) {
 		const dt_type_t *r;
 
@@ -525,52 +519,70 @@ static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const 
 		if (c[1] < INT32_MIN || c[1] > INT32_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_LIMVAL",
 				  "lquantize( ) upper bound must be a 32-bit quantity");
-		if (c[1] <= c[0])
+		if (c[1] < c[0])
 			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_MISMATCH",
 				  "lquantize( ) upper bound (%lld) must be greater than lower bound (%lld)",
 				  (long long)c[1], (long long)c[0]);
-		if (c[2] <= 0 || c[2] > UINT16_MAX)
+		if (c[2] <= 0)
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPTYPE",
+				  "lquantize( ) step must be a positive integer constant");
+		if (c[2] > UINT16_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPVAL",
-				  "lquantize( ) step must be a 16-bit quantity greater than zero");
+				  "lquantize( ) step must be a 16-bit quantity");
 		if ((c[1] - c[0]) / c[2] > UINT16_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPSMALL",
 				  "lquantize( ) step (%lld) is too small: %lld buckets",
 				  (long long)c[2], (long long)((c[1] - c[0]) / c[2]));
-		if (c[0] + c[2] > c[1])
+		if ((c[1] - c[0]) / c[2] == 0)
 			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPLARGE",
-				  "lquantize( ) step (%lld) is larger than the range", (long long)c[2]);
+				  "lquantize( ) step (%lld) is too large: no levels between %lld and "
+				  "%lld",
+				  (long long)c[2], (long long)c[0], (long long)c[1]);
 	} else {
-		int64_t factor = c[0], low = c[1], high = c[2], nsteps = c[3], p = 1;
+		int64_t factor = c[0], low = c[1], high = c[2], nsteps = c[3], g;
+		uint64_t p = 1;
 
-		if (factor < 2 || factor > UINT16_MAX)
+		if (factor < 2)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORSMALL",
+				  "llquantize( ) factor (%lld) must be at least 2", (long long)factor);
+		if (factor > UINT16_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORVAL",
-				  "llquantize( ) factor must be between 2 and 65535");
+				  "llquantize( ) factor must be a 16-bit quantity");
 		if (low < 0 || low > UINT16_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_LOWVAL",
 				  "llquantize( ) low magnitude must be between 0 and 65535");
 		if (high < 0 || high > UINT16_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_HIGHVAL",
 				  "llquantize( ) high magnitude must be between 0 and 65535");
-		if (nsteps <= 0 || nsteps > UINT16_MAX)
+		if (nsteps < 0 || nsteps > UINT16_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_NSTEPVAL",
-				  "llquantize( ) steps must be between 1 and 65535");
-		if (high < low)
+				  "llquantize( ) steps must be between 0 and 65535");
+		if (high <= low)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_MAGRANGE",
-				  "llquantize( ) high magnitude must not be below the low one");
+				  "llquantize( ) high magnitude (%lld) must be above the low one (%lld)",
+				  (long long)high, (long long)low);
 		if (nsteps < factor)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORNSTEPS",
 				  "llquantize( ) steps (%lld) must be at least the factor (%lld)",
 				  (long long)nsteps, (long long)factor);
-		if (nsteps % factor != 0 && factor % nsteps != 0)
+		/* the factor divides the steps, which divide a power of the factor */
+		for (g = factor; g < nsteps; g *= factor)
+			;
+		if (nsteps % factor != 0 || g % nsteps != 0)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTOREVEN",
-				  "llquantize( ) steps must divide the factor or be divisible by it");
-		for (int64_t i = 0; i < high + 1; i++) {
-			if (p > INT64_MAX / factor)
-				dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_MAGTOOBIG",
-					  "llquantize( ) factor (%lld) raised to the high magnitude "
-					  "(%lld) overflows 64 bits",
-					  (long long)factor, (long long)high);
-			p *= factor;
+				  "llquantize( ) factor (argument #1) must evenly divide the number of "
+				  "steps per magnitude (argument #4), and the number of steps per "
+				  "magnitude must evenly divide a power of the factor");
+		/* factor raised to the high magnitude plus one must fit, as DTrace counts */
+		for (int64_t i = 0; i <= high + 1; i++) {
+			if (p * (uint64_t)factor > p) {
+				p *= (uint64_t)factor;
+				continue;
+			}
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_MAGTOOBIG",
+				  "llquantize( ) factor (%lld) raised to power of high magnitude (%lld) "
+				  "plus 1 overflows 64-bits",
+				  (long long)factor, (long long)high);
 		}
 	}
 	if (id->di_nargs == 0) {
@@ -661,111 +673,179 @@ static void check_aggregation(dt_pcb_t *pcb, dt_node_t *asg, dt_cctx_t *cx)
 
 /* ---------------------------------------------------------------- printf formats */
 
+/* Is t a string, or an array or pointer of char (what %s prints)? */
+static bool stringish(const dt_type_t *t)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+
+	if (r == NULL)
+		return false;
+	if (r->dtt_kind == DT_TK_STRING)
+		return true;
+	return dt_type_is_ptr(r) && dt_type_is_int(r->dtt_ref) && dt_type_size(r->dtt_ref) == 1;
+}
+
+/* A call of one of the u* symbol functions: what %A prints without a target process. */
+static bool usymaddr(const dt_node_t *a)
+{
+	return a->dn_kind == DT_N_CALL && a->dn_name[0] == 'u' &&
+	       (strcmp(a->dn_name, "ufunc") == 0 || strcmp(a->dn_name, "usym") == 0 ||
+		strcmp(a->dn_name, "uaddr") == 0 || strcmp(a->dn_name, "umod") == 0);
+}
+
 /*
- * Check a printf-style format against its arguments: the DTrace
- * conversions, flags, width and precision (either may be '*', taking an
- * integer argument), and length modifiers.
+ * Does a value of type t (node a, may be NULL for printa keys) suit the
+ * conversion conv with length modifier len ("", "h", "hh", "l", "ll", ...)?
+ * As DTrace's printf checks them (dt_printf.c).
+ */
+static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_node_t *a)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+	size_t sz = dt_type_size(t);
+
+	if (r == NULL)
+		return false;
+	switch (conv) {
+	case 's':
+	case 'S':
+		return stringish(t);
+	case 'c':
+		return dt_type_is_int(t) && sz <= 4;
+	case 'p':
+		return dt_type_is_scalar(t);
+	case 'a':
+		return dt_type_is_scalar(t);
+	case 'A':
+		return a != NULL && usymaddr(a);
+	case 'k':
+		return a == NULL; /* a stack: only as a printa key */
+	case 'Y':
+	case 'T':
+		return dt_type_is_int(t) && sz == 8;
+	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
+		return r->dtt_kind == DT_TK_FLOAT;
+	default: /* d i o u x X */
+		if (!dt_type_is_int(t))
+			return false;
+		if (strcmp(len, "hh") == 0)
+			return sz == 1;
+		if (strcmp(len, "h") == 0)
+			return sz == 2;
+		if (len[0] != '\0')
+			return sz == 8; /* l ll j z t L */
+		return true;
+	}
+}
+
+typedef struct fmt_conv {
+	char conv;
+	char len[3];
+	int star; /* '*' width and precision arguments before it */
+} fmt_conv_t;
+
+/* Parse one conversion at f (after '%'); returns the character after it. */
+static const char *parse_conv(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, int nconv,
+			      const char *f, fmt_conv_t *c)
+{
+	memset(c, 0, sizeof(*c));
+	while (*f && strchr("#-+ 0'?", *f))
+		f++;
+	for (int part = 0; part < 2; part++) {
+		if (*f == '*') {
+			c->star++;
+			f++;
+		} else {
+			while (isdigit((unsigned char)*f))
+				f++;
+		}
+		if (part == 0 && *f == '.')
+			f++;
+		else
+			break;
+	}
+	for (int i = 0; i < 2 && *f && strchr("hlLjzt", *f); i++)
+		c->len[i] = *f++;
+	c->conv = *f;
+	if (c->conv == '\0')
+		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
+			  "%s( ) format conversion #%d is incomplete", fn, nconv);
+	if (c->conv != '@' && !strchr("diouxXcsSpaAeEfFgGkYT", c->conv))
+		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
+			  "%s( ) format conversion #%d is undefined: %%%s%c", fn, nconv, c->len,
+			  isprint((unsigned char)c->conv) ? c->conv : '?');
+	return f + 1;
+}
+
+/*
+ * printf, printa, system, freopen: check the format against the values
+ * (printf) or against the keys and values of the aggregations (printa:
+ * %@ is the aggregation's value, the other conversions its keys in order).
  */
 static void check_format(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, dt_node_t *args,
-			 bool printa)
+			 const dt_ident_t *agg)
 {
 	const char *f = fmt->dn_string;
 	dt_node_t *a = args;
-	int argn = 2;
+	int argn = 2, nconv = 0, nkey = 0;
+	bool printa = agg != NULL;
 
-	if (fmt->dn_strlen == 0 && !printa)
+	if (fmt->dn_strlen == 0 && !printa && strcmp(fn, "freopen") != 0)
 		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty", fn);
-	for (; *f; f++) {
-		char conv;
+	while (*f) {
+		fmt_conv_t c;
 
-		if (*f != '%')
+		if (*f++ != '%')
 			continue;
-		if (*++f == '%')
-			continue;
-		while (*f && strchr("#-+ 0'", *f))
+		if (*f == '%') {
 			f++;
-		for (int part = 0; part < 2; part++) {
-			if (*f == '*') {
-				f++;
-				if (a == NULL)
-					dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_DYN_PROTO",
-						  "%s( ) prototype mismatch: conversion #%d needs a "
-						  "width or precision argument",
-						  fn, argn - 1);
-				if (!dt_type_is_int(a->dn_type))
-					dt_cerror(pcb, &a->dn_loc, "D_PRINTF_DYN_TYPE",
-						  "%s( ) argument #%d must be an integer width or "
-						  "precision",
-						  fn, argn);
-				a = a->dn_next;
-				argn++;
-			} else {
-				while (isdigit((unsigned char)*f))
-					f++;
-			}
-			if (part == 0 && *f == '.')
-				f++;
-			else
-				break;
+			continue;
 		}
-		while (*f && strchr("hlLjtzq?", *f))
-			f++;
-		conv = *f;
-		if (conv == '\0')
-			dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
-				  "%s( ) format ends in an incomplete conversion", fn);
-		if (conv == '@') {
+		f = parse_conv(pcb, fn, fmt, ++nconv, f, &c);
+		if (c.conv == '@') {
 			if (!printa)
 				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_AGG_CONV",
 					  "%%@ conversion is only allowed in printa( )");
 			continue;
 		}
-		if (!strchr("diouxXcsSpaAeEfFgGkYT", conv))
-			dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
-				  "%s( ) format has an unknown conversion %%%c", fn,
-				  isprint((unsigned char)conv) ? conv : '?');
-		if (printa)
-			continue; /* printa's conversions are matched to aggregation keys */
+		if (printa) {
+			const dt_type_t *kt;
+
+			if (nkey >= agg->di_nkeys)
+				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_PROTO",
+					  "printa( ) prototype mismatch: conversion #%d (%%%c) is "
+					  "missing a corresponding key of @%s (%d key%s)",
+					  nconv, c.conv, agg->di_name, agg->di_nkeys,
+					  agg->di_nkeys == 1 ? "" : "s");
+			kt = agg->di_keys[nkey++];
+			if (!conv_ok(c.conv, c.len, kt, NULL))
+				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_TYPE",
+					  "printa( ) key #%d of @%s is incompatible with conversion "
+					  "#%d prototype: conversion: %%%s%c, key: %s",
+					  nkey, agg->di_name, nconv, c.len, c.conv, tname(pcb, kt));
+			continue;
+		}
+		for (int k = 0; k < c.star; k++, argn++) {
+			if (a == NULL)
+				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_DYN_PROTO",
+					  "%s( ) prototype mismatch: conversion #%d needs a width "
+					  "or precision argument",
+					  fn, nconv);
+			if (!dt_type_is_int(a->dn_type))
+				dt_cerror(pcb, &a->dn_loc, "D_PRINTF_DYN_TYPE",
+					  "%s( ) argument #%d must be an integer width or precision",
+					  fn, argn);
+			a = a->dn_next;
+		}
 		if (a == NULL)
 			dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_PROTO",
 				  "%s( ) prototype mismatch: conversion #%d (%%%c) is missing a "
 				  "corresponding value argument",
-				  fn, argn - 1, conv);
-		{
-			const dt_type_t *t = a->dn_type;
-			bool ok;
-
-			switch (conv) {
-			case 's':
-			case 'S':
-				ok = !dt_type_is_void(t);
-				break;
-			case 'k':
-				ok = true;
-				break;
-			case 'p':
-			case 'a':
-			case 'A':
-				ok = dt_type_is_scalar(t);
-				break;
-			case 'Y':
-			case 'T':
-				ok = dt_type_is_int(t);
-				break;
-			case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
-				ok = dt_type_is_scalar(t) ||
-				     dt_type_resolve(t)->dtt_kind == DT_TK_FLOAT;
-				break;
-			default: /* d i o u x X c */
-				ok = dt_type_is_scalar(t);
-				break;
-			}
-			if (!ok)
-				dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
-					  "%s( ) argument #%d is incompatible with conversion #%d "
-					  "prototype: conversion: %%%c, argument: %s",
-					  fn, argn, argn - 1, conv, tname(pcb, t));
-		}
+				  fn, nconv, c.conv);
+		if (!conv_ok(c.conv, c.len, a->dn_type, a))
+			dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
+				  "%s( ) argument #%d is incompatible with conversion #%d prototype: "
+				  "conversion: %%%s%c, argument: %s",
+				  fn, argn, nconv, c.len, c.conv, tname(pcb, a->dn_type));
 		a = a->dn_next;
 		argn++;
 	}
@@ -784,11 +864,9 @@ static bool arg_ok(char k, const dt_node_t *a)
 	case 'c':
 		return dt_type_is_int(a->dn_type);
 	case 's':
-		return dt_type_compatible(a->dn_type, a->dn_type) &&
-		       (dt_type_is_string(a->dn_type) ||
-			(dt_type_is_ptr(a->dn_type) &&
-			 dt_type_is_int(dt_type_resolve(a->dn_type)->dtt_ref) &&
-			 dt_type_size(dt_type_resolve(a->dn_type)->dtt_ref) == 1));
+		/* a string, a char pointer or array, or NULL (strtok(NULL, ...)) */
+		return stringish(a->dn_type) ||
+		       (dt_type_is_int(a->dn_type) && (a->dn_flags & DT_NF_CONST) && a->dn_value == 0);
 	case 'p':
 		return dt_type_is_scalar(a->dn_type);
 	case 'a':
@@ -855,36 +933,199 @@ static const char *kind_name(char k)
 	}
 }
 
+/*
+ * The tags DTrace gives the aggregation actions' errors: prototype,
+ * non-aggregation argument, undefined aggregation, non-scalar argument.
+ */
+static const char *agg_tag(const char *fn, int which)
+{
+	static const char *const clear[] = { "D_CLEAR_PROTO", "D_CLEAR_AGGARG", "D_CLEAR_AGGBAD",
+					     "D_PROTO_ARG" };
+	static const char *const trunc[] = { "D_TRUNC_PROTO", "D_TRUNC_AGGARG", "D_TRUNC_AGGBAD",
+					     "D_TRUNC_SCALAR" };
+	static const char *const norm[] = { "D_NORMALIZE_PROTO", "D_NORMALIZE_AGGARG",
+					    "D_NORMALIZE_AGGBAD", "D_NORMALIZE_SCALAR" };
+	static const char *const printa[] = { "D_PRINTA_PROTO", "D_PRINTA_AGGARG",
+					      "D_PRINTA_AGGBAD", "D_PROTO_ARG" };
+
+	if (strcmp(fn, "trunc") == 0)
+		return trunc[which];
+	if (strcmp(fn, "normalize") == 0 || strcmp(fn, "denormalize") == 0)
+		return norm[which];
+	if (strcmp(fn, "printa") == 0)
+		return printa[which];
+	return clear[which];
+}
+
+/* An aggregation argument: it must be one, and defined already. */
+static dt_ident_t *agg_arg(dt_pcb_t *pcb, const char *fn, dt_node_t *a, int i)
+{
+	if (a->dn_kind != DT_N_AGG)
+		dt_cerror(pcb, &a->dn_loc, agg_tag(fn, 1),
+			  "%s( ) argument #%d is incompatible with prototype: an aggregation is "
+			  "expected",
+			  fn, i + 1);
+	if ((a->dn_ident = dt_ident_lookup(pcb->pcb_aggs, a->dn_name)) == NULL)
+		dt_cerror(pcb, &a->dn_loc, agg_tag(fn, 2),
+			  "undefined aggregation used as argument to %s( ): @%s", fn, a->dn_name);
+	a->dn_type = type_named(pcb, "void");
+	return a->dn_ident;
+}
+
+/* printa([format,] @a, ...): the aggregations agree on their keys. */
+static void check_printa(dt_pcb_t *pcb, dt_node_t *n)
+{
+	dt_node_t *fmt = n->dn_args->dn_kind == DT_N_STRING ? n->dn_args : NULL;
+	dt_node_t *first = fmt != NULL ? fmt->dn_next : n->dn_args;
+	dt_ident_t *a0 = NULL;
+	int i = fmt != NULL;
+
+	if (first == NULL)
+		dt_cerror(pcb, &n->dn_loc, "D_PRINTA_PROTO",
+			  "printa( ) prototype mismatch: an aggregation is expected after the "
+			  "format");
+	if (fmt != NULL)
+		fmt->dn_type = type_named(pcb, "string");
+	for (dt_node_t *a = first; a != NULL; a = a->dn_next, i++) {
+		dt_ident_t *id = agg_arg(pcb, "printa", a, i);
+
+		if (a0 == NULL) {
+			a0 = id;
+			continue;
+		}
+		if (id->di_nkeys != a0->di_nkeys)
+			dt_cerror(pcb, &a->dn_loc, "D_PRINTA_AGGKEY",
+				  "printa( ): @%s has %d key%s but @%s has %d", a->dn_name,
+				  id->di_nkeys, id->di_nkeys == 1 ? "" : "s", a0->di_name, a0->di_nkeys);
+		for (int k = 0; k < id->di_nkeys; k++)
+			if (!dt_type_compatible(id->di_keys[k], a0->di_keys[k]))
+				dt_cerror(pcb, &a->dn_loc, "D_PRINTA_AGGPROTO",
+					  "printa( ): key #%d of @%s (%s) does not match @%s's (%s)",
+					  k + 1, a->dn_name, tname(pcb, id->di_keys[k]), a0->di_name,
+					  tname(pcb, a0->di_keys[k]));
+	}
+	if (fmt != NULL)
+		check_format(pcb, "printa", fmt, NULL, a0);
+}
+
+/* clear, trunc, normalize, denormalize */
+static void check_aggaction(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, dt_cctx_t *cx)
+{
+	int na = count_list(n->dn_args);
+	dt_cctx_t acx = *cx;
+
+	if (na < b->db_minargs || na > b->db_maxargs)
+		dt_cerror(pcb, &n->dn_loc, agg_tag(b->db_name, 0),
+			  "%s( ) prototype mismatch: %d arg%s passed, %d%s expected", b->db_name, na,
+			  na == 1 ? "" : "s", b->db_minargs, b->db_maxargs > b->db_minargs ? " or 2" : "");
+	agg_arg(pcb, b->db_name, n->dn_args, 0);
+	if (n->dn_args->dn_next != NULL) {
+		dt_node_t *a = n->dn_args->dn_next;
+
+		acx.cc_stmt = acx.cc_lhs = false;
+		check(pcb, a, &acx);
+		if (!dt_type_is_int(a->dn_type))
+			dt_cerror(pcb, &a->dn_loc, agg_tag(b->db_name, 3),
+				  "%s( ) argument #2 must be of scalar type", b->db_name);
+	}
+}
+
+/* A constant argument of stack(), ustack(), tracemem(): its value, checked. */
+static int64_t positive_const(dt_pcb_t *pcb, dt_node_t *a, dt_cctx_t *cx, const char *tag,
+			      const char *what, bool zero_ok)
+{
+	check(pcb, a, cx);
+	if (!dt_type_is_int(a->dn_type) || !(a->dn_flags & DT_NF_CONST) ||
+	    (int64_t)a->dn_value < (zero_ok ? 0 : 1))
+		dt_cerror(pcb, &a->dn_loc, tag, "%s must be a %s integer constant", what,
+			  zero_ok ? "non-negative" : "positive");
+	return (int64_t)a->dn_value;
+}
+
 static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 {
 	const dt_builtin_t *b = dt_builtin_lookup(n->dn_name);
 	dt_ident_t *id = dt_ident_lookup(pcb->pcb_globals, n->dn_name);
 	int na = count_list(n->dn_args), i = 0;
+	const char *fn = n->dn_name;
 	dt_cctx_t acx = *cx;
 
 	if (b == NULL || b->db_kind == DB_VAR) {
 		if (id != NULL && id->di_kind != DT_IDENT_FUNC)
 			dt_cerror(pcb, &n->dn_loc, "D_FUNC_IDKIND",
-				  "%s is not a function: it is a variable", n->dn_name);
-		dt_cerror(pcb, &n->dn_loc, "D_FUNC_UNDEF", "%s( ) is not a D function", n->dn_name);
+				  "%s is not a function: it is a variable", fn);
+		dt_cerror(pcb, &n->dn_loc, "D_FUNC_UNDEF", "%s( ) is not a D function", fn);
 	}
 	if (b->db_kind == DB_AGGFUNC)
 		dt_cerror(pcb, &n->dn_loc, "D_AGG_FUNC",
-			  "%s( ) may only be used to assign an aggregation: @name = %s(...)",
-			  n->dn_name, n->dn_name);
+			  "%s( ) may only be used to assign an aggregation: @name = %s(...)", fn, fn);
 	if (b->db_kind == DB_ACTION && !cx->cc_stmt)
 		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
-			  "action %s( ) may not be used in an expression", n->dn_name);
+			  "action %s( ) may not be used in an expression", fn);
+	/* stack(), func() and friends record data: a statement or an aggregation key */
+	if ((b->db_flags & (DB_F_STACK | DB_F_SYMADDR)) && !cx->cc_stmt && !cx->cc_aggkey)
+		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
+			  "tracing function %s( ) may not be called from a D expression (D program "
+			  "context)",
+			  fn);
+	acx.cc_stmt = acx.cc_lhs = acx.cc_aggkey = false;
+	if (b->db_flags & DB_F_PRINTA) {
+		if (na == 0)
+			dt_cerror(pcb, &n->dn_loc, "D_PRINTA_PROTO",
+				  "printa( ) prototype mismatch: an aggregation is expected");
+		check_printa(pcb, n);
+		goto done;
+	}
+	if (strcmp(fn, "clear") == 0 || strcmp(fn, "trunc") == 0 || strcmp(fn, "normalize") == 0 ||
+	    strcmp(fn, "denormalize") == 0) {
+		check_aggaction(pcb, n, b, cx);
+		goto done;
+	}
+	if (strcmp(fn, "tracemem") == 0) {
+		if (na < 2 || na > 3)
+			dt_cerror(pcb, &n->dn_loc, "D_TRACEMEM_ARGS",
+				  "tracemem( ) takes 2 or 3 arguments, not %d", na);
+		check(pcb, n->dn_args, &acx);
+		if (!dt_type_is_scalar(n->dn_args->dn_type))
+			dt_cerror(pcb, &n->dn_args->dn_loc, "D_TRACEMEM_ADDR",
+				  "tracemem( ) argument #1 is incompatible with prototype: a pointer "
+				  "or integer address is expected");
+		positive_const(pcb, n->dn_args->dn_next, &acx, "D_TRACEMEM_SIZE",
+			       "tracemem( ) size", false);
+		if (na == 3) {
+			dt_node_t *d = n->dn_args->dn_next->dn_next;
+
+			check(pcb, d, &acx);
+			if (!dt_type_is_int(d->dn_type))
+				dt_cerror(pcb, &d->dn_loc, "D_TRACEMEM_DYNSIZE",
+					  "tracemem( ) dynamic size must be an integer");
+		}
+		goto done;
+	}
+	if (b->db_flags & DB_F_STACK) {
+		bool user = fn[0] != 's';
+
+		if (na > (user ? 2 : 1))
+			dt_cerror(pcb, &n->dn_loc, user ? "D_USTACK_PROTO" : "D_STACK_PROTO",
+				  "%s( ) prototype mismatch: %d args passed, at most %d expected", fn,
+				  na, user ? 2 : 1);
+		if (na >= 1)
+			positive_const(pcb, n->dn_args, &acx, user ? "D_USTACK_FRAMES" : "D_STACK_SIZE",
+				       user ? "the number of frames" : "the stack size", false);
+		if (na == 2)
+			positive_const(pcb, n->dn_args->dn_next, &acx, "D_USTACK_STRSIZE",
+				       "the string size", true);
+		goto done;
+	}
 	if (na < b->db_minargs || (b->db_maxargs >= 0 && na > b->db_maxargs)) {
 		if (b->db_minargs == b->db_maxargs)
 			dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
-				  "%s( ) prototype mismatch: %d arg%s passed, %d expected", n->dn_name,
-				  na, na == 1 ? "" : "s", b->db_minargs);
+				  "%s( ) prototype mismatch: %d arg%s passed, %d expected", fn, na,
+				  na == 1 ? "" : "s", b->db_minargs);
 		dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
-			  "%s( ) prototype mismatch: %d arg%s passed, %d to %d expected", n->dn_name,
-			  na, na == 1 ? "" : "s", b->db_minargs, b->db_maxargs < 0 ? 99 : b->db_maxargs);
+			  "%s( ) prototype mismatch: %d arg%s passed, %d to %d expected", fn, na,
+			  na == 1 ? "" : "s", b->db_minargs, b->db_maxargs < 0 ? 99 : b->db_maxargs);
 	}
-	acx.cc_stmt = acx.cc_lhs = false;
 	for (dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next, i++) {
 		size_t nk = strlen(b->db_args);
 		char k = i < (int)nk ? b->db_args[i] : 'x';
@@ -893,59 +1134,40 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			k = b->db_args[nk - 2];
 		if (k == '*')
 			k = b->db_args[i - 1];
-		if (k == 'g') {
-			if (a->dn_kind != DT_N_AGG)
-				dt_cerror(pcb, &a->dn_loc, b->db_flags & DB_F_PRINTA
-								   ? "D_PRINTA_AGGARG"
-								   : "D_PROTO_ARG",
-					  "%s( ) argument #%d must be an aggregation, not an %s",
-					  n->dn_name, i + 1, kind_str(a));
-			if ((a->dn_ident = dt_ident_lookup(pcb->pcb_aggs, a->dn_name)) == NULL)
-				dt_cerror(pcb, &a->dn_loc,
-					  b->db_flags & DB_F_PRINTA ? "D_PRINTA_AGGBAD" : "D_CLEAR_AGGBAD",
-					  "@%s is not defined before its use in %s( )", a->dn_name,
-					  n->dn_name);
-			a->dn_type = type_named(pcb, "void");
-			continue;
-		}
 		if (k == 'f') {
 			if (a->dn_kind != DT_N_STRING)
 				dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_FMT",
-					  "%s( ) argument #1 must be a string constant format",
-					  n->dn_name);
+					  "%s( ) argument #1 must be a string constant format", fn);
 			a->dn_type = type_named(pcb, "string");
 			continue;
 		}
 		if (a->dn_kind == DT_N_AGG)
-			dt_cerror(pcb, &a->dn_loc,
-				  strcmp(n->dn_name, "trace") == 0 ? "D_TRACE_AGG" : "D_PROTO_ARG",
-				  "%s( ) argument #%d may not be an aggregation", n->dn_name, i + 1);
+			dt_cerror(pcb, &a->dn_loc, strcmp(fn, "trace") == 0 ? "D_TRACE_AGG" : "D_PROTO_ARG",
+				  "%s( ) argument #%d may not be an aggregation", fn, i + 1);
+		if (strcmp(fn, "trace") == 0 && a->dn_kind == DT_N_CALL) {
+			const dt_builtin_t *f = dt_builtin_lookup(a->dn_name);
+
+			if (f != NULL && f->db_kind == DB_AGGFUNC)
+				dt_cerror(pcb, &a->dn_loc, "D_TRACE_DYN",
+					  "trace( ) argument has dynamic type: %s( ) is an aggregating "
+					  "function",
+					  a->dn_name);
+		}
 		check(pcb, a, &acx);
-		if (strcmp(n->dn_name, "trace") == 0 && dt_type_is_void(a->dn_type))
-			dt_cerror(pcb, &a->dn_loc, "D_TRACE_VOID",
-				  "trace( ) argument has void type");
+		if (strcmp(fn, "trace") == 0 && dt_type_is_void(a->dn_type))
+			dt_cerror(pcb, &a->dn_loc, "D_TRACE_VOID", "trace( ) argument has void type");
 		if (k == 'c' && !(a->dn_flags & DT_NF_CONST))
 			dt_cerror(pcb, &a->dn_loc, "D_PROTO_ARG",
-				  "%s( ) argument #%d must be an integer constant", n->dn_name, i + 1);
+				  "%s( ) argument #%d must be an integer constant", fn, i + 1);
 		if (!arg_ok(k, a))
 			dt_cerror(pcb, &a->dn_loc, "D_PROTO_ARG",
 				  "%s( ) argument #%d is incompatible with the prototype: %s "
 				  "expected, %s given",
-				  n->dn_name, i + 1, kind_name(k), tname(pcb, a->dn_type));
+				  fn, i + 1, kind_name(k), tname(pcb, a->dn_type));
 	}
-	/* printa: an optional format first */
-	if (b->db_flags & DB_F_PRINTA) {
-		dt_node_t *first = n->dn_args;
-
-		if (first->dn_kind == DT_N_STRING) {
-			check_format(pcb, n->dn_name, first, first->dn_next, true);
-			if (first->dn_next == NULL)
-				dt_cerror(pcb, &n->dn_loc, "D_PRINTA_PROTO",
-					  "printa( ) needs an aggregation after its format");
-		}
-	} else if (b->db_flags & DB_F_FORMAT) {
-		check_format(pcb, n->dn_name, n->dn_args, n->dn_args->dn_next, false);
-	}
+	if (b->db_flags & DB_F_FORMAT)
+		check_format(pcb, fn, n->dn_args, n->dn_args->dn_next, NULL);
+done:
 	if (b->db_kind == DB_ACTION || (cx->cc_stmt && (b->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
 		record_action(pcb, cx, b, &n->dn_loc);
 	n->dn_type = b->db_type != NULL && strcmp(b->db_type, "stack") != 0
@@ -1337,9 +1559,14 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	dt_ident_t *id = NULL;
 	char what[80];
 
-	if (o->dn_kind == DT_N_AGG)
+	if (o->dn_kind == DT_N_INDEX && o->dn_left->dn_kind == DT_N_AGG)
 		dt_cerror(pcb, &n->dn_loc, "D_AGG_MDIM",
-			  "@%s[ ] may only be assigned an aggregating function", o->dn_name);
+			  "improper attempt to reference @%s as a multi-dimensional array",
+			  o->dn_left->dn_name);
+	if (o->dn_kind == DT_N_AGG)
+		dt_cerror(pcb, &n->dn_loc, "D_OP_DYN",
+			  "@%s[ ] has a dynamic type: an aggregation has no value to read",
+			  o->dn_name);
 	/* the built-in arrays */
 	if (o->dn_kind == DT_N_IDENT && (strcmp(o->dn_name, "args") == 0)) {
 		if (cx->cc_lhs)

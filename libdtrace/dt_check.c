@@ -108,6 +108,14 @@ void dt_idents_init(dt_pcb_t *pcb)
 			id->di_type = type_named(pcb, b[i].db_type);
 		id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
 	}
+	/* inline long NULL = 0, as DTrace hard-wires it */
+	{
+		dt_ident_t *id = dt_ident_add(pcb, pcb->pcb_globals, "NULL", DT_IDENT_ENUM, &none);
+
+		id->di_type = type_named(pcb, "long");
+		id->di_value = 0;
+		id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+	}
 }
 
 static dt_node_t *const_int(dt_node_t *n, int64_t v, dt_type_t *t)
@@ -223,8 +231,7 @@ static bool glob_match(const char *pat, const char *s)
 	return *pat == '\0' || fnmatch(pat, s, 0) == 0;
 }
 
-/* A translator from type from to type to (or to what to points to). */
-static dt_xlator_t *find_xlator(dt_pcb_t *pcb, const dt_type_t *from, const dt_type_t *to)
+dt_xlator_t *dt_find_xlator(dt_pcb_t *pcb, const dt_type_t *from, const dt_type_t *to)
 {
 	const dt_type_t *r = dt_type_resolve(to);
 
@@ -374,7 +381,7 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	if (cx->cc_probe->pd_xargs != cx->cc_probe->pd_nargs && k < cx->cc_probe->pd_nargc) {
 		const dt_type_t *from = cx->cc_probe->pd_nargs[k].pa_type;
 
-		if (!dt_type_compatible(n->dn_type, from) && find_xlator(pcb, from, n->dn_type) == NULL)
+		if (!dt_type_compatible(n->dn_type, from) && dt_find_xlator(pcb, from, n->dn_type) == NULL)
 			dt_cerror(pcb, &n->dn_loc, "D_ARGS_XLATOR",
 				  "translator for args[%lld] from %s to %s is not defined",
 				  (long long)i, tname(pcb, from), tname(pcb, n->dn_type));
@@ -1548,6 +1555,16 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	if ((m = dt_type_member(t, n->dn_name)) == NULL)
 		dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s", n->dn_name,
 			  tname(pcb, t));
+	if (o->dn_kind == DT_N_XLATE && o->dn_xlator != NULL) {
+		bool defined = false;
+
+		for (dt_node_t *xm = o->dn_xlator->dx_members; xm != NULL && !defined; xm = xm->dn_next)
+			defined = strcmp(xm->dn_name, n->dn_name) == 0;
+		if (!defined)
+			dt_cerror(pcb, &n->dn_loc, "D_XLATE_NOCONV",
+				  "translator does not define conversion for member: %s",
+				  n->dn_name);
+	}
 	n->dn_type = m->dm_type;
 	/* a member of a D variable is writable as the variable is; not through a pointer */
 	n->dn_flags = DT_NF_LVALUE | (n->dn_op == T_DOT ? (o->dn_flags & DT_NF_WRITABLE) : 0);
@@ -1844,7 +1861,7 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		bool ptr = dt_type_is_ptr(n->dn_type);
 
 		check(pcb, n->dn_left, &sub);
-		if ((n->dn_xlator = find_xlator(pcb, n->dn_left->dn_type, n->dn_type)) == NULL)
+		if ((n->dn_xlator = dt_find_xlator(pcb, n->dn_left->dn_type, n->dn_type)) == NULL)
 			dt_cerror(pcb, &n->dn_loc, "D_XLATE_NONE",
 				  "translator does not exist: %s -> %s",
 				  tname(pcb, n->dn_left->dn_type), tname(pcb, n->dn_type));
@@ -2046,5 +2063,16 @@ void dt_check_node(dt_pcb_t *pcb, dt_node_t *n)
 
 void dt_check_program(dt_pcb_t *pcb)
 {
-	(void)pcb;
+	dt_loc_t top = { pcb->pcb_file, 1, 1, 0 };
+
+	if (pcb->pcb_clauses == NULL && pcb->pcb_prog->dp_providers == NULL &&
+	    !dt_option_isset(pcb->pcb_hdl, "empty"))
+		dt_cerror(pcb, &top, "D_EMPTY", "empty D program translation unit");
+	/* every macro argument given must be used, unless defaults are allowed */
+	for (int i = 1; i < pcb->pcb_argc && i < 64; i++)
+		if (!(pcb->pcb_macros_used & (1ULL << i)) &&
+		    !dt_option_isset(pcb->pcb_hdl, "defaultargs"))
+			dt_cerror(pcb, &top, "D_MACRO_UNUSED",
+				  "extraneous argument '%s' ($%d is not referenced)", pcb->pcb_argv[i],
+				  i);
 }

@@ -326,6 +326,14 @@ typedef struct dt_ident {
 	int64_t di_aggargs[4];		   /* aggregations: constant arguments (lquantize...) */
 } dt_ident_t;
 
+typedef struct dt_pending_attr {
+	struct dt_pending_attr *pa_next;
+	dt_loc_t pa_loc;
+	const char *pa_prov;
+	int pa_comp;
+	dt_attr_t pa_attr;
+} dt_pending_attr_t;
+
 typedef struct dt_xlator {
 	struct dt_xlator *dx_next;
 	dt_type_t *dx_to, *dx_from;
@@ -352,6 +360,8 @@ bool dt_node_const(dt_pcb_t *, dt_node_t *, int64_t *);
 void dt_idents_init(dt_pcb_t *);
 dt_ident_t *dt_ident_lookup(dt_strset_t *, const char *);
 dt_ident_t *dt_ident_add(dt_pcb_t *, dt_strset_t *, const char *, dt_idkind_t, const dt_loc_t *);
+/* A translator from type from to type to (or to what to points to), or NULL. */
+dt_xlator_t *dt_find_xlator(dt_pcb_t *, const dt_type_t *from, const dt_type_t *to);
 /* Check a top-level node as it is parsed, then what needs the whole program. */
 void dt_check_node(dt_pcb_t *, dt_node_t *);
 void dt_check_program(dt_pcb_t *);
@@ -380,6 +390,7 @@ struct dtrace_hdl {
 int dt_set_errno(dtrace_hdl_t *, int);
 /* Set a consumer option (dt_options.c): 0, or -1 with EDT_BADOPTNAME/VAL. */
 int dt_option_set(dtrace_hdl_t *, const char *name, const char *val);
+bool dt_option_isset(const dtrace_hdl_t *, const char *name);
 int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -416,6 +427,8 @@ struct dt_pcb {
 	 * self-> and this-> variables, aggregations */
 	dt_strset_t *pcb_globals, *pcb_selfs, *pcb_thiss, *pcb_aggs;
 	struct dt_xlator *pcb_xlators;
+	struct dt_pending_attr *pcb_pending; /* #pragma D attributes for later providers */
+	uint64_t pcb_macros_used;	     /* $n referenced: bit n (n < 64) */
 };
 
 void dt_lex_init(dt_pcb_t *);

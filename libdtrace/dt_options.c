@@ -23,7 +23,8 @@ static const struct {
 	{ "aggsortrev", OPT_BOOL },    { "aggzoom", OPT_BOOL },	     { "bufpolicy", OPT_STRING },
 	{ "bufresize", OPT_STRING },   { "bufsize", OPT_SIZE },	     { "cleanrate", OPT_TIME },
 	{ "cpu", OPT_UINT },	       { "defaultargs", OPT_BOOL },   { "destructive", OPT_BOOL },
-	{ "dynvarsize", OPT_SIZE },    { "flowindent", OPT_BOOL },    { "jstackframes", OPT_UINT },
+	{ "dynvarsize", OPT_SIZE },    { "empty", OPT_BOOL },	     { "flowindent", OPT_BOOL },
+	{ "jstackframes", OPT_UINT },
 	{ "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },	     { "oformat", OPT_STRING },
 	{ "quiet", OPT_BOOL },	       { "rawbytes", OPT_BOOL },      { "specsize", OPT_SIZE },
 	{ "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },   { "statusrate", OPT_TIME },
@@ -141,4 +142,12 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 		return 0;
 	}
 	return dt_set_errmsg(dtp, EDT_BADOPTNAME, "unknown option: %s", name);
+}
+
+bool dt_option_isset(const dtrace_hdl_t *dtp, const char *name)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (strcmp(options[i].name, name) == 0)
+			return dtp->dt_optset[i];
+	return false;
 }

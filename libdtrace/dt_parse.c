@@ -698,6 +698,35 @@ static void claim_earlier(dt_pcb_t *pcb)
 	}
 }
 
+/*
+ * A probe with translated arguments: each output argument takes the native
+ * argument of its name (else of its position), and a translator must
+ * exist for every one whose type differs (D_PROV_PRXLATOR, as DTrace).
+ */
+static void check_probe_xlators(dt_pcb_t *pcb, const dt_provdecl_t *pv, const dt_probedecl_t *pd)
+{
+	for (int i = 0; i < pd->pd_xargc; i++) {
+		const char *name = pd->pd_xargs[i].pa_name;
+		const dt_type_t *to = pd->pd_xargs[i].pa_type, *from;
+		int k = i;
+
+		for (int j = 0; name != NULL && j < pd->pd_nargc; j++)
+			if (pd->pd_nargs[j].pa_name != NULL && strcmp(pd->pd_nargs[j].pa_name, name) == 0)
+				k = j;
+		if (k >= pd->pd_nargc)
+			dt_cerror(pcb, &pd->pd_xargs[i].pa_loc, "D_PROV_PRXLATOR",
+				  "probe %s:%s output argument %d has no native argument to "
+				  "translate",
+				  pv->pv_name, pd->pd_name, i);
+		from = pd->pd_nargs[k].pa_type;
+		if (!dt_type_compatible(to, from) && dt_find_xlator(pcb, from, to) == NULL)
+			dt_cerror(pcb, &pd->pd_xargs[i].pa_loc, "D_PROV_PRXLATOR",
+				  "translator for %s:%s output argument %d from native argument %d "
+				  "is not defined",
+				  pv->pv_name, pd->pd_name, i, k);
+	}
+}
+
 static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 {
 	dt_probedecl_t *pd = dt_palloc(pcb, sizeof(*pd));
@@ -732,6 +761,7 @@ static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 	pd->pd_nargc = param_list(pcb, "input", pd->pd_name, &pd->pd_nargs);
 	if (accept(pcb, T_COLON)) {
 		pd->pd_xargc = param_list(pcb, "output", pd->pd_name, &pd->pd_xargs);
+		check_probe_xlators(pcb, pv, pd);
 	} else {
 		pd->pd_xargc = pd->pd_nargc;
 		pd->pd_xargs = pd->pd_nargs;
@@ -852,12 +882,39 @@ static void pragma_attributes(dt_pcb_t *pcb, const dt_loc_t *loc, char **w, int 
 	for (pv = pcb->pcb_prog->dp_providers; pv != NULL; pv = pv->pv_next)
 		if (strcmp(pv->pv_name, w[3]) == 0)
 			break;
-	if (pv == NULL)
-		dt_cerror(pcb, loc, "D_PRAGMA_SCOPE",
-			  "#pragma D attributes names provider %s, which is not declared "
-			  "before it",
-			  w[3]);
-	pv->pv_attr[c] = a;
+	if (pv != NULL) {
+		pv->pv_attr[c] = a;
+		return;
+	}
+	/* a provider declared further down: applied at the end (as DTrace defers it) */
+	{
+		dt_pending_attr_t *pa = dt_palloc(pcb, sizeof(*pa));
+
+		pa->pa_loc = *loc;
+		pa->pa_prov = dt_arena_strndup(pcb->pcb_arena, w[3], strlen(w[3]));
+		pa->pa_comp = c;
+		pa->pa_attr = a;
+		pa->pa_next = pcb->pcb_pending;
+		pcb->pcb_pending = pa;
+	}
+}
+
+/* The attribute pragmas that named providers declared after them. */
+static void apply_pending(dt_pcb_t *pcb)
+{
+	for (dt_pending_attr_t *pa = pcb->pcb_pending; pa != NULL; pa = pa->pa_next) {
+		dt_provdecl_t *pv;
+
+		for (pv = pcb->pcb_prog->dp_providers; pv != NULL; pv = pv->pv_next)
+			if (strcmp(pv->pv_name, pa->pa_prov) == 0)
+				break;
+		if (pv == NULL)
+			dt_cerror(pcb, &pa->pa_loc, "D_PRAGMA_SCOPE",
+				  "#pragma D attributes names provider %s, which the program does "
+				  "not declare",
+				  pa->pa_prov);
+		pv->pv_attr[pa->pa_comp] = pa->pa_attr;
+	}
 }
 
 static void pragma(dt_pcb_t *pcb)
@@ -877,7 +934,7 @@ static void pragma(dt_pcb_t *pcb)
 		return; /* #pragma ident and others are C's business, as in DTrace */
 	}
 	if (n < 2)
-		dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM", "malformed #pragma D: no directive");
+		return; /* "#pragma D" with no directive: nothing to do, as DTrace */
 	if (strcmp(w[1], "attributes") == 0) {
 		pragma_attributes(pcb, &loc, w + 1, n - 1);
 	} else if (strcmp(w[1], "option") == 0) {
@@ -891,10 +948,21 @@ static void pragma(dt_pcb_t *pcb)
 		if (dt_option_set(pcb->pcb_hdl, w[2], eq) != 0)
 			dt_cerror(pcb, &loc, "D_PRAGMA_OPTSET", "failed to set option '%s': %s",
 				  w[2], pcb->pcb_hdl->dt_errmsg);
-	} else if (strcmp(w[1], "depends_on") == 0 || strcmp(w[1], "binding") == 0) {
-		/* dependencies on modules and providers: checked when probes are matched */
-		if (n < 4)
-			dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM", "malformed #pragma D %s", w[1]);
+	} else if (strcmp(w[1], "depends_on") == 0) {
+		if (n != 4)
+			dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM",
+				  "malformed #pragma D depends_on: expected 'depends_on class name'");
+		if (strcmp(w[2], "library") == 0)
+			dt_cerror(pcb, &loc, "D_PRAGMA_DEPEND",
+				  "main program may not explicitly depend on a library");
+		if (strcmp(w[2], "module") != 0 && strcmp(w[2], "provider") != 0)
+			dt_cerror(pcb, &loc, "D_PRAGMA_INVAL",
+				  "invalid class %s specified by #pragma D depends_on", w[2]);
+		/* modules and providers are checked when probes are matched */
+	} else if (strcmp(w[1], "binding") == 0) {
+		if (n != 4)
+			dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM",
+				  "malformed #pragma D binding: expected 'binding \"version\" name'");
 	} else {
 		dt_cerror(pcb, &loc, "D_PRAGMA_INVAL", "invalid control directive: #pragma D %s",
 			  w[1]);
@@ -1109,6 +1177,7 @@ void dt_parse_program(dt_pcb_t *pcb)
 	for (;;) {
 		switch (TOK.tk_kind) {
 		case T_EOF:
+			apply_pending(pcb);
 			pcb->pcb_prog->dp_clauses = pcb->pcb_clauses;
 			pcb->pcb_prog->dp_nclauses = pcb->pcb_nclauses;
 			dt_check_program(pcb);

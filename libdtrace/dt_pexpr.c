@@ -56,28 +56,53 @@ static const char *ident(dt_pcb_t *pcb, const char *what)
 
 /* ---------------------------------------------------------------- macros */
 
-static bool is_integer(const char *s)
+/*
+ * How DTrace reads a macro argument's text: an integer (with an optional
+ * sign), an identifier, or else a string (surrounding quotes removed).
+ */
+typedef enum { MACRO_INT, MACRO_IDENT, MACRO_STRING } macro_kind_t;
+
+static macro_kind_t classify(const char *s, int64_t *v, bool *overflow)
 {
+	const char *p = s;
 	char *end;
 
-	if (*s == '\0')
-		return false;
-	errno = 0;
-	(void)strtoull(s, &end, 0);
-	return errno == 0 && *end == '\0' && (isdigit((unsigned char)*s));
+	*overflow = false;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (isdigit((unsigned char)*p)) {
+		uint64_t u;
+
+		errno = 0;
+		u = strtoull(p, &end, 0);
+		if (*end == '\0') {
+			*overflow = errno != 0 || (s[0] == '-' ? u > (uint64_t)INT64_MAX + 1 : false);
+			*v = s[0] == '-' ? (int64_t)(0 - u) : (int64_t)u;
+			return MACRO_INT;
+		}
+	}
+	if (isalpha((unsigned char)s[0]) || s[0] == '_') {
+		for (p = s; *p && (isalnum((unsigned char)*p) || *p == '_'); p++)
+			;
+		if (*p == '\0')
+			return MACRO_IDENT;
+	}
+	return MACRO_STRING;
 }
 
 /*
- * $1..$n, $$1..$$n and the macro variables.  $n is an integer constant
- * when its argument is one, else an identifier; $$n is always a string.
+ * $1..$n, $$1..$$n and the macro variables.  $n takes the form its text
+ * has (see classify); $$n is always a string.  With -x defaultargs, an
+ * argument not given is 0 (or "" for $$n).
  */
 static dt_node_t *macro(dt_pcb_t *pcb)
 {
 	const dt_token_t *t = &TOK;
-	bool str = t->tk_kind == T_MACSTR;
+	bool str = t->tk_kind == T_MACSTR, overflow;
 	const char *name = t->tk_str, *val = NULL;
 	char buf[32];
 	dt_node_t *n;
+	int64_t iv = 0;
 
 	if (isdigit((unsigned char)name[0])) {
 		char *end;
@@ -86,46 +111,83 @@ static dt_node_t *macro(dt_pcb_t *pcb)
 		if (*end != '\0')
 			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF", "invalid macro argument $%s",
 				  name);
-		if (i >= (unsigned long)pcb->pcb_argc)
+		if (i < 64)
+			pcb->pcb_macros_used |= 1ULL << i;
+		if (i < (unsigned long)pcb->pcb_argc)
+			val = pcb->pcb_argv[i];
+		else if (dt_option_isset(pcb->pcb_hdl, "defaultargs"))
+			val = str ? "" : "0";
+		else
 			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF",
 				  "macro argument %s$%s is not defined", str ? "$" : "", name);
-		val = pcb->pcb_argv[i];
-	} else if (strcmp(name, "pid") == 0) {
-		snprintf(buf, sizeof(buf), "%d", (int)getpid());
-		val = buf;
-	} else if (strcmp(name, "ppid") == 0) {
-		snprintf(buf, sizeof(buf), "%d", (int)getppid());
-		val = buf;
-	} else if (strcmp(name, "uid") == 0 || strcmp(name, "euid") == 0) {
-		snprintf(buf, sizeof(buf), "%u", name[0] == 'e' ? geteuid() : getuid());
-		val = buf;
-	} else if (strcmp(name, "gid") == 0 || strcmp(name, "egid") == 0) {
-		snprintf(buf, sizeof(buf), "%u", name[0] == 'e' ? getegid() : getgid());
-		val = buf;
-	} else if (strcmp(name, "target") == 0) {
-		if (pcb->pcb_hdl->dt_target <= 0)
-			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF",
-				  "macro variable $target is not defined (use -c or -p)");
-		snprintf(buf, sizeof(buf), "%d", (int)pcb->pcb_hdl->dt_target);
-		val = buf;
 	} else {
-		dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF", "macro variable %s$%s is not defined",
-			  str ? "$" : "", name);
+		static const char *const vars[] = { "pid",  "ppid", "pgid", "sid",    "uid",
+						    "euid", "gid",  "egid", "projid", "taskid",
+						    "target" };
+		long v = -1;
+
+		for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+			if (strcmp(name, vars[i]) != 0)
+				continue;
+			switch (i) {
+			case 0: v = (long)getpid(); break;
+			case 1: v = (long)getppid(); break;
+			case 2: v = (long)getpgid(0); break;
+			case 3: v = (long)getsid(0); break;
+			case 4: v = (long)getuid(); break;
+			case 5: v = (long)geteuid(); break;
+			case 6: v = (long)getgid(); break;
+			case 7: v = (long)getegid(); break;
+			case 8: case 9: v = 0; break; /* no projects or tasks on Linux */
+			default: v = (long)pcb->pcb_hdl->dt_target; break; /* 0 without -c/-p */
+			}
+		}
+		if (v < 0)
+			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF",
+				  "macro variable %s$%s is not defined", str ? "$" : "", name);
+		snprintf(buf, sizeof(buf), "%ld", v);
+		val = buf;
 	}
 	if (str) {
 		n = dt_node_alloc(pcb, DT_N_STRING, &t->tk_loc);
 		n->dn_string = dt_arena_strndup(pcb->pcb_arena, val, strlen(val));
 		n->dn_strlen = strlen(val);
-	} else if (is_integer(val)) {
-		n = dt_node_alloc(pcb, DT_N_INT, &t->tk_loc);
-		errno = 0;
-		n->dn_value = strtoull(val, NULL, 0);
-		if (errno != 0)
-			dt_cerror(pcb, &t->tk_loc, "D_MACRO_OFLOW",
-				  "macro argument $%s is too large for an integer", name);
 	} else {
-		n = dt_node_alloc(pcb, DT_N_IDENT, &t->tk_loc);
-		n->dn_name = dt_arena_strndup(pcb->pcb_arena, val, strlen(val));
+		switch (classify(val, &iv, &overflow)) {
+		case MACRO_INT:
+			if (overflow)
+				dt_cerror(pcb, &t->tk_loc, "D_MACRO_OFLOW",
+					  "macro argument $%s is too large for an integer", name);
+			n = dt_node_alloc(pcb, DT_N_INT, &t->tk_loc);
+			if (iv < 0) { /* a negative value: unary minus on its magnitude */
+				dt_node_t *m = dt_node_alloc(pcb, DT_N_INT, &t->tk_loc);
+
+				m->dn_value = (uint64_t)0 - (uint64_t)iv;
+				n->dn_kind = DT_N_UNARY;
+				n->dn_op = T_MINUS;
+				n->dn_left = m;
+				n->dn_depth = 2;
+			} else {
+				n->dn_value = (uint64_t)iv;
+			}
+			break;
+		case MACRO_IDENT:
+			n = dt_node_alloc(pcb, DT_N_IDENT, &t->tk_loc);
+			n->dn_name = dt_arena_strndup(pcb->pcb_arena, val, strlen(val));
+			break;
+		default: {
+			size_t len = strlen(val);
+
+			if (len >= 2 && val[0] == '"' && val[len - 1] == '"') {
+				val++;
+				len -= 2;
+			}
+			n = dt_node_alloc(pcb, DT_N_STRING, &t->tk_loc);
+			n->dn_string = dt_arena_strndup(pcb->pcb_arena, val, len);
+			n->dn_strlen = len;
+			break;
+		}
+		}
 	}
 	if ((n->dn_kind == DT_N_STRING && n->dn_string == NULL) ||
 	    (n->dn_kind == DT_N_IDENT && n->dn_name == NULL))

@@ -4,6 +4,12 @@
  */
 typedef unsigned long long counter_t;
 typedef struct conn conn_t;
+struct conninfo {
+	int ci_id;
+};
+translator struct conninfo < conn_t *c > {
+	ci_id = 0;
+};
 
 provider alltypes {
 	probe none();

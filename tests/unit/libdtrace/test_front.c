@@ -157,7 +157,7 @@ static void test_lex_errors(void)
 	expect_lex_error("1.5", 3, "D_SYNTAX", 1, 1);
 	expect_lex_error("12abc", 5, "D_SYNTAX", 1, 1);
 	expect_lex_error("x \\q", 4, "D_SYNTAX", 1, 3);
-	expect_lex_error("\"\\q\"", 4, "D_SYNTAX", 1, 2);
+	expect_lex_error("\"\\x\"", 4, "D_SYNTAX", 1, 2);
 	expect_lex_error("$", 1, "D_SYNTAX", 1, 1);
 	expect_lex_error("a\0b", 3, "D_SYNTAX", 1, 2);
 	expect_lex_error("\xff", 1, "D_SYNTAX", 1, 1);
@@ -176,6 +176,8 @@ static void test_parse_provider(void)
 {
 	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
 	const char *src = "typedef struct req req_t;\n"
+			  "struct reqinfo { int ri_id; };\n"
+			  "translator struct reqinfo < struct req *r > { ri_id = 1; };\n"
 			  "provider web {\n"
 			  "  probe request__start(req_t *r, const char *url, uint16_t port);\n"
 			  "  probe done(void);\n"
@@ -206,6 +208,7 @@ static void test_parse_provider(void)
 	CHECK_STR(pd->pd_dname, "request-start");
 	CHECK_INT(pd->pd_nargc, 3);
 	CHECK_STR(pd->pd_nargs[1].pa_name, "url");
+	CHECK_INT(pd->pd_loc.line, 5);
 	dt_type_name(pd->pd_nargs[0].pa_type, buf, sizeof(buf));
 	CHECK_STR(buf, "req_t *");
 	dt_type_cname(pd->pd_nargs[0].pa_type, buf, sizeof(buf));
@@ -317,9 +320,10 @@ static void test_parse_errors(void)
 	expect_compile_error("provider p { probe a(long long long); };", "D_DECL_COMBO", 1);
 	expect_compile_error("provider p { probe a(unsigned string); };", "D_DECL_SIGNINT", 1);
 	expect_compile_error("provider p { probe a(uint64_t unsigned); };", "D_DECL_COMBO", 1);
-	expect_compile_error("provider p { probe a(int x[0]); };", "D_DECL_ARRBIG", 1);
+	expect_compile_error("provider p { probe a(int x[0]); };", "D_DECL_ARRSUB", 1);
 	expect_compile_error("BEGIN { exit(0) ", "D_SYNTAX", 1);
-	expect_compile_error("#pragma D", "D_PRAGMA_MALFORM", 1);
+	expect_compile_error("#pragma D\n", "D_EMPTY", 1);
+	expect_compile_error("", "D_EMPTY", 1);
 	expect_compile_error("#pragma D option", "D_PRAGMA_MALFORM", 1);
 	expect_compile_error("provider p { probe a(); };\n#pragma D attributes A/B/C provider p "
 			     "name",
@@ -361,7 +365,7 @@ static void test_api_misuse(void)
 	/* an empty program compiles; destroying it twice is not possible,
 	 * destroying it once leaves the handle usable */
 	{
-		dtrace_prog_t *pgp = compile(dtp, "");
+		dtrace_prog_t *pgp = compile(dtp, "BEGIN { }");
 
 		CHECK(pgp != NULL);
 		dtrace_program_destroy(dtp, pgp);

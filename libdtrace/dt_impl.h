@@ -349,7 +349,11 @@ dt_node_t *dt_parse_comma(dt_pcb_t *); /* expression, with the comma operator */
 void dt_parse_clause(dt_pcb_t *);
 /* Types: a type name in a cast, sizeof or declaration (dt_parse.c). */
 bool dt_parse_at_type(dt_pcb_t *);
+bool dt_parse_is_type(dt_pcb_t *, const dt_token_t *);
 dt_type_t *dt_parse_type_name(dt_pcb_t *);
+/* Take the current token if it is t; or else a syntax error expecting t. */
+bool dt_accept(dt_pcb_t *, dt_tok_t);
+void dt_expect(dt_pcb_t *, dt_tok_t);
 /* "syntax error near ..." at the current token. */
 _Noreturn void dt_syntax(dt_pcb_t *, const char *expected);
 /* Append a top-level node (clause or declaration) to the program. */

@@ -16,7 +16,7 @@
 
 #define TOK (pcb->pcb_tok)
 
-static bool accept(dt_pcb_t *pcb, dt_tok_t t)
+bool dt_accept(dt_pcb_t *pcb, dt_tok_t t)
 {
 	if (TOK.tk_kind != t)
 		return false;
@@ -51,11 +51,11 @@ _Noreturn void dt_syntax(dt_pcb_t *pcb, const char *expected)
 		  expected ? ": expected " : "", expected ? expected : "");
 }
 
-static void expect(dt_pcb_t *pcb, dt_tok_t t)
+void dt_expect(dt_pcb_t *pcb, dt_tok_t t)
 {
 	char what[32];
 
-	if (accept(pcb, t))
+	if (dt_accept(pcb, t))
 		return;
 	snprintf(what, sizeof(what), "'%s'", dt_tok_name(t));
 	dt_syntax(pcb, what);
@@ -420,11 +420,11 @@ static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt
 		if (t == NULL)
 			dt_cnomem(pcb);
 		for (;;) {
-			if (accept(pcb, T_CONST))
+			if (dt_accept(pcb, T_CONST))
 				quals |= DT_TF_CONST;
-			else if (accept(pcb, T_VOLATILE))
+			else if (dt_accept(pcb, T_VOLATILE))
 				quals |= DT_TF_VOLATILE;
-			else if (!accept(pcb, T_RESTRICT))
+			else if (!dt_accept(pcb, T_RESTRICT))
 				break;
 		}
 		if (quals && (t = dt_type_qualify(pcb->pcb_types, t, quals)) == NULL)
@@ -463,7 +463,7 @@ static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt
 				dt_cerror(pcb, &loc, "D_DECL_ARRBIG",
 					  "array dimension too large: %lld", (long long)v);
 			dims[nd++] = (size_t)v;
-			expect(pcb, T_RBRACKET);
+			dt_expect(pcb, T_RBRACKET);
 		}
 		while (nd > 0)
 			if ((t = dt_type_array(pcb->pcb_types, t, dims[--nd])) == NULL)
@@ -474,13 +474,19 @@ static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt
 
 bool dt_parse_at_type(dt_pcb_t *pcb)
 {
-	switch (TOK.tk_kind) {
+	return dt_parse_is_type(pcb, &TOK);
+}
+
+/* Does token t begin a type name (a type keyword, a tag keyword or a typedef name)? */
+bool dt_parse_is_type(dt_pcb_t *pcb, const dt_token_t *t)
+{
+	switch (t->tk_kind) {
 	case T_CONST: case T_VOLATILE: case T_RESTRICT: case T_SIGNED: case T_UNSIGNED:
 	case T_SHORT: case T_LONG: case T_CHAR_KW: case T_INT_KW: case T_VOID: case T_FLOAT:
 	case T_DOUBLE: case T_BOOL: case T_STRING_KW: case T_STRUCT: case T_UNION: case T_ENUM:
 		return true;
 	case T_IDENT:
-		return dt_type_lookup(pcb->pcb_types, TOK.tk_str) != NULL;
+		return dt_type_lookup(pcb->pcb_types, t->tk_str) != NULL;
 	default:
 		return false;
 	}
@@ -522,7 +528,7 @@ static void typedef_decl(dt_pcb_t *pcb)
 	default:
 		break;
 	}
-	expect(pcb, T_SEMI);
+	dt_expect(pcb, T_SEMI);
 }
 
 /* ---------------------------------------------------------------- providers */
@@ -556,9 +562,9 @@ static int param_list(dt_pcb_t *pcb, const char *what, const char *probe,
 	dt_probearg_t args[DT_MAXPROBEARGS];
 	int n = 0;
 
-	expect(pcb, T_LPAREN);
+	dt_expect(pcb, T_LPAREN);
 	*argsp = NULL;
-	if (accept(pcb, T_RPAREN))
+	if (dt_accept(pcb, T_RPAREN))
 		return 0;
 	for (;;) {
 		dt_loc_t loc = TOK.tk_loc, nloc;
@@ -610,9 +616,9 @@ static int param_list(dt_pcb_t *pcb, const char *what, const char *probe,
 		args[n].pa_name = name;
 		args[n].pa_loc = loc;
 		n++;
-		if (accept(pcb, T_RPAREN))
+		if (dt_accept(pcb, T_RPAREN))
 			break;
-		expect(pcb, T_COMMA);
+		dt_expect(pcb, T_COMMA);
 	}
 	*argsp = dt_palloc(pcb, sizeof(args[0]) * (size_t)n);
 	memcpy(*argsp, args, sizeof(args[0]) * (size_t)n);
@@ -759,14 +765,14 @@ static void probe_decl(dt_pcb_t *pcb, dt_provdecl_t *pv)
 			  o->nr_probe->pd_loc.file, o->nr_probe->pd_loc.line, mk + 2);
 	dt_lex_next(pcb);
 	pd->pd_nargc = param_list(pcb, "input", pd->pd_name, &pd->pd_nargs);
-	if (accept(pcb, T_COLON)) {
+	if (dt_accept(pcb, T_COLON)) {
 		pd->pd_xargc = param_list(pcb, "output", pd->pd_name, &pd->pd_xargs);
 		check_probe_xlators(pcb, pv, pd);
 	} else {
 		pd->pd_xargc = pd->pd_nargc;
 		pd->pd_xargs = pd->pd_nargs;
 	}
-	expect(pcb, T_SEMI);
+	dt_expect(pcb, T_SEMI);
 	if (pv->pv_lastprobe != NULL)
 		pv->pv_lastprobe->pd_next = pd;
 	else
@@ -810,13 +816,13 @@ static void provider_decl(dt_pcb_t *pcb)
 		pgp->dp_nproviders++;
 	}
 	dt_lex_next(pcb);
-	expect(pcb, T_LBRACE);
+	dt_expect(pcb, T_LBRACE);
 	while (TOK.tk_kind == T_PROBE)
 		probe_decl(pcb, pv);
 	if (TOK.tk_kind != T_RBRACE)
 		dt_syntax(pcb, "'probe' or '}'");
 	dt_lex_next(pcb);
-	expect(pcb, T_SEMI);
+	dt_expect(pcb, T_SEMI);
 }
 
 /* ---------------------------------------------------------------- pragmas */

@@ -25,24 +25,6 @@ dt_node_t *dt_node_alloc(dt_pcb_t *pcb, dt_nkind_t kind, const dt_loc_t *loc)
 	return n;
 }
 
-static bool accept(dt_pcb_t *pcb, dt_tok_t t)
-{
-	if (TOK.tk_kind != t)
-		return false;
-	dt_lex_next(pcb);
-	return true;
-}
-
-static void expect(dt_pcb_t *pcb, dt_tok_t t)
-{
-	char what[32];
-
-	if (accept(pcb, t))
-		return;
-	snprintf(what, sizeof(what), "'%s'", dt_tok_name(t));
-	dt_syntax(pcb, what);
-}
-
 static const char *ident(dt_pcb_t *pcb, const char *what)
 {
 	const char *s;
@@ -243,7 +225,7 @@ static dt_node_t *arg_list(dt_pcb_t *pcb, dt_tok_t close)
 	for (;;) {
 		*tail = dt_parse_expr(pcb);
 		tail = &(*tail)->dn_next;
-		if (!accept(pcb, T_COMMA))
+		if (!dt_accept(pcb, T_COMMA))
 			return head;
 	}
 }
@@ -272,10 +254,10 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 		n = dt_node_alloc(pcb, DT_N_IDENT, &loc);
 		n->dn_name = TOK.tk_str;
 		dt_lex_next(pcb);
-		if (accept(pcb, T_LPAREN)) {
+		if (dt_accept(pcb, T_LPAREN)) {
 			n->dn_kind = DT_N_CALL;
 			n->dn_args = arg_list(pcb, T_RPAREN);
-			expect(pcb, T_RPAREN);
+			dt_expect(pcb, T_RPAREN);
 			deepen(pcb, n);
 		}
 		return n;
@@ -298,7 +280,7 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 	case T_LPAREN:
 		dt_lex_next(pcb);
 		n = dt_parse_comma(pcb);
-		expect(pcb, T_RPAREN);
+		dt_expect(pcb, T_RPAREN);
 		return n;
 	case T_BQUOTE:
 		/* `symbol: a kernel or module symbol */
@@ -309,21 +291,21 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 	case T_XLATE:
 		dt_lex_next(pcb);
 		n = dt_node_alloc(pcb, DT_N_XLATE, &loc);
-		expect(pcb, T_LT);
+		dt_expect(pcb, T_LT);
 		n->dn_type = dt_parse_type_name(pcb);
-		expect(pcb, T_GT);
-		expect(pcb, T_LPAREN);
+		dt_expect(pcb, T_GT);
+		dt_expect(pcb, T_LPAREN);
 		n->dn_left = dt_parse_expr(pcb);
-		expect(pcb, T_RPAREN);
+		dt_expect(pcb, T_RPAREN);
 		return deepen(pcb, n);
 	case T_OFFSETOF:
 		dt_lex_next(pcb);
 		n = dt_node_alloc(pcb, DT_N_OFFSETOF, &loc);
-		expect(pcb, T_LPAREN);
+		dt_expect(pcb, T_LPAREN);
 		n->dn_type = dt_parse_type_name(pcb);
-		expect(pcb, T_COMMA);
+		dt_expect(pcb, T_COMMA);
 		n->dn_name = ident(pcb, "a member name");
-		expect(pcb, T_RPAREN);
+		dt_expect(pcb, T_RPAREN);
 		return n;
 	default:
 		dt_syntax(pcb, NULL);
@@ -344,7 +326,7 @@ static dt_node_t *postfix(dt_pcb_t *pcb, dt_node_t *n)
 			p->dn_args = arg_list(pcb, T_RBRACKET);
 			if (p->dn_args == NULL)
 				dt_syntax(pcb, "an index");
-			expect(pcb, T_RBRACKET);
+			dt_expect(pcb, T_RBRACKET);
 			break;
 		case T_DOT:
 		case T_ARROW:
@@ -371,18 +353,7 @@ static dt_node_t *postfix(dt_pcb_t *pcb, dt_node_t *n)
 /* A parenthesized type name ahead? (after '(') */
 static bool type_ahead(dt_pcb_t *pcb)
 {
-	const dt_token_t *t = dt_lex_peek(pcb);
-
-	switch (t->tk_kind) {
-	case T_CONST: case T_VOLATILE: case T_SIGNED: case T_UNSIGNED: case T_SHORT:
-	case T_LONG: case T_CHAR_KW: case T_INT_KW: case T_VOID: case T_FLOAT: case T_DOUBLE:
-	case T_BOOL: case T_STRING_KW: case T_STRUCT: case T_UNION: case T_ENUM:
-		return true;
-	case T_IDENT:
-		return dt_type_lookup(pcb->pcb_types, t->tk_str) != NULL;
-	default:
-		return false;
-	}
+	return dt_parse_is_type(pcb, dt_lex_peek(pcb));
 }
 
 static dt_node_t *unary_(dt_pcb_t *pcb);
@@ -422,7 +393,7 @@ static dt_node_t *unary_(dt_pcb_t *pcb)
 		if (TOK.tk_kind == T_LPAREN && type_ahead(pcb)) {
 			dt_lex_next(pcb);
 			n->dn_type = dt_parse_type_name(pcb);
-			expect(pcb, T_RPAREN);
+			dt_expect(pcb, T_RPAREN);
 		} else {
 			n->dn_left = unary(pcb);
 		}
@@ -437,7 +408,7 @@ static dt_node_t *unary_(dt_pcb_t *pcb)
 			dt_lex_next(pcb);
 			n = dt_node_alloc(pcb, DT_N_CAST, &loc);
 			n->dn_type = dt_parse_type_name(pcb);
-			expect(pcb, T_RPAREN);
+			dt_expect(pcb, T_RPAREN);
 			n->dn_left = unary(pcb);
 			return deepen(pcb, n);
 		}
@@ -508,7 +479,7 @@ static dt_node_t *conditional(dt_pcb_t *pcb)
 	dt_lex_next(pcb);
 	n->dn_cond = c;
 	n->dn_left = dt_parse_comma(pcb);
-	expect(pcb, T_COLON);
+	dt_expect(pcb, T_COLON);
 	enter(pcb);
 	n->dn_right = conditional(pcb);
 	pcb->pcb_depth--;
@@ -575,7 +546,7 @@ void dt_parse_clause(dt_pcb_t *pcb)
 		*tail = pd;
 		tail = &pd->dn_next;
 		dt_lex_next(pcb);
-		if (!accept(pcb, T_COMMA))
+		if (!dt_accept(pcb, T_COMMA))
 			break;
 	}
 	if (TOK.tk_kind == T_SLASH) {
@@ -592,12 +563,12 @@ void dt_parse_clause(dt_pcb_t *pcb)
 
 		dt_lex_next(pcb);
 		while (TOK.tk_kind != T_RBRACE) {
-			if (accept(pcb, T_SEMI))
+			if (dt_accept(pcb, T_SEMI))
 				continue;
 			*st = dt_parse_comma(pcb);
 			st = &(*st)->dn_next;
 			if (TOK.tk_kind != T_RBRACE)
-				expect(pcb, T_SEMI);
+				dt_expect(pcb, T_SEMI);
 		}
 		dt_lex_next(pcb);
 	} else if (TOK.tk_kind != T_EOF && TOK.tk_kind != T_PSPEC && !dt_parse_at_type(pcb) &&

@@ -69,4 +69,11 @@ uint64_t bench_loop_short_two(uint64_t n);
 uint64_t bench_loop_stap_two(uint64_t n);
 #endif
 
+/* bench_util.c */
+int parse_count(const char *s, unsigned long long max, unsigned long long *out);
+double now_ns(void);
+int pin_to_current_cpu(void);
+int compare_double(const void *a, const void *b);
+void keep(uint64_t sum);
+
 #endif /* STATIC_PROBE_BENCH_H */

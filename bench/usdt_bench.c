@@ -173,69 +173,6 @@ static void usage(FILE *fp, const char *pname)
 		DEFAULT_ENABLED_REPS, MAX_REPS);
 }
 
-/* A positive decimal count no larger than max, or -1. */
-static int parse_count(const char *s, unsigned long long max, unsigned long long *out)
-{
-	unsigned long long v;
-	char *end;
-
-	/* strtoull would take "-1" as a huge count */
-	if (s[0] < '0' || s[0] > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v == 0 || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/*
- * Stay on the CPU we started on, as static_probe_bench does: a migration
- * in the middle of a run would land on one variant.  Returns the CPU, or -1
- * when we could not pin.
- */
-static int pin_to_current_cpu(void)
-{
-	int cpu = sched_getcpu();
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return -1;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) != 0)
-		return -1;
-	return cpu;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Uses a loop's result at no cost, so that no call is ever dead code. */
-static void keep(uint64_t sum)
-{
-	__asm__ __volatile__("" : : "r"(sum));
-}
-
-/*
- * One untimed pass of `warm` iterations per variant, then `reps` timed
- * runs of each, interleaved: each repetition starts one variant further
- * on, so that none always follows the same neighbour and a slow spell of
- * the machine falls on all of them alike.
- */
 static void measure(const struct variant *vs, size_t nv, uint64_t iters, uint64_t warm,
 		    unsigned reps, struct result *res)
 {

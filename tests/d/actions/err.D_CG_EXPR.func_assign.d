@@ -1,0 +1,5 @@
+/* func() is an action and may not be used as a value */
+BEGIN
+{
+	x = func(arg0);
+}

@@ -1,0 +1,6 @@
+/* exit() records data, so commit() may not follow it */
+BEGIN
+{
+	exit(0);
+	commit(1);
+}

@@ -1,0 +1,6 @@
+/* exit() records data, so it may not follow commit() */
+BEGIN
+{
+	commit(1);
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* stack() records data, so it may not follow commit() */
+BEGIN
+{
+	commit(1);
+	stack();
+}

@@ -1,0 +1,5 @@
+/* %q is not a printf conversion */
+BEGIN
+{
+	printf("%q\n", 1);
+}

@@ -1,0 +1,5 @@
+/* printf %c needs a char, short or int, not a 64-bit integer */
+BEGIN
+{
+	printf("%c\n", timestamp);
+}

@@ -1,0 +1,5 @@
+/* printf %d needs an integer, not a pointer */
+BEGIN
+{
+	printf("%d\n", (int *)0);
+}

@@ -1,0 +1,5 @@
+/* printf %f needs a floating-point value */
+BEGIN
+{
+	printf("%f\n", 1);
+}

@@ -1,0 +1,5 @@
+/* printf %s needs a string, not an integer */
+BEGIN
+{
+	printf("%s\n", 1);
+}

@@ -1,0 +1,5 @@
+/* stack() takes a positive number of frames */
+BEGIN
+{
+	stack(0);
+}

@@ -1,0 +1,5 @@
+/* tracemem() takes an address, not a string */
+BEGIN
+{
+	tracemem("s", 10);
+}

@@ -1,0 +1,5 @@
+/* the size given to tracemem() must be a positive constant */
+BEGIN
+{
+	tracemem(arg0, 0);
+}

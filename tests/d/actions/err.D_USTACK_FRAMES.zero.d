@@ -1,0 +1,5 @@
+/* ustack() takes a positive number of frames */
+BEGIN
+{
+	ustack(0);
+}

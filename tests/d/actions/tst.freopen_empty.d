@@ -1,0 +1,5 @@
+/* freopen("") restores the standard output (Guide: freopen) */
+BEGIN
+{
+	freopen("");
+}

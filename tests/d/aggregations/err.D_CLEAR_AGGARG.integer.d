@@ -1,0 +1,5 @@
+/* clear() of an integer, not an aggregation */
+BEGIN
+{
+	clear(1);
+}

@@ -1,0 +1,6 @@
+/* clear() takes one argument */
+BEGIN
+{
+	@a = count();
+	clear(@a, 1);
+}

@@ -1,0 +1,5 @@
+/* the factor of llquantize() must be at least 2 */
+BEGIN
+{
+	@a = llquantize(arg0, 1, 0, 6, 20);
+}

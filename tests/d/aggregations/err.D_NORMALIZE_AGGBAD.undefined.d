@@ -1,0 +1,5 @@
+/* normalize() of an aggregation that was never assigned */
+BEGIN
+{
+	normalize(@nosuch, 1);
+}

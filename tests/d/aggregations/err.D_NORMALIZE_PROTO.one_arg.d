@@ -1,0 +1,6 @@
+/* normalize() needs its normalization factor */
+BEGIN
+{
+	@a = count();
+	normalize(@a);
+}

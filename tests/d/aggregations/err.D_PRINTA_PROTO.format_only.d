@@ -1,0 +1,5 @@
+/* printa() with a format needs an aggregation after it */
+BEGIN
+{
+	printa("%d\n");
+}

@@ -1,0 +1,5 @@
+/* trunc() of an integer, not an aggregation */
+BEGIN
+{
+	trunc(1);
+}

@@ -1,0 +1,5 @@
+/* trunc() of an aggregation that was never assigned */
+BEGIN
+{
+	trunc(@nosuch);
+}

@@ -1,0 +1,6 @@
+/* trunc() takes at most two arguments */
+BEGIN
+{
+	@a = count();
+	trunc(@a, 1, 2);
+}

@@ -1,0 +1,1 @@
+/* a program of only a comment is an empty translation unit */

@@ -1,0 +1,5 @@
+/* a macro argument that the program never references */
+BEGIN
+{
+	trace(1);
+}

@@ -1,0 +1,9 @@
+/* args[] takes one index */
+provider myp {
+	probe p(int, int);
+};
+
+myp*:::p
+{
+	trace(args[0, 1]);
+}

@@ -1,0 +1,6 @@
+/* #pragma D without a directive is ignored */
+#pragma D
+
+BEGIN
+{
+}

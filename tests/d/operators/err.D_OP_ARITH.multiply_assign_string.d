@@ -1,0 +1,6 @@
+/* *= needs arithmetic operands, not a string. */
+BEGIN
+{
+	s = "abc";
+	s *= 2;
+}

@@ -1,0 +1,6 @@
+/* += with a string operand: the operands are incompatible. */
+BEGIN
+{
+	s = "abc";
+	s += 1;
+}

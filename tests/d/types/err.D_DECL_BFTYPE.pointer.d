@@ -1,0 +1,4 @@
+/* A bit-field must have an integer type, not a pointer type. */
+struct f {
+	char *p : 3;
+};

@@ -1,0 +1,2 @@
+/* short and long do not apply to char. */
+short char c;

@@ -1,0 +1,2 @@
+/* A declaration of a base type with no name declares nothing. */
+int;

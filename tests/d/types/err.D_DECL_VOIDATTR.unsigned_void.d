@@ -1,0 +1,2 @@
+/* signed, unsigned, short and long do not apply to void. */
+unsigned void v;

@@ -1,0 +1,2 @@
+/* A struct needs at least one member. */
+struct s { };

@@ -1,0 +1,5 @@
+/* Comments do not nest: a second opening inside a comment is an error. */
+/* outer /* inner */
+BEGIN
+{
+}

@@ -1,0 +1,2 @@
+/* args[] outside of any probe clause. */
+inline int FIRST = args[0];

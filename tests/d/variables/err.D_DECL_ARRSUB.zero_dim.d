@@ -1,0 +1,2 @@
+/* An array dimension must be positive. */
+int a[0];

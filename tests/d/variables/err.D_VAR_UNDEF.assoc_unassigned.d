@@ -1,0 +1,5 @@
+/* Reading an associative array that was never assigned. */
+BEGIN
+{
+	trace(tab[1]);
+}

@@ -267,7 +267,8 @@ static void pdesc_args(dt_pcb_t *pcb, dt_node_t *pd, dt_cctx_t *cx)
 		dt_cerror(pcb, &pd->dn_loc, "D_PDESC_INVAL",
 			  "invalid probe description \"%s\": more than four fields", pd->dn_name);
 	for (int i = 0; i < 4; i++)
-		if (strlen(f[i]) >= (i == 0 ? DT_PROVNAMELEN : i == 3 ? DT_NAMELEN : 128))
+		/* DTrace's limits: provider 64, module 64, function 192, name 64, with the NUL */
+		if (strlen(f[i]) >= (size_t)(i == 2 ? 192 : 64))
 			dt_cerror(pcb, &pd->dn_loc, "D_PDESC_INVAL",
 				  "invalid probe description \"%s\": its %s is too long", pd->dn_name,
 				  i == 0 ? "provider" : i == 1 ? "module" : i == 2 ? "function" : "name");
@@ -592,21 +593,30 @@ static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const 
 				  (long long)factor, (long long)high);
 		}
 	}
+	if (lq) /* DTrace compares base, number of levels and step, not the upper bound */
+		c[1] = (c[1] - c[0]) / c[2];
 	if (id->di_nargs == 0) {
 		memcpy(id->di_aggargs, c, sizeof(c));
 		id->di_nargs = nc;
 		return;
 	}
-	for (int i = 0; i < nc; i++) {
+	/* lquantize: base, step, then the number of levels, as DTrace compares them */
+	for (int j = 0; j < nc; j++) {
 		static const char *const lqm[] = { "D_LQUANT_MATCHBASE", "D_LQUANT_MATCHLIM",
 						   "D_LQUANT_MATCHSTEP" };
 		static const char *const llqm[] = { "D_LLQUANT_FACTORMATCH", "D_LLQUANT_LOWMATCH",
 						    "D_LLQUANT_HIGHMATCH", "D_LLQUANT_NSTEPMATCH" };
+		int i = lq ? (j == 1 ? 2 : j == 2 ? 1 : 0) : j;
 
-		if (c[i] != id->di_aggargs[i])
-			dt_cerror(pcb, &call->dn_loc, lq ? lqm[i] : llqm[i],
-				  "%s( ) argument #%d (%lld) differs from @%s's earlier use (%lld)",
-				  f, i + 2, (long long)c[i], aname, (long long)id->di_aggargs[i]);
+		if (c[i] == id->di_aggargs[i])
+			continue;
+		if (lq && i == 1)
+			dt_cerror(pcb, &call->dn_loc, lqm[1],
+				  "lquantize( ) range gives %lld levels; @%s's earlier use has %lld",
+				  (long long)c[1], aname, (long long)id->di_aggargs[1]);
+		dt_cerror(pcb, &call->dn_loc, lq ? lqm[i] : llqm[i],
+			  "%s( ) argument #%d (%lld) differs from @%s's earlier use (%lld)", f,
+			  i + 2, (long long)c[i], aname, (long long)id->di_aggargs[i]);
 	}
 }
 
@@ -1252,6 +1262,11 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	dt_cctx_t lcx = *cx, rcx = *cx;
 	dt_ident_t *id;
 
+	if (l->dn_kind == DT_N_INDEX && l->dn_left->dn_kind == DT_N_INDEX &&
+	    l->dn_left->dn_left->dn_kind == DT_N_AGG)
+		dt_cerror(pcb, &l->dn_loc, "D_AGG_MDIM",
+			  "improper attempt to reference @%s as a multi-dimensional array",
+			  l->dn_left->dn_left->dn_name);
 	if (l->dn_kind == DT_N_AGG || (l->dn_kind == DT_N_INDEX && l->dn_left->dn_kind == DT_N_AGG)) {
 		check_aggregation(pcb, n, cx);
 		return;
@@ -1273,8 +1288,7 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			dt_cerror(pcb, &l->dn_loc, "D_VAR_UNDEF",
 				  "%s has not yet been declared or assigned", id->di_name);
 		/* a new variable: it takes the type of the value */
-		if (dt_type_resolve(r->dn_type)->dtt_kind == DT_TK_ARRAY &&
-		    !dt_type_compatible(type_named(pcb, "string"), r->dn_type))
+		if (dt_type_resolve(r->dn_type)->dtt_kind == DT_TK_ARRAY)
 			dt_cerror(pcb, &n->dn_loc, "D_OP_ARRFUN",
 				  "operator = may not be applied to operand of type \"%s\"",
 				  tname(pcb, r->dn_type));
@@ -1489,9 +1503,14 @@ static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if (dt_type_is_void(r->dtt_ref))
 			dt_cerror(pcb, &n->dn_loc, "D_DEREF_VOID", "cannot dereference pointer to void");
 		n->dn_type = r->dtt_ref;
-		n->dn_flags = DT_NF_LVALUE;
+		/* a store through a pointer compiles; whether the memory may be written
+		 * (alloca()'d scratch) is checked when the probe fires, as in DTrace */
+		n->dn_flags = DT_NF_LVALUE | DT_NF_WRITABLE;
 		return;
 	default: /* T_AMP */
+		if (o->dn_flags & DT_NF_BITFIELD)
+			dt_cerror(pcb, &n->dn_loc, "D_ADDROF_BITFIELD",
+				  "cannot take address of bit-field");
 		if (o->dn_ident != NULL && (o->dn_ident->di_kind == DT_IDENT_SCALAR ||
 					    o->dn_ident->di_kind == DT_IDENT_ARRAY ||
 					    o->dn_ident->di_kind == DT_IDENT_BUILTIN))
@@ -1566,8 +1585,10 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 				  n->dn_name);
 	}
 	n->dn_type = m->dm_type;
-	/* a member of a D variable is writable as the variable is; not through a pointer */
-	n->dn_flags = DT_NF_LVALUE | (n->dn_op == T_DOT ? (o->dn_flags & DT_NF_WRITABLE) : 0);
+	/* a member is writable as what holds it is (through a pointer: see T_STAR) */
+	n->dn_flags = DT_NF_LVALUE | (n->dn_op == T_DOT ? (o->dn_flags & DT_NF_WRITABLE)
+							: DT_NF_WRITABLE) |
+		      (m->dm_bits != 0 ? DT_NF_BITFIELD : 0);
 }
 
 static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
@@ -1624,11 +1645,12 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		   (o->dn_left->dn_kind == DT_N_SELF || o->dn_left->dn_kind == DT_N_THIS)) {
 		dt_strset_t *ss = scope_table(pcb, o->dn_left->dn_kind);
 
-		if (o->dn_left->dn_kind == DT_N_THIS)
+		id = dt_ident_lookup(ss, o->dn_name);
+		/* this->p[i] indexes a pointer or array; this-> associative arrays do not exist */
+		if (o->dn_left->dn_kind == DT_N_THIS && (id == NULL || id->di_kind == DT_IDENT_ARRAY))
 			dt_cerror(pcb, &n->dn_loc, "D_ARR_LOCAL",
 				  "this->%s: clause-local associative arrays are not allowed",
 				  o->dn_name);
-		id = dt_ident_lookup(ss, o->dn_name);
 		if (id == NULL) {
 			if (!cx->cc_lhs)
 				dt_cerror(pcb, &o->dn_loc, "D_VAR_UNDEF",
@@ -1669,8 +1691,11 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			dt_cerror(pcb, &n->dn_args->dn_loc, "D_OP_INT",
 				  "an index must be of integral type");
 		n->dn_type = dt_type_is_string(t) ? type_named(pcb, "char") : t->dtt_ref;
+		/* an element of an array is writable as the array is; through a pointer, always */
 		n->dn_flags = DT_NF_LVALUE |
-			      (t->dtt_kind == DT_TK_ARRAY && o->dn_ident != NULL ? DT_NF_WRITABLE : 0);
+			      (t->dtt_kind == DT_TK_ARRAY ? (o->dn_flags & DT_NF_WRITABLE)
+			       : dt_type_is_string(t)	  ? 0
+							  : DT_NF_WRITABLE);
 	}
 }
 
@@ -1825,6 +1850,9 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 		if (n->dn_left != NULL) {
 			check(pcb, n->dn_left, &sub);
+			if (n->dn_left->dn_flags & DT_NF_BITFIELD)
+				dt_cerror(pcb, &n->dn_loc, "D_SIZEOF_BITFIELD",
+					  "cannot apply sizeof to a bit-field");
 			n->dn_type = n->dn_left->dn_type;
 		}
 		sz = dt_type_is_string(n->dn_type) ? STRSIZE : dt_type_size(n->dn_type);
@@ -1845,6 +1873,9 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if ((m = dt_type_member(n->dn_type, n->dn_name)) == NULL)
 			dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s",
 				  n->dn_name, tname(pcb, n->dn_type));
+		if (m->dm_bits != 0)
+			dt_cerror(pcb, &n->dn_loc, "D_OFFSETOF_BITFIELD",
+				  "cannot take offset of a bit-field: %s", n->dn_name);
 		const_int(n, (int64_t)m->dm_off, type_named(pcb, "size_t"));
 		return;
 	}
@@ -1937,6 +1968,9 @@ static void check_inline(dt_pcb_t *pcb, dt_node_t *d)
 	dt_ident_t *id;
 
 	cx.cc_nargs = -1;
+	if (dt_type_is_void(d->dn_type))
+		dt_cerror(pcb, &d->dn_loc, "D_DECL_VOIDOBJ", "cannot declare void inline: %s",
+			  d->dn_name);
 	if (dt_ident_lookup(pcb->pcb_globals, d->dn_name) != NULL)
 		dt_cerror(pcb, &d->dn_loc, "D_DECL_IDRED", "identifier redeclared: %s", d->dn_name);
 	check(pcb, d->dn_left, &cx);
@@ -2064,15 +2098,20 @@ void dt_check_node(dt_pcb_t *pcb, dt_node_t *n)
 void dt_check_program(dt_pcb_t *pcb)
 {
 	dt_loc_t top = { pcb->pcb_file, 1, 1, 0 };
+	int last = pcb->pcb_argc - 1;
 
-	if (pcb->pcb_clauses == NULL && pcb->pcb_prog->dp_providers == NULL &&
+	bool clauses = false;
+
+	for (dt_node_t *n = pcb->pcb_clauses; n != NULL && !clauses; n = n->dn_next)
+		clauses = n->dn_kind == DT_N_CLAUSE;
+	/* declarations alone make an empty program, as in DTrace; provider files do not */
+	if (!clauses && pcb->pcb_prog->dp_providers == NULL &&
 	    !dt_option_isset(pcb->pcb_hdl, "empty"))
 		dt_cerror(pcb, &top, "D_EMPTY", "empty D program translation unit");
 	/* every macro argument given must be used, unless defaults are allowed */
-	for (int i = 1; i < pcb->pcb_argc && i < 64; i++)
-		if (!(pcb->pcb_macros_used & (1ULL << i)) &&
-		    !dt_option_isset(pcb->pcb_hdl, "defaultargs"))
-			dt_cerror(pcb, &top, "D_MACRO_UNUSED",
-				  "extraneous argument '%s' ($%d is not referenced)", pcb->pcb_argv[i],
-				  i);
+	/* as DTrace: the last argument must be referenced (so are all before it, usually) */
+	if (last >= 1 && !dt_option_isset(pcb->pcb_hdl, "defaultargs") &&
+	    (last >= 64 || !(pcb->pcb_macros_used >> last)))
+		dt_cerror(pcb, &top, "D_MACRO_UNUSED",
+			  "extraneous argument '%s' ($%d is not referenced)", pcb->pcb_argv[last], last);
 }

@@ -122,6 +122,7 @@ typedef struct dt_member {
 	const char *dm_name;
 	struct dt_type *dm_type;
 	size_t dm_off;
+	int dm_bits; /* a bit-field's width, or 0 */
 } dt_member_t;
 
 /* The definition of a struct, union or enum tag, shared by its qualified copies. */
@@ -265,6 +266,8 @@ typedef struct dt_node {
 #define DT_NF_LVALUE 0x1   /* designates storage */
 #define DT_NF_WRITABLE 0x2 /* may be assigned */
 #define DT_NF_CONST 0x4	   /* an integer constant expression: dn_value holds it */
+#define DT_NF_BITFIELD 0x8 /* a bit-field member */
+#define DT_NF_PAREN 0x10   /* written in parentheses (an assignment's target may not be) */
 
 /* ---------------------------------------------------------------- built-ins */
 

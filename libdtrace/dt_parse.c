@@ -105,7 +105,7 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 			size_t msize, malign;
 
 			m->dm_type = declarator(pcb, base, &m->dm_name, &mloc);
-			if (m->dm_name == NULL)
+			if (m->dm_name == NULL && TOK.tk_kind != T_COLON) /* ": N" pads */
 				dt_syntax(pcb, "a member name");
 			if (TOK.tk_kind == T_COLON) {
 				/* a bit-field: packed into units of its type, as C on x86-64 does */
@@ -124,6 +124,7 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 						  "positive integral constant expression expected as "
 						  "bit-field size");
 				unit = dt_type_size(m->dm_type);
+				m->dm_bits = (int)bits;
 				if ((uint64_t)bits > unit * 8)
 					dt_cerror(pcb, &bloc, "D_DECL_BFSIZE",
 						  "bit-field size %lld exceeds its type's %zu bits",
@@ -145,8 +146,9 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 				align = unit > align ? unit : align;
 				goto placed;
 			}
-			for (const dt_member_t *o = td->td_members; o != NULL; o = o->dm_next)
-				if (strcmp(o->dm_name, m->dm_name) == 0)
+			for (const dt_member_t *o = td->td_members; o != NULL && m->dm_name != NULL;
+			     o = o->dm_next)
+				if (o->dm_name != NULL && strcmp(o->dm_name, m->dm_name) == 0)
 					dt_cerror(pcb, &mloc, "D_DECL_IDRED",
 						  "member %s is already declared", m->dm_name);
 			msize = dt_type_size(m->dm_type);

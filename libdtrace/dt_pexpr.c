@@ -281,6 +281,7 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 		dt_lex_next(pcb);
 		n = dt_parse_comma(pcb);
 		dt_expect(pcb, T_RPAREN);
+		n->dn_flags |= DT_NF_PAREN;
 		return n;
 	case T_BQUOTE:
 		/* `symbol: a kernel or module symbol */
@@ -493,6 +494,10 @@ dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
 
 	enter(pcb);
 	c = conditional(pcb);
+	/* C's grammar: only a unary expression may be assigned ("a ? b : c = 4" is no assignment) */
+	if (is_assign(TOK.tk_kind) && !(c->dn_flags & DT_NF_PAREN) &&
+	    (c->dn_kind == DT_N_TERNARY || c->dn_kind == DT_N_BINARY))
+		dt_syntax(pcb, NULL);
 	if (is_assign(TOK.tk_kind)) {
 		/* right associative: a = b = c */
 		n = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);

@@ -1,0 +1,5 @@
+/* a probe description function field may hold up to 191 characters */
+prov::fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff:entry
+{
+	trace(1);
+}

@@ -1,0 +1,100 @@
+/*
+ * ks.h -- the kernel shim: everything that touches the kernel, for
+ * libdtrace's code generator and consumer.  Not a public API of the
+ * toolchain: libdtrace links it in.
+ *
+ *   - BPF instruction building (the code generator emits through these);
+ *   - loading programs and creating maps (through libbpf's low-level API);
+ *   - attaching programs to uprobes with the kernel's ref_ctr semaphore
+ *     (never by writing /proc/PID/mem), and to perf events;
+ *   - probing kernel features once.
+ *
+ * Errors: functions return a file descriptor or 0 on success and a
+ * negative errno on failure; ks_prog_load() fills a caller's buffer with
+ * the verifier's log.
+ */
+#ifndef KS_H
+#define KS_H
+
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---------------------------------------------------------------- instructions */
+
+#define KS_INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+
+#define KS_MOV64_IMM(d, imm) KS_INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, imm)
+#define KS_MOV64_REG(d, s) KS_INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define KS_ALU64_IMM(op, d, imm) KS_INSN(BPF_ALU64 | (op) | BPF_K, d, 0, 0, imm)
+#define KS_ALU64_REG(op, d, s) KS_INSN(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
+#define KS_LDX_MEM(sz, d, s, off) KS_INSN(BPF_LDX | (sz) | BPF_MEM, d, s, off, 0)
+#define KS_STX_MEM(sz, d, s, off) KS_INSN(BPF_STX | (sz) | BPF_MEM, d, s, off, 0)
+#define KS_ST_MEM(sz, d, off, imm) KS_INSN(BPF_ST | (sz) | BPF_MEM, d, 0, off, imm)
+#define KS_ATOMIC_ADD64(d, s, off) KS_INSN(BPF_STX | BPF_DW | BPF_ATOMIC, d, s, off, BPF_ADD)
+#define KS_JMP_IMM(op, d, imm, off) KS_INSN(BPF_JMP | (op) | BPF_K, d, 0, off, imm)
+#define KS_JMP_REG(op, d, s, off) KS_INSN(BPF_JMP | (op) | BPF_X, d, s, off, 0)
+#define KS_JA(off) KS_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
+#define KS_CALL(helper) KS_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, helper)
+#define KS_EXIT() KS_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* a map's fd into d: two instructions */
+#define KS_LD_MAP_FD(d, fd)                                                      \
+	KS_INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd),         \
+		KS_INSN(0, 0, 0, 0, 0)
+/* a 64-bit constant into d: two instructions */
+#define KS_LD_IMM64(d, v)                                                        \
+	KS_INSN(BPF_LD | BPF_DW | BPF_IMM, d, 0, 0, (int32_t)(uint32_t)(v)),     \
+		KS_INSN(0, 0, 0, 0, (int32_t)(uint32_t)((uint64_t)(v) >> 32))
+
+/* A growing program. */
+typedef struct ks_code {
+	struct bpf_insn *kc_insns;
+	size_t kc_len, kc_cap;
+	bool kc_oom; /* an emit failed for memory: the code is unusable */
+} ks_code_t;
+
+void ks_emit(ks_code_t *, const struct bpf_insn *, size_t n);
+void ks_code_free(ks_code_t *);
+
+/* ---------------------------------------------------------------- maps, programs */
+
+int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
+		  uint32_t value_size, uint32_t max_entries);
+/* Load; on failure the verifier's log (if any) is in log. */
+int ks_prog_load(enum bpf_prog_type type, const char *name, const ks_code_t *code,
+		 char *log, size_t loglen);
+
+/* ---------------------------------------------------------------- attaching */
+
+/*
+ * Attach prog_fd to a uprobe at a file offset of path, in every process
+ * (pid -1) or one.  ref_ctr_off, if non-zero, is the file offset of the
+ * probe's semaphore: the kernel raises it in each process that maps the
+ * file while the probe is attached and lowers it after.  Returns the
+ * attachment's fd (close it to detach) or a negative errno.
+ */
+int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t ref_ctr_off,
+		     bool ret, pid_t pid);
+
+/* ---------------------------------------------------------------- architecture */
+
+/*
+ * The offset in struct pt_regs of a register named as in a USDT argument
+ * ("%rdi", "edi", "r9d", "al"...), and its width in bytes; -1 if unknown.
+ */
+int ks_reg_offset(const char *name, int *width);
+
+/* ---------------------------------------------------------------- features */
+
+typedef struct ks_features {
+	bool kf_ringbuf;	/* BPF_MAP_TYPE_RINGBUF */
+	bool kf_uprobe_pmu;	/* the "uprobe" perf PMU (attaching without tracefs) */
+	bool kf_uprobe_refctr;	/* ref_ctr_offset in perf_event_attr for uprobes */
+} ks_features_t;
+
+/* Probed once, then cached: thread-safe. */
+const ks_features_t *ks_features(void);
+
+#endif /* KS_H */

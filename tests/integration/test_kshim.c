@@ -1,0 +1,168 @@
+/*
+ * The kernel shim against the real kernel: a BPF program built with the
+ * shim's instruction macros, loaded, attached to a USDT probe (a libusdt
+ * provider in this very process) with its semaphore's ref_ctr, counting
+ * hits and summing an argument read from pt_regs by register name.
+ *
+ * Exit status 77 (skipped) when the machine cannot trace, except with
+ * CI=true, where that is a failure.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "../unit/check.h"
+#include "dt_impl.h"
+#include "ks.h"
+#include "usdt.h"
+
+#define N 1000
+
+typedef struct found {
+	const char *name;
+	uint64_t pc, sema;
+	char operand[128];
+} found_t;
+
+static int find_note(const dt_stapsdt_note_t *n, void *arg)
+{
+	found_t *f = arg;
+
+	if (strcmp(n->sn_name, f->name) == 0) {
+		f->pc = n->sn_pc;
+		f->sema = n->sn_sema;
+		snprintf(f->operand, sizeof(f->operand), "%s", n->sn_args[0].sa_operand);
+	}
+	return 0;
+}
+
+/*
+ * count[0] += 1; count[1] += the probe's argument 0, read from pt_regs at
+ * regoff: an array map of two u64 values.
+ */
+static void counting_program(ks_code_t *c, int map_fd, int regoff)
+{
+	const struct bpf_insn prog[] = {
+		KS_LDX_MEM(BPF_DW, BPF_REG_6, BPF_REG_1, (int16_t)regoff), /* r6 = arg0 */
+		KS_ST_MEM(BPF_W, BPF_REG_10, -4, 0),			   /* key 0 */
+		KS_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		KS_LD_MAP_FD(BPF_REG_1, map_fd),
+		KS_CALL(BPF_FUNC_map_lookup_elem),
+		KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
+		KS_MOV64_IMM(BPF_REG_1, 1),
+		KS_ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 0),
+		KS_ST_MEM(BPF_W, BPF_REG_10, -4, 1), /* key 1 */
+		KS_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		KS_LD_MAP_FD(BPF_REG_1, map_fd),
+		KS_CALL(BPF_FUNC_map_lookup_elem),
+		KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		KS_ATOMIC_ADD64(BPF_REG_0, BPF_REG_6, 0),
+		KS_MOV64_IMM(BPF_REG_0, 0),
+		KS_EXIT(),
+	};
+
+	ks_emit(c, prog, sizeof(prog) / sizeof(prog[0]));
+}
+
+static uint64_t map_value(int fd, uint32_t key)
+{
+	uint64_t v = 0;
+
+	if (bpf_map_lookup_elem(fd, &key, &v) != 0)
+		return UINT64_MAX;
+	return v;
+}
+
+int main(void)
+{
+	static const usdt_argtype_t one[] = { USDT_ARG_INT32 };
+	char dir[] = "/tmp/kshim-XXXXXX", err[256], log[4096];
+	const ks_features_t *kf = ks_features();
+	found_t f = { "hit", 0, 0, "" };
+	ks_code_t code = { 0 }, bad = { 0 };
+	usdt_provider_t *prov;
+	usdt_probe_t *hit;
+	int map_fd, prog_fd, link, regoff, width = 0;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_kshim: not root: cannot trace\n");
+		return getenv("CI") && strcmp(getenv("CI"), "true") == 0 ? 1 : 77;
+	}
+	CHECK(kf->kf_uprobe_pmu);
+	CHECK(kf->kf_uprobe_refctr);
+	CHECK(kf->kf_ringbuf);
+	/* register names of USDT specs, every width, pt_regs offsets */
+	CHECK_INT(ks_reg_offset("%rdi", &width), 112);
+	CHECK_INT(width, 8);
+	CHECK_INT(ks_reg_offset("%r9d", &width), 64);
+	CHECK_INT(width, 4);
+	CHECK_INT(ks_reg_offset("%al", &width), 80);
+	CHECK_INT(width, 1);
+	CHECK_INT(ks_reg_offset("%r10l", &width), 56); /* gdb's spelling of r10b */
+	CHECK_INT(ks_reg_offset("%xmm0", NULL), -1);
+
+	/* a provider of our own, in a private runtime directory */
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	setenv("USDT_RUNTIME_DIR", dir, 1);
+	prov = usdt_provider_create("kst", "kshim", NULL, NULL);
+	hit = usdt_probe_create(prov, "main", "hit", 1, one);
+	CHECK(hit != NULL);
+	CHECK_INT(usdt_provider_enable(prov), 0);
+	CHECK_INT(dt_stapsdt_file(usdt_provider_path(prov), find_note, &f, err, sizeof(err)), 0);
+	CHECK(f.pc != 0 && f.sema != 0);
+	regoff = ks_reg_offset(f.operand, NULL);
+	CHECK_INT(regoff, 112); /* the first argument is in %edi */
+
+	map_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "kst_count", 4, 8, 2);
+	CHECK(map_fd >= 0);
+	counting_program(&code, map_fd, regoff);
+	prog_fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, "kst_hit", &code, log, sizeof(log));
+	if (prog_fd < 0)
+		fprintf(stderr, "load: %s\n%s\n", strerror(-prog_fd), log);
+	CHECK(prog_fd >= 0);
+
+	/* a program the verifier must refuse, with its reason in the log */
+	{
+		const struct bpf_insn nope[] = { KS_MOV64_IMM(BPF_REG_0, 0) }; /* no exit */
+
+		ks_emit(&bad, nope, 1);
+		CHECK(ks_prog_load(BPF_PROG_TYPE_KPROBE, "kst_bad", &bad, log, sizeof(log)) < 0);
+		CHECK(log[0] != '\0');
+	}
+
+	/* the semaphore follows the attachment: raised by the kernel, never by us */
+	CHECK_INT(usdt_probe_is_enabled(hit), 0);
+	link = ks_attach_uprobe(prog_fd, usdt_provider_path(prov), f.pc, f.sema, false, -1);
+	if (link < 0)
+		fprintf(stderr, "attach: %s\n", strerror(-link));
+	CHECK(link >= 0);
+	CHECK_INT(usdt_probe_is_enabled(hit), 1);
+	for (int i = 0; i < N; i++)
+		usdt_probe_fire1(hit, (uint64_t)i);
+	CHECK_INT(map_value(map_fd, 0), N);
+	CHECK_INT(map_value(map_fd, 1), (uint64_t)N * (N - 1) / 2);
+	close(link);
+	CHECK_INT(usdt_probe_is_enabled(hit), 0);
+	for (int i = 0; i < 10; i++)
+		usdt_probe_fire1(hit, 1);
+	CHECK_INT(map_value(map_fd, 0), N); /* detached: no more hits */
+
+	/* errors are codes, not crashes */
+	CHECK_INT(ks_attach_uprobe(prog_fd, "/nonexistent/file", 0x1000, 0, false, -1), -ENOENT);
+	CHECK(ks_prog_load(BPF_PROG_TYPE_KPROBE, "empty", &(ks_code_t){ 0 }, NULL, 0) == -EINVAL);
+
+	close(prog_fd);
+	close(map_fd);
+	ks_code_free(&code);
+	ks_code_free(&bad);
+	usdt_provider_destroy(prov);
+	rmdir(dir);
+	return CHECK_DONE();
+}

@@ -130,8 +130,11 @@ class Usdt(unittest.TestCase):
     def test_counts_and_values(self):
         tracelib.require_tracing(self)
         a = self.app("fire", N)
-        lines, applines = tracelib.bpftrace_while(BT % {"p": a.path}, app=a)
-        events = sorted(l for l in lines if l.startswith(("ints ", "wide ")))
+        is_event = lambda l: l.startswith(("ints ", "wide "))
+        lines, applines = tracelib.bpftrace_while(
+            BT % {"p": a.path}, app=a,
+            drained=lambda got: sum(map(is_event, got)) >= 2 * N)
+        events = sorted(filter(is_event, lines))
         self.assertEqual(len(events), 2 * N)
         self.assertEqual(events, expected_events(N))
         self.assertIn("@noargs: %d" % N, lines)

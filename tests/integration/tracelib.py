@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 
@@ -95,23 +96,42 @@ def bpftrace(script, cmd=None, pid=None, timeout=90):
     return p.stdout.splitlines(), p.stderr
 
 
-def bpftrace_while(script, cmd=None, app=None, action=None, timeout=90):
+def bpftrace_while(script, cmd=None, app=None, action=None, timeout=90, drained=None):
     """Run bpftrace on its own (probes by path) and, once every probe is
     attached, run cmd, or wait for the already running app (which waits
     for its probes to be enabled) to finish, or call action(); then stop
     bpftrace with SIGINT as a user would.  Returns (bpftrace stdout lines,
     cmd's or app's stdout lines, or action's result).  Needed for probes in
     shared libraries and runtime images, which bpftrace -c cannot resolve
-    before they are loaded."""
+    before they are loaded.
+
+    bpftrace stops at SIGINT without draining its perf buffers, so before
+    the signal this waits until drained(lines so far) holds, or, without
+    drained, until bpftrace has printed nothing for two seconds: a fixed
+    pause lost events on a loaded machine."""
     env = dict(os.environ, BPFTRACE_STRLEN="64")
     # BEGIN fires once every probe is attached
     script = 'BEGIN { printf("__ready__\\n"); }\n' + script
     bt = subprocess.Popen(["bpftrace", "-B", "line", "-e", script], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, env=env)
+    lines, errs = [], []
+    cv = threading.Condition()
+
+    def pump(stream, into):
+        for l in stream:
+            with cv:
+                into.append(l.rstrip("\n"))
+                cv.notify_all()
+
+    readers = [threading.Thread(target=pump, args=(bt.stdout, lines), daemon=True),
+               threading.Thread(target=pump, args=(bt.stderr, errs), daemon=True)]
+    for r in readers:
+        r.start()
     try:
-        seen = [bt.stdout.readline(), bt.stdout.readline()]
-        if seen[-1] != "__ready__\n":
-            raise AssertionError("bpftrace did not attach: %r %s" % (seen, bt.stderr.read()))
+        with cv:
+            ok = cv.wait_for(lambda: "__ready__" in lines or bt.poll() is not None, timeout)
+        if not ok or "__ready__" not in lines:
+            raise AssertionError("bpftrace did not attach: %r %s" % (lines, "\n".join(errs)))
         if cmd is not None:
             result = subprocess.run(cmd, stdout=subprocess.PIPE, text=True,
                                     timeout=timeout).stdout.splitlines()
@@ -119,19 +139,29 @@ def bpftrace_while(script, cmd=None, app=None, action=None, timeout=90):
             result = app.finish(timeout)
         else:
             result = action()
-        # bpftrace stops at SIGINT without draining its perf buffers: give
-        # it time to read what the program fired
-        time.sleep(1.5)
+        deadline = time.monotonic() + timeout
+        with cv:
+            if drained is not None:
+                cv.wait_for(lambda: drained(lines), timeout)
+            else:
+                while time.monotonic() < deadline:
+                    n = len(lines)
+                    cv.wait(2.0)
+                    if len(lines) == n:
+                        break
         bt.send_signal(signal.SIGINT)
-        out, err = bt.communicate(timeout=timeout)
+        bt.wait(timeout)
+        for r in readers:
+            r.join(timeout)
     finally:
         if bt.poll() is None:
             bt.kill()
             bt.wait()
-    if any("ERROR" in l for l in err.splitlines() if "RLIMIT_MEMLOCK" not in l):
+    err = "\n".join(errs)
+    if any("ERROR" in l for l in errs if "RLIMIT_MEMLOCK" not in l):
         raise AssertionError("bpftrace failed:\n" + err)
-    check_lost(out + err)
-    return [l for l in out.splitlines() if l != "__ready__"], result
+    check_lost("\n".join(lines) + "\n" + err)
+    return [l for l in lines if l != "__ready__"], result
 
 
 def check_lost(text):

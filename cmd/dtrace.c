@@ -27,17 +27,22 @@ static const char *g_pname = "dtrace";
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: %s [-CeGhV] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
-		"\t[-x opt[=val]] [-n program] [-s script] [arg|object ...]\n"
+		"Usage: %s [-CeGhlV] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
+		"\t[-x opt[=val]] [-n program] [-s script] [-P provider] [-m module]\n"
+		"\t[-f function] [arg|object ...]\n"
 		"\n"
 		"\t-C  run the C preprocessor over the scripts\n"
 		"\t-D  define a preprocessor symbol (with -C)\n"
 		"\t-e  exit after compiling the scripts\n"
 		"\t-G  write an ELF object with the probes of the provider definitions\n"
 		"\t-h  write a C/C++ header for the provider definitions\n"
+		"\t-f  with -l: the probes of a function\n"
 		"\t-I  add a preprocessor include directory (with -C)\n"
+		"\t-l  list probes (all, or those that -n, -P, -m or -f describe)\n"
+		"\t-m  with -l: the probes of a module\n"
 		"\t-n  compile a program given on the command line\n"
 		"\t-o  output file (default: script name with .h or .o)\n"
+		"\t-P  with -l: the probes of a provider\n"
 		"\t-s  compile a D program file\n"
 		"\t-U  undefine a preprocessor symbol (with -C)\n"
 		"\t-V  print the version and exit\n"
@@ -59,6 +64,50 @@ static void print_diag(dtrace_hdl_t *dtp)
 	for (unsigned i = 0; i + 1 < dg->dtdg_column && dg->dtdg_source[i] != '\0'; i++)
 		fputc(dg->dtdg_source[i] == '\t' ? '\t' : ' ', stderr);
 	fputs("^\n", stderr);
+}
+
+static int list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
+{
+	(void)dtp;
+	(void)arg;
+	printf("%5u %10s %17s %33s %s\n", (unsigned)pdp->dtpd_id, pdp->dtpd_provider,
+	       pdp->dtpd_mod, pdp->dtpd_func, pdp->dtpd_name);
+	return 0;
+}
+
+/*
+ * dtrace -l: the header, then the probes of each description (every probe
+ * with none), as dtrace(1) prints them.  A description that matches
+ * nothing is an error, reported after the others are listed.
+ */
+static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, int n)
+{
+	static const char *const opt[] = { "-P", "-m", "-f", "-n" };
+	dtrace_probedesc_t pd;
+	int status = 0;
+
+	printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
+	if (n == 0 && dtrace_probe_iter(dtp, NULL, list_probe, NULL) != 0) {
+		fprintf(stderr, "%s: failed to list probes: %s\n", g_pname,
+			dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		int spec = kinds[i];
+
+		/* -n with one field names the probe; with colons, fields fill from the right */
+		if (spec == DTRACE_PROBESPEC_NAME && strchr(descs[i], ':') != NULL)
+			spec = DTRACE_PROBESPEC_NONE;
+		if (dtrace_str2desc(dtp, spec, descs[i], &pd) != 0 ||
+		    dtrace_probe_iter(dtp, &pd, list_probe, NULL) != 0) {
+			fflush(stdout);
+			fprintf(stderr, "%s: failed to match %s%s: %s\n", g_pname,
+				kinds[i] == DTRACE_PROBESPEC_NAME ? "" : opt[kinds[i]],
+				descs[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			status = 1;
+		}
+	}
+	return status;
 }
 
 /*
@@ -128,7 +177,9 @@ static char *default_output(const char *script, const char *ext)
 int main(int argc, char *argv[])
 {
 	enum { MODE_NONE, MODE_HEADER, MODE_LINK } mode = MODE_NONE;
-	const char *output = NULL, **scripts;
+	const char *output = NULL, **scripts, **descs;
+	int *kinds = NULL, ndescs = 0;
+	bool list = false;
 	unsigned cflags = 0;
 	bool compile_only = false;
 	dtrace_prog_t *last = NULL;
@@ -141,7 +192,9 @@ int main(int argc, char *argv[])
 	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
 		g_pname = strrchr(argv[0], '/') + 1;
 	if ((scripts = calloc((size_t)argc + 1, sizeof(char *))) == NULL ||
-	    (isprog = calloc((size_t)argc + 1, sizeof(bool))) == NULL) {
+	    (isprog = calloc((size_t)argc + 1, sizeof(bool))) == NULL ||
+	    (descs = calloc((size_t)argc + 1, sizeof(char *))) == NULL ||
+	    (kinds = calloc((size_t)argc + 1, sizeof(int))) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", g_pname);
 		return 1;
 	}
@@ -153,7 +206,7 @@ int main(int argc, char *argv[])
 	}
 
 	/* "+": stop at the first operand, as dtrace(1) treats what follows -s */
-	while ((c = getopt(argc, argv, "+CD:eGhI:n:o:s:U:Vx:")) != -1) {
+	while ((c = getopt(argc, argv, "+CD:ef:GhI:lm:n:o:P:s:U:Vx:")) != -1) {
 		switch (c) {
 		case 'C':
 			cflags |= DTRACE_C_CPP;
@@ -191,6 +244,19 @@ int main(int argc, char *argv[])
 			/* a program on the command line: marked, compiled in order */
 			scripts[nscripts++] = optarg;
 			isprog[nscripts - 1] = true;
+			descs[ndescs] = optarg; /* or, with -l, a probe description */
+			kinds[ndescs++] = DTRACE_PROBESPEC_NAME;
+			break;
+		case 'P':
+		case 'm':
+		case 'f':
+			descs[ndescs] = optarg;
+			kinds[ndescs++] = c == 'P'   ? DTRACE_PROBESPEC_PROVIDER
+					  : c == 'm' ? DTRACE_PROBESPEC_MOD
+						     : DTRACE_PROBESPEC_FUNC;
+			break;
+		case 'l':
+			list = true;
 			break;
 		case 'V':
 			printf("dtrace: Linux userspace DTrace %s (D interface %d)\n",
@@ -215,6 +281,27 @@ int main(int argc, char *argv[])
 			status = 2;
 			goto done;
 		}
+	}
+	int nfiles = 0;
+
+	for (int i = 0; i < nscripts; i++)
+		nfiles += !isprog[i];
+	if (list && mode == MODE_NONE && nfiles == 0) {
+		status = list_probes(dtp, descs, kinds, ndescs);
+		goto done;
+	}
+	if (list) {
+		fprintf(stderr, "%s: -l lists the probes of -n, -P, -m and -f descriptions; "
+			"listing the probes of a script (-s) or with -h/-G is not available yet\n",
+			g_pname);
+		status = 2;
+		goto done;
+	}
+	if (ndescs > nscripts - nfiles) {
+		fprintf(stderr, "%s: -P, -m and -f describe probes for -l; enabling them "
+			"is not available yet\n", g_pname);
+		status = 2;
+		goto done;
 	}
 	if (nscripts == 0) {
 		fprintf(stderr, "%s: no program specified (use -s or -n)\n", g_pname);
@@ -289,6 +376,8 @@ done:
 	free(defout);
 	free(scripts);
 	free(isprog);
+	free(descs);
+	free(kinds);
 	dtrace_close(dtp);
 	return status;
 }

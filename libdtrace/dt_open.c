@@ -80,6 +80,8 @@ static const char *const errlist[] = {
 	[EDT_ELF - EDT_BASE] = "Invalid or unreadable ELF file",
 	[EDT_OBJIO - EDT_BASE] = "Cannot write output file",
 	[EDT_BADARG - EDT_BASE] = "Invalid argument",
+	[EDT_NOPROBE - EDT_BASE] = "No probe matches description",
+	[EDT_BADPSPEC - EDT_BASE] = "Invalid probe specifier",
 };
 
 int dt_set_errno(dtrace_hdl_t *dtp, int err)

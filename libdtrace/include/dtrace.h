@@ -18,6 +18,7 @@
 #define DTRACE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -52,6 +53,8 @@ enum {
 	EDT_ELF,		/* bad or unreadable ELF file */
 	EDT_OBJIO,		/* cannot write an object or header file */
 	EDT_BADARG,		/* invalid argument to a library function */
+	EDT_NOPROBE,		/* no probe matches the description */
+	EDT_BADPSPEC,		/* malformed probe description */
 	EDT_MAX
 };
 
@@ -117,6 +120,54 @@ DTRACE_API int dtrace_errno(dtrace_hdl_t *dtp);
  * on the handle.  dtp may be NULL for the fixed text.
  */
 DTRACE_API const char *dtrace_errmsg(dtrace_hdl_t *dtp, int err);
+
+/*
+ * Probes.  A description names provider:module:function:name; each field
+ * is a glob pattern (*, ?, [...]) and an empty field matches anything.
+ * Field sizes are those of illumos.
+ */
+#define DTRACE_PROVNAMELEN 64
+#define DTRACE_MODNAMELEN 64
+#define DTRACE_FUNCNAMELEN 192
+#define DTRACE_NAMELEN 64
+
+typedef uint32_t dtrace_id_t;
+
+typedef struct dtrace_probedesc {
+	dtrace_id_t dtpd_id; /* 0 in a description to match */
+	char dtpd_provider[DTRACE_PROVNAMELEN];
+	char dtpd_mod[DTRACE_MODNAMELEN];
+	char dtpd_func[DTRACE_FUNCNAMELEN];
+	char dtpd_name[DTRACE_NAMELEN];
+} dtrace_probedesc_t;
+
+/*
+ * Parse "p:m:f:n" into a description.  Fewer fields fill from the right,
+ * as dtrace -n does ("BEGIN" is the name, "f:n" function and name);
+ * dtrace -P/-m/-f give a single field with spec DTRACE_PROBESPEC_PROVIDER,
+ * _MOD, _FUNC, _NAME.  Returns 0, or -1 with EDT_BADPSPEC.
+ */
+enum {
+	DTRACE_PROBESPEC_NONE = -1,
+	DTRACE_PROBESPEC_PROVIDER = 0,
+	DTRACE_PROBESPEC_MOD,
+	DTRACE_PROBESPEC_FUNC,
+	DTRACE_PROBESPEC_NAME
+};
+DTRACE_API int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s,
+			       dtrace_probedesc_t *pdp);
+
+/*
+ * Call func for every probe that matches pdp (NULL: every probe), in ID
+ * order: the dtrace provider (BEGIN, END, ERROR), profile and tick, then
+ * the USDT probes of every running process that this process may read,
+ * as provider name + PID (python1234), module = the file's base name.
+ * A non-zero return from func stops the walk and is returned.  Returns 0,
+ * or -1 with EDT_NOPROBE when nothing matched.
+ */
+typedef int dtrace_probe_f(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg);
+DTRACE_API int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
+				 dtrace_probe_f *func, void *arg);
 
 #ifdef __cplusplus
 }

@@ -477,6 +477,68 @@ static void test_stapsdt_parse(void)
 	CHECK_INT(dt_stapsdt_parse(buf, 124, &n), -1);
 }
 
+static int count_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	(void)dtp;
+	(void)pd;
+	++*(int *)arg;
+	return 0;
+}
+
+static int stop_at_two(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pd, void *arg)
+{
+	(void)dtp;
+	(void)arg;
+	return pd->dtpd_id == 2 ? 7 : 0;
+}
+
+static void test_probe_descriptions(void)
+{
+	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	dtrace_probedesc_t pd;
+	char big[300];
+	int n = 0;
+
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "a:b:c:d", &pd), 0);
+	CHECK_STR(pd.dtpd_provider, "a");
+	CHECK_STR(pd.dtpd_mod, "b");
+	CHECK_STR(pd.dtpd_func, "c");
+	CHECK_STR(pd.dtpd_name, "d");
+	/* fewer fields fill from the right */
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "f:n", &pd), 0);
+	CHECK_STR(pd.dtpd_provider, "");
+	CHECK_STR(pd.dtpd_mod, "");
+	CHECK_STR(pd.dtpd_func, "f");
+	CHECK_STR(pd.dtpd_name, "n");
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "::", &pd), 0);
+	CHECK_STR(pd.dtpd_mod, "");
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_MOD, "libc.so.6", &pd), 0);
+	CHECK_STR(pd.dtpd_mod, "libc.so.6");
+	CHECK_STR(pd.dtpd_name, "");
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "a:b:c:d:e", &pd), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_BADPSPEC);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_FUNC, big, &pd), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_BADPSPEC);
+	CHECK_INT(dtrace_str2desc(dtp, 9, "x", &pd), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_BADARG);
+	CHECK_INT(dtrace_str2desc(NULL, DTRACE_PROBESPEC_NONE, "x", &pd), -1);
+
+	/* the fixed probes, with globs; a callback's value stops the walk */
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "profile:::tick-*", &pd), 0);
+	CHECK_INT(dtrace_probe_iter(dtp, &pd, count_probe, &n), 0);
+	CHECK_INT(n, 6);
+	CHECK_INT(dtrace_probe_iter(dtp, NULL, stop_at_two, NULL), 7);
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_PROVIDER, "nosuch", &pd), 0);
+	CHECK_INT(dtrace_probe_iter(dtp, &pd, count_probe, &n), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_NOPROBE);
+	CHECK_INT(dtrace_probe_iter(dtp, NULL, NULL, NULL), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_BADARG);
+	CHECK_INT(dtrace_probe_iter(NULL, NULL, count_probe, &n), -1);
+	dtrace_close(dtp);
+}
+
 int main(void)
 {
 	test_lex_numbers();
@@ -490,5 +552,6 @@ int main(void)
 	test_api_misuse();
 	test_cpp();
 	test_stapsdt_parse();
+	test_probe_descriptions();
 	return CHECK_DONE();
 }

@@ -1,0 +1,588 @@
+/*
+ * dt_probe.c -- the probes a consumer can enable, for dtrace -l and for
+ * matching probe descriptions: the dtrace provider, profile and tick, and
+ * the USDT probes (stapsdt notes) of the files mapped by running processes.
+ *
+ * USDT probes are found as the kernel would attach them: a process's
+ * executable file mappings from /proc/PID/maps, each file's notes read
+ * once per walk (libc is mapped by every process).  The function of a probe
+ * is the symbol that holds its address, from .symtab or else .dynsym.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dt_impl.h"
+
+/* ---------------------------------------------------------------- descriptions */
+
+static int set_field(dtrace_hdl_t *dtp, char *dst, size_t len, const char *s, size_t n)
+{
+	if (n >= len)
+		return dt_set_errmsg(dtp, EDT_BADPSPEC, "probe description field too long: %.*s",
+				     (int)n, s);
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s, dtrace_probedesc_t *pdp)
+{
+	const char *f[4] = { 0 }, *p;
+	size_t flen[4] = { 0 };
+	int nf = 0, first;
+
+	if (dtp == NULL)
+		return -1;
+	if (s == NULL || pdp == NULL || spec < DTRACE_PROBESPEC_NONE ||
+	    spec > DTRACE_PROBESPEC_NAME)
+		return dt_set_errno(dtp, EDT_BADARG);
+	memset(pdp, 0, sizeof(*pdp));
+	if (spec != DTRACE_PROBESPEC_NONE) {
+		/* a single field: -P, -m, -f or -n with no colon */
+		f[spec] = s;
+		flen[spec] = strlen(s);
+	} else {
+		const char *start[4];
+		size_t len[4];
+
+		for (p = s;; p++) {
+			const char *e = strchr(p, ':');
+
+			if (nf == 4)
+				return dt_set_errmsg(dtp, EDT_BADPSPEC,
+						     "invalid probe description \"%s\": "
+						     "more than four fields", s);
+			start[nf] = p;
+			len[nf] = e != NULL ? (size_t)(e - p) : strlen(p);
+			nf++;
+			if (e == NULL)
+				break;
+			p = e;
+		}
+		first = 4 - nf; /* fields fill from the right */
+		for (int i = 0; i < nf; i++) {
+			f[first + i] = start[i];
+			flen[first + i] = len[i];
+		}
+	}
+	if ((f[0] && set_field(dtp, pdp->dtpd_provider, sizeof(pdp->dtpd_provider), f[0],
+			       flen[0])) ||
+	    (f[1] && set_field(dtp, pdp->dtpd_mod, sizeof(pdp->dtpd_mod), f[1], flen[1])) ||
+	    (f[2] && set_field(dtp, pdp->dtpd_func, sizeof(pdp->dtpd_func), f[2], flen[2])) ||
+	    (f[3] && set_field(dtp, pdp->dtpd_name, sizeof(pdp->dtpd_name), f[3], flen[3])))
+		return -1;
+	return 0;
+}
+
+static bool field_match(const char *pattern, const char *s)
+{
+	return pattern[0] == '\0' || fnmatch(pattern, s, 0) == 0;
+}
+
+static bool desc_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p)
+{
+	return pat == NULL ||
+	       ((pat->dtpd_id == 0 || pat->dtpd_id == p->dtpd_id) &&
+		field_match(pat->dtpd_provider, p->dtpd_provider) &&
+		field_match(pat->dtpd_mod, p->dtpd_mod) && field_match(pat->dtpd_func, p->dtpd_func) &&
+		field_match(pat->dtpd_name, p->dtpd_name));
+}
+
+/* ---------------------------------------------------------------- the walk */
+
+typedef struct walk {
+	dtrace_hdl_t *w_dtp;
+	const dtrace_probedesc_t *w_pat;
+	dtrace_probe_f *w_func;
+	void *w_arg;
+	dtrace_id_t w_id;
+	unsigned w_matched;
+	int w_rc;
+} walk_t;
+
+/* Give one probe an ID and, if it matches, to the caller; non-zero stops. */
+static int visit(walk_t *w, const char *prov, const char *mod, const char *func,
+		 const char *name)
+{
+	dtrace_probedesc_t d;
+
+	memset(&d, 0, sizeof(d));
+	d.dtpd_id = ++w->w_id;
+	snprintf(d.dtpd_provider, sizeof(d.dtpd_provider), "%s", prov);
+	snprintf(d.dtpd_mod, sizeof(d.dtpd_mod), "%s", mod);
+	snprintf(d.dtpd_func, sizeof(d.dtpd_func), "%s", func);
+	snprintf(d.dtpd_name, sizeof(d.dtpd_name), "%s", name);
+	if (!desc_match(w->w_pat, &d))
+		return 0;
+	w->w_matched++;
+	return w->w_rc = w->w_func(w->w_dtp, &d, w->w_arg);
+}
+
+static const char *const profile_rates[] = { "97", "199", "499", "997", "1999", "4001",
+					     "4999" };
+static const char *const tick_rates[] = { "1", "10", "100", "500", "1000", "5000" };
+
+static int walk_fixed(walk_t *w)
+{
+	static const char *const dtrace_probes[] = { "BEGIN", "END", "ERROR" };
+	char name[32];
+
+	for (size_t i = 0; i < 3; i++)
+		if (visit(w, "dtrace", "", "", dtrace_probes[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(profile_rates) / sizeof(profile_rates[0]); i++) {
+		snprintf(name, sizeof(name), "profile-%s", profile_rates[i]);
+		if (visit(w, "profile", "", "", name))
+			return 1;
+	}
+	for (size_t i = 0; i < sizeof(tick_rates) / sizeof(tick_rates[0]); i++) {
+		snprintf(name, sizeof(name), "tick-%s", tick_rates[i]);
+		if (visit(w, "profile", "", "", name))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- USDT files */
+
+typedef struct fprobe {
+	char *fp_prov, *fp_func, *fp_name;
+} fprobe_t;
+
+/* The USDT probes of one file, read once per walk. */
+typedef struct ufile {
+	dev_t uf_dev;
+	ino_t uf_ino;
+	char *uf_module;
+	fprobe_t *uf_probes;
+	size_t uf_n;
+} ufile_t;
+
+typedef struct sym {
+	uint64_t s_addr, s_size;
+	const char *s_name;
+} sym_t;
+
+typedef struct freader {
+	ufile_t *fr_file;
+	sym_t *fr_syms;
+	size_t fr_nsyms;
+	uint64_t fr_base; /* address of .stapsdt.base in this file, or 0 */
+	size_t fr_cap;
+	bool fr_nomem;
+} freader_t;
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const sym_t *x = a, *y = b;
+
+	return x->s_addr < y->s_addr ? -1 : x->s_addr > y->s_addr;
+}
+
+static const char *sym_at(const freader_t *fr, uint64_t pc)
+{
+	size_t lo = 0, hi = fr->fr_nsyms;
+
+	while (lo < hi) { /* lo: the first symbol that starts after pc */
+		size_t mid = (lo + hi) / 2;
+
+		if (fr->fr_syms[mid].s_addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* aliases and nested symbols start together: look a few back */
+	for (size_t i = lo, k = 0; i-- > 0 && k < 16; k++) {
+		const sym_t *s = &fr->fr_syms[i];
+
+		if (pc - s->s_addr < (s->s_size ? s->s_size : 1))
+			return s->s_name;
+	}
+	return "";
+}
+
+/* Function symbols of the file: .symtab if present, else .dynsym. */
+static int load_syms(Elf *elf, freader_t *fr)
+{
+	Elf_Scn *scn = NULL, *best = NULL;
+	size_t shstrndx, cap = 0;
+	GElf_Shdr sh, bsh = { 0 };
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name != NULL && strcmp(name, ".stapsdt.base") == 0)
+			fr->fr_base = sh.sh_addr;
+		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && best == NULL)) {
+			if (best == NULL || sh.sh_type == SHT_SYMTAB) {
+				best = scn;
+				bsh = sh;
+			}
+		}
+	}
+	if (best != NULL) {
+		Elf_Data *data = elf_getdata(best, NULL);
+		size_t n = bsh.sh_entsize ? bsh.sh_size / bsh.sh_entsize : 0;
+
+		for (size_t i = 0; data != NULL && i < n; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (gelf_getsym(data, (int)i, &s) == NULL ||
+			    GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
+			    (name = elf_strptr(elf, bsh.sh_link, s.st_name)) == NULL ||
+			    name[0] == '\0')
+				continue;
+			if (fr->fr_nsyms == cap) {
+				size_t nc = cap ? 2 * cap : 256;
+				sym_t *ns = realloc(fr->fr_syms, nc * sizeof(*ns));
+
+				if (ns == NULL)
+					return -1;
+				fr->fr_syms = ns;
+				cap = nc;
+			}
+			fr->fr_syms[fr->fr_nsyms++] = (sym_t){ s.st_value, s.st_size, name };
+		}
+	}
+	qsort(fr->fr_syms, fr->fr_nsyms, sizeof(sym_t), sym_cmp);
+	return 0;
+}
+
+/* The probe's name as D spells it: double underscores become dashes. */
+static char *d_name(const char *s)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	if (out == NULL)
+		return NULL;
+	while (*s != '\0') {
+		if (s[0] == '_' && s[1] == '_') {
+			*o++ = '-';
+			s += 2;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * libusdt names a probe function provider_function_name: the function of
+ * its probe is the middle part.
+ */
+static const char *usdt_func(const char *sym, const char *prov, const char *name, size_t *len)
+{
+	size_t sl = strlen(sym), pl = strlen(prov), nl = strlen(name);
+
+	if (sl > pl + nl + 2 && strncmp(sym, prov, pl) == 0 && sym[pl] == '_' &&
+	    sym[sl - nl - 1] == '_' && strcmp(sym + sl - nl, name) == 0) {
+		*len = sl - pl - nl - 2;
+		return sym + pl + 1;
+	}
+	*len = strlen(sym);
+	return sym;
+}
+
+static int note_cb(const dt_stapsdt_note_t *n, void *arg)
+{
+	freader_t *fr = arg;
+	ufile_t *uf = fr->fr_file;
+	uint64_t pc = n->sn_pc;
+	const char *func;
+	size_t flen;
+	fprobe_t p;
+
+	if (fr->fr_base != 0 && n->sn_base != 0) /* prelink moved the file */
+		pc += fr->fr_base - n->sn_base;
+	func = usdt_func(sym_at(fr, pc), n->sn_provider, n->sn_name, &flen);
+	for (size_t i = 0; i < uf->uf_n; i++) /* one probe for several sites */
+		if (strcmp(uf->uf_probes[i].fp_prov, n->sn_provider) == 0 &&
+		    strncmp(uf->uf_probes[i].fp_func, func, flen) == 0 &&
+		    uf->uf_probes[i].fp_func[flen] == '\0') {
+			char *dn = d_name(n->sn_name);
+			bool same = dn != NULL && strcmp(uf->uf_probes[i].fp_name, dn) == 0;
+
+			free(dn);
+			if (same)
+				return 0;
+		}
+	if (uf->uf_n == fr->fr_cap) {
+		size_t nc = fr->fr_cap ? 2 * fr->fr_cap : 16;
+		fprobe_t *np = realloc(uf->uf_probes, nc * sizeof(*np));
+
+		if (np == NULL)
+			goto nomem;
+		uf->uf_probes = np;
+		fr->fr_cap = nc;
+	}
+	p.fp_prov = strdup(n->sn_provider);
+	p.fp_func = strndup(func, flen);
+	p.fp_name = d_name(n->sn_name);
+	if (p.fp_prov == NULL || p.fp_func == NULL || p.fp_name == NULL) {
+		free(p.fp_prov);
+		free(p.fp_func);
+		free(p.fp_name);
+		goto nomem;
+	}
+	uf->uf_probes[uf->uf_n++] = p;
+	return 0;
+nomem:
+	fr->fr_nomem = true;
+	return 1;
+}
+
+/*
+ * A libusdt image is PID-START-module-provider-N.so: its module is the one
+ * the program gave.  Anything else is named by its base name.
+ */
+static char *module_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *p, *dash;
+	size_t n;
+
+	base = base != NULL ? base + 1 : path;
+	p = base;
+	for (int k = 0; k < 2; k++) { /* PID- START- */
+		size_t d = strspn(p, "0123456789");
+
+		if (d == 0 || p[d] != '-')
+			return strdup(base);
+		p += d + 1;
+	}
+	n = strlen(p);
+	if (n < 4 || strcmp(p + n - 3, ".so") != 0)
+		return strdup(base);
+	/* module-provider-N.so: the module ends before the second last dash */
+	dash = p + n - 3;
+	while (dash > p && isdigit((unsigned char)dash[-1]))
+		dash--;
+	if (dash == p || dash[-1] != '-')
+		return strdup(base);
+	dash--;
+	while (dash > p && dash[-1] != '-')
+		dash--;
+	if (dash == p)
+		return strdup(base);
+	return strndup(p, (size_t)(dash - 1 - p));
+}
+
+static void ufile_free(ufile_t *uf)
+{
+	for (size_t i = 0; i < uf->uf_n; i++) {
+		free(uf->uf_probes[i].fp_prov);
+		free(uf->uf_probes[i].fp_func);
+		free(uf->uf_probes[i].fp_name);
+	}
+	free(uf->uf_probes);
+	free(uf->uf_module);
+}
+
+typedef struct fcache {
+	ufile_t *fc_files;
+	size_t fc_n, fc_cap;
+} fcache_t;
+
+/* The probes of the file at path (as seen from process pid); NULL: none. */
+static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nomem)
+{
+	char rpath[4096 + 64];
+	struct stat st;
+	freader_t fr;
+	ufile_t uf;
+	Elf *elf;
+	int fd;
+	char err[128];
+
+	/* through the process's root, so that containers' files resolve */
+	snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)pid, path);
+	if ((fd = open(rpath, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	for (size_t i = 0; i < fc->fc_n; i++)
+		if (fc->fc_files[i].uf_dev == st.st_dev && fc->fc_files[i].uf_ino == st.st_ino) {
+			close(fd);
+			return fc->fc_files[i].uf_n ? &fc->fc_files[i] : NULL;
+		}
+	memset(&uf, 0, sizeof(uf));
+	memset(&fr, 0, sizeof(fr));
+	uf.uf_dev = st.st_dev;
+	uf.uf_ino = st.st_ino;
+	fr.fr_file = &uf;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
+		if (load_syms(elf, &fr) != 0)
+			fr.fr_nomem = true;
+		else
+			(void)dt_stapsdt_iter(elf, note_cb, &fr, err, sizeof(err));
+	}
+	elf_end(elf);
+	close(fd);
+	free(fr.fr_syms);
+	if (uf.uf_n > 0 && (uf.uf_module = module_name(path)) == NULL)
+		fr.fr_nomem = true;
+	if (!fr.fr_nomem && fc->fc_n == fc->fc_cap) {
+		size_t nc = fc->fc_cap ? 2 * fc->fc_cap : 64;
+		ufile_t *nf = realloc(fc->fc_files, nc * sizeof(*nf));
+
+		if (nf == NULL)
+			fr.fr_nomem = true;
+		else {
+			fc->fc_files = nf;
+			fc->fc_cap = nc;
+		}
+	}
+	if (fr.fr_nomem) {
+		*nomem = true;
+		ufile_free(&uf);
+		return NULL;
+	}
+	fc->fc_files[fc->fc_n++] = uf;
+	return uf.uf_n ? &fc->fc_files[fc->fc_n - 1] : NULL;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The USDT probes of one process, each file once, in mapping order. */
+static int walk_process(walk_t *w, fcache_t *fc, pid_t pid, bool *nomem)
+{
+	char path[64], line[4096 + 256], prov[DTRACE_PROVNAMELEN + 16];
+	size_t *seen = NULL; /* indexes: fc_files moves when it grows */
+	size_t nseen = 0;
+	FILE *maps;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((maps = fopen(path, "re")) == NULL)
+		return 0; /* gone, or not ours to read */
+	while (rc == 0 && fgets(line, sizeof(line), maps) != NULL) {
+		char perms[8], *file;
+		ufile_t *uf;
+		size_t *ns, idx;
+		bool dup = false;
+		int off = 0;
+
+		if (sscanf(line, "%*x-%*x %7s %*x %*x:%*x %*u %n", perms, &off) != 1 || off == 0 ||
+		    perms[2] != 'x')
+			continue;
+		file = line + off;
+		file[strcspn(file, "\n")] = '\0';
+		if (file[0] != '/' || strstr(file, " (deleted)") != NULL)
+			continue;
+		if ((uf = file_probes(fc, pid, file, nomem)) == NULL) {
+			if (*nomem)
+				rc = -1;
+			continue;
+		}
+		idx = (size_t)(uf - fc->fc_files);
+		for (size_t i = 0; i < nseen; i++)
+			dup |= seen[i] == idx;
+		if (dup)
+			continue;
+		if ((ns = realloc(seen, (nseen + 1) * sizeof(*ns))) == NULL) {
+			*nomem = true;
+			rc = -1;
+			break;
+		}
+		seen = ns;
+		seen[nseen++] = idx;
+		for (size_t i = 0; rc == 0 && i < uf->uf_n; i++) {
+			snprintf(prov, sizeof(prov), "%s%d", uf->uf_probes[i].fp_prov, (int)pid);
+			if (visit(w, prov, uf->uf_module, uf->uf_probes[i].fp_func,
+				  uf->uf_probes[i].fp_name))
+				rc = 1;
+		}
+	}
+	fclose(maps);
+	free(seen);
+	return rc;
+}
+
+static int walk_usdt(walk_t *w)
+{
+	fcache_t fc = { 0 };
+	pid_t *pids = NULL, self = getpid();
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	bool nomem = false;
+	int rc = 0;
+	DIR *d;
+
+	if (elf_version(EV_CURRENT) == EV_NONE || (d = opendir("/proc")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+
+		if (*end != '\0' || v <= 0 || (pid_t)v == self)
+			continue;
+		if (n == cap) {
+			pid_t *np = realloc(pids, (cap = cap ? 2 * cap : 256) * sizeof(*np));
+
+			if (np == NULL) {
+				nomem = true;
+				break;
+			}
+			pids = np;
+		}
+		pids[n++] = (pid_t)v;
+	}
+	closedir(d);
+	if (!nomem) {
+		qsort(pids, n, sizeof(*pids), pid_cmp);
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			rc = walk_process(w, &fc, pids[i], &nomem);
+	}
+	for (size_t i = 0; i < fc.fc_n; i++)
+		ufile_free(&fc.fc_files[i]);
+	free(fc.fc_files);
+	free(pids);
+	if (nomem)
+		return dt_set_errno(w->w_dtp, EDT_NOMEM);
+	return rc;
+}
+
+int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probe_f *func,
+		      void *arg)
+{
+	walk_t w = { dtp, pdp, func, arg, 0, 0, 0 };
+	int rc;
+
+	if (dtp == NULL)
+		return -1;
+	if (func == NULL)
+		return dt_set_errno(dtp, EDT_BADARG);
+	rc = walk_fixed(&w);
+	if (rc == 0)
+		rc = walk_usdt(&w);
+	if (rc == 1)
+		return w.w_rc;
+	if (rc < 0)
+		return -1;
+	if (w.w_matched == 0)
+		return dt_set_errno(dtp, EDT_NOPROBE);
+	return 0;
+}

@@ -1,0 +1,142 @@
+"""dtrace -l: the probes a consumer can enable, printed as dtrace(1) does.
+
+The USDT probes of running processes are checked against bpftrace -l (the
+independent oracle) for python3.11's notes and a libusdt runtime provider.
+
+Environment: DTRACE_BIN (our dtrace), USDT_APP (tests/integration/usdt/usdt_app).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import tracelib  # noqa: E402
+
+DTRACE = os.environ.get("DTRACE_BIN", "dtrace")
+USDT_APP = os.environ.get("USDT_APP", "usdt_app")
+PYTHON = "/usr/bin/python3.11"
+HEADER = "   ID   PROVIDER            MODULE                          FUNCTION NAME"
+
+
+def dtrace(*args):
+    return subprocess.run([DTRACE] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+
+
+def fields(line):
+    """Split a listed probe on whitespace: wide names push columns right."""
+    parts = line.split()
+    return parts
+
+
+def bpftrace_names(path):
+    """Probe names bpftrace -l reports for a file, in D spelling."""
+    out = tracelib.run(["bpftrace", "-l", "usdt:%s:*" % path]).stdout.split()
+    return sorted({l.rsplit(":", 1)[1].replace("__", "-") for l in out})
+
+
+class FixedProbes(unittest.TestCase):
+    def test_begin(self):
+        r = dtrace("-l", "-n", "BEGIN")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), [
+            HEADER,
+            "    1     dtrace                                                     BEGIN"])
+
+    def test_every_probe_starts_with_dtrace_and_profile(self):
+        r = dtrace("-l")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], HEADER)
+        got = [tuple(fields(l)) for l in lines[1:17]]
+        want = [("1", "dtrace", "BEGIN"), ("2", "dtrace", "END"), ("3", "dtrace", "ERROR")]
+        n = 4
+        for r_ in ("97", "199", "499", "997", "1999", "4001", "4999"):
+            want.append((str(n), "profile", "profile-" + r_))
+            n += 1
+        for r_ in ("1", "10", "100", "500", "1000", "5000"):
+            want.append((str(n), "profile", "tick-" + r_))
+            n += 1
+        self.assertEqual(got, want)
+        ids = [int(l.split()[0]) for l in lines[1:]]
+        self.assertEqual(ids, list(range(1, len(ids) + 1)))
+
+    def test_globs_and_several_descriptions(self):
+        r = dtrace("-l", "-n", "dtrace:::E*", "-n", "profile:::tick-1?0")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([fields(l)[-1] for l in r.stdout.splitlines()[1:]],
+                         ["END", "ERROR", "tick-100"])
+
+    def test_no_match(self):
+        r = dtrace("-l", "-n", "nosuch:::", "-n", "BEGIN")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr, "dtrace: failed to match nosuch:::: "
+                                   "No probe matches description\n")
+        self.assertIn("BEGIN", r.stdout)  # the other description still lists
+
+    def test_bad_descriptions(self):
+        r = dtrace("-l", "-n", "a:b:c:d:e")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('invalid probe description "a:b:c:d:e": more than four fields',
+                      r.stderr)
+        r = dtrace("-l", "-P", "x" * 70)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("probe description field too long", r.stderr)
+        with tempfile.NamedTemporaryFile("w", suffix=".d") as f:
+            f.write("BEGIN {}\n")
+            f.flush()
+            r = dtrace("-l", "-s", f.name)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not available yet", r.stderr)
+
+
+class UsdtProbes(unittest.TestCase):
+    def setUp(self):
+        tracelib.require_tracing(self)
+        self.procs = []
+
+    def tearDown(self):
+        for p in self.procs:
+            p.kill()
+            p.communicate()
+
+    def start(self, argv, env=None):
+        p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, env=env)
+        self.procs.append(p)
+        return p
+
+    def listed(self, *args):
+        r = dtrace("-l", *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [fields(l) for l in r.stdout.splitlines()[1:]]
+
+    def test_python_probes_by_provider(self):
+        p = self.start([PYTHON, "-c", "import sys; print('up', flush=True); sys.stdin.read()"])
+        self.assertEqual(p.stdout.readline(), "up\n")
+        rows = self.listed("-P", "python%d" % p.pid)
+        self.assertEqual(sorted(r[-1] for r in rows), bpftrace_names(PYTHON))
+        for r in rows:  # stripped: no symbol holds the sites, so no function
+            self.assertEqual(r[1:3], ["python%d" % p.pid, "python3.11"])
+        # the same probes by glob on provider and name
+        rows2 = self.listed("-n", "python*:python3.11::function-entry")
+        self.assertIn(["python%d" % p.pid, "python3.11", "function-entry"],
+                      [r[1:] for r in rows2])
+
+    def test_libusdt_module_and_function(self):
+        with tempfile.TemporaryDirectory() as rundir:
+            env = dict(os.environ, USDT_RUNTIME_DIR=rundir)
+            p = self.start([USDT_APP, "watch", "30"], env=env)
+            path = p.stdout.readline().split()[1]
+            self.assertEqual(p.stdout.readline(), "enabled 0\n")
+            rows = self.listed("-n", "rtp%d:::" % p.pid)
+            self.assertEqual(sorted(r[-1] for r in rows), bpftrace_names(path))
+            for r in rows:  # the module and function the program declared
+                self.assertEqual(r[1:4], ["rtp%d" % p.pid, "usdtapp", "main"])
+            self.assertEqual(len(self.listed("-m", "usdtapp", "-f", "main")), 2 * len(rows))
+
+
+if __name__ == "__main__":
+    unittest.main()

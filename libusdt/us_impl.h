@@ -39,6 +39,7 @@ struct usdt_probe {
 /* A mapped image: one reservation with three segments of the file. */
 typedef struct us_image {
 	char *im_path;	  /* malloc'd; NULL once removed */
+	int im_lockfd;	  /* holds a shared flock on the file while mapped; -1: none */
 	uint8_t *im_base; /* where vaddr 0 is mapped */
 	size_t im_len;	  /* bytes reserved */
 	size_t im_text;	  /* vaddr of .text (US_TEXT_VADDR) */
@@ -55,7 +56,6 @@ struct usdt_provider {
 	bool pv_enabled;
 	pid_t pv_owner; /* the process that wrote the image file */
 	us_image_t pv_image;
-	unsigned pv_seq;
 	int pv_errno;
 	char pv_errmsg[256];
 };
@@ -73,6 +73,7 @@ void us_arg_spec(usdt_argtype_t t, int i, char *buf, size_t len);
 /* us_rundir.c: the private runtime directory, exit cleanup, reaping. */
 int us_rundir(char *buf, size_t len, char *err, size_t errlen);
 int us_proc_starttime(pid_t pid, unsigned long long *st);
-void us_reap(const char *dir);
+/* Remove the unlocked files of dead processes, and self's own (an exec's leftovers). */
+void us_reap(const char *dir, pid_t self, unsigned long long self_start);
 
 #endif /* US_IMPL_H */

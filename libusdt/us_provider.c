@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "us_impl.h"
@@ -34,7 +36,9 @@ static usdt_probe_t *graveyard;	  /* probes of destroyed providers */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char rundir[PATH_MAX];
 static char rundir_err[256];
-static unsigned long long self_start;
+static pid_t start_pid;			/* the process start_time was read for */
+static unsigned long long start_time; /* its start, in clock ticks */
+static unsigned image_seq;		/* numbers every image this process writes */
 
 void us_nop_fn(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
 	       uint64_t a6, uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
@@ -151,6 +155,10 @@ static void retire(usdt_provider_t *prov)
 		free(im->im_path);
 		im->im_path = NULL;
 	}
+	if (im->im_lockfd >= 0) { /* a forked child's close keeps the parent's lock */
+		close(im->im_lockfd);
+		im->im_lockfd = -1;
+	}
 }
 
 static void point_probes(usdt_provider_t *prov, const us_image_t *im)
@@ -191,7 +199,15 @@ static int map_image(usdt_provider_t *prov, int fd, us_image_t *im)
 		    MAP_FAILED) {
 			int e = errno;
 
+			struct statvfs vfs;
+
 			munmap(base, im->im_len);
+			if (e == EPERM && fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_NOEXEC))
+				return fail(prov, e,
+					    "cannot map %s: its file system is mounted noexec "
+					    "(set USDT_RUNTIME_DIR to a directory that allows "
+					    "executable mappings)",
+					    im->im_path);
 			return fail(prov, e, "cannot map %s: %s", im->im_path, strerror(e));
 		}
 	}
@@ -227,33 +243,52 @@ static void init_once(void)
 	pthread_atfork(before_fork, after_fork, after_fork);
 	if (us_rundir(rundir, sizeof(rundir), rundir_err, sizeof(rundir_err)) != 0)
 		rundir[0] = '\0';
-	else
-		us_reap(rundir);
-	if (us_proc_starttime(getpid(), &self_start) != 0)
-		self_start = 0;
+	else if (us_proc_starttime(getpid(), &start_time) == 0)
+		us_reap(rundir, getpid(), start_time);
+	start_pid = 0; /* read again in build(): a failure here is not final */
+}
+
+/* Our start time, which names our files; read again in a forked child. */
+static int self_start(unsigned long long *st)
+{
+	if (start_pid != getpid()) {
+		if (us_proc_starttime(getpid(), &start_time) != 0)
+			return -1;
+		start_pid = getpid();
+	}
+	*st = start_time;
+	return 0;
 }
 
 /* Build, write and map the image of every probe; then switch the probes to it. */
 static int build(usdt_provider_t *prov)
 {
-	us_image_t im = { 0 };
+	us_image_t im = { .im_lockfd = -1 };
 	char path[PATH_MAX + 128], err[256];
-	unsigned long long start = self_start;
+	unsigned long long start;
 	int fd, n;
 
 	if (rundir[0] == '\0')
 		return fail(prov, EUSDT_RUNDIR, "%s", rundir_err);
-	if (getpid() != prov->pv_owner && prov->pv_owner != 0) {
-		/* a forked child rebuilding: its own start time names its files */
-		us_proc_starttime(getpid(), &start);
-	}
+	/* without it, others could not tell our files from a dead process's */
+	if (self_start(&start) != 0)
+		return fail(prov, errno, "cannot read this process's start time: %s",
+			    strerror(errno));
 	n = snprintf(path, sizeof(path), "%s/%d-%llu-%s-%s-%u.so", rundir, (int)getpid(), start,
-		     prov->pv_module, prov->pv_name, prov->pv_seq++);
+		     prov->pv_module, prov->pv_name, image_seq++);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return fail(prov, ENAMETOOLONG, "image path too long");
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return fail(prov, errno, "cannot create %s: %s", path, strerror(errno));
+	/* held while mapped: the reaper of another process leaves the file */
+	if (flock(fd, LOCK_SH | LOCK_NB) != 0) {
+		int e = errno;
+
+		close(fd);
+		unlink(path);
+		return fail(prov, e, "cannot lock %s: %s", path, strerror(e));
+	}
 	if ((im.im_path = strdup(path)) == NULL) {
 		close(fd);
 		unlink(path);
@@ -272,7 +307,7 @@ static int build(usdt_provider_t *prov)
 		free(im.im_path);
 		return -prov->pv_errno;
 	}
-	close(fd);
+	im.im_lockfd = fd;
 	/* switch: new pointers first, then retire the old image */
 	point_probes(prov, &im);
 	if (prov->pv_enabled)
@@ -289,7 +324,7 @@ usdt_provider_t *usdt_provider_create(const char *name, const char *module,
 				      const struct usdt_provider_opts *opts, int *errp)
 {
 	usdt_provider_t *prov;
-	char exe[US_NAMELEN] = "";
+	char exe[PATH_MAX] = "";
 	int err = 0;
 
 	if (!valid_name(name, false))
@@ -320,6 +355,7 @@ usdt_provider_t *usdt_provider_create(const char *name, const char *module,
 		return NULL;
 	}
 	pthread_once(&once, init_once);
+	prov->pv_image.im_lockfd = -1;
 	snprintf(prov->pv_name, sizeof(prov->pv_name), "%s", name);
 	if (module == NULL) {
 		/* the program's name, made safe for a file name */
@@ -329,6 +365,7 @@ usdt_provider_t *usdt_provider_create(const char *name, const char *module,
 		exe[n > 0 ? n : 0] = '\0';
 		base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
 		memmove(exe, base, strlen(base) + 1);
+		exe[US_NAMELEN - 1] = '\0'; /* the base name, cut to a name's length */
 		for (char *p = exe; *p; p++)
 			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 			      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-'))

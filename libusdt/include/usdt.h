@@ -29,10 +29,12 @@
  * usdt_provider_errmsg() a message with details for the provider's last
  * failed call.  Nothing aborts or exits on bad input.
  *
- * Files: images live in $XDG_RUNTIME_DIR/usdt or /tmp/usdt-UID (mode 0700,
- * created with O_EXCL), are removed on disable, destroy and exit, and the
- * files of processes that died are removed when the next provider is
- * created.
+ * Files: images live in $USDT_RUNTIME_DIR (an absolute path), else
+ * $XDG_RUNTIME_DIR/usdt, else /tmp/usdt-UID (mode 0700, created with
+ * O_EXCL), and are removed on disable, destroy and exit.  Each is locked
+ * (flock, shared) while a process maps it; the first provider a process
+ * creates removes the files that no process holds and whose writer died,
+ * or that the same process left behind before an exec.
  */
 #ifndef USDT_H
 #define USDT_H

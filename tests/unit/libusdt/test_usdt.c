@@ -205,6 +205,8 @@ static int enable_one(void)
 	rc = usdt_provider_enable(p);
 	if (rc == -EUSDT_RUNDIR && strstr(usdt_provider_errmsg(p), "private") != NULL)
 		return 3;
+	if (rc == -EUSDT_RUNDIR && strstr(usdt_provider_errmsg(p), "absolute path") != NULL)
+		return 6;
 	if (rc == -EUSDT_ELF && strstr(usdt_provider_errmsg(p), "cannot write") != NULL)
 		return 4;
 	if (rc != 0)
@@ -223,9 +225,83 @@ static int enable_with_full_disk(void)
 	return enable_one();
 }
 
+/* A reaper that cannot open /proc (no descriptor left) must not remove files. */
+static int reap_without_descriptors(void)
+{
+	struct rlimit rl = { 4, 4 }; /* 0-2, and one for the directory */
+
+	setrlimit(RLIMIT_NOFILE, &rl);
+	enable_one();
+	return 0;
+}
+
+static void test_reaping_spares_the_living(void)
+{
+	usdt_provider_t *p1 = usdt_provider_create("twin", "same", NULL, NULL);
+	usdt_provider_t *p2 = usdt_provider_create("twin", "same", NULL, NULL);
+	char path[4096], buf[8] = "";
+	int to_child[2], to_parent[2];
+	pid_t pid;
+	int st;
+
+	/* the same name and module twice: two images, both live */
+	CHECK(p1 != NULL && p2 != NULL);
+	if (p1 == NULL || p2 == NULL)
+		return;
+	CHECK(usdt_probe_create(p1, "f", "x", 0, NULL) != NULL);
+	CHECK(usdt_probe_create(p2, "f", "x", 0, NULL) != NULL);
+	CHECK_INT(usdt_provider_enable(p1), 0);
+	CHECK_INT(usdt_provider_enable(p2), 0);
+	if (usdt_provider_path(p1) == NULL || usdt_provider_path(p2) == NULL) {
+		CHECK(!"both twins enabled");
+		usdt_provider_destroy(p1);
+		usdt_provider_destroy(p2);
+		return;
+	}
+	CHECK(strcmp(usdt_provider_path(p1), usdt_provider_path(p2)) != 0);
+
+	/* another process that cannot read /proc leaves our files */
+	CHECK_INT(in_child("emfile", rundir), 0);
+	CHECK_INT(access(usdt_provider_path(p1), F_OK), 0);
+
+	/*
+	 * A forked child's own provider is named by the child's start time:
+	 * another process starting must not take it for a dead process's.
+	 */
+	CHECK(pipe(to_child) == 0 && pipe(to_parent) == 0);
+	usleep(30000); /* start times count 10 ms ticks */
+	if ((pid = fork()) == 0) {
+		usdt_provider_t *c = usdt_provider_create("forked", "child", NULL, NULL);
+		const char *cp;
+
+		if (c == NULL || usdt_probe_create(c, "f", "x", 0, NULL) == NULL ||
+		    usdt_provider_enable(c) != 0)
+			_exit(1);
+		cp = usdt_provider_path(c);
+		if (write(to_parent[1], cp, strlen(cp) + 1) < 0 || read(to_child[0], buf, 1) != 1)
+			_exit(2);
+		_exit(access(cp, F_OK) == 0 ? 0 : 3);
+	}
+	CHECK(pid > 0);
+	memset(path, 0, sizeof(path));
+	CHECK(read(to_parent[0], path, sizeof(path) - 1) > 0);
+	CHECK_INT(in_child("enable", rundir), 0); /* a new process reaps */
+	CHECK_INT(access(path, F_OK), 0);
+	CHECK(write(to_child[1], "x", 1) == 1);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st));
+	CHECK_INT(WEXITSTATUS(st), 0);
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	unlink(path); /* the child exited with _exit: no atexit cleanup */
+	usdt_provider_destroy(p1);
+	usdt_provider_destroy(p2);
+}
+
 static void test_runtime_dir_and_disk(void)
 {
-	char open_dir[] = "/tmp/usdt-open-XXXXXX";
+	char open_dir[] = "/tmp/usdt-open-XXXXXX", link[64], slash[80];
 
 	CHECK(mkdtemp(open_dir) != NULL);
 	chmod(open_dir, 0777);
@@ -235,6 +311,17 @@ static void test_runtime_dir_and_disk(void)
 	CHECK_INT(in_child("enable", open_dir), 0);
 	CHECK_INT(in_child("fulldisk", open_dir), 4);
 	CHECK_INT(count_files(open_dir), 0); /* no half-written file left */
+	/* a link to it is refused, with or without a trailing slash */
+	snprintf(link, sizeof(link), "%s-link", open_dir);
+	CHECK_INT(symlink(open_dir, link), 0);
+	CHECK_INT(in_child("enable", link), 3);
+	snprintf(slash, sizeof(slash), "%s/", link);
+	CHECK_INT(in_child("enable", slash), 3);
+	snprintf(slash, sizeof(slash), "%s//", open_dir);
+	CHECK_INT(in_child("enable", slash), 0);
+	unlink(link);
+	/* relative: a tracer could not find the files, nor we after chdir */
+	CHECK_INT(in_child("enable", "relative/dir"), 6);
 	rmdir(open_dir);
 }
 
@@ -242,7 +329,9 @@ int main(int argc, char **argv)
 {
 	self = argv[0];
 	if (argc > 1)
-		return strcmp(argv[1], "fulldisk") == 0 ? enable_with_full_disk() : enable_one();
+		return strcmp(argv[1], "fulldisk") == 0 ? enable_with_full_disk()
+		       : strcmp(argv[1], "emfile") == 0 ? reap_without_descriptors()
+							: enable_one();
 	if (mkdtemp(rundir) == NULL) {
 		perror("mkdtemp");
 		return 1;
@@ -251,6 +340,7 @@ int main(int argc, char **argv)
 	test_names_and_arguments();
 	test_lifecycle();
 	test_same_name_two_modules();
+	test_reaping_spares_the_living();
 	test_runtime_dir_and_disk();
 	CHECK_INT(count_files(rundir), 0);
 	rmdir(rundir);

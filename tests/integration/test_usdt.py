@@ -251,6 +251,16 @@ class Usdt(unittest.TestCase):
         b = self.app("watch", 30)
         self.assertEqual(self.files(), [os.path.basename(b.path)])
 
+    def test_live_files_spared_by_a_process_in_another_pid_namespace(self):
+        """There, our PID names no process: the file's lock keeps it."""
+        tracelib.require_tracing(self, tools=("unshare",))
+        a = self.app("watch", 30)
+        other = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", APP, "exit"],
+                               env=dict(os.environ, USDT_RUNTIME_DIR=self.rundir),
+                               stdout=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual(other.returncode, 0)
+        self.assertIn(os.path.basename(a.path), self.files())
+
 
 if __name__ == "__main__":
     unittest.main()

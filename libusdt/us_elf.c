@@ -3,8 +3,9 @@
  *
  * Layout (vaddr == file offset, ET_DYN, so tools need no relocation):
  *
- *   0x0000  ELF header, program headers
- *   0x0800  .stapsdt.base (1 byte)                      PT_LOAD R
+ *   0x0000  ELF header, program headers                 PT_LOAD R
+ *   0x0400  .note.gnu.build-id (a hash of the image)    PT_NOTE
+ *   0x0800  .stapsdt.base (1 byte)
  *   0x1000  .text: one 16-byte function per probe       PT_LOAD R+X
  *   P       .probes: one 2-byte semaphore per probe     PT_LOAD R+W
  *   then    .note.stapsdt, .symtab, .strtab, .shstrtab, section headers
@@ -117,6 +118,31 @@ static void notes(const usdt_provider_t *prov, const us_image_t *im, buf_t *b)
 	}
 }
 
+/*
+ * The build ID perf and debuggers key files by: 20 bytes hashed (FNV-1a,
+ * five seeds) from what makes the image what it is.
+ */
+static void build_id(uint8_t out[36], const buf_t *note, const uint8_t *text, size_t textsz,
+		     const buf_t *str)
+{
+	static const uint32_t hdr[3] = { 4, 20, 3 }; /* "GNU", 20 bytes, NT_GNU_BUILD_ID */
+	const struct {
+		const void *p;
+		size_t n;
+	} parts[] = { { note->p, note->len }, { text, textsz }, { str->p, str->len } };
+
+	memcpy(out, hdr, sizeof(hdr));
+	memcpy(out + 12, "GNU", 4);
+	for (uint32_t k = 0; k < 5; k++) {
+		uint32_t h = 2166136261u ^ (k * 0x9e3779b9u);
+
+		for (size_t j = 0; j < sizeof(parts) / sizeof(parts[0]); j++)
+			for (size_t i = 0; i < parts[j].n; i++)
+				h = (h ^ ((const uint8_t *)parts[j].p)[i]) * 16777619u;
+		memcpy(out + 16 + 4 * k, &h, 4);
+	}
+}
+
 static Elf_Scn *section(Elf *elf, buf_t *shstr, const char *name, GElf_Word type,
 			GElf_Xword flags, GElf_Addr addr, GElf_Off off, void *data, size_t size,
 			size_t align_, GElf_Xword entsize)
@@ -161,7 +187,7 @@ int us_elf_write(const usdt_provider_t *prov, int fd, us_image_t *im, char *err,
 {
 	size_t n = (size_t)prov->pv_nprobes, textsz, semasz, off, i;
 	buf_t note = { 0 }, str = { 0 }, shstr = { 0 };
-	uint8_t *text = NULL, *sema = NULL, base = 0;
+	uint8_t *text = NULL, *sema = NULL, base = 0, bid[36];
 	Elf64_Sym *syms = NULL;
 	Elf_Scn *symscn, *strscn, *shstrscn;
 	GElf_Phdr ph;
@@ -221,7 +247,8 @@ int us_elf_write(const usdt_provider_t *prov, int fd, us_image_t *im, char *err,
 	if ((elf = elf_begin(fd, ELF_C_WRITE, NULL)) == NULL)
 		ELFERR();
 	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
-	if (gelf_newehdr(elf, ELFCLASS64) == 0 || gelf_newphdr(elf, 3) == 0 ||
+	build_id(bid, &note, text, textsz, &str);
+	if (gelf_newehdr(elf, ELFCLASS64) == 0 || gelf_newphdr(elf, 4) == 0 ||
 	    gelf_getehdr(elf, &eh) == NULL)
 		ELFERR();
 	eh.e_ident[EI_DATA] = ELFDATA2LSB;
@@ -238,6 +265,9 @@ int us_elf_write(const usdt_provider_t *prov, int fd, us_image_t *im, char *err,
 		    im->im_text, text, textsz, 16, 0) == NULL ||
 	    section(elf, &shstr, ".probes", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, im->im_sema,
 		    im->im_sema, sema, semasz, 2, 0) == NULL)
+		ELFERR();
+	if (section(elf, &shstr, ".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, US_BUILDID_VADDR,
+		    US_BUILDID_VADDR, bid, sizeof(bid), 4, 0) == NULL)
 		ELFERR();
 	off = im->im_len;
 	if (section(elf, &shstr, ".note.stapsdt", SHT_NOTE, 0, 0, off, note.p, note.len, 4, 0) ==
@@ -284,7 +314,7 @@ int us_elf_write(const usdt_provider_t *prov, int fd, us_image_t *im, char *err,
 	if (!gelf_update_ehdr(elf, &eh))
 		ELFERR();
 
-	/* three loads: headers and base (R), text (RX), semaphores (RW) */
+	/* three loads: headers, build ID and base (R), text (RX), semaphores (RW); the note */
 	memset(&ph, 0, sizeof(ph));
 	ph.p_type = PT_LOAD;
 	ph.p_flags = PF_R;
@@ -301,6 +331,13 @@ int us_elf_write(const usdt_provider_t *prov, int fd, us_image_t *im, char *err,
 	ph.p_offset = ph.p_vaddr = ph.p_paddr = im->im_sema;
 	ph.p_filesz = ph.p_memsz = semasz;
 	if (!gelf_update_phdr(elf, 2, &ph))
+		ELFERR();
+	ph.p_type = PT_NOTE;
+	ph.p_flags = PF_R;
+	ph.p_offset = ph.p_vaddr = ph.p_paddr = US_BUILDID_VADDR;
+	ph.p_filesz = ph.p_memsz = sizeof(bid);
+	ph.p_align = 4;
+	if (!gelf_update_phdr(elf, 3, &ph))
 		ELFERR();
 	if (elf_update(elf, ELF_C_WRITE) < 0)
 		ELFERR();

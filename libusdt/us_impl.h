@@ -16,7 +16,8 @@
 #define US_NAMELEN 64	  /* names, incl. NUL */
 #define US_PAGE 4096
 #define US_FNSIZE 16	  /* bytes per probe function */
-#define US_BASE_VADDR 0x800 /* _.stapsdt.base, in the first page */
+#define US_BUILDID_VADDR 0x400 /* .note.gnu.build-id, in the first page */
+#define US_BASE_VADDR 0x800	/* _.stapsdt.base, in the first page */
 #define US_TEXT_VADDR 0x1000
 
 /* Every probe function has this type; it ignores the arguments it lacks. */

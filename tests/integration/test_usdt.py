@@ -8,6 +8,7 @@ Environment: USDT_APP (tests/integration/usdt/usdt_app), NOTEDUMP.
 """
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -124,6 +125,14 @@ class Usdt(unittest.TestCase):
         self.assertEqual(self.files(), [os.path.basename(a.path)])
         st = os.stat(self.rundir)
         self.assertEqual(st.st_mode & 0o777, 0o700)
+        # a build ID (section and PT_NOTE), which perf keys its cache by
+        bid = re.search(r"Build ID: ([0-9a-f]{40})",
+                        tracelib.run(["readelf", "-n", a.path]).stdout)
+        self.assertIsNotNone(bid)
+        self.assertIn("NOTE", tracelib.run(["readelf", "-lW", a.path]).stdout)
+        if shutil.which("perf"):
+            got = tracelib.run(["perf", "buildid-list", "-i", a.path]).stdout.strip()
+            self.assertEqual(got, bid.group(1))
 
     # -- tracing ----------------------------------------------------------------
 

@@ -59,7 +59,8 @@ int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s, dtrace_probedesc
 			if (nf == 4)
 				return dt_set_errmsg(dtp, EDT_BADPSPEC,
 						     "invalid probe description \"%s\": "
-						     "more than four fields", s);
+						     "more than four fields",
+						     s);
 			start[nf] = p;
 			len[nf] = e != NULL ? (size_t)(e - p) : strlen(p);
 			nf++;
@@ -73,8 +74,8 @@ int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s, dtrace_probedesc
 			flen[first + i] = len[i];
 		}
 	}
-	if ((f[0] && set_field(dtp, pdp->dtpd_provider, sizeof(pdp->dtpd_provider), f[0],
-			       flen[0])) ||
+	if ((f[0] &&
+	     set_field(dtp, pdp->dtpd_provider, sizeof(pdp->dtpd_provider), f[0], flen[0])) ||
 	    (f[1] && set_field(dtp, pdp->dtpd_mod, sizeof(pdp->dtpd_mod), f[1], flen[1])) ||
 	    (f[2] && set_field(dtp, pdp->dtpd_func, sizeof(pdp->dtpd_func), f[2], flen[2])) ||
 	    (f[3] && set_field(dtp, pdp->dtpd_name, sizeof(pdp->dtpd_name), f[3], flen[3])))
@@ -89,11 +90,11 @@ static bool field_match(const char *pattern, const char *s)
 
 static bool desc_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p)
 {
-	return pat == NULL ||
-	       ((pat->dtpd_id == 0 || pat->dtpd_id == p->dtpd_id) &&
-		field_match(pat->dtpd_provider, p->dtpd_provider) &&
-		field_match(pat->dtpd_mod, p->dtpd_mod) && field_match(pat->dtpd_func, p->dtpd_func) &&
-		field_match(pat->dtpd_name, p->dtpd_name));
+	return pat == NULL || ((pat->dtpd_id == 0 || pat->dtpd_id == p->dtpd_id) &&
+			       field_match(pat->dtpd_provider, p->dtpd_provider) &&
+			       field_match(pat->dtpd_mod, p->dtpd_mod) &&
+			       field_match(pat->dtpd_func, p->dtpd_func) &&
+			       field_match(pat->dtpd_name, p->dtpd_name));
 }
 
 /* ---------------------------------------------------------------- the walk */
@@ -109,8 +110,7 @@ typedef struct walk {
 } walk_t;
 
 /* Give one probe an ID and, if it matches, to the caller; non-zero stops. */
-static int visit(walk_t *w, const char *prov, const char *mod, const char *func,
-		 const char *name)
+static int visit(walk_t *w, const char *prov, const char *mod, const char *func, const char *name)
 {
 	dtrace_probedesc_t d;
 
@@ -126,8 +126,7 @@ static int visit(walk_t *w, const char *prov, const char *mod, const char *func,
 	return w->w_rc = w->w_func(w->w_dtp, &d, w->w_arg);
 }
 
-static const char *const profile_rates[] = { "97", "199", "499", "997", "1999", "4001",
-					     "4999" };
+static const char *const profile_rates[] = { "97", "199", "499", "997", "1999", "4001", "4999" };
 static const char *const tick_rates[] = { "1", "10", "100", "500", "1000", "5000" };
 
 static int walk_fixed(walk_t *w)

@@ -257,7 +257,8 @@ static int load_syms(Elf *elf, freader_t *fr)
 			fr->fr_syms[fr->fr_nsyms++] = (sym_t){ s.st_value, s.st_size, name };
 		}
 	}
-	qsort(fr->fr_syms, fr->fr_nsyms, sizeof(sym_t), sym_cmp);
+	if (fr->fr_nsyms > 0)
+		qsort(fr->fr_syms, fr->fr_nsyms, sizeof(sym_t), sym_cmp);
 	return 0;
 }
 
@@ -551,7 +552,8 @@ static int walk_usdt(walk_t *w)
 	}
 	closedir(d);
 	if (!nomem) {
-		qsort(pids, n, sizeof(*pids), pid_cmp);
+		if (n > 0)
+			qsort(pids, n, sizeof(*pids), pid_cmp);
 		for (size_t i = 0; rc == 0 && i < n; i++)
 			rc = walk_process(w, &fc, pids[i], &nomem);
 	}

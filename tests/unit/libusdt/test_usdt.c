@@ -204,15 +204,15 @@ static int enable_one(void)
 		return 10;
 	rc = usdt_provider_enable(p);
 	if (rc == -EUSDT_RUNDIR && strstr(usdt_provider_errmsg(p), "private") != NULL)
-		return 3;
-	if (rc == -EUSDT_RUNDIR && strstr(usdt_provider_errmsg(p), "absolute path") != NULL)
-		return 6;
-	if (rc == -EUSDT_ELF && strstr(usdt_provider_errmsg(p), "cannot write") != NULL)
-		return 4;
-	if (rc != 0)
-		return 5;
-	usdt_provider_destroy(p);
-	return 0;
+		rc = 3;
+	else if (rc == -EUSDT_RUNDIR && strstr(usdt_provider_errmsg(p), "absolute path") != NULL)
+		rc = 6;
+	else if (rc == -EUSDT_ELF && strstr(usdt_provider_errmsg(p), "cannot write") != NULL)
+		rc = 4;
+	else if (rc != 0)
+		rc = 5;
+	usdt_provider_destroy(p); /* no leak for ASan to report in any case */
+	return rc;
 }
 
 static int enable_with_full_disk(void)
@@ -228,10 +228,16 @@ static int enable_with_full_disk(void)
 /* A reaper that cannot open /proc (no descriptor left) must not remove files. */
 static int reap_without_descriptors(void)
 {
-	struct rlimit rl = { 4, 4 }; /* 0-2, and one for the directory */
+	struct rlimit old, rl;
 
+	/* 0-2, and one for the directory; restored before exit, where ASan's
+	 * leak check needs descriptors */
+	getrlimit(RLIMIT_NOFILE, &old);
+	rl = old;
+	rl.rlim_cur = 4;
 	setrlimit(RLIMIT_NOFILE, &rl);
 	enable_one();
+	setrlimit(RLIMIT_NOFILE, &old);
 	return 0;
 }
 

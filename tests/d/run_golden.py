@@ -11,7 +11,9 @@ In DIR:
   tst.name.d         programs that must compile with -e and print nothing;
                      for provider definitions, also: dtrace -h's header
                      must build as C and C++ with -Wall -Wextra -Werror, and
-                     equal tst.name.d.h when that file exists; with a
+                     equal tst.name.d.h when that file exists (where the
+                     text of dtrace/sdt_site.h, which every header embeds
+                     verbatim, stands as one SITE_MARK line); with a
                      tst.name.c that fires its probes, the probe names and
                      argument sizes/signs of the notes (readelf -n), for C
                      and C++ at -O0 and -O2, must equal tst.name.d.notes
@@ -35,6 +37,21 @@ def run(cmd, cwd):
                        timeout=60)
     return p.returncode, p.stdout.decode("utf-8", "replace"), \
         p.stderr.decode("utf-8", "replace")
+
+
+SITE_H = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dtrace-gen",
+                      "include", "dtrace", "sdt_site.h")
+SITE_MARK = "/* ...the text of dtrace/sdt_site.h, verbatim... */\n"
+
+
+def fold_site(header):
+    """The header with its copy of sdt_site.h as SITE_MARK, or None when the
+    copy is not verbatim: the goldens pin what is ours to each provider."""
+    with open(SITE_H) as f:
+        site = f.read()
+    if header.count(site) != 1:
+        return None
+    return header.replace(site, SITE_MARK)
 
 
 def note_sizes(obj):
@@ -143,7 +160,10 @@ class Golden:
         expected = os.path.join(self.dir, name + ".h")
         if os.path.exists(expected):
             with open(hdr) as f:
-                text = f.read()
+                text = fold_site(f.read())
+            if text is None:
+                self.failed.append("%s: the header does not embed %s verbatim" % (name, SITE_H))
+                return
             if not self.check_text(name, expected, text):
                 return
         self.passed += 1

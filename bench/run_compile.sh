@@ -10,7 +10,9 @@ n=${2:-1000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "machine: $(uname -sr), $(nproc) CPUs; compiler: $(${CC:-cc} --version | head -1)"
+# shellcheck source=bench/machine.sh
+. "$(dirname "$0")/machine.sh"
+bench_machine
 "$build/bench/compile_bench" "$n" 10
 "$build/bench/compile_bench" --emit "$n" > "$tmp/gen.d"
 

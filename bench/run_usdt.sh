@@ -21,16 +21,9 @@ if [[ ! -x $bin ]]; then
 	exit 2
 fi
 
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-virt=""
-if grep -qw hypervisor /proc/cpuinfo; then
-	virt=", virtual machine"
-fi
-cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
-echo "machine: $(uname -sr), ${cpu:-unknown CPU}, $(nproc) CPUs$virt"
-if [[ -n $cc ]]; then
-	echo "compiler: $("$cc" --version | head -n 1)"
-fi
+# shellcheck source=bench/machine.sh
+. "$(dirname "$0")/machine.sh"
+bench_machine
 if command -v bpftrace >/dev/null; then
 	echo "tracer: $(bpftrace --version)"
 fi

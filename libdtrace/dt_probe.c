@@ -153,14 +153,14 @@ static int walk_fixed(walk_t *w)
 /* ---------------------------------------------------------------- USDT files */
 
 typedef struct fprobe {
-	char *fp_prov, *fp_func, *fp_name;
+	const char *fp_prov, *fp_func, *fp_name; /* in the walk's arena */
 } fprobe_t;
 
 /* The USDT probes of one file, read once per walk. */
 typedef struct ufile {
 	dev_t uf_dev;
 	ino_t uf_ino;
-	char *uf_module;
+	const char *uf_module;
 	fprobe_t *uf_probes;
 	size_t uf_n;
 } ufile_t;
@@ -172,6 +172,7 @@ typedef struct sym {
 
 typedef struct freader {
 	ufile_t *fr_file;
+	dt_arena_t *fr_arena;
 	sym_t *fr_syms;
 	size_t fr_nsyms;
 	uint64_t fr_base; /* address of .stapsdt.base in this file, or 0 */
@@ -262,25 +263,6 @@ static int load_syms(Elf *elf, freader_t *fr)
 	return 0;
 }
 
-/* The probe's name as D spells it: double underscores become dashes. */
-static char *d_name(const char *s)
-{
-	char *out = malloc(strlen(s) + 1), *o = out;
-
-	if (out == NULL)
-		return NULL;
-	while (*s != '\0') {
-		if (s[0] == '_' && s[1] == '_') {
-			*o++ = '-';
-			s += 2;
-		} else {
-			*o++ = *s++;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
 /*
  * libusdt names a probe function provider_function_name: the function of
  * its probe is the middle part.
@@ -303,24 +285,20 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 	freader_t *fr = arg;
 	ufile_t *uf = fr->fr_file;
 	uint64_t pc = n->sn_pc;
-	const char *func;
+	const char *func, *dname;
 	size_t flen;
-	fprobe_t p;
 
 	if (fr->fr_base != 0 && n->sn_base != 0) /* prelink moved the file */
 		pc += fr->fr_base - n->sn_base;
 	func = usdt_func(sym_at(fr, pc), n->sn_provider, n->sn_name, &flen);
+	if ((func = dt_arena_strndup(fr->fr_arena, func, flen)) == NULL ||
+	    (dname = dt_probe_dname(fr->fr_arena, n->sn_name)) == NULL)
+		goto nomem;
 	for (size_t i = 0; i < uf->uf_n; i++) /* one probe for several sites */
 		if (strcmp(uf->uf_probes[i].fp_prov, n->sn_provider) == 0 &&
-		    strncmp(uf->uf_probes[i].fp_func, func, flen) == 0 &&
-		    uf->uf_probes[i].fp_func[flen] == '\0') {
-			char *dn = d_name(n->sn_name);
-			bool same = dn != NULL && strcmp(uf->uf_probes[i].fp_name, dn) == 0;
-
-			free(dn);
-			if (same)
-				return 0;
-		}
+		    strcmp(uf->uf_probes[i].fp_func, func) == 0 &&
+		    strcmp(uf->uf_probes[i].fp_name, dname) == 0)
+			return 0;
 	if (uf->uf_n == fr->fr_cap) {
 		size_t nc = fr->fr_cap ? 2 * fr->fr_cap : 16;
 		fprobe_t *np = realloc(uf->uf_probes, nc * sizeof(*np));
@@ -330,16 +308,12 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 		uf->uf_probes = np;
 		fr->fr_cap = nc;
 	}
-	p.fp_prov = strdup(n->sn_provider);
-	p.fp_func = strndup(func, flen);
-	p.fp_name = d_name(n->sn_name);
-	if (p.fp_prov == NULL || p.fp_func == NULL || p.fp_name == NULL) {
-		free(p.fp_prov);
-		free(p.fp_func);
-		free(p.fp_name);
+	uf->uf_probes[uf->uf_n].fp_prov =
+	    dt_arena_strndup(fr->fr_arena, n->sn_provider, strlen(n->sn_provider));
+	if (uf->uf_probes[uf->uf_n].fp_prov == NULL)
 		goto nomem;
-	}
-	uf->uf_probes[uf->uf_n++] = p;
+	uf->uf_probes[uf->uf_n].fp_func = func;
+	uf->uf_probes[uf->uf_n++].fp_name = dname;
 	return 0;
 nomem:
 	fr->fr_nomem = true;
@@ -350,7 +324,7 @@ nomem:
  * A libusdt image is PID-START-module-provider-N.so: its module is the one
  * the program gave.  Anything else is named by its base name.
  */
-static char *module_name(const char *path)
+static const char *module_name(dt_arena_t *a, const char *path)
 {
 	const char *base = strrchr(path, '/');
 	const char *p, *dash;
@@ -362,40 +336,31 @@ static char *module_name(const char *path)
 		size_t d = strspn(p, "0123456789");
 
 		if (d == 0 || p[d] != '-')
-			return strdup(base);
+			return dt_arena_strndup(a, base, strlen(base));
 		p += d + 1;
 	}
 	n = strlen(p);
 	if (n < 4 || strcmp(p + n - 3, ".so") != 0)
-		return strdup(base);
+		return dt_arena_strndup(a, base, strlen(base));
 	/* module-provider-N.so: the module ends before the second last dash */
 	dash = p + n - 3;
 	while (dash > p && isdigit((unsigned char)dash[-1]))
 		dash--;
 	if (dash == p || dash[-1] != '-')
-		return strdup(base);
+		return dt_arena_strndup(a, base, strlen(base));
 	dash--;
 	while (dash > p && dash[-1] != '-')
 		dash--;
 	if (dash == p)
-		return strdup(base);
-	return strndup(p, (size_t)(dash - 1 - p));
+		return dt_arena_strndup(a, base, strlen(base));
+	return dt_arena_strndup(a, p, (size_t)(dash - 1 - p));
 }
 
-static void ufile_free(ufile_t *uf)
-{
-	for (size_t i = 0; i < uf->uf_n; i++) {
-		free(uf->uf_probes[i].fp_prov);
-		free(uf->uf_probes[i].fp_func);
-		free(uf->uf_probes[i].fp_name);
-	}
-	free(uf->uf_probes);
-	free(uf->uf_module);
-}
-
+/* The files read in one walk; their strings live in fc_arena. */
 typedef struct fcache {
 	ufile_t *fc_files;
 	size_t fc_n, fc_cap;
+	dt_arena_t fc_arena;
 } fcache_t;
 
 /* The probes of the file at path (as seen from process pid); NULL: none. */
@@ -427,6 +392,7 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	uf.uf_dev = st.st_dev;
 	uf.uf_ino = st.st_ino;
 	fr.fr_file = &uf;
+	fr.fr_arena = &fc->fc_arena;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
 		if (load_syms(elf, &fr) != 0)
@@ -437,7 +403,7 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	elf_end(elf);
 	close(fd);
 	free(fr.fr_syms);
-	if (uf.uf_n > 0 && (uf.uf_module = module_name(path)) == NULL)
+	if (uf.uf_n > 0 && (uf.uf_module = module_name(&fc->fc_arena, path)) == NULL)
 		fr.fr_nomem = true;
 	if (!fr.fr_nomem && fc->fc_n == fc->fc_cap) {
 		size_t nc = fc->fc_cap ? 2 * fc->fc_cap : 64;
@@ -452,7 +418,7 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	}
 	if (fr.fr_nomem) {
 		*nomem = true;
-		ufile_free(&uf);
+		free(uf.uf_probes);
 		return NULL;
 	}
 	fc->fc_files[fc->fc_n++] = uf;
@@ -558,8 +524,9 @@ static int walk_usdt(walk_t *w)
 			rc = walk_process(w, &fc, pids[i], &nomem);
 	}
 	for (size_t i = 0; i < fc.fc_n; i++)
-		ufile_free(&fc.fc_files[i]);
+		free(fc.fc_files[i].uf_probes);
 	free(fc.fc_files);
+	dt_arena_free(&fc.fc_arena);
 	free(pids);
 	if (nomem)
 		return dt_set_errno(w->w_dtp, EDT_NOMEM);

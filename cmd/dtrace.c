@@ -82,7 +82,7 @@ static int list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *ar
  */
 static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, int n)
 {
-	static const char *const opt[] = { "-P", "-m", "-f", "-n" };
+	static const char *const opt[] = { "-P", "-m", "-f" };
 	dtrace_probedesc_t pd;
 	int status = 0;
 
@@ -93,16 +93,12 @@ static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, 
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {
-		int spec = kinds[i];
-
-		/* -n with one field names the probe; with colons, fields fill from the right */
-		if (spec == DTRACE_PROBESPEC_NAME && strchr(descs[i], ':') != NULL)
-			spec = DTRACE_PROBESPEC_NONE;
-		if (dtrace_str2desc(dtp, spec, descs[i], &pd) != 0 ||
+		/* -n: fields fill from the right, so one field names the probe */
+		if (dtrace_str2desc(dtp, kinds[i], descs[i], &pd) != 0 ||
 		    dtrace_probe_iter(dtp, &pd, list_probe, NULL) != 0) {
 			fflush(stdout);
 			fprintf(stderr, "%s: failed to match %s%s: %s\n", g_pname,
-				kinds[i] == DTRACE_PROBESPEC_NAME ? "" : opt[kinds[i]],
+				kinds[i] == DTRACE_PROBESPEC_NONE ? "" : opt[kinds[i]],
 				descs[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			status = 1;
 		}
@@ -245,7 +241,7 @@ int main(int argc, char *argv[])
 			scripts[nscripts++] = optarg;
 			isprog[nscripts - 1] = true;
 			descs[ndescs] = optarg; /* or, with -l, a probe description */
-			kinds[ndescs++] = DTRACE_PROBESPEC_NAME;
+			kinds[ndescs++] = DTRACE_PROBESPEC_NONE;
 			break;
 		case 'P':
 		case 'm':

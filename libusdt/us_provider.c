@@ -236,18 +236,6 @@ static void after_fork(void)
 	pthread_mutex_unlock(&us_lock);
 }
 
-static void init_once(void)
-{
-	elf_version(EV_CURRENT);
-	atexit(cleanup_at_exit);
-	pthread_atfork(before_fork, after_fork, after_fork);
-	if (us_rundir(rundir, sizeof(rundir), rundir_err, sizeof(rundir_err)) != 0)
-		rundir[0] = '\0';
-	else if (us_proc_starttime(getpid(), &start_time) == 0)
-		us_reap(rundir, getpid(), start_time);
-	start_pid = 0; /* read again in build(): a failure here is not final */
-}
-
 /* Our start time, which names our files; read again in a forked child. */
 static int self_start(unsigned long long *st)
 {
@@ -258,6 +246,19 @@ static int self_start(unsigned long long *st)
 	}
 	*st = start_time;
 	return 0;
+}
+
+static void init_once(void)
+{
+	unsigned long long start;
+
+	elf_version(EV_CURRENT);
+	atexit(cleanup_at_exit);
+	pthread_atfork(before_fork, after_fork, after_fork);
+	if (us_rundir(rundir, sizeof(rundir), rundir_err, sizeof(rundir_err)) != 0)
+		rundir[0] = '\0';
+	else if (self_start(&start) == 0) /* else build() tries again, and says why */
+		us_reap(rundir, getpid(), start);
 }
 
 /* Build, write and map the image of every probe; then switch the probes to it. */

@@ -6,6 +6,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -225,6 +227,36 @@ static int enable_with_full_disk(void)
 	return enable_one();
 }
 
+/* Field 22 of /proc/PID/stat, read here independently of libusdt. */
+static unsigned long long start_of(pid_t pid)
+{
+	char path[64], line[1024], *p;
+	unsigned long long st = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	if (fgets(line, sizeof(line), f) != NULL && (p = strrchr(line, ')')) != NULL)
+		sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+			      "%*d %*d %llu",
+		       &st);
+	fclose(f);
+	return st;
+}
+
+/* An image file nobody locks, named for writer pid and start. */
+static void plant(char *path, size_t len, pid_t pid, unsigned long long start)
+{
+	int fd;
+
+	snprintf(path, len, "%s/%d-%llu-m-planted-0.so", rundir, (int)pid, start);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* A reaper that cannot open /proc (no descriptor left) must not remove files. */
 static int reap_without_descriptors(void)
 {
@@ -245,7 +277,7 @@ static void test_reaping_spares_the_living(void)
 {
 	usdt_provider_t *p1 = usdt_provider_create("twin", "same", NULL, NULL);
 	usdt_provider_t *p2 = usdt_provider_create("twin", "same", NULL, NULL);
-	char path[4096], buf[8] = "";
+	char path[4096], live[4096], reused[4096], buf[8] = "", want[64];
 	int to_child[2], to_parent[2];
 	pid_t pid;
 	int st;
@@ -266,8 +298,20 @@ static void test_reaping_spares_the_living(void)
 	}
 	CHECK(strcmp(usdt_provider_path(p1), usdt_provider_path(p2)) != 0);
 
-	/* another process that cannot read /proc leaves our files */
+	/*
+	 * Unlocked files, so that the lock does not decide: the writer's PID
+	 * and start time do.  Ours (alive) stays, also for a reaper out of
+	 * descriptors; one whose PID now names another process (a start time
+	 * that is not ours) goes.
+	 */
+	plant(live, sizeof(live), getpid(), start_of(getpid()));
+	plant(reused, sizeof(reused), getpid(), start_of(getpid()) + 1);
 	CHECK_INT(in_child("emfile", rundir), 0);
+	CHECK_INT(access(live, F_OK), 0);
+	CHECK_INT(in_child("enable", rundir), 0);
+	CHECK_INT(access(live, F_OK), 0);
+	CHECK_INT(access(reused, F_OK), -1);
+	unlink(live);
 	CHECK_INT(access(usdt_provider_path(p1), F_OK), 0);
 
 	/*
@@ -291,6 +335,8 @@ static void test_reaping_spares_the_living(void)
 	CHECK(pid > 0);
 	memset(path, 0, sizeof(path));
 	CHECK(read(to_parent[0], path, sizeof(path) - 1) > 0);
+	snprintf(want, sizeof(want), "/%d-%llu-child-forked-", (int)pid, start_of(pid));
+	CHECK(strstr(path, want) != NULL); /* not the parent's start time */
 	CHECK_INT(in_child("enable", rundir), 0); /* a new process reaps */
 	CHECK_INT(access(path, F_OK), 0);
 	CHECK(write(to_child[1], "x", 1) == 1);

@@ -180,25 +180,22 @@ static void point_probes(usdt_provider_t *prov, const us_image_t *im)
 
 static int map_image(usdt_provider_t *prov, int fd, us_image_t *im)
 {
-	static const struct {
-		size_t off;
+	/* the semaphores: a private writable mapping of the file, where the
+	 * kernel's uprobe ref_ctr finds and updates them */
+	const struct {
+		size_t off, end;
 		int prot;
-	} segs[3] = { { 0, PROT_READ }, { US_TEXT_VADDR, PROT_READ | PROT_EXEC }, { 0, 0 } };
+	} segs[3] = { { 0, US_TEXT_VADDR, PROT_READ },
+		      { US_TEXT_VADDR, im->im_sema, PROT_READ | PROT_EXEC },
+		      { im->im_sema, im->im_len, PROT_READ | PROT_WRITE } };
 	uint8_t *base = mmap(NULL, im->im_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (base == MAP_FAILED)
 		return fail(prov, errno, "cannot reserve %zu bytes: %s", im->im_len, strerror(errno));
 	for (int s = 0; s < 3; s++) {
-		size_t off = s == 2 ? im->im_sema : segs[s].off;
-		size_t end = s == 0 ? US_TEXT_VADDR : s == 1 ? im->im_sema : im->im_len;
-		/* the semaphores: a private writable mapping of the file, where the
-		 * kernel's uprobe ref_ctr finds and updates them */
-		int prot = s == 2 ? PROT_READ | PROT_WRITE : segs[s].prot;
-
-		if (mmap(base + off, end - off, prot, MAP_PRIVATE | MAP_FIXED, fd, (off_t)off) ==
-		    MAP_FAILED) {
+		if (mmap(base + segs[s].off, segs[s].end - segs[s].off, segs[s].prot,
+			 MAP_PRIVATE | MAP_FIXED, fd, (off_t)segs[s].off) == MAP_FAILED) {
 			int e = errno;
-
 			struct statvfs vfs;
 
 			munmap(base, im->im_len);

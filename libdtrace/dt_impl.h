@@ -386,6 +386,8 @@ struct dtrace_hdl {
 	char **dt_cppargv; /* -I/-D/-U arguments, malloc'd */
 	int dt_cppargc;
 	dtrace_prog_t *dt_progs;
+	dtrace_probedesc_t *dt_probes; /* the probe table (dt_probe.c); NULL until read */
+	size_t dt_nprobes;
 	/* last diagnostic; strings live in dt_diagbuf */
 	dtrace_diag_t dt_diag;
 	char dt_diagfile[512];

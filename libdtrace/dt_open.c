@@ -156,6 +156,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 		free(dtp->dt_cppargv[i]);
 	free(dtp->dt_cppargv);
 	free(dtp->dt_cpppath);
+	free(dtp->dt_probes);
 	free(dtp);
 }
 

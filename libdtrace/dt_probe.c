@@ -99,31 +99,34 @@ static bool desc_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *
 
 /* ---------------------------------------------------------------- the walk */
 
+/* The probe table being built; IDs are positions in it, from 1. */
 typedef struct walk {
-	dtrace_hdl_t *w_dtp;
-	const dtrace_probedesc_t *w_pat;
-	dtrace_probe_f *w_func;
-	void *w_arg;
-	dtrace_id_t w_id;
-	unsigned w_matched;
-	int w_rc;
+	dtrace_probedesc_t *w_probes;
+	size_t w_n, w_cap;
 } walk_t;
 
-/* Give one probe an ID and, if it matches, to the caller; non-zero stops. */
+/* Add one probe; non-zero (out of memory) stops the walk. */
 static int visit(walk_t *w, const char *prov, const char *mod, const char *func, const char *name)
 {
-	dtrace_probedesc_t d;
+	dtrace_probedesc_t *d;
 
-	memset(&d, 0, sizeof(d));
-	d.dtpd_id = ++w->w_id;
-	snprintf(d.dtpd_provider, sizeof(d.dtpd_provider), "%s", prov);
-	snprintf(d.dtpd_mod, sizeof(d.dtpd_mod), "%s", mod);
-	snprintf(d.dtpd_func, sizeof(d.dtpd_func), "%s", func);
-	snprintf(d.dtpd_name, sizeof(d.dtpd_name), "%s", name);
-	if (!desc_match(w->w_pat, &d))
-		return 0;
-	w->w_matched++;
-	return w->w_rc = w->w_func(w->w_dtp, &d, w->w_arg);
+	if (w->w_n == w->w_cap) {
+		size_t nc = w->w_cap ? 2 * w->w_cap : 64;
+		dtrace_probedesc_t *np = realloc(w->w_probes, nc * sizeof(*np));
+
+		if (np == NULL)
+			return 1;
+		w->w_probes = np;
+		w->w_cap = nc;
+	}
+	d = &w->w_probes[w->w_n++];
+	memset(d, 0, sizeof(*d));
+	d->dtpd_id = (dtrace_id_t)w->w_n;
+	snprintf(d->dtpd_provider, sizeof(d->dtpd_provider), "%s", prov);
+	snprintf(d->dtpd_mod, sizeof(d->dtpd_mod), "%s", mod);
+	snprintf(d->dtpd_func, sizeof(d->dtpd_func), "%s", func);
+	snprintf(d->dtpd_name, sizeof(d->dtpd_name), "%s", name);
+	return 0;
 }
 
 static const char *const profile_rates[] = { "97", "199", "499", "997", "1999", "4001", "4999" };
@@ -176,6 +179,7 @@ typedef struct freader {
 	sym_t *fr_syms;
 	size_t fr_nsyms;
 	uint64_t fr_base; /* address of .stapsdt.base in this file, or 0 */
+	bool fr_libusdt;  /* a libusdt image: its symbols are provider_function_name */
 	size_t fr_cap;
 	bool fr_nomem;
 } freader_t;
@@ -227,10 +231,8 @@ static int load_syms(Elf *elf, freader_t *fr)
 		if (name != NULL && strcmp(name, ".stapsdt.base") == 0)
 			fr->fr_base = sh.sh_addr;
 		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && best == NULL)) {
-			if (best == NULL || sh.sh_type == SHT_SYMTAB) {
-				best = scn;
-				bsh = sh;
-			}
+			best = scn;
+			bsh = sh;
 		}
 	}
 	if (best != NULL) {
@@ -276,7 +278,6 @@ static const char *usdt_func(const char *sym, const char *prov, const char *name
 		*len = sl - pl - nl - 2;
 		return sym + pl + 1;
 	}
-	*len = strlen(sym);
 	return sym;
 }
 
@@ -290,7 +291,10 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 
 	if (fr->fr_base != 0 && n->sn_base != 0) /* prelink moved the file */
 		pc += fr->fr_base - n->sn_base;
-	func = usdt_func(sym_at(fr, pc), n->sn_provider, n->sn_name, &flen);
+	func = sym_at(fr, pc);
+	flen = strlen(func);
+	if (fr->fr_libusdt)
+		func = usdt_func(func, n->sn_provider, n->sn_name, &flen);
 	if ((func = dt_arena_strndup(fr->fr_arena, func, flen)) == NULL ||
 	    (dname = dt_probe_dname(fr->fr_arena, n->sn_name)) == NULL)
 		goto nomem;
@@ -321,16 +325,18 @@ nomem:
 }
 
 /*
- * A libusdt image is PID-START-module-provider-N.so: its module is the one
- * the program gave.  Anything else is named by its base name.
+ * A libusdt image is PID-START-module-provider-N.so (us_provider.c names
+ * it): its module is the one the program gave, and *libusdt is set.
+ * Anything else is named by its base name.
  */
-static const char *module_name(dt_arena_t *a, const char *path)
+static const char *module_name(dt_arena_t *a, const char *path, bool *libusdt)
 {
 	const char *base = strrchr(path, '/');
 	const char *p, *dash;
 	size_t n;
 
 	base = base != NULL ? base + 1 : path;
+	*libusdt = false;
 	p = base;
 	for (int k = 0; k < 2; k++) { /* PID- START- */
 		size_t d = strspn(p, "0123456789");
@@ -340,10 +346,10 @@ static const char *module_name(dt_arena_t *a, const char *path)
 		p += d + 1;
 	}
 	n = strlen(p);
-	if (n < 4 || strcmp(p + n - 3, ".so") != 0)
-		return dt_arena_strndup(a, base, strlen(base));
 	/* module-provider-N.so: the module ends before the second last dash */
 	dash = p + n - 3;
+	if (n < 4 || strcmp(dash, ".so") != 0)
+		return dt_arena_strndup(a, base, strlen(base));
 	while (dash > p && isdigit((unsigned char)dash[-1]))
 		dash--;
 	if (dash == p || dash[-1] != '-')
@@ -353,6 +359,7 @@ static const char *module_name(dt_arena_t *a, const char *path)
 		dash--;
 	if (dash == p)
 		return dt_arena_strndup(a, base, strlen(base));
+	*libusdt = true;
 	return dt_arena_strndup(a, p, (size_t)(dash - 1 - p));
 }
 
@@ -393,7 +400,9 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	uf.uf_ino = st.st_ino;
 	fr.fr_file = &uf;
 	fr.fr_arena = &fc->fc_arena;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if ((uf.uf_module = module_name(&fc->fc_arena, path, &fr.fr_libusdt)) == NULL)
+		fr.fr_nomem = true;
+	elf = fr.fr_nomem ? NULL : elf_begin(fd, ELF_C_READ, NULL);
 	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
 		if (load_syms(elf, &fr) != 0)
 			fr.fr_nomem = true;
@@ -403,8 +412,6 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	elf_end(elf);
 	close(fd);
 	free(fr.fr_syms);
-	if (uf.uf_n > 0 && (uf.uf_module = module_name(&fc->fc_arena, path)) == NULL)
-		fr.fr_nomem = true;
 	if (!fr.fr_nomem && fc->fc_n == fc->fc_cap) {
 		size_t nc = fc->fc_cap ? 2 * fc->fc_cap : 64;
 		ufile_t *nf = realloc(fc->fc_files, nc * sizeof(*nf));
@@ -528,29 +535,45 @@ static int walk_usdt(walk_t *w)
 	free(fc.fc_files);
 	dt_arena_free(&fc.fc_arena);
 	free(pids);
-	if (nomem)
-		return dt_set_errno(w->w_dtp, EDT_NOMEM);
-	return rc;
+	return nomem || rc != 0;
+}
+
+/* The probe table, read once per handle: stable IDs, one walk of /proc. */
+static int probe_table(dtrace_hdl_t *dtp)
+{
+	walk_t w = { NULL, 0, 0 };
+
+	if (dtp->dt_probes != NULL)
+		return 0;
+	if (walk_fixed(&w) != 0 || walk_usdt(&w) != 0) {
+		free(w.w_probes);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	dtp->dt_probes = w.w_probes;
+	dtp->dt_nprobes = w.w_n;
+	return 0;
 }
 
 int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probe_f *func,
 		      void *arg)
 {
-	walk_t w = { dtp, pdp, func, arg, 0, 0, 0 };
+	unsigned matched = 0;
 	int rc;
 
 	if (dtp == NULL)
 		return -1;
 	if (func == NULL)
 		return dt_set_errno(dtp, EDT_BADARG);
-	rc = walk_fixed(&w);
-	if (rc == 0)
-		rc = walk_usdt(&w);
-	if (rc == 1)
-		return w.w_rc;
-	if (rc < 0)
+	if (probe_table(dtp) != 0)
 		return -1;
-	if (w.w_matched == 0)
+	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
+		if (!desc_match(pdp, &dtp->dt_probes[i]))
+			continue;
+		matched++;
+		if ((rc = func(dtp, &dtp->dt_probes[i], arg)) != 0)
+			return rc;
+	}
+	if (matched == 0)
 		return dt_set_errno(dtp, EDT_NOPROBE);
 	return 0;
 }

@@ -162,6 +162,8 @@ DTRACE_API int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s,
  * order: the dtrace provider (BEGIN, END, ERROR), profile and tick, then
  * the USDT probes of every running process that this process may read,
  * as provider name + PID (python1234), module = the file's base name.
+ * The table is read on the first call and kept for the handle's life, so
+ * IDs stay the same from call to call.
  * A non-zero return from func stops the walk and is returned.  Returns 0,
  * or -1 with EDT_NOPROBE when nothing matched.
  */

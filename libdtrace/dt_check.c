@@ -334,19 +334,6 @@ static void pdesc_args(dt_pcb_t *pcb, dt_node_t *pd, dt_cctx_t *cx)
 	}
 }
 
-/* The native argument that translated argument i takes: by name, else by position. */
-static int arg_mapping(const dt_probedecl_t *p, int i)
-{
-	const char *name = p->pd_xargs[i].pa_name;
-
-	if (p->pd_xargs == p->pd_nargs || name == NULL)
-		return i;
-	for (int k = 0; k < p->pd_nargc; k++)
-		if (p->pd_nargs[k].pa_name != NULL && strcmp(p->pd_nargs[k].pa_name, name) == 0)
-			return k;
-	return i;
-}
-
 /* args[i]: the translated type of argument i of the clause's probes. */
 static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 {
@@ -378,7 +365,7 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			  "index %lld is out of range for %s args[ ] (%d argument%s)", (long long)i,
 			  cx->cc_pname, cx->cc_nargs, cx->cc_nargs == 1 ? "" : "s");
 	n->dn_type = cx->cc_probe->pd_xargs[i].pa_type;
-	k = arg_mapping(cx->cc_probe, (int)i);
+	k = dt_probe_argmap(cx->cc_probe, (int)i);
 	if (cx->cc_probe->pd_xargs != cx->cc_probe->pd_nargs && k < cx->cc_probe->pd_nargc) {
 		const dt_type_t *from = cx->cc_probe->pd_nargs[k].pa_type;
 

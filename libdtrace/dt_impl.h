@@ -458,6 +458,8 @@ char *dt_cpp_run(dtrace_hdl_t *, const char *src, size_t len, const char *fname,
 
 /* Convert a declared probe name (a__b) to its DTrace name (a-b). */
 char *dt_probe_dname(dt_arena_t *, const char *);
+/* The native argument translated argument i of a probe takes: by name, else position. */
+int dt_probe_argmap(const dt_probedecl_t *, int i);
 
 /* ---------------------------------------------------------------- stapsdt notes */
 

@@ -706,6 +706,19 @@ static void claim_earlier(dt_pcb_t *pcb)
 	}
 }
 
+/* The native argument that translated argument i takes: by name, else by position. */
+int dt_probe_argmap(const dt_probedecl_t *p, int i)
+{
+	const char *name = p->pd_xargs[i].pa_name;
+
+	if (p->pd_xargs == p->pd_nargs || name == NULL)
+		return i;
+	for (int k = 0; k < p->pd_nargc; k++)
+		if (p->pd_nargs[k].pa_name != NULL && strcmp(p->pd_nargs[k].pa_name, name) == 0)
+			return k;
+	return i;
+}
+
 /*
  * A probe with translated arguments: each output argument takes the native
  * argument of its name (else of its position), and a translator must
@@ -714,13 +727,9 @@ static void claim_earlier(dt_pcb_t *pcb)
 static void check_probe_xlators(dt_pcb_t *pcb, const dt_provdecl_t *pv, const dt_probedecl_t *pd)
 {
 	for (int i = 0; i < pd->pd_xargc; i++) {
-		const char *name = pd->pd_xargs[i].pa_name;
 		const dt_type_t *to = pd->pd_xargs[i].pa_type, *from;
-		int k = i;
+		int k = dt_probe_argmap(pd, i);
 
-		for (int j = 0; name != NULL && j < pd->pd_nargc; j++)
-			if (pd->pd_nargs[j].pa_name != NULL && strcmp(pd->pd_nargs[j].pa_name, name) == 0)
-				k = j;
 		if (k >= pd->pd_nargc)
 			dt_cerror(pcb, &pd->pd_xargs[i].pa_loc, "D_PROV_PRXLATOR",
 				  "probe %s:%s output argument %d has no native argument to "

@@ -1445,7 +1445,7 @@ static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	const dt_type_t *r;
 
 	ocx.cc_stmt = false;
-	/* ++x and --x declare an unknown x as an int64_t (the Guide) */
+	/* ++x, --x, x++ and x-- declare an unknown x as an int64_t (the Guide) */
 	ocx.cc_lhs = n->dn_op == T_INC || n->dn_op == T_DEC;
 	check(pcb, o, &ocx);
 	implicit_int64(pcb, o);
@@ -1754,20 +1754,9 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		dt_cerror(pcb, &n->dn_loc, "D_SYNTAX", "%s must be followed by ->",
 			  n->dn_kind == DT_N_SELF ? "self" : "this");
 	case DT_N_UNARY:
+	case DT_N_POSTFIX: /* x++ and x-- check as ++x and --x */
 		check_unary(pcb, n, cx);
 		return;
-	case DT_N_POSTFIX: {
-		sub.cc_lhs = true; /* x++ declares an unknown x as an int64_t */
-		check(pcb, n->dn_left, &sub);
-		implicit_int64(pcb, n->dn_left);
-		need_lvalue(pcb, n->dn_left, dt_tok_name(n->dn_op));
-		if (!dt_type_is_scalar(n->dn_left->dn_type))
-			dt_cerror(pcb, &n->dn_loc, "D_OP_SCALAR",
-				  "operator %s requires an operand of scalar type",
-				  dt_tok_name(n->dn_op));
-		n->dn_type = n->dn_left->dn_type;
-		return;
-	}
 	case DT_N_BINARY:
 		check_binary(pcb, n, cx);
 		return;

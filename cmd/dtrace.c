@@ -2,17 +2,20 @@
  * dtrace.c -- the dtrace command: argument parsing and printing only;
  * everything else goes through the public libdtrace and dtrace-gen APIs.
  *
- * Today it compiles D programs (-s, -e) and builds static probes
- * (-h header, -G object) from provider definitions.
+ * It traces (-n, -s, -P, -m, -f with -c or -p), lists probes (-l),
+ * compiles D programs (-e) and builds static probes (-h header, -G object)
+ * from provider definitions.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "dtrace.h"
@@ -27,26 +30,31 @@ static const char *g_pname = "dtrace";
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: %s [-CeGhlV] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
+		"Usage: %s [-CeGhlqVwZ] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
 		"\t[-x opt[=val]] [-n program] [-s script] [-P provider] [-m module]\n"
-		"\t[-f function] [arg|object ...]\n"
+		"\t[-f function] [-c cmd] [-p pid] [arg|object ...]\n"
 		"\n"
+		"\t-c  run a command and trace it ($target), exit when it exits\n"
 		"\t-C  run the C preprocessor over the scripts\n"
 		"\t-D  define a preprocessor symbol (with -C)\n"
 		"\t-e  exit after compiling the scripts\n"
 		"\t-G  write an ELF object with the probes of the provider definitions\n"
 		"\t-h  write a C/C++ header for the provider definitions\n"
-		"\t-f  with -l: the probes of a function\n"
+		"\t-f  the probes of a function (to enable, or with -l to list)\n"
 		"\t-I  add a preprocessor include directory (with -C)\n"
 		"\t-l  list probes (all, or those that -n, -P, -m or -f describe)\n"
-		"\t-m  with -l: the probes of a module\n"
+		"\t-m  the probes of a module (to enable, or with -l to list)\n"
 		"\t-n  compile a program given on the command line\n"
-		"\t-o  output file (default: script name with .h or .o)\n"
-		"\t-P  with -l: the probes of a provider\n"
+		"\t-o  output file (traced data, or -h/-G output: default script name .h/.o)\n"
+		"\t-p  trace a running process ($target), exit when it exits\n"
+		"\t-P  the probes of a provider (to enable, or with -l to list)\n"
+		"\t-q  quiet: print only what the program prints\n"
 		"\t-s  compile a D program file\n"
 		"\t-U  undefine a preprocessor symbol (with -C)\n"
 		"\t-V  print the version and exit\n"
-		"\t-x  set an option (errtags)\n",
+		"\t-w  permit destructive actions\n"
+		"\t-x  set an option (bufsize, switchrate, strsize, quiet, dynvarsize, ...)\n"
+		"\t-Z  permit descriptions that match no probes\n",
 		g_pname);
 }
 
@@ -170,6 +178,117 @@ static char *default_output(const char *script, const char *ext)
 	return out;
 }
 
+/* Is s one of argv's strings (not one made here)? */
+static bool is_arg(char **argv, int argc, const char *s)
+{
+	for (int i = 0; i < argc; i++)
+		if (argv[i] == s)
+			return true;
+	return false;
+}
+
+static volatile sig_atomic_t g_intr, g_newline, g_impatient;
+
+static void intr(int sig)
+{
+	(void)sig;
+	if (g_intr)
+		g_impatient = 1;
+	g_intr = 1;
+	g_newline = 1;
+}
+
+/* What a program's notice calls it: -n text up to its first '{', '/' or ';'. */
+static void notice_matched(const char *kind, const char *name, unsigned n, bool isprog)
+{
+	int len = (int)strlen(name);
+
+	if (isprog)
+		len = (int)strcspn(name, "{/;");
+	fprintf(stderr, "%s: %s '%.*s' matched %u probe%s\n", g_pname, kind, len, name, n,
+		n == 1 ? "" : "s");
+}
+
+/*
+ * Trace until exit(), the target's exit, or a signal, as dtrace(1)'s
+ * main loop does; returns the exit status.
+ */
+static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
+{
+	struct sigaction sa;
+	bool done = false, reported = false;
+	int st;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = intr;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	do {
+		if (!g_intr && !done)
+			dtrace_sleep(dtp);
+		if (g_newline) {
+			fputc('\n', out);
+			g_newline = 0;
+		}
+		if (target && !reported && dtrace_proc_exited(dtp, &st)) {
+			reported = true;
+			if (!quiet) {
+				if (st != -1 && WIFSIGNALED(st))
+					fprintf(stderr, "%s: pid %d terminated by %s\n", g_pname,
+						dtrace_proc_target(dtp), strsignal(WTERMSIG(st)));
+				else if (st != -1 && WEXITSTATUS(st) != 0)
+					fprintf(stderr, "%s: pid %d exited with status %d\n", g_pname,
+						dtrace_proc_target(dtp), WEXITSTATUS(st));
+				else
+					fprintf(stderr, "%s: pid %d has exited\n", g_pname,
+						dtrace_proc_target(dtp));
+			}
+		}
+		if (done || g_intr || reported) {
+			done = true;
+			dtrace_stop(dtp);
+		}
+		switch (dtrace_work(dtp, out)) {
+		case DTRACE_WORKSTATUS_DONE:
+			done = true;
+			break;
+		case DTRACE_WORKSTATUS_OKAY:
+			break;
+		default:
+			fprintf(stderr, "%s: processing aborted: %s\n", g_pname,
+				dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			return 1;
+		}
+	} while (!done && !g_impatient);
+	fputc('\n', out);
+	fflush(out);
+	return dtrace_status(dtp) == DTRACE_STATUS_EXITED ? dtrace_exit_value(dtp) : 0;
+}
+
+/* Split -c's command on blanks, as dtrace(1) does (no quoting). */
+static char **split_command(const char *cmd)
+{
+	size_t n = strlen(cmd);
+	char **v = calloc(n / 2 + 2, sizeof(char *)), *copy = strdup(cmd), *save = NULL;
+	int i = 0;
+
+	if (v == NULL || copy == NULL) {
+		free(v);
+		free(copy);
+		return NULL;
+	}
+	for (char *t = strtok_r(copy, "\f\n\r\t\v ", &save); t != NULL;
+	     t = strtok_r(NULL, "\f\n\r\t\v ", &save))
+		v[i++] = t;
+	if (i == 0) {
+		free(v);
+		free(copy);
+		return NULL;
+	}
+	return v;
+}
+
 int main(int argc, char *argv[])
 {
 	enum { MODE_NONE, MODE_HEADER, MODE_LINK } mode = MODE_NONE;
@@ -184,13 +303,19 @@ int main(int argc, char *argv[])
 	bool *isprog = NULL;
 	char **margv = NULL, *saved0 = NULL;
 	char *defout = NULL;
+	const char *cmd = NULL, *grab = NULL;
+	bool quiet = false;
+	char **cmdv = NULL;
+	dtrace_prog_t **progs = NULL;
+	FILE *out = stdout;
 
 	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
 		g_pname = strrchr(argv[0], '/') + 1;
 	if ((scripts = calloc((size_t)argc + 1, sizeof(char *))) == NULL ||
 	    (isprog = calloc((size_t)argc + 1, sizeof(bool))) == NULL ||
 	    (descs = calloc((size_t)argc + 1, sizeof(char *))) == NULL ||
-	    (kinds = calloc((size_t)argc + 1, sizeof(int))) == NULL) {
+	    (kinds = calloc((size_t)argc + 1, sizeof(int))) == NULL ||
+	    (progs = calloc((size_t)argc + 1, sizeof(*progs))) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", g_pname);
 		return 1;
 	}
@@ -202,8 +327,26 @@ int main(int argc, char *argv[])
 	}
 
 	/* "+": stop at the first operand, as dtrace(1) treats what follows -s */
-	while ((c = getopt(argc, argv, "+CD:ef:GhI:lm:n:o:P:s:U:Vx:")) != -1) {
+	while ((c = getopt(argc, argv, "+c:CD:ef:GhI:lm:n:o:p:P:qs:U:vVwx:Z")) != -1) {
 		switch (c) {
+		case 'c':
+			cmd = optarg;
+			break;
+		case 'p':
+			grab = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			(void)dtrace_setopt(dtp, "quiet", NULL);
+			break;
+		case 'v': /* the stability report is not printed: accepted for scripts */
+			break;
+		case 'w':
+			(void)dtrace_setopt(dtp, "destructive", NULL);
+			break;
+		case 'Z':
+			(void)dtrace_setopt(dtp, "zdefs", NULL);
+			break;
 		case 'C':
 			cflags |= DTRACE_C_CPP;
 			break;
@@ -293,11 +436,22 @@ int main(int argc, char *argv[])
 		status = 2;
 		goto done;
 	}
-	if (ndescs > nscripts - nfiles) {
-		fprintf(stderr, "%s: -P, -m and -f describe probes for -l; enabling them "
-			"is not available yet\n", g_pname);
-		status = 2;
-		goto done;
+	/* -P, -m and -f enable every probe they describe, with the default action */
+	for (int i = 0; i < ndescs; i++) {
+		static const char *const pre[] = { "", ":", "::" }, *const post[] = { ":::", "::", ":" };
+		size_t len;
+		char *p;
+
+		if (kinds[i] == DTRACE_PROBESPEC_NONE)
+			continue;
+		len = strlen(descs[i]) + 8;
+		if ((p = malloc(len)) == NULL) {
+			status = 1;
+			goto done;
+		}
+		snprintf(p, len, "%s%s%s", pre[kinds[i]], descs[i], post[kinds[i]]);
+		scripts[nscripts] = p;
+		isprog[nscripts++] = true;
 	}
 	if (nscripts == 0) {
 		fprintf(stderr, "%s: no program specified (use -s or -n)\n", g_pname);
@@ -311,6 +465,32 @@ int main(int argc, char *argv[])
 		margc = argc - optind + 1;
 	}
 
+	if (mode == MODE_NONE && !compile_only && (cmd != NULL || grab != NULL)) {
+		/* the target first: $target is known when the programs compile */
+		if (cmd != NULL && ((cmdv = split_command(cmd)) == NULL ||
+				    dtrace_proc_create(dtp, cmdv) < 0)) {
+			fprintf(stderr, "%s: failed to execute %s: %s\n", g_pname, cmd,
+				cmdv == NULL ? "empty command" : dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			status = 1;
+			goto done;
+		}
+		if (grab != NULL) {
+			char *end;
+			long pid = strtol(grab, &end, 10);
+
+			if (*grab == '\0' || *end != '\0' || pid <= 0 || pid > INT32_MAX) {
+				fprintf(stderr, "%s: invalid pid: %s\n", g_pname, grab);
+				status = 2;
+				goto done;
+			}
+			if (dtrace_proc_grab(dtp, (int)pid) != 0) {
+				fprintf(stderr, "%s: %s\n", g_pname,
+					dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				status = 1;
+				goto done;
+			}
+		}
+	}
 	for (int i = 0; i < nscripts; i++) {
 		FILE *fp;
 
@@ -323,6 +503,7 @@ int main(int argc, char *argv[])
 				status = 1;
 				goto done;
 			}
+			progs[i] = last;
 			continue;
 		}
 		if ((fp = fopen(scripts[i], "r")) == NULL) {
@@ -336,6 +517,7 @@ int main(int argc, char *argv[])
 			margv[0] = (char *)scripts[i];
 		}
 		last = dtrace_program_fcompile(dtp, fp, scripts[i], cflags, margc, margv);
+		progs[i] = last;
 		if (margv != NULL)
 			margv[0] = saved0;
 		fclose(fp);
@@ -364,11 +546,54 @@ int main(int argc, char *argv[])
 			status = 1;
 		}
 	} else {
-		fprintf(stderr, "%s: tracing is not available yet: use -h, -G or -e with -s\n",
-			g_pname);
-		status = 2;
+		for (int i = 0; i < nscripts; i++) {
+			dtrace_proginfo_t info;
+
+			if (dtrace_program_exec(dtp, progs[i], &info) != 0) {
+				if (isprog[i])
+					fprintf(stderr, "%s: invalid probe specifier %s: %s\n", g_pname,
+						scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				else
+					fprintf(stderr, "%s: failed to enable script %s: %s\n", g_pname,
+						scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				status = 1;
+				goto done;
+			}
+			if (!quiet)
+				notice_matched(isprog[i] ? "description" : "script", scripts[i],
+					       info.dpi_matches, isprog[i]);
+		}
+		if (output != NULL && (out = fopen(output, "w")) == NULL) {
+			fprintf(stderr, "%s: failed to open output file '%s': %s\n", g_pname, output,
+				strerror(errno));
+			out = stdout;
+			status = 1;
+			goto done;
+		}
+		if (dtrace_go(dtp) != 0) {
+			fprintf(stderr, "%s: could not enable tracing: %s\n", g_pname,
+				dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			status = 1;
+			goto done;
+		}
+		if (cmd != NULL && dtrace_proc_continue(dtp) != 0) {
+			fprintf(stderr, "%s: %s\n", g_pname, dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			status = 1;
+			goto done;
+		}
+		status = trace_loop(dtp, out, quiet, cmd != NULL || grab != NULL);
 	}
 done:
+	if (out != stdout)
+		fclose(out);
+	if (cmdv != NULL) {
+		free(cmdv[0]);
+		free(cmdv);
+	}
+	for (int i = 0; i < nscripts; i++)
+		if (isprog[i] && i < argc && scripts[i] != NULL && !is_arg(argv, argc, scripts[i]))
+			free((char *)scripts[i]);
+	free(progs);
 	free(defout);
 	free(scripts);
 	free(isprog);

@@ -122,11 +122,13 @@ static int retprobe_bit(void)
 	return strncmp(buf, "config:", 7) == 0 ? atoi(buf + 7) : 0;
 }
 
+static int bind_prog(int prog_fd, int pfd);
+
 int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t ref_ctr_off,
 		     bool ret, pid_t pid)
 {
 	struct perf_event_attr attr;
-	int type = pmu_type("uprobe"), pfd, lfd;
+	int type = pmu_type("uprobe"), pfd;
 
 	if (type < 0)
 		return -ENOTSUP;
@@ -143,9 +145,15 @@ int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t re
 			   PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
 		return -errno;
-	lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
+	return bind_prog(prog_fd, pfd);
+}
+
+/* Bind a program to a perf event: a BPF link, or the older ioctl. */
+static int bind_prog(int prog_fd, int pfd)
+{
+	int lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
+
 	if (lfd < 0) {
-		/* kernels without perf links: attach and enable through the event */
 		if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) < 0 ||
 		    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
 			int e = errno;
@@ -157,6 +165,22 @@ int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t re
 	}
 	close(pfd); /* the link holds the event */
 	return lfd;
+}
+
+int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
+{
+	struct perf_event_attr attr;
+	int pfd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = period_ns; /* the CPU clock counts nanoseconds */
+	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	return bind_prog(prog_fd, pfd);
 }
 
 static ks_features_t features;

@@ -387,7 +387,12 @@ struct dtrace_hdl {
 	int dt_cppargc;
 	dtrace_prog_t *dt_progs;
 	dtrace_probedesc_t *dt_probes; /* the probe table (dt_probe.c); NULL until read */
-	size_t dt_nprobes;
+	struct dt_pinfo *dt_pinfo;     /* what each probe attaches to, same index */
+	size_t dt_nprobes, dt_pcap;
+	dt_arena_t dt_parena;	       /* the table's strings and sites */
+	struct dt_run *dt_run;	       /* the enabled program (dt_exec.c), or NULL */
+	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
+	void *dt_errharg, *dt_dropharg;
 	/* last diagnostic; strings live in dt_diagbuf */
 	dtrace_diag_t dt_diag;
 	char dt_diagfile[512];
@@ -400,6 +405,10 @@ int dt_set_errno(dtrace_hdl_t *, int);
 /* Set a consumer option (dt_options.c): 0, or -1 with EDT_BADOPTNAME/VAL. */
 int dt_option_set(dtrace_hdl_t *, const char *name, const char *val);
 bool dt_option_isset(const dtrace_hdl_t *, const char *name);
+/* An option's value (a switch: 1), or dflt when it is not set. */
+uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);
+/* Free the enabled program of the handle, if any (dt_exec.c). */
+void dt_run_free(dtrace_hdl_t *);
 int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -461,6 +470,42 @@ char *dt_probe_dname(dt_arena_t *, const char *);
 /* The native argument translated argument i of a probe takes: by name, else position. */
 int dt_probe_argmap(const dt_probedecl_t *, int i);
 
+/* ---------------------------------------------------------------- probe table */
+
+typedef enum dt_pkind {
+	DT_PK_BEGIN = 1, /* dtrace:::BEGIN, END, ERROR in this order */
+	DT_PK_END,
+	DT_PK_ERROR,
+	DT_PK_PROFILE, /* profile-N: every CPU */
+	DT_PK_TICK,    /* tick-N: one CPU */
+	DT_PK_USDT,
+} dt_pkind_t;
+
+/* One instrumented instruction of a USDT probe. */
+typedef struct dt_usite {
+	struct dt_usite *us_next;
+	uint64_t us_off;	/* file offset of the probe site */
+	uint64_t us_refoff;	/* file offset of the semaphore, or 0 */
+	const char *us_argspec; /* the note's argument specification */
+	int us_nargs;		/* -1: the specification could not be parsed */
+} dt_usite_t;
+
+typedef struct dt_pinfo {
+	dt_pkind_t pi_kind;
+	uint64_t pi_period;    /* profile and tick: nanoseconds */
+	pid_t pi_pid;	       /* USDT: the process, or 0 for every process */
+	const char *pi_path;   /* USDT: the file, as the kernel can open it */
+	dt_usite_t *pi_sites;  /* USDT */
+} dt_pinfo_t;
+
+/* Read the probe table if it has not been read: 0, or -1 (EDT_NOMEM). */
+int dt_probe_table(dtrace_hdl_t *);
+/* Add the probes of process pid not in the table yet; *first: the first new index. */
+int dt_probe_rescan(dtrace_hdl_t *, pid_t pid, size_t *first);
+/* Add the probes of a file for every process (provider without PID, module = path). */
+int dt_probe_file(dtrace_hdl_t *, const char *path);
+/* Does the description match the probe (the rules of dtrace_probe_iter)? */
+bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p);
 /* ---------------------------------------------------------------- stapsdt notes */
 
 typedef struct dt_stapsdt_arg {
@@ -486,6 +531,8 @@ typedef int dt_stapsdt_f(const dt_stapsdt_note_t *, void *);
  * argument specification we cannot parse leaves sn_nargs -1.
  */
 int dt_stapsdt_parse(const void *desc, size_t len, dt_stapsdt_note_t *);
+/* Parse an argument specification alone into args[DT_MAXPROBEARGS]; the count, or -1. */
+int dt_stapsdt_args(const char *spec, dt_stapsdt_arg_t *args);
 /*
  * Call cb for every stapsdt note of an ELF file; stops at the first non-zero
  * return and returns it.  -1 with a message in err for a bad file.

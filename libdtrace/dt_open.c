@@ -82,6 +82,10 @@ static const char *const errlist[] = {
 	[EDT_BADARG - EDT_BASE] = "Invalid argument",
 	[EDT_NOPROBE - EDT_BASE] = "No probe matches description",
 	[EDT_BADPSPEC - EDT_BASE] = "Invalid probe specifier",
+	[EDT_NOPRIV - EDT_BASE] = "Tracing needs root, or CAP_BPF and CAP_PERFMON",
+	[EDT_ENABLING - EDT_BASE] = "The kernel refused to enable a probe",
+	[EDT_NOTRACE - EDT_BASE] = "Tracing is not active",
+	[EDT_PROC - EDT_BASE] = "Cannot create or grab the process",
 };
 
 int dt_set_errno(dtrace_hdl_t *dtp, int err)
@@ -156,7 +160,10 @@ void dtrace_close(dtrace_hdl_t *dtp)
 		free(dtp->dt_cppargv[i]);
 	free(dtp->dt_cppargv);
 	free(dtp->dt_cpppath);
+	dt_run_free(dtp);
 	free(dtp->dt_probes);
+	free(dtp->dt_pinfo);
+	dt_arena_free(&dtp->dt_parena);
 	free(dtp);
 }
 

@@ -151,3 +151,11 @@ bool dt_option_isset(const dtrace_hdl_t *dtp, const char *name)
 			return dtp->dt_optset[i];
 	return false;
 }
+
+uint64_t dt_option_get(const dtrace_hdl_t *dtp, const char *name, uint64_t dflt)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (strcmp(options[i].name, name) == 0)
+			return dtp->dt_optset[i] ? dtp->dt_options[i] : dflt;
+	return dflt;
+}

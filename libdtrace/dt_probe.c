@@ -88,7 +88,7 @@ static bool field_match(const char *pattern, const char *s)
 	return pattern[0] == '\0' || fnmatch(pattern, s, 0) == 0;
 }
 
-static bool desc_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p)
+bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p)
 {
 	return pat == NULL || ((pat->dtpd_id == 0 || pat->dtpd_id == p->dtpd_id) &&
 			       field_match(pat->dtpd_provider, p->dtpd_provider) &&
@@ -102,23 +102,31 @@ static bool desc_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *
 /* The probe table being built; IDs are positions in it, from 1. */
 typedef struct walk {
 	dtrace_probedesc_t *w_probes;
+	dt_pinfo_t *w_info;
 	size_t w_n, w_cap;
+	dt_arena_t *w_arena; /* the handle's probe arena: sites and paths */
 } walk_t;
 
 /* Add one probe; non-zero (out of memory) stops the walk. */
-static int visit(walk_t *w, const char *prov, const char *mod, const char *func, const char *name)
+static int visit(walk_t *w, const char *prov, const char *mod, const char *func, const char *name,
+		 const dt_pinfo_t *info)
 {
 	dtrace_probedesc_t *d;
 
 	if (w->w_n == w->w_cap) {
 		size_t nc = w->w_cap ? 2 * w->w_cap : 64;
 		dtrace_probedesc_t *np = realloc(w->w_probes, nc * sizeof(*np));
+		dt_pinfo_t *ni;
 
 		if (np == NULL)
 			return 1;
 		w->w_probes = np;
+		if ((ni = realloc(w->w_info, nc * sizeof(*ni))) == NULL)
+			return 1;
+		w->w_info = ni;
 		w->w_cap = nc;
 	}
+	w->w_info[w->w_n] = *info;
 	d = &w->w_probes[w->w_n++];
 	memset(d, 0, sizeof(*d));
 	d->dtpd_id = (dtrace_id_t)w->w_n;
@@ -129,25 +137,32 @@ static int visit(walk_t *w, const char *prov, const char *mod, const char *func,
 	return 0;
 }
 
-static const char *const profile_rates[] = { "97", "199", "499", "997", "1999", "4001", "4999" };
-static const char *const tick_rates[] = { "1", "10", "100", "500", "1000", "5000" };
+static const unsigned profile_rates[] = { 97, 199, 499, 997, 1999, 4001, 4999 };
+static const unsigned tick_rates[] = { 1, 10, 100, 500, 1000, 5000 };
 
 static int walk_fixed(walk_t *w)
 {
 	static const char *const dtrace_probes[] = { "BEGIN", "END", "ERROR" };
+	dt_pinfo_t pi = { 0 };
 	char name[32];
 
-	for (size_t i = 0; i < 3; i++)
-		if (visit(w, "dtrace", "", "", dtrace_probes[i]))
-			return 1;
-	for (size_t i = 0; i < sizeof(profile_rates) / sizeof(profile_rates[0]); i++) {
-		snprintf(name, sizeof(name), "profile-%s", profile_rates[i]);
-		if (visit(w, "profile", "", "", name))
+	for (int i = 0; i < 3; i++) {
+		pi.pi_kind = DT_PK_BEGIN + i;
+		if (visit(w, "dtrace", "", "", dtrace_probes[i], &pi))
 			return 1;
 	}
+	pi.pi_kind = DT_PK_PROFILE;
+	for (size_t i = 0; i < sizeof(profile_rates) / sizeof(profile_rates[0]); i++) {
+		snprintf(name, sizeof(name), "profile-%u", profile_rates[i]);
+		pi.pi_period = 1000000000ULL / profile_rates[i];
+		if (visit(w, "profile", "", "", name, &pi))
+			return 1;
+	}
+	pi.pi_kind = DT_PK_TICK;
 	for (size_t i = 0; i < sizeof(tick_rates) / sizeof(tick_rates[0]); i++) {
-		snprintf(name, sizeof(name), "tick-%s", tick_rates[i]);
-		if (visit(w, "profile", "", "", name))
+		snprintf(name, sizeof(name), "tick-%u", tick_rates[i]);
+		pi.pi_period = 1000000000ULL / tick_rates[i];
+		if (visit(w, "profile", "", "", name, &pi))
 			return 1;
 	}
 	return 0;
@@ -156,7 +171,8 @@ static int walk_fixed(walk_t *w)
 /* ---------------------------------------------------------------- USDT files */
 
 typedef struct fprobe {
-	const char *fp_prov, *fp_func, *fp_name; /* in the walk's arena */
+	const char *fp_prov, *fp_func, *fp_name; /* in the handle's probe arena */
+	dt_usite_t *fp_sites;			 /* ditto */
 } fprobe_t;
 
 /* The USDT probes of one file, read once per walk. */
@@ -179,6 +195,8 @@ typedef struct freader {
 	sym_t *fr_syms;
 	size_t fr_nsyms;
 	uint64_t fr_base; /* address of .stapsdt.base in this file, or 0 */
+	GElf_Phdr *fr_load; /* PT_LOAD headers: addresses to file offsets */
+	size_t fr_nload;
 	bool fr_libusdt;  /* a libusdt image: its symbols are provider_function_name */
 	size_t fr_cap;
 	bool fr_nomem;
@@ -281,12 +299,42 @@ static const char *usdt_func(const char *sym, const char *prov, const char *name
 	return sym;
 }
 
+/* The file offset of a link-time address, through the PT_LOAD headers; 0 if none holds it. */
+static uint64_t file_offset(const freader_t *fr, uint64_t addr)
+{
+	for (size_t i = 0; i < fr->fr_nload; i++) {
+		const GElf_Phdr *ph = &fr->fr_load[i];
+
+		if (addr >= ph->p_vaddr && addr - ph->p_vaddr < ph->p_filesz)
+			return addr - ph->p_vaddr + ph->p_offset;
+	}
+	return 0;
+}
+
+static int load_phdrs(Elf *elf, freader_t *fr)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) != 0 || n == 0)
+		return 0;
+	if ((fr->fr_load = calloc(n, sizeof(GElf_Phdr))) == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD)
+			fr->fr_load[fr->fr_nload++] = ph;
+	}
+	return 0;
+}
+
 static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 {
 	freader_t *fr = arg;
 	ufile_t *uf = fr->fr_file;
 	uint64_t pc = n->sn_pc;
 	const char *func, *dname;
+	dt_usite_t *site;
 	size_t flen;
 
 	if (fr->fr_base != 0 && n->sn_base != 0) /* prelink moved the file */
@@ -298,11 +346,23 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 	if ((func = dt_arena_strndup(fr->fr_arena, func, flen)) == NULL ||
 	    (dname = dt_probe_dname(fr->fr_arena, n->sn_name)) == NULL)
 		goto nomem;
+	if ((site = dt_arena_alloc(fr->fr_arena, sizeof(*site))) == NULL ||
+	    (site->us_argspec = dt_arena_strndup(fr->fr_arena, n->sn_argspec,
+						 strlen(n->sn_argspec))) == NULL)
+		goto nomem;
+	site->us_off = file_offset(fr, pc);
+	site->us_refoff = n->sn_sema != 0 ? file_offset(fr, n->sn_sema + (pc - n->sn_pc)) : 0;
+	site->us_nargs = n->sn_nargs;
+	if (site->us_off == 0) /* not in a loaded segment: not a site */
+		return 0;
 	for (size_t i = 0; i < uf->uf_n; i++) /* one probe for several sites */
 		if (strcmp(uf->uf_probes[i].fp_prov, n->sn_provider) == 0 &&
 		    strcmp(uf->uf_probes[i].fp_func, func) == 0 &&
-		    strcmp(uf->uf_probes[i].fp_name, dname) == 0)
+		    strcmp(uf->uf_probes[i].fp_name, dname) == 0) {
+			site->us_next = uf->uf_probes[i].fp_sites;
+			uf->uf_probes[i].fp_sites = site;
 			return 0;
+		}
 	if (uf->uf_n == fr->fr_cap) {
 		size_t nc = fr->fr_cap ? 2 * fr->fr_cap : 16;
 		fprobe_t *np = realloc(uf->uf_probes, nc * sizeof(*np));
@@ -317,6 +377,7 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 	if (uf->uf_probes[uf->uf_n].fp_prov == NULL)
 		goto nomem;
 	uf->uf_probes[uf->uf_n].fp_func = func;
+	uf->uf_probes[uf->uf_n].fp_sites = site;
 	uf->uf_probes[uf->uf_n++].fp_name = dname;
 	return 0;
 nomem:
@@ -363,11 +424,11 @@ static const char *module_name(dt_arena_t *a, const char *path, bool *libusdt)
 	return dt_arena_strndup(a, p, (size_t)(dash - 1 - p));
 }
 
-/* The files read in one walk; their strings live in fc_arena. */
+/* The files read in one walk; their strings and sites live in *fc_arena (the handle's). */
 typedef struct fcache {
 	ufile_t *fc_files;
 	size_t fc_n, fc_cap;
-	dt_arena_t fc_arena;
+	dt_arena_t *fc_arena;
 } fcache_t;
 
 /* The probes of the file at path (as seen from process pid); NULL: none. */
@@ -399,12 +460,12 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	uf.uf_dev = st.st_dev;
 	uf.uf_ino = st.st_ino;
 	fr.fr_file = &uf;
-	fr.fr_arena = &fc->fc_arena;
-	if ((uf.uf_module = module_name(&fc->fc_arena, path, &fr.fr_libusdt)) == NULL)
+	fr.fr_arena = fc->fc_arena;
+	if ((uf.uf_module = module_name(fc->fc_arena, path, &fr.fr_libusdt)) == NULL)
 		fr.fr_nomem = true;
 	elf = fr.fr_nomem ? NULL : elf_begin(fd, ELF_C_READ, NULL);
 	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
-		if (load_syms(elf, &fr) != 0)
+		if (load_syms(elf, &fr) != 0 || load_phdrs(elf, &fr) != 0)
 			fr.fr_nomem = true;
 		else
 			(void)dt_stapsdt_iter(elf, note_cb, &fr, err, sizeof(err));
@@ -412,6 +473,7 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	elf_end(elf);
 	close(fd);
 	free(fr.fr_syms);
+	free(fr.fr_load);
 	if (!fr.fr_nomem && fc->fc_n == fc->fc_cap) {
 		size_t nc = fc->fc_cap ? 2 * fc->fc_cap : 64;
 		ufile_t *nf = realloc(fc->fc_files, nc * sizeof(*nf));
@@ -432,6 +494,13 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	return uf.uf_n ? &fc->fc_files[fc->fc_n - 1] : NULL;
 }
 
+static void fcache_free(fcache_t *fc)
+{
+	for (size_t i = 0; i < fc->fc_n; i++)
+		free(fc->fc_files[i].uf_probes);
+	free(fc->fc_files);
+}
+
 static int pid_cmp(const void *a, const void *b)
 {
 	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
@@ -439,12 +508,29 @@ static int pid_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The USDT probes of one process, each file once, in mapping order. */
-static int walk_process(walk_t *w, fcache_t *fc, pid_t pid, bool *nomem)
+/* Is this probe in the table already (a rescan)? */
+static bool known(const walk_t *w, size_t from, const char *prov, const char *mod,
+		  const fprobe_t *fp)
 {
-	char path[64], line[4096 + 256], prov[DTRACE_PROVNAMELEN + 16];
+	for (size_t i = from; i < w->w_n; i++)
+		if (strcmp(w->w_probes[i].dtpd_name, fp->fp_name) == 0 &&
+		    strcmp(w->w_probes[i].dtpd_func, fp->fp_func) == 0 &&
+		    strcmp(w->w_probes[i].dtpd_provider, prov) == 0 &&
+		    strcmp(w->w_probes[i].dtpd_mod, mod) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The USDT probes of one process, each file once, in mapping order.  With
+ * rescan, only probes not in the table already are added.
+ */
+static int walk_process(walk_t *w, fcache_t *fc, pid_t pid, bool rescan, bool *nomem)
+{
+	char path[64], line[4096 + 256], prov[DTRACE_PROVNAMELEN + 16], rpath[4096 + 64];
 	size_t *seen = NULL; /* indexes: fc_files moves when it grows */
 	size_t nseen = 0;
+	dt_pinfo_t pi = { .pi_kind = DT_PK_USDT, .pi_pid = pid };
 	FILE *maps;
 	int rc = 0;
 
@@ -482,10 +568,21 @@ static int walk_process(walk_t *w, fcache_t *fc, pid_t pid, bool *nomem)
 		}
 		seen = ns;
 		seen[nseen++] = idx;
+		snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)pid, file);
+		pi.pi_path = NULL;
 		for (size_t i = 0; rc == 0 && i < uf->uf_n; i++) {
 			snprintf(prov, sizeof(prov), "%s%d", uf->uf_probes[i].fp_prov, (int)pid);
+			if (rescan && known(w, 0, prov, uf->uf_module, &uf->uf_probes[i]))
+				continue;
+			if (pi.pi_path == NULL &&
+			    (pi.pi_path = dt_arena_strndup(w->w_arena, rpath, strlen(rpath))) == NULL) {
+				*nomem = true;
+				rc = -1;
+				break;
+			}
+			pi.pi_sites = uf->uf_probes[i].fp_sites;
 			if (visit(w, prov, uf->uf_module, uf->uf_probes[i].fp_func,
-				  uf->uf_probes[i].fp_name))
+				  uf->uf_probes[i].fp_name, &pi))
 				rc = 1;
 		}
 	}
@@ -496,7 +593,7 @@ static int walk_process(walk_t *w, fcache_t *fc, pid_t pid, bool *nomem)
 
 static int walk_usdt(walk_t *w)
 {
-	fcache_t fc = { 0 };
+	fcache_t fc = { .fc_arena = w->w_arena };
 	pid_t *pids = NULL, self = getpid();
 	size_t n = 0, cap = 0;
 	struct dirent *de;
@@ -528,30 +625,93 @@ static int walk_usdt(walk_t *w)
 		if (n > 0)
 			qsort(pids, n, sizeof(*pids), pid_cmp);
 		for (size_t i = 0; rc == 0 && i < n; i++)
-			rc = walk_process(w, &fc, pids[i], &nomem);
+			rc = walk_process(w, &fc, pids[i], false, &nomem);
 	}
-	for (size_t i = 0; i < fc.fc_n; i++)
-		free(fc.fc_files[i].uf_probes);
-	free(fc.fc_files);
-	dt_arena_free(&fc.fc_arena);
+	fcache_free(&fc);
 	free(pids);
 	return nomem || rc != 0;
 }
 
 /* The probe table, read once per handle: stable IDs, one walk of /proc. */
-static int probe_table(dtrace_hdl_t *dtp)
+int dt_probe_table(dtrace_hdl_t *dtp)
 {
-	walk_t w = { NULL, 0, 0 };
+	walk_t w = { .w_arena = &dtp->dt_parena };
 
 	if (dtp->dt_probes != NULL)
 		return 0;
 	if (walk_fixed(&w) != 0 || walk_usdt(&w) != 0) {
 		free(w.w_probes);
+		free(w.w_info);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	dtp->dt_probes = w.w_probes;
+	dtp->dt_pinfo = w.w_info;
 	dtp->dt_nprobes = w.w_n;
+	dtp->dt_pcap = w.w_cap;
 	return 0;
+}
+
+/* Continue the table: walk_t over the handle's arrays, and back. */
+static walk_t table_walk(dtrace_hdl_t *dtp)
+{
+	return (walk_t){ dtp->dt_probes, dtp->dt_pinfo, dtp->dt_nprobes, dtp->dt_pcap,
+			 &dtp->dt_parena };
+}
+
+static void table_set(dtrace_hdl_t *dtp, const walk_t *w)
+{
+	dtp->dt_probes = w->w_probes;
+	dtp->dt_pinfo = w->w_info;
+	dtp->dt_nprobes = w->w_n;
+	dtp->dt_pcap = w->w_cap;
+}
+
+int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
+{
+	fcache_t fc = { .fc_arena = &dtp->dt_parena };
+	walk_t w;
+	bool nomem = false;
+	int rc;
+
+	if (dt_probe_table(dtp) != 0)
+		return -1;
+	*first = dtp->dt_nprobes;
+	w = table_walk(dtp);
+	rc = walk_process(&w, &fc, pid, true, &nomem);
+	table_set(dtp, &w);
+	fcache_free(&fc);
+	return nomem || rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+}
+
+int dt_probe_file(dtrace_hdl_t *dtp, const char *path)
+{
+	fcache_t fc = { .fc_arena = &dtp->dt_parena };
+	dt_pinfo_t pi = { .pi_kind = DT_PK_USDT, .pi_pid = 0 };
+	bool nomem = false;
+	ufile_t *uf;
+	walk_t w;
+	int rc = 0;
+
+	if (dt_probe_table(dtp) != 0)
+		return -1;
+	for (size_t i = 0; i < dtp->dt_nprobes; i++) /* read already */
+		if (dtp->dt_pinfo[i].pi_kind == DT_PK_USDT && dtp->dt_pinfo[i].pi_pid == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_mod, path) == 0)
+			return 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return dt_set_errno(dtp, EDT_ELF);
+	uf = file_probes(&fc, getpid(), path, &nomem);
+	w = table_walk(dtp);
+	if (uf != NULL && (pi.pi_path = dt_arena_strndup(w.w_arena, path, strlen(path))) == NULL)
+		nomem = true;
+	for (size_t i = 0; uf != NULL && !nomem && rc == 0 && i < uf->uf_n; i++) {
+		pi.pi_sites = uf->uf_probes[i].fp_sites;
+		rc = visit(&w, uf->uf_probes[i].fp_prov, pi.pi_path, uf->uf_probes[i].fp_func,
+			   uf->uf_probes[i].fp_name, &pi);
+	}
+	table_set(dtp, &w);
+	fcache_free(&fc);
+	return nomem || rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 }
 
 int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probe_f *func,
@@ -564,10 +724,10 @@ int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 		return -1;
 	if (func == NULL)
 		return dt_set_errno(dtp, EDT_BADARG);
-	if (probe_table(dtp) != 0)
+	if (dt_probe_table(dtp) != 0)
 		return -1;
 	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
-		if (!desc_match(pdp, &dtp->dt_probes[i]))
+		if (!dt_probe_match(pdp, &dtp->dt_probes[i]))
 			continue;
 		matched++;
 		if ((rc = func(dtp, &dtp->dt_probes[i], arg)) != 0)

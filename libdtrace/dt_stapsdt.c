@@ -70,6 +70,18 @@ static int parse_args(dt_stapsdt_note_t *n)
 	}
 }
 
+int dt_stapsdt_args(const char *spec, dt_stapsdt_arg_t *args)
+{
+	dt_stapsdt_note_t n;
+
+	memset(&n, 0, sizeof(n));
+	n.sn_argspec = spec;
+	if (parse_args(&n) != 0)
+		return -1;
+	memcpy(args, n.sn_args, sizeof(n.sn_args));
+	return n.sn_nargs;
+}
+
 int dt_stapsdt_parse(const void *desc, size_t len, dt_stapsdt_note_t *n)
 {
 	const char *p = desc, *end = p + len;

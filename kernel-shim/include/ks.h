@@ -78,6 +78,13 @@ int ks_prog_load(enum bpf_prog_type type, const char *name, const ks_code_t *cod
 int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t ref_ctr_off,
 		     bool ret, pid_t pid);
 
+/*
+ * Attach prog_fd (a BPF_PROG_TYPE_PERF_EVENT program) to a CPU clock timer
+ * on one CPU firing every period_ns.  Returns the attachment's fd, or a
+ * negative errno (-ENODEV: the CPU is not online).
+ */
+int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns);
+
 /* ---------------------------------------------------------------- architecture */
 
 /*

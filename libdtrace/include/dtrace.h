@@ -55,6 +55,10 @@ enum {
 	EDT_BADARG,		/* invalid argument to a library function */
 	EDT_NOPROBE,		/* no probe matches the description */
 	EDT_BADPSPEC,		/* malformed probe description */
+	EDT_NOPRIV,		/* not privileged to trace (no CAP_BPF/CAP_PERFMON) */
+	EDT_ENABLING,		/* the kernel refused a program or an attachment */
+	EDT_NOTRACE,		/* no program has been enabled, or tracing was stopped */
+	EDT_PROC,		/* cannot create or grab the target process */
 	EDT_MAX
 };
 
@@ -170,6 +174,79 @@ DTRACE_API int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s,
 typedef int dtrace_probe_f(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg);
 DTRACE_API int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 				 dtrace_probe_f *func, void *arg);
+
+/*
+ * Tracing, in the order of illumos libdtrace:
+ *
+ *   dtrace_proc_create() / dtrace_proc_grab()   optional target ($target)
+ *   dtrace_program_*compile(), then dtrace_program_exec() for each program
+ *   dtrace_go()                                  load, attach, fire BEGIN
+ *   loop: dtrace_sleep(); dtrace_work()          drain buffers, print records
+ *   dtrace_stop()                                fire END (dtrace_work drains it)
+ *
+ * dtrace_program_exec() matches the program's probe descriptions against
+ * the probe table and enables a (clause, probe) pair for each match; info
+ * (may be NULL) receives the counts.  A description matching nothing is an
+ * error unless the "zdefs" option is set.
+ */
+typedef struct dtrace_proginfo {
+	unsigned dpi_descs;   /* probe descriptions in the program */
+	unsigned dpi_matches; /* probes they matched */
+} dtrace_proginfo_t;
+
+DTRACE_API int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+				   dtrace_proginfo_t *info);
+/*
+ * Generate, load and attach every enabled program and fire BEGIN.  Needs
+ * CAP_BPF and CAP_PERFMON (or root): EDT_NOPRIV otherwise.  A program the
+ * kernel's verifier refuses gives EDT_ENABLING with the verifier's words.
+ */
+DTRACE_API int dtrace_go(dtrace_hdl_t *dtp);
+/* Fire END (once); the records it makes are drained by the next dtrace_work(). */
+DTRACE_API int dtrace_stop(dtrace_hdl_t *dtp);
+/* Wait until records arrive, the target exits, or switchrate passes. */
+DTRACE_API void dtrace_sleep(dtrace_hdl_t *dtp);
+
+typedef enum {
+	DTRACE_WORKSTATUS_ERROR = -1,
+	DTRACE_WORKSTATUS_OKAY,
+	DTRACE_WORKSTATUS_DONE /* exit() was called or tracing stopped, and all is drained */
+} dtrace_workstatus_t;
+
+/*
+ * Drain the buffers and print every record to fp as dtrace(1) does (the
+ * "quiet" option drops the per-probe lines).  Faults are reported through
+ * the error handler (default: "dtrace: error on enabled probe ..." on
+ * stderr), drops through the drop handler (default: stderr).
+ */
+DTRACE_API dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp);
+
+/* Messages about faults and drops, one line without its newline. */
+typedef void dtrace_msg_f(const char *msg, void *arg);
+DTRACE_API int dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg);
+DTRACE_API int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg);
+
+/* What happened: exit() and its value. */
+#define DTRACE_STATUS_NONE 0
+#define DTRACE_STATUS_OKAY 1
+#define DTRACE_STATUS_EXITED 2	/* exit() was called */
+#define DTRACE_STATUS_STOPPED 3 /* dtrace_stop() was called */
+DTRACE_API int dtrace_status(dtrace_hdl_t *dtp);
+DTRACE_API int dtrace_exit_value(dtrace_hdl_t *dtp); /* exit()'s argument, or 0 */
+
+/*
+ * The target process.  dtrace_proc_create() starts argv[0] (searched in
+ * PATH) stopped just after its exec, so that the probes of its executable
+ * can be enabled before it runs; dtrace_proc_continue() lets it go.
+ * dtrace_proc_grab() takes a running process.  Either sets $target (the
+ * first one only).  dtrace_proc_exited() is 1 once the target has exited
+ * (its wait status in *status, if not NULL: -1 when not our child).
+ */
+DTRACE_API int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[]);
+DTRACE_API int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid);
+DTRACE_API int dtrace_proc_continue(dtrace_hdl_t *dtp);
+DTRACE_API int dtrace_proc_exited(dtrace_hdl_t *dtp, int *status);
+DTRACE_API int dtrace_proc_target(dtrace_hdl_t *dtp); /* its PID, or 0 */
 
 #ifdef __cplusplus
 }

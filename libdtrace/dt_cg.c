@@ -1,0 +1,1592 @@
+/*
+ * dt_cg.c -- BPF code generation from the checked syntax tree.
+ *
+ * One program per probe (and USDT argument specification): a prologue
+ * that finds the state and scratch values and checks the activity, then
+ * each clause in program order, then shared subprograms (string compare,
+ * string length) called as BPF-to-BPF functions.
+ *
+ * Registers: r6 the context (pt_regs), r7 the state value, r8 the
+ * scratch value, r9 a callee-saved temporary.  An expression leaves its
+ * value in r0: integers normalised to their type (sign- or zero-extended
+ * to 64 bits), strings as a pointer to strsize bytes in a map value.
+ * Operands wait in stack slots below r10 - 8 while the other side is
+ * computed; helper calls clobber r1-r5.
+ *
+ * A fault (a bad address, a division by zero) stores what happened in the
+ * scratch error record and jumps to the clause's fault block, which sends
+ * the error record and runs the ERROR clauses: the clause is abandoned,
+ * the probe's other clauses run.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_run.h"
+
+#define R0 BPF_REG_0
+#define R1 BPF_REG_1
+#define R2 BPF_REG_2
+#define R3 BPF_REG_3
+#define R4 BPF_REG_4
+#define R5 BPF_REG_5
+#define R6 BPF_REG_6
+#define R7 BPF_REG_7
+#define R8 BPF_REG_8
+#define R9 BPF_REG_9
+#define FP BPF_REG_10
+
+#define SLOT_TMP (-8) /* an 8-byte temporary (helper output) */
+#define SLOT_FIRST 2  /* spill slot n at r10 - 8n */
+#define SLOT_MAX 48
+
+typedef enum { V_GLOBAL, V_THIS, V_SELF, V_ARRAY } vkind_t;
+
+typedef struct dt_var {
+	vkind_t v_kind;
+	uint32_t v_off;	 /* globals: from DT_ST_HDRSIZE; this->: from ly_this */
+	uint32_t v_size; /* 8, or strsize for strings */
+	uint32_t v_id;	 /* dynamic variables */
+	bool v_string;
+} dt_var_t;
+
+typedef struct fixup {
+	size_t f_insn;
+	int f_label;
+} fixup_t;
+
+typedef struct dt_cg {
+	dtrace_hdl_t *cg_dtp;
+	dt_run_t *cg_run;
+	dt_layout_t *cg_ly;
+	ks_code_t *cg_code;
+	jmp_buf cg_jmp;
+	/* the probe */
+	size_t cg_probe;
+	const dtrace_probedesc_t *cg_pd;
+	const dt_pinfo_t *cg_pi;
+	dt_stapsdt_arg_t cg_args[DT_MAXPROBEARGS];
+	int cg_nargs;
+	bool cg_in_error; /* generating an ERROR clause: args come from the error record */
+	/* the clause */
+	dt_stmt_t *cg_st;
+	uint32_t cg_epid;
+	uint32_t cg_recoff;
+	int cg_action;
+	int cg_sp;
+	uint32_t cg_tmp; /* temporaries used by this program */
+	int cg_lfault;
+	bool cg_faults; /* the clause jumps to its fault block */
+	/* labels */
+	long *cg_labels;
+	int cg_nlabels, cg_labcap;
+	fixup_t *cg_fix;
+	size_t cg_nfix, cg_fixcap;
+	int cg_lstrcmp, cg_lstrlen; /* subprograms, or -1 */
+	bool cg_use_strcmp, cg_use_strlen;
+} dt_cg_t;
+
+static _Noreturn void cg_error(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static _Noreturn void cg_error(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n != NULL)
+		dt_set_errmsg(cg->cg_dtp, EDT_COMPILER, "%s:%u:%u: %s",
+			      n->dn_loc.file ? n->dn_loc.file : "<program>", n->dn_loc.line,
+			      n->dn_loc.col, msg);
+	else
+		dt_set_errmsg(cg->cg_dtp, EDT_COMPILER, "%s", msg);
+	longjmp(cg->cg_jmp, 1);
+}
+
+static void emit(dt_cg_t *cg, struct bpf_insn i)
+{
+	ks_emit(cg->cg_code, &i, 1);
+	if (cg->cg_code->kc_oom)
+		cg_error(cg, NULL, "out of memory generating code");
+}
+
+static void emit_imm64(dt_cg_t *cg, int reg, uint64_t v)
+{
+	if ((int64_t)v == (int32_t)v) {
+		emit(cg, KS_MOV64_IMM(reg, (int32_t)v));
+	} else {
+		struct bpf_insn i[2] = { KS_LD_IMM64(reg, v) };
+
+		ks_emit(cg->cg_code, i, 2);
+	}
+}
+
+static void emit_map(dt_cg_t *cg, int reg, int fd)
+{
+	struct bpf_insn i[2] = { KS_LD_MAP_FD(reg, fd) };
+
+	ks_emit(cg->cg_code, i, 2);
+}
+
+static size_t here(dt_cg_t *cg)
+{
+	return cg->cg_code->kc_len;
+}
+
+/* ---------------------------------------------------------------- labels */
+
+static int label(dt_cg_t *cg)
+{
+	if (cg->cg_nlabels == cg->cg_labcap) {
+		int nc = cg->cg_labcap ? 2 * cg->cg_labcap : 64;
+		long *nl = realloc(cg->cg_labels, (size_t)nc * sizeof(*nl));
+
+		if (nl == NULL)
+			cg_error(cg, NULL, "out of memory generating code");
+		cg->cg_labels = nl;
+		cg->cg_labcap = nc;
+	}
+	cg->cg_labels[cg->cg_nlabels] = -1;
+	return cg->cg_nlabels++;
+}
+
+static void place(dt_cg_t *cg, int l)
+{
+	cg->cg_labels[l] = (long)here(cg);
+}
+
+/* A jump (or call) whose offset is fixed when its label is placed. */
+static void emit_to(dt_cg_t *cg, struct bpf_insn i, int l)
+{
+	if (cg->cg_nfix == cg->cg_fixcap) {
+		size_t nc = cg->cg_fixcap ? 2 * cg->cg_fixcap : 128;
+		fixup_t *nf = realloc(cg->cg_fix, nc * sizeof(*nf));
+
+		if (nf == NULL)
+			cg_error(cg, NULL, "out of memory generating code");
+		cg->cg_fix = nf;
+		cg->cg_fixcap = nc;
+	}
+	cg->cg_fix[cg->cg_nfix++] = (fixup_t){ here(cg), l };
+	emit(cg, i);
+}
+
+static void jump(dt_cg_t *cg, int l)
+{
+	emit_to(cg, KS_JA(0), l);
+}
+
+static void resolve(dt_cg_t *cg)
+{
+	struct bpf_insn *code = cg->cg_code->kc_insns;
+
+	for (size_t i = 0; i < cg->cg_nfix; i++) {
+		size_t at = cg->cg_fix[i].f_insn;
+		long to = cg->cg_labels[cg->cg_fix[i].f_label];
+		long off = to - (long)at - 1;
+
+		if (to < 0)
+			cg_error(cg, NULL, "internal error: a label was never placed");
+		if (code[at].code == (BPF_JMP | BPF_CALL))
+			code[at].imm = (int32_t)off;
+		else if (off > INT16_MAX || off < INT16_MIN)
+			cg_error(cg, NULL, "a clause is too large for a BPF jump");
+		else
+			code[at].off = (int16_t)off;
+	}
+}
+
+/* ---------------------------------------------------------------- spills */
+
+static void push(dt_cg_t *cg, const dt_node_t *n)
+{
+	if (++cg->cg_sp > SLOT_MAX)
+		cg_error(cg, n, "expression too deeply nested for the BPF stack");
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
+}
+
+static void pop(dt_cg_t *cg, int reg)
+{
+	emit(cg, KS_LDX_MEM(BPF_DW, reg, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
+	cg->cg_sp--;
+}
+
+/* ---------------------------------------------------------------- types */
+
+static size_t tsize(const dt_type_t *t)
+{
+	return t != NULL ? dt_type_size(t) : 8;
+}
+
+static bool is_string(const dt_type_t *t)
+{
+	return t != NULL && dt_type_is_string(t);
+}
+
+/* Bring reg to type t: sign- or zero-extend from its size. */
+static void normalize(dt_cg_t *cg, int reg, const dt_type_t *t)
+{
+	size_t sz = tsize(t);
+
+	if (t == NULL || sz >= 8 || sz == 0 || !dt_type_is_int(t))
+		return;
+	emit(cg, KS_ALU64_IMM(BPF_LSH, reg, (int32_t)(64 - 8 * sz)));
+	emit(cg, KS_ALU64_IMM(dt_type_is_signed(t) ? BPF_ARSH : BPF_RSH, reg,
+			      (int32_t)(64 - 8 * sz)));
+}
+
+static void extend(dt_cg_t *cg, int reg, size_t sz, bool sign)
+{
+	if (sz >= 8)
+		return;
+	emit(cg, KS_ALU64_IMM(BPF_LSH, reg, (int32_t)(64 - 8 * sz)));
+	emit(cg, KS_ALU64_IMM(sign ? BPF_ARSH : BPF_RSH, reg, (int32_t)(64 - 8 * sz)));
+}
+
+static int bpf_size(size_t sz)
+{
+	return sz == 1 ? BPF_B : sz == 2 ? BPF_H : sz == 4 ? BPF_W : BPF_DW;
+}
+
+/* After the usual arithmetic conversions, is a comparison of a and b unsigned? */
+static bool cmp_unsigned(const dt_type_t *a, const dt_type_t *b)
+{
+	bool pa = dt_type_is_ptr(a), pb = dt_type_is_ptr(b);
+	size_t sa = tsize(a), sb = tsize(b);
+	bool ua, ub;
+
+	if (pa || pb)
+		return true;
+	ua = !dt_type_is_signed(a) && sa >= 4;
+	ub = !dt_type_is_signed(b) && sb >= 4;
+	sa = sa < 4 ? 4 : sa;
+	sb = sb < 4 ? 4 : sb;
+	if (ua == ub)
+		return ua;
+	return ua ? sa >= sb : sb >= sa;
+}
+
+/* ---------------------------------------------------------------- faults */
+
+/* If reg (holding the faulting address, or 0) is non-zero jump on: else fault. */
+static void fault(dt_cg_t *cg, int kind, int addrreg)
+{
+	uint32_t e = cg->cg_ly->ly_err;
+
+	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(e + offsetof(dt_errrec_t, er_action)),
+			   cg->cg_action));
+	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(e + offsetof(dt_errrec_t, er_pc)),
+			   (int32_t)here(cg)));
+	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(e + offsetof(dt_errrec_t, er_fault)), kind));
+	if (addrreg >= 0)
+		emit(cg, KS_STX_MEM(BPF_DW, R8, addrreg, (int16_t)(e + offsetof(dt_errrec_t, er_addr))));
+	else
+		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(e + offsetof(dt_errrec_t, er_addr)), 0));
+	cg->cg_faults = true;
+	jump(cg, cg->cg_lfault);
+}
+
+/*
+ * Read sz bytes of user memory at the address in r0 into r0 (extended as
+ * sign says); a bad address faults.
+ */
+static void load_user(dt_cg_t *cg, size_t sz, bool sign)
+{
+	int ok = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, FP, SLOT_TMP));
+	extend(cg, R0, sz, sign);
+}
+
+/* ---------------------------------------------------------------- variables */
+
+static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *name,
+		     const dt_type_t *t)
+{
+	dt_run_t *r = cg->cg_run;
+	char key[256];
+	dt_var_t *v;
+
+	snprintf(key, sizeof(key), "%s%s", kind == V_THIS ? "this->" : kind == V_SELF ? "self->" : "",
+		 name);
+	if ((v = (dt_var_t *)dt_strset_get(r->r_vars, key)) != NULL)
+		return v;
+	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t))
+		cg_error(cg, n, "variables of type %s are not supported yet", "struct or union");
+	if ((v = dt_arena_alloc(&r->r_arena, sizeof(*v))) == NULL ||
+	    dt_strset_add(r->r_vars, dt_arena_strndup(&r->r_arena, key, strlen(key)), v, NULL) < 0)
+		cg_error(cg, n, "out of memory");
+	v->v_kind = kind;
+	v->v_string = is_string(t);
+	v->v_size = v->v_string ? cg->cg_ly->ly_strsize : 8;
+	v->v_id = (uint32_t)++r->r_nvarids;
+	if (kind == V_GLOBAL) {
+		v->v_off = cg->cg_ly->ly_state;
+		cg->cg_ly->ly_state += v->v_size;
+	} else if (kind == V_THIS) {
+		v->v_off = cg->cg_ly->ly_thissize;
+		cg->cg_ly->ly_thissize += v->v_size;
+	} else if (v->v_size > cg->cg_ly->ly_valsize) {
+		cg->cg_ly->ly_valsize = v->v_size;
+	}
+	return v;
+}
+
+static uint32_t tmp_string(dt_cg_t *cg)
+{
+	uint32_t off = cg->cg_tmp;
+
+	cg->cg_tmp += cg->cg_ly->ly_strsize;
+	if (cg->cg_tmp > cg->cg_ly->ly_tmpsize)
+		cg->cg_ly->ly_tmpsize = cg->cg_tmp;
+	return cg->cg_ly->ly_tmp + off;
+}
+
+/* Copy the string at r0 to scratch/state at base+off (strsize bytes); r0 keeps the source. */
+static void copy_string(dt_cg_t *cg, int base, uint32_t off)
+{
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_MOV64_REG(R1, base));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_ly->ly_strsize));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	emit(cg, KS_MOV64_REG(R0, R9));
+}
+
+static void cg_expr(dt_cg_t *cg, dt_node_t *n);
+
+/*
+ * Build the key of a dynamic variable in the scratch key buffer: its id,
+ * the thread for self->, then the keys.  The keys are computed first (they
+ * may read other dynamic variables), waiting on the stack.
+ */
+static void dyn_key(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n)
+{
+	uint32_t k = cg->cg_ly->ly_key, off = 16;
+	int nk = 0;
+	dt_node_t *kn;
+
+	for (kn = keys; kn != NULL; kn = kn->dn_next, nk++) {
+		cg_expr(cg, kn);
+		push(cg, kn);
+	}
+	for (uint32_t z = 0; z < cg->cg_ly->ly_keysize; z += 8)
+		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(k + z), 0));
+	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)k, (int32_t)v->v_id));
+	if (v->v_kind == V_SELF) {
+		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(k + 8)));
+	}
+	/* keys in order: the first pushed is deepest */
+	for (int i = 0; i < nk; i++) {
+		int slot = cg->cg_sp - (nk - 1 - i);
+		dt_node_t *ki = keys;
+
+		for (int j = 0; j < i; j++)
+			ki = ki->dn_next;
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, (int16_t)(-8 * (slot + SLOT_FIRST - 1))));
+		if (is_string(ki->dn_type)) {
+			copy_string(cg, R8, k + off);
+			off += cg->cg_ly->ly_strsize;
+		} else {
+			emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(k + off)));
+			off += 8;
+		}
+	}
+	cg->cg_sp -= nk;
+	if (off > cg->cg_ly->ly_keysize)
+		cg->cg_ly->ly_keysize = off;
+	(void)n;
+}
+
+/* r0 = the value of a dynamic variable (0 or "" when absent). */
+static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n)
+{
+	int found = label(cg), done = label(cg);
+
+	dyn_key(cg, v, keys, n);
+	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), found);
+	if (v->v_string) {
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)cg->cg_ly->ly_empty));
+	} else {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+	}
+	jump(cg, done);
+	place(cg, found);
+	if (!v->v_string)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, 0));
+	place(cg, done);
+}
+
+/* Store r0 (kept) in a dynamic variable: 0 deletes it; a full table counts a drop. */
+static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n,
+		      const dt_type_t *t)
+{
+	int del = label(cg), done = label(cg);
+	uint32_t val = cg->cg_ly->ly_val;
+
+	push(cg, n);
+	dyn_key(cg, v, keys, n);
+	pop(cg, R0);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	if (v->v_string) {
+		copy_string(cg, R8, val);
+	} else {
+		normalize(cg, R0, t);
+		emit(cg, KS_MOV64_REG(R9, R0));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), del);
+		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)val));
+	}
+	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
+	emit(cg, KS_MOV64_REG(R3, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)val));
+	emit(cg, KS_MOV64_IMM(R4, BPF_ANY));
+	emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+	emit(cg, KS_MOV64_IMM(R1, 1));
+	emit(cg, KS_ATOMIC_ADD64(R7, R1, DT_ST_DYNDROPS));
+	jump(cg, done);
+	place(cg, del);
+	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
+	emit(cg, KS_CALL(BPF_FUNC_map_delete_elem));
+	place(cg, done);
+	emit(cg, KS_MOV64_REG(R0, R9));
+}
+
+/* ---------------------------------------------------------------- lvalues */
+
+typedef struct lval {
+	dt_var_t *lv_var;
+	dt_node_t *lv_keys; /* dynamic: the key list */
+	const dt_type_t *lv_type;
+} lval_t;
+
+static lval_t lvalue(dt_cg_t *cg, dt_node_t *n)
+{
+	lval_t lv = { NULL, NULL, n->dn_type };
+
+	if (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
+	    n->dn_ident->di_kind == DT_IDENT_SCALAR) {
+		lv.lv_var = var(cg, n, V_GLOBAL, n->dn_name, n->dn_type);
+	} else if (n->dn_kind == DT_N_MEMBER &&
+		   (n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS)) {
+		lv.lv_var = var(cg, n, n->dn_left->dn_kind == DT_N_SELF ? V_SELF : V_THIS,
+				n->dn_name, n->dn_type);
+	} else if (n->dn_kind == DT_N_INDEX && n->dn_ident != NULL &&
+		   n->dn_ident->di_kind == DT_IDENT_ARRAY) {
+		/* self->a[k]: a thread's own array */
+		bool self = n->dn_left->dn_kind == DT_N_MEMBER;
+
+		lv.lv_var = var(cg, n, self ? V_SELF : V_ARRAY, n->dn_left->dn_name, n->dn_type);
+		lv.lv_keys = n->dn_args;
+	} else {
+		cg_error(cg, n, "this assignment is not supported yet");
+	}
+	return lv;
+}
+
+static void lv_load(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
+{
+	dt_var_t *v = lv->lv_var;
+
+	switch (v->v_kind) {
+	case V_GLOBAL:
+	case V_THIS: {
+		int base = v->v_kind == V_GLOBAL ? R7 : R8;
+		uint32_t off = v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
+
+		if (v->v_string) {
+			emit(cg, KS_MOV64_REG(R0, base));
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+		} else {
+			emit(cg, KS_LDX_MEM(BPF_DW, R0, base, (int16_t)off));
+		}
+		break;
+	}
+	default:
+		dyn_load(cg, v, lv->lv_keys, n);
+	}
+}
+
+/* Store r0 (kept, normalised) in the lvalue. */
+static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
+{
+	dt_var_t *v = lv->lv_var;
+
+	switch (v->v_kind) {
+	case V_GLOBAL:
+	case V_THIS: {
+		int base = v->v_kind == V_GLOBAL ? R7 : R8;
+		uint32_t off = v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
+
+		if (off > INT16_MAX)
+			cg_error(cg, n, "too many variables for one map value");
+		if (v->v_string) {
+			copy_string(cg, base, off);
+		} else {
+			normalize(cg, R0, lv->lv_type);
+			emit(cg, KS_STX_MEM(BPF_DW, base, R0, (int16_t)off));
+		}
+		break;
+	}
+	default:
+		dyn_store(cg, v, lv->lv_keys, n, lv->lv_type);
+	}
+}
+
+/* ---------------------------------------------------------------- built-ins */
+
+static void string_literal(dt_cg_t *cg, const char *s, size_t len)
+{
+	uint32_t off = tmp_string(cg), n = cg->cg_ly->ly_strsize;
+
+	if (len > n - 1)
+		len = n - 1;
+	for (uint32_t i = 0; i < len + 1; i += 4) {
+		uint32_t w = 0;
+
+		for (uint32_t j = 0; j < 4 && i + j < len; j++)
+			w |= (uint32_t)(unsigned char)s[i + j] << (8 * j);
+		emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(off + i), (int32_t)w));
+	}
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+}
+
+/* r0 = USDT argument i of this probe (0 where the probe has none). */
+static void usdt_arg(dt_cg_t *cg, int i, const dt_node_t *n)
+{
+	const dt_stapsdt_arg_t *a;
+	const char *op;
+	int width, off;
+
+	if (cg->cg_in_error) {
+		/* ERROR: arg1 EPID, arg2 action, arg3 offset, arg4 fault, arg5 address */
+		uint32_t e = cg->cg_ly->ly_err;
+		static const int fields[] = { -1, offsetof(dt_errrec_t, er_epid),
+					      offsetof(dt_errrec_t, er_action),
+					      offsetof(dt_errrec_t, er_pc),
+					      offsetof(dt_errrec_t, er_fault),
+					      offsetof(dt_errrec_t, er_addr) };
+
+		if (i < 1 || i > 5)
+			emit(cg, KS_MOV64_IMM(R0, 0));
+		else
+			emit(cg, KS_LDX_MEM(i <= 3 ? BPF_W : BPF_DW, R0, R8,
+					    (int16_t)(e + fields[i])));
+		return;
+	}
+	if (cg->cg_pi->pi_kind == DT_PK_PROFILE || cg->cg_pi->pi_kind == DT_PK_TICK) {
+		/* arg0: the kernel's pc, arg1: the user pc; one of them is 0 */
+		int user = label(cg), done = label(cg);
+
+		if (i > 1) {
+			emit(cg, KS_MOV64_IMM(R0, 0));
+			return;
+		}
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, R6, 136)); /* pt_regs cs */
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, R6, 128)); /* pt_regs ip */
+		emit(cg, KS_ALU64_IMM(BPF_AND, R1, 3));
+		emit_to(cg, KS_JMP_IMM(BPF_JNE, R1, 0, 0), user);
+		if (i == 1)
+			emit(cg, KS_MOV64_IMM(R0, 0));
+		jump(cg, done);
+		place(cg, user);
+		if (i == 0)
+			emit(cg, KS_MOV64_IMM(R0, 0));
+		place(cg, done);
+		return;
+	}
+	if (cg->cg_pi->pi_kind != DT_PK_USDT || i >= cg->cg_nargs) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		return;
+	}
+	a = &cg->cg_args[i];
+	op = a->sa_operand;
+	if (op[0] == '$') { /* a constant */
+		char *end;
+		long long v = strtoll(op + 1, &end, 0);
+
+		if (*end != '\0')
+			cg_error(cg, n, "USDT argument %d of %s:%s:%s:%s: unsupported operand %s", i,
+				 cg->cg_pd->dtpd_provider, cg->cg_pd->dtpd_mod, cg->cg_pd->dtpd_func,
+				 cg->cg_pd->dtpd_name, op);
+		emit_imm64(cg, R0, (uint64_t)v);
+	} else if (op[0] == '%') { /* a register */
+		if ((off = ks_reg_offset(op, &width)) < 0)
+			cg_error(cg, n, "USDT argument %d: unknown register %s", i, op);
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, R6, (int16_t)off));
+		if (width < 8)
+			extend(cg, R0, (size_t)width, false);
+	} else { /* disp(%base[,%index[,scale]]) */
+		char base[16] = "", index[16] = "";
+		long disp = 0, scale = 1;
+		const char *p = op, *paren = strchr(op, '(');
+		char *end;
+
+		if (paren == NULL)
+			cg_error(cg, n, "USDT argument %d: unsupported operand %s", i, op);
+		if (paren != p) {
+			disp = strtol(p, &end, 0);
+			if (end != paren)
+				cg_error(cg, n,
+					 "USDT argument %d: operand %s (symbol-relative) is not "
+					 "supported yet",
+					 i, op);
+		}
+		if (sscanf(paren, "(%15[^,)],%15[^,)],%ld)", base, index, &scale) < 1)
+			cg_error(cg, n, "USDT argument %d: unsupported operand %s", i, op);
+		if ((off = ks_reg_offset(base, &width)) < 0 || strcmp(base, "%rip") == 0)
+			cg_error(cg, n, "USDT argument %d: unsupported base in %s", i, op);
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, R6, (int16_t)off));
+		if (index[0] != '\0') {
+			if ((off = ks_reg_offset(index, &width)) < 0)
+				cg_error(cg, n, "USDT argument %d: unsupported index in %s", i, op);
+			emit(cg, KS_LDX_MEM(BPF_DW, R1, R6, (int16_t)off));
+			emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)scale));
+			emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+		}
+		if (disp != 0)
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)disp));
+		load_user(cg, (size_t)a->sa_size, a->sa_signed);
+		return;
+	}
+	extend(cg, R0, (size_t)a->sa_size, a->sa_signed);
+}
+
+/*
+ * A field of the current task_struct, at offsets from the kernel's BTF:
+ * r0 = *(task + off1), or with deref *(*(task + off1) + off2).
+ */
+static void task_field(dt_cg_t *cg, const dt_node_t *n, int off1, bool deref, int off2, size_t sz)
+{
+	if (off1 < 0 || (deref && off2 < 0))
+		cg_error(cg, n, "%s needs the kernel's BTF, which is not available", n->dn_name);
+	emit(cg, KS_CALL(BPF_FUNC_get_current_task));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, off1));
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	if (deref) { /* a pointer, then a field of what it points to */
+		emit(cg, KS_MOV64_REG(R1, FP));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+		emit(cg, KS_MOV64_IMM(R2, 8));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+		emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, SLOT_TMP));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, off2));
+		emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	}
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, FP, SLOT_TMP));
+}
+
+static void builtin_var(dt_cg_t *cg, dt_node_t *n)
+{
+	const char *s = n->dn_name;
+	const dtrace_probedesc_t *pd = cg->cg_pd;
+
+	if (cg->cg_in_error)
+		pd = &cg->cg_dtp->dt_probes[DT_PK_ERROR - 1];
+	if (strncmp(s, "arg", 3) == 0 && s[3] >= '0' && s[3] <= '9' && s[4] == '\0') {
+		usdt_arg(cg, s[3] - '0', n);
+	} else if (strcmp(s, "pid") == 0 || strcmp(s, "tid") == 0) {
+		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+		if (s[0] == 'p')
+			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+		else
+			extend(cg, R0, 4, false);
+	} else if (strcmp(s, "uid") == 0 || strcmp(s, "gid") == 0) {
+		emit(cg, KS_CALL(BPF_FUNC_get_current_uid_gid));
+		if (s[0] == 'g')
+			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+		else
+			extend(cg, R0, 4, false);
+	} else if (strcmp(s, "ppid") == 0) {
+		task_field(cg, n, cg->cg_run->r_off_real_parent, true, cg->cg_run->r_off_tgid, 4);
+	} else if (strcmp(s, "vtimestamp") == 0) {
+		task_field(cg, n, cg->cg_run->r_off_sum_exec, false, 0, 8);
+	} else if (strcmp(s, "cpu") == 0) {
+		emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
+	} else if (strcmp(s, "timestamp") == 0) {
+		emit(cg, KS_CALL(BPF_FUNC_ktime_get_ns));
+	} else if (strcmp(s, "walltimestamp") == 0) {
+		emit(cg, KS_CALL(BPF_FUNC_ktime_get_ns));
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_WALLOFF));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	} else if (strcmp(s, "execname") == 0) {
+		uint32_t off = tmp_string(cg);
+
+		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(off + 16), 0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit(cg, KS_MOV64_IMM(R2, 16));
+		emit(cg, KS_CALL(BPF_FUNC_get_current_comm));
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+	} else if (strcmp(s, "probeprov") == 0) {
+		string_literal(cg, pd->dtpd_provider, strlen(pd->dtpd_provider));
+	} else if (strcmp(s, "probemod") == 0) {
+		string_literal(cg, pd->dtpd_mod, strlen(pd->dtpd_mod));
+	} else if (strcmp(s, "probefunc") == 0) {
+		string_literal(cg, pd->dtpd_func, strlen(pd->dtpd_func));
+	} else if (strcmp(s, "probename") == 0) {
+		string_literal(cg, pd->dtpd_name, strlen(pd->dtpd_name));
+	} else if (strcmp(s, "id") == 0) {
+		emit(cg, KS_MOV64_IMM(R0, (int32_t)pd->dtpd_id));
+	} else if (strcmp(s, "epid") == 0) {
+		emit(cg, KS_MOV64_IMM(R0, (int32_t)cg->cg_epid));
+	} else {
+		cg_error(cg, n, "the built-in variable %s is not supported yet", s);
+	}
+}
+
+/* ---------------------------------------------------------------- subprograms */
+
+static void call_sub(dt_cg_t *cg, int l)
+{
+	emit_to(cg, KS_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0), l);
+}
+
+/* r0 = strcmp(r1, r2) over strsize bytes at most; r1, r2 point into map values. */
+static void sub_strcmp(dt_cg_t *cg)
+{
+	int loop = label(cg), diff = label(cg), eq = label(cg);
+
+	place(cg, cg->cg_lstrcmp);
+	emit(cg, KS_MOV64_IMM(R3, 0));
+	place(cg, loop);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R3, (int32_t)cg->cg_ly->ly_strsize, 0), eq);
+	emit(cg, KS_MOV64_REG(R4, R1));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R3));
+	emit(cg, KS_LDX_MEM(BPF_B, R4, R4, 0));
+	emit(cg, KS_MOV64_REG(R5, R2));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R3));
+	emit(cg, KS_LDX_MEM(BPF_B, R5, R5, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R4, R5, 0), diff);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R4, 0, 0), eq);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, 1));
+	emit(cg, KS_JA((int16_t)(cg->cg_labels[loop] - (long)here(cg) - 1)));
+	place(cg, diff);
+	emit(cg, KS_MOV64_REG(R0, R4));
+	emit(cg, KS_ALU64_REG(BPF_SUB, R0, R5));
+	emit(cg, KS_EXIT());
+	place(cg, eq);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	emit(cg, KS_EXIT());
+}
+
+/* r0 = strlen(r1), strsize - 1 at most. */
+static void sub_strlen(dt_cg_t *cg)
+{
+	int loop = label(cg), done = label(cg);
+
+	place(cg, cg->cg_lstrlen);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, loop);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R0, (int32_t)cg->cg_ly->ly_strsize - 1, 0), done);
+	emit(cg, KS_MOV64_REG(R4, R1));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R0));
+	emit(cg, KS_LDX_MEM(BPF_B, R4, R4, 0));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R4, 0, 0), done);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, 1));
+	emit(cg, KS_JA((int16_t)(cg->cg_labels[loop] - (long)here(cg) - 1)));
+	place(cg, done);
+	emit(cg, KS_EXIT());
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static void cg_call(dt_cg_t *cg, dt_node_t *n);
+
+/* Compare strings: r0 = strcmp(left, right), compared as op wants into 0/1. */
+static void str_compare(dt_cg_t *cg, dt_node_t *n)
+{
+	static const struct {
+		dt_tok_t tok;
+		int jop;
+	} ops[] = { { T_EQEQ, BPF_JEQ }, { T_NE, BPF_JNE }, { T_LT, BPF_JSLT },
+		    { T_LE, BPF_JSLE }, { T_GT, BPF_JSGT }, { T_GE, BPF_JSGE } };
+	int yes = label(cg), done = label(cg), jop = BPF_JEQ;
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ops[i].tok == n->dn_op)
+			jop = ops[i].jop;
+	cg_expr(cg, n->dn_left);
+	push(cg, n);
+	cg_expr(cg, n->dn_right);
+	emit(cg, KS_MOV64_REG(R2, R0));
+	pop(cg, R1);
+	cg->cg_use_strcmp = true;
+	call_sub(cg, cg->cg_lstrcmp);
+	emit_to(cg, KS_JMP_IMM(jop, R0, 0, 0), yes);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	jump(cg, done);
+	place(cg, yes);
+	emit(cg, KS_MOV64_IMM(R0, 1));
+	place(cg, done);
+}
+
+/* r1 = r1 op r0 for an arithmetic operator; the result's type is t. */
+static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
+		  const dt_type_t *t)
+{
+	bool uns = cmp_unsigned(lt, rt);
+	const dt_type_t *rl = dt_type_resolve(lt);
+	size_t scale = dt_type_is_ptr(rl) && dt_type_is_int(rt) ? tsize(rl->dtt_ref) : 1;
+	int ok;
+
+	switch (op) {
+	case T_PLUS:
+	case T_ADD_EQ:
+	case T_INC:
+		/* pointer arithmetic scales by the pointee */
+		if (scale > 1)
+			emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)scale));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
+		break;
+	case T_MINUS:
+	case T_SUB_EQ:
+	case T_DEC:
+		if (scale > 1)
+			emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)scale));
+		emit(cg, KS_ALU64_REG(BPF_SUB, R1, R0));
+		break;
+	case T_STAR:
+	case T_MUL_EQ: emit(cg, KS_ALU64_REG(BPF_MUL, R1, R0)); break;
+	case T_SLASH:
+	case T_DIV_EQ:
+	case T_PERCENT:
+	case T_MOD_EQ:
+		ok = label(cg);
+		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
+		fault(cg, DT_FLT_DIVZERO, -1);
+		place(cg, ok);
+		{
+			int alu = (op == T_SLASH || op == T_DIV_EQ) ? BPF_DIV : BPF_MOD;
+
+			/* signed division: off 1 (BPF ISA v4) */
+			emit(cg, KS_INSN(BPF_ALU64 | alu | BPF_X, R1, R0, uns ? 0 : 1, 0));
+		}
+		break;
+	case T_AMP:
+	case T_AND_EQ: emit(cg, KS_ALU64_REG(BPF_AND, R1, R0)); break;
+	case T_BAR:
+	case T_OR_EQ: emit(cg, KS_ALU64_REG(BPF_OR, R1, R0)); break;
+	case T_XOR:
+	case T_XOR_EQ: emit(cg, KS_ALU64_REG(BPF_XOR, R1, R0)); break;
+	case T_SHL:
+	case T_SHL_EQ: emit(cg, KS_ALU64_REG(BPF_LSH, R1, R0)); break;
+	case T_SHR:
+	case T_SHR_EQ:
+		emit(cg, KS_ALU64_REG(dt_type_is_signed(lt) ? BPF_ARSH : BPF_RSH, R1, R0));
+		break;
+	default: cg_error(cg, NULL, "internal error: operator %s", dt_tok_name(op));
+	}
+	normalize(cg, R1, t);
+}
+
+static void compare(dt_cg_t *cg, dt_node_t *n)
+{
+	bool uns = cmp_unsigned(n->dn_left->dn_type, n->dn_right->dn_type);
+	int yes = label(cg), done = label(cg), jop;
+
+	if (is_string(n->dn_left->dn_type) || is_string(n->dn_right->dn_type)) {
+		str_compare(cg, n);
+		return;
+	}
+	switch (n->dn_op) {
+	case T_EQEQ: jop = BPF_JEQ; break;
+	case T_NE: jop = BPF_JNE; break;
+	case T_LT: jop = uns ? BPF_JLT : BPF_JSLT; break;
+	case T_LE: jop = uns ? BPF_JLE : BPF_JSLE; break;
+	case T_GT: jop = uns ? BPF_JGT : BPF_JSGT; break;
+	default: jop = uns ? BPF_JGE : BPF_JSGE; break;
+	}
+	cg_expr(cg, n->dn_left);
+	push(cg, n);
+	cg_expr(cg, n->dn_right);
+	pop(cg, R1);
+	emit_to(cg, KS_JMP_REG(jop, R1, R0, 0), yes);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	jump(cg, done);
+	place(cg, yes);
+	emit(cg, KS_MOV64_IMM(R0, 1));
+	place(cg, done);
+}
+
+static bool is_global_int(const lval_t *lv)
+{
+	return lv->lv_var->v_kind == V_GLOBAL && !lv->lv_var->v_string;
+}
+
+/* Assignment, compound assignment, ++ and --; stmt: the value is not used. */
+static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
+		   bool post, bool stmt)
+{
+	lval_t lv = lvalue(cg, target);
+	const dt_type_t *t = target->dn_type;
+
+	/*
+	 * A global integer counted by a statement (x++, x += e): one atomic
+	 * add, so that no update is lost between CPUs.
+	 */
+	if (stmt && is_global_int(&lv) && tsize(t) == 8 &&
+	    (op == T_INC || op == T_DEC || op == T_ADD_EQ || op == T_SUB_EQ) &&
+	    !dt_type_is_ptr(t)) {
+		if (rhs != NULL)
+			cg_expr(cg, rhs);
+		else
+			emit(cg, KS_MOV64_IMM(R0, 1));
+		if (op == T_DEC || op == T_SUB_EQ)
+			emit(cg, KS_ALU64_IMM(BPF_NEG, R0, 0));
+		emit(cg, KS_ATOMIC_ADD64(R7, R0, (int16_t)lv.lv_var->v_off));
+		return;
+	}
+	if (op == T_ASSIGN) {
+		cg_expr(cg, rhs);
+		lv_store(cg, &lv, n);
+		return;
+	}
+	if (rhs != NULL) { /* x op= e */
+		cg_expr(cg, rhs);
+		push(cg, n);
+		lv_load(cg, &lv, n);
+		emit(cg, KS_MOV64_REG(R1, R0));
+		pop(cg, R0);
+		arith(cg, op, t, rhs->dn_type, t);
+		emit(cg, KS_MOV64_REG(R0, R1));
+		lv_store(cg, &lv, n);
+		return;
+	}
+	/* ++x, x++, --x, x-- */
+	lv_load(cg, &lv, n);
+	if (post)
+		push(cg, n);
+	emit(cg, KS_MOV64_REG(R1, R0));
+	emit(cg, KS_MOV64_IMM(R0, 1));
+	arith(cg, op, t, t, t);
+	emit(cg, KS_MOV64_REG(R0, R1));
+	lv_store(cg, &lv, n);
+	if (post)
+		pop(cg, R0);
+}
+
+static void cg_expr(dt_cg_t *cg, dt_node_t *n)
+{
+	const dt_type_t *t = n->dn_type;
+
+	if ((n->dn_flags & DT_NF_CONST) && n->dn_kind != DT_N_STRING) {
+		emit_imm64(cg, R0, n->dn_value);
+		return;
+	}
+	switch (n->dn_kind) {
+	case DT_N_INT:
+		emit_imm64(cg, R0, n->dn_value);
+		return;
+	case DT_N_STRING:
+		string_literal(cg, n->dn_string, n->dn_strlen);
+		return;
+	case DT_N_IDENT:
+		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_BUILTIN) {
+			builtin_var(cg, n);
+			return;
+		}
+		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_SCALAR) {
+			lval_t lv = lvalue(cg, n);
+
+			lv_load(cg, &lv, n);
+			return;
+		}
+		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ENUM) {
+			emit_imm64(cg, R0, (uint64_t)n->dn_ident->di_value);
+			return;
+		}
+		cg_error(cg, n, "%s cannot be used in a program yet", n->dn_name);
+	case DT_N_MEMBER:
+		if (n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS) {
+			lval_t lv = lvalue(cg, n);
+
+			lv_load(cg, &lv, n);
+			return;
+		}
+		if (n->dn_op == T_ARROW) { /* p->m: user memory */
+			const dt_member_t *m;
+			const dt_type_t *st = dt_type_resolve(dt_type_resolve(n->dn_left->dn_type)->dtt_ref);
+
+			m = dt_type_member(st, n->dn_name);
+			if (m == NULL || m->dm_bits != 0 || !dt_type_is_scalar(m->dm_type))
+				cg_error(cg, n, "member %s: only scalar members can be read yet",
+					 n->dn_name);
+			cg_expr(cg, n->dn_left);
+			if (m->dm_off != 0)
+				emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
+			load_user(cg, tsize(m->dm_type), dt_type_is_signed(m->dm_type));
+			return;
+		}
+		cg_error(cg, n, "the . operator is not supported yet");
+	case DT_N_INDEX:
+		if (n->dn_left->dn_kind == DT_N_IDENT && strcmp(n->dn_left->dn_name, "args") == 0) {
+			int i = (int)n->dn_args->dn_value;
+
+			usdt_arg(cg, i, n);
+			if (is_string(t)) { /* a translated char *: the string it points to */
+				uint32_t off = tmp_string(cg);
+				int ok = label(cg);
+
+				emit(cg, KS_MOV64_REG(R9, R0));
+				emit(cg, KS_MOV64_REG(R3, R0));
+				emit(cg, KS_MOV64_REG(R1, R8));
+				emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+				emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_ly->ly_strsize));
+				emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
+				emit_to(cg, KS_JMP_IMM(BPF_JSGT, R0, 0, 0), ok);
+				fault(cg, DT_FLT_BADADDR, R9);
+				place(cg, ok);
+				emit(cg, KS_MOV64_REG(R0, R8));
+				emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+			} else {
+				normalize(cg, R0, t);
+			}
+			return;
+		}
+		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) {
+			lval_t lv = lvalue(cg, n);
+
+			lv_load(cg, &lv, n);
+			return;
+		}
+		if (dt_type_is_ptr(dt_type_resolve(n->dn_left->dn_type))) { /* p[i] */
+			cg_expr(cg, n->dn_args);
+			push(cg, n);
+			cg_expr(cg, n->dn_left);
+			pop(cg, R1);
+			emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)tsize(t)));
+			emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+			load_user(cg, tsize(t), dt_type_is_signed(t));
+			return;
+		}
+		cg_error(cg, n, "this kind of index is not supported yet");
+	case DT_N_UNARY:
+		switch (n->dn_op) {
+		case T_MINUS:
+			cg_expr(cg, n->dn_left);
+			emit(cg, KS_ALU64_IMM(BPF_NEG, R0, 0));
+			normalize(cg, R0, t);
+			return;
+		case T_PLUS:
+			cg_expr(cg, n->dn_left);
+			return;
+		case T_TILDE:
+			cg_expr(cg, n->dn_left);
+			emit(cg, KS_ALU64_IMM(BPF_XOR, R0, -1));
+			normalize(cg, R0, t);
+			return;
+		case T_BANG: {
+			int z = label(cg), done = label(cg);
+
+			cg_expr(cg, n->dn_left);
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), z);
+			emit(cg, KS_MOV64_IMM(R0, 0));
+			jump(cg, done);
+			place(cg, z);
+			emit(cg, KS_MOV64_IMM(R0, 1));
+			place(cg, done);
+			return;
+		}
+		case T_STAR:
+			if (!dt_type_is_scalar(t))
+				cg_error(cg, n, "only scalars can be read through a pointer yet");
+			cg_expr(cg, n->dn_left);
+			load_user(cg, tsize(t), dt_type_is_signed(t));
+			return;
+		case T_INC:
+		case T_DEC:
+			assign(cg, n, n->dn_left, n->dn_op, NULL, false, false);
+			return;
+		default:
+			cg_error(cg, n, "operator %s is not supported yet", dt_tok_name(n->dn_op));
+		}
+	case DT_N_POSTFIX:
+		assign(cg, n, n->dn_left, n->dn_op, NULL, true, false);
+		return;
+	case DT_N_BINARY:
+		switch (n->dn_op) {
+		case T_ASSIGN:
+		case T_ADD_EQ:
+		case T_SUB_EQ:
+		case T_MUL_EQ:
+		case T_DIV_EQ:
+		case T_MOD_EQ:
+		case T_AND_EQ:
+		case T_OR_EQ:
+		case T_XOR_EQ:
+		case T_SHL_EQ:
+		case T_SHR_EQ:
+			assign(cg, n, n->dn_left, n->dn_op, n->dn_right, false, false);
+			return;
+		case T_EQEQ:
+		case T_NE:
+		case T_LT:
+		case T_LE:
+		case T_GT:
+		case T_GE:
+			compare(cg, n);
+			return;
+		case T_LAND:
+		case T_LOR: {
+			int out = label(cg), done = label(cg);
+			bool and = n->dn_op == T_LAND;
+
+			cg_expr(cg, n->dn_left);
+			emit_to(cg, KS_JMP_IMM(and ? BPF_JEQ : BPF_JNE, R0, 0, 0), out);
+			cg_expr(cg, n->dn_right);
+			emit_to(cg, KS_JMP_IMM(and ? BPF_JEQ : BPF_JNE, R0, 0, 0), out);
+			emit(cg, KS_MOV64_IMM(R0, and ? 1 : 0));
+			jump(cg, done);
+			place(cg, out);
+			emit(cg, KS_MOV64_IMM(R0, and ? 0 : 1));
+			place(cg, done);
+			return;
+		}
+		case T_LXOR: {
+			int a = label(cg), b = label(cg);
+
+			cg_expr(cg, n->dn_left);
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), a);
+			emit(cg, KS_MOV64_IMM(R0, 1));
+			place(cg, a);
+			push(cg, n);
+			cg_expr(cg, n->dn_right);
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), b);
+			emit(cg, KS_MOV64_IMM(R0, 1));
+			place(cg, b);
+			pop(cg, R1);
+			emit(cg, KS_ALU64_REG(BPF_XOR, R0, R1));
+			return;
+		}
+		case T_COMMA:
+			cg_expr(cg, n->dn_left);
+			cg_expr(cg, n->dn_right);
+			return;
+		default:
+			cg_expr(cg, n->dn_left);
+			push(cg, n);
+			cg_expr(cg, n->dn_right);
+			pop(cg, R1);
+			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t);
+			emit(cg, KS_MOV64_REG(R0, R1));
+			return;
+		}
+	case DT_N_TERNARY: {
+		int no = label(cg), done = label(cg);
+
+		cg_expr(cg, n->dn_cond);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), no);
+		cg_expr(cg, n->dn_left);
+		jump(cg, done);
+		place(cg, no);
+		cg_expr(cg, n->dn_right);
+		place(cg, done);
+		return;
+	}
+	case DT_N_CAST:
+		cg_expr(cg, n->dn_left);
+		if (dt_type_is_int(t))
+			normalize(cg, R0, t);
+		return;
+	case DT_N_STRINGOF:
+		if (!is_string(n->dn_left->dn_type))
+			cg_error(cg, n, "stringof of a non-string is not supported yet");
+		cg_expr(cg, n->dn_left);
+		return;
+	case DT_N_CALL:
+		cg_call(cg, n);
+		return;
+	default:
+		cg_error(cg, n, "this expression is not supported in a program yet");
+	}
+}
+
+/* Subroutines: values. */
+static void cg_call(dt_cg_t *cg, dt_node_t *n)
+{
+	const char *f = n->dn_name;
+	dt_node_t *a = n->dn_args;
+
+	if (strcmp(f, "copyinstr") == 0) {
+		uint32_t off = tmp_string(cg);
+		int ok = label(cg);
+		uint32_t len = cg->cg_ly->ly_strsize;
+
+		if (a->dn_next != NULL) { /* copyinstr(addr, n): at most n bytes */
+			cg_expr(cg, a->dn_next);
+			push(cg, n);
+		}
+		cg_expr(cg, a);
+		emit(cg, KS_MOV64_REG(R9, R0));
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+		if (a->dn_next != NULL) {
+			int small = label(cg);
+
+			pop(cg, R2);
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1)); /* and its NUL */
+			emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)len, 0), small);
+			emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+			place(cg, small);
+			emit(cg, KS_ST_MEM(BPF_B, R8, (int16_t)off, 0));
+		}
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
+		emit_to(cg, KS_JMP_IMM(BPF_JSGT, R0, 0, 0), ok);
+		fault(cg, DT_FLT_BADADDR, R9);
+		place(cg, ok);
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+		return;
+	}
+	if (strcmp(f, "strlen") == 0) {
+		cg_expr(cg, a);
+		emit(cg, KS_MOV64_REG(R1, R0));
+		cg->cg_use_strlen = true;
+		call_sub(cg, cg->cg_lstrlen);
+		return;
+	}
+	cg_error(cg, n, "%s( ) is not supported yet", f);
+}
+
+/* ---------------------------------------------------------------- actions */
+
+static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
+{
+	dt_stmt_t *st = cg->cg_st;
+	uint32_t store = kind == DT_RK_INT ? 8 : size;
+	uint32_t off = cg->cg_recoff;
+
+	cg->cg_recoff += (store + 7) & ~7u;
+	if (!st->st_laidout) {
+		if (st->st_nrecs == st->st_reccap) {
+			int nc = st->st_reccap ? 2 * st->st_reccap : 8;
+			dt_rec_t *nr = realloc(st->st_recs, (size_t)nc * sizeof(*nr));
+
+			if (nr == NULL)
+				cg_error(cg, NULL, "out of memory");
+			st->st_recs = nr;
+			st->st_reccap = nc;
+		}
+		st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign };
+	}
+	return (int)off;
+}
+
+static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
+{
+	dt_stmt_t *st = cg->cg_st;
+
+	if (st->st_laidout)
+		return;
+	if (st->st_nacts == st->st_actcap) {
+		int nc = st->st_actcap ? 2 * st->st_actcap : 8;
+		dt_act_t *na = realloc(st->st_acts, (size_t)nc * sizeof(*na));
+
+		if (na == NULL)
+			cg_error(cg, NULL, "out of memory");
+		st->st_acts = na;
+		st->st_actcap = nc;
+	}
+	st->st_acts[st->st_nacts++] = (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0 };
+}
+
+/* Record the value of n (in r0 after this) in the clause's record. */
+static void record_value(dt_cg_t *cg, dt_node_t *n)
+{
+	const dt_type_t *t = n->dn_type;
+
+	cg_expr(cg, n);
+	if (is_string(t)) {
+		int off = add_rec(cg, DT_RK_STR, cg->cg_ly->ly_strsize, false);
+
+		copy_string(cg, R8, (uint32_t)off);
+	} else if (dt_type_is_scalar(t)) {
+		size_t sz = tsize(t);
+		int off = add_rec(cg, DT_RK_INT, (uint32_t)(sz ? sz : 8),
+				  dt_type_is_int(t) && dt_type_is_signed(t));
+
+		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
+	} else {
+		cg_error(cg, n, "values of this type cannot be traced yet");
+	}
+}
+
+static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
+{
+	if (s->dn_kind == DT_N_CALL) {
+		const char *f = s->dn_name;
+		int rec0 = cg->cg_st->st_nrecs;
+
+		if (strcmp(f, "trace") == 0) {
+			record_value(cg, s->dn_args);
+			add_act(cg, DT_A_TRACE, NULL, rec0);
+			cg->cg_st->st_data = true;
+			return;
+		}
+		if (strcmp(f, "printf") == 0) {
+			for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next)
+				record_value(cg, a);
+			add_act(cg, DT_A_PRINTF, s->dn_args->dn_string, rec0);
+			cg->cg_st->st_data = true;
+			return;
+		}
+		if (strcmp(f, "exit") == 0) {
+			cg_expr(cg, s->dn_args);
+			emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 4, true)));
+			emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
+			emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
+			add_act(cg, DT_A_EXIT, NULL, rec0);
+			cg->cg_st->st_data = true;
+			return;
+		}
+		if (strcmp(f, "tracemem") == 0) {
+			dt_node_t *sz = s->dn_args->dn_next;
+			int off, ok = label(cg);
+
+			if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 || sz->dn_value > 4096)
+				cg_error(cg, sz, "tracemem( ) needs a constant size from 1 to 4096");
+			cg_expr(cg, s->dn_args);
+			off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
+			emit(cg, KS_MOV64_REG(R9, R0));
+			emit(cg, KS_MOV64_REG(R3, R0));
+			emit(cg, KS_MOV64_REG(R1, R8));
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+			emit(cg, KS_MOV64_IMM(R2, (int32_t)sz->dn_value));
+			emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+			fault(cg, DT_FLT_BADADDR, R9);
+			place(cg, ok);
+			add_act(cg, DT_A_TRACEMEM, NULL, rec0);
+			cg->cg_st->st_data = true;
+			return;
+		}
+		{
+			const dt_builtin_t *b = dt_builtin_lookup(f);
+
+			if (b != NULL && b->db_kind == DB_FUNC) { /* a subroutine for its effect */
+				cg_call(cg, s);
+				return;
+			}
+		}
+		cg_error(cg, s, "%s( ) is not supported yet", f);
+	}
+	if (s->dn_kind == DT_N_BINARY && s->dn_left != NULL && s->dn_left->dn_kind == DT_N_AGG)
+		cg_error(cg, s, "aggregations are not supported yet");
+	if (s->dn_kind == DT_N_BINARY && s->dn_op >= T_ASSIGN && s->dn_op <= T_SHR_EQ) {
+		assign(cg, s, s->dn_left, s->dn_op, s->dn_right, false, true);
+		return;
+	}
+	if ((s->dn_kind == DT_N_POSTFIX || s->dn_kind == DT_N_UNARY) &&
+	    (s->dn_op == T_INC || s->dn_op == T_DEC)) {
+		assign(cg, s, s->dn_left, s->dn_op, NULL, false, true);
+		return;
+	}
+	cg_expr(cg, s);
+}
+
+/* ---------------------------------------------------------------- clauses */
+
+static void cg_clause(dt_cg_t *cg, uint32_t epid, bool error_clause);
+
+/* The fault block of a clause: the error record, then the ERROR clauses. */
+static void fault_block(dt_cg_t *cg)
+{
+	dt_run_t *r = cg->cg_run;
+	uint32_t e = cg->cg_ly->ly_err;
+
+	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)e, 0));
+	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(e + 4), (int32_t)cg->cg_epid));
+	emit(cg, KS_MOV64_REG(R1, R6));
+	emit_map(cg, R2, r->r_events_fd);
+	emit_imm64(cg, R3, BPF_F_CURRENT_CPU);
+	emit(cg, KS_MOV64_REG(R4, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, (int32_t)e));
+	emit(cg, KS_MOV64_IMM(R5, sizeof(dt_errrec_t)));
+	emit(cg, KS_CALL(BPF_FUNC_perf_event_output));
+	if (cg->cg_in_error)
+		return;
+	for (uint32_t i = 0; i < r->r_necbs; i++)
+		if (cg->cg_dtp->dt_pinfo[r->r_ecbs[i].e_probe].pi_kind == DT_PK_ERROR)
+			cg_clause(cg, r->r_ecbs[i].e_epid, true);
+}
+
+static void cg_clause(dt_cg_t *cg, uint32_t epid, bool error_clause)
+{
+	dt_run_t *r = cg->cg_run;
+	dt_ecb_t *ecb = &r->r_ecbs[epid - 1];
+	dt_stmt_t *st = ecb->e_stmt;
+	dt_node_t *c = st->st_clause;
+	int end = label(cg), lfault = label(cg);
+	/* the enclosing clause, when this is an ERROR clause in its fault block */
+	dt_stmt_t *ost = cg->cg_st;
+	uint32_t oepid = cg->cg_epid, orec = cg->cg_recoff;
+	int oaction = cg->cg_action, olfault = cg->cg_lfault;
+	bool oerr = cg->cg_in_error, ofaults = cg->cg_faults;
+
+	cg->cg_st = st;
+	cg->cg_epid = epid;
+	cg->cg_recoff = 8;
+	cg->cg_action = 0;
+	cg->cg_lfault = lfault;
+	cg->cg_in_error = error_clause;
+	cg->cg_faults = false;
+	emit(cg, KS_ST_MEM(BPF_W, R8, 0, (int32_t)epid));
+	emit(cg, KS_ST_MEM(BPF_W, R8, 4, 0));
+	if (c->dn_cond != NULL) {
+		cg_expr(cg, c->dn_cond);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), end);
+	}
+	for (dt_node_t *s = c->dn_args; s != NULL; s = s->dn_next) {
+		cg->cg_action++;
+		cg_stmt(cg, s);
+	}
+	if (!st->st_laidout) {
+		st->st_size = cg->cg_recoff;
+		st->st_laidout = true;
+	}
+	if (cg->cg_recoff > cg->cg_ly->ly_recmax)
+		cg->cg_ly->ly_recmax = cg->cg_recoff;
+	/* a clause that records nothing says only that it fired: not needed when quiet */
+	if (st->st_data || !r->r_quiet) {
+		emit(cg, KS_MOV64_REG(R1, R6));
+		emit_map(cg, R2, r->r_events_fd);
+		emit_imm64(cg, R3, BPF_F_CURRENT_CPU);
+		emit(cg, KS_MOV64_REG(R4, R8));
+		emit(cg, KS_MOV64_IMM(R5, (int32_t)st->st_size));
+		emit(cg, KS_CALL(BPF_FUNC_perf_event_output));
+	}
+	if (cg->cg_faults) { /* the verifier refuses code that cannot be reached */
+		jump(cg, end);
+		place(cg, lfault);
+		fault_block(cg);
+	}
+	place(cg, end);
+	cg->cg_st = ost;
+	cg->cg_epid = oepid;
+	cg->cg_recoff = orec;
+	cg->cg_action = oaction;
+	cg->cg_lfault = olfault;
+	cg->cg_in_error = oerr;
+	cg->cg_faults = ofaults;
+}
+
+int dt_cg_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec,
+		const uint32_t *epids, int nepids, ks_code_t *out)
+{
+	dt_cg_t cg;
+	int exit_l, want, rc = 0;
+	const dt_pinfo_t *pi = &dtp->dt_pinfo[probe];
+
+	memset(&cg, 0, sizeof(cg));
+	cg.cg_dtp = dtp;
+	cg.cg_run = r;
+	cg.cg_ly = &r->r_layout;
+	cg.cg_code = out;
+	cg.cg_probe = probe;
+	cg.cg_pd = &dtp->dt_probes[probe];
+	cg.cg_pi = pi;
+	cg.cg_nargs = 0;
+	if (argspec != NULL && (cg.cg_nargs = dt_stapsdt_args(argspec, cg.cg_args)) < 0)
+		cg.cg_nargs = 0;
+	if (setjmp(cg.cg_jmp) != 0) {
+		rc = -1;
+		goto done;
+	}
+	cg.cg_lstrcmp = label(&cg);
+	cg.cg_lstrlen = label(&cg);
+	exit_l = label(&cg);
+	want = pi->pi_kind == DT_PK_BEGIN ? DT_ACTIVITY_WARMUP
+	       : pi->pi_kind == DT_PK_END ? DT_ACTIVITY_ENDING
+					  : DT_ACTIVITY_ACTIVE;
+	/* prologue: ctx, state, activity, scratch */
+	emit(&cg, KS_MOV64_REG(R6, R1));
+	emit(&cg, KS_ST_MEM(BPF_W, FP, SLOT_TMP, 0));
+	emit_map(&cg, R1, r->r_state_fd);
+	emit(&cg, KS_MOV64_REG(R2, FP));
+	emit(&cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(&cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(&cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
+	emit(&cg, KS_MOV64_REG(R7, R0));
+	emit(&cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_ACTIVITY));
+	emit_to(&cg, KS_JMP_IMM(BPF_JNE, R1, want, 0), exit_l);
+	emit_map(&cg, R1, r->r_scratch_fd);
+	emit(&cg, KS_MOV64_REG(R2, FP));
+	emit(&cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(&cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(&cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
+	emit(&cg, KS_MOV64_REG(R8, R0));
+	for (int i = 0; i < nepids; i++) {
+		cg.cg_tmp = 0; /* temporaries live for one clause */
+		cg_clause(&cg, epids[i], false);
+	}
+	place(&cg, exit_l);
+	emit(&cg, KS_MOV64_IMM(R0, 0));
+	emit(&cg, KS_EXIT());
+	if (cg.cg_use_strcmp)
+		sub_strcmp(&cg);
+	if (cg.cg_use_strlen)
+		sub_strlen(&cg);
+	resolve(&cg);
+done:
+	free(cg.cg_labels);
+	free(cg.cg_fix);
+	return rc;
+}
+
+void dt_cg_layout(dt_run_t *r, bool final)
+{
+	dt_layout_t *ly = &r->r_layout;
+
+	if (!final) { /* a sizing pass: everything at 0, maxima collected */
+		uint32_t strsize = ly->ly_strsize;
+
+		memset(ly, 0, sizeof(*ly));
+		ly->ly_strsize = strsize;
+		ly->ly_state = DT_ST_HDRSIZE;
+		ly->ly_keysize = 16;
+		ly->ly_valsize = 8;
+		return;
+	}
+	ly->ly_recmax = (ly->ly_recmax + 7) & ~7u;
+	ly->ly_err = ly->ly_recmax;
+	ly->ly_this = ly->ly_err + sizeof(dt_errrec_t);
+	ly->ly_key = ly->ly_this + ((ly->ly_thissize + 7) & ~7u);
+	ly->ly_val = ly->ly_key + ly->ly_keysize;
+	ly->ly_empty = ly->ly_val + ly->ly_valsize;
+	ly->ly_tmp = ly->ly_empty + ly->ly_strsize;
+	ly->ly_scratch = ly->ly_tmp + ly->ly_tmpsize;
+	ly->ly_state = (ly->ly_state + 7) & ~7u;
+}

@@ -1,0 +1,483 @@
+/*
+ * dt_consume.c -- the consumer: drain the per-CPU buffers, decode records
+ * by EPID and print them as dtrace(1) prints them (dt_consume.c and
+ * dt_printf.c of illumos are the reference for every format here).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "dt_run.h"
+
+static void message(dtrace_msg_f *f, void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void message(dtrace_msg_f *f, void *arg, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (f != NULL)
+		f(buf, arg);
+	else
+		fprintf(stderr, "dtrace: %s\n", buf);
+}
+
+int dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg)
+{
+	if (dtp == NULL)
+		return -1;
+	dtp->dt_errh = func;
+	dtp->dt_errharg = arg;
+	return 0;
+}
+
+int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg)
+{
+	if (dtp == NULL)
+		return -1;
+	dtp->dt_droph = func;
+	dtp->dt_dropharg = arg;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- printing data */
+
+static bool printable_string(const char *c, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || c[0] == '\0')
+		return false;
+	for (i = 0; i < n && c[i] != '\0'; i++)
+		if (!isprint((unsigned char)c[i]) && !isspace((unsigned char)c[i]) && c[i] != '\b' &&
+		    c[i] != '\a')
+			return false;
+	return true;
+}
+
+/* dt_print_bytes: a string if it looks like one, else a hex dump. */
+static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw)
+{
+	if (!raw && printable_string(c, n)) {
+		size_t len = strnlen(c, n);
+
+		if (quiet)
+			fprintf(fp, "%.*s", (int)len, c);
+		else
+			fprintf(fp, "  %-33.*s", (int)len, c);
+		return;
+	}
+	fprintf(fp, "\n%*s      ", 5, "");
+	for (int i = 0; i < 16; i++)
+		fprintf(fp, "  %c", "0123456789abcdef"[i]);
+	fprintf(fp, "  0123456789abcdef\n");
+	for (size_t i = 0; i < n; i += 16) {
+		size_t j;
+
+		fprintf(fp, "%*s%5zx:", 5, "", i);
+		for (j = i; j < i + 16 && j < n; j++)
+			fprintf(fp, " %02x", (unsigned char)c[j]);
+		for (; j < i + 16; j++)
+			fprintf(fp, "   ");
+		fprintf(fp, "  ");
+		for (j = i; j < i + 16 && j < n; j++)
+			fputc(c[j] < ' ' || c[j] > '~' ? '.' : c[j], fp);
+		fputc('\n', fp);
+	}
+}
+
+static int64_t rec_int(const dt_rec_t *rec, const uint8_t *data)
+{
+	int64_t v;
+
+	memcpy(&v, data + rec->r_off, 8);
+	return v;
+}
+
+static void print_trace(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet)
+{
+	int64_t v;
+
+	if (rec->r_kind != DT_RK_INT) {
+		print_bytes(fp, (const char *)data + rec->r_off, rec->r_size, quiet,
+			    rec->r_kind == DT_RK_MEM);
+		return;
+	}
+	v = rec_int(rec, data);
+	switch (rec->r_size) {
+	case 8: fprintf(fp, quiet ? "%lld" : " %16lld", (long long)v); break;
+	case 4: fprintf(fp, quiet ? "%d" : " %8d", (int)(uint32_t)v); break;
+	case 2: fprintf(fp, quiet ? "%d" : " %5d", (int)(uint16_t)v); break;
+	default: fprintf(fp, quiet ? "%d" : " %3d", (int)(uint8_t)v); break;
+	}
+}
+
+/*
+ * One printf( ): the format's conversions take the records in order.  Each
+ * conversion is rebuilt from its checked parts (flags, width, precision and
+ * a conversion chosen here) before it reaches fprintf.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
+			 const uint8_t *data)
+{
+	int ri = 0;
+
+	for (const char *p = fmt; *p != '\0';) {
+		char spec[64], conv;
+		size_t sl = 0;
+		int width = 0, prec = -1;
+		bool have_w = false, have_p = false;
+		const dt_rec_t *rec;
+
+		if (*p != '%') {
+			const char *q = strchr(p, '%');
+			size_t n = q != NULL ? (size_t)(q - p) : strlen(p);
+
+			fwrite(p, 1, n, fp);
+			p += n;
+			continue;
+		}
+		if (p[1] == '%') {
+			fputc('%', fp);
+			p += 2;
+			continue;
+		}
+		spec[sl++] = *p++;
+		while (*p != '\0' && strchr("#0- +'", *p) != NULL && sl < 8)
+			spec[sl++] = *p++;
+		if (*p == '*') {
+			if (ri < nrecs)
+				width = (int)rec_int(&recs[ri++], data);
+			have_w = true;
+			p++;
+		} else if (*p == '?') {
+			width = 16;
+			have_w = true;
+			p++;
+		} else {
+			while (isdigit((unsigned char)*p)) {
+				width = width * 10 + (*p++ - '0');
+				have_w = true;
+			}
+		}
+		if (*p == '.') {
+			p++;
+			prec = 0;
+			have_p = true;
+			if (*p == '*') {
+				if (ri < nrecs)
+					prec = (int)rec_int(&recs[ri++], data);
+				p++;
+			} else {
+				while (isdigit((unsigned char)*p))
+					prec = prec * 10 + (*p++ - '0');
+			}
+		}
+		while (*p != '\0' && strchr("hlLwjzt", *p) != NULL)
+			p++;
+		conv = *p != '\0' ? *p++ : 's';
+		spec[sl] = '\0';
+		if (have_w)
+			sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, "%d", width);
+		if (have_p)
+			sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, ".%d", prec);
+		if (ri >= nrecs)
+			break;
+		rec = &recs[ri++];
+		switch (conv) {
+		case 'd':
+		case 'i':
+		case 'u':
+		case 'o':
+		case 'x':
+		case 'X':
+		case 'c':
+		case 'p': {
+			int64_t v = rec_int(rec, data);
+			char c = conv == 'p' ? 'x' : conv;
+
+			if ((c == 'd' || c == 'i') && !rec->r_signed)
+				c = 'u';
+			if (c == 'c') {
+				snprintf(spec + sl, sizeof(spec) - sl, "c");
+				fprintf(fp, spec, (int)(char)v);
+			} else if (rec->r_size == 8 || conv == 'p') {
+				snprintf(spec + sl, sizeof(spec) - sl, "ll%c", c);
+				fprintf(fp, spec, (long long)v);
+			} else {
+				uint64_t mask = rec->r_size >= 4 ? 0xffffffffULL
+								 : (1ULL << (8 * rec->r_size)) - 1;
+
+				snprintf(spec + sl, sizeof(spec) - sl, "%c", c);
+				if (c == 'd' || c == 'i')
+					fprintf(fp, spec, (int)v);
+				else
+					fprintf(fp, spec, (unsigned)((uint64_t)v & mask));
+			}
+			break;
+		}
+		case 'e':
+		case 'E':
+		case 'f':
+		case 'g':
+		case 'G':
+			snprintf(spec + sl, sizeof(spec) - sl, "%c", conv);
+			fprintf(fp, spec, rec->r_signed ? (double)rec_int(rec, data)
+							: (double)(uint64_t)rec_int(rec, data));
+			break;
+		case 'Y': {
+			time_t t = (time_t)(rec_int(rec, data) / 1000000000LL);
+			struct tm tm;
+			char buf[64];
+
+			localtime_r(&t, &tm);
+			strftime(buf, sizeof(buf), "%Y %b %e %T", &tm);
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			fprintf(fp, spec, buf);
+			break;
+		}
+		case 'a':
+		case 'A': {
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)rec_int(rec, data));
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			fprintf(fp, spec, buf);
+			break;
+		}
+		default: /* s, S */
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			if (rec->r_kind == DT_RK_INT) {
+				char buf[32];
+
+				snprintf(buf, sizeof(buf), "%lld", (long long)rec_int(rec, data));
+				fprintf(fp, spec, buf);
+			} else {
+				char *s = strndup((const char *)data + rec->r_off, rec->r_size);
+
+				fprintf(fp, spec, s != NULL ? s : "");
+				free(s);
+			}
+			break;
+		}
+	}
+}
+
+#pragma GCC diagnostic pop
+
+/* ---------------------------------------------------------------- records */
+
+static const char *fault_name(uint64_t f)
+{
+	switch (f) {
+	case DT_FLT_BADADDR: return "invalid address";
+	case DT_FLT_DIVZERO: return "divide-by-zero";
+	default: return "unknown fault";
+	}
+}
+
+static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
+{
+	dt_run_t *r = dtp->dt_run;
+	const dtrace_probedesc_t *pd;
+	char details[40] = "", where[32];
+
+	if (er->er_epid == 0 || er->er_epid > r->r_necbs)
+		return;
+	pd = &dtp->dt_probes[r->r_ecbs[er->er_epid - 1].e_probe];
+	if (er->er_fault == DT_FLT_BADADDR)
+		snprintf(details, sizeof(details), " (0x%llx)", (unsigned long long)er->er_addr);
+	if (er->er_action == 0)
+		snprintf(where, sizeof(where), "predicate");
+	else
+		snprintf(where, sizeof(where), "action #%u", er->er_action);
+	message(dtp->dt_errh, dtp->dt_errharg,
+		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s at DIF offset %u",
+		er->er_epid, pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+		pd->dtpd_name, fault_name(er->er_fault), details, where, er->er_pc);
+}
+
+static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
+{
+	dtrace_hdl_t *dtp = ctx;
+	dt_run_t *r = dtp->dt_run;
+	FILE *fp = r->r_out != NULL ? r->r_out : stdout;
+	const uint8_t *d = data;
+	const dt_stmt_t *st;
+	const dtrace_probedesc_t *pd;
+	uint32_t epid;
+
+	if (size < 8)
+		return;
+	memcpy(&epid, d, 4);
+	if (epid == 0) {
+		dt_errrec_t er;
+
+		if (size >= sizeof(er)) {
+			memcpy(&er, d, sizeof(er));
+			error_record(dtp, &er);
+		}
+		return;
+	}
+	if (epid > r->r_necbs)
+		return;
+	st = r->r_ecbs[epid - 1].e_stmt;
+	if (size < st->st_size)
+		return;
+	pd = &dtp->dt_probes[r->r_ecbs[epid - 1].e_probe];
+	if (!r->r_quiet) {
+		char name[DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 2];
+
+		if (!r->r_header_done)
+			fprintf(fp, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
+		r->r_header_done = true;
+		snprintf(name, sizeof(name), "%s:%s", pd->dtpd_func, pd->dtpd_name);
+		fprintf(fp, "%3d %6u %32s ", cpu, pd->dtpd_id, name);
+	}
+	for (int a = 0; a < st->st_nacts; a++) {
+		const dt_act_t *act = &st->st_acts[a];
+
+		switch (act->a_kind) {
+		case DT_A_TRACE:
+		case DT_A_TRACEMEM:
+			print_trace(fp, &st->st_recs[act->a_rec], d, r->r_quiet);
+			break;
+		case DT_A_PRINTF:
+			print_printf(fp, act->a_fmt, &st->st_recs[act->a_rec], act->a_nrecs, d);
+			break;
+		case DT_A_EXIT:
+			if (!r->r_exited) {
+				r->r_exited = true;
+				r->r_exitval = (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
+				r->r_status = DTRACE_STATUS_EXITED;
+			}
+			break;
+		}
+	}
+	if (!r->r_quiet)
+		fputc('\n', fp);
+}
+
+static void on_lost(void *ctx, int cpu, unsigned long long n)
+{
+	dtrace_hdl_t *dtp = ctx;
+
+	dtp->dt_run->r_drops += n;
+	message(dtp->dt_droph, dtp->dt_dropharg,
+		"%llu drop%s on CPU %d", n, n > 1 ? "s" : "", cpu);
+}
+
+int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint64_t bufsize = dt_option_get(dtp, "bufsize", 4 << 20);
+	long page = sysconf(_SC_PAGESIZE);
+	size_t pages = 1;
+
+	while (pages * 2 * (uint64_t)page <= bufsize) /* a power of two, bufsize at most */
+		pages *= 2;
+	r->r_pb = perf_buffer__new(r->r_events_fd, pages, on_sample, on_lost, dtp, NULL);
+	if (r->r_pb == NULL || libbpf_get_error(r->r_pb)) {
+		int err = errno;
+
+		r->r_pb = NULL;
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot open the output buffers: %s",
+				     strerror(err));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- work */
+
+void dtrace_sleep(dtrace_hdl_t *dtp)
+{
+	dt_run_t *r;
+	uint64_t rate;
+	struct pollfd p[2];
+	int n = 0;
+
+	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_pb == NULL)
+		return;
+	rate = dt_option_get(dtp, "switchrate", 1000000000ULL);
+	/* a target that exits is seen at once; a -c child is polled */
+	if (r->r_target_child && !r->r_target_exited && rate > 50000000ULL)
+		rate = 50000000ULL;
+	if (r->r_target > 0 && !r->r_target_child && r->r_pidfd >= 0)
+		p[n++] = (struct pollfd){ .fd = r->r_pidfd, .events = POLLIN };
+	p[n++] = (struct pollfd){ .fd = perf_buffer__epoll_fd(r->r_pb), .events = POLLIN };
+	(void)poll(p, (nfds_t)n, (int)(rate / 1000000ULL));
+}
+
+dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
+{
+	dt_run_t *r;
+	uint64_t drops = 0;
+	uint32_t key = 0;
+	uint8_t hdr[DT_ST_HDRSIZE];
+
+	if (dtp == NULL)
+		return DTRACE_WORKSTATUS_ERROR;
+	if ((r = dtp->dt_run) == NULL || r->r_pb == NULL) {
+		dt_set_errno(dtp, EDT_NOTRACE);
+		return DTRACE_WORKSTATUS_ERROR;
+	}
+	r->r_out = fp;
+	if (dt_exec_rescan(dtp, r) != 0)
+		return DTRACE_WORKSTATUS_ERROR;
+	if (perf_buffer__consume(r->r_pb) < 0) {
+		dt_set_errmsg(dtp, EDT_ENABLING, "cannot read the output buffers: %s",
+			      strerror(errno));
+		return DTRACE_WORKSTATUS_ERROR;
+	}
+	/* dynamic variable drops, counted by the programs */
+	if (r->r_layout.ly_state >= DT_ST_HDRSIZE) {
+		uint8_t *v = malloc(r->r_layout.ly_state);
+
+		if (v != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, v) == 0) {
+			memcpy(hdr, v, sizeof(hdr));
+			memcpy(&drops, hdr + DT_ST_DYNDROPS, 8);
+		}
+		free(v);
+	}
+	if (drops > r->r_dyndrops_seen) {
+		uint64_t n = drops - r->r_dyndrops_seen;
+
+		message(dtp->dt_droph, dtp->dt_dropharg,
+			"%llu dynamic variable drop%s", (unsigned long long)n, n > 1 ? "s" : "");
+		r->r_dyndrops_seen = drops;
+	}
+	if (fp != NULL)
+		fflush(fp);
+	if (r->r_exited && !r->r_stopped) {
+		/* exit(): END now; its records are drained next time */
+		dtrace_stop(dtp);
+		r->r_status = DTRACE_STATUS_EXITED;
+		return DTRACE_WORKSTATUS_OKAY;
+	}
+	if (r->r_stopped) {
+		/* END fired synchronously: one more pass has drained it */
+		if (r->r_end_drained)
+			return DTRACE_WORKSTATUS_DONE;
+		r->r_end_drained = true;
+		if (perf_buffer__consume(r->r_pb) < 0)
+			return DTRACE_WORKSTATUS_ERROR;
+		if (fp != NULL)
+			fflush(fp);
+		return DTRACE_WORKSTATUS_DONE;
+	}
+	return DTRACE_WORKSTATUS_OKAY;
+}

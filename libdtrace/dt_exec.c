@@ -1,0 +1,772 @@
+/*
+ * dt_exec.c -- enabling programs: matching probe descriptions to probes
+ * (ECBs), generating and loading one BPF program per probe, attaching it,
+ * firing BEGIN and END, and the target process (-c, -p).
+ *
+ * BEGIN and END are uprobes on two functions of this library, fired by
+ * calling them: BEGIN runs before any other probe may record (the state's
+ * activity is WARMUP until it returns), END after every other probe has
+ * stopped recording (ENDING), as DTrace orders them.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "dt_run.h"
+
+/* The BEGIN and END probe sites: called, never inlined or merged. */
+__attribute__((noinline, noipa, used)) static void dt_begin_site(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline, noipa, used)) static void dt_end_site(void)
+{
+	__asm__ volatile("nop" ::: "memory");
+}
+
+/* ---------------------------------------------------------------- the run */
+
+static dt_run_t *run_get(dtrace_hdl_t *dtp)
+{
+	dt_run_t *r = dtp->dt_run;
+
+	if (r != NULL)
+		return r;
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return NULL;
+	if ((r->r_vars = dt_strset_create(&r->r_arena)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->r_state_fd = r->r_scratch_fd = r->r_dvars_fd = r->r_events_fd = -1;
+	r->r_pidfd = -1;
+	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -1;
+	r->r_status = DTRACE_STATUS_NONE;
+	dtp->dt_run = r;
+	return r;
+}
+
+void dt_run_free(dtrace_hdl_t *dtp)
+{
+	dt_run_t *r = dtp->dt_run;
+
+	if (r == NULL)
+		return;
+	if (r->r_target_child && !r->r_target_exited)
+		(void)ptrace(PTRACE_DETACH, r->r_target, 0, 0);
+	for (size_t i = 0; i < r->r_nlinks; i++)
+		close(r->r_links[i]);
+	free(r->r_links);
+	for (size_t i = 0; i < r->r_nprogs; i++)
+		if (r->r_progs[i].bp_fd >= 0)
+			close(r->r_progs[i].bp_fd);
+	free(r->r_progs);
+	perf_buffer__free(r->r_pb);
+	if (r->r_state_fd >= 0)
+		close(r->r_state_fd);
+	if (r->r_scratch_fd >= 0)
+		close(r->r_scratch_fd);
+	if (r->r_dvars_fd >= 0)
+		close(r->r_dvars_fd);
+	if (r->r_events_fd >= 0)
+		close(r->r_events_fd);
+	if (r->r_pidfd >= 0)
+		close(r->r_pidfd);
+	for (int i = 0; i < r->r_nstmts; i++) {
+		free(r->r_stmts[i].st_recs);
+		free(r->r_stmts[i].st_acts);
+	}
+	free(r->r_stmts);
+	free(r->r_ecbs);
+	dt_arena_free(&r->r_arena);
+	free(r);
+	dtp->dt_run = NULL;
+}
+
+/* ---------------------------------------------------------------- matching */
+
+/* The description with $target and $pid replaced by the target's PID. */
+static void expand(const dtrace_hdl_t *dtp, const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	while (*in != '\0' && o + 1 < len) {
+		if (strncmp(in, "$target", 7) == 0 || strncmp(in, "$pid", 4) == 0) {
+			int n = snprintf(out + o, len - o, "%d",
+					 in[1] == 't' ? (int)dtp->dt_target : (int)getpid());
+
+			o += n > 0 ? (size_t)n : 0;
+			in += in[1] == 't' ? 7 : 4;
+			continue;
+		}
+		out[o++] = *in++;
+	}
+	out[o < len ? o : len - 1] = '\0';
+}
+
+static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
+{
+	for (uint32_t i = 0; i < r->r_necbs; i++) /* two descriptions, one probe */
+		if (r->r_ecbs[i].e_probe == probe && r->r_ecbs[i].e_stmt == &r->r_stmts[stmt])
+			return 0;
+	if (r->r_necbs == r->r_ecbcap) {
+		uint32_t nc = r->r_ecbcap ? 2 * r->r_ecbcap : 32;
+		dt_ecb_t *ne = realloc(r->r_ecbs, nc * sizeof(*ne));
+
+		if (ne == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		r->r_ecbs = ne;
+		r->r_ecbcap = nc;
+	}
+	r->r_ecbs[r->r_necbs] = (dt_ecb_t){ r->r_necbs + 1, probe, &r->r_stmts[stmt] };
+	r->r_necbs++;
+	return 1;
+}
+
+/* Enable the statement for every probe from index first on that its descriptions match. */
+static int match_stmt(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t first, unsigned *nmatch)
+{
+	for (dt_node_t *pd = r->r_stmts[stmt].st_clause->dn_pdescs; pd != NULL; pd = pd->dn_next) {
+		dtrace_probedesc_t desc;
+		char text[1024];
+
+		expand(dtp, pd->dn_name, text, sizeof(text));
+		if (dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, text, &desc) != 0)
+			return -1;
+		if (desc.dtpd_mod[0] == '/' && first == 0 && dt_probe_file(dtp, desc.dtpd_mod) != 0)
+			return -1;
+		for (size_t i = first; i < dtp->dt_nprobes; i++) {
+			int rc;
+
+			if (!dt_probe_match(&desc, &dtp->dt_probes[i]))
+				continue;
+			/* a USDT probe in every process needs a path in its description */
+			if ((rc = add_ecb(dtp, r, stmt, i)) < 0)
+				return -1;
+			*nmatch += (unsigned)rc;
+		}
+	}
+	return 0;
+}
+
+int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *info)
+{
+	dt_run_t *r;
+	unsigned ndesc = 0, nmatch = 0;
+
+	if (dtp == NULL)
+		return -1;
+	if (pgp == NULL)
+		return dt_set_errno(dtp, EDT_BADARG);
+	if (dtp->dt_run != NULL && dtp->dt_run->r_nprogs > 0)
+		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started: no more programs");
+	if ((r = run_get(dtp)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	/* the probe table, read now: it holds the processes running now */
+	if (dt_probe_table(dtp) != 0)
+		return -1;
+	for (dt_node_t *c = pgp->dp_clauses; c != NULL; c = c->dn_next) {
+		dt_stmt_t *ns;
+		unsigned before = nmatch;
+
+		if (c->dn_kind != DT_N_CLAUSE)
+			continue;
+		ns = realloc(r->r_stmts, (size_t)(r->r_nstmts + 1) * sizeof(*ns));
+		if (ns == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		/* ECBs point at statements: fix them up after the move */
+		for (uint32_t i = 0; i < r->r_necbs; i++)
+			r->r_ecbs[i].e_stmt = ns + (r->r_ecbs[i].e_stmt - r->r_stmts);
+		r->r_stmts = ns;
+		memset(&ns[r->r_nstmts], 0, sizeof(*ns));
+		ns[r->r_nstmts].st_clause = c;
+		r->r_nstmts++;
+		if (match_stmt(dtp, r, r->r_nstmts - 1, 0, &nmatch) != 0)
+			return -1;
+		for (dt_node_t *pd = c->dn_pdescs; pd != NULL; pd = pd->dn_next)
+			ndesc++;
+		if (nmatch == before && !dt_option_isset(dtp, "zdefs")) {
+			char text[1024];
+			dtrace_probedesc_t d;
+
+			expand(dtp, c->dn_pdescs->dn_name, text, sizeof(text));
+			(void)dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, text, &d);
+			return dt_set_errmsg(dtp, EDT_NOPROBE,
+					     "probe description %s:%s:%s:%s does not match any probes",
+					     d.dtpd_provider, d.dtpd_mod, d.dtpd_func, d.dtpd_name);
+		}
+	}
+	if (info != NULL) {
+		info->dpi_descs = ndesc;
+		info->dpi_matches = nmatch;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec)
+{
+	if (r->r_nprogs == r->r_progcap) {
+		size_t nc = r->r_progcap ? 2 * r->r_progcap : 16;
+		dt_bprog_t *np = realloc(r->r_progs, nc * sizeof(*np));
+
+		if (np == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		r->r_progs = np;
+		r->r_progcap = nc;
+	}
+	r->r_progs[r->r_nprogs++] = (dt_bprog_t){ probe, argspec, -1 };
+	return 0;
+}
+
+static int add_link(dtrace_hdl_t *dtp, dt_run_t *r, int fd)
+{
+	if (r->r_nlinks == r->r_linkcap) {
+		size_t nc = r->r_linkcap ? 2 * r->r_linkcap : 16;
+		int *nl = realloc(r->r_links, nc * sizeof(*nl));
+
+		if (nl == NULL) {
+			close(fd);
+			return dt_set_errno(dtp, EDT_NOMEM);
+		}
+		r->r_links = nl;
+		r->r_linkcap = nc;
+	}
+	r->r_links[r->r_nlinks++] = fd;
+	return 0;
+}
+
+/* The programs to build for probes from index first: one per probe and argument spec. */
+static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
+{
+	for (size_t p = first; p < dtp->dt_nprobes; p++) {
+		bool used = false;
+
+		if (dtp->dt_pinfo[p].pi_kind == DT_PK_ERROR) /* inlined where faults happen */
+			continue;
+		for (uint32_t i = 0; i < r->r_necbs && !used; i++)
+			used = r->r_ecbs[i].e_probe == p;
+		if (!used)
+			continue;
+		if (dtp->dt_pinfo[p].pi_kind != DT_PK_USDT) {
+			if (add_prog(dtp, r, p, NULL) != 0)
+				return -1;
+			continue;
+		}
+		for (dt_usite_t *s = dtp->dt_pinfo[p].pi_sites; s != NULL; s = s->us_next) {
+			bool seen = false;
+
+			for (size_t k = 0; k < r->r_nprogs && !seen; k++)
+				seen = r->r_progs[k].bp_probe == p &&
+				       strcmp(r->r_progs[k].bp_argspec, s->us_argspec) == 0;
+			if (!seen && add_prog(dtp, r, p, s->us_argspec) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Generate the program of r_progs[k]; load it when load is set. */
+static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
+{
+	dt_bprog_t *bp = &r->r_progs[k];
+	uint32_t *epids = calloc(r->r_necbs ? r->r_necbs : 1, sizeof(*epids));
+	ks_code_t code = { 0 };
+	int n = 0, rc;
+	char *log;
+
+	if (epids == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < r->r_necbs; i++)
+		if (r->r_ecbs[i].e_probe == bp->bp_probe)
+			epids[n++] = r->r_ecbs[i].e_epid;
+	rc = dt_cg_probe(dtp, r, bp->bp_probe, bp->bp_argspec, epids, n, &code);
+	free(epids);
+	if (rc != 0 || !load) {
+		ks_code_free(&code);
+		return rc;
+	}
+	if ((log = malloc(1 << 20)) == NULL) {
+		ks_code_free(&code);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	bp->bp_fd = ks_prog_load(dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_PROFILE ||
+					 dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_TICK
+				 ? BPF_PROG_TYPE_PERF_EVENT
+				 : BPF_PROG_TYPE_KPROBE,
+				 "dtrace", &code, log, 1 << 20);
+	ks_code_free(&code);
+	if (bp->bp_fd < 0) {
+		const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
+		int err = -bp->bp_fd;
+		/* the verifier's last words say why */
+		size_t len = strlen(log);
+		const char *tail = log;
+
+		while (len > 0 && log[len - 1] == '\n')
+			log[--len] = '\0';
+		for (int lines = 0; len > 0 && lines < 3; len--)
+			if (log[len - 1] == '\n' && ++lines == 3)
+				break;
+		tail = log + len;
+		rc = dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
+				   "cannot load the program of %s:%s:%s:%s: %s%s%s",
+				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+				   strerror(err), *tail ? ": " : "", tail);
+		bp->bp_fd = -1;
+	}
+	free(log);
+	return rc;
+}
+
+/* The file and offset of a function of this process, for a uprobe on it. */
+static int self_site(void (*fn)(void), char *path, size_t len, uint64_t *off)
+{
+	uintptr_t a = (uintptr_t)fn;
+	char line[4096 + 128];
+	FILE *f = fopen("/proc/self/maps", "re");
+	int rc = -1;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned long lo, hi, pgoff;
+		int pos = 0;
+
+		if (sscanf(line, "%lx-%lx %*s %lx %*x:%*x %*u %n", &lo, &hi, &pgoff, &pos) < 3 ||
+		    pos == 0 || a < lo || a >= hi)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(path, len, "%s", line + pos);
+		*off = a - lo + pgoff;
+		rc = path[0] == '/' ? 0 : -1;
+		break;
+	}
+	fclose(f);
+	return rc;
+}
+
+static int attach_err(dtrace_hdl_t *dtp, size_t probe, int err)
+{
+	const dtrace_probedesc_t *pd = &dtp->dt_probes[probe];
+
+	return dt_set_errmsg(dtp, err == EPERM || err == EACCES ? EDT_NOPRIV : EDT_ENABLING,
+			     "cannot enable %s:%s:%s:%s: %s", pd->dtpd_provider, pd->dtpd_mod,
+			     pd->dtpd_func, pd->dtpd_name, strerror(err));
+}
+
+static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
+{
+	dt_bprog_t *bp = &r->r_progs[k];
+	const dt_pinfo_t *pi = &dtp->dt_pinfo[bp->bp_probe];
+	char path[4096];
+	uint64_t off;
+	int fd;
+
+	switch (pi->pi_kind) {
+	case DT_PK_BEGIN:
+	case DT_PK_END:
+		if (self_site(pi->pi_kind == DT_PK_BEGIN ? dt_begin_site : dt_end_site, path,
+			      sizeof(path), &off) != 0)
+			return dt_set_errmsg(dtp, EDT_ENABLING,
+					     "cannot find this process's BEGIN and END sites");
+		if ((fd = ks_attach_uprobe(bp->bp_fd, path, off, 0, false, getpid())) < 0)
+			return attach_err(dtp, bp->bp_probe, -fd);
+		return add_link(dtp, r, fd);
+	case DT_PK_PROFILE:
+		for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
+			if ((fd = ks_attach_timer(bp->bp_fd, cpu, pi->pi_period)) == -ENODEV)
+				continue; /* a possible CPU that is not online */
+			if (fd < 0)
+				return attach_err(dtp, bp->bp_probe, -fd);
+			if (add_link(dtp, r, fd) != 0)
+				return -1;
+		}
+		return 0;
+	case DT_PK_TICK:
+		for (int cpu = 0; cpu < r->r_ncpus; cpu++) /* the first CPU that is online */
+			if ((fd = ks_attach_timer(bp->bp_fd, cpu, pi->pi_period)) != -ENODEV)
+				return fd < 0 ? attach_err(dtp, bp->bp_probe, -fd)
+					      : add_link(dtp, r, fd);
+		return attach_err(dtp, bp->bp_probe, ENODEV);
+	case DT_PK_USDT:
+		for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next) {
+			if (strcmp(s->us_argspec, bp->bp_argspec) != 0)
+				continue;
+			fd = ks_attach_uprobe(bp->bp_fd, pi->pi_path, s->us_off, s->us_refoff, false,
+					      pi->pi_pid > 0 ? pi->pi_pid : -1);
+			if (fd == -ESRCH && pi->pi_pid > 0) /* the process has gone */
+				continue;
+			if (fd < 0)
+				return attach_err(dtp, bp->bp_probe, -fd);
+			if (add_link(dtp, r, fd) != 0)
+				return -1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* task_struct offsets from the kernel's BTF, for ppid and vtimestamp. */
+static int member_off(const struct btf *btf, const char *type, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id < 0 || (t = btf__type_by_id(btf, (uint32_t)id)) == NULL)
+		return -1;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+
+		if (name != NULL && strcmp(name, member) == 0)
+			return (int)(btf_member_bit_offset(t, (uint32_t)i) / 8);
+	}
+	return -1;
+}
+
+static void task_offsets(dt_run_t *r)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int se, sum;
+
+	if (btf == NULL || libbpf_get_error(btf))
+		return;
+	r->r_off_real_parent = member_off(btf, "task_struct", "real_parent");
+	r->r_off_tgid = member_off(btf, "task_struct", "tgid");
+	se = member_off(btf, "task_struct", "se");
+	sum = member_off(btf, "sched_entity", "sum_exec_runtime");
+	r->r_off_sum_exec = se >= 0 && sum >= 0 ? se + sum : -1;
+	btf__free(btf);
+}
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int set_activity(dt_run_t *r, uint64_t want, uint64_t from)
+{
+	uint32_t key = 0;
+	uint8_t *v = calloc(1, r->r_layout.ly_state);
+	uint64_t cur;
+	int rc = -1;
+
+	if (v == NULL)
+		return -1;
+	/* the state value is also the globals: read, change the header, write back */
+	if (bpf_map_lookup_elem(r->r_state_fd, &key, v) == 0) {
+		memcpy(&cur, v + DT_ST_ACTIVITY, 8);
+		if (from == 0 || cur == from) {
+			memcpy(v + DT_ST_ACTIVITY, &want, 8);
+			rc = bpf_map_update_elem(r->r_state_fd, &key, v, BPF_ANY);
+		} else {
+			rc = 0;
+		}
+	}
+	free(v);
+	return rc;
+}
+
+int dtrace_go(dtrace_hdl_t *dtp)
+{
+	dt_run_t *r;
+	uint32_t key = 0;
+	uint8_t *state;
+
+	if (dtp == NULL)
+		return -1;
+	if ((r = dtp->dt_run) == NULL || r->r_necbs == 0)
+		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
+	if (r->r_nprogs > 0)
+		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
+	if (geteuid() != 0 && access("/proc/self/status", R_OK) == 0) {
+		/* CAP_BPF is bit 39, CAP_PERFMON 38 */
+		FILE *f = fopen("/proc/self/status", "re");
+		char line[256];
+		unsigned long long eff = 0;
+
+		while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "CapEff: %llx", &eff) == 1)
+				break;
+		if (f != NULL)
+			fclose(f);
+		if (!(eff & (1ULL << 39)) || !(eff & (1ULL << 38)))
+			return dt_set_errno(dtp, EDT_NOPRIV);
+	}
+	r->r_quiet = dt_option_get(dtp, "quiet", 0) != 0;
+	r->r_layout.ly_strsize = (uint32_t)dt_option_get(dtp, "strsize", 256);
+	if (r->r_layout.ly_strsize < 8 || r->r_layout.ly_strsize > 4096)
+		return dt_set_errmsg(dtp, EDT_BADOPTVAL, "strsize must be from 8 to 4096 bytes");
+	r->r_layout.ly_strsize = (r->r_layout.ly_strsize + 7) & ~7u;
+	if ((r->r_ncpus = libbpf_num_possible_cpus()) <= 0)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
+	task_offsets(r);
+	if (plan(dtp, r, 0) != 0)
+		return -1;
+	/* first pass: sizes (map fds are not known yet) */
+	dt_cg_layout(r, false);
+	for (size_t k = 0; k < r->r_nprogs; k++)
+		if (build(dtp, r, k, false) != 0)
+			return -1;
+	dt_cg_layout(r, true);
+	if (r->r_layout.ly_scratch > 32768 || r->r_layout.ly_state > 32768)
+		return dt_set_errmsg(dtp, EDT_ENABLING,
+				     "the program needs %u bytes of scratch and %u of variables: "
+				     "more than 32768 (lower strsize?)",
+				     r->r_layout.ly_scratch, r->r_layout.ly_state);
+	{
+		uint64_t dyn = dt_option_get(dtp, "dynvarsize", 1 << 20);
+		uint32_t entry = r->r_layout.ly_keysize + r->r_layout.ly_valsize + 64;
+		uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1);
+
+		r->r_state_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1);
+		r->r_scratch_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
+						r->r_layout.ly_scratch, 1);
+		r->r_dvars_fd = ks_map_create(BPF_MAP_TYPE_HASH, "dt_dvars", r->r_layout.ly_keysize,
+					      r->r_layout.ly_valsize, n);
+		r->r_events_fd = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
+					       (uint32_t)r->r_ncpus);
+		if (r->r_state_fd < 0 || r->r_scratch_fd < 0 || r->r_dvars_fd < 0 ||
+		    r->r_events_fd < 0) {
+			int err = -(r->r_state_fd < 0	  ? r->r_state_fd
+				    : r->r_scratch_fd < 0 ? r->r_scratch_fd
+				    : r->r_dvars_fd < 0	  ? r->r_dvars_fd
+							  : r->r_events_fd);
+
+			return dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
+					     "cannot create the BPF maps: %s", strerror(err));
+		}
+	}
+	if ((state = calloc(1, r->r_layout.ly_state)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	{
+		uint64_t act = DT_ACTIVITY_WARMUP, off = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+
+		memcpy(state + DT_ST_ACTIVITY, &act, 8);
+		memcpy(state + DT_ST_WALLOFF, &off, 8);
+	}
+	if (bpf_map_update_elem(r->r_state_fd, &key, state, BPF_ANY) != 0) {
+		free(state);
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot set the state: %s", strerror(errno));
+	}
+	free(state);
+	/* second pass: the programs, loaded and attached */
+	for (size_t k = 0; k < r->r_nprogs; k++)
+		if (build(dtp, r, k, true) != 0 || attach(dtp, r, k) != 0)
+			return -1;
+	if (dt_consume_open(dtp, r) != 0)
+		return -1;
+	r->r_status = DTRACE_STATUS_OKAY;
+	dt_begin_site();
+	(void)set_activity(r, DT_ACTIVITY_ACTIVE, DT_ACTIVITY_WARMUP);
+	return 0;
+}
+
+/*
+ * Probes of the target that appeared since the last look (libraries it
+ * loaded, libusdt providers it created): enable the clauses that match.
+ */
+int dt_exec_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	size_t first, progs;
+	unsigned n = 0;
+
+	if (r->r_target <= 0 || r->r_target_exited || r->r_stopped)
+		return 0;
+	if (dt_probe_rescan(dtp, r->r_target, &first) != 0)
+		return -1;
+	if (first == dtp->dt_nprobes)
+		return 0;
+	for (int s = 0; s < r->r_nstmts; s++)
+		if (match_stmt(dtp, r, s, first, &n) != 0)
+			return -1;
+	progs = r->r_nprogs;
+	if (n == 0 || plan(dtp, r, first) != 0)
+		return n == 0 ? 0 : -1;
+	for (size_t k = progs; k < r->r_nprogs; k++) {
+		dt_layout_t keep = r->r_layout;
+
+		/* the layout is fixed: a new probe runs clauses already sized */
+		if (build(dtp, r, k, true) != 0 || attach(dtp, r, k) != 0)
+			return -1;
+		r->r_layout = keep;
+	}
+	return 0;
+}
+
+int dtrace_stop(dtrace_hdl_t *dtp)
+{
+	dt_run_t *r;
+
+	if (dtp == NULL)
+		return -1;
+	if ((r = dtp->dt_run) == NULL || r->r_nprogs == 0)
+		return dt_set_errno(dtp, EDT_NOTRACE);
+	if (r->r_stopped)
+		return 0;
+	r->r_stopped = true;
+	(void)set_activity(r, DT_ACTIVITY_ENDING, 0);
+	dt_end_site();
+	if (r->r_status != DTRACE_STATUS_EXITED)
+		r->r_status = DTRACE_STATUS_STOPPED;
+	return 0;
+}
+
+int dtrace_status(dtrace_hdl_t *dtp)
+{
+	return dtp != NULL && dtp->dt_run != NULL ? dtp->dt_run->r_status : DTRACE_STATUS_NONE;
+}
+
+int dtrace_exit_value(dtrace_hdl_t *dtp)
+{
+	return dtp != NULL && dtp->dt_run != NULL ? dtp->dt_run->r_exitval : 0;
+}
+
+/* ---------------------------------------------------------------- the target */
+
+static void set_target(dtrace_hdl_t *dtp, dt_run_t *r, pid_t pid)
+{
+	if (dtp->dt_target == 0)
+		dtp->dt_target = pid;
+	r->r_target = pid;
+}
+
+int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
+{
+	dt_run_t *r;
+	int pfd[2], st, err = 0;
+	pid_t pid;
+
+	if (dtp == NULL)
+		return -1;
+	if (argv == NULL || argv[0] == NULL)
+		return dt_set_errno(dtp, EDT_BADARG);
+	if ((r = run_get(dtp)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (r->r_target > 0)
+		return dt_set_errmsg(dtp, EDT_PROC, "there is a target already");
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		return dt_set_errmsg(dtp, EDT_PROC, "pipe: %s", strerror(errno));
+	if ((pid = fork()) < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return dt_set_errmsg(dtp, EDT_PROC, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		/* stop at the exec, so that its probes are enabled before it runs */
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0) == 0)
+			execvp(argv[0], argv);
+		err = errno;
+		(void)!write(pfd[1], &err, sizeof(err));
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) { /* exec failed */
+		close(pfd[0]);
+		waitpid(pid, &st, 0);
+		return dt_set_errmsg(dtp, EDT_PROC, "failed to execute %s: %s", argv[0],
+				     strerror(err));
+	}
+	close(pfd[0]);
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
+		return dt_set_errmsg(dtp, EDT_PROC, "%s did not stop at its exec", argv[0]);
+	}
+	set_target(dtp, r, pid);
+	r->r_target_child = true;
+	return pid;
+}
+
+int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid)
+{
+	dt_run_t *r;
+	int fd;
+
+	if (dtp == NULL)
+		return -1;
+	if (pid <= 0)
+		return dt_set_errno(dtp, EDT_BADARG);
+	if ((r = run_get(dtp)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (r->r_target > 0)
+		return dt_set_errmsg(dtp, EDT_PROC, "there is a target already");
+	if ((fd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0)
+		return dt_set_errmsg(dtp, EDT_PROC, "failed to grab pid %d: %s", pid,
+				     strerror(errno == ESRCH ? ESRCH : errno));
+	r->r_pidfd = fd;
+	set_target(dtp, r, pid);
+	return 0;
+}
+
+int dtrace_proc_continue(dtrace_hdl_t *dtp)
+{
+	dt_run_t *r;
+
+	if (dtp == NULL)
+		return -1;
+	if ((r = dtp->dt_run) == NULL || r->r_target <= 0)
+		return dt_set_errno(dtp, EDT_BADARG);
+	if (r->r_target_child && ptrace(PTRACE_DETACH, r->r_target, 0, 0) != 0)
+		return dt_set_errmsg(dtp, EDT_PROC, "cannot continue pid %d: %s", (int)r->r_target,
+				     strerror(errno));
+	return 0;
+}
+
+int dtrace_proc_exited(dtrace_hdl_t *dtp, int *status)
+{
+	dt_run_t *r;
+
+	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_target <= 0)
+		return 0;
+	if (!r->r_target_exited) {
+		if (r->r_target_child) {
+			int st;
+			pid_t w = waitpid(r->r_target, &st, WNOHANG);
+
+			if (w == r->r_target && (WIFEXITED(st) || WIFSIGNALED(st))) {
+				r->r_target_exited = true;
+				r->r_target_status = st;
+			} else if (w < 0 && errno == ECHILD) {
+				r->r_target_exited = true;
+				r->r_target_status = -1;
+			}
+		} else {
+			struct pollfd p = { .fd = r->r_pidfd, .events = POLLIN };
+
+			if (r->r_pidfd < 0 || poll(&p, 1, 0) > 0) {
+				r->r_target_exited = true;
+				r->r_target_status = -1;
+			}
+		}
+	}
+	if (r->r_target_exited && status != NULL)
+		*status = r->r_target_status;
+	return r->r_target_exited;
+}
+
+int dtrace_proc_target(dtrace_hdl_t *dtp)
+{
+	return dtp != NULL && dtp->dt_run != NULL ? (int)dtp->dt_run->r_target : 0;
+}

@@ -1,0 +1,156 @@
+/*
+ * dt_run.h -- an enabled program: what the code generator (dt_cg.c) lays
+ * out, the runtime (dt_exec.c) loads and attaches, and the consumer
+ * (dt_consume.c) decodes.
+ *
+ * The record ABI, shared by the generated BPF code and the consumer:
+ *
+ *   every output record starts with a u32 EPID (an enabled (clause, probe)
+ *   pair, from 1) and a u32 of padding; the clause's data follows at fixed
+ *   offsets, each item 8-byte aligned: integers as 8 bytes normalised to
+ *   their type, strings as strsize bytes, tracemem as its bytes.  EPID 0 is
+ *   an error record (dt_errrec_t).
+ *
+ * Maps: "state" (array, one value: the header below, then the global
+ * variables), "scratch" (per-CPU array, one value: the record being built,
+ * clause-local variables, temporaries), "dvars" (hash: thread-local
+ * variables and associative arrays, bounded by dynvarsize), "events"
+ * (perf event array: the per-CPU output buffers).
+ */
+#ifndef DT_RUN_H
+#define DT_RUN_H
+
+#include "dt_impl.h"
+#include "ks.h"
+
+/* the state map's header */
+#define DT_ST_ACTIVITY 0 /* u64: DT_ACTIVITY_* */
+#define DT_ST_WALLOFF 8	 /* u64: walltime - monotonic clock, ns */
+#define DT_ST_DYNDROPS 16 /* u64: dynamic variable drops */
+#define DT_ST_HDRSIZE 64
+
+/* activity (as illumos dtrace_activity_t): which probes may record */
+#define DT_ACTIVITY_WARMUP 1   /* BEGIN only */
+#define DT_ACTIVITY_ACTIVE 2   /* every probe but BEGIN and END */
+#define DT_ACTIVITY_DRAINING 3 /* exit() was called: nothing */
+#define DT_ACTIVITY_ENDING 4   /* END only */
+
+/* faults, as illumos DTRACEFLT_* */
+#define DT_FLT_BADADDR 1
+#define DT_FLT_DIVZERO 3
+
+typedef struct dt_errrec {
+	uint32_t er_zero; /* EPID 0 */
+	uint32_t er_epid; /* the clause that faulted */
+	uint32_t er_action; /* 0: predicate; else the statement, from 1 */
+	uint32_t er_pc;	    /* instruction offset in its program */
+	uint64_t er_fault;
+	uint64_t er_addr;
+} dt_errrec_t;
+
+typedef enum dt_rkind { DT_RK_INT, DT_RK_STR, DT_RK_MEM } dt_rkind_t;
+
+typedef struct dt_rec {
+	uint32_t r_off, r_size; /* r_size: the type's size for integers */
+	dt_rkind_t r_kind;
+	bool r_signed;
+} dt_rec_t;
+
+typedef enum dt_akind { DT_A_TRACE, DT_A_PRINTF, DT_A_EXIT, DT_A_TRACEMEM } dt_akind_t;
+
+typedef struct dt_act {
+	dt_akind_t a_kind;
+	const char *a_fmt; /* printf */
+	int a_rec, a_nrecs;
+} dt_act_t;
+
+/* A clause as laid out: the same for every probe it enables. */
+typedef struct dt_stmt {
+	dt_node_t *st_clause;
+	uint32_t st_size; /* record size, EPID included */
+	bool st_laidout;
+	bool st_data;	  /* records data (else only its EPID) */
+	dt_rec_t *st_recs;
+	int st_nrecs, st_reccap;
+	dt_act_t *st_acts;
+	int st_nacts, st_actcap;
+} dt_stmt_t;
+
+typedef struct dt_ecb {
+	uint32_t e_epid;
+	size_t e_probe; /* index in the handle's probe table */
+	dt_stmt_t *e_stmt;
+} dt_ecb_t;
+
+/* Where things live in the scratch and state values (dt_cg.c fills it). */
+typedef struct dt_layout {
+	uint32_t ly_strsize;
+	uint32_t ly_recmax;	 /* scratch: the record at 0 */
+	uint32_t ly_err;	 /* scratch: the error record */
+	uint32_t ly_this;	 /* scratch: clause-local variables */
+	uint32_t ly_key;	 /* scratch: a dynamic variable's key */
+	uint32_t ly_val;	 /* scratch: a dynamic variable's value */
+	uint32_t ly_empty;	 /* scratch: strsize zero bytes */
+	uint32_t ly_tmp;	 /* scratch: string temporaries */
+	uint32_t ly_scratch;	 /* scratch value size */
+	uint32_t ly_state;	 /* state value size */
+	uint32_t ly_keysize, ly_valsize; /* dvars */
+	uint32_t ly_thissize, ly_tmpsize;
+} dt_layout_t;
+
+/* One BPF program: a probe's clauses for one argument specification. */
+typedef struct dt_bprog {
+	size_t bp_probe;
+	const char *bp_argspec; /* USDT; NULL otherwise */
+	int bp_fd;
+} dt_bprog_t;
+
+typedef struct dt_run {
+	dt_stmt_t *r_stmts;
+	int r_nstmts;
+	dt_ecb_t *r_ecbs; /* EPID n at r_ecbs[n - 1] */
+	uint32_t r_necbs, r_ecbcap;
+	dt_layout_t r_layout;
+	dt_strset_t *r_vars; /* variable name -> dt_var_t */
+	int r_nvarids;
+	dt_arena_t r_arena;
+	bool r_quiet;
+	/* kernel objects */
+	int r_state_fd, r_scratch_fd, r_dvars_fd, r_events_fd;
+	dt_bprog_t *r_progs;
+	size_t r_nprogs, r_progcap;
+	int *r_links;
+	size_t r_nlinks, r_linkcap;
+	struct perf_buffer *r_pb;
+	int r_ncpus;
+	/* task_struct offsets for ppid and vtimestamp (from the kernel's BTF), or -1 */
+	int r_off_real_parent, r_off_tgid, r_off_sum_exec;
+	/* the consumer */
+	FILE *r_out;
+	int r_status; /* DTRACE_STATUS_* */
+	int r_exitval;
+	bool r_exited, r_stopped, r_header_done, r_end_drained;
+	uint64_t r_drops, r_dyndrops_seen;
+	int r_error; /* a callback's errno */
+	/* the target */
+	pid_t r_target;
+	int r_pidfd;
+	bool r_target_exited, r_target_child;
+	int r_target_status;
+} dt_run_t;
+
+/*
+ * Generate the program of one probe: the clauses of the ECBs listed, for
+ * the USDT argument specification argspec (NULL: none).  Returns 0 with
+ * the code, or -1 with the handle's error set (a located message).
+ */
+int dt_cg_probe(dtrace_hdl_t *, dt_run_t *, size_t probe, const char *argspec,
+		const uint32_t *epids, int nepids, ks_code_t *out);
+/* Lay out the scratch and state values once every program is generated. */
+void dt_cg_layout(dt_run_t *, bool final);
+/* Open the output buffers (dt_consume.c). */
+int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
+/* Enable clauses for the target's probes that appeared since the last look. */
+int dt_exec_rescan(dtrace_hdl_t *, dt_run_t *);
+
+#endif /* DT_RUN_H */

@@ -150,6 +150,9 @@ static int match_stmt(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t first, un
 			return -1;
 		if (desc.dtpd_mod[0] == '/' && first == 0 && dt_probe_file(dtp, desc.dtpd_mod) != 0)
 			return -1;
+		if ((desc.dtpd_provider[0] == '\0' || strcmp(desc.dtpd_provider, "profile") == 0) &&
+		    first == 0 && dt_probe_timer(dtp, desc.dtpd_name) != 0)
+			return -1;
 		for (size_t i = first; i < dtp->dt_nprobes; i++) {
 			int rc;
 

@@ -502,6 +502,8 @@ typedef struct dt_pinfo {
 int dt_probe_table(dtrace_hdl_t *);
 /* Add the probes of process pid not in the table yet; *first: the first new index. */
 int dt_probe_rescan(dtrace_hdl_t *, pid_t pid, size_t *first);
+/* Add profile-N or tick-N with a unit (tick-10ms, profile-1234hz) if new and valid. */
+int dt_probe_timer(dtrace_hdl_t *, const char *name);
 /* Add the probes of a file for every process (provider without PID, module = path). */
 int dt_probe_file(dtrace_hdl_t *, const char *path);
 /* Does the description match the probe (the rules of dtrace_probe_iter)? */

@@ -652,6 +652,63 @@ int dt_probe_table(dtrace_hdl_t *dtp)
 }
 
 /* Continue the table: walk_t over the handle's arrays, and back. */
+static walk_t table_walk(dtrace_hdl_t *dtp);
+static void table_set(dtrace_hdl_t *dtp, const walk_t *w);
+
+int dt_probe_timer(dtrace_hdl_t *dtp, const char *name)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns; /* 0: a rate in hertz */
+	} units[] = { { "ns", 1 },	  { "nsec", 1 },	{ "us", 1000 },
+		      { "usec", 1000 }, { "ms", 1000000 },	{ "msec", 1000000 },
+		      { "s", 1000000000 }, { "sec", 1000000000 }, { "m", 60000000000ULL },
+		      { "min", 60000000000ULL }, { "h", 3600000000000ULL },
+		      { "hour", 3600000000000ULL }, { "d", 86400000000000ULL },
+		      { "day", 86400000000000ULL }, { "hz", 0 }, { "", 0 } };
+	bool tick = strncmp(name, "tick-", 5) == 0;
+	dt_pinfo_t pi = { .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE };
+	const char *num = name + (tick ? 5 : 8);
+	uint64_t v;
+	char *end;
+	walk_t w;
+	int rc;
+
+	if (!tick && strncmp(name, "profile-", 8) != 0)
+		return 0;
+	if (dt_probe_table(dtp) != 0)
+		return -1;
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		if (strcmp(dtp->dt_probes[i].dtpd_provider, "profile") == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_name, name) == 0)
+			return 0;
+	if (!isdigit((unsigned char)*num))
+		return 0;
+	errno = 0;
+	v = strtoull(num, &end, 10);
+	if (errno != 0 || v == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit) != 0)
+			continue;
+		if (units[i].ns == 0)
+			pi.pi_period = v > 1000000000ULL ? 1 : 1000000000ULL / v;
+		else if (v > UINT64_MAX / units[i].ns)
+			return 0;
+		else
+			pi.pi_period = v * units[i].ns;
+		/* the kernel's timers go no faster than this */
+		if (pi.pi_period < 10000)
+			return dt_set_errmsg(dtp, EDT_BADPSPEC,
+					     "%s: the interval must be 10us or more", name);
+		w = table_walk(dtp);
+		rc = visit(&w, "profile", "", "", name, &pi);
+		table_set(dtp, &w);
+		return rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+	}
+	return 0;
+}
+
 static walk_t table_walk(dtrace_hdl_t *dtp)
 {
 	return (walk_t){ dtp->dt_probes, dtp->dt_pinfo, dtp->dt_nprobes, dtp->dt_pcap,

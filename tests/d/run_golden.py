@@ -17,6 +17,13 @@ In DIR:
                      tst.name.c that fires its probes, the probe names and
                      argument sizes/signs of the notes (readelf -n), for C
                      and C++ at -O0 and -O2, must equal tst.name.d.notes
+  run.name.d         traced for real: "dtrace -s run.name.d" on CPU 0 (taskset),
+                     in a copy of DIR; leading comment lines "@setup: CMD"
+                     (run first; "dtrace" means ours), "@args: ARGS" (more
+                     dtrace arguments, e.g. -q -c ./trigger) and "@exit: N";
+                     stdout must equal run.name.d.out and stderr
+                     run.name.d.err (empty if absent), with "DIF offset N"
+                     read as "DIF offset <n>" (instruction offsets move)
   *.cmd              a dtrace command line (after "dtrace"), run in a copy
                      of DIR; "# exit N" and "# setup: CMD" lines first; its
                      stderr must equal NAME.cmd.err
@@ -26,6 +33,7 @@ Prints "N passed, N failed" and exits non-zero on any failure.
 """
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -198,6 +206,45 @@ class Golden:
         finally:
             shutil.rmtree(os.path.dirname(work), ignore_errors=True)
 
+    def run_case(self, name):
+        with open(os.path.join(self.dir, name)) as f:
+            text = f.read()
+        setup, args, want_rc = [], [], 0
+        for m in re.finditer(r"@(setup|args|exit): *(.*?) *(?:\*/)?$", text, re.M):
+            if m.group(1) == "setup":
+                setup.append(m.group(2))
+            elif m.group(1) == "args":
+                args += shlex.split(m.group(2))
+            else:
+                want_rc = int(m.group(2))
+        work = os.path.join(tempfile.mkdtemp(prefix="golden-"), "w")
+        try:
+            shutil.copytree(self.dir, work)
+            env = dict(os.environ, DTRACE=self.dtrace)
+            for s in setup:
+                p = subprocess.run(s, shell=True, cwd=work, env=env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, timeout=120)
+                if p.returncode != 0:
+                    self.failed.append("%s: setup %s failed\n%s" %
+                                       (name, s, p.stdout.decode("utf-8", "replace")))
+                    return
+            rc, out, err = run(["taskset", "-c", "0", self.dtrace, "-s", name] + args, work)
+            err = re.sub(r"DIF offset \d+", "DIF offset <n>", err)
+            if rc != want_rc:
+                self.failed.append("%s: exit status %d, expected %d\n%s" %
+                                   (name, rc, want_rc, err))
+                return
+            ok_out = self.check_text(name, os.path.join(self.dir, name + ".out"), out)
+            errf = os.path.join(self.dir, name + ".err")
+            if not os.path.exists(errf) and err == "" and not self.update:
+                ok_err = True
+            else:
+                ok_err = self.check_text(name + " (stderr)", errf, err)
+            if ok_out and ok_err:
+                self.passed += 1
+        finally:
+            shutil.rmtree(os.path.dirname(work), ignore_errors=True)
+
     def main(self):
         tmp = tempfile.mkdtemp(prefix="golden-")
         try:
@@ -208,6 +255,8 @@ class Golden:
                     self.tst_case(name, tmp)
                 elif name.endswith(".cmd"):
                     self.cmd_case(name)
+                elif name.startswith("run.") and name.endswith(".d"):
+                    self.run_case(name)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         for f in self.failed:

@@ -576,7 +576,7 @@ int main(int argc, char *argv[])
 			status = 1;
 			goto done;
 		}
-		if (cmd != NULL && dtrace_proc_continue(dtp) != 0) {
+		if ((cmd != NULL || grab != NULL) && dtrace_proc_continue(dtp) != 0) {
 			fprintf(stderr, "%s: %s\n", g_pname, dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			status = 1;
 			goto done;

@@ -69,6 +69,8 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		return;
 	if (r->r_target_child && !r->r_target_exited)
 		(void)ptrace(PTRACE_DETACH, r->r_target, 0, 0);
+	if (r->r_target_stopped) /* grabbed, never continued */
+		(void)kill(r->r_target, SIGCONT);
 	for (size_t i = 0; i < r->r_nlinks; i++)
 		close(r->r_links[i]);
 	free(r->r_links);
@@ -702,6 +704,23 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 	return pid;
 }
 
+/* Is every thread of pid stopped (state T in /proc/PID/stat)? */
+static bool proc_stopped(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p == NULL || (p[1] == ' ' && (p[2] == 'T' || p[2] == 't' || p[2] == 'Z'));
+}
+
 int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid)
 {
 	dt_run_t *r;
@@ -720,6 +739,15 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid)
 				     strerror(errno == ESRCH ? ESRCH : errno));
 	r->r_pidfd = fd;
 	set_target(dtp, r, pid);
+	/*
+	 * Stopped (every thread) until dtrace_proc_continue(), as illumos
+	 * grabs: probes it fires while being enabled would come before BEGIN.
+	 */
+	if (kill(pid, SIGSTOP) == 0) {
+		r->r_target_stopped = true;
+		for (int i = 0; i < 200 && !proc_stopped(pid); i++)
+			usleep(1000);
+	}
 	return 0;
 }
 
@@ -734,6 +762,10 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 	if (r->r_target_child && ptrace(PTRACE_DETACH, r->r_target, 0, 0) != 0)
 		return dt_set_errmsg(dtp, EDT_PROC, "cannot continue pid %d: %s", (int)r->r_target,
 				     strerror(errno));
+	if (r->r_target_stopped) {
+		r->r_target_stopped = false;
+		(void)kill(r->r_target, SIGCONT);
+	}
 	return 0;
 }
 

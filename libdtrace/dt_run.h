@@ -135,7 +135,7 @@ typedef struct dt_run {
 	/* the target */
 	pid_t r_target;
 	int r_pidfd;
-	bool r_target_exited, r_target_child;
+	bool r_target_exited, r_target_child, r_target_stopped;
 	int r_target_status;
 } dt_run_t;
 

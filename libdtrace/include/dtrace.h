@@ -238,7 +238,8 @@ DTRACE_API int dtrace_exit_value(dtrace_hdl_t *dtp); /* exit()'s argument, or 0 
  * The target process.  dtrace_proc_create() starts argv[0] (searched in
  * PATH) stopped just after its exec, so that the probes of its executable
  * can be enabled before it runs; dtrace_proc_continue() lets it go.
- * dtrace_proc_grab() takes a running process.  Either sets $target (the
+ * dtrace_proc_grab() takes a running process and stops it (SIGSTOP) until
+ * dtrace_proc_continue(), as illumos does.  Either sets $target (the
  * first one only).  dtrace_proc_exited() is 1 once the target has exited
  * (its wait status in *status, if not NULL: -1 when not our child).
  */

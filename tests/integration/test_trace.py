@@ -1,0 +1,132 @@
+"""Our dtrace traces real processes: libusdt providers grabbed with -p,
+Debian's python3.11 (its semaphores raised by the kernel while traced and
+lowered after), counted against bpftrace as an independent oracle.
+
+Environment: DTRACE (our dtrace), USDT_APP (tests/integration/usdt/usdt_app).
+"""
+import os
+import re
+import struct
+import subprocess
+import tempfile
+import time
+import unittest
+
+import tracelib
+
+DTRACE = os.environ.get("DTRACE", "dtrace")
+APP = os.environ.get("USDT_APP", "usdt_app")
+PYTHON = "/usr/bin/python3.11"
+
+
+def dtrace(args, timeout=60, **kw):
+    return subprocess.run([DTRACE] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=timeout, **kw)
+
+
+def python_semaphore():
+    """The link-time address of python:::function__entry's semaphore
+    (python3.11 is a fixed-address executable on Debian)."""
+    out = subprocess.run(["readelf", "-n", PYTHON], stdout=subprocess.PIPE, text=True).stdout
+    m = re.search(r"Name: function__entry\n\s+Location: \S+, Base: \S+, Semaphore: (0x[0-9a-f]+)",
+                  out)
+    return int(m.group(1), 16)
+
+
+def read_u16(pid, addr):
+    with open("/proc/%d/mem" % pid, "rb") as f:
+        f.seek(addr)
+        return struct.unpack("<H", f.read(2))[0]
+
+
+class Trace(unittest.TestCase):
+    def setUp(self):
+        tracelib.require_tracing(self)
+
+    def test_libusdt_provider_with_p(self):
+        n = 300
+        with tempfile.TemporaryDirectory() as rundir:
+            env = dict(os.environ, USDT_RUNTIME_DIR=rundir)
+            app = subprocess.Popen([APP, "fire", str(n)], stdout=subprocess.PIPE, text=True,
+                                   env=env)
+            try:
+                self.assertTrue(app.stdout.readline().startswith("path "))
+                prog = ("rtp$target:::ints { n++; s0 += arg0; s2 += arg2; s5 += arg5; } "
+                        "rtp$target:::wide /arg5 == %d/ { printf(\"last %%s %%d\\n\", "
+                        "copyinstr(arg3), arg0); } "
+                        "rtp$target:::twelve, rtp$target:::noargs, rtp$target:::gate { g++; } "
+                        "END { printf(\"n %%d s0 %%d s2 %%d s5 %%d\\n\", n, s0, s2, s5); }" % (n - 1))
+                p = dtrace(["-q", "-n", "int64_t s0, s2, s5; " + prog, "-p", str(app.pid)])
+                app.wait(30)
+            finally:
+                if app.poll() is None:
+                    app.kill()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        want0 = sum(i % 256 - 128 for i in range(n))
+        want2 = sum(-30000 + i for i in range(n))
+        want5 = sum(4000000000 + i for i in range(n))
+        self.assertIn("last str-%d %d" % (n - 1, -5000000000000 - (n - 1)), p.stdout,
+                      p.stderr)
+        self.assertIn("n %d s0 %d s2 %d s5 %d" % (n, want0, want2, want5), p.stdout)
+
+    def test_python_function_entry_against_bpftrace(self):
+        # Python 3.11 fires function__entry only for frames entered from C;
+        # whatever it fires, we must count exactly what bpftrace counts.
+        script = ("import sys\n"
+                  "def f(x): return x\n"
+                  "list(map(f, range(100)))\n"
+                  "for i in range(50):\n"
+                  "    exec('def g%d(x): return x' % i)\n"
+                  "    list(map(globals()['g%d' % i], range(3)))\n"
+                  "sorted(range(100), key=lambda v: -v)\n")
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+            f.write(script)
+        try:
+            p = dtrace(["-q", "-n", "python$target:::function-entry "
+                        "{ printf(\"%s %d\\n\", copyinstr(arg1), arg2); }",
+                        "-c", "%s %s" % (PYTHON, f.name)])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            ours = sorted(l for l in p.stdout.splitlines() if l)
+            bt = subprocess.run(["bpftrace", "-e",
+                                 "usdt:%s:python:function__entry "
+                                 "{ printf(\"%%s %%d\\n\", str(arg1), arg2); }" % PYTHON,
+                                 "-c", "%s %s" % (PYTHON, f.name)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                timeout=120)
+            theirs = sorted(l for l in bt.stdout.splitlines()
+                            if l and not l.startswith("Attaching"))
+        finally:
+            os.unlink(f.name)
+        self.assertGreater(len(ours), 0)
+        self.assertEqual(ours, theirs)
+
+    def test_python_semaphore_raised_then_lowered(self):
+        sema = python_semaphore()
+        py = subprocess.Popen([PYTHON, "-c", "import time; time.sleep(30)"])
+        try:
+            time.sleep(0.3)
+            self.assertEqual(read_u16(py.pid, sema), 0)
+            d = subprocess.Popen([DTRACE, "-q", "-n", "python$target:::function-entry { }",
+                                  "-n", "tick-200ms { printf(\"on\\n\"); }", "-p", str(py.pid)],
+                                 stdout=subprocess.PIPE, text=True)
+            self.assertEqual(d.stdout.readline(), "on\n")
+            self.assertEqual(read_u16(py.pid, sema), 1)
+            d.terminate()
+            d.wait(30)
+            self.assertEqual(d.returncode, 0)
+            self.assertEqual(read_u16(py.pid, sema), 0)
+        finally:
+            py.kill()
+            py.wait()
+
+    def test_begin_exit_status_and_no_target(self):
+        p = dtrace(["-n", "BEGIN { exit(7); }"])
+        self.assertEqual(p.returncode, 7)
+        self.assertIn("dtrace: description 'BEGIN ' matched 1 probe", p.stderr)
+        p = dtrace(["-n", "nosuchprovider$target:::x", "-p", "999999999"])
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(p.stderr, "dtrace: failed to grab pid 999999999: No such process\n")
+
+
+if __name__ == "__main__":
+    unittest.main()

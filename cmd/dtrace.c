@@ -216,7 +216,7 @@ static void notice_matched(const char *kind, const char *name, unsigned n, bool 
 static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
 {
 	struct sigaction sa;
-	bool done = false, reported = false;
+	bool done = false, reported = false, first = true;
 	int st;
 
 	memset(&sa, 0, sizeof(sa));
@@ -225,8 +225,10 @@ static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	do {
-		if (!g_intr && !done)
+		/* records that came while enabling (BEGIN's) are read at once */
+		if (!g_intr && !done && !first)
 			dtrace_sleep(dtp);
+		first = false;
 		if (g_newline) {
 			fputc('\n', out);
 			g_newline = 0;

@@ -681,8 +681,15 @@ static void usdt_arg(dt_cg_t *cg, int i, const dt_node_t *n)
  * A field of the current task_struct, at offsets from the kernel's BTF:
  * r0 = *(task + off1), or with deref *(*(task + off1) + off2).
  */
-static void task_field(dt_cg_t *cg, const dt_node_t *n, int off1, bool deref, int off2, size_t sz)
+static void task_field(dt_cg_t *cg, const dt_node_t *n, int *off1p, bool deref, int *off2p,
+		       size_t sz)
 {
+	int off1, off2;
+
+	if (*off1p == -2) /* loading the kernel's BTF takes time: only when needed */
+		dt_task_offsets(cg->cg_run);
+	off1 = *off1p;
+	off2 = off2p != NULL ? *off2p : 0;
 	if (off1 < 0 || (deref && off2 < 0))
 		cg_error(cg, n, "%s needs the kernel's BTF, which is not available", n->dn_name);
 	emit(cg, KS_CALL(BPF_FUNC_get_current_task));
@@ -727,9 +734,9 @@ static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 		else
 			extend(cg, R0, 4, false);
 	} else if (strcmp(s, "ppid") == 0) {
-		task_field(cg, n, cg->cg_run->r_off_real_parent, true, cg->cg_run->r_off_tgid, 4);
+		task_field(cg, n, &cg->cg_run->r_off_real_parent, true, &cg->cg_run->r_off_tgid, 4);
 	} else if (strcmp(s, "vtimestamp") == 0) {
-		task_field(cg, n, cg->cg_run->r_off_sum_exec, false, 0, 8);
+		task_field(cg, n, &cg->cg_run->r_off_sum_exec, false, NULL, 8);
 	} else if (strcmp(s, "cpu") == 0) {
 		emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
 	} else if (strcmp(s, "timestamp") == 0) {

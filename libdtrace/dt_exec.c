@@ -55,7 +55,7 @@ static dt_run_t *run_get(dtrace_hdl_t *dtp)
 	}
 	r->r_state_fd = r->r_scratch_fd = r->r_dvars_fd = r->r_events_fd = -1;
 	r->r_pidfd = -1;
-	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -1;
+	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -2; /* not looked up */
 	r->r_status = DTRACE_STATUS_NONE;
 	dtp->dt_run = r;
 	return r;
@@ -448,11 +448,12 @@ static int member_off(const struct btf *btf, const char *type, const char *membe
 	return -1;
 }
 
-static void task_offsets(dt_run_t *r)
+void dt_task_offsets(dt_run_t *r)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	int se, sum;
 
+	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -1;
 	if (btf == NULL || libbpf_get_error(btf))
 		return;
 	r->r_off_real_parent = member_off(btf, "task_struct", "real_parent");
@@ -527,7 +528,6 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	r->r_layout.ly_strsize = (r->r_layout.ly_strsize + 7) & ~7u;
 	if ((r->r_ncpus = libbpf_num_possible_cpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
-	task_offsets(r);
 	if (plan(dtp, r, 0) != 0)
 		return -1;
 	/* first pass: sizes (map fds are not known yet) */

@@ -148,6 +148,8 @@ int dt_cg_probe(dtrace_hdl_t *, dt_run_t *, size_t probe, const char *argspec,
 		const uint32_t *epids, int nepids, ks_code_t *out);
 /* Lay out the scratch and state values once every program is generated. */
 void dt_cg_layout(dt_run_t *, bool final);
+/* task_struct offsets from the kernel's BTF, read when a program first needs them. */
+void dt_task_offsets(dt_run_t *);
 /* Open the output buffers (dt_consume.c). */
 int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */

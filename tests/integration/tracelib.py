@@ -149,8 +149,7 @@ def bpftrace_while(script, cmd=None, app=None, action=None, timeout=90, drained=
                     cv.wait(2.0)
                     if len(lines) == n:
                         break
-        bt.send_signal(signal.SIGINT)
-        bt.wait(timeout)
+        interrupt(bt, timeout)
         for r in readers:
             r.join(timeout)
     finally:
@@ -162,6 +161,24 @@ def bpftrace_while(script, cmd=None, app=None, action=None, timeout=90, drained=
         raise AssertionError("bpftrace failed:\n" + err)
     check_lost("\n".join(lines) + "\n" + err)
     return [l for l in lines if l != "__ready__"], result
+
+
+def interrupt(bt, timeout, every=5):
+    """SIGINT bpftrace, again every `every` seconds until it exits (timeout
+    in all).  bpftrace 0.17 tests its SIGINT flag only when epoll_wait fails
+    with EINTR: a SIGINT that lands after epoll_wait's 100 ms timeout fired
+    but before the next call is handled, then forgotten, and with no more
+    events bpftrace polls forever.  The quiet wait of bpftrace_while makes
+    that likely: it ends 2 s, 20 poll periods, after bpftrace's last wakeup.
+    The flag is set by then: a repeat just wakes the stuck poll."""
+    deadline = time.monotonic() + timeout
+    while True:
+        bt.send_signal(signal.SIGINT)
+        try:
+            return bt.wait(max(0, min(every, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                raise
 
 
 def check_lost(text):

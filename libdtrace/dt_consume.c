@@ -358,7 +358,8 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 			print_trace(fp, &st->st_recs[act->a_rec], d, r->r_quiet);
 			break;
 		case DT_A_PRINTF:
-			print_printf(fp, act->a_fmt, &st->st_recs[act->a_rec], act->a_nrecs, d);
+			print_printf(fp, act->a_fmt, act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
+				     act->a_nrecs, d);
 			break;
 		case DT_A_EXIT:
 			if (!r->r_exited) {

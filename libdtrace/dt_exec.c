@@ -29,12 +29,18 @@
 #include "dt_run.h"
 
 /* The BEGIN and END probe sites: called, never inlined or merged. */
-__attribute__((noinline, noipa, used)) static void dt_begin_site(void)
+#if defined(__clang__)
+#define DT_SITE __attribute__((noinline, used, optnone))
+#else
+#define DT_SITE __attribute__((noinline, noipa, used))
+#endif
+
+DT_SITE static void dt_begin_site(void)
 {
 	__asm__ volatile("" ::: "memory");
 }
 
-__attribute__((noinline, noipa, used)) static void dt_end_site(void)
+DT_SITE static void dt_end_site(void)
 {
 	__asm__ volatile("nop" ::: "memory");
 }

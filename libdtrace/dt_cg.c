@@ -508,6 +508,13 @@ static lval_t lvalue(dt_cg_t *cg, dt_node_t *n)
 	return lv;
 }
 
+/* Where a global (state, r7) or clause-local (scratch, r8) variable lives. */
+static uint32_t var_place(const dt_cg_t *cg, const dt_var_t *v, int *base)
+{
+	*base = v->v_kind == V_GLOBAL ? R7 : R8;
+	return v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
+}
+
 static void lv_load(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 {
 	dt_var_t *v = lv->lv_var;
@@ -515,8 +522,8 @@ static void lv_load(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 	switch (v->v_kind) {
 	case V_GLOBAL:
 	case V_THIS: {
-		int base = v->v_kind == V_GLOBAL ? R7 : R8;
-		uint32_t off = v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
+		int base;
+		uint32_t off = var_place(cg, v, &base);
 
 		if (v->v_string) {
 			emit(cg, KS_MOV64_REG(R0, base));
@@ -539,8 +546,8 @@ static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 	switch (v->v_kind) {
 	case V_GLOBAL:
 	case V_THIS: {
-		int base = v->v_kind == V_GLOBAL ? R7 : R8;
-		uint32_t off = v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
+		int base;
+		uint32_t off = var_place(cg, v, &base);
 
 		if (off > INT16_MAX)
 			cg_error(cg, n, "too many variables for one map value");
@@ -572,6 +579,28 @@ static void string_literal(dt_cg_t *cg, const char *s, size_t len)
 			w |= (uint32_t)(unsigned char)s[i + j] << (8 * j);
 		emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(off + i), (int32_t)w));
 	}
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+}
+
+/*
+ * r0 = a temporary holding the user string at the address in r0, R2 bytes
+ * at most (set_len: strsize); a bad address faults.
+ */
+static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
+{
+	int ok = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+	if (set_len)
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_ly->ly_strsize));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
+	emit_to(cg, KS_JMP_IMM(BPF_JSGT, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
 	emit(cg, KS_MOV64_REG(R0, R8));
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
 }
@@ -1061,24 +1090,10 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			int i = (int)n->dn_args->dn_value;
 
 			usdt_arg(cg, i, n);
-			if (is_string(t)) { /* a translated char *: the string it points to */
-				uint32_t off = tmp_string(cg);
-				int ok = label(cg);
-
-				emit(cg, KS_MOV64_REG(R9, R0));
-				emit(cg, KS_MOV64_REG(R3, R0));
-				emit(cg, KS_MOV64_REG(R1, R8));
-				emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
-				emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_ly->ly_strsize));
-				emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
-				emit_to(cg, KS_JMP_IMM(BPF_JSGT, R0, 0, 0), ok);
-				fault(cg, DT_FLT_BADADDR, R9);
-				place(cg, ok);
-				emit(cg, KS_MOV64_REG(R0, R8));
-				emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
-			} else {
+			if (is_string(t)) /* a translated char *: the string it points to */
+				user_string(cg, tmp_string(cg), true);
+			else
 				normalize(cg, R0, t);
-			}
 			return;
 		}
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) {
@@ -1246,36 +1261,28 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 	dt_node_t *a = n->dn_args;
 
 	if (strcmp(f, "copyinstr") == 0) {
-		uint32_t off = tmp_string(cg);
-		int ok = label(cg);
-		uint32_t len = cg->cg_ly->ly_strsize;
+		uint32_t off = tmp_string(cg), len = cg->cg_ly->ly_strsize;
 
-		if (a->dn_next != NULL) { /* copyinstr(addr, n): at most n bytes */
-			cg_expr(cg, a->dn_next);
-			push(cg, n);
+		if (a->dn_next == NULL) {
+			cg_expr(cg, a);
+			user_string(cg, off, true);
+			return;
 		}
+		/* copyinstr(addr, n): n bytes at most, and the NUL */
+		cg_expr(cg, a->dn_next);
+		push(cg, n);
 		cg_expr(cg, a);
-		emit(cg, KS_MOV64_REG(R9, R0));
-		emit(cg, KS_MOV64_REG(R3, R0));
-		emit(cg, KS_MOV64_REG(R1, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
-		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
-		if (a->dn_next != NULL) {
+		{
 			int small = label(cg);
 
 			pop(cg, R2);
-			emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1)); /* and its NUL */
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1));
 			emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)len, 0), small);
 			emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
 			place(cg, small);
 			emit(cg, KS_ST_MEM(BPF_B, R8, (int16_t)off, 0));
 		}
-		emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
-		emit_to(cg, KS_JMP_IMM(BPF_JSGT, R0, 0, 0), ok);
-		fault(cg, DT_FLT_BADADDR, R9);
-		place(cg, ok);
-		emit(cg, KS_MOV64_REG(R0, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+		user_string(cg, off, false);
 		return;
 	}
 	if (strcmp(f, "strlen") == 0) {

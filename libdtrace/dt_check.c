@@ -298,9 +298,7 @@ static void pdesc_args(dt_pcb_t *pcb, dt_node_t *pd, dt_cctx_t *cx)
 			size_t pl = strlen(pv->pv_name);
 			bool provok = glob_match(f[0], pv->pv_name) ||
 				      (strncmp(f[0], pv->pv_name, pl) == 0 && f[0][pl] != '\0' &&
-				       (strspn(f[0] + pl, "0123456789*") == strlen(f[0] + pl) ||
-					strcmp(f[0] + pl, "$target") == 0 ||
-					strcmp(f[0] + pl, "$pid") == 0));
+				       strspn(f[0] + pl, "0123456789*") == strlen(f[0] + pl));
 
 			if (!provok)
 				continue;

@@ -108,25 +108,6 @@ void dt_run_free(dtrace_hdl_t *dtp)
 
 /* ---------------------------------------------------------------- matching */
 
-/* The description with $target and $pid replaced by the target's PID. */
-static void expand(const dtrace_hdl_t *dtp, const char *in, char *out, size_t len)
-{
-	size_t o = 0;
-
-	while (*in != '\0' && o + 1 < len) {
-		if (strncmp(in, "$target", 7) == 0 || strncmp(in, "$pid", 4) == 0) {
-			int n = snprintf(out + o, len - o, "%d",
-					 in[1] == 't' ? (int)dtp->dt_target : (int)getpid());
-
-			o += n > 0 ? (size_t)n : 0;
-			in += in[1] == 't' ? 7 : 4;
-			continue;
-		}
-		out[o++] = *in++;
-	}
-	out[o < len ? o : len - 1] = '\0';
-}
-
 static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 {
 	for (uint32_t i = 0; i < r->r_necbs; i++) /* two descriptions, one probe */
@@ -151,10 +132,8 @@ static int match_stmt(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t first, un
 {
 	for (dt_node_t *pd = r->r_stmts[stmt].st_clause->dn_pdescs; pd != NULL; pd = pd->dn_next) {
 		dtrace_probedesc_t desc;
-		char text[1024];
 
-		expand(dtp, pd->dn_name, text, sizeof(text));
-		if (dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, text, &desc) != 0)
+		if (dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, pd->dn_name, &desc) != 0)
 			return -1;
 		if (desc.dtpd_mod[0] == '/' && first == 0 && dt_probe_file(dtp, desc.dtpd_mod) != 0)
 			return -1;
@@ -212,11 +191,9 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		for (dt_node_t *pd = c->dn_pdescs; pd != NULL; pd = pd->dn_next)
 			ndesc++;
 		if (nmatch == before && !dt_option_isset(dtp, "zdefs")) {
-			char text[1024];
 			dtrace_probedesc_t d;
 
-			expand(dtp, c->dn_pdescs->dn_name, text, sizeof(text));
-			(void)dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, text, &d);
+			(void)dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, c->dn_pdescs->dn_name, &d);
 			return dt_set_errmsg(dtp, EDT_NOPROBE,
 					     "probe description %s:%s:%s:%s does not match any probes",
 					     d.dtpd_provider, d.dtpd_mod, d.dtpd_func, d.dtpd_name);

@@ -77,22 +77,17 @@ static macro_kind_t classify(const char *s, int64_t *v, bool *overflow)
  * has (see classify); $$n is always a string.  With -x defaultargs, an
  * argument not given is 0 (or "" for $$n).
  */
-static dt_node_t *macro(dt_pcb_t *pcb)
+static const char *macro_text(dt_pcb_t *pcb, const dt_loc_t *loc, const char *name, bool str,
+			      char *buf, size_t buflen)
 {
-	const dt_token_t *t = &TOK;
-	bool str = t->tk_kind == T_MACSTR, overflow;
-	const char *name = t->tk_str, *val = NULL;
-	char buf[32];
-	dt_node_t *n;
-	int64_t iv = 0;
+	const char *val = NULL;
 
 	if (isdigit((unsigned char)name[0])) {
 		char *end;
 		unsigned long i = strtoul(name, &end, 10);
 
 		if (*end != '\0')
-			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF", "invalid macro argument $%s",
-				  name);
+			dt_cerror(pcb, loc, "D_MACRO_UNDEF", "invalid macro argument $%s", name);
 		if (i < 64)
 			pcb->pcb_macros_used |= 1ULL << i;
 		if (i < (unsigned long)pcb->pcb_argc)
@@ -100,8 +95,8 @@ static dt_node_t *macro(dt_pcb_t *pcb)
 		else if (dt_option_isset(pcb->pcb_hdl, "defaultargs"))
 			val = str ? "" : "0";
 		else
-			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF",
-				  "macro argument %s$%s is not defined", str ? "$" : "", name);
+			dt_cerror(pcb, loc, "D_MACRO_UNDEF", "macro argument %s$%s is not defined",
+				  str ? "$" : "", name);
 	} else {
 		static const char *const vars[] = { "pid",  "ppid", "pgid", "sid",    "uid",
 						    "euid", "gid",  "egid", "projid", "taskid",
@@ -125,11 +120,68 @@ static dt_node_t *macro(dt_pcb_t *pcb)
 			}
 		}
 		if (v < 0)
-			dt_cerror(pcb, &t->tk_loc, "D_MACRO_UNDEF",
-				  "macro variable %s$%s is not defined", str ? "$" : "", name);
-		snprintf(buf, sizeof(buf), "%ld", v);
+			dt_cerror(pcb, loc, "D_MACRO_UNDEF", "macro variable %s$%s is not defined",
+				  str ? "$" : "", name);
+		snprintf(buf, buflen, "%ld", v);
 		val = buf;
 	}
+	return val;
+}
+
+/*
+ * A probe description with its macros replaced, as DTrace expands them
+ * when it compiles: "pid$target:a.out::entry", "$1:::".
+ */
+static const char *pdesc_text(dt_pcb_t *pcb, const dt_token_t *t)
+{
+	const char *in = t->tk_str;
+	char out[1024], buf[32], name[64];
+	size_t o = 0;
+
+	if (strchr(in, '$') == NULL)
+		return in;
+	while (*in != '\0') {
+		const char *val;
+		size_t n = 0, len;
+
+		if (*in != '$') {
+			if (o + 1 >= sizeof(out))
+				break;
+			out[o++] = *in++;
+			continue;
+		}
+		in++;
+		while ((isalnum((unsigned char)in[n]) || in[n] == '_') && n + 1 < sizeof(name))
+			n++;
+		memcpy(name, in, n);
+		name[n] = '\0';
+		in += n;
+		if (n == 0)
+			dt_cerror(pcb, &t->tk_loc, "D_PDESC_INVAL",
+				  "invalid probe description \"%s\": '$' without a macro name",
+				  t->tk_str);
+		val = macro_text(pcb, &t->tk_loc, name, false, buf, sizeof(buf));
+		if (o + (len = strlen(val)) >= sizeof(out))
+			break;
+		memcpy(out + o, val, len);
+		o += len;
+	}
+	if (*in != '\0')
+		dt_cerror(pcb, &t->tk_loc, "D_PDESC_INVAL", "invalid probe description \"%s\": too long",
+			  t->tk_str);
+	return dt_arena_strndup(pcb->pcb_arena, out, o);
+}
+
+static dt_node_t *macro(dt_pcb_t *pcb)
+{
+	const dt_token_t *t = &TOK;
+	bool str = t->tk_kind == T_MACSTR, overflow;
+	const char *name = t->tk_str, *val;
+	char buf[32];
+	dt_node_t *n;
+	int64_t iv = 0;
+
+	val = macro_text(pcb, &t->tk_loc, name, str, buf, sizeof(buf));
 	if (str) {
 		n = dt_node_alloc(pcb, DT_N_STRING, &t->tk_loc);
 		n->dn_string = dt_arena_strndup(pcb->pcb_arena, val, strlen(val));
@@ -547,7 +599,8 @@ void dt_parse_clause(dt_pcb_t *pcb)
 			dt_syntax(pcb, "a probe description");
 		}
 		pd = dt_node_alloc(pcb, DT_N_PDESC, &TOK.tk_loc);
-		pd->dn_name = TOK.tk_str;
+		if ((pd->dn_name = pdesc_text(pcb, &TOK)) == NULL)
+			dt_cnomem(pcb);
 		*tail = pd;
 		tail = &pd->dn_next;
 		dt_lex_next(pcb);

@@ -390,6 +390,8 @@ struct dtrace_hdl {
 	struct dt_pinfo *dt_pinfo;     /* what each probe attaches to, same index */
 	size_t dt_nprobes, dt_pcap;
 	dt_arena_t dt_parena;	       /* the table's strings and sites */
+	pid_t dt_rescan_pid;	       /* dt_probe_rescan: the process last read, */
+	uint64_t dt_rescan_hash;       /* and a hash of its executable mappings */
 	struct dt_run *dt_run;	       /* the enabled program (dt_exec.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
 	void *dt_errharg, *dt_dropharg;

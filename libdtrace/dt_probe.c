@@ -723,9 +723,32 @@ static void table_set(dtrace_hdl_t *dtp, const walk_t *w)
 	dtp->dt_pcap = w->w_cap;
 }
 
+/* A hash of the executable mappings of pid (what a rescan reads), or 0. */
+static uint64_t exec_maps_hash(pid_t pid)
+{
+	char path[64], line[4096 + 256];
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	FILE *maps;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((maps = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), maps) != NULL) {
+		char perms[8];
+
+		if (sscanf(line, "%*x-%*x %7s", perms) != 1 || perms[2] != 'x')
+			continue;
+		for (const char *c = line; *c != '\0'; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	}
+	fclose(maps);
+	return h;
+}
+
 int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 {
 	fcache_t fc = { .fc_arena = &dtp->dt_parena };
+	uint64_t h;
 	walk_t w;
 	bool nomem = false;
 	int rc;
@@ -733,6 +756,11 @@ int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 	if (dt_probe_table(dtp) != 0)
 		return -1;
 	*first = dtp->dt_nprobes;
+	/* the same executable mappings as last time: nothing new to read */
+	if ((h = exec_maps_hash(pid)) == 0 || (pid == dtp->dt_rescan_pid && h == dtp->dt_rescan_hash))
+		return 0;
+	dtp->dt_rescan_pid = pid;
+	dtp->dt_rescan_hash = h;
 	w = table_walk(dtp);
 	rc = walk_process(&w, &fc, pid, true, &nomem);
 	table_set(dtp, &w);

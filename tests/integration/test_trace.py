@@ -69,6 +69,22 @@ class Trace(unittest.TestCase):
                       p.stderr)
         self.assertIn("n %d s0 %d s2 %d s5 %d" % (n, want0, want2, want5), p.stdout)
 
+    def test_libusdt_provider_created_after_c(self):
+        # the provider appears after dtrace started the command: -Z lets the
+        # descriptions match nothing yet, the target's new probes are enabled
+        # as they appear, and the app waits for its semaphores before firing
+        n = 40
+        with tempfile.TemporaryDirectory() as rundir:
+            p = dtrace(["-Zq", "-n", "int64_t s2; rtp$target:::ints { n++; s2 += arg2; } "
+                        "rtp$target:::wide, rtp$target:::twelve, rtp$target:::noargs, "
+                        "rtp$target:::gate { } "
+                        "END { printf(\"n %d s2 %d\\n\", n, s2); }",
+                        "-c", "%s fire %d" % (APP, n)],
+                       env=dict(os.environ, USDT_RUNTIME_DIR=rundir))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("enabled-before 1", p.stdout)
+        self.assertIn("n %d s2 %d" % (n, sum(-30000 + i for i in range(n))), p.stdout)
+
     def test_python_function_entry_against_bpftrace(self):
         # Python 3.11 fires function__entry only for frames entered from C;
         # whatever it fires, we must count exactly what bpftrace counts.

@@ -178,15 +178,6 @@ static char *default_output(const char *script, const char *ext)
 	return out;
 }
 
-/* Is s one of argv's strings (not one made here)? */
-static bool is_arg(char **argv, int argc, const char *s)
-{
-	for (int i = 0; i < argc; i++)
-		if (argv[i] == s)
-			return true;
-	return false;
-}
-
 static volatile sig_atomic_t g_intr, g_newline, g_impatient;
 
 static void intr(int sig)
@@ -309,6 +300,7 @@ int main(int argc, char *argv[])
 	bool quiet = false;
 	char **cmdv = NULL;
 	dtrace_prog_t **progs = NULL;
+	char **made = NULL; /* the programs -P, -m and -f make, to free */
 	FILE *out = stdout;
 
 	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
@@ -317,7 +309,8 @@ int main(int argc, char *argv[])
 	    (isprog = calloc((size_t)argc + 1, sizeof(bool))) == NULL ||
 	    (descs = calloc((size_t)argc + 1, sizeof(char *))) == NULL ||
 	    (kinds = calloc((size_t)argc + 1, sizeof(int))) == NULL ||
-	    (progs = calloc((size_t)argc + 1, sizeof(*progs))) == NULL) {
+	    (progs = calloc((size_t)argc + 1, sizeof(*progs))) == NULL ||
+	    (made = calloc((size_t)argc + 1, sizeof(*made))) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", g_pname);
 		return 1;
 	}
@@ -453,6 +446,7 @@ int main(int argc, char *argv[])
 		}
 		snprintf(p, len, "%s%s%s", pre[kinds[i]], descs[i], post[kinds[i]]);
 		scripts[nscripts] = p;
+		made[nscripts] = p;
 		isprog[nscripts++] = true;
 	}
 	if (nscripts == 0) {
@@ -593,8 +587,8 @@ done:
 		free(cmdv);
 	}
 	for (int i = 0; i < nscripts; i++)
-		if (isprog[i] && i < argc && scripts[i] != NULL && !is_arg(argv, argc, scripts[i]))
-			free((char *)scripts[i]);
+		free(made[i]);
+	free(made);
 	free(progs);
 	free(defout);
 	free(scripts);

@@ -374,7 +374,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n);
  * the thread for self->, then the keys.  The keys are computed first (they
  * may read other dynamic variables), waiting on the stack.
  */
-static void dyn_key(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n)
+static void dyn_key(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
 {
 	uint32_t k = cg->cg_ly->ly_key, off = 16;
 	int nk = 0;
@@ -410,15 +410,14 @@ static void dyn_key(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *
 	cg->cg_sp -= nk;
 	if (off > cg->cg_ly->ly_keysize)
 		cg->cg_ly->ly_keysize = off;
-	(void)n;
 }
 
 /* r0 = the value of a dynamic variable (0 or "" when absent). */
-static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n)
+static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
 {
 	int found = label(cg), done = label(cg);
 
-	dyn_key(cg, v, keys, n);
+	dyn_key(cg, v, keys);
 	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
@@ -445,7 +444,7 @@ static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t
 	uint32_t val = cg->cg_ly->ly_val;
 
 	push(cg, n);
-	dyn_key(cg, v, keys, n);
+	dyn_key(cg, v, keys);
 	pop(cg, R0);
 	emit(cg, KS_MOV64_REG(R9, R0));
 	if (v->v_string) {
@@ -515,7 +514,7 @@ static uint32_t var_place(const dt_cg_t *cg, const dt_var_t *v, int *base)
 	return v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
 }
 
-static void lv_load(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
+static void lv_load(dt_cg_t *cg, lval_t *lv)
 {
 	dt_var_t *v = lv->lv_var;
 
@@ -534,7 +533,7 @@ static void lv_load(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 		break;
 	}
 	default:
-		dyn_load(cg, v, lv->lv_keys, n);
+		dyn_load(cg, v, lv->lv_keys);
 	}
 }
 
@@ -1011,7 +1010,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 	if (rhs != NULL) { /* x op= e */
 		cg_expr(cg, rhs);
 		push(cg, n);
-		lv_load(cg, &lv, n);
+		lv_load(cg, &lv);
 		emit(cg, KS_MOV64_REG(R1, R0));
 		pop(cg, R0);
 		arith(cg, op, t, rhs->dn_type, t);
@@ -1020,7 +1019,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		return;
 	}
 	/* ++x, x++, --x, x-- */
-	lv_load(cg, &lv, n);
+	lv_load(cg, &lv);
 	if (post)
 		push(cg, n);
 	emit(cg, KS_MOV64_REG(R1, R0));
@@ -1055,7 +1054,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_SCALAR) {
 			lval_t lv = lvalue(cg, n);
 
-			lv_load(cg, &lv, n);
+			lv_load(cg, &lv);
 			return;
 		}
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ENUM) {
@@ -1067,7 +1066,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		if (n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS) {
 			lval_t lv = lvalue(cg, n);
 
-			lv_load(cg, &lv, n);
+			lv_load(cg, &lv);
 			return;
 		}
 		if (n->dn_op == T_ARROW) { /* p->m: user memory */
@@ -1099,7 +1098,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) {
 			lval_t lv = lvalue(cg, n);
 
-			lv_load(cg, &lv, n);
+			lv_load(cg, &lv);
 			return;
 		}
 		if (dt_type_is_ptr(dt_type_resolve(n->dn_left->dn_type))) { /* p[i] */

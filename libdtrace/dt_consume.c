@@ -428,7 +428,6 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 	dt_run_t *r;
 	uint64_t drops = 0;
 	uint32_t key = 0;
-	uint8_t hdr[DT_ST_HDRSIZE];
 
 	if (dtp == NULL)
 		return DTRACE_WORKSTATUS_ERROR;
@@ -448,10 +447,8 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 	if (r->r_layout.ly_state >= DT_ST_HDRSIZE) {
 		uint8_t *v = malloc(r->r_layout.ly_state);
 
-		if (v != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, v) == 0) {
-			memcpy(hdr, v, sizeof(hdr));
-			memcpy(&drops, hdr + DT_ST_DYNDROPS, 8);
-		}
+		if (v != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, v) == 0)
+			memcpy(&drops, v + DT_ST_DYNDROPS, 8);
 		free(v);
 	}
 	if (drops > r->r_dyndrops_seen) {

@@ -5,41 +5,51 @@
 
 1. Start-up: `dtrace -n 'BEGIN { exit(0); }'` against
    `bpftrace -e 'BEGIN { exit(); }'`: median wall time and median peak RSS
-   (the process's own, from wait4) over RUNS runs each (default 20).
+   over RUNS runs each (default 20), the two tools taking turns.  Both are
+   measured by build/bench/run_rss, a small parent, so that the peak
+   memory is the tool's own.
 2. Per hit: hit_loop fires bench:::two a million times under `dtrace -q -n
    'bench$target:::two { n++; }'` and under bpftrace counting the same
-   probe (`@n = count()`); hit_loop times its own loop.  Each tool's count
-   is printed: a figure from a tool that missed hits would mean nothing.
+   probe (`@n = count()`); hit_loop times its own loop.  The tools take
+   turns for 5 rounds; the fastest round of each counts (noise only ever
+   adds time), the median is shown too.  Each tool's count is checked: a
+   figure from a tool that missed hits would mean nothing.
 Prints figures and ratios; passes or fails nothing.
 """
 import os
 import statistics
 import subprocess
 import sys
-import time
 
 
 def run(cmd):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.monotonic() - t0
-    out = p.stdout.read().decode()
-    err = p.stderr.read().decode()
-    p.stdout.close()
-    p.stderr.close()
-    return wall, ru.ru_maxrss, os.waitstatus_to_exitcode(status), out, err
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout, p.stderr
 
 
-def startup(name, cmd, runs):
-    walls, rss = [], []
-    for _ in range(runs):
-        w, m, rc, _, err = run(cmd)
-        if rc != 0:
-            sys.exit("%s failed (%d): %s" % (name, rc, err))
-        walls.append(w)
-        rss.append(m)
-    return statistics.median(walls), statistics.median(rss)
+def measured(run_rss, name, cmd):
+    """Wall seconds and peak RSS KiB of cmd, measured by run_rss."""
+    figures = os.path.join(os.environ.get("TMPDIR", "/tmp"), "trace_bench.%d" % os.getpid())
+    rc, _, err = run([run_rss, figures] + cmd)
+    with open(figures) as f:
+        wall_ns, rss, status = (int(x) for x in f.read().split())
+    os.unlink(figures)
+    if rc != 0 or status != 0:
+        sys.exit("%s failed (status %d): %s" % (name, status, err))
+    return wall_ns / 1e9, rss
+
+
+def per_hit(name, cmd, count_prefix, n):
+    """ns per hit as hit_loop measured it, after checking the tool counted n."""
+    rc, out, err = run(cmd)
+    hits = [l for l in out.splitlines() if l.startswith("hits ")]
+    counts = [l for l in out.splitlines() if l.startswith(count_prefix)]
+    if rc != 0 or not hits or not counts:
+        sys.exit("%s: no figure (rc %d): %s%s" % (name, rc, out, err))
+    counted = int(counts[0].split()[-1])
+    if counted != n:
+        sys.exit("%s counted %d hits of %d" % (name, counted, n))
+    return float(hits[0].split()[3])
 
 
 def main():
@@ -50,26 +60,42 @@ def main():
     print("machine: %s, %d CPUs" % (os.uname().release, os.cpu_count()))
     print("bpftrace: %s" % subprocess.run(["bpftrace", "--version"], stdout=subprocess.PIPE,
                                           text=True).stdout.strip())
-    dw, dm = startup("dtrace", [dtrace, "-q", "-n", "BEGIN { exit(0); }"], runs)
-    bw, bm = startup("bpftrace", ["bpftrace", "-e", "BEGIN { exit(); }"], runs)
+    run_rss = os.path.join(build, "bench", "run_rss")
+    tools = {"dtrace": [dtrace, "-q", "-n", "BEGIN { exit(0); }"],
+             "bpftrace": ["bpftrace", "-e", "BEGIN { exit(); }"]}
+    walls = {t: [] for t in tools}
+    rss = {t: [] for t in tools}
+    for i in range(runs):
+        for t in (("dtrace", "bpftrace") if i % 2 == 0 else ("bpftrace", "dtrace")):
+            w, m = measured(run_rss, t, tools[t])
+            walls[t].append(w)
+            rss[t].append(m)
+    dw, bw = statistics.median(walls["dtrace"]), statistics.median(walls["bpftrace"])
+    dm, bm = statistics.median(rss["dtrace"]), statistics.median(rss["bpftrace"])
     print("\nstart-up, BEGIN then exit (median of %d runs)" % runs)
     print("  %-10s %9s %12s" % ("", "wall ms", "peak RSS KiB"))
     print("  %-10s %9.1f %12d" % ("dtrace", dw * 1e3, dm))
     print("  %-10s %9.1f %12d" % ("bpftrace", bw * 1e3, bm))
     print("  bpftrace/dtrace: %.1fx the wall time, %.1fx the memory" % (bw / dw, bm / dm))
 
-    n = 1000000
-    _, _, rc, dout, derr = run([dtrace, "-q", "-n", "bench$target:::two { n++; } "
-                                "END { printf(\"dtrace counted %d\\n\", n); }",
-                                "-c", "%s %d" % (loop, n)])
-    _, _, rc2, bout, berr = run(["bpftrace", "-e", "usdt:%s:bench:two { @n = count(); }" % loop,
-                                 "-c", "%s %d" % (loop, n)])
-    print("\nper hit, a clause counting bench:::two in a tight loop (%d hits)" % n)
-    for name, out, err, code in (("dtrace", dout, derr, rc), ("bpftrace", bout, berr, rc2)):
-        hit = [l for l in out.splitlines() if l.startswith("hits ")]
-        count = [l for l in out.splitlines() if "counted" in l or l.startswith("@n:")]
-        print("  %-10s %s   (%s)" % (name, hit[0] if hit else "no figure: rc %d %s" % (code, err),
-                                    count[0] if count else "no count"))
+    n, rounds = 1000000, 5
+    cmds = {"dtrace": ([dtrace, "-q", "-n", "bench$target:::two { n++; } "
+                        "END { printf(\"counted %d\\n\", n); }", "-c", "%s %d" % (loop, n)],
+                       "counted"),
+            "bpftrace": (["bpftrace", "-e", "usdt:%s:bench:two { @n = count(); }" % loop,
+                          "-c", "%s %d" % (loop, n)], "@n:")}
+    ns = {t: [] for t in cmds}
+    for i in range(rounds):
+        for t in (("dtrace", "bpftrace") if i % 2 == 0 else ("bpftrace", "dtrace")):
+            ns[t].append(per_hit(t, cmds[t][0], cmds[t][1], n))
+    print("\nper hit, a clause counting bench:::two in a tight loop "
+          "(%d hits, %d rounds, each count checked)" % (n, rounds))
+    print("  %-10s %12s %12s" % ("", "best ns/hit", "median"))
+    for t in cmds:
+        print("  %-10s %12.1f %12.1f" % (t, min(ns[t]), statistics.median(ns[t])))
+    print("  dtrace/bpftrace: %.3f (best), %.3f (median)"
+          % (min(ns["dtrace"]) / min(ns["bpftrace"]),
+             statistics.median(ns["dtrace"]) / statistics.median(ns["bpftrace"])))
 
 
 if __name__ == "__main__":

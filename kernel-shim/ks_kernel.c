@@ -87,6 +87,14 @@ int ks_prog_load(enum bpf_prog_type type, const char *name, const ks_code_t *cod
 	return err;
 }
 
+int ks_prog_run(int prog_fd)
+{
+	uint64_t args[12] = { 0 }; /* MAX_BPF_FUNC_ARGS */
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
+
+	return bpf_prog_test_run_opts(prog_fd, &opts) == 0 ? 0 : -errno;
+}
+
 /* The type number of a dynamic perf PMU ("uprobe"), or -1. */
 static int pmu_type(const char *name)
 {

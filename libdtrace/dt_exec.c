@@ -28,23 +28,6 @@
 
 #include "dt_run.h"
 
-/* The BEGIN and END probe sites: called, never inlined or merged. */
-#if defined(__clang__)
-#define DT_SITE __attribute__((noinline, used, optnone))
-#else
-#define DT_SITE __attribute__((noinline, noipa, used))
-#endif
-
-DT_SITE static void dt_begin_site(void)
-{
-	__asm__ volatile("" ::: "memory");
-}
-
-DT_SITE static void dt_end_site(void)
-{
-	__asm__ volatile("nop" ::: "memory");
-}
-
 /* ---------------------------------------------------------------- the run */
 
 static dt_run_t *run_get(dtrace_hdl_t *dtp)
@@ -270,6 +253,35 @@ static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
 	return 0;
 }
 
+/*
+ * BEGIN and END fire in dtrace's own thread: they are raw tracepoint
+ * programs that dtrace runs itself (BPF_PROG_TEST_RUN), with nothing to
+ * attach.  A uprobe on a function of our own would cost a uprobe
+ * registration and, on detach, an RCU tasks-trace grace period: about
+ * 0.1 s, most of dtrace's start-up.
+ */
+static enum bpf_prog_type prog_type(dt_pkind_t kind)
+{
+	switch (kind) {
+	case DT_PK_BEGIN:
+	case DT_PK_END:
+		return BPF_PROG_TYPE_RAW_TRACEPOINT;
+	case DT_PK_PROFILE:
+	case DT_PK_TICK:
+		return BPF_PROG_TYPE_PERF_EVENT;
+	default:
+		return BPF_PROG_TYPE_KPROBE;
+	}
+}
+
+/* Fire BEGIN or END: run its program, if a clause enabled it. */
+static void fire_own(dtrace_hdl_t *dtp, dt_run_t *r, dt_pkind_t kind)
+{
+	for (size_t k = 0; k < r->r_nprogs; k++)
+		if (dtp->dt_pinfo[r->r_progs[k].bp_probe].pi_kind == kind && r->r_progs[k].bp_fd >= 0)
+			(void)ks_prog_run(r->r_progs[k].bp_fd);
+}
+
 /* Generate the program of r_progs[k]; load it when load is set. */
 static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 {
@@ -294,11 +306,8 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 		ks_code_free(&code);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
-	bp->bp_fd = ks_prog_load(dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_PROFILE ||
-					 dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_TICK
-				 ? BPF_PROG_TYPE_PERF_EVENT
-				 : BPF_PROG_TYPE_KPROBE,
-				 "dtrace", &code, log, 1 << 20);
+	bp->bp_fd = ks_prog_load(prog_type(dtp->dt_pinfo[bp->bp_probe].pi_kind), "dtrace", &code,
+				 log, 1 << 20);
 	ks_code_free(&code);
 	if (bp->bp_fd < 0) {
 		const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
@@ -323,33 +332,6 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 	return rc;
 }
 
-/* The file and offset of a function of this process, for a uprobe on it. */
-static int self_site(void (*fn)(void), char *path, size_t len, uint64_t *off)
-{
-	uintptr_t a = (uintptr_t)fn;
-	char line[4096 + 128];
-	FILE *f = fopen("/proc/self/maps", "re");
-	int rc = -1;
-
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		unsigned long lo, hi, pgoff;
-		int pos = 0;
-
-		if (sscanf(line, "%lx-%lx %*s %lx %*x:%*x %*u %n", &lo, &hi, &pgoff, &pos) < 3 ||
-		    pos == 0 || a < lo || a >= hi)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(path, len, "%s", line + pos);
-		*off = a - lo + pgoff;
-		rc = path[0] == '/' ? 0 : -1;
-		break;
-	}
-	fclose(f);
-	return rc;
-}
-
 static int attach_err(dtrace_hdl_t *dtp, size_t probe, int err)
 {
 	const dtrace_probedesc_t *pd = &dtp->dt_probes[probe];
@@ -363,20 +345,9 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 {
 	dt_bprog_t *bp = &r->r_progs[k];
 	const dt_pinfo_t *pi = &dtp->dt_pinfo[bp->bp_probe];
-	char path[4096];
-	uint64_t off;
 	int fd;
 
 	switch (pi->pi_kind) {
-	case DT_PK_BEGIN:
-	case DT_PK_END:
-		if (self_site(pi->pi_kind == DT_PK_BEGIN ? dt_begin_site : dt_end_site, path,
-			      sizeof(path), &off) != 0)
-			return dt_set_errmsg(dtp, EDT_ENABLING,
-					     "cannot find this process's BEGIN and END sites");
-		if ((fd = ks_attach_uprobe(bp->bp_fd, path, off, 0, false, getpid())) < 0)
-			return attach_err(dtp, bp->bp_probe, -fd);
-		return add_link(dtp, r, fd);
 	case DT_PK_PROFILE:
 		for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
 			if ((fd = ks_attach_timer(bp->bp_fd, cpu, pi->pi_period)) == -ENODEV)
@@ -567,7 +538,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	if (dt_consume_open(dtp, r) != 0)
 		return -1;
 	r->r_status = DTRACE_STATUS_OKAY;
-	dt_begin_site();
+	fire_own(dtp, r, DT_PK_BEGIN);
 	(void)set_activity(r, DT_ACTIVITY_ACTIVE, DT_ACTIVITY_WARMUP);
 	return 0;
 }
@@ -616,7 +587,7 @@ int dtrace_stop(dtrace_hdl_t *dtp)
 		return 0;
 	r->r_stopped = true;
 	(void)set_activity(r, DT_ACTIVITY_ENDING, 0);
-	dt_end_site();
+	fire_own(dtp, r, DT_PK_END);
 	if (r->r_status != DTRACE_STATUS_EXITED)
 		r->r_status = DTRACE_STATUS_STOPPED;
 	return 0;

@@ -66,6 +66,14 @@ int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 int ks_prog_load(enum bpf_prog_type type, const char *name, const ks_code_t *code,
 		 char *log, size_t loglen);
 
+/*
+ * Run a BPF_PROG_TYPE_RAW_TRACEPOINT program once, now, in this thread and
+ * on this CPU, with a context of zeroed arguments (BPF_PROG_TEST_RUN).
+ * Returns 0 or a negative errno.  This is how a tracer fires probes of its
+ * own (dtrace's BEGIN and END) without attaching anything.
+ */
+int ks_prog_run(int prog_fd);
+
 /* ---------------------------------------------------------------- attaching */
 
 /*

@@ -7,6 +7,7 @@
  * Exit status 77 (skipped) when the machine cannot trace, except with
  * CI=true, where that is a failure.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,37 @@ int main(void)
 	for (int i = 0; i < 10; i++)
 		usdt_probe_fire1(hit, 1);
 	CHECK_INT(map_value(map_fd, 0), N); /* detached: no more hits */
+
+	/* a program run in place, in this thread (dtrace's BEGIN and END) */
+	{
+		const struct bpf_insn own[] = {
+			KS_CALL(BPF_FUNC_get_current_pid_tgid),
+			KS_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_0, -8),
+			KS_ST_MEM(BPF_W, BPF_REG_10, -12, 0),
+			KS_MOV64_REG(BPF_REG_3, BPF_REG_10),
+			KS_ALU64_IMM(BPF_ADD, BPF_REG_3, -8),
+			KS_MOV64_REG(BPF_REG_2, BPF_REG_10),
+			KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -12),
+			KS_LD_MAP_FD(BPF_REG_1, map_fd),
+			KS_MOV64_IMM(BPF_REG_4, BPF_ANY),
+			KS_CALL(BPF_FUNC_map_update_elem),
+			KS_MOV64_IMM(BPF_REG_0, 0),
+			KS_EXIT(),
+		};
+		ks_code_t rc = { 0 };
+		int fd;
+
+		ks_emit(&rc, own, sizeof(own) / sizeof(own[0]));
+		fd = ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "kst_own", &rc, log, sizeof(log));
+		if (fd < 0)
+			fprintf(stderr, "load: %s\n%s\n", strerror(-fd), log);
+		CHECK(fd >= 0);
+		CHECK_INT(ks_prog_run(fd), 0);
+		CHECK_INT(map_value(map_fd, 0), (uint64_t)getpid() << 32 | (uint64_t)gettid());
+		CHECK(ks_prog_run(prog_fd) < 0); /* a kprobe program cannot run in place */
+		close(fd);
+		ks_code_free(&rc);
+	}
 
 	/* errors are codes, not crashes */
 	CHECK_INT(ks_attach_uprobe(prog_fd, "/nonexistent/file", 0x1000, 0, false, -1), -ENOENT);

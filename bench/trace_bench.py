@@ -28,15 +28,15 @@ def run(cmd):
 
 
 def measured(run_rss, name, cmd):
-    """Wall seconds and peak RSS KiB of cmd, measured by run_rss."""
+    """Wall seconds, peak RSS KiB and output of cmd, measured by run_rss."""
     figures = os.path.join(os.environ.get("TMPDIR", "/tmp"), "trace_bench.%d" % os.getpid())
-    rc, _, err = run([run_rss, figures] + cmd)
+    rc, out, err = run([run_rss, figures] + cmd)
     with open(figures) as f:
         wall_ns, rss, status = (int(x) for x in f.read().split())
     os.unlink(figures)
     if rc != 0 or status != 0:
         sys.exit("%s failed (status %d): %s" % (name, status, err))
-    return wall_ns / 1e9, rss
+    return wall_ns / 1e9, rss, out
 
 
 def per_hit(name, cmd, count_prefix, n):
@@ -67,7 +67,7 @@ def main():
     rss = {t: [] for t in tools}
     for i in range(runs):
         for t in (("dtrace", "bpftrace") if i % 2 == 0 else ("bpftrace", "dtrace")):
-            w, m = measured(run_rss, t, tools[t])
+            w, m, _ = measured(run_rss, t, tools[t])
             walls[t].append(w)
             rss[t].append(m)
     dw, bw = statistics.median(walls["dtrace"]), statistics.median(walls["bpftrace"])
@@ -96,6 +96,27 @@ def main():
     print("  dtrace/bpftrace: %.3f (best), %.3f (median)"
           % (min(ns["dtrace"]) / min(ns["bpftrace"]),
              statistics.median(ns["dtrace"]) / statistics.median(ns["bpftrace"])))
+
+    # every probe of a third-party binary: attaching and detaching them dominates
+    py = "/usr/bin/python3.11"
+    if os.path.exists(py):
+        cmds = {"dtrace": [dtrace, "-q", "-n", "python$target::: { n++; } "
+                           "END { printf(\"%d\\n\", n); }", "-c", py + " -c pass"],
+                "bpftrace": ["bpftrace", "-e", "usdt:%s:* { @n = count(); }" % py,
+                             "-c", py + " -c pass"]}
+        walls = {t: [] for t in cmds}
+        counts = {}
+        for i in range(5):
+            for t in (("dtrace", "bpftrace") if i % 2 == 0 else ("bpftrace", "dtrace")):
+                w, _, out = measured(run_rss, t, cmds[t])
+                walls[t].append(w)
+                counts[t] = out.split()[-1] if out.split() else "none"
+        print("\nevery python probe, over `python3.11 -c pass` (median of 5 runs)")
+        print("  %-10s %9s %9s" % ("", "wall ms", "hits"))
+        for t in cmds:
+            print("  %-10s %9.1f %9s" % (t, statistics.median(walls[t]) * 1e3, counts[t]))
+        print("  bpftrace/dtrace: %.1fx the wall time"
+              % (statistics.median(walls["bpftrace"]) / statistics.median(walls["dtrace"])))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -61,10 +62,10 @@ int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 	return fd < 0 ? -errno : fd;
 }
 
-int ks_prog_load(enum bpf_prog_type type, const char *name, const ks_code_t *code, char *log,
-		 size_t loglen)
+int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name,
+		 const ks_code_t *code, char *log, size_t loglen)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach_type);
 	int fd, err;
 
 	if (code->kc_oom || code->kc_len == 0)
@@ -93,6 +94,43 @@ int ks_prog_run(int prog_fd)
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
 
 	return bpf_prog_test_run_opts(prog_fd, &opts) == 0 ? 0 : -errno;
+}
+
+typedef struct detach_work {
+	const int *dw_fds;
+	size_t dw_n, dw_stride, dw_first;
+} detach_work_t;
+
+static void *detach_some(void *arg)
+{
+	const detach_work_t *w = arg;
+
+	for (size_t i = w->dw_first; i < w->dw_n; i += w->dw_stride)
+		close(w->dw_fds[i]);
+	return NULL;
+}
+
+void ks_detach_all(const int *fds, size_t n)
+{
+	enum { MAXT = 16 };
+	detach_work_t work[MAXT];
+	pthread_t tid[MAXT];
+	bool started[MAXT] = { false };
+	size_t nt = n < MAXT ? n : MAXT;
+
+	for (size_t t = 0; t < nt; t++) {
+		work[t] = (detach_work_t){ fds, n, nt, t };
+		if (t > 0) /* thread 0 is this one */
+			started[t] = pthread_create(&tid[t], NULL, detach_some, &work[t]) == 0;
+	}
+	for (size_t t = 1; t < nt; t++) /* no thread: this one does its share */
+		if (!started[t])
+			detach_some(&work[t]);
+	if (nt > 0)
+		detach_some(&work[0]);
+	for (size_t t = 1; t < nt; t++)
+		if (started[t])
+			pthread_join(tid[t], NULL);
 }
 
 /* The type number of a dynamic perf PMU ("uprobe"), or -1. */
@@ -175,6 +213,34 @@ static int bind_prog(int prog_fd, int pfd)
 	return lfd;
 }
 
+/* BPF_LINK_CREATE's attributes for uprobe_multi, as Linux 6.6 lays them out. */
+typedef struct uprobe_multi_attr {
+	uint32_t prog_fd, target_fd, attach_type, flags;
+	uint64_t path, offsets, ref_ctr_offsets, cookies;
+	uint32_t cnt, um_flags, pid, pad;
+} uprobe_multi_attr_t;
+
+int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
+		      const uint64_t *cookies, size_t n, pid_t pid)
+{
+	uprobe_multi_attr_t a;
+	int fd;
+
+	if (n == 0 || n > UINT32_MAX)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	a.prog_fd = (uint32_t)prog_fd;
+	a.attach_type = KS_UPROBE_MULTI;
+	a.path = (uint64_t)(uintptr_t)path;
+	a.offsets = (uint64_t)(uintptr_t)offs;
+	a.ref_ctr_offsets = (uint64_t)(uintptr_t)refs;
+	a.cookies = (uint64_t)(uintptr_t)cookies;
+	a.cnt = (uint32_t)n;
+	a.pid = pid > 0 ? (uint32_t)pid : 0;
+	fd = (int)syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
+	return fd < 0 ? -errno : fd;
+}
+
 int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
 {
 	struct perf_event_attr attr;
@@ -194,14 +260,83 @@ int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
 static ks_features_t features;
 static pthread_once_t features_once = PTHREAD_ONCE_INIT;
 
+/* Does a program of this type and attach type, calling helper (or none), load? */
+static int probe_prog(enum bpf_prog_type type, uint32_t attach_type, int helper)
+{
+	ks_code_t c = { 0 };
+	int fd;
+
+	if (helper > 0) {
+		const struct bpf_insn call[] = { KS_CALL(helper) };
+
+		ks_emit(&c, call, 1);
+	}
+	{
+		const struct bpf_insn ret[] = { KS_MOV64_IMM(BPF_REG_0, 0), KS_EXIT() };
+
+		ks_emit(&c, ret, 2);
+	}
+	fd = ks_prog_load(type, attach_type, "ks_probe", &c, NULL, 0);
+	ks_code_free(&c);
+	return fd;
+}
+
+static bool probe_uprobe_multi(void)
+{
+	uint64_t off = 0;
+	int pfd = probe_prog(BPF_PROG_TYPE_KPROBE, KS_UPROBE_MULTI, 0), lfd;
+	bool ok;
+
+	if (pfd < 0)
+		return false;
+	/* "/" is not a regular file: EBADF from a kernel that knows the link, EINVAL if not */
+	lfd = ks_attach_uprobes(pfd, "/", &off, NULL, NULL, 1, -1);
+	ok = lfd == -EBADF;
+	if (lfd >= 0)
+		close(lfd);
+	close(pfd);
+	return ok;
+}
+
+/*
+ * Optimized uprobes (x86-64, 6.18) return through the uprobe system call,
+ * which only its trampoline may make: elsewhere it fails, or kills the
+ * caller with SIGILL.  A child makes the call: ENOSYS means no such call.
+ */
+static bool probe_uprobe_opt(void)
+{
+#if defined(__x86_64__)
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0)
+		_exit(syscall(336 /* __NR_uprobe */) < 0 && errno == ENOSYS ? 1 : 0);
+	if (waitpid(pid, &st, 0) != pid)
+		return false;
+	return !(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+#else
+	return false;
+#endif
+}
+
 static void probe_features(void)
 {
+	int fd;
+
 	features.kf_ringbuf = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 1;
 	features.kf_uprobe_pmu = pmu_type("uprobe") >= 0;
 	/* ref_ctr_offset for perf uprobes came with the same format file (5.1) */
 	features.kf_uprobe_refctr =
 		features.kf_uprobe_pmu &&
 		access("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset", F_OK) == 0;
+	features.kf_uprobe_multi = probe_uprobe_multi();
+	if ((fd = probe_prog(BPF_PROG_TYPE_KPROBE, 0, BPF_FUNC_get_attach_cookie)) >= 0) {
+		features.kf_cookie = true;
+		close(fd);
+	}
+	features.kf_uprobe_opt = probe_uprobe_opt();
 }
 
 const ks_features_t *ks_features(void)

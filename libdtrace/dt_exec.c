@@ -60,8 +60,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		(void)ptrace(PTRACE_DETACH, r->r_target, 0, 0);
 	if (r->r_target_stopped) /* grabbed, never continued */
 		(void)kill(r->r_target, SIGCONT);
-	for (size_t i = 0; i < r->r_nlinks; i++)
-		close(r->r_links[i]);
+	ks_detach_all(r->r_links, r->r_nlinks);
 	free(r->r_links);
 	for (size_t i = 0; i < r->r_nprogs; i++)
 		if (r->r_progs[i].bp_fd >= 0)
@@ -202,7 +201,7 @@ static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *ar
 		r->r_progs = np;
 		r->r_progcap = nc;
 	}
-	r->r_progs[r->r_nprogs++] = (dt_bprog_t){ probe, argspec, -1 };
+	r->r_progs[r->r_nprogs++] = (dt_bprog_t){ probe, argspec, -1, false };
 	return 0;
 }
 
@@ -306,8 +305,11 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 		ks_code_free(&code);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
-	bp->bp_fd = ks_prog_load(prog_type(dtp->dt_pinfo[bp->bp_probe].pi_kind), "dtrace", &code,
-				 log, 1 << 20);
+	/* USDT sites of a program share one link where the kernel has uprobe_multi */
+	bp->bp_multi = dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_USDT &&
+		       ks_features()->kf_uprobe_multi;
+	bp->bp_fd = ks_prog_load(prog_type(dtp->dt_pinfo[bp->bp_probe].pi_kind),
+				 bp->bp_multi ? KS_UPROBE_MULTI : 0, "dtrace", &code, log, 1 << 20);
 	ks_code_free(&code);
 	if (bp->bp_fd < 0) {
 		const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
@@ -341,6 +343,40 @@ static int attach_err(dtrace_hdl_t *dtp, size_t probe, int err)
 			     pd->dtpd_func, pd->dtpd_name, strerror(err));
 }
 
+/* Every site of a USDT program's probe with its argument spec, in one link. */
+static int attach_multi(dtrace_hdl_t *dtp, dt_run_t *r, const dt_bprog_t *bp)
+{
+	const dt_pinfo_t *pi = &dtp->dt_pinfo[bp->bp_probe];
+	uint64_t *offs, *refs;
+	size_t n = 0;
+	int fd;
+
+	for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next)
+		n += strcmp(s->us_argspec, bp->bp_argspec) == 0;
+	if (n == 0)
+		return 0;
+	offs = calloc(n, sizeof(*offs));
+	refs = calloc(n, sizeof(*refs));
+	if (offs == NULL || refs == NULL) {
+		free(offs);
+		free(refs);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	n = 0;
+	for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next)
+		if (strcmp(s->us_argspec, bp->bp_argspec) == 0) {
+			offs[n] = s->us_off;
+			refs[n++] = s->us_refoff;
+		}
+	fd = ks_attach_uprobes(bp->bp_fd, pi->pi_path, offs, refs, NULL, n,
+			       pi->pi_pid > 0 ? pi->pi_pid : -1);
+	free(offs);
+	free(refs);
+	if (fd == -ESRCH && pi->pi_pid > 0) /* the process has gone */
+		return 0;
+	return fd < 0 ? attach_err(dtp, bp->bp_probe, -fd) : add_link(dtp, r, fd);
+}
+
 static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 {
 	dt_bprog_t *bp = &r->r_progs[k];
@@ -365,6 +401,8 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 					      : add_link(dtp, r, fd);
 		return attach_err(dtp, bp->bp_probe, ENODEV);
 	case DT_PK_USDT:
+		if (bp->bp_multi)
+			return attach_multi(dtp, r, bp);
 		for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next) {
 			if (strcmp(s->us_argspec, bp->bp_argspec) != 0)
 				continue;

@@ -103,6 +103,7 @@ typedef struct dt_bprog {
 	size_t bp_probe;
 	const char *bp_argspec; /* USDT; NULL otherwise */
 	int bp_fd;
+	bool bp_multi; /* loaded for a uprobe_multi link */
 } dt_bprog_t;
 
 typedef struct dt_run {

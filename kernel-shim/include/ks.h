@@ -62,9 +62,15 @@ void ks_code_free(ks_code_t *);
 
 int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 		  uint32_t value_size, uint32_t max_entries);
-/* Load; on failure the verifier's log (if any) is in log. */
-int ks_prog_load(enum bpf_prog_type type, const char *name, const ks_code_t *code,
-		 char *log, size_t loglen);
+/*
+ * Load; on failure the verifier's log (if any) is in log.  attach_type is
+ * the program's expected attach type: 0, or KS_UPROBE_MULTI for a program
+ * ks_attach_uprobes() will attach.
+ */
+int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name,
+		 const ks_code_t *code, char *log, size_t loglen);
+
+#define KS_UPROBE_MULTI 48 /* BPF_TRACE_UPROBE_MULTI (Linux 6.6), newer than our headers */
 
 /*
  * Run a BPF_PROG_TYPE_RAW_TRACEPOINT program once, now, in this thread and
@@ -87,11 +93,30 @@ int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t re
 		     bool ret, pid_t pid);
 
 /*
+ * Attach prog_fd (loaded with KS_UPROBE_MULTI) to n uprobes of one file in
+ * one link: offs[i] are file offsets, refs[i] their semaphores (or 0),
+ * cookies[i] what bpf_get_attach_cookie() returns there (cookies may be
+ * NULL).  pid: one process, or -1 for every one.  One link detaches its
+ * uprobes with one grace period, where perf links wait one each.  Returns
+ * the link's fd or a negative errno.  Needs kf_uprobe_multi.
+ */
+int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
+		      const uint64_t *cookies, size_t n, pid_t pid);
+
+/*
  * Attach prog_fd (a BPF_PROG_TYPE_PERF_EVENT program) to a CPU clock timer
  * on one CPU firing every period_ns.  Returns the attachment's fd, or a
  * negative errno (-ENODEV: the CPU is not online).
  */
 int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns);
+
+/*
+ * Close n attachments (fds from ks_attach_*), several at once.  Detaching
+ * a uprobe waits for an RCU tasks-trace grace period, about 0.1 s; closed
+ * one after another, 70 probes would take 7 s.  Closed by concurrent
+ * threads, the waits share grace periods.
+ */
+void ks_detach_all(const int *fds, size_t n);
 
 /* ---------------------------------------------------------------- architecture */
 
@@ -107,6 +132,9 @@ typedef struct ks_features {
 	bool kf_ringbuf;	/* BPF_MAP_TYPE_RINGBUF */
 	bool kf_uprobe_pmu;	/* the "uprobe" perf PMU (attaching without tracefs) */
 	bool kf_uprobe_refctr;	/* ref_ctr_offset in perf_event_attr for uprobes */
+	bool kf_uprobe_multi;	/* BPF_TRACE_UPROBE_MULTI links (6.6) */
+	bool kf_cookie;		/* bpf_get_attach_cookie() in kprobe programs (5.15) */
+	bool kf_uprobe_opt;	/* uprobes on a 5-byte nop become calls, not traps (6.18) */
 } ks_features_t;
 
 /* Probed once, then cached: thread-safe. */

@@ -124,7 +124,7 @@ int main(void)
 	map_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "kst_count", 4, 8, 2);
 	CHECK(map_fd >= 0);
 	counting_program(&code, map_fd, regoff);
-	prog_fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, "kst_hit", &code, log, sizeof(log));
+	prog_fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "kst_hit", &code, log, sizeof(log));
 	if (prog_fd < 0)
 		fprintf(stderr, "load: %s\n%s\n", strerror(-prog_fd), log);
 	CHECK(prog_fd >= 0);
@@ -134,7 +134,7 @@ int main(void)
 		const struct bpf_insn nope[] = { KS_MOV64_IMM(BPF_REG_0, 0) }; /* no exit */
 
 		ks_emit(&bad, nope, 1);
-		CHECK(ks_prog_load(BPF_PROG_TYPE_KPROBE, "kst_bad", &bad, log, sizeof(log)) < 0);
+		CHECK(ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "kst_bad", &bad, log, sizeof(log)) < 0);
 		CHECK(log[0] != '\0');
 	}
 
@@ -154,6 +154,38 @@ int main(void)
 	for (int i = 0; i < 10; i++)
 		usdt_probe_fire1(hit, 1);
 	CHECK_INT(map_value(map_fd, 0), N); /* detached: no more hits */
+
+	/* the same probe through a uprobe_multi link, with a cookie */
+	if (kf->kf_uprobe_multi) {
+		const uint64_t off = f.pc, ref = f.sema, cookie = 7;
+		ks_code_t mc = { 0 };
+		int mfd, mlink;
+
+		counting_program(&mc, map_fd, regoff);
+		mfd = ks_prog_load(BPF_PROG_TYPE_KPROBE, KS_UPROBE_MULTI, "kst_multi", &mc, log,
+				   sizeof(log));
+		CHECK(mfd >= 0);
+		mlink = ks_attach_uprobes(mfd, usdt_provider_path(prov), &off, &ref, &cookie, 1,
+					  getpid());
+		if (mlink < 0)
+			fprintf(stderr, "attach multi: %s\n", strerror(-mlink));
+		CHECK(mlink >= 0);
+		CHECK_INT(usdt_probe_is_enabled(hit), 1);
+		for (int i = 0; i < N; i++)
+			usdt_probe_fire1(hit, 2);
+		CHECK_INT(map_value(map_fd, 0), 2 * N);
+		CHECK_INT(map_value(map_fd, 1), (uint64_t)N * (N - 1) / 2 + 2 * N);
+		ks_detach_all(&mlink, 1);
+		CHECK_INT(usdt_probe_is_enabled(hit), 0);
+		CHECK_INT(ks_attach_uprobes(mfd, "/nonexistent/file", &off, NULL, NULL, 1, -1),
+			  -ENOENT);
+		close(mfd);
+		ks_code_free(&mc);
+	} else {
+		fprintf(stderr, "test_kshim: no uprobe_multi in this kernel\n");
+	}
+	fprintf(stderr, "features: ringbuf %d uprobe_multi %d cookie %d uprobe_opt %d\n",
+		kf->kf_ringbuf, kf->kf_uprobe_multi, kf->kf_cookie, kf->kf_uprobe_opt);
 
 	/* a program run in place, in this thread (dtrace's BEGIN and END) */
 	{
@@ -175,7 +207,7 @@ int main(void)
 		int fd;
 
 		ks_emit(&rc, own, sizeof(own) / sizeof(own[0]));
-		fd = ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "kst_own", &rc, log, sizeof(log));
+		fd = ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "kst_own", &rc, log, sizeof(log));
 		if (fd < 0)
 			fprintf(stderr, "load: %s\n%s\n", strerror(-fd), log);
 		CHECK(fd >= 0);
@@ -188,7 +220,7 @@ int main(void)
 
 	/* errors are codes, not crashes */
 	CHECK_INT(ks_attach_uprobe(prog_fd, "/nonexistent/file", 0x1000, 0, false, -1), -ENOENT);
-	CHECK(ks_prog_load(BPF_PROG_TYPE_KPROBE, "empty", &(ks_code_t){ 0 }, NULL, 0) == -EINVAL);
+	CHECK(ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "empty", &(ks_code_t){ 0 }, NULL, 0) == -EINVAL);
 
 	close(prog_fd);
 	close(map_fd);

@@ -241,6 +241,13 @@ int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const
 	return fd < 0 ? -errno : fd;
 }
 
+int ks_attach_raw_tp(int prog_fd, const char *name)
+{
+	int fd = bpf_raw_tracepoint_open(name, prog_fd);
+
+	return fd < 0 ? -errno : fd;
+}
+
 int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
 {
 	struct perf_event_attr attr;

@@ -765,6 +765,19 @@ static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 		task_field(cg, n, &cg->cg_run->r_off_real_parent, true, &cg->cg_run->r_off_tgid, 4);
 	} else if (strcmp(s, "vtimestamp") == 0) {
 		task_field(cg, n, &cg->cg_run->r_off_sum_exec, false, NULL, 8);
+	} else if (strcmp(s, "errno") == 0) { /* kept per thread by dt_cg_errno_prog() */
+		int none = label(cg);
+
+		cg->cg_run->r_use_errno = true;
+		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+		emit(cg, KS_STX_MEM(BPF_W, FP, R0, SLOT_TMP));
+		emit_map(cg, R1, cg->cg_run->r_errno_fd);
+		emit(cg, KS_MOV64_REG(R2, FP));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+		emit(cg, KS_LDX_MEM(BPF_W, R0, R0, 0));
+		place(cg, none);
 	} else if (strcmp(s, "cpu") == 0) {
 		emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
 	} else if (strcmp(s, "timestamp") == 0) {
@@ -1577,6 +1590,47 @@ done:
 	free(cg.cg_labels);
 	free(cg.cg_fix);
 	return rc;
+}
+
+/*
+ * The sys_exit raw tracepoint's program: errno of the thread's last system
+ * call (0 if it succeeded) into r_errno_fd.  A thread without an entry has
+ * errno 0, so a success only writes over an error.
+ */
+void dt_cg_errno_prog(dt_run_t *r, ks_code_t *code)
+{
+	const struct bpf_insn insns[] = {
+		KS_LDX_MEM(BPF_DW, R7, R1, 8), /* args[1]: the return value */
+		KS_MOV64_IMM(R8, 0),
+		KS_JMP_IMM(BPF_JSGE, R7, 0, 3),
+		KS_JMP_IMM(BPF_JSLT, R7, -4095, 2),
+		KS_MOV64_REG(R8, R7),
+		KS_ALU64_IMM(BPF_NEG, R8, 0),
+		KS_CALL(BPF_FUNC_get_current_pid_tgid),
+		KS_STX_MEM(BPF_W, FP, R0, -4),
+		KS_STX_MEM(BPF_W, FP, R8, -8),
+		KS_LD_MAP_FD(R1, r->r_errno_fd),
+		KS_MOV64_REG(R2, FP),
+		KS_ALU64_IMM(BPF_ADD, R2, -4),
+		KS_CALL(BPF_FUNC_map_lookup_elem),
+		KS_JMP_IMM(BPF_JEQ, R0, 0, 4),
+		KS_LDX_MEM(BPF_W, R1, R0, 0),
+		KS_JMP_REG(BPF_JEQ, R1, R8, 11), /* no change */
+		KS_STX_MEM(BPF_W, R0, R8, 0),
+		KS_JMP_IMM(BPF_JA, 0, 0, 9),
+		KS_JMP_IMM(BPF_JEQ, R8, 0, 8), /* no entry, no error */
+		KS_LD_MAP_FD(R1, r->r_errno_fd),
+		KS_MOV64_REG(R2, FP),
+		KS_ALU64_IMM(BPF_ADD, R2, -4),
+		KS_MOV64_REG(R3, FP),
+		KS_ALU64_IMM(BPF_ADD, R3, -8),
+		KS_MOV64_IMM(R4, BPF_ANY),
+		KS_CALL(BPF_FUNC_map_update_elem),
+		KS_MOV64_IMM(R0, 0),
+		KS_EXIT(),
+	};
+
+	ks_emit(code, insns, sizeof(insns) / sizeof(insns[0]));
 }
 
 void dt_cg_layout(dt_run_t *r, bool final)

@@ -42,7 +42,7 @@ static dt_run_t *run_get(dtrace_hdl_t *dtp)
 		free(r);
 		return NULL;
 	}
-	r->r_state_fd = r->r_scratch_fd = r->r_dvars_fd = r->r_events_fd = -1;
+	r->r_state_fd = r->r_scratch_fd = r->r_dvars_fd = r->r_events_fd = r->r_errno_fd = -1;
 	r->r_pidfd = -1;
 	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -2; /* not looked up */
 	r->r_status = DTRACE_STATUS_NONE;
@@ -75,6 +75,8 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		close(r->r_dvars_fd);
 	if (r->r_events_fd >= 0)
 		close(r->r_events_fd);
+	if (r->r_errno_fd >= 0)
+		close(r->r_errno_fd);
 	if (r->r_pidfd >= 0)
 		close(r->r_pidfd);
 	for (int i = 0; i < r->r_nstmts; i++) {
@@ -487,6 +489,62 @@ static int set_activity(dt_run_t *r, uint64_t want, uint64_t from)
 	return rc;
 }
 
+static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint64_t dyn = dt_option_get(dtp, "dynvarsize", 1 << 20);
+	uint32_t entry = r->r_layout.ly_keysize + r->r_layout.ly_valsize + 64;
+	uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1);
+	int *fds[] = { &r->r_state_fd, &r->r_scratch_fd, &r->r_dvars_fd, &r->r_events_fd,
+		       &r->r_errno_fd };
+
+	r->r_state_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1);
+	r->r_scratch_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
+					r->r_layout.ly_scratch, 1);
+	r->r_dvars_fd = ks_map_create(BPF_MAP_TYPE_HASH, "dt_dvars", r->r_layout.ly_keysize,
+				      r->r_layout.ly_valsize, n);
+	r->r_events_fd = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
+				       (uint32_t)r->r_ncpus);
+	if (r->r_use_errno) /* the least recently seen threads make room */
+		r->r_errno_fd = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384);
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		int err = -*fds[i];
+
+		if (*fds[i] >= 0 || (fds[i] == &r->r_errno_fd && !r->r_use_errno))
+			continue;
+		*fds[i] = -1;
+		return dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
+				     "cannot create the BPF maps: %s", strerror(err));
+	}
+	return 0;
+}
+
+/*
+ * errno: what the thread's last system call returned, kept by a program
+ * on the sys_exit raw tracepoint (every thread's system calls pay for a
+ * lookup while it is attached, so only when a clause reads errno).
+ */
+static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	ks_code_t code = { 0 };
+	char log[4096];
+	int fd, link;
+
+	if (!r->r_use_errno)
+		return 0;
+	dt_cg_errno_prog(r, &code);
+	fd = ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "dtrace_errno", &code, log, sizeof(log));
+	ks_code_free(&code);
+	if (fd < 0)
+		return dt_set_errmsg(dtp, fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
+				     "cannot load the program of errno: %s: %s", strerror(-fd), log);
+	link = ks_attach_raw_tp(fd, "sys_exit");
+	close(fd); /* the link holds it */
+	if (link < 0)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot watch system calls for errno: %s",
+				     strerror(-link));
+	return add_link(dtp, r, link);
+}
+
 int dtrace_go(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r;
@@ -533,29 +591,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 				     "the program needs %u bytes of scratch and %u of variables: "
 				     "more than 32768 (lower strsize?)",
 				     r->r_layout.ly_scratch, r->r_layout.ly_state);
-	{
-		uint64_t dyn = dt_option_get(dtp, "dynvarsize", 1 << 20);
-		uint32_t entry = r->r_layout.ly_keysize + r->r_layout.ly_valsize + 64;
-		uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1);
-
-		r->r_state_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1);
-		r->r_scratch_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
-						r->r_layout.ly_scratch, 1);
-		r->r_dvars_fd = ks_map_create(BPF_MAP_TYPE_HASH, "dt_dvars", r->r_layout.ly_keysize,
-					      r->r_layout.ly_valsize, n);
-		r->r_events_fd = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
-					       (uint32_t)r->r_ncpus);
-		if (r->r_state_fd < 0 || r->r_scratch_fd < 0 || r->r_dvars_fd < 0 ||
-		    r->r_events_fd < 0) {
-			int err = -(r->r_state_fd < 0	  ? r->r_state_fd
-				    : r->r_scratch_fd < 0 ? r->r_scratch_fd
-				    : r->r_dvars_fd < 0	  ? r->r_dvars_fd
-							  : r->r_events_fd);
-
-			return dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
-					     "cannot create the BPF maps: %s", strerror(err));
-		}
-	}
+	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
+		return -1;
 	if ((state = calloc(1, r->r_layout.ly_state)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	{

@@ -118,6 +118,8 @@ typedef struct dt_run {
 	bool r_quiet;
 	/* kernel objects */
 	int r_state_fd, r_scratch_fd, r_dvars_fd, r_events_fd;
+	int r_errno_fd;	 /* thread id -> errno of its last system call, if a clause reads errno */
+	bool r_use_errno; /* set by code generation's first pass */
 	dt_bprog_t *r_progs;
 	size_t r_nprogs, r_progcap;
 	int *r_links;
@@ -149,6 +151,7 @@ int dt_cg_probe(dtrace_hdl_t *, dt_run_t *, size_t probe, const char *argspec,
 		const uint32_t *epids, int nepids, ks_code_t *out);
 /* Lay out the scratch and state values once every program is generated. */
 void dt_cg_layout(dt_run_t *, bool final);
+void dt_cg_errno_prog(dt_run_t *, ks_code_t *);
 /* task_struct offsets from the kernel's BTF, read when a program first needs them. */
 void dt_task_offsets(dt_run_t *);
 /* Open the output buffers (dt_consume.c). */

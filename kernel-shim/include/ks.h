@@ -111,6 +111,13 @@ int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const
 int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns);
 
 /*
+ * Attach prog_fd (a BPF_PROG_TYPE_RAW_TRACEPOINT program) to the kernel's
+ * tracepoint name ("sys_exit"), without tracefs.  Returns the attachment's
+ * fd or a negative errno.
+ */
+int ks_attach_raw_tp(int prog_fd, const char *name);
+
+/*
  * Close n attachments (fds from ks_attach_*), several at once.  Detaching
  * a uprobe waits for an RCU tasks-trace grace period, about 0.1 s; closed
  * one after another, 70 probes would take 7 s.  Closed by concurrent

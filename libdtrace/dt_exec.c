@@ -16,7 +16,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -687,6 +689,70 @@ static void set_target(dtrace_hdl_t *dtp, dt_run_t *r, pid_t pid)
 	r->r_target = pid;
 }
 
+/* The entry point of pid's executable, from its auxiliary vector; 0 if unknown. */
+static uint64_t entry_point(pid_t pid)
+{
+	char path[64];
+	uint64_t av[2], entry = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	while (read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) && av[0] != AT_NULL)
+		if (av[0] == AT_ENTRY)
+			entry = av[1];
+	close(fd);
+	return entry;
+}
+
+/*
+ * Run a child stopped at its exec to its entry point, as illumos runs it
+ * to main: the dynamic linker has then mapped its libraries, whose probes
+ * (libstdcxx$target:::throw) can be enabled before the program runs.  A
+ * breakpoint at the entry, then the instruction put back.  Returns 0 with
+ * the child stopped at its entry, or -1 if it exited or was killed first
+ * (*st says how) or could not be controlled.
+ */
+static int run_to_entry(pid_t pid, int *st)
+{
+#if defined(__x86_64__)
+	uint64_t entry = entry_point(pid);
+	struct user_regs_struct regs;
+	long word;
+	int sig = 0;
+
+	if (entry == 0)
+		return 0; /* stays at its exec: only the executable's probes */
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, entry, 0);
+	if (errno != 0 ||
+	    ptrace(PTRACE_POKETEXT, pid, entry, (void *)((word & ~0xffL) | 0xcc)) != 0)
+		return 0;
+	for (;;) {
+		if (ptrace(PTRACE_CONT, pid, 0, (void *)(long)sig) != 0 || waitpid(pid, st, 0) != pid)
+			return -1;
+		if (!WIFSTOPPED(*st))
+			return -1; /* exited, or killed, before its entry */
+		sig = WSTOPSIG(*st);
+		if (sig != SIGTRAP)
+			continue; /* delivered as it goes on */
+		if (ptrace(PTRACE_GETREGS, pid, 0, &regs) != 0)
+			return -1;
+		if (regs.rip == entry + 1)
+			break;
+	}
+	regs.rip = entry;
+	if (ptrace(PTRACE_POKETEXT, pid, entry, (void *)word) != 0 ||
+	    ptrace(PTRACE_SETREGS, pid, 0, &regs) != 0)
+		return -1;
+#else
+	(void)pid;
+	(void)st;
+#endif
+	return 0;
+}
+
 int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 {
 	dt_run_t *r;
@@ -721,12 +787,22 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 	if (read(pfd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) { /* exec failed */
 		close(pfd[0]);
 		waitpid(pid, &st, 0);
-		return dt_set_errmsg(dtp, EDT_PROC, "failed to execute %s: %s", argv[0],
-				     strerror(err));
+		return dt_set_errmsg(dtp, EDT_PROC, "%s", strerror(err));
 	}
 	close(pfd[0]);
-	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
 		return dt_set_errmsg(dtp, EDT_PROC, "%s did not stop at its exec", argv[0]);
+	if (run_to_entry(pid, &st) != 0) {
+		if (WIFSTOPPED(st)) { /* stopped, but out of our control */
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+		}
+		if (WIFEXITED(st))
+			return dt_set_errmsg(dtp, EDT_PROC,
+					     "exited before its entry point (status %d)",
+					     WEXITSTATUS(st));
+		return dt_set_errmsg(dtp, EDT_PROC, "killed before its entry point (signal %d)",
+				     WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	}
 	set_target(dtp, r, pid);
 	r->r_target_child = true;

@@ -135,6 +135,40 @@ class Trace(unittest.TestCase):
             py.kill()
             py.wait()
 
+    def test_libstdcxx_probes_of_a_library_with_c(self):
+        """-c runs the command to its entry point before enabling, so the
+        probes of libraries it links (libstdc++) are there to match."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src, exe = os.path.join(tmp, "thrower.cc"), os.path.join(tmp, "thrower")
+            with open(src, "w") as f:
+                f.write("#include <stdexcept>\n#include <cstdlib>\n"
+                        "int main(int argc, char **argv) { int n = atoi(argv[1]), c = 0;\n"
+                        "  for (int i = 0; i < n; i++)\n"
+                        "    try { throw std::runtime_error(\"x\"); } catch (...) { c++; }\n"
+                        "  return c == n ? 0 : 1; }\n")
+            subprocess.run(["g++", "-O2", "-o", exe, src], check=True)
+            p = dtrace(["-q", "-n", "libstdcxx$target:::throw { t++; } "
+                        "libstdcxx$target:::catch { c++; } "
+                        "END { printf(\"throw %d catch %d\\n\", t, c); }",
+                        "-c", exe + " 37"])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout.strip(), "throw 37 catch 37")
+            # a command that never reaches its entry point (a library gone): why, no trace
+            lib, exe2 = os.path.join(tmp, "libgone.so"), os.path.join(tmp, "needs_gone")
+            with open(src, "w") as f:
+                f.write("int gone(void) { return 0; }\n")
+            subprocess.run(["cc", "-x", "c", "-shared", "-fPIC", "-o", lib, src], check=True)
+            with open(src, "w") as f:
+                f.write("int gone(void);\nint main(void) { return gone(); }\n")
+            subprocess.run(["cc", "-x", "c", "-o", exe2, src, "-L" + tmp, "-lgone"], check=True)
+            os.unlink(lib)
+            p = dtrace(["-n", "BEGIN { trace(1); }", "-c", exe2])
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("libgone.so", p.stderr)  # the dynamic linker's own words
+            self.assertIn("dtrace: failed to execute %s: exited before its entry point "
+                          "(status 127)\n" % exe2, p.stderr)
+            self.assertEqual(p.stdout, "")
+
     def test_begin_exit_status_and_no_target(self):
         p = dtrace(["-n", "BEGIN { exit(7); }"])
         self.assertEqual(p.returncode, 7)

@@ -493,14 +493,36 @@ static bool is_pspec_char(int c, bool first)
 	return !first && (isdigit(c) || c == '`');
 }
 
+/*
+ * A module that is a path, "python:/usr/bin/python3.11::function-entry":
+ * a '/' right after the description's first ':' starts a path, which runs
+ * to the next ':'.  Anywhere else a '/' begins the predicate, as in
+ * "syscall:::/pid == 1/" or "BEGIN/x/".
+ */
+static bool is_path_char(int c)
+{
+	return c > ' ' && c < 0x7f && c != ':' && c != ',' && c != '{' && c != '"';
+}
+
 static bool lex_pspec(dt_pcb_t *pcb, dt_token_t *tk)
 {
 	size_t s = pcb->pcb_pos, e = s;
-	bool ident = true;
+	bool ident = true, path = false;
+	int colons = 0;
 
-	while (e < pcb->pcb_len && is_pspec_char((unsigned char)pcb->pcb_buf[e], e == s)) {
+	while (e < pcb->pcb_len) {
 		char c = pcb->pcb_buf[e];
 
+		if (c == '/' && colons == 1 && (path || pcb->pcb_buf[e - 1] == ':'))
+			path = true;
+		else if (path && c != ':' && !is_path_char((unsigned char)c))
+			break;
+		else if (!path && !is_pspec_char((unsigned char)c, e == s))
+			break;
+		if (c == ':') {
+			colons++;
+			path = false;
+		}
 		if (!(isalnum((unsigned char)c) || c == '_'))
 			ident = false;
 		e++;

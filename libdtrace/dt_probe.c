@@ -811,6 +811,9 @@ int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 		return dt_set_errno(dtp, EDT_BADARG);
 	if (dt_probe_table(dtp) != 0)
 		return -1;
+	/* a module that is a path: the file's probes, whether or not a process maps it */
+	if (pdp != NULL && pdp->dtpd_mod[0] == '/' && dt_probe_file(dtp, pdp->dtpd_mod) != 0)
+		return -1;
 	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
 		if (!dt_probe_match(pdp, &dtp->dt_probes[i]))
 			continue;

@@ -169,6 +169,40 @@ class Trace(unittest.TestCase):
                           "(status 127)\n" % exe2, p.stderr)
             self.assertEqual(p.stdout, "")
 
+    def test_path_module_traces_processes_started_later(self):
+        """A description whose module is a path enables the file's probes in
+        every process: three python3.11 processes started after dtrace."""
+        prog = ('BEGIN { printf("ready\\n"); } '
+                'python:%s::function-entry { printf("pid %%d\\n", pid); }' % PYTHON)
+        d = subprocess.Popen([DTRACE, "-q", "-n", prog], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        pids = []
+        try:
+            tracelib.wait_for_line(d, "ready", timeout=30)
+            for _ in range(3):
+                # importing enum resumes generators, which fire function__entry
+                py = subprocess.Popen([PYTHON, "-c", "import enum"])
+                py.wait(60)
+                self.assertEqual(py.returncode, 0)
+                pids.append(py.pid)
+            d.send_signal(2)
+            out, err = d.communicate(timeout=30)
+        finally:
+            if d.poll() is None:
+                d.kill()
+        self.assertEqual(d.returncode, 0, err)
+        seen = set(int(l.split()[1]) for l in out.splitlines() if l.startswith("pid "))
+        self.assertEqual(seen & set(pids), set(pids), out)
+        # and dtrace -l lists the file's probes, as readelf names them
+        p = dtrace(["-l", "-n", "python:%s::" % PYTHON])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        names = sorted(set(l.split()[-1] for l in p.stdout.splitlines()[1:]))
+        notes = subprocess.run(["readelf", "-n", PYTHON], stdout=subprocess.PIPE,
+                               text=True).stdout
+        want = sorted(set(n.replace("__", "-") for n in re.findall(r"\n\s+Name: (\S+)\n", notes)))
+        self.assertIn("function-entry", want)
+        self.assertEqual(names, want)
+
     def test_begin_exit_status_and_no_target(self):
         p = dtrace(["-n", "BEGIN { exit(7); }"])
         self.assertEqual(p.returncode, 7)

@@ -19,7 +19,7 @@ typedef struct lexed {
 	int err; /* 0, or EDT_COMPILER with dtp's diagnostic */
 } lexed_t;
 
-static void lex_all(lexed_t *lx, const char *src, size_t len)
+static void lex_all(lexed_t *lx, const char *src, size_t len, bool clause_start)
 {
 	dt_pcb_t pcb;
 
@@ -34,7 +34,7 @@ static void lex_all(lexed_t *lx, const char *src, size_t len)
 	if ((lx->err = setjmp(pcb.pcb_jmp)) != 0)
 		return;
 	dt_lex_init(&pcb);
-	pcb.pcb_clause_start = false; /* lex as inside a clause, not probe descriptions */
+	pcb.pcb_clause_start = clause_start; /* probe descriptions, or inside a clause */
 	do {
 		dt_lex_next(&pcb);
 		lx->tok[lx->n++] = pcb.pcb_tok;
@@ -52,7 +52,7 @@ static void test_lex_numbers(void)
 	const char *src = "0 42 0x1F 017 18446744073709551615 10u 7UL 9ll 'a' '\\n' '\\x41' 'ab'";
 	lexed_t lx;
 
-	lex_all(&lx, src, strlen(src));
+	lex_all(&lx, src, strlen(src), false);
 	CHECK_INT(lx.err, 0);
 	CHECK_INT(lx.n, 13);
 	CHECK_INT(lx.tok[0].tk_ival, 0);
@@ -77,7 +77,7 @@ static void test_lex_strings(void)
 	const char src[] = "\"a\\tb\\0c\\\"\\\\\" \"\\101\\x42\"";
 	lexed_t lx;
 
-	lex_all(&lx, src, sizeof(src) - 1);
+	lex_all(&lx, src, sizeof(src) - 1, false);
 	CHECK_INT(lx.err, 0);
 	CHECK_INT(lx.tok[0].tk_kind, T_STRING);
 	CHECK_INT(lx.tok[0].tk_len, 7);
@@ -95,7 +95,7 @@ static void test_lex_operators_and_specials(void)
 					 T_EOF };
 	lexed_t lx;
 
-	lex_all(&lx, src, strlen(src));
+	lex_all(&lx, src, strlen(src), false);
 	CHECK_INT(lx.err, 0);
 	CHECK_INT(lx.n, (int)(sizeof(want) / sizeof(want[0])));
 	for (int i = 0; i < lx.n && i < (int)(sizeof(want) / sizeof(want[0])); i++)
@@ -107,12 +107,38 @@ static void test_lex_operators_and_specials(void)
 	lex_done(&lx);
 }
 
+/* Probe descriptions: a module that is a path, and '/' that begins a predicate. */
+static void test_lex_pspec_paths(void)
+{
+	static const struct {
+		const char *src, *pspec;
+	} cases[] = {
+		{ "python:/usr/bin/python3.11::function-entry { }",
+		  "python:/usr/bin/python3.11::function-entry" },
+		{ "p:/a/b-c/d.so.1:f:n,", "p:/a/b-c/d.so.1:f:n" },
+		{ ":/x/y::", ":/x/y::" },	   /* what -m /x/y makes */
+		{ "a:b:c:d/x/ { }", "a:b:c:d" },   /* a predicate after the name */
+		{ "syscall:::/y/ { }", "syscall:::" }, /* and after an empty name */
+		{ "BEGIN/z/ { }", "BEGIN" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		lexed_t lx;
+
+		lex_all(&lx, cases[i].src, strlen(cases[i].src), true);
+		CHECK_INT(lx.err, 0);
+		CHECK_INT(lx.tok[0].tk_kind, T_PSPEC);
+		CHECK_STR(lx.tok[0].tk_str, cases[i].pspec);
+		lex_done(&lx);
+	}
+}
+
 static void test_lex_locations(void)
 {
 	const char *src = "/* c\n */ a\n\t b // x\n# 40 \"other.d\"\nc\n#pragma D option q\nd";
 	lexed_t lx;
 
-	lex_all(&lx, src, strlen(src));
+	lex_all(&lx, src, strlen(src), false);
 	CHECK_INT(lx.err, 0);
 	CHECK_INT(lx.n, 6);
 	CHECK_INT(lx.tok[0].tk_loc.line, 2);
@@ -133,7 +159,7 @@ static void expect_lex_error(const char *src, size_t len, const char *tag, unsig
 	lexed_t lx;
 	const dtrace_diag_t *dg;
 
-	lex_all(&lx, src, len);
+	lex_all(&lx, src, len, false);
 	CHECK_INT(lx.err, EDT_COMPILER);
 	dg = dtrace_lastdiag(lx.dtp);
 	CHECK(dg != NULL);
@@ -544,6 +570,7 @@ int main(void)
 	test_lex_numbers();
 	test_lex_strings();
 	test_lex_operators_and_specials();
+	test_lex_pspec_paths();
 	test_lex_locations();
 	test_lex_errors();
 	test_parse_provider();

@@ -255,6 +255,9 @@ static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
 		}
 	} while (!done && !g_impatient);
 	fputc('\n', out);
+	if (!g_impatient && dtrace_aggregate_print(dtp, out) != 0)
+		fprintf(stderr, "%s: failed to print aggregations: %s\n", g_pname,
+			dtrace_errmsg(dtp, dtrace_errno(dtp)));
 	fflush(out);
 	return dtrace_status(dtp) == DTRACE_STATUS_EXITED ? dtrace_exit_value(dtp) : 0;
 }

@@ -55,9 +55,10 @@ void ks_code_free(ks_code_t *c)
 }
 
 int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
-		  uint32_t value_size, uint32_t max_entries)
+		  uint32_t value_size, uint32_t max_entries, uint32_t flags)
 {
-	int fd = bpf_map_create(type, name, key_size, value_size, max_entries, NULL);
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
+	int fd = bpf_map_create(type, name, key_size, value_size, max_entries, &opts);
 
 	return fd < 0 ? -errno : fd;
 }

@@ -369,35 +369,38 @@ static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 
 static void cg_expr(dt_cg_t *cg, dt_node_t *n);
 
-/*
- * Build the key of a dynamic variable in the scratch key buffer: its id,
- * the thread for self->, then the keys.  The keys are computed first (they
- * may read other dynamic variables), waiting on the stack.
- */
-static void dyn_key(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
+/* Compute keys, each waiting on the stack; returns how many. */
+static int eval_keys(dt_cg_t *cg, dt_node_t *keys)
 {
-	uint32_t k = cg->cg_ly->ly_key, off = 16;
 	int nk = 0;
-	dt_node_t *kn;
 
-	for (kn = keys; kn != NULL; kn = kn->dn_next, nk++) {
+	for (dt_node_t *kn = keys; kn != NULL; kn = kn->dn_next, nk++) {
 		cg_expr(cg, kn);
 		push(cg, kn);
 	}
-	for (uint32_t z = 0; z < cg->cg_ly->ly_keysize; z += 8)
-		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(k + z), 0));
-	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)k, (int32_t)v->v_id));
-	if (v->v_kind == V_SELF) {
-		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(k + 8)));
-	}
-	/* keys in order: the first pushed is deepest */
-	for (int i = 0; i < nk; i++) {
-		int slot = cg->cg_sp - (nk - 1 - i);
-		dt_node_t *ki = keys;
+	return nk;
+}
 
-		for (int j = 0; j < i; j++)
-			ki = ki->dn_next;
+/* Zero the scratch key buffer's first size bytes. */
+static void zero_key(dt_cg_t *cg, uint32_t size)
+{
+	for (uint32_t z = 0; z < size; z += 8)
+		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(cg->cg_ly->ly_key + z), 0));
+}
+
+/*
+ * Store the nk keys eval_keys() left on the stack in the scratch key
+ * buffer from offset off, in order (the first pushed is deepest), and pop
+ * them.  Returns the offset after the last key.
+ */
+static uint32_t store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
+{
+	uint32_t k = cg->cg_ly->ly_key;
+	dt_node_t *ki = keys;
+
+	for (int i = 0; i < nk; i++, ki = ki->dn_next) {
+		int slot = cg->cg_sp - (nk - 1 - i);
+
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, (int16_t)(-8 * (slot + SLOT_FIRST - 1))));
 		if (is_string(ki->dn_type)) {
 			copy_string(cg, R8, k + off);
@@ -410,6 +413,26 @@ static void dyn_key(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
 	cg->cg_sp -= nk;
 	if (off > cg->cg_ly->ly_keysize)
 		cg->cg_ly->ly_keysize = off;
+	return off;
+}
+
+/*
+ * Build the key of a dynamic variable in the scratch key buffer: its id,
+ * the thread for self->, then the keys.  The keys are computed first (they
+ * may read other dynamic variables), waiting on the stack.
+ */
+static void dyn_key(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
+{
+	uint32_t k = cg->cg_ly->ly_key;
+	int nk = eval_keys(cg, keys);
+
+	zero_key(cg, cg->cg_ly->ly_keysize);
+	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)k, (int32_t)v->v_id));
+	if (v->v_kind == V_SELF) {
+		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(k + 8)));
+	}
+	store_keys(cg, keys, nk, 16);
 }
 
 /* r0 = the value of a dynamic variable (0 or "" when absent). */
@@ -1307,6 +1330,363 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 	cg_error(cg, n, "%s( ) is not supported yet", f);
 }
 
+/* ---------------------------------------------------------------- aggregations */
+
+static const char *const aggfn_names[] = { "count", "sum", "min", "max", "avg", "stddev",
+					   "quantize", "lquantize", "llquantize" };
+
+/*
+ * llquantize's buckets as illumos counts them: below factor^low, then for
+ * each order of magnitude up to high, nsteps buckets (fewer while factor^k
+ * is smaller), less those the previous order covered; then the rest.
+ * Fills, per order, its bounds and bucket width; returns the bucket count.
+ */
+typedef struct llq_order {
+	int64_t lo_last, lo_this, lo_width;
+	uint32_t lo_base;
+} llq_order_t;
+
+static uint32_t llq_orders(const int64_t a[4], llq_order_t *o, int *norders)
+{
+	int64_t factor = a[0], low = a[1], high = a[2], nsteps = a[3], this = 1, last, next;
+	uint32_t base = 1;
+	int n = 0;
+
+	for (int64_t order = 0; order < low; order++)
+		this *= factor;
+	last = this;
+	for (this *= factor, (void)0; low <= high; low++) {
+		int64_t nb = this > nsteps ? nsteps : this;
+
+		next = this * factor;
+		if (n < DT_LLQUANTIZE_MAXORDERS)
+			o[n++] = (llq_order_t){ last, this, this / nb, base };
+		base += (uint32_t)(nb - nb / factor);
+		last = this;
+		if (next < this) /* 64 bits overflow: the rest is the top bucket */
+			break;
+		this = next;
+	}
+	*norders = n;
+	return base + 1;
+}
+
+/*
+ * The run's record of an aggregation (an, a DT_N_AGG the checker linked to
+ * its identifier), made at its first use; call is where to report errors.
+ */
+static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
+{
+	dt_run_t *r = cg->cg_run;
+	const dt_ident_t *id = an->dn_ident;
+	const char *fname = id != NULL && id->di_func != NULL ? id->di_func->db_name : "";
+	dt_aggfn_t fn = DT_AGG_COUNT;
+	dt_agg_t *ag;
+	uint32_t off = 0;
+
+	for (uint32_t i = 0; i < r->r_naggs; i++)
+		if (strcmp(r->r_aggs[i]->ag_name, an->dn_name) == 0) {
+			if (strcmp(aggfn_names[r->r_aggs[i]->ag_fn], fname) != 0)
+				cg_error(cg, call, "@%s is %s( ) in another program, %s( ) here",
+					 an->dn_name, aggfn_names[r->r_aggs[i]->ag_fn], fname);
+			return r->r_aggs[i];
+		}
+	while (strcmp(aggfn_names[fn], fname) != 0)
+		if (++fn > DT_AGG_LLQUANTIZE)
+			cg_error(cg, call, "@%s has no aggregating function", an->dn_name);
+	if ((r->r_naggs & (r->r_naggs - 1)) == 0) { /* grows at powers of two */
+		dt_agg_t **na = realloc(r->r_aggs, (r->r_naggs ? 2 * r->r_naggs : 4) * sizeof(*na));
+
+		if (na == NULL)
+			cg_error(cg, call, "out of memory");
+		r->r_aggs = na;
+	}
+	if ((ag = dt_arena_alloc(&r->r_arena, sizeof(*ag))) == NULL ||
+	    (ag->ag_name = dt_arena_strndup(&r->r_arena, an->dn_name, strlen(an->dn_name))) == NULL)
+		cg_error(cg, call, "out of memory");
+	r->r_aggs[r->r_naggs++] = ag;
+	ag->ag_id = r->r_naggs;
+	ag->ag_fn = fn;
+	ag->ag_fd = -1;
+	ag->ag_normal = 1;
+	memcpy(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args));
+	ag->ag_nkeys = id->di_nkeys > 0 ? id->di_nkeys : 0;
+	for (int i = 0; i < ag->ag_nkeys; i++) {
+		const dt_type_t *t = id->di_keys[i];
+
+		if (is_string(t)) {
+			ag->ag_keys[i] = (dt_rec_t){ off, cg->cg_ly->ly_strsize, DT_RK_STR, false };
+			off += cg->cg_ly->ly_strsize;
+		} else if (dt_type_is_scalar(t)) {
+			size_t sz = tsize(t);
+
+			ag->ag_keys[i] = (dt_rec_t){ off, (uint32_t)(sz ? sz : 8), DT_RK_INT,
+						     dt_type_is_int(t) && dt_type_is_signed(t) };
+			off += 8;
+		} else {
+			cg_error(cg, call, "@%s: keys of this type are not supported yet", an->dn_name);
+		}
+	}
+	ag->ag_keysize = off ? off : 8;
+	switch (fn) {
+	case DT_AGG_COUNT: ag->ag_nbuckets = 0; ag->ag_valsize = 8; break;
+	case DT_AGG_STDDEV: ag->ag_valsize = 32; break;
+	case DT_AGG_QUANTIZE: ag->ag_nbuckets = DT_QUANTIZE_NBUCKETS; break;
+	case DT_AGG_LQUANTIZE: ag->ag_nbuckets = (uint32_t)ag->ag_args[1] + 2; break;
+	case DT_AGG_LLQUANTIZE: {
+		llq_order_t o[DT_LLQUANTIZE_MAXORDERS];
+		int n;
+
+		ag->ag_nbuckets = llq_orders(ag->ag_args, o, &n);
+		if (ag->ag_args[2] - ag->ag_args[1] >= DT_LLQUANTIZE_MAXORDERS)
+			cg_error(cg, call, "llquantize( ) of more than %d orders of magnitude is not "
+				 "supported", DT_LLQUANTIZE_MAXORDERS);
+		break;
+	}
+	default: ag->ag_valsize = 16; break;
+	}
+	if (ag->ag_nbuckets > 0)
+		ag->ag_valsize = 8 * (1 + ag->ag_nbuckets);
+	if (ag->ag_valsize > 8 * 4096)
+		cg_error(cg, call, "@%s: %u buckets is more than BPF maps hold (4095)", an->dn_name,
+			 ag->ag_nbuckets);
+	if (ag->ag_valsize > r->r_aggzero)
+		r->r_aggzero = ag->ag_valsize;
+	return ag;
+}
+
+/* r3 = floor(log2(r4)) for r4 > 0 (r4 and r5 are clobbered). */
+static void emit_log2(dt_cg_t *cg)
+{
+	emit(cg, KS_MOV64_IMM(R3, 0));
+	for (int sh = 32; sh >= 1; sh /= 2) {
+		int skip = label(cg);
+
+		emit(cg, KS_MOV64_REG(R5, R4));
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R5, sh));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R5, 0, 0), skip);
+		emit(cg, KS_MOV64_REG(R4, R5));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, sh));
+		place(cg, skip);
+	}
+}
+
+/* r3 = the bucket of the value in r1, for a (l)(l)quantize aggregation. */
+static void bucket_index(dt_cg_t *cg, const dt_agg_t *ag)
+{
+	int done = label(cg);
+
+	if (ag->ag_fn == DT_AGG_QUANTIZE) {
+		int neg = label(cg), pos = label(cg);
+
+		emit(cg, KS_MOV64_IMM(R3, DT_QUANTIZE_ZERO));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), done);
+		emit_to(cg, KS_JMP_IMM(BPF_JSLT, R1, 0, 0), neg);
+		emit(cg, KS_MOV64_REG(R4, R1));
+		emit_log2(cg); /* 1 goes in bucket 64, 2 and 3 in 65... */
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, DT_QUANTIZE_ZERO + 1));
+		jump(cg, pos);
+		place(cg, neg); /* -1 in bucket 62, -2 and -3 in 61... */
+		emit(cg, KS_MOV64_REG(R4, R1));
+		emit(cg, KS_ALU64_IMM(BPF_NEG, R4, 0));
+		emit_log2(cg);
+		emit(cg, KS_MOV64_REG(R4, R3));
+		emit(cg, KS_MOV64_IMM(R3, DT_QUANTIZE_ZERO - 1));
+		emit(cg, KS_ALU64_REG(BPF_SUB, R3, R4));
+		emit_to(cg, KS_JMP_IMM(BPF_JSGE, R3, 0, 0), done);
+		emit(cg, KS_MOV64_IMM(R3, 0));
+		jump(cg, done);
+		place(cg, pos);
+	} else if (ag->ag_fn == DT_AGG_LQUANTIZE) {
+		int64_t base = ag->ag_args[0], levels = ag->ag_args[1], step = ag->ag_args[2];
+		int in = label(cg);
+
+		emit(cg, KS_MOV64_IMM(R3, 0));
+		emit_to(cg, KS_JMP_IMM(BPF_JSLT, R1, (int32_t)base, 0), done);
+		emit(cg, KS_MOV64_IMM(R3, (int32_t)(levels + 1)));
+		emit_to(cg, KS_JMP_IMM(BPF_JSLT, R1, (int32_t)(base + levels * step), 0), in);
+		jump(cg, done);
+		place(cg, in);
+		emit(cg, KS_MOV64_REG(R3, R1));
+		emit(cg, KS_ALU64_IMM(BPF_SUB, R3, (int32_t)base));
+		emit(cg, KS_ALU64_IMM(BPF_DIV, R3, (int32_t)step));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, 1));
+	} else { /* llquantize: the orders of magnitude, unrolled */
+		llq_order_t o[DT_LLQUANTIZE_MAXORDERS];
+		int n;
+		uint32_t top = llq_orders(ag->ag_args, o, &n) - 1;
+
+		emit(cg, KS_MOV64_IMM(R3, 0));
+		emit_imm64(cg, R4, (uint64_t)o[0].lo_last);
+		emit_to(cg, KS_JMP_REG(BPF_JSLT, R1, R4, 0), done);
+		for (int i = 0; i < n; i++) {
+			int next = label(cg);
+
+			emit_imm64(cg, R4, (uint64_t)o[i].lo_this);
+			emit_to(cg, KS_JMP_REG(BPF_JSGE, R1, R4, 0), next);
+			emit(cg, KS_MOV64_REG(R3, R1));
+			emit_imm64(cg, R4, (uint64_t)o[i].lo_last);
+			emit(cg, KS_ALU64_REG(BPF_SUB, R3, R4));
+			emit_imm64(cg, R4, (uint64_t)o[i].lo_width);
+			emit(cg, KS_ALU64_REG(BPF_DIV, R3, R4));
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)o[i].lo_base));
+			jump(cg, done);
+			place(cg, next);
+		}
+		emit(cg, KS_MOV64_IMM(R3, (int32_t)top));
+	}
+	place(cg, done);
+	{ /* the verifier wants the index bounded: it is, but say so */
+		int ok = label(cg);
+
+		emit_to(cg, KS_JMP_IMM(BPF_JLE, R3, (int32_t)(ag->ag_nbuckets - 1), 0), ok);
+		emit(cg, KS_MOV64_IMM(R3, (int32_t)(ag->ag_nbuckets - 1)));
+		place(cg, ok);
+	}
+}
+
+/* 128-bit sum of squares: [r9+16] (low), [r9+24] (high) += r1 * r1. */
+static void add_square(dt_cg_t *cg)
+{
+	int pos = label(cg), nc1 = label(cg), nc2 = label(cg);
+
+	emit(cg, KS_MOV64_REG(R3, R1)); /* a = |x| (2^63 for INT64_MIN, as unsigned) */
+	emit_to(cg, KS_JMP_IMM(BPF_JSGE, R3, 0, 0), pos);
+	emit(cg, KS_ALU64_IMM(BPF_NEG, R3, 0));
+	place(cg, pos);
+	emit(cg, KS_MOV64_REG(R4, R3));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R4, 32)); /* ah */
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R3, 32));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R3, 32)); /* al */
+	emit(cg, KS_MOV64_REG(R5, R3));
+	emit(cg, KS_ALU64_REG(BPF_MUL, R5, R3)); /* al*al */
+	emit(cg, KS_MOV64_REG(R0, R4));
+	emit(cg, KS_ALU64_REG(BPF_MUL, R0, R3)); /* ah*al */
+	emit(cg, KS_ALU64_REG(BPF_MUL, R4, R4)); /* ah*ah: the high word */
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R3, 33));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R3, R5)); /* the low word */
+	emit_to(cg, KS_JMP_REG(BPF_JGE, R3, R5, 0), nc1);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, 1));
+	place(cg, nc1);
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 31));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R0));
+	emit(cg, KS_LDX_MEM(BPF_DW, R5, R9, 16));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R3));
+	emit(cg, KS_STX_MEM(BPF_DW, R9, R5, 16));
+	emit_to(cg, KS_JMP_REG(BPF_JGE, R5, R3, 0), nc2);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, 1));
+	place(cg, nc2);
+	emit(cg, KS_LDX_MEM(BPF_DW, R5, R9, 24));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R4));
+	emit(cg, KS_STX_MEM(BPF_DW, R9, R5, 24));
+}
+
+/*
+ * @name[keys] = f(args): the entry of this CPU, created zeroed if new (a
+ * full aggregation counts a drop), then updated.  Sums and buckets are
+ * atomic adds: another program may run on this CPU between our load and
+ * store (uprobe programs are preemptible).
+ */
+static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
+{
+	dt_node_t *lhs = s->dn_left, *call = s->dn_right;
+	dt_node_t *an = lhs->dn_kind == DT_N_INDEX ? lhs->dn_left : lhs;
+	dt_node_t *keys = lhs->dn_kind == DT_N_INDEX ? lhs->dn_args : NULL;
+	dt_agg_t *ag = agg_of(cg, an, call);
+	int incr_arg = ag->ag_fn == DT_AGG_QUANTIZE ? 1 : ag->ag_fn == DT_AGG_LQUANTIZE ? 4
+		       : ag->ag_fn == DT_AGG_LLQUANTIZE ? 5 : -1;
+	dt_node_t *x = call->dn_args, *incr = NULL;
+	int have = label(cg), drop = label(cg), done = label(cg), nk;
+	uint32_t k = cg->cg_ly->ly_key;
+
+	if (incr_arg > 0)
+		for (incr = x; incr != NULL && incr_arg-- > 0;)
+			incr = incr->dn_next;
+	if (x != NULL) {
+		cg_expr(cg, x);
+		push(cg, x);
+	}
+	if (incr != NULL) {
+		cg_expr(cg, incr);
+		push(cg, incr);
+	}
+	nk = eval_keys(cg, keys);
+	zero_key(cg, ag->ag_keysize);
+	store_keys(cg, keys, nk, 0);
+	if (ag->ag_keysize > cg->cg_ly->ly_keysize)
+		cg->cg_ly->ly_keysize = ag->ag_keysize;
+	emit_map(cg, R1, ag->ag_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)k));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	/* a new entry: zeroed from dt_zero */
+	emit(cg, KS_ST_MEM(BPF_W, FP, SLOT_TMP, 0));
+	emit_map(cg, R1, cg->cg_run->r_zero_fd);
+	emit(cg, KS_MOV64_REG(R2, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit_map(cg, R1, ag->ag_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)k));
+	emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
+	emit(cg, KS_CALL(BPF_FUNC_map_update_elem)); /* EEXIST: another CPU made it */
+	emit_map(cg, R1, ag->ag_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)k));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
+	place(cg, have);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	if (incr != NULL)
+		pop(cg, R2);
+	else
+		emit(cg, KS_MOV64_IMM(R2, 1));
+	if (x != NULL)
+		pop(cg, R1);
+	if (ag->ag_fn == DT_AGG_MIN || ag->ag_fn == DT_AGG_MAX) {
+		int set = label(cg), keep = label(cg);
+
+		emit(cg, KS_LDX_MEM(BPF_DW, R3, R9, 0));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R3, 0, 0), set);
+		emit(cg, KS_LDX_MEM(BPF_DW, R4, R9, 8));
+		emit_to(cg, KS_JMP_REG(ag->ag_fn == DT_AGG_MIN ? BPF_JSGE : BPF_JSLE, R1, R4, 0), keep);
+		place(cg, set);
+		emit(cg, KS_STX_MEM(BPF_DW, R9, R1, 8));
+		place(cg, keep);
+	}
+	emit(cg, KS_MOV64_IMM(R3, 1));
+	emit(cg, KS_ATOMIC_ADD64(R9, R3, 0));
+	switch (ag->ag_fn) {
+	case DT_AGG_SUM:
+	case DT_AGG_AVG:
+		emit(cg, KS_ATOMIC_ADD64(R9, R1, 8));
+		break;
+	case DT_AGG_STDDEV:
+		emit(cg, KS_ATOMIC_ADD64(R9, R1, 8));
+		add_square(cg);
+		break;
+	case DT_AGG_QUANTIZE:
+	case DT_AGG_LQUANTIZE:
+	case DT_AGG_LLQUANTIZE:
+		bucket_index(cg, ag);
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R3, 3));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R9, R3));
+		emit(cg, KS_ATOMIC_ADD64(R9, R2, 8));
+		break;
+	default:
+		break;
+	}
+	jump(cg, done);
+	place(cg, drop);
+	emit(cg, KS_MOV64_IMM(R1, 1));
+	emit(cg, KS_ATOMIC_ADD64(R7, R1, DT_ST_AGGDROPS));
+	place(cg, done);
+}
+
 /* ---------------------------------------------------------------- actions */
 
 static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
@@ -1331,6 +1711,41 @@ static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
 	return (int)off;
 }
 
+static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0);
+static void record_value(dt_cg_t *cg, dt_node_t *n);
+
+/* printa, clear, trunc, normalize, denormalize: records the consumer acts on. */
+static void agg_action(dt_cg_t *cg, dt_node_t *s, dt_akind_t kind)
+{
+	dt_node_t *a = s->dn_args, *n = NULL;
+	const char *fmt = NULL;
+	int rec0 = cg->cg_st->st_nrecs, naggs = 0;
+	uint32_t ids[DT_MAXPROBEARGS + 1];
+
+	if (kind == DT_A_PRINTA && a != NULL && a->dn_kind != DT_N_AGG) {
+		fmt = a->dn_string;
+		a = a->dn_next;
+	}
+	for (; a != NULL && a->dn_kind == DT_N_AGG; a = a->dn_next)
+		if (naggs < (int)(sizeof(ids) / sizeof(ids[0])))
+			ids[naggs++] = agg_of(cg, a, s)->ag_id;
+	n = a; /* trunc's and normalize's count */
+	if (n != NULL)
+		record_value(cg, n);
+	add_act(cg, kind, fmt, rec0);
+	if (!cg->cg_st->st_laidout) {
+		dt_act_t *act = &cg->cg_st->st_acts[cg->cg_st->st_nacts - 1];
+		uint32_t *copy = dt_arena_alloc(&cg->cg_run->r_arena, sizeof(uint32_t) * (size_t)naggs);
+
+		if (copy == NULL)
+			cg_error(cg, s, "out of memory");
+		memcpy(copy, ids, sizeof(uint32_t) * (size_t)naggs);
+		act->a_aggs = copy;
+		act->a_naggs = naggs;
+	}
+	cg->cg_st->st_data = true;
+}
+
 static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
 {
 	dt_stmt_t *st = cg->cg_st;
@@ -1346,7 +1761,7 @@ static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
 		st->st_acts = na;
 		st->st_actcap = nc;
 	}
-	st->st_acts[st->st_nacts++] = (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0 };
+	st->st_acts[st->st_nacts++] = (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0, NULL, 0 };
 }
 
 /* Record the value of n (in r0 after this) in the clause's record. */
@@ -1389,6 +1804,22 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 			cg->cg_st->st_data = true;
 			return;
 		}
+		{
+			static const struct {
+				const char *name;
+				dt_akind_t kind;
+			} libacts[] = { { "printa", DT_A_PRINTA },
+					{ "clear", DT_A_CLEAR },
+					{ "trunc", DT_A_TRUNC },
+					{ "normalize", DT_A_NORMALIZE },
+					{ "denormalize", DT_A_DENORMALIZE } };
+
+			for (size_t i = 0; i < sizeof(libacts) / sizeof(libacts[0]); i++)
+				if (strcmp(f, libacts[i].name) == 0) {
+					agg_action(cg, s, libacts[i].kind);
+					return;
+				}
+		}
 		if (strcmp(f, "exit") == 0) {
 			cg_expr(cg, s->dn_args);
 			emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 4, true)));
@@ -1429,8 +1860,13 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 		}
 		cg_error(cg, s, "%s( ) is not supported yet", f);
 	}
-	if (s->dn_kind == DT_N_BINARY && s->dn_left != NULL && s->dn_left->dn_kind == DT_N_AGG)
-		cg_error(cg, s, "aggregations are not supported yet");
+	if (s->dn_kind == DT_N_BINARY && s->dn_left != NULL &&
+	    (s->dn_left->dn_kind == DT_N_AGG ||
+	     (s->dn_left->dn_kind == DT_N_INDEX && s->dn_left->dn_left->dn_kind == DT_N_AGG))) {
+		cg_aggregate(cg, s);
+		cg->cg_st->st_agg = true;
+		return;
+	}
 	if (s->dn_kind == DT_N_BINARY && s->dn_op >= T_ASSIGN && s->dn_op <= T_SHR_EQ) {
 		assign(cg, s, s->dn_left, s->dn_op, s->dn_right, false, true);
 		return;
@@ -1505,8 +1941,11 @@ static void cg_clause(dt_cg_t *cg, uint32_t epid, bool error_clause)
 	}
 	if (cg->cg_recoff > cg->cg_ly->ly_recmax)
 		cg->cg_ly->ly_recmax = cg->cg_recoff;
-	/* a clause that records nothing says only that it fired: not needed when quiet */
-	if (st->st_data || !r->r_quiet) {
+	/*
+	 * A clause that records nothing says only that it fired: not needed
+	 * when quiet, nor when it aggregates (as DTrace: aggregating is its output).
+	 */
+	if (st->st_data || (!r->r_quiet && !st->st_agg)) {
 		emit(cg, KS_MOV64_REG(R1, R6));
 		emit_map(cg, R2, r->r_events_fd);
 		emit_imm64(cg, R3, BPF_F_CURRENT_CPU);

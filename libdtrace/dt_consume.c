@@ -69,7 +69,7 @@ static bool printable_string(const char *c, size_t n)
 }
 
 /* dt_print_bytes: a string if it looks like one, else a hex dump. */
-static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw)
+static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw, int width)
 {
 	if (!raw && printable_string(c, n)) {
 		size_t len = strnlen(c, n);
@@ -77,7 +77,7 @@ static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw)
 		if (quiet)
 			fprintf(fp, "%.*s", (int)len, c);
 		else
-			fprintf(fp, "  %-33.*s", (int)len, c);
+			fprintf(fp, "  %-*.*s", width < 0 ? -width : width, (int)len, c);
 		return;
 	}
 	fprintf(fp, "\n%*s      ", 5, "");
@@ -99,6 +99,11 @@ static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw)
 	}
 }
 
+void dt_print_bytes(FILE *fp, const char *c, size_t n, int width)
+{
+	print_bytes(fp, c, n, false, false, width);
+}
+
 static int64_t rec_int(const dt_rec_t *rec, const uint8_t *data)
 {
 	int64_t v;
@@ -113,7 +118,7 @@ static void print_trace(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool
 
 	if (rec->r_kind != DT_RK_INT) {
 		print_bytes(fp, (const char *)data + rec->r_off, rec->r_size, quiet,
-			    rec->r_kind == DT_RK_MEM);
+			    rec->r_kind == DT_RK_MEM, -33);
 		return;
 	}
 	v = rec_int(rec, data);
@@ -132,7 +137,7 @@ static void print_trace(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static void print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
+void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 			 const uint8_t *data)
 {
 	int ri = 0;
@@ -358,8 +363,19 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 			print_trace(fp, &st->st_recs[act->a_rec], d, r->r_quiet);
 			break;
 		case DT_A_PRINTF:
-			print_printf(fp, act->a_fmt, act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
+			dt_print_printf(fp, act->a_fmt, act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
 				     act->a_nrecs, d);
+			break;
+		case DT_A_PRINTA:
+			if (dt_agg_printa(dtp, fp, act, st->st_recs, d) != 0)
+				r->r_error = dtrace_errno(dtp);
+			break;
+		case DT_A_CLEAR:
+		case DT_A_TRUNC:
+		case DT_A_NORMALIZE:
+		case DT_A_DENORMALIZE:
+			if (dt_agg_libact(dtp, act, st->st_recs, d) != 0)
+				r->r_error = dtrace_errno(dtp);
 			break;
 		case DT_A_EXIT:
 			if (!r->r_exited) {
@@ -426,7 +442,7 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_run_t *r;
-	uint64_t drops = 0;
+	uint64_t drops = 0, aggdrops = 0;
 	uint32_t key = 0;
 
 	if (dtp == NULL)
@@ -443,12 +459,14 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 			      strerror(errno));
 		return DTRACE_WORKSTATUS_ERROR;
 	}
-	/* dynamic variable drops, counted by the programs */
+	/* dynamic variable and aggregation drops, counted by the programs */
 	if (r->r_layout.ly_state >= DT_ST_HDRSIZE) {
 		uint8_t *v = malloc(r->r_layout.ly_state);
 
-		if (v != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, v) == 0)
+		if (v != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, v) == 0) {
 			memcpy(&drops, v + DT_ST_DYNDROPS, 8);
+			memcpy(&aggdrops, v + DT_ST_AGGDROPS, 8);
+		}
 		free(v);
 	}
 	if (drops > r->r_dyndrops_seen) {
@@ -457,6 +475,13 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		message(dtp->dt_droph, dtp->dt_dropharg,
 			"%llu dynamic variable drop%s", (unsigned long long)n, n > 1 ? "s" : "");
 		r->r_dyndrops_seen = drops;
+	}
+	if (aggdrops > r->r_aggdrops_seen) { /* counted for all CPUs together */
+		uint64_t n = aggdrops - r->r_aggdrops_seen;
+
+		message(dtp->dt_droph, dtp->dt_dropharg, "%llu aggregation drop%s",
+			(unsigned long long)n, n > 1 ? "s" : "");
+		r->r_aggdrops_seen = aggdrops;
 	}
 	if (fp != NULL)
 		fflush(fp);

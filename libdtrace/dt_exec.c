@@ -45,6 +45,7 @@ static dt_run_t *run_get(dtrace_hdl_t *dtp)
 		return NULL;
 	}
 	r->r_state_fd = r->r_scratch_fd = r->r_dvars_fd = r->r_events_fd = r->r_errno_fd = -1;
+	r->r_zero_fd = -1;
 	r->r_pidfd = -1;
 	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -2; /* not looked up */
 	r->r_status = DTRACE_STATUS_NONE;
@@ -79,6 +80,13 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		close(r->r_events_fd);
 	if (r->r_errno_fd >= 0)
 		close(r->r_errno_fd);
+	if (r->r_zero_fd >= 0)
+		close(r->r_zero_fd);
+	for (uint32_t i = 0; i < r->r_naggs; i++)
+		if (r->r_aggs[i]->ag_fd >= 0)
+			close(r->r_aggs[i]->ag_fd);
+	dt_agg_free(r);
+	free(r->r_aggs);
 	if (r->r_pidfd >= 0)
 		close(r->r_pidfd);
 	for (int i = 0; i < r->r_nstmts; i++) {
@@ -499,15 +507,15 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 	int *fds[] = { &r->r_state_fd, &r->r_scratch_fd, &r->r_dvars_fd, &r->r_events_fd,
 		       &r->r_errno_fd };
 
-	r->r_state_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1);
+	r->r_state_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1, 0);
 	r->r_scratch_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
-					r->r_layout.ly_scratch, 1);
+					r->r_layout.ly_scratch, 1, 0);
 	r->r_dvars_fd = ks_map_create(BPF_MAP_TYPE_HASH, "dt_dvars", r->r_layout.ly_keysize,
-				      r->r_layout.ly_valsize, n);
+				      r->r_layout.ly_valsize, n, 0);
 	r->r_events_fd = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
-				       (uint32_t)r->r_ncpus);
+				       (uint32_t)r->r_ncpus, 0);
 	if (r->r_use_errno) /* the least recently seen threads make room */
-		r->r_errno_fd = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384);
+		r->r_errno_fd = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		int err = -*fds[i];
 
@@ -516,6 +524,30 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		*fds[i] = -1;
 		return dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
 				     "cannot create the BPF maps: %s", strerror(err));
+	}
+	if (r->r_naggs == 0)
+		return 0;
+	/* aggregations: entries made as keys appear, up to aggsize bytes of keys and values */
+	r->r_zero_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4, r->r_aggzero, 1, 0);
+	if (r->r_zero_fd < 0)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot create the BPF maps: %s",
+				     strerror(-r->r_zero_fd));
+	for (uint32_t i = 0; i < r->r_naggs; i++) {
+		dt_agg_t *ag = r->r_aggs[i];
+		uint64_t aggsize = dt_option_get(dtp, "aggsize", 4 << 20);
+		uint64_t each = ag->ag_keysize + (uint64_t)ag->ag_valsize; /* aggsize is per CPU */
+		uint64_t max = aggsize / each;
+		char name[16];
+
+		snprintf(name, sizeof(name), "dt_agg%u", ag->ag_id);
+		ag->ag_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_HASH, name, ag->ag_keysize,
+					  ag->ag_valsize,
+					  (uint32_t)(max < 1 ? 1 : max > (1u << 26) ? 1u << 26 : max),
+					  BPF_F_NO_PREALLOC);
+		if (ag->ag_fd < 0)
+			return dt_set_errmsg(dtp, ag->ag_fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
+					     "cannot create the map of @%s: %s", ag->ag_name,
+					     strerror(-ag->ag_fd));
 	}
 	return 0;
 }

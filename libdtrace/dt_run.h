@@ -27,6 +27,7 @@
 #define DT_ST_ACTIVITY 0 /* u64: DT_ACTIVITY_* */
 #define DT_ST_WALLOFF 8	 /* u64: walltime - monotonic clock, ns */
 #define DT_ST_DYNDROPS 16 /* u64: dynamic variable drops */
+#define DT_ST_AGGDROPS 24 /* u64: aggregation drops (a full aggregation) */
 #define DT_ST_HDRSIZE 64
 
 /* activity (as illumos dtrace_activity_t): which probes may record */
@@ -56,12 +57,25 @@ typedef struct dt_rec {
 	bool r_signed;
 } dt_rec_t;
 
-typedef enum dt_akind { DT_A_TRACE, DT_A_PRINTF, DT_A_EXIT, DT_A_TRACEMEM } dt_akind_t;
+typedef enum dt_akind {
+	DT_A_TRACE,
+	DT_A_PRINTF,
+	DT_A_EXIT,
+	DT_A_TRACEMEM,
+	/* done by the consumer when it reads the record, as illumos's library actions */
+	DT_A_PRINTA,
+	DT_A_CLEAR,
+	DT_A_TRUNC,
+	DT_A_NORMALIZE,
+	DT_A_DENORMALIZE,
+} dt_akind_t;
 
 typedef struct dt_act {
 	dt_akind_t a_kind;
-	const char *a_fmt; /* printf */
+	const char *a_fmt; /* printf, printa (NULL: printa without a format) */
 	int a_rec, a_nrecs;
+	const uint32_t *a_aggs; /* printa...: the aggregations' ids */
+	int a_naggs;
 } dt_act_t;
 
 /* A clause as laid out: the same for every probe it enables. */
@@ -70,6 +84,7 @@ typedef struct dt_stmt {
 	uint32_t st_size; /* record size, EPID included */
 	bool st_laidout;
 	bool st_data;	  /* records data (else only its EPID) */
+	bool st_agg;	  /* aggregates */
 	dt_rec_t *st_recs;
 	int st_nrecs, st_reccap;
 	dt_act_t *st_acts;
@@ -98,6 +113,45 @@ typedef struct dt_layout {
 	uint32_t ly_thissize, ly_tmpsize;
 } dt_layout_t;
 
+/*
+ * Aggregations.  Each is a per-CPU hash map: key the aggregation's keys
+ * (8-byte aligned like records; 8 zero bytes when it has none), value u64
+ * slots: [0] how many times this CPU updated it, then by function
+ *   count: -   sum, avg: [1] sum   min, max: [1] the value
+ *   stddev: [1] sum, [2] [3] sum of squares (128 bits, low then high)
+ *   quantize, lquantize, llquantize: [1...] the buckets
+ */
+typedef enum dt_aggfn {
+	DT_AGG_COUNT,
+	DT_AGG_SUM,
+	DT_AGG_MIN,
+	DT_AGG_MAX,
+	DT_AGG_AVG,
+	DT_AGG_STDDEV,
+	DT_AGG_QUANTIZE,
+	DT_AGG_LQUANTIZE,
+	DT_AGG_LLQUANTIZE,
+} dt_aggfn_t;
+
+#define DT_QUANTIZE_NBUCKETS 127 /* as illumos: 63 negative, zero, 63 positive */
+#define DT_QUANTIZE_ZERO 63
+#define DT_LLQUANTIZE_MAXORDERS 64
+
+typedef struct dt_agg {
+	const char *ag_name; /* without '@'; "" for the anonymous one */
+	uint32_t ag_id;	     /* from 1, in order of first use */
+	dt_aggfn_t ag_fn;
+	int64_t ag_args[4];  /* lquantize: base, levels, step; llquantize: factor, low, high, steps */
+	int ag_nkeys;
+	dt_rec_t ag_keys[DT_MAXPROBEARGS]; /* where each key is in the map's key */
+	uint32_t ag_keysize, ag_valsize, ag_nbuckets;
+	int ag_fd;
+	/* the consumer's */
+	uint64_t ag_normal; /* normalize(): 1 unless set */
+	bool ag_printed;    /* printed by printa: not again at exit */
+	void *ag_snap;	    /* the last snapshot (dt_agg.c) */
+} dt_agg_t;
+
 /* One BPF program: a probe's clauses for one argument specification. */
 typedef struct dt_bprog {
 	size_t bp_probe;
@@ -113,6 +167,10 @@ typedef struct dt_run {
 	uint32_t r_necbs, r_ecbcap;
 	dt_layout_t r_layout;
 	dt_strset_t *r_vars; /* variable name -> dt_var_t */
+	dt_agg_t **r_aggs;   /* by id - 1 */
+	uint32_t r_naggs;
+	uint32_t r_aggzero;  /* the largest aggregation value: dt_zero's size */
+	int r_zero_fd;	     /* an array of one zeroed value, to create aggregation entries */
 	int r_nvarids;
 	dt_arena_t r_arena;
 	bool r_quiet;
@@ -133,7 +191,7 @@ typedef struct dt_run {
 	int r_status; /* DTRACE_STATUS_* */
 	int r_exitval;
 	bool r_exited, r_stopped, r_header_done, r_end_drained;
-	uint64_t r_drops, r_dyndrops_seen;
+	uint64_t r_drops, r_dyndrops_seen, r_aggdrops_seen;
 	int r_error; /* a callback's errno */
 	/* the target */
 	pid_t r_target;
@@ -156,6 +214,16 @@ void dt_cg_errno_prog(dt_run_t *, ks_code_t *);
 void dt_task_offsets(dt_run_t *);
 /* Open the output buffers (dt_consume.c). */
 int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
+/* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
+void dt_print_bytes(FILE *fp, const char *c, size_t n, int width);
+void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
+		     const uint8_t *data);
+/* Aggregations in the consumer (dt_agg.c). */
+int dt_agg_printa(dtrace_hdl_t *, FILE *, const dt_act_t *, const dt_rec_t *, const uint8_t *);
+int dt_agg_printa_fmt(dtrace_hdl_t *, FILE *, const dt_act_t *);
+int dt_agg_libact(dtrace_hdl_t *, const dt_act_t *, const dt_rec_t *, const uint8_t *);
+void dt_agg_snap_free(dt_agg_t *);
+void dt_agg_free(dt_run_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */
 int dt_exec_rescan(dtrace_hdl_t *, dt_run_t *);
 

@@ -60,8 +60,9 @@ void ks_code_free(ks_code_t *);
 
 /* ---------------------------------------------------------------- maps, programs */
 
+/* flags: BPF_F_NO_PREALLOC... */
 int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
-		  uint32_t value_size, uint32_t max_entries);
+		  uint32_t value_size, uint32_t max_entries, uint32_t flags);
 /*
  * Load; on failure the verifier's log (if any) is in log.  attach_type is
  * the program's expected attach type: 0, or KS_UPROBE_MULTI for a program

@@ -202,6 +202,12 @@ DTRACE_API int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
  * kernel's verifier refuses gives EDT_ENABLING with the verifier's words.
  */
 DTRACE_API int dtrace_go(dtrace_hdl_t *dtp);
+/*
+ * Print every aggregation that printa() has not printed, as dtrace(1)
+ * does at exit: sorted by value (or as the aggsort options say).
+ */
+DTRACE_API int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp);
+
 /* Fire END (once); the records it makes are drained by the next dtrace_work(). */
 DTRACE_API int dtrace_stop(dtrace_hdl_t *dtp);
 /* Wait until records arrive, the target exits, or switchrate passes. */

@@ -121,7 +121,7 @@ int main(void)
 	regoff = ks_reg_offset(f.operand, NULL);
 	CHECK_INT(regoff, 112); /* the first argument is in %edi */
 
-	map_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "kst_count", 4, 8, 2);
+	map_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "kst_count", 4, 8, 2, 0);
 	CHECK(map_fd >= 0);
 	counting_program(&code, map_fd, regoff);
 	prog_fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "kst_hit", &code, log, sizeof(log));

@@ -1,0 +1,880 @@
+/*
+ * dt_agg.c -- aggregations in the consumer: snapshots of the per-CPU BPF
+ * maps merged into one value per key, sorted and printed as illumos
+ * dtrace(1) prints them (dt_consume.c and dt_aggregate.c there), and the
+ * library actions printa, clear, trunc, normalize and denormalize.
+ *
+ * The kernel's maps hold the running totals: a snapshot is a copy of
+ * them.  clear() zeroes the kernel's entries (their keys stay), trunc()
+ * deletes them.  Where illumos divides a negative value by normalize()'s
+ * factor as unsigned, or prints a negative avg() through printa's format
+ * as unsigned, we print the signed result.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+
+#include "dt_run.h"
+
+typedef unsigned __int128 u128;
+
+/* A snapshot: n entries, each its key and its merged value slots. */
+typedef struct dt_asnap {
+	size_t as_n;
+	uint8_t *as_keys;
+	uint64_t *as_vals;
+} dt_asnap_t;
+
+static dt_asnap_t g_empty;
+
+static size_t nslots(const dt_agg_t *ag)
+{
+	return ag->ag_valsize / 8;
+}
+
+/* ---------------------------------------------------------------- snapshots */
+
+/* Merge one CPU's value into the total. */
+static void merge(const dt_agg_t *ag, uint64_t *tot, const uint64_t *cpu)
+{
+	size_t n = nslots(ag);
+
+	if (cpu[0] == 0)
+		return;
+	switch (ag->ag_fn) {
+	case DT_AGG_MIN:
+	case DT_AGG_MAX:
+		if (tot[0] == 0 || (ag->ag_fn == DT_AGG_MIN ? (int64_t)cpu[1] < (int64_t)tot[1]
+							 : (int64_t)cpu[1] > (int64_t)tot[1]))
+			tot[1] = cpu[1];
+		tot[0] += cpu[0];
+		return;
+	case DT_AGG_STDDEV: {
+		u128 a = (u128)tot[3] << 64 | tot[2], b = (u128)cpu[3] << 64 | cpu[2];
+
+		a += b;
+		tot[0] += cpu[0];
+		tot[1] += cpu[1];
+		tot[2] = (uint64_t)a;
+		tot[3] = (uint64_t)(a >> 64);
+		return;
+	}
+	default:
+		for (size_t i = 0; i < n; i++)
+			tot[i] += cpu[i];
+		return;
+	}
+}
+
+void dt_agg_snap_free(dt_agg_t *ag)
+{
+	dt_asnap_t *s = ag->ag_snap;
+
+	if (s == NULL)
+		return;
+	free(s->as_keys);
+	free(s->as_vals);
+	free(s);
+	ag->ag_snap = NULL;
+}
+
+void dt_agg_free(dt_run_t *r)
+{
+	for (uint32_t i = 0; i < r->r_naggs; i++)
+		dt_agg_snap_free(r->r_aggs[i]);
+}
+
+/*
+ * Read the map, a batch at a time where the kernel can (one system call
+ * for thousands of keys), key by key where it cannot.
+ */
+static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
+{
+	size_t ncpu = (size_t)r->r_ncpus, vs = nslots(ag), cap = 1024, n = 0;
+	size_t per = vs * ncpu; /* u64s per key, every CPU */
+	dt_asnap_t *s = calloc(1, sizeof(*s));
+	uint8_t *keys = NULL, *kb = NULL;
+	uint64_t *vals = NULL, *vb = NULL, tok = 0;
+	uint32_t batch = 4096;
+	bool first = true, batched = true;
+	int rc = 0;
+
+	keys = malloc(cap * ag->ag_keysize);
+	vals = malloc(cap * vs * 8);
+	kb = malloc((size_t)batch * ag->ag_keysize);
+	vb = malloc((size_t)batch * per * 8);
+	if (s == NULL || keys == NULL || vals == NULL || kb == NULL || vb == NULL) {
+		rc = dt_set_errno(dtp, EDT_NOMEM);
+		goto out;
+	}
+	for (;;) {
+		uint32_t got = batch;
+		int err;
+
+		if (batched) {
+			LIBBPF_OPTS(bpf_map_batch_opts, o);
+
+			err = bpf_map_lookup_batch(ag->ag_fd, first ? NULL : &tok, &tok, kb, vb, &got,
+						   &o);
+			err = err < 0 ? errno : 0;
+			if (err == EINVAL && first) { /* no batches: one key at a time */
+				batched = false;
+				continue;
+			}
+			if (err != 0 && err != ENOENT) {
+				rc = dt_set_errmsg(dtp, EDT_ENABLING, "cannot read @%s: %s",
+						   ag->ag_name, strerror(err));
+				goto out;
+			}
+		} else {
+			err = bpf_map_get_next_key(ag->ag_fd, first ? NULL : kb, kb) == 0 ? 0 : ENOENT;
+			got = err == 0 && bpf_map_lookup_elem(ag->ag_fd, kb, vb) == 0 ? 1 : 0;
+		}
+		first = false;
+		if (n + got > cap) {
+			size_t nc = 2 * (n + got);
+			uint8_t *nk = realloc(keys, nc * ag->ag_keysize);
+			uint64_t *nv = nk != NULL ? realloc(vals, nc * vs * 8) : NULL;
+
+			if (nk != NULL)
+				keys = nk;
+			if (nv == NULL) {
+				rc = dt_set_errno(dtp, EDT_NOMEM);
+				goto out;
+			}
+			vals = nv;
+			cap = nc;
+		}
+		for (uint32_t i = 0; i < got; i++, n++) {
+			memcpy(keys + n * ag->ag_keysize, kb + (size_t)i * ag->ag_keysize,
+			       ag->ag_keysize);
+			memset(vals + n * vs, 0, vs * 8);
+			for (size_t c = 0; c < ncpu; c++)
+				merge(ag, vals + n * vs, vb + (size_t)i * per + c * vs);
+		}
+		if (err == ENOENT)
+			break;
+	}
+	s->as_n = n;
+	s->as_keys = keys;
+	s->as_vals = vals;
+	keys = NULL;
+	vals = NULL;
+	dt_agg_snap_free(ag);
+	ag->ag_snap = s;
+	s = NULL;
+out:
+	free(s);
+	free(keys);
+	free(vals);
+	free(kb);
+	free(vb);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static int64_t qbucket_value(int i)
+{
+	return i < DT_QUANTIZE_ZERO ? -(int64_t)(1ULL << (DT_QUANTIZE_ZERO - 1 - i))
+	       : i == DT_QUANTIZE_ZERO ? 0
+				       : (int64_t)(1ULL << (i - DT_QUANTIZE_ZERO - 1));
+}
+
+static uint64_t isqrt128(u128 v)
+{
+	u128 res = 0, bit = (u128)1 << 126;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit != 0) {
+		if (v >= res + bit) {
+			v -= res + bit;
+			res = (res >> 1) + bit;
+		} else {
+			res >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (uint64_t)res;
+}
+
+/* illumos dt_stddev: sqrt(avg of squares - square of avg), 128-bit, truncating. */
+static uint64_t stddev(const uint64_t *v, uint64_t normal)
+{
+	u128 sq = (u128)v[3] << 64 | v[2], avg2;
+	int64_t avg;
+
+	if (v[0] == 0 || normal == 0)
+		return 0;
+	sq = sq / normal / normal / v[0];
+	avg = (int64_t)v[1] / (int64_t)normal / (int64_t)v[0];
+	if (avg < 0)
+		avg = -avg;
+	avg2 = (u128)(uint64_t)avg * (uint64_t)avg;
+	return isqrt128(sq - avg2);
+}
+
+/* The value of count, sum, min, max, avg (normalized), as printed. */
+static int64_t scalar(const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
+{
+	int64_t d = normal ? (int64_t)normal : 1;
+
+	switch (ag->ag_fn) {
+	case DT_AGG_COUNT: return (int64_t)v[0] / d;
+	case DT_AGG_AVG: return v[0] ? (int64_t)v[1] / d / (int64_t)v[0] : 0;
+	case DT_AGG_STDDEV: return (int64_t)stddev(v, normal);
+	default: return v[0] ? (int64_t)v[1] / d : 0;
+	}
+}
+
+/* The value a quantization sorts by: the sum of bucket values times counts. */
+static long double qweight(const dt_agg_t *ag, const uint64_t *v, uint64_t *zero)
+{
+	const uint64_t *b = v + 1;
+	long double t = 0;
+
+	*zero = 0;
+	if (ag->ag_fn == DT_AGG_QUANTIZE) {
+		for (int i = 0; i < DT_QUANTIZE_NBUCKETS; i++)
+			t += (long double)qbucket_value(i) * (long double)(int64_t)b[i];
+		*zero = b[DT_QUANTIZE_ZERO];
+	} else if (ag->ag_fn == DT_AGG_LQUANTIZE) {
+		int64_t base = ag->ag_args[0], levels = ag->ag_args[1], step = ag->ag_args[2];
+
+		t = (long double)(int64_t)b[0] * (long double)(base - 1);
+		for (int64_t k = 0; k < levels; k++) {
+			t += (long double)(int64_t)b[1 + k] * (long double)(base + k * step);
+			if (base + k * step == 0)
+				*zero = b[1 + k];
+		}
+		t += (long double)(int64_t)b[levels + 1] * (long double)(base + levels * step + 1);
+		if (base - 1 == 0)
+			*zero = b[0];
+	} else { /* llquantize */
+		int64_t factor = ag->ag_args[0], value = 1, next, step;
+		uint32_t bin = 1;
+
+		for (int64_t o = 0; o < ag->ag_args[1]; o++)
+			value *= factor;
+		t = (long double)(int64_t)b[0] * (long double)(value - 1);
+		next = value * factor;
+		step = next > ag->ag_args[3] ? next / ag->ag_args[3] : 1;
+		for (int64_t order = ag->ag_args[1]; order <= ag->ag_args[2] && bin < ag->ag_nbuckets;) {
+			t += (long double)(int64_t)b[bin++] * (long double)value;
+			if ((value += step) != next)
+				continue;
+			next = value * factor;
+			step = next > ag->ag_args[3] ? next / ag->ag_args[3] : 1;
+			order++;
+		}
+		if (bin < ag->ag_nbuckets)
+			t += (long double)(int64_t)b[bin] * (long double)value;
+		*zero = b[0];
+	}
+	return t;
+}
+
+/* ---------------------------------------------------------------- sorting */
+
+typedef struct sortctx {
+	const dt_agg_t *sc_ag;
+	const dt_asnap_t *sc_s;
+	int sc_rev;	/* -1 reverses */
+	bool sc_keyfirst;
+	int sc_keypos;
+} sortctx_t;
+
+static int valcmp(const dt_agg_t *ag, const uint64_t *a, const uint64_t *b)
+{
+	if (ag->ag_fn >= DT_AGG_QUANTIZE) {
+		uint64_t za, zb;
+		long double wa = qweight(ag, a, &za), wb = qweight(ag, b, &zb);
+
+		if (wa != wb)
+			return wa < wb ? -1 : 1;
+		return za < zb ? -1 : za > zb ? 1 : 0;
+	}
+	if (ag->ag_fn == DT_AGG_STDDEV) {
+		uint64_t x = stddev(a, 1), y = stddev(b, 1);
+
+		return x < y ? -1 : x > y;
+	}
+	{
+		int64_t x = scalar(ag, a, 1), y = scalar(ag, b, 1);
+
+		return x < y ? -1 : x > y;
+	}
+}
+
+/* Keys compare as unsigned integers (as illumos: -1 sorts after 1) or as bytes. */
+static int keycmp(const dt_agg_t *ag, int keypos, const uint8_t *a, const uint8_t *b)
+{
+	int n = ag->ag_nkeys;
+
+	if (keypos + 1 >= n)
+		keypos = 0;
+	for (int i = 0; i < n; i++) {
+		const dt_rec_t *k = &ag->ag_keys[(i + keypos) % n];
+		int c;
+
+		if (k->r_kind == DT_RK_INT) {
+			uint64_t x, y;
+
+			memcpy(&x, a + k->r_off, 8);
+			memcpy(&y, b + k->r_off, 8);
+			if (k->r_size < 8) {
+				x &= (1ULL << (8 * k->r_size)) - 1;
+				y &= (1ULL << (8 * k->r_size)) - 1;
+			}
+			c = x < y ? -1 : x > y;
+		} else {
+			c = memcmp(a + k->r_off, b + k->r_off, k->r_size);
+			c = c < 0 ? -1 : c > 0;
+		}
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+static _Thread_local const sortctx_t *t_sort;
+
+static int entcmp(const void *pa, const void *pb)
+{
+	const sortctx_t *sc = t_sort;
+	const dt_agg_t *ag = sc->sc_ag;
+	size_t i = *(const size_t *)pa, j = *(const size_t *)pb, vs = nslots(ag);
+	const uint8_t *ka = sc->sc_s->as_keys + i * ag->ag_keysize;
+	const uint8_t *kb = sc->sc_s->as_keys + j * ag->ag_keysize;
+	int c;
+
+	if (sc->sc_keyfirst) {
+		if ((c = keycmp(ag, sc->sc_keypos, ka, kb)) == 0)
+			c = valcmp(ag, sc->sc_s->as_vals + i * vs, sc->sc_s->as_vals + j * vs);
+	} else if ((c = valcmp(ag, sc->sc_s->as_vals + i * vs, sc->sc_s->as_vals + j * vs)) == 0) {
+		c = keycmp(ag, sc->sc_keypos, ka, kb);
+	}
+	return c * sc->sc_rev;
+}
+
+/* The entries' order: by value then key, or as the aggsort options say. */
+static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s, int rev,
+		      bool options)
+{
+	size_t *ix = malloc((s->as_n ? s->as_n : 1) * sizeof(*ix));
+	sortctx_t sc = { ag, s, rev, false, 0 };
+
+	if (ix == NULL)
+		return NULL;
+	if (options) {
+		sc.sc_rev = dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1;
+		sc.sc_keyfirst = dt_option_get(dtp, "aggsortkey", 0) != 0;
+		sc.sc_keypos = (int)dt_option_get(dtp, "aggsortkeypos", 0);
+	}
+	for (size_t i = 0; i < s->as_n; i++)
+		ix[i] = i;
+	t_sort = &sc;
+	qsort(ix, s->as_n, sizeof(*ix), entcmp);
+	t_sort = NULL;
+	return ix;
+}
+
+/* ---------------------------------------------------------------- printing */
+
+static void print_key(FILE *fp, const dt_rec_t *k, const uint8_t *key)
+{
+	int64_t v;
+
+	if (k->r_kind != DT_RK_INT) {
+		dt_print_bytes(fp, (const char *)key + k->r_off, k->r_size, -50);
+		return;
+	}
+	memcpy(&v, key + k->r_off, 8);
+	switch (k->r_size) {
+	case 8: fprintf(fp, " %16lld", (long long)v); break;
+	case 4: fprintf(fp, " %8d", (int)(int32_t)v); break;
+	case 2: fprintf(fp, " %5d", (int)(uint16_t)v); break;
+	default: fprintf(fp, " %3d", (int)(uint8_t)v); break;
+	}
+}
+
+/* dt_print_quantline: one row's bar and count. */
+static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total, bool pos,
+		      bool neg)
+{
+	static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+	static const char sp[] = "                                        ";
+	int len = 40;
+	unsigned depth = 0;
+	long long shown = (long long)(val / (int64_t)(normal ? normal : 1));
+
+	if (!neg || !pos) {
+		if (total > 0)
+			depth = (unsigned)(fabsl((long double)val) * len / total + 0.5L);
+		if (!neg)
+			fprintf(fp, "|%s%s %-9lld\n", ats + len - depth, sp + depth, shown);
+		else
+			fprintf(fp, "%s%s| %-9lld\n", sp + depth, ats + len - depth, shown);
+		return;
+	}
+	len /= 2;
+	depth = (unsigned)(fabsl((long double)val) * len / total + 0.5L);
+	if (val <= 0)
+		fprintf(fp, "%s%s|%*s %-9lld\n", sp + 20 + depth, ats + 20 + len - depth, len, "",
+			shown);
+	else
+		fprintf(fp, "%20s|%s%s %-9lld\n", "", ats + 20 + len - depth, sp + 20 + depth, shown);
+}
+
+static void quantize_rows(FILE *fp, const int64_t *b, uint32_t nb, uint32_t first, uint32_t last,
+			  uint64_t normal, const dt_agg_t *ag)
+{
+	long double total = 0;
+	bool pos = false, neg = false;
+
+	for (uint32_t i = first; i <= last; i++) {
+		pos |= b[i] > 0;
+		neg |= b[i] < 0;
+		total += fabsl((long double)b[i]);
+	}
+	fprintf(fp, "\n%16s %41s %-9s\n", "value", "------------- Distribution -------------",
+		"count");
+	if (ag->ag_fn == DT_AGG_QUANTIZE) {
+		for (uint32_t i = first; i <= last; i++) {
+			fprintf(fp, "%16lld ", (long long)qbucket_value((int)i));
+			quantline(fp, b[i], normal, total, pos, neg);
+		}
+	} else if (ag->ag_fn == DT_AGG_LQUANTIZE) {
+		int64_t base = ag->ag_args[0], levels = ag->ag_args[1], step = ag->ag_args[2];
+
+		for (uint32_t i = first; i <= last; i++) {
+			char c[32];
+
+			if (i == 0) {
+				snprintf(c, sizeof(c), "< %d", (int)base);
+				fprintf(fp, "%16s ", c);
+			} else if (i == (uint32_t)levels + 1) {
+				snprintf(c, sizeof(c), ">= %d", (int)(base + levels * step));
+				fprintf(fp, "%16s ", c);
+			} else {
+				fprintf(fp, "%16d ", (int)(base + (int64_t)(i - 1) * step));
+			}
+			quantline(fp, b[i], normal, total, pos, neg);
+		}
+	} else {
+		int64_t factor = ag->ag_args[0], value = 1, next, step, order;
+		uint32_t bin = 1;
+		char c[32];
+
+		for (order = 0; order < ag->ag_args[1]; order++)
+			value *= factor;
+		next = value * factor;
+		step = next > ag->ag_args[3] ? next / ag->ag_args[3] : 1;
+		if (first == 0) {
+			snprintf(c, sizeof(c), "< %lld", (long long)value);
+			fprintf(fp, "%16s ", c);
+			quantline(fp, b[0], normal, total, pos, neg);
+		}
+		while (order <= ag->ag_args[2] && bin < nb) {
+			if (bin >= first && bin <= last) {
+				fprintf(fp, "%16lld ", (long long)value);
+				quantline(fp, b[bin], normal, total, pos, neg);
+			}
+			bin++;
+			if ((value += step) != next)
+				continue;
+			next = value * factor;
+			step = next > ag->ag_args[3] ? next / ag->ag_args[3] : 1;
+			order++;
+		}
+		if (last < bin || bin >= nb)
+			return;
+		snprintf(c, sizeof(c), ">= %lld", (long long)value);
+		fprintf(fp, "%16s ", c);
+		quantline(fp, b[bin], normal, total, pos, neg);
+	}
+}
+
+/* dt_print_quantize and its kin: one empty bucket kept on each side. */
+static void print_quantize(FILE *fp, const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
+{
+	const int64_t *b = (const int64_t *)(v + 1);
+	uint32_t nb = ag->ag_nbuckets, first = 0, last = nb - 1;
+
+	while (first < last && b[first] == 0)
+		first++;
+	if (ag->ag_fn == DT_AGG_QUANTIZE && first == nb - 1) { /* no data: -1, 0, 1 */
+		first = DT_QUANTIZE_ZERO - 1;
+		last = DT_QUANTIZE_ZERO + 1;
+	} else if (ag->ag_fn != DT_AGG_QUANTIZE && first == last && b[first] == 0) {
+		first = 0;
+		last = ag->ag_fn == DT_AGG_LQUANTIZE ? 2 : 1;
+	} else {
+		if (first > 0)
+			first--;
+		while (last > 0 && b[last] == 0)
+			last--;
+		if (last < nb - 1)
+			last++;
+	}
+	quantize_rows(fp, b, nb, first, last, normal, ag);
+}
+
+static void print_value(FILE *fp, const dt_agg_t *ag, const uint64_t *v)
+{
+	if (ag->ag_fn >= DT_AGG_QUANTIZE)
+		print_quantize(fp, ag, v, ag->ag_normal);
+	else if (ag->ag_fn == DT_AGG_STDDEV)
+		fprintf(fp, " %16llu", (unsigned long long)stddev(v, ag->ag_normal));
+	else
+		fprintf(fp, " %16lld", (long long)scalar(ag, v, ag->ag_normal));
+}
+
+/* Every entry of one aggregation, as dt_print_aggs prints it. */
+static int print_agg(dtrace_hdl_t *dtp, FILE *fp, dt_agg_t *ag)
+{
+	const dt_asnap_t *s = ag->ag_snap != NULL ? ag->ag_snap : &g_empty;
+	size_t *ix = sorted(dtp, ag, s, 1, true);
+
+	if (ix == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (size_t e = 0; e < s->as_n; e++) {
+		const uint8_t *key = s->as_keys + ix[e] * ag->ag_keysize;
+
+		for (int k = 0; k < ag->ag_nkeys; k++)
+			print_key(fp, &ag->ag_keys[k], key);
+		print_value(fp, ag, s->as_vals + ix[e] * nslots(ag));
+		fputc('\n', fp);
+	}
+	free(ix);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- actions */
+
+static dt_agg_t *agg_by_id(dt_run_t *r, uint32_t id)
+{
+	return id >= 1 && id <= r->r_naggs ? r->r_aggs[id - 1] : NULL;
+}
+
+/* printa(@a) without a format: a blank line, then @a as at exit. */
+int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_rec_t *recs,
+		  const uint8_t *data)
+{
+	dt_run_t *r = dtp->dt_run;
+	dt_agg_t *ag = agg_by_id(r, act->a_aggs[0]);
+
+	(void)recs;
+	(void)data;
+	if (ag == NULL)
+		return 0;
+	for (int i = 0; i < act->a_naggs; i++) {
+		dt_agg_t *a = agg_by_id(r, act->a_aggs[i]);
+
+		if (a != NULL && snap(dtp, r, a) != 0)
+			return -1;
+		if (a != NULL)
+			a->ag_printed = true;
+	}
+	if (act->a_fmt == NULL) {
+		fputc('\n', fp);
+		return print_agg(dtp, fp, ag);
+	}
+	return dt_agg_printa_fmt(dtp, fp, act);
+}
+
+/* Zero (clear) or delete (trunc) the kernel's entries of @a not kept. */
+static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag, bool del, int64_t keep)
+{
+	dt_asnap_t *s;
+	size_t *ix = NULL, from = 0;
+	uint64_t *zero = NULL;
+	int rc = 0;
+
+	if (snap(dtp, r, ag) != 0)
+		return -1;
+	s = ag->ag_snap;
+	if (del && keep != 0) { /* keep the |keep| largest (smallest if negative) */
+		if ((ix = sorted(dtp, ag, s, keep > 0 ? -1 : 1, false)) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		from = (size_t)(keep > 0 ? keep : -keep);
+	}
+	if (!del && (zero = calloc((size_t)r->r_ncpus, ag->ag_valsize)) == NULL) {
+		free(ix);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	for (size_t e = from; e < s->as_n; e++) {
+		const uint8_t *key = s->as_keys + (ix != NULL ? ix[e] : e) * ag->ag_keysize;
+
+		if (del)
+			(void)bpf_map_delete_elem(ag->ag_fd, key);
+		else
+			(void)bpf_map_update_elem(ag->ag_fd, key, zero, BPF_EXIST);
+	}
+	free(ix);
+	free(zero);
+	if (snap(dtp, r, ag) != 0)
+		rc = -1;
+	return rc;
+}
+
+int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs,
+		  const uint8_t *data)
+{
+	dt_run_t *r = dtp->dt_run;
+	dt_agg_t *ag = agg_by_id(r, act->a_aggs[0]);
+	int64_t n = 0;
+
+	if (ag == NULL)
+		return 0;
+	if (act->a_nrecs > 0)
+		memcpy(&n, data + recs[act->a_rec].r_off, 8);
+	switch (act->a_kind) {
+	case DT_A_CLEAR: return drop_entries(dtp, r, ag, false, 0);
+	case DT_A_TRUNC: return drop_entries(dtp, r, ag, true, n);
+	case DT_A_NORMALIZE: ag->ag_normal = n > 0 ? (uint64_t)n : 1; return 0;
+	case DT_A_DENORMALIZE: ag->ag_normal = 1; return 0;
+	default: return 0;
+	}
+}
+
+/* ---------------------------------------------------------------- at exit */
+
+int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
+{
+	dt_run_t *r;
+
+	if (dtp == NULL)
+		return -1;
+	if ((r = dtp->dt_run) == NULL)
+		return 0;
+	if (fp == NULL)
+		fp = stdout;
+	for (uint32_t i = 0; i < r->r_naggs; i++) {
+		uint32_t id = dt_option_get(dtp, "aggsortrev", 0) ? r->r_naggs - i : i + 1;
+		dt_agg_t *ag = r->r_aggs[id - 1];
+
+		if (ag->ag_printed)
+			continue;
+		if (snap(dtp, r, ag) != 0 || print_agg(dtp, fp, ag) != 0)
+			return -1;
+	}
+	fflush(fp);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- printa with a format */
+
+/* The entry of key in snapshot s (sorted by key bytes in kix), or -1. */
+static long find_key(const dt_agg_t *ag, const dt_asnap_t *s, const size_t *kix, const uint8_t *key)
+{
+	size_t lo = 0, hi = s->as_n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = memcmp(s->as_keys + kix[mid] * ag->ag_keysize, key, ag->ag_keysize);
+
+		if (c == 0)
+			return (long)kix[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static _Thread_local const dt_agg_t *t_kag;
+static _Thread_local const uint8_t *t_kbase;
+
+static int bytecmp(const void *pa, const void *pb)
+{
+	size_t ks = t_kag->ag_keysize;
+
+	return memcmp(t_kbase + *(const size_t *)pa * ks, t_kbase + *(const size_t *)pb * ks, ks);
+}
+
+/* A bundle: one key, and each aggregation's value there (zeros where it has none). */
+typedef struct bundle {
+	const uint8_t *b_key;
+	const uint64_t **b_vals;
+} bundle_t;
+
+static _Thread_local struct {
+	const dt_agg_t *const *ags;
+	int n, pos, rev;
+	bool keyfirst;
+	int keypos;
+} t_b;
+
+static int bundlecmp(const void *pa, const void *pb)
+{
+	const bundle_t *a = pa, *b = pb;
+	int c = 0;
+
+	if (t_b.keyfirst)
+		c = keycmp(t_b.ags[0], t_b.keypos, a->b_key, b->b_key);
+	for (int i = 0; i < t_b.n && c == 0; i++) {
+		int j = (t_b.pos + i) % t_b.n;
+
+		c = valcmp(t_b.ags[j], a->b_vals[j], b->b_vals[j]);
+	}
+	if (c == 0 && !t_b.keyfirst)
+		c = keycmp(t_b.ags[0], t_b.keypos, a->b_key, b->b_key);
+	return c * t_b.rev;
+}
+
+/* Print one entry through the format: conversions with '@' take values, others keys. */
+static void print_bundle(FILE *fp, const char *fmt, const dt_agg_t *const *ags, int nags,
+			 const bundle_t *b, uint8_t *buf)
+{
+	const dt_agg_t *ag0 = ags[0];
+	int key = 0, cur = 0;
+	const char *p = fmt;
+
+	memcpy(buf, b->b_key, ag0->ag_keysize);
+	while (*p != '\0') {
+		const char *start = p, *conv;
+		char spec[256];
+		size_t len;
+		bool at = false;
+		int stars = 0;
+		dt_rec_t recs[4];
+		int nr = 0;
+
+		/* the literal text up to the next conversion */
+		while (*p != '\0' && !(*p == '%' && p[1] != '%')) {
+			if (*p == '%')
+				p++;
+			fputc(*p++, fp);
+		}
+		if (*p == '\0')
+			break;
+		start = p++;
+		while (*p != '\0' && strchr("#0- +'@123456789.*hlLwjzt?", *p) != NULL) {
+			at |= *p == '@';
+			stars += *p == '*';
+			p++;
+		}
+		conv = p;
+		if (*p != '\0')
+			p++;
+		len = 0;
+		for (const char *q = start; q < p && len + 1 < sizeof(spec); q++)
+			if (*q != '@')
+				spec[len++] = *q;
+		spec[len] = '\0';
+		for (int s = 0; s < stars && key < ag0->ag_nkeys && nr < 3; s++)
+			recs[nr++] = ag0->ag_keys[key++];
+		if (at) {
+			const dt_agg_t *ag = ags[cur];
+			const uint64_t *v = b->b_vals[cur];
+			int64_t x;
+
+			if (cur < nags - 1)
+				cur++;
+			if (ag->ag_fn >= DT_AGG_QUANTIZE) {
+				print_quantize(fp, ag, v, ag->ag_normal);
+				continue;
+			}
+			x = ag->ag_fn == DT_AGG_STDDEV ? (int64_t)stddev(v, ag->ag_normal)
+						       : scalar(ag, v, ag->ag_normal);
+			memcpy(buf + ag0->ag_keysize, &x, 8);
+			recs[nr++] = (dt_rec_t){ ag0->ag_keysize, 8, DT_RK_INT,
+						 ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV };
+		} else if (key < ag0->ag_nkeys) {
+			recs[nr++] = ag0->ag_keys[key++];
+		} else if (*conv != '\0') {
+			continue; /* the checker matched conversions to keys: not reached */
+		}
+		dt_print_printf(fp, spec, recs, nr, buf);
+	}
+}
+
+int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
+{
+	dt_run_t *r = dtp->dt_run;
+	int n = act->a_naggs, rc = 0;
+	const dt_agg_t **ags = calloc((size_t)n, sizeof(*ags));
+	size_t **kix = calloc((size_t)n, sizeof(*kix));
+	uint64_t *zero = NULL;
+	bundle_t *bs = NULL;
+	const uint64_t **vals = NULL;
+	uint8_t *buf = NULL;
+	size_t nb = 0, total = 0;
+
+	if (ags == NULL || kix == NULL)
+		goto nomem;
+	for (int i = 0; i < n; i++) {
+		const dt_asnap_t *s;
+
+		if ((ags[i] = agg_by_id(r, act->a_aggs[i])) == NULL)
+			goto out;
+		s = ags[i]->ag_snap != NULL ? ags[i]->ag_snap : &g_empty;
+		total += s->as_n;
+		if ((kix[i] = malloc((s->as_n ? s->as_n : 1) * sizeof(size_t))) == NULL)
+			goto nomem;
+		for (size_t e = 0; e < s->as_n; e++)
+			kix[i][e] = e;
+		t_kag = ags[i];
+		t_kbase = s->as_keys;
+		qsort(kix[i], s->as_n, sizeof(size_t), bytecmp);
+	}
+	zero = calloc(1, r->r_aggzero ? r->r_aggzero : 8);
+	bs = calloc(total ? total : 1, sizeof(*bs));
+	vals = calloc((total ? total : 1) * (size_t)n, sizeof(*vals));
+	buf = calloc(1, ags[0]->ag_keysize + 8);
+	if (zero == NULL || bs == NULL || vals == NULL || buf == NULL)
+		goto nomem;
+	/* the union of the keys: each key once, at its first aggregation */
+	for (int i = 0; i < n; i++) {
+		const dt_asnap_t *s = ags[i]->ag_snap != NULL ? ags[i]->ag_snap : &g_empty;
+
+		for (size_t e = 0; e < s->as_n; e++) {
+			const uint8_t *key = s->as_keys + e * ags[i]->ag_keysize;
+			bool seen = false;
+
+			for (int j = 0; j < i && !seen; j++)
+				seen = ags[j]->ag_snap != NULL &&
+				       find_key(ags[j], ags[j]->ag_snap, kix[j], key) >= 0;
+			if (seen)
+				continue;
+			bs[nb].b_key = key;
+			bs[nb].b_vals = vals + nb * (size_t)n;
+			for (int j = 0; j < n; j++) {
+				const dt_asnap_t *sj = ags[j]->ag_snap;
+				long at = sj != NULL ? find_key(ags[j], sj, kix[j], key) : -1;
+
+				bs[nb].b_vals[j] = at >= 0 ? sj->as_vals + (size_t)at * nslots(ags[j])
+							   : zero;
+			}
+			nb++;
+		}
+	}
+	t_b.ags = ags;
+	t_b.n = n;
+	t_b.pos = (int)(dt_option_get(dtp, "aggsortpos", 0) % (uint64_t)n);
+	t_b.rev = dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1;
+	t_b.keyfirst = dt_option_get(dtp, "aggsortkey", 0) != 0;
+	t_b.keypos = (int)dt_option_get(dtp, "aggsortkeypos", 0);
+	qsort(bs, nb, sizeof(*bs), bundlecmp);
+	for (size_t e = 0; e < nb; e++)
+		print_bundle(fp, act->a_fmt, ags, n, &bs[e], buf);
+	goto out;
+nomem:
+	rc = dt_set_errno(dtp, EDT_NOMEM);
+out:
+	for (int i = 0; kix != NULL && i < n; i++)
+		free(kix[i]);
+	free(kix);
+	free(ags);
+	free(zero);
+	free(bs);
+	free(vals);
+	free(buf);
+	return rc;
+}

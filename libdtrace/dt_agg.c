@@ -566,7 +566,7 @@ int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_rec
 		  const uint8_t *data)
 {
 	dt_run_t *r = dtp->dt_run;
-	dt_agg_t *ag = agg_by_id(r, act->a_aggs[0]);
+	dt_agg_t *ag = act->a_naggs > 0 ? agg_by_id(r, act->a_aggs[0]) : NULL;
 
 	(void)recs;
 	(void)data;
@@ -626,7 +626,7 @@ int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs,
 		  const uint8_t *data)
 {
 	dt_run_t *r = dtp->dt_run;
-	dt_agg_t *ag = agg_by_id(r, act->a_aggs[0]);
+	dt_agg_t *ag = act->a_naggs > 0 ? agg_by_id(r, act->a_aggs[0]) : NULL;
 	int64_t n = 0;
 
 	if (ag == NULL)

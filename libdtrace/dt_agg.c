@@ -10,6 +10,7 @@
  * factor as unsigned, or prints a negative avg() through printa's format
  * as unsigned, we print the signed result.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -254,25 +255,10 @@ static long double qweight(const dt_agg_t *ag, const uint64_t *v, uint64_t *zero
 		t += (long double)(int64_t)b[levels + 1] * (long double)(base + levels * step + 1);
 		if (base - 1 == 0)
 			*zero = b[0];
-	} else { /* llquantize */
-		int64_t factor = ag->ag_args[0], value = 1, next, step;
-		uint32_t bin = 1;
-
-		for (int64_t o = 0; o < ag->ag_args[1]; o++)
-			value *= factor;
-		t = (long double)(int64_t)b[0] * (long double)(value - 1);
-		next = value * factor;
-		step = next > ag->ag_args[3] ? next / ag->ag_args[3] : 1;
-		for (int64_t order = ag->ag_args[1]; order <= ag->ag_args[2] && bin < ag->ag_nbuckets;) {
-			t += (long double)(int64_t)b[bin++] * (long double)value;
-			if ((value += step) != next)
-				continue;
-			next = value * factor;
-			step = next > ag->ag_args[3] ? next / ag->ag_args[3] : 1;
-			order++;
-		}
-		if (bin < ag->ag_nbuckets)
-			t += (long double)(int64_t)b[bin] * (long double)value;
+	} else { /* llquantize: below factor^low weighs factor^low - 1 */
+		t = (long double)(int64_t)b[0] * (long double)(ag->ag_llqval[0] - 1);
+		for (uint32_t i = 1; i < ag->ag_nbuckets; i++)
+			t += (long double)(int64_t)b[i] * (long double)ag->ag_llqval[i];
 		*zero = b[0];
 	}
 	return t;
@@ -341,11 +327,9 @@ static int keycmp(const dt_agg_t *ag, int keypos, const uint8_t *a, const uint8_
 	return 0;
 }
 
-static _Thread_local const sortctx_t *t_sort;
-
-static int entcmp(const void *pa, const void *pb)
+static int entcmp(const void *pa, const void *pb, void *arg)
 {
-	const sortctx_t *sc = t_sort;
+	const sortctx_t *sc = arg;
 	const dt_agg_t *ag = sc->sc_ag;
 	size_t i = *(const size_t *)pa, j = *(const size_t *)pb, vs = nslots(ag);
 	const uint8_t *ka = sc->sc_s->as_keys + i * ag->ag_keysize;
@@ -377,9 +361,7 @@ static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s
 	}
 	for (size_t i = 0; i < s->as_n; i++)
 		ix[i] = i;
-	t_sort = &sc;
-	qsort(ix, s->as_n, sizeof(*ix), entcmp);
-	t_sort = NULL;
+	qsort_r(ix, s->as_n, sizeof(*ix), entcmp, &sc);
 	return ix;
 }
 
@@ -466,36 +448,18 @@ static void quantize_rows(FILE *fp, const int64_t *b, uint32_t nb, uint32_t firs
 			quantline(fp, b[i], normal, total, pos, neg);
 		}
 	} else {
-		int64_t factor = ag->ag_args[0], value = 1, next, step, order;
-		uint32_t bin = 1;
-		char c[32];
+		for (uint32_t i = first; i <= last; i++) {
+			char c[32];
 
-		for (order = 0; order < ag->ag_args[1]; order++)
-			value *= factor;
-		next = value * factor;
-		step = next > ag->ag_args[3] ? next / ag->ag_args[3] : 1;
-		if (first == 0) {
-			snprintf(c, sizeof(c), "< %lld", (long long)value);
-			fprintf(fp, "%16s ", c);
-			quantline(fp, b[0], normal, total, pos, neg);
-		}
-		while (order <= ag->ag_args[2] && bin < nb) {
-			if (bin >= first && bin <= last) {
-				fprintf(fp, "%16lld ", (long long)value);
-				quantline(fp, b[bin], normal, total, pos, neg);
+			if (i == 0 || i == nb - 1) {
+				snprintf(c, sizeof(c), "%s %lld", i == 0 ? "<" : ">=",
+					 (long long)ag->ag_llqval[i]);
+				fprintf(fp, "%16s ", c);
+			} else {
+				fprintf(fp, "%16lld ", (long long)ag->ag_llqval[i]);
 			}
-			bin++;
-			if ((value += step) != next)
-				continue;
-			next = value * factor;
-			step = next > ag->ag_args[3] ? next / ag->ag_args[3] : 1;
-			order++;
+			quantline(fp, b[i], normal, total, pos, neg);
 		}
-		if (last < bin || bin >= nb)
-			return;
-		snprintf(c, sizeof(c), ">= %lld", (long long)value);
-		fprintf(fp, "%16s ", c);
-		quantline(fp, b[bin], normal, total, pos, neg);
 	}
 }
 
@@ -688,14 +652,15 @@ static long find_key(const dt_agg_t *ag, const dt_asnap_t *s, const size_t *kix,
 	return -1;
 }
 
-static _Thread_local const dt_agg_t *t_kag;
-static _Thread_local const uint8_t *t_kbase;
-
-static int bytecmp(const void *pa, const void *pb)
+/* Entries by their keys' bytes (arg: the aggregation's snapshot), for find_key. */
+static int bytecmp(const void *pa, const void *pb, void *arg)
 {
-	size_t ks = t_kag->ag_keysize;
+	const dt_agg_t *ag = arg;
+	const dt_asnap_t *s = ag->ag_snap;
+	size_t ks = ag->ag_keysize;
 
-	return memcmp(t_kbase + *(const size_t *)pa * ks, t_kbase + *(const size_t *)pb * ks, ks);
+	return memcmp(s->as_keys + *(const size_t *)pa * ks, s->as_keys + *(const size_t *)pb * ks,
+		      ks);
 }
 
 /* A bundle: one key, and each aggregation's value there (zeros where it has none). */
@@ -704,28 +669,29 @@ typedef struct bundle {
 	const uint64_t **b_vals;
 } bundle_t;
 
-static _Thread_local struct {
+typedef struct bundlesort {
 	const dt_agg_t *const *ags;
 	int n, pos, rev;
 	bool keyfirst;
 	int keypos;
-} t_b;
+} bundlesort_t;
 
-static int bundlecmp(const void *pa, const void *pb)
+static int bundlecmp(const void *pa, const void *pb, void *arg)
 {
 	const bundle_t *a = pa, *b = pb;
+	const bundlesort_t *t = arg;
 	int c = 0;
 
-	if (t_b.keyfirst)
-		c = keycmp(t_b.ags[0], t_b.keypos, a->b_key, b->b_key);
-	for (int i = 0; i < t_b.n && c == 0; i++) {
-		int j = (t_b.pos + i) % t_b.n;
+	if (t->keyfirst)
+		c = keycmp(t->ags[0], t->keypos, a->b_key, b->b_key);
+	for (int i = 0; i < t->n && c == 0; i++) {
+		int j = (t->pos + i) % t->n;
 
-		c = valcmp(t_b.ags[j], a->b_vals[j], b->b_vals[j]);
+		c = valcmp(t->ags[j], a->b_vals[j], b->b_vals[j]);
 	}
-	if (c == 0 && !t_b.keyfirst)
-		c = keycmp(t_b.ags[0], t_b.keypos, a->b_key, b->b_key);
-	return c * t_b.rev;
+	if (c == 0 && !t->keyfirst)
+		c = keycmp(t->ags[0], t->keypos, a->b_key, b->b_key);
+	return c * t->rev;
 }
 
 /* Print one entry through the format: conversions with '@' take values, others keys. */
@@ -820,9 +786,8 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 			goto nomem;
 		for (size_t e = 0; e < s->as_n; e++)
 			kix[i][e] = e;
-		t_kag = ags[i];
-		t_kbase = s->as_keys;
-		qsort(kix[i], s->as_n, sizeof(size_t), bytecmp);
+		if (s->as_n > 0)
+			qsort_r(kix[i], s->as_n, sizeof(size_t), bytecmp, (void *)ags[i]);
 	}
 	zero = calloc(1, r->r_aggzero ? r->r_aggzero : 8);
 	bs = calloc(total ? total : 1, sizeof(*bs));
@@ -855,13 +820,14 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 			nb++;
 		}
 	}
-	t_b.ags = ags;
-	t_b.n = n;
-	t_b.pos = (int)(dt_option_get(dtp, "aggsortpos", 0) % (uint64_t)n);
-	t_b.rev = dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1;
-	t_b.keyfirst = dt_option_get(dtp, "aggsortkey", 0) != 0;
-	t_b.keypos = (int)dt_option_get(dtp, "aggsortkeypos", 0);
-	qsort(bs, nb, sizeof(*bs), bundlecmp);
+	{
+		bundlesort_t bsort = { ags, n, (int)(dt_option_get(dtp, "aggsortpos", 0) % (uint64_t)n),
+				       dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1,
+				       dt_option_get(dtp, "aggsortkey", 0) != 0,
+				       (int)dt_option_get(dtp, "aggsortkeypos", 0) };
+
+		qsort_r(bs, nb, sizeof(*bs), bundlecmp, &bsort);
+	}
 	for (size_t e = 0; e < nb; e++)
 		print_bundle(fp, act->a_fmt, ags, n, &bs[e], buf);
 	goto out;

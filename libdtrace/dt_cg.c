@@ -79,7 +79,8 @@ typedef struct dt_cg {
 	bool cg_faults; /* the clause jumps to its fault block */
 	/* labels */
 	long *cg_labels;
-	int cg_nlabels, cg_labcap;
+	int cg_nlabels;
+	size_t cg_labcap;
 	fixup_t *cg_fix;
 	size_t cg_nfix, cg_fixcap;
 	int cg_lstrcmp, cg_lstrlen; /* subprograms, or -1 */
@@ -140,15 +141,8 @@ static size_t here(dt_cg_t *cg)
 
 static int label(dt_cg_t *cg)
 {
-	if (cg->cg_nlabels == cg->cg_labcap) {
-		int nc = cg->cg_labcap ? 2 * cg->cg_labcap : 64;
-		long *nl = realloc(cg->cg_labels, (size_t)nc * sizeof(*nl));
-
-		if (nl == NULL)
-			cg_error(cg, NULL, "out of memory generating code");
-		cg->cg_labels = nl;
-		cg->cg_labcap = nc;
-	}
+	if (dt_grow(&cg->cg_labels, &cg->cg_labcap, (size_t)cg->cg_nlabels, sizeof(long), 64) != 0)
+		cg_error(cg, NULL, "out of memory generating code");
 	cg->cg_labels[cg->cg_nlabels] = -1;
 	return cg->cg_nlabels++;
 }
@@ -161,15 +155,8 @@ static void place(dt_cg_t *cg, int l)
 /* A jump (or call) whose offset is fixed when its label is placed. */
 static void emit_to(dt_cg_t *cg, struct bpf_insn i, int l)
 {
-	if (cg->cg_nfix == cg->cg_fixcap) {
-		size_t nc = cg->cg_fixcap ? 2 * cg->cg_fixcap : 128;
-		fixup_t *nf = realloc(cg->cg_fix, nc * sizeof(*nf));
-
-		if (nf == NULL)
-			cg_error(cg, NULL, "out of memory generating code");
-		cg->cg_fix = nf;
-		cg->cg_fixcap = nc;
-	}
+	if (dt_grow(&cg->cg_fix, &cg->cg_fixcap, cg->cg_nfix, sizeof(fixup_t), 128) != 0)
+		cg_error(cg, NULL, "out of memory generating code");
 	cg->cg_fix[cg->cg_nfix++] = (fixup_t){ here(cg), l };
 	emit(cg, i);
 }
@@ -1335,37 +1322,24 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 static const char *const aggfn_names[] = { "count", "sum", "min", "max", "avg", "stddev",
 					   "quantize", "lquantize", "llquantize" };
 
-/*
- * llquantize's buckets as illumos counts them: below factor^low, then for
- * each order of magnitude up to high, nsteps buckets (fewer while factor^k
- * is smaller), less those the previous order covered; then the rest.
- * Fills, per order, its bounds and bucket width; returns the bucket count.
- */
-typedef struct llq_order {
-	int64_t lo_last, lo_this, lo_width;
-	uint32_t lo_base;
-} llq_order_t;
-
-static uint32_t llq_orders(const int64_t a[4], llq_order_t *o, int *norders)
+uint32_t dt_llq_orders(const int64_t a[4], dt_llq_order_t *o, int *norders)
 {
-	int64_t factor = a[0], low = a[1], high = a[2], nsteps = a[3], this = 1, last, next;
+	int64_t factor = a[0], low = a[1], high = a[2], nsteps = a[3], this = 1, last;
 	uint32_t base = 1;
 	int n = 0;
 
 	for (int64_t order = 0; order < low; order++)
 		this *= factor;
 	last = this;
-	for (this *= factor, (void)0; low <= high; low++) {
+	this *= factor; /* the checker made sure factor^(high + 1) fits */
+	for (; low <= high && n < DT_LLQUANTIZE_MAXORDERS; low++) {
 		int64_t nb = this > nsteps ? nsteps : this;
 
-		next = this * factor;
-		if (n < DT_LLQUANTIZE_MAXORDERS)
-			o[n++] = (llq_order_t){ last, this, this / nb, base };
+		o[n++] = (dt_llq_order_t){ last, this, this / nb, base };
 		base += (uint32_t)(nb - nb / factor);
 		last = this;
-		if (next < this) /* 64 bits overflow: the rest is the top bucket */
-			break;
-		this = next;
+		if (low < high)
+			this *= factor;
 	}
 	*norders = n;
 	return base + 1;
@@ -1394,13 +1368,8 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	while (strcmp(aggfn_names[fn], fname) != 0)
 		if (++fn > DT_AGG_LLQUANTIZE)
 			cg_error(cg, call, "@%s has no aggregating function", an->dn_name);
-	if ((r->r_naggs & (r->r_naggs - 1)) == 0) { /* grows at powers of two */
-		dt_agg_t **na = realloc(r->r_aggs, (r->r_naggs ? 2 * r->r_naggs : 4) * sizeof(*na));
-
-		if (na == NULL)
-			cg_error(cg, call, "out of memory");
-		r->r_aggs = na;
-	}
+	if (dt_grow(&r->r_aggs, &r->r_aggcap, r->r_naggs, sizeof(dt_agg_t *), 4) != 0)
+		cg_error(cg, call, "out of memory");
 	if ((ag = dt_arena_alloc(&r->r_arena, sizeof(*ag))) == NULL ||
 	    (ag->ag_name = dt_arena_strndup(&r->r_arena, an->dn_name, strlen(an->dn_name))) == NULL)
 		cg_error(cg, call, "out of memory");
@@ -1434,13 +1403,25 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	case DT_AGG_QUANTIZE: ag->ag_nbuckets = DT_QUANTIZE_NBUCKETS; break;
 	case DT_AGG_LQUANTIZE: ag->ag_nbuckets = (uint32_t)ag->ag_args[1] + 2; break;
 	case DT_AGG_LLQUANTIZE: {
-		llq_order_t o[DT_LLQUANTIZE_MAXORDERS];
+		dt_llq_order_t o[DT_LLQUANTIZE_MAXORDERS];
 		int n;
 
-		ag->ag_nbuckets = llq_orders(ag->ag_args, o, &n);
 		if (ag->ag_args[2] - ag->ag_args[1] >= DT_LLQUANTIZE_MAXORDERS)
 			cg_error(cg, call, "llquantize( ) of more than %d orders of magnitude is not "
 				 "supported", DT_LLQUANTIZE_MAXORDERS);
+		ag->ag_nbuckets = dt_llq_orders(ag->ag_args, o, &n);
+		if (ag->ag_nbuckets <= 4096 &&
+		    (ag->ag_llqval = dt_arena_alloc(&r->r_arena, 8 * ag->ag_nbuckets)) == NULL)
+			cg_error(cg, call, "out of memory");
+		/* what the consumer labels each bucket with: its lower bound */
+		for (uint32_t b = 0; ag->ag_llqval != NULL && b < ag->ag_nbuckets; b++)
+			ag->ag_llqval[b] = o[n - 1].lo_this; /* the top bucket, unless below */
+		for (int i = 0; ag->ag_llqval != NULL && i < n; i++)
+			for (uint32_t b = o[i].lo_base, k = 0;
+			     k < (uint32_t)((o[i].lo_this - o[i].lo_last) / o[i].lo_width); b++, k++)
+				ag->ag_llqval[b] = o[i].lo_last + (int64_t)k * o[i].lo_width;
+		if (ag->ag_llqval != NULL)
+			ag->ag_llqval[0] = o[0].lo_last; /* counts what is below it */
 		break;
 	}
 	default: ag->ag_valsize = 16; break;
@@ -1512,9 +1493,9 @@ static void bucket_index(dt_cg_t *cg, const dt_agg_t *ag)
 		emit(cg, KS_ALU64_IMM(BPF_DIV, R3, (int32_t)step));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, 1));
 	} else { /* llquantize: the orders of magnitude, unrolled */
-		llq_order_t o[DT_LLQUANTIZE_MAXORDERS];
+		dt_llq_order_t o[DT_LLQUANTIZE_MAXORDERS];
 		int n;
-		uint32_t top = llq_orders(ag->ag_args, o, &n) - 1;
+		uint32_t top = dt_llq_orders(ag->ag_args, o, &n) - 1;
 
 		emit(cg, KS_MOV64_IMM(R3, 0));
 		emit_imm64(cg, R4, (uint64_t)o[0].lo_last);
@@ -1697,15 +1678,9 @@ static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
 
 	cg->cg_recoff += (store + 7) & ~7u;
 	if (!st->st_laidout) {
-		if (st->st_nrecs == st->st_reccap) {
-			int nc = st->st_reccap ? 2 * st->st_reccap : 8;
-			dt_rec_t *nr = realloc(st->st_recs, (size_t)nc * sizeof(*nr));
-
-			if (nr == NULL)
-				cg_error(cg, NULL, "out of memory");
-			st->st_recs = nr;
-			st->st_reccap = nc;
-		}
+		if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t), 8) !=
+		    0)
+			cg_error(cg, NULL, "out of memory");
 		st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign };
 	}
 	return (int)off;
@@ -1752,15 +1727,8 @@ static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
 
 	if (st->st_laidout)
 		return;
-	if (st->st_nacts == st->st_actcap) {
-		int nc = st->st_actcap ? 2 * st->st_actcap : 8;
-		dt_act_t *na = realloc(st->st_acts, (size_t)nc * sizeof(*na));
-
-		if (na == NULL)
-			cg_error(cg, NULL, "out of memory");
-		st->st_acts = na;
-		st->st_actcap = nc;
-	}
+	if (dt_grow(&st->st_acts, &st->st_actcap, (size_t)st->st_nacts, sizeof(dt_act_t), 8) != 0)
+		cg_error(cg, NULL, "out of memory");
 	st->st_acts[st->st_nacts++] = (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0, NULL, 0 };
 }
 

@@ -3,8 +3,8 @@
  * (ECBs), generating and loading one BPF program per probe, attaching it,
  * firing BEGIN and END, and the target process (-c, -p).
  *
- * BEGIN and END are uprobes on two functions of this library, fired by
- * calling them: BEGIN runs before any other probe may record (the state's
+ * BEGIN and END are programs dtrace runs itself (BPF_PROG_TEST_RUN), in
+ * its own thread: BEGIN before any other probe may record (the state's
  * activity is WARMUP until it returns), END after every other probe has
  * stopped recording (ENDING), as DTrace orders them.
  */
@@ -107,15 +107,8 @@ static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 	for (uint32_t i = 0; i < r->r_necbs; i++) /* two descriptions, one probe */
 		if (r->r_ecbs[i].e_probe == probe && r->r_ecbs[i].e_stmt == &r->r_stmts[stmt])
 			return 0;
-	if (r->r_necbs == r->r_ecbcap) {
-		uint32_t nc = r->r_ecbcap ? 2 * r->r_ecbcap : 32;
-		dt_ecb_t *ne = realloc(r->r_ecbs, nc * sizeof(*ne));
-
-		if (ne == NULL)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		r->r_ecbs = ne;
-		r->r_ecbcap = nc;
-	}
+	if (dt_grow(&r->r_ecbs, &r->r_ecbcap, r->r_necbs, sizeof(dt_ecb_t), 32) != 0)
+		return dt_set_errno(dtp, EDT_NOMEM);
 	r->r_ecbs[r->r_necbs] = (dt_ecb_t){ r->r_necbs + 1, probe, &r->r_stmts[stmt] };
 	r->r_necbs++;
 	return 1;
@@ -204,31 +197,17 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 
 static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec)
 {
-	if (r->r_nprogs == r->r_progcap) {
-		size_t nc = r->r_progcap ? 2 * r->r_progcap : 16;
-		dt_bprog_t *np = realloc(r->r_progs, nc * sizeof(*np));
-
-		if (np == NULL)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		r->r_progs = np;
-		r->r_progcap = nc;
-	}
+	if (dt_grow(&r->r_progs, &r->r_progcap, r->r_nprogs, sizeof(dt_bprog_t), 16) != 0)
+		return dt_set_errno(dtp, EDT_NOMEM);
 	r->r_progs[r->r_nprogs++] = (dt_bprog_t){ probe, argspec, -1, false };
 	return 0;
 }
 
 static int add_link(dtrace_hdl_t *dtp, dt_run_t *r, int fd)
 {
-	if (r->r_nlinks == r->r_linkcap) {
-		size_t nc = r->r_linkcap ? 2 * r->r_linkcap : 16;
-		int *nl = realloc(r->r_links, nc * sizeof(*nl));
-
-		if (nl == NULL) {
-			close(fd);
-			return dt_set_errno(dtp, EDT_NOMEM);
-		}
-		r->r_links = nl;
-		r->r_linkcap = nc;
+	if (dt_grow(&r->r_links, &r->r_linkcap, r->r_nlinks, sizeof(int), 16) != 0) {
+		close(fd);
+		return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	r->r_links[r->r_nlinks++] = fd;
 	return 0;

@@ -26,6 +26,12 @@ typedef struct dt_arena {
 } dt_arena_t;
 
 void *dt_arena_alloc(dt_arena_t *, size_t); /* zeroed; NULL on ENOMEM */
+/*
+ * Room for element n of a growing array: *arrp (a pointer to the array's
+ * pointer) has *capp places of size bytes, doubled (or made first) when n
+ * reaches them.  Returns 0, or -1 with the array unchanged (ENOMEM).
+ */
+int dt_grow(void *arrp, size_t *capp, size_t n, size_t size, size_t first);
 char *dt_arena_strndup(dt_arena_t *, const char *, size_t);
 void dt_arena_free(dt_arena_t *);
 

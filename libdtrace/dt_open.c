@@ -18,6 +18,21 @@ typedef struct dt_chunk {
 
 #define CHUNK_SIZE (64 * 1024)
 
+int dt_grow(void *arrp, size_t *capp, size_t n, size_t size, size_t first)
+{
+	void **arr = arrp;
+	size_t nc = *capp ? 2 * *capp : first;
+	void *na;
+
+	if (n < *capp)
+		return 0;
+	if (nc <= n || nc > SIZE_MAX / size || (na = realloc(*arr, nc * size)) == NULL)
+		return -1;
+	*arr = na;
+	*capp = nc;
+	return 0;
+}
+
 void *dt_arena_alloc(dt_arena_t *a, size_t n)
 {
 	dt_chunk_t *c = a->da_head;

@@ -266,15 +266,8 @@ static int load_syms(Elf *elf, freader_t *fr)
 			    (name = elf_strptr(elf, bsh.sh_link, s.st_name)) == NULL ||
 			    name[0] == '\0')
 				continue;
-			if (fr->fr_nsyms == cap) {
-				size_t nc = cap ? 2 * cap : 256;
-				sym_t *ns = realloc(fr->fr_syms, nc * sizeof(*ns));
-
-				if (ns == NULL)
-					return -1;
-				fr->fr_syms = ns;
-				cap = nc;
-			}
+			if (dt_grow(&fr->fr_syms, &cap, fr->fr_nsyms, sizeof(sym_t), 256) != 0)
+				return -1;
 			fr->fr_syms[fr->fr_nsyms++] = (sym_t){ s.st_value, s.st_size, name };
 		}
 	}
@@ -363,15 +356,8 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 			uf->uf_probes[i].fp_sites = site;
 			return 0;
 		}
-	if (uf->uf_n == fr->fr_cap) {
-		size_t nc = fr->fr_cap ? 2 * fr->fr_cap : 16;
-		fprobe_t *np = realloc(uf->uf_probes, nc * sizeof(*np));
-
-		if (np == NULL)
-			goto nomem;
-		uf->uf_probes = np;
-		fr->fr_cap = nc;
-	}
+	if (dt_grow(&uf->uf_probes, &fr->fr_cap, uf->uf_n, sizeof(fprobe_t), 16) != 0)
+		goto nomem;
 	uf->uf_probes[uf->uf_n].fp_prov =
 	    dt_arena_strndup(fr->fr_arena, n->sn_provider, strlen(n->sn_provider));
 	if (uf->uf_probes[uf->uf_n].fp_prov == NULL)
@@ -474,17 +460,8 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	close(fd);
 	free(fr.fr_syms);
 	free(fr.fr_load);
-	if (!fr.fr_nomem && fc->fc_n == fc->fc_cap) {
-		size_t nc = fc->fc_cap ? 2 * fc->fc_cap : 64;
-		ufile_t *nf = realloc(fc->fc_files, nc * sizeof(*nf));
-
-		if (nf == NULL)
-			fr.fr_nomem = true;
-		else {
-			fc->fc_files = nf;
-			fc->fc_cap = nc;
-		}
-	}
+	if (!fr.fr_nomem && dt_grow(&fc->fc_files, &fc->fc_cap, fc->fc_n, sizeof(ufile_t), 64) != 0)
+		fr.fr_nomem = true;
 	if (fr.fr_nomem) {
 		*nomem = true;
 		free(uf.uf_probes);
@@ -609,14 +586,9 @@ static int walk_usdt(walk_t *w)
 
 		if (*end != '\0' || v <= 0 || (pid_t)v == self)
 			continue;
-		if (n == cap) {
-			pid_t *np = realloc(pids, (cap = cap ? 2 * cap : 256) * sizeof(*np));
-
-			if (np == NULL) {
-				nomem = true;
-				break;
-			}
-			pids = np;
+		if (dt_grow(&pids, &cap, n, sizeof(*pids), 256) != 0) {
+			nomem = true;
+			break;
 		}
 		pids[n++] = (pid_t)v;
 	}

@@ -86,9 +86,11 @@ typedef struct dt_stmt {
 	bool st_data;	  /* records data (else only its EPID) */
 	bool st_agg;	  /* aggregates */
 	dt_rec_t *st_recs;
-	int st_nrecs, st_reccap;
+	int st_nrecs;
+	size_t st_reccap;
 	dt_act_t *st_acts;
-	int st_nacts, st_actcap;
+	int st_nacts;
+	size_t st_actcap;
 } dt_stmt_t;
 
 typedef struct dt_ecb {
@@ -145,12 +147,28 @@ typedef struct dt_agg {
 	int ag_nkeys;
 	dt_rec_t ag_keys[DT_MAXPROBEARGS]; /* where each key is in the map's key */
 	uint32_t ag_keysize, ag_valsize, ag_nbuckets;
+	int64_t *ag_llqval; /* llquantize: each bucket's label (its lower bound) */
 	int ag_fd;
 	/* the consumer's */
 	uint64_t ag_normal; /* normalize(): 1 unless set */
 	bool ag_printed;    /* printed by printa: not again at exit */
 	void *ag_snap;	    /* the last snapshot (dt_agg.c) */
 } dt_agg_t;
+
+/*
+ * llquantize's buckets as illumos counts them: bucket 0 below factor^low,
+ * then for each order of magnitude up to high, nsteps buckets (fewer while
+ * factor^k is smaller) less those the previous order covered, then the top
+ * one.  dt_llq_orders() fills each order's bounds [last, this), bucket
+ * width and first bucket, and returns the number of buckets; the code
+ * generator picks buckets with it, the consumer labels them.
+ */
+typedef struct dt_llq_order {
+	int64_t lo_last, lo_this, lo_width;
+	uint32_t lo_base;
+} dt_llq_order_t;
+
+uint32_t dt_llq_orders(const int64_t args[4], dt_llq_order_t *o, int *norders);
 
 /* One BPF program: a probe's clauses for one argument specification. */
 typedef struct dt_bprog {
@@ -164,11 +182,13 @@ typedef struct dt_run {
 	dt_stmt_t *r_stmts;
 	int r_nstmts;
 	dt_ecb_t *r_ecbs; /* EPID n at r_ecbs[n - 1] */
-	uint32_t r_necbs, r_ecbcap;
+	uint32_t r_necbs;
+	size_t r_ecbcap;
 	dt_layout_t r_layout;
 	dt_strset_t *r_vars; /* variable name -> dt_var_t */
 	dt_agg_t **r_aggs;   /* by id - 1 */
 	uint32_t r_naggs;
+	size_t r_aggcap;
 	uint32_t r_aggzero;  /* the largest aggregation value: dt_zero's size */
 	int r_zero_fd;	     /* an array of one zeroed value, to create aggregation entries */
 	int r_nvarids;

@@ -182,7 +182,9 @@ int main(void)
 		close(mfd);
 		ks_code_free(&mc);
 	} else {
+		/* dtrace falls back to a perf link per site; CI's kernel (6.18) has the links */
 		fprintf(stderr, "test_kshim: no uprobe_multi in this kernel\n");
+		CHECK(!(getenv("CI") && strcmp(getenv("CI"), "true") == 0));
 	}
 	fprintf(stderr, "features: ringbuf %d uprobe_multi %d cookie %d uprobe_opt %d\n",
 		kf->kf_ringbuf, kf->kf_uprobe_multi, kf->kf_cookie, kf->kf_uprobe_opt);

@@ -367,23 +367,6 @@ static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s
 
 /* ---------------------------------------------------------------- printing */
 
-static void print_key(FILE *fp, const dt_rec_t *k, const uint8_t *key)
-{
-	int64_t v;
-
-	if (k->r_kind != DT_RK_INT) {
-		dt_print_bytes(fp, (const char *)key + k->r_off, k->r_size, -50);
-		return;
-	}
-	memcpy(&v, key + k->r_off, 8);
-	switch (k->r_size) {
-	case 8: fprintf(fp, " %16lld", (long long)v); break;
-	case 4: fprintf(fp, " %8d", (int)(int32_t)v); break;
-	case 2: fprintf(fp, " %5d", (int)(uint16_t)v); break;
-	default: fprintf(fp, " %3d", (int)(uint8_t)v); break;
-	}
-}
-
 /* dt_print_quantline: one row's bar and count. */
 static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total, bool pos,
 		      bool neg)
@@ -510,7 +493,7 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, dt_agg_t *ag)
 		const uint8_t *key = s->as_keys + ix[e] * ag->ag_keysize;
 
 		for (int k = 0; k < ag->ag_nkeys; k++)
-			print_key(fp, &ag->ag_keys[k], key);
+			dt_print_datum(fp, &ag->ag_keys[k], key, false, -50);
 		print_value(fp, ag, s->as_vals + ix[e] * nslots(ag));
 		fputc('\n', fp);
 	}

@@ -99,11 +99,6 @@ static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw,
 	}
 }
 
-void dt_print_bytes(FILE *fp, const char *c, size_t n, int width)
-{
-	print_bytes(fp, c, n, false, false, width);
-}
-
 static int64_t rec_int(const dt_rec_t *rec, const uint8_t *data)
 {
 	int64_t v;
@@ -112,13 +107,17 @@ static int64_t rec_int(const dt_rec_t *rec, const uint8_t *data)
 	return v;
 }
 
-static void print_trace(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet)
+/*
+ * A traced value or an aggregation key, as illumos's dt_print_datum: an
+ * integer by its size, bytes as a string (strwidth columns) or a dump.
+ */
+void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth)
 {
 	int64_t v;
 
 	if (rec->r_kind != DT_RK_INT) {
 		print_bytes(fp, (const char *)data + rec->r_off, rec->r_size, quiet,
-			    rec->r_kind == DT_RK_MEM, -33);
+			    rec->r_kind == DT_RK_MEM, strwidth);
 		return;
 	}
 	v = rec_int(rec, data);
@@ -360,7 +359,7 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 		switch (act->a_kind) {
 		case DT_A_TRACE:
 		case DT_A_TRACEMEM:
-			print_trace(fp, &st->st_recs[act->a_rec], d, r->r_quiet);
+			dt_print_datum(fp, &st->st_recs[act->a_rec], d, r->r_quiet, -33);
 			break;
 		case DT_A_PRINTF:
 			dt_print_printf(fp, act->a_fmt, act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,

@@ -235,7 +235,7 @@ void dt_task_offsets(dt_run_t *);
 /* Open the output buffers (dt_consume.c). */
 int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
-void dt_print_bytes(FILE *fp, const char *c, size_t n, int width);
+void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth);
 void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data);
 /* Aggregations in the consumer (dt_agg.c). */

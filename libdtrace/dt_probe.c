@@ -151,19 +151,18 @@ static int walk_fixed(walk_t *w)
 		if (visit(w, "dtrace", "", "", dtrace_probes[i], &pi))
 			return 1;
 	}
-	pi.pi_kind = DT_PK_PROFILE;
-	for (size_t i = 0; i < sizeof(profile_rates) / sizeof(profile_rates[0]); i++) {
-		snprintf(name, sizeof(name), "profile-%u", profile_rates[i]);
-		pi.pi_period = 1000000000ULL / profile_rates[i];
-		if (visit(w, "profile", "", "", name, &pi))
-			return 1;
-	}
-	pi.pi_kind = DT_PK_TICK;
-	for (size_t i = 0; i < sizeof(tick_rates) / sizeof(tick_rates[0]); i++) {
-		snprintf(name, sizeof(name), "tick-%u", tick_rates[i]);
-		pi.pi_period = 1000000000ULL / tick_rates[i];
-		if (visit(w, "profile", "", "", name, &pi))
-			return 1;
+	for (int t = 0; t < 2; t++) { /* profile-N, then tick-N */
+		const unsigned *rates = t == 0 ? profile_rates : tick_rates;
+		size_t n = t == 0 ? sizeof(profile_rates) / sizeof(profile_rates[0])
+				  : sizeof(tick_rates) / sizeof(tick_rates[0]);
+
+		pi.pi_kind = t == 0 ? DT_PK_PROFILE : DT_PK_TICK;
+		for (size_t i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "%s-%u", t == 0 ? "profile" : "tick", rates[i]);
+			pi.pi_period = 1000000000ULL / rates[i];
+			if (visit(w, "profile", "", "", name, &pi))
+				return 1;
+		}
 	}
 	return 0;
 }

@@ -1849,6 +1849,37 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 
 /* ---------------------------------------------------------------- clauses */
 
+/*
+ * Send size bytes of scratch at off to this CPU's principal buffer.  A
+ * record that finds no room is counted in this CPU's dt_drops slot, which
+ * the consumer reports as "N drops on CPU M": every record is either
+ * printed or counted.
+ */
+static void emit_output(dt_cg_t *cg, uint32_t off, uint32_t size)
+{
+	dt_run_t *r = cg->cg_run;
+	int sent = label(cg);
+
+	emit(cg, KS_MOV64_REG(R1, R6));
+	emit_map(cg, R2, r->r_events_fd);
+	emit_imm64(cg, R3, BPF_F_CURRENT_CPU);
+	emit(cg, KS_MOV64_REG(R4, R8));
+	if (off != 0)
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R4, (int32_t)off));
+	emit(cg, KS_MOV64_IMM(R5, (int32_t)size));
+	emit(cg, KS_CALL(BPF_FUNC_perf_event_output));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), sent);
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit_map(cg, R1, r->r_drops_fd);
+	emit(cg, KS_MOV64_REG(R2, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), sent);
+	emit(cg, KS_MOV64_IMM(R1, 1));
+	emit(cg, KS_ATOMIC_ADD64(R0, R1, 0));
+	place(cg, sent);
+}
+
 static void cg_clause(dt_cg_t *cg, uint32_t epid, bool error_clause);
 
 /* The fault block of a clause: the error record, then the ERROR clauses. */
@@ -1859,13 +1890,7 @@ static void fault_block(dt_cg_t *cg)
 
 	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)e, 0));
 	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(e + 4), (int32_t)cg->cg_epid));
-	emit(cg, KS_MOV64_REG(R1, R6));
-	emit_map(cg, R2, r->r_events_fd);
-	emit_imm64(cg, R3, BPF_F_CURRENT_CPU);
-	emit(cg, KS_MOV64_REG(R4, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, (int32_t)e));
-	emit(cg, KS_MOV64_IMM(R5, sizeof(dt_errrec_t)));
-	emit(cg, KS_CALL(BPF_FUNC_perf_event_output));
+	emit_output(cg, e, sizeof(dt_errrec_t));
 	if (cg->cg_in_error)
 		return;
 	for (uint32_t i = 0; i < r->r_necbs; i++)
@@ -1914,12 +1939,7 @@ static void cg_clause(dt_cg_t *cg, uint32_t epid, bool error_clause)
 	 * when quiet, nor when it aggregates (as DTrace: aggregating is its output).
 	 */
 	if (st->st_data || (!r->r_quiet && !st->st_agg)) {
-		emit(cg, KS_MOV64_REG(R1, R6));
-		emit_map(cg, R2, r->r_events_fd);
-		emit_imm64(cg, R3, BPF_F_CURRENT_CPU);
-		emit(cg, KS_MOV64_REG(R4, R8));
-		emit(cg, KS_MOV64_IMM(R5, (int32_t)st->st_size));
-		emit(cg, KS_CALL(BPF_FUNC_perf_event_output));
+		emit_output(cg, 0, st->st_size);
 	}
 	if (cg->cg_faults) { /* the verifier refuses code that cannot be reached */
 		jump(cg, end);

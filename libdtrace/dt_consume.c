@@ -389,13 +389,58 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 		fputc('\n', fp);
 }
 
-static void on_lost(void *ctx, int cpu, unsigned long long n)
+/*
+ * Report what was lost since the last report.  Principal-buffer drops are
+ * counted per CPU by the programs themselves (a perf LOST record is written
+ * only when a later record fits, so the last drops of a run would go
+ * unreported); dynamic variable and aggregation drops in the state.
+ */
+static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 {
-	dtrace_hdl_t *dtp = ctx;
+	uint64_t drops = 0, aggdrops = 0;
+	uint32_t key = 0;
+	uint64_t *v;
 
-	dtp->dt_run->r_drops += n;
-	message(dtp->dt_droph, dtp->dt_dropharg,
-		"%llu drop%s on CPU %d", n, n > 1 ? "s" : "", cpu);
+	if (r->r_drops_seen == NULL &&
+	    (r->r_drops_seen = calloc((size_t)r->r_ncpus, sizeof(uint64_t))) == NULL)
+		return;
+	if ((v = calloc((size_t)r->r_ncpus, sizeof(uint64_t))) == NULL)
+		return;
+	if (bpf_map_lookup_elem(r->r_drops_fd, &key, v) == 0) {
+		for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
+			unsigned long long n = v[cpu] - r->r_drops_seen[cpu];
+
+			if (v[cpu] <= r->r_drops_seen[cpu])
+				continue;
+			message(dtp->dt_droph, dtp->dt_dropharg, "%llu drop%s on CPU %d", n,
+				n > 1 ? "s" : "", cpu);
+			r->r_drops_seen[cpu] = v[cpu];
+		}
+	}
+	free(v);
+	if (r->r_layout.ly_state >= DT_ST_HDRSIZE) {
+		uint8_t *st = malloc(r->r_layout.ly_state);
+
+		if (st != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, st) == 0) {
+			memcpy(&drops, st + DT_ST_DYNDROPS, 8);
+			memcpy(&aggdrops, st + DT_ST_AGGDROPS, 8);
+		}
+		free(st);
+	}
+	if (drops > r->r_dyndrops_seen) {
+		uint64_t n = drops - r->r_dyndrops_seen;
+
+		message(dtp->dt_droph, dtp->dt_dropharg,
+			"%llu dynamic variable drop%s", (unsigned long long)n, n > 1 ? "s" : "");
+		r->r_dyndrops_seen = drops;
+	}
+	if (aggdrops > r->r_aggdrops_seen) { /* counted for all CPUs together */
+		uint64_t n = aggdrops - r->r_aggdrops_seen;
+
+		message(dtp->dt_droph, dtp->dt_dropharg, "%llu aggregation drop%s",
+			(unsigned long long)n, n > 1 ? "s" : "");
+		r->r_aggdrops_seen = aggdrops;
+	}
 }
 
 int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
@@ -406,7 +451,7 @@ int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 
 	while (pages * 2 * (uint64_t)page <= bufsize) /* a power of two, bufsize at most */
 		pages *= 2;
-	r->r_pb = perf_buffer__new(r->r_events_fd, pages, on_sample, on_lost, dtp, NULL);
+	r->r_pb = perf_buffer__new(r->r_events_fd, pages, on_sample, NULL, dtp, NULL);
 	if (r->r_pb == NULL || libbpf_get_error(r->r_pb)) {
 		int err = errno;
 
@@ -441,8 +486,6 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_run_t *r;
-	uint64_t drops = 0, aggdrops = 0;
-	uint32_t key = 0;
 
 	if (dtp == NULL)
 		return DTRACE_WORKSTATUS_ERROR;
@@ -458,30 +501,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 			      strerror(errno));
 		return DTRACE_WORKSTATUS_ERROR;
 	}
-	/* dynamic variable and aggregation drops, counted by the programs */
-	if (r->r_layout.ly_state >= DT_ST_HDRSIZE) {
-		uint8_t *v = malloc(r->r_layout.ly_state);
-
-		if (v != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, v) == 0) {
-			memcpy(&drops, v + DT_ST_DYNDROPS, 8);
-			memcpy(&aggdrops, v + DT_ST_AGGDROPS, 8);
-		}
-		free(v);
-	}
-	if (drops > r->r_dyndrops_seen) {
-		uint64_t n = drops - r->r_dyndrops_seen;
-
-		message(dtp->dt_droph, dtp->dt_dropharg,
-			"%llu dynamic variable drop%s", (unsigned long long)n, n > 1 ? "s" : "");
-		r->r_dyndrops_seen = drops;
-	}
-	if (aggdrops > r->r_aggdrops_seen) { /* counted for all CPUs together */
-		uint64_t n = aggdrops - r->r_aggdrops_seen;
-
-		message(dtp->dt_droph, dtp->dt_dropharg, "%llu aggregation drop%s",
-			(unsigned long long)n, n > 1 ? "s" : "");
-		r->r_aggdrops_seen = aggdrops;
-	}
+	report_drops(dtp, r);
 	if (fp != NULL)
 		fflush(fp);
 	if (r->r_exited && !r->r_stopped) {
@@ -497,6 +517,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		r->r_end_drained = true;
 		if (perf_buffer__consume(r->r_pb) < 0)
 			return DTRACE_WORKSTATUS_ERROR;
+		report_drops(dtp, r);
 		if (fp != NULL)
 			fflush(fp);
 		return DTRACE_WORKSTATUS_DONE;

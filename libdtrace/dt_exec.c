@@ -45,6 +45,7 @@ static dt_run_t *run_get(dtrace_hdl_t *dtp)
 		return NULL;
 	}
 	r->r_state_fd = r->r_scratch_fd = r->r_dvars_fd = r->r_events_fd = r->r_errno_fd = -1;
+	r->r_drops_fd = -1;
 	r->r_zero_fd = -1;
 	r->r_pidfd = -1;
 	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -2; /* not looked up */
@@ -80,6 +81,9 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		close(r->r_events_fd);
 	if (r->r_errno_fd >= 0)
 		close(r->r_errno_fd);
+	if (r->r_drops_fd >= 0)
+		close(r->r_drops_fd);
+	free(r->r_drops_seen);
 	if (r->r_zero_fd >= 0)
 		close(r->r_zero_fd);
 	for (uint32_t i = 0; i < r->r_naggs; i++)
@@ -484,7 +488,7 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 	uint32_t entry = r->r_layout.ly_keysize + r->r_layout.ly_valsize + 64;
 	uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1);
 	int *fds[] = { &r->r_state_fd, &r->r_scratch_fd, &r->r_dvars_fd, &r->r_events_fd,
-		       &r->r_errno_fd };
+		       &r->r_drops_fd, &r->r_errno_fd };
 
 	r->r_state_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1, 0);
 	r->r_scratch_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
@@ -493,6 +497,7 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 				      r->r_layout.ly_valsize, n, 0);
 	r->r_events_fd = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
 				       (uint32_t)r->r_ncpus, 0);
+	r->r_drops_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4, 8, 1, 0);
 	if (r->r_use_errno) /* the least recently seen threads make room */
 		r->r_errno_fd = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {

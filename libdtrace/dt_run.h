@@ -196,6 +196,7 @@ typedef struct dt_run {
 	bool r_quiet;
 	/* kernel objects */
 	int r_state_fd, r_scratch_fd, r_dvars_fd, r_events_fd;
+	int r_drops_fd;	 /* per CPU: records the principal buffer had no room for */
 	int r_errno_fd;	 /* thread id -> errno of its last system call, if a clause reads errno */
 	bool r_use_errno; /* set by code generation's first pass */
 	dt_bprog_t *r_progs;
@@ -211,7 +212,8 @@ typedef struct dt_run {
 	int r_status; /* DTRACE_STATUS_* */
 	int r_exitval;
 	bool r_exited, r_stopped, r_header_done, r_end_drained;
-	uint64_t r_drops, r_dyndrops_seen, r_aggdrops_seen;
+	uint64_t r_dyndrops_seen, r_aggdrops_seen;
+	uint64_t *r_drops_seen; /* per CPU, as last reported */
 	int r_error; /* a callback's errno */
 	/* the target */
 	pid_t r_target;

@@ -53,7 +53,8 @@ static void usage(FILE *fp)
 		"\t-U  undefine a preprocessor symbol (with -C)\n"
 		"\t-V  print the version and exit\n"
 		"\t-w  permit destructive actions\n"
-		"\t-x  set an option (bufsize, switchrate, strsize, quiet, dynvarsize, ...)\n"
+		"\t-x  set an option (bufsize, switchrate, strsize, quiet, dynvarsize,\n"
+		"\t    oformat=json for one JSON object per line, ...)\n"
 		"\t-Z  permit descriptions that match no probes\n",
 		g_pname);
 }
@@ -221,7 +222,8 @@ static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
 			dtrace_sleep(dtp);
 		first = false;
 		if (g_newline) {
-			fputc('\n', out);
+			if (!dtrace_oformat(dtp))
+				fputc('\n', out);
 			g_newline = 0;
 		}
 		if (target && !reported && dtrace_proc_exited(dtp, &st)) {
@@ -254,7 +256,8 @@ static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
 			return 1;
 		}
 	} while (!done && !g_impatient);
-	fputc('\n', out);
+	if (!dtrace_oformat(dtp))
+		fputc('\n', out);
 	if (!g_impatient && dtrace_aggregate_print(dtp, out) != 0)
 		fprintf(stderr, "%s: failed to print aggregations: %s\n", g_pname,
 			dtrace_errmsg(dtp, dtrace_errno(dtp)));

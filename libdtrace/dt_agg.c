@@ -481,20 +481,109 @@ static void print_value(FILE *fp, const dt_agg_t *ag, const uint64_t *v)
 		fprintf(fp, " %16lld", (long long)scalar(ag, v, ag->ag_normal));
 }
 
-/* Every entry of one aggregation, as dt_print_aggs prints it. */
+/* ---------------------------------------------------------------- JSON */
+
+static const char *const fn_names[] = {
+	[DT_AGG_COUNT] = "count",	  [DT_AGG_SUM] = "sum",		  [DT_AGG_MIN] = "min",
+	[DT_AGG_MAX] = "max",		  [DT_AGG_AVG] = "avg",		  [DT_AGG_STDDEV] = "stddev",
+	[DT_AGG_QUANTIZE] = "quantize", [DT_AGG_LQUANTIZE] = "lquantize",
+	[DT_AGG_LLQUANTIZE] = "llquantize",
+};
+
+/* The values bucket i holds, [lo, hi]; false for an open end (below or above all). */
+static void bucket_range(const dt_agg_t *ag, uint32_t i, int64_t *lo, bool *has_lo, int64_t *hi,
+			 bool *has_hi)
+{
+	uint32_t nb = ag->ag_nbuckets;
+
+	*has_lo = *has_hi = true;
+	if (ag->ag_fn == DT_AGG_QUANTIZE) {
+		int64_t v = qbucket_value((int)i);
+
+		*lo = v < 0 ? (i == 0 ? INT64_MIN : 2 * v + 1) : v;
+		*hi = v <= 0 ? v : (i == nb - 1 ? INT64_MAX : 2 * v - 1);
+		return;
+	}
+	if (ag->ag_fn == DT_AGG_LQUANTIZE) {
+		int64_t base = ag->ag_args[0], levels = ag->ag_args[1], step = ag->ag_args[2];
+
+		*has_lo = i > 0;
+		*has_hi = i <= levels;
+		*lo = base + ((int64_t)i - 1) * step;
+		*hi = base + (int64_t)i * step - 1;
+		return;
+	}
+	*has_lo = i > 0;
+	*has_hi = i < nb - 1;
+	*lo = ag->ag_llqval[i];
+	*hi = i == 0 ? ag->ag_llqval[0] - 1 : ag->ag_llqval[i + 1 < nb ? i + 1 : i] - 1;
+}
+
+/* One entry: {"type":"aggregation",...} on a line. */
+static void json_entry(FILE *fp, const dt_agg_t *ag, const uint8_t *key, const uint64_t *v)
+{
+	int64_t d = ag->ag_normal ? (int64_t)ag->ag_normal : 1;
+
+	fputs("{\"type\":\"aggregation\",\"name\":", fp);
+	dt_json_str(fp, ag->ag_name);
+	fprintf(fp, ",\"function\":\"%s\",\"keys\":[", fn_names[ag->ag_fn]);
+	for (int k = 0; k < ag->ag_nkeys; k++) {
+		if (k > 0)
+			fputc(',', fp);
+		dt_json_datum(fp, &ag->ag_keys[k], key);
+	}
+	fputc(']', fp);
+	if (ag->ag_fn < DT_AGG_QUANTIZE) {
+		if (ag->ag_fn == DT_AGG_STDDEV)
+			fprintf(fp, ",\"value\":%llu}\n",
+				(unsigned long long)stddev(v, ag->ag_normal));
+		else
+			fprintf(fp, ",\"value\":%lld}\n", (long long)scalar(ag, v, ag->ag_normal));
+		return;
+	}
+	fputs(",\"buckets\":[", fp);
+	for (uint32_t i = 0, n = 0; i < ag->ag_nbuckets; i++) {
+		int64_t c = (int64_t)v[1 + i], lo, hi;
+		bool has_lo, has_hi;
+
+		if (c == 0)
+			continue;
+		bucket_range(ag, i, &lo, &has_lo, &hi, &has_hi);
+		fputs(n++ ? ",{\"min\":" : "{\"min\":", fp);
+		if (has_lo)
+			fprintf(fp, "%lld", (long long)lo);
+		else
+			fputs("null", fp);
+		fputs(",\"max\":", fp);
+		if (has_hi)
+			fprintf(fp, "%lld", (long long)hi);
+		else
+			fputs("null", fp);
+		fprintf(fp, ",\"count\":%lld}", (long long)(c / d));
+	}
+	fputs("]}\n", fp);
+}
+
+/* Every entry of one aggregation, as dt_print_aggs prints it (or in JSON). */
 static int print_agg(dtrace_hdl_t *dtp, FILE *fp, dt_agg_t *ag)
 {
 	const dt_asnap_t *s = ag->ag_snap != NULL ? ag->ag_snap : &g_empty;
 	size_t *ix = sorted(dtp, ag, s, 1, true);
+	bool json = dtp->dt_run->r_json;
 
 	if (ix == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (size_t e = 0; e < s->as_n; e++) {
 		const uint8_t *key = s->as_keys + ix[e] * ag->ag_keysize;
+		const uint64_t *v = s->as_vals + ix[e] * nslots(ag);
 
+		if (json) {
+			json_entry(fp, ag, key, v);
+			continue;
+		}
 		for (int k = 0; k < ag->ag_nkeys; k++)
 			dt_print_datum(fp, &ag->ag_keys[k], key, false, -50);
-		print_value(fp, ag, s->as_vals + ix[e] * nslots(ag));
+		print_value(fp, ag, v);
 		fputc('\n', fp);
 	}
 	free(ix);
@@ -526,6 +615,15 @@ int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_rec
 			return -1;
 		if (a != NULL)
 			a->ag_printed = true;
+	}
+	if (r->r_json) { /* a format is presentation: each aggregation's entries */
+		for (int i = 0; i < act->a_naggs; i++) {
+			dt_agg_t *a = agg_by_id(r, act->a_aggs[i]);
+
+			if (a != NULL && print_agg(dtp, fp, a) != 0)
+				return -1;
+		}
+		return 0;
 	}
 	if (act->a_fmt == NULL) {
 		fputc('\n', fp);

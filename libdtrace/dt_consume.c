@@ -310,6 +310,8 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 		snprintf(where, sizeof(where), "predicate");
 	else
 		snprintf(where, sizeof(where), "action #%u", er->er_action);
+	if (r->r_json)
+		dt_json_error(r->r_out != NULL ? r->r_out : stdout, er, pd, fault_name(er->er_fault));
 	message(dtp->dt_errh, dtp->dt_errharg,
 		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s at DIF offset %u",
 		er->er_epid, pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
@@ -344,7 +346,10 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 	if (size < st->st_size)
 		return;
 	pd = &dtp->dt_probes[r->r_ecbs[epid - 1].e_probe];
-	if (!r->r_quiet) {
+	if (r->r_json) {
+		if ((!r->r_quiet || dt_json_has_data(st)) && dt_json_record(fp, cpu, pd, st, d) != 0)
+			r->r_error = errno;
+	} else if (!r->r_quiet) {
 		char name[DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 2];
 
 		if (!r->r_header_done)
@@ -359,9 +364,13 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 		switch (act->a_kind) {
 		case DT_A_TRACE:
 		case DT_A_TRACEMEM:
+			if (r->r_json)
+				break;
 			dt_print_datum(fp, &st->st_recs[act->a_rec], d, r->r_quiet, -33);
 			break;
 		case DT_A_PRINTF:
+			if (r->r_json)
+				break;
 			dt_print_printf(fp, act->a_fmt, act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
 				     act->a_nrecs, d);
 			break;
@@ -385,7 +394,7 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 			break;
 		}
 	}
-	if (!r->r_quiet)
+	if (!r->r_quiet && !r->r_json)
 		fputc('\n', fp);
 }
 
@@ -397,6 +406,7 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
  */
 static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 {
+	FILE *fp = r->r_out != NULL ? r->r_out : stdout;
 	uint64_t drops = 0, aggdrops = 0;
 	uint32_t key = 0;
 	uint64_t *v;
@@ -412,6 +422,8 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 
 			if (v[cpu] <= r->r_drops_seen[cpu])
 				continue;
+			if (r->r_json)
+				dt_json_drop(fp, "principal", cpu, n);
 			message(dtp->dt_droph, dtp->dt_dropharg, "%llu drop%s on CPU %d", n,
 				n > 1 ? "s" : "", cpu);
 			r->r_drops_seen[cpu] = v[cpu];
@@ -430,6 +442,8 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 	if (drops > r->r_dyndrops_seen) {
 		uint64_t n = drops - r->r_dyndrops_seen;
 
+		if (r->r_json)
+			dt_json_drop(fp, "dynamic", -1, n);
 		message(dtp->dt_droph, dtp->dt_dropharg,
 			"%llu dynamic variable drop%s", (unsigned long long)n, n > 1 ? "s" : "");
 		r->r_dyndrops_seen = drops;
@@ -437,6 +451,8 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 	if (aggdrops > r->r_aggdrops_seen) { /* counted for all CPUs together */
 		uint64_t n = aggdrops - r->r_aggdrops_seen;
 
+		if (r->r_json)
+			dt_json_drop(fp, "aggregation", -1, n);
 		message(dtp->dt_droph, dtp->dt_dropharg, "%llu aggregation drop%s",
 			(unsigned long long)n, n > 1 ? "s" : "");
 		r->r_aggdrops_seen = aggdrops;

@@ -590,6 +590,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 			return dt_set_errno(dtp, EDT_NOPRIV);
 	}
 	r->r_quiet = dt_option_get(dtp, "quiet", 0) != 0;
+	r->r_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
 	r->r_layout.ly_strsize = (uint32_t)dt_option_get(dtp, "strsize", 256);
 	if (r->r_layout.ly_strsize < 8 || r->r_layout.ly_strsize > 4096)
 		return dt_set_errmsg(dtp, EDT_BADOPTVAL, "strsize must be from 8 to 4096 bytes");
@@ -694,6 +695,11 @@ int dtrace_status(dtrace_hdl_t *dtp)
 int dtrace_exit_value(dtrace_hdl_t *dtp)
 {
 	return dtp != NULL && dtp->dt_run != NULL ? dtp->dt_run->r_exitval : 0;
+}
+
+int dtrace_oformat(dtrace_hdl_t *dtp)
+{
+	return dtp != NULL && dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) != DT_OFORMAT_TEXT;
 }
 
 /* ---------------------------------------------------------------- the target */

@@ -415,6 +415,9 @@ int dt_option_set(dtrace_hdl_t *, const char *name, const char *val);
 bool dt_option_isset(const dtrace_hdl_t *, const char *name);
 /* An option's value (a switch: 1), or dflt when it is not set. */
 uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);
+/* The values of the oformat option. */
+#define DT_OFORMAT_TEXT 0
+#define DT_OFORMAT_JSON 1
 /* Free the enabled program of the handle, if any (dt_exec.c). */
 void dt_run_free(dtrace_hdl_t *);
 int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...)

@@ -12,7 +12,7 @@
 
 #include "dt_impl.h"
 
-typedef enum { OPT_SIZE, OPT_TIME, OPT_BOOL, OPT_UINT, OPT_STRING, OPT_SORT } optkind_t;
+typedef enum { OPT_SIZE, OPT_TIME, OPT_BOOL, OPT_UINT, OPT_STRING, OPT_SORT, OPT_OFORMAT } optkind_t;
 
 static const struct {
 	const char *name;
@@ -25,7 +25,7 @@ static const struct {
 	{ "cpu", OPT_UINT },	       { "defaultargs", OPT_BOOL },   { "destructive", OPT_BOOL },
 	{ "dynvarsize", OPT_SIZE },    { "empty", OPT_BOOL },	     { "flowindent", OPT_BOOL },
 	{ "jstackframes", OPT_UINT },
-	{ "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },	     { "oformat", OPT_STRING },
+	{ "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },	     { "oformat", OPT_OFORMAT },
 	{ "quiet", OPT_BOOL },	       { "rawbytes", OPT_BOOL },      { "specsize", OPT_SIZE },
 	{ "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },   { "statusrate", OPT_TIME },
 	{ "strsize", OPT_SIZE },       { "switchrate", OPT_TIME },    { "ustackframes", OPT_UINT },
@@ -128,6 +128,16 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 			    (v = strtoull(val, &end, 0), errno != 0 || *end != '\0'))
 				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
 						     "option %s needs a number: \"%s\"", name,
+						     val ? val : "");
+			break;
+		case OPT_OFORMAT:
+			if (val != NULL && strcmp(val, "json") == 0)
+				v = DT_OFORMAT_JSON;
+			else if (val != NULL && (strcmp(val, "text") == 0 || strcmp(val, "none") == 0))
+				v = DT_OFORMAT_TEXT;
+			else
+				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
+						     "option oformat is json or text: \"%s\"",
 						     val ? val : "");
 			break;
 		case OPT_STRING:

@@ -194,6 +194,7 @@ typedef struct dt_run {
 	int r_nvarids;
 	dt_arena_t r_arena;
 	bool r_quiet;
+	bool r_json; /* -x oformat=json */
 	/* kernel objects */
 	int r_state_fd, r_scratch_fd, r_dvars_fd, r_events_fd;
 	int r_drops_fd;	 /* per CPU: records the principal buffer had no room for */
@@ -240,6 +241,16 @@ int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
 void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth);
 void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data);
+/* -x oformat=json (dt_json.c): one object per line. */
+void dt_json_bytes(FILE *fp, const char *s, size_t n);
+void dt_json_str(FILE *fp, const char *s);
+void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data);
+bool dt_json_has_data(const dt_stmt_t *st);
+int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stmt_t *st,
+		   const uint8_t *d);
+void dt_json_drop(FILE *fp, const char *kind, int cpu, uint64_t n);
+void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd,
+		   const char *fault);
 /* Aggregations in the consumer (dt_agg.c). */
 int dt_agg_printa(dtrace_hdl_t *, FILE *, const dt_act_t *, const dt_rec_t *, const uint8_t *);
 int dt_agg_printa_fmt(dtrace_hdl_t *, FILE *, const dt_act_t *);

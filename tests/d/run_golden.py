@@ -23,7 +23,8 @@ In DIR:
                      dtrace arguments, e.g. -q -c ./trigger) and "@exit: N";
                      stdout must equal run.name.d.out and stderr
                      run.name.d.err (empty if absent), with "DIF offset N"
-                     read as "DIF offset <n>" (instruction offsets move)
+                     read as "DIF offset <n>" (instruction offsets move), and
+                     in JSON output "offset":N as "offset":"<n>"
   *.cmd              a dtrace command line (after "dtrace"), run in a copy
                      of DIR; "# exit N" and "# setup: CMD" lines first; its
                      stderr must equal NAME.cmd.err
@@ -230,6 +231,7 @@ class Golden:
                     return
             rc, out, err = run(["taskset", "-c", "0", self.dtrace, "-s", name] + args, work)
             err = re.sub(r"DIF offset \d+", "DIF offset <n>", err)
+            out = re.sub(r'"offset":\d+', '"offset":"<n>"', out)
             if rc != want_rc:
                 self.failed.append("%s: exit status %d, expected %d\n%s" %
                                    (name, rc, want_rc, err))

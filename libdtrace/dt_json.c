@@ -1,0 +1,214 @@
+/*
+ * dt_json.c -- -x oformat=json: one JSON object per line on the output
+ * (JSON Lines), for pipelines.  The objects (docs/json.md has examples):
+ *
+ *   {"type":"probe","cpu":C,"id":ID,"provider":P,"module":M,"function":F,
+ *    "name":N,"data":[{"action":"trace","value":V},
+ *                     {"action":"printf","value":"formatted text"}, ...]}
+ *   {"type":"aggregation","name":A,"function":"count","keys":[...],"value":V}
+ *     (quantizations: "buckets":[{"min":LO,"max":HI,"count":N}, ...], the
+ *     non-empty buckets, null for an open end)
+ *   {"type":"drop","kind":"principal"|"dynamic"|"aggregation","count":N[,"cpu":C]}
+ *   {"type":"error","epid":E,"id":ID,"provider":...,"fault":F,"address":A,
+ *    "action":N,"offset":O}
+ *
+ * Integers are exact (64-bit, signed as their D type); strings are UTF-8,
+ * with any byte that is not valid UTF-8 written as \u00XX.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_run.h"
+
+/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and code points past U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void dt_json_bytes(FILE *fp, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	fputc('"', fp);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		size_t len;
+
+		switch (c) {
+		case '"': fputs("\\\"", fp); i++; continue;
+		case '\\': fputs("\\\\", fp); i++; continue;
+		case '\n': fputs("\\n", fp); i++; continue;
+		case '\t': fputs("\\t", fp); i++; continue;
+		case '\r': fputs("\\r", fp); i++; continue;
+		default: break;
+		}
+		if (c < 0x20 || c == 0x7f || (len = utf8_len(u + i, n - i)) == 0) {
+			fprintf(fp, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		fwrite(u + i, 1, len, fp);
+		i += len;
+	}
+	fputc('"', fp);
+}
+
+void dt_json_str(FILE *fp, const char *s)
+{
+	dt_json_bytes(fp, s, strlen(s));
+}
+
+/* An integer record's value, by its D type's size and sign. */
+static void json_int(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+{
+	uint64_t v;
+	unsigned bits = rec->r_size >= 8 || rec->r_size == 0 ? 64 : rec->r_size * 8;
+
+	memcpy(&v, data + rec->r_off, 8);
+	if (bits < 64) {
+		uint64_t mask = (1ULL << bits) - 1, sign = 1ULL << (bits - 1);
+
+		v &= mask;
+		if (rec->r_signed && (v & sign) != 0)
+			v |= ~mask;
+	}
+	if (rec->r_signed)
+		fprintf(fp, "%lld", (long long)v);
+	else
+		fprintf(fp, "%llu", (unsigned long long)v);
+}
+
+void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+{
+	const char *c = (const char *)data + rec->r_off;
+
+	switch (rec->r_kind) {
+	case DT_RK_INT: json_int(fp, rec, data); break;
+	case DT_RK_STR: dt_json_bytes(fp, c, strnlen(c, rec->r_size)); break;
+	case DT_RK_MEM:
+		fputc('[', fp);
+		for (uint32_t i = 0; i < rec->r_size; i++)
+			fprintf(fp, "%s%u", i ? "," : "", (unsigned char)c[i]);
+		fputc(']', fp);
+		break;
+	}
+}
+
+/* "cpu", "id" and the four parts of a probe's name, after the "type". */
+static void json_probe(FILE *fp, int cpu, const dtrace_probedesc_t *pd)
+{
+	if (cpu >= 0)
+		fprintf(fp, ",\"cpu\":%d", cpu);
+	fprintf(fp, ",\"id\":%u,\"provider\":", pd->dtpd_id);
+	dt_json_str(fp, pd->dtpd_provider);
+	fputs(",\"module\":", fp);
+	dt_json_str(fp, pd->dtpd_mod);
+	fputs(",\"function\":", fp);
+	dt_json_str(fp, pd->dtpd_func);
+	fputs(",\"name\":", fp);
+	dt_json_str(fp, pd->dtpd_name);
+}
+
+bool dt_json_has_data(const dt_stmt_t *st)
+{
+	for (int a = 0; a < st->st_nacts; a++) {
+		dt_akind_t k = st->st_acts[a].a_kind;
+
+		if (k == DT_A_TRACE || k == DT_A_TRACEMEM || k == DT_A_PRINTF)
+			return true;
+	}
+	return false;
+}
+
+/* The probe object of one record: its traced and printed data, in order. */
+int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stmt_t *st,
+		   const uint8_t *d)
+{
+	bool first = true;
+
+	fputs("{\"type\":\"probe\"", fp);
+	json_probe(fp, cpu, pd);
+	fputs(",\"data\":[", fp);
+	for (int a = 0; a < st->st_nacts; a++) {
+		const dt_act_t *act = &st->st_acts[a];
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mf;
+
+		switch (act->a_kind) {
+		case DT_A_TRACE:
+		case DT_A_TRACEMEM:
+			fprintf(fp, "%s{\"action\":\"%s\",\"value\":", first ? "" : ",",
+				act->a_kind == DT_A_TRACE ? "trace" : "tracemem");
+			dt_json_datum(fp, &st->st_recs[act->a_rec], d);
+			fputc('}', fp);
+			first = false;
+			break;
+		case DT_A_PRINTF:
+			if ((mf = open_memstream(&text, &len)) == NULL)
+				return -1;
+			dt_print_printf(mf, act->a_fmt,
+					act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
+					act->a_nrecs, d);
+			if (fclose(mf) != 0) {
+				free(text);
+				return -1;
+			}
+			fprintf(fp, "%s{\"action\":\"printf\",\"value\":", first ? "" : ",");
+			dt_json_bytes(fp, text, len);
+			fputc('}', fp);
+			free(text);
+			first = false;
+			break;
+		default: break;
+		}
+	}
+	fputs("]}\n", fp);
+	return 0;
+}
+
+void dt_json_drop(FILE *fp, const char *kind, int cpu, uint64_t n)
+{
+	fprintf(fp, "{\"type\":\"drop\",\"kind\":\"%s\",\"count\":%llu", kind,
+		(unsigned long long)n);
+	if (cpu >= 0)
+		fprintf(fp, ",\"cpu\":%d", cpu);
+	fputs("}\n", fp);
+}
+
+void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd,
+		   const char *fault)
+{
+	fprintf(fp, "{\"type\":\"error\",\"epid\":%u", er->er_epid);
+	json_probe(fp, -1, pd);
+	fputs(",\"fault\":", fp);
+	dt_json_str(fp, fault);
+	if (er->er_fault == DT_FLT_BADADDR)
+		fprintf(fp, ",\"address\":%llu", (unsigned long long)er->er_addr);
+	fprintf(fp, ",\"action\":%u,\"offset\":%u}\n", er->er_action, er->er_pc);
+}

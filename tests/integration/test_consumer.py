@@ -79,6 +79,25 @@ class Drops(TriggerTest):
                     # outrun any consumer
                     self.assertGreater(drops, 0)
 
+    def test_dynamic_variable_drops_add_up(self):
+        # a second clause counts the stores that took; the rest are drops
+        n = 2000
+        p = subprocess.run(
+            [DTRACE, "-q", "-x", "dynvarsize=16k", "-n",
+             "trig$target:::tick { a[arg0] = arg0 + 1; } "
+             "trig$target:::tick /a[arg0] != 0/ { @stored = count(); } "
+             'END { printa("%@d\\n", @stored); }',
+             "-c", "./trigger %d" % n],
+            cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        stored = int(p.stdout.split()[0])
+        drops = sum(int(m) for m in re.findall(r"dtrace: (\d+) dynamic variable drops?",
+                                                p.stderr))
+        self.assertGreater(drops, 0, p.stderr)
+        self.assertGreater(stored, 0)
+        self.assertEqual(stored + drops, n, p.stderr)
+
 
 def quantize_bucket(x):
     if x == 0:

@@ -1621,7 +1621,12 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	place(cg, have);
+	/* this CPU's slot of the entry (its value holds every CPU's, in CPU order) */
 	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R0, cg->cg_run->r_ncpus, 0), drop);
+	emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)ag->ag_valsize));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R9, R0));
 	if (incr != NULL)
 		pop(cg, R2);
 	else

@@ -1569,6 +1569,22 @@ static void add_square(dt_cg_t *cg)
  * atomic adds: another program may run on this CPU between our load and
  * store (uprobe programs are preemptible).
  */
+/* Count one drop of a kind in this CPU's dt_drops value (r0-r5 clobbered). */
+static void count_drop(dt_cg_t *cg, int kind)
+{
+	int out = label(cg);
+
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit_map(cg, R1, cg->cg_run->r_drops_fd);
+	emit(cg, KS_MOV64_REG(R2, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), out);
+	emit(cg, KS_MOV64_IMM(R1, 1));
+	emit(cg, KS_ATOMIC_ADD64(R0, R1, (int16_t)(kind * 8)));
+	place(cg, out);
+}
+
 static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 {
 	dt_node_t *lhs = s->dn_left, *call = s->dn_right;
@@ -1668,8 +1684,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 	}
 	jump(cg, done);
 	place(cg, drop);
-	emit(cg, KS_MOV64_IMM(R1, 1));
-	emit(cg, KS_ATOMIC_ADD64(R7, R1, DT_ST_AGGDROPS));
+	count_drop(cg, DT_DROP_AGG);
 	place(cg, done);
 }
 
@@ -1874,14 +1889,7 @@ static void emit_output(dt_cg_t *cg, uint32_t off, uint32_t size)
 	emit(cg, KS_MOV64_IMM(R5, (int32_t)size));
 	emit(cg, KS_CALL(BPF_FUNC_perf_event_output));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), sent);
-	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
-	emit_map(cg, R1, r->r_drops_fd);
-	emit(cg, KS_MOV64_REG(R2, FP));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
-	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), sent);
-	emit(cg, KS_MOV64_IMM(R1, 1));
-	emit(cg, KS_ATOMIC_ADD64(R0, R1, 0));
+	count_drop(cg, DT_DROP_PRINCIPAL);
 	place(cg, sent);
 }
 

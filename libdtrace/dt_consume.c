@@ -399,44 +399,52 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 }
 
 /*
- * Report what was lost since the last report.  Principal-buffer drops are
- * counted per CPU by the programs themselves (a perf LOST record is written
- * only when a later record fits, so the last drops of a run would go
- * unreported); dynamic variable and aggregation drops in the state.
+ * Report what was lost since the last report, as dtrace(1) words it.  The
+ * programs count, per CPU, records the principal buffer had no room for
+ * (a perf LOST record is written only when a later record fits, so the
+ * last drops of a run would go unreported) and entries a full aggregation
+ * refused; dynamic variable drops are counted in the state.
  */
 static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 {
+	static const struct {
+		const char *what, *json;
+	} kinds[DT_DROP_NKINDS] = {
+		[DT_DROP_PRINCIPAL] = { "", "principal" },
+		[DT_DROP_AGG] = { "aggregation ", "aggregation" },
+	};
 	FILE *fp = r->r_out != NULL ? r->r_out : stdout;
-	uint64_t drops = 0, aggdrops = 0;
+	size_t nv = (size_t)r->r_ncpus * DT_DROP_NKINDS;
+	uint64_t drops = 0, *v;
 	uint32_t key = 0;
-	uint64_t *v;
 
 	if (r->r_drops_seen == NULL &&
-	    (r->r_drops_seen = calloc((size_t)r->r_ncpus, sizeof(uint64_t))) == NULL)
+	    (r->r_drops_seen = calloc(nv, sizeof(uint64_t))) == NULL)
 		return;
-	if ((v = calloc((size_t)r->r_ncpus, sizeof(uint64_t))) == NULL)
+	if ((v = calloc(nv, sizeof(uint64_t))) == NULL)
 		return;
 	if (bpf_map_lookup_elem(r->r_drops_fd, &key, v) == 0) {
-		for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
-			unsigned long long n = v[cpu] - r->r_drops_seen[cpu];
+		for (int k = 0; k < DT_DROP_NKINDS; k++) {
+			for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
+				size_t i = (size_t)cpu * DT_DROP_NKINDS + (size_t)k;
+				unsigned long long n = v[i] - r->r_drops_seen[i];
 
-			if (v[cpu] <= r->r_drops_seen[cpu])
-				continue;
-			if (r->r_json)
-				dt_json_drop(fp, "principal", cpu, n);
-			message(dtp->dt_droph, dtp->dt_dropharg, "%llu drop%s on CPU %d", n,
-				n > 1 ? "s" : "", cpu);
-			r->r_drops_seen[cpu] = v[cpu];
+				if (v[i] <= r->r_drops_seen[i])
+					continue;
+				if (r->r_json)
+					dt_json_drop(fp, kinds[k].json, cpu, n);
+				message(dtp->dt_droph, dtp->dt_dropharg, "%llu %sdrop%s on CPU %d",
+					n, kinds[k].what, n > 1 ? "s" : "", cpu);
+				r->r_drops_seen[i] = v[i];
+			}
 		}
 	}
 	free(v);
 	if (r->r_layout.ly_state >= DT_ST_HDRSIZE) {
 		uint8_t *st = malloc(r->r_layout.ly_state);
 
-		if (st != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, st) == 0) {
+		if (st != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, st) == 0)
 			memcpy(&drops, st + DT_ST_DYNDROPS, 8);
-			memcpy(&aggdrops, st + DT_ST_AGGDROPS, 8);
-		}
 		free(st);
 	}
 	if (drops > r->r_dyndrops_seen) {
@@ -447,15 +455,6 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 		message(dtp->dt_droph, dtp->dt_dropharg,
 			"%llu dynamic variable drop%s", (unsigned long long)n, n > 1 ? "s" : "");
 		r->r_dyndrops_seen = drops;
-	}
-	if (aggdrops > r->r_aggdrops_seen) { /* counted for all CPUs together */
-		uint64_t n = aggdrops - r->r_aggdrops_seen;
-
-		if (r->r_json)
-			dt_json_drop(fp, "aggregation", -1, n);
-		message(dtp->dt_droph, dtp->dt_dropharg, "%llu aggregation drop%s",
-			(unsigned long long)n, n > 1 ? "s" : "");
-		r->r_aggdrops_seen = aggdrops;
 	}
 }
 

@@ -497,7 +497,8 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 				      r->r_layout.ly_valsize, n, 0);
 	r->r_events_fd = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
 				       (uint32_t)r->r_ncpus, 0);
-	r->r_drops_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4, 8, 1, 0);
+	r->r_drops_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4,
+				     8 * DT_DROP_NKINDS, 1, 0);
 	if (r->r_use_errno) /* the least recently seen threads make room */
 		r->r_errno_fd = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {

@@ -27,7 +27,10 @@
 #define DT_ST_ACTIVITY 0 /* u64: DT_ACTIVITY_* */
 #define DT_ST_WALLOFF 8	 /* u64: walltime - monotonic clock, ns */
 #define DT_ST_DYNDROPS 16 /* u64: dynamic variable drops */
-#define DT_ST_AGGDROPS 24 /* u64: aggregation drops (a full aggregation) */
+/* dt_drops, per CPU: u64 counts of records lost, by kind */
+#define DT_DROP_PRINCIPAL 0 /* the principal buffer had no room */
+#define DT_DROP_AGG 1	    /* an aggregation was full */
+#define DT_DROP_NKINDS 2
 #define DT_ST_HDRSIZE 64
 
 /* activity (as illumos dtrace_activity_t): which probes may record */
@@ -213,8 +216,8 @@ typedef struct dt_run {
 	int r_status; /* DTRACE_STATUS_* */
 	int r_exitval;
 	bool r_exited, r_stopped, r_header_done, r_end_drained;
-	uint64_t r_dyndrops_seen, r_aggdrops_seen;
-	uint64_t *r_drops_seen; /* per CPU, as last reported */
+	uint64_t r_dyndrops_seen;
+	uint64_t *r_drops_seen; /* dt_drops as last reported: [cpu][kind] */
 	int r_error; /* a callback's errno */
 	/* the target */
 	pid_t r_target;

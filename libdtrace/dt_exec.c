@@ -154,7 +154,7 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		return -1;
 	if (pgp == NULL)
 		return dt_set_errno(dtp, EDT_BADARG);
-	if (dtp->dt_run != NULL && dtp->dt_run->r_nprogs > 0)
+	if (dtp->dt_run != NULL && dtp->dt_run->r_started)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started: no more programs");
 	if ((r = run_get(dtp)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
@@ -572,6 +572,43 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 	return add_link(dtp, r, link);
 }
 
+/*
+ * Size the clauses that match no probe yet (-Z, a target's probes that
+ * appear later): the layout and the aggregations' maps are fixed at start,
+ * so each such clause is generated once here, as if on BEGIN, and thrown
+ * away.
+ */
+static int size_unmatched(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	size_t stand_in = dtp->dt_nprobes;
+
+	for (size_t p = 0; p < dtp->dt_nprobes && stand_in == dtp->dt_nprobes; p++)
+		if (dtp->dt_pinfo[p].pi_kind == DT_PK_BEGIN)
+			stand_in = p;
+	for (int s = 0; s < r->r_nstmts; s++) {
+		dt_stmt_t *st = &r->r_stmts[s];
+		bool matched = false;
+		ks_code_t code = { 0 };
+		uint32_t epid;
+		int rc;
+
+		for (uint32_t i = 0; i < r->r_necbs && !matched; i++)
+			matched = r->r_ecbs[i].e_stmt == st;
+		if (matched || stand_in == dtp->dt_nprobes)
+			continue;
+		if (dt_grow(&r->r_ecbs, &r->r_ecbcap, r->r_necbs, sizeof(dt_ecb_t), 32) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		epid = r->r_necbs + 1;
+		r->r_ecbs[r->r_necbs++] = (dt_ecb_t){ epid, stand_in, st };
+		rc = dt_cg_probe(dtp, r, stand_in, NULL, &epid, 1, &code);
+		ks_code_free(&code);
+		r->r_necbs--;
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int dtrace_go(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r;
@@ -580,9 +617,10 @@ int dtrace_go(dtrace_hdl_t *dtp)
 
 	if (dtp == NULL)
 		return -1;
-	if ((r = dtp->dt_run) == NULL || r->r_necbs == 0)
+	/* with a target, clauses that match nothing yet (-Z) wait for its probes */
+	if ((r = dtp->dt_run) == NULL || (r->r_necbs == 0 && (r->r_target <= 0 || r->r_nstmts == 0)))
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
-	if (r->r_nprogs > 0)
+	if (r->r_started)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
 	if (geteuid() != 0 && access("/proc/self/status", R_OK) == 0) {
 		/* CAP_BPF is bit 39, CAP_PERFMON 38 */
@@ -613,6 +651,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	for (size_t k = 0; k < r->r_nprogs; k++)
 		if (build(dtp, r, k, false) != 0)
 			return -1;
+	if (size_unmatched(dtp, r) != 0)
+		return -1;
 	dt_cg_layout(r, true);
 	if (r->r_layout.ly_scratch > 32768 || r->r_layout.ly_state > 32768)
 		return dt_set_errmsg(dtp, EDT_ENABLING,
@@ -635,6 +675,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	}
 	free(state);
 	/* second pass: the programs, loaded and attached */
+	r->r_started = true;
 	for (size_t k = 0; k < r->r_nprogs; k++)
 		if (build(dtp, r, k, true) != 0 || attach(dtp, r, k) != 0)
 			return -1;
@@ -684,7 +725,7 @@ int dtrace_stop(dtrace_hdl_t *dtp)
 
 	if (dtp == NULL)
 		return -1;
-	if ((r = dtp->dt_run) == NULL || r->r_nprogs == 0)
+	if ((r = dtp->dt_run) == NULL || !r->r_started)
 		return dt_set_errno(dtp, EDT_NOTRACE);
 	if (r->r_stopped)
 		return 0;

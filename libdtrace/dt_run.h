@@ -215,6 +215,7 @@ typedef struct dt_run {
 	FILE *r_out;
 	int r_status; /* DTRACE_STATUS_* */
 	int r_exitval;
+	bool r_started; /* dtrace_go() has run */
 	bool r_exited, r_stopped, r_header_done, r_end_drained;
 	uint64_t r_dyndrops_seen;
 	uint64_t *r_drops_seen; /* dt_drops as last reported: [cpu][kind] */

@@ -85,6 +85,18 @@ class Trace(unittest.TestCase):
         self.assertIn("enabled-before 1", p.stdout)
         self.assertIn("n %d s2 %d" % (n, sum(-30000 + i for i in range(n))), p.stdout)
 
+    def test_only_clauses_that_match_later(self):
+        # nothing matches at start (no BEGIN/END either): dtrace waits for the
+        # target's probes, and a clause first built then was sized at start
+        # (its aggregation's map and its string key's scratch exist)
+        n = 25
+        with tempfile.TemporaryDirectory() as rundir:
+            p = dtrace(["-Zq", "-n", "rtp$target:::twelve { @[probename] = count(); }",
+                        "-c", "%s fire %d twelve" % (APP, n)],
+                       env=dict(os.environ, USDT_RUNTIME_DIR=rundir))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"\n  twelve +%d\n" % n)
+
     def test_python_function_entry_against_bpftrace(self):
         # Python 3.11 fires function__entry only for frames entered from C;
         # whatever it fires, we must count exactly what bpftrace counts.

@@ -1,0 +1,59 @@
+"""dtrace: stable USDT probes for Python programs (over libusdt).
+
+    import dtrace
+
+    with dtrace.Provider("myapp") as p:        # enabled on entry, destroyed on exit
+        ...
+
+    p = dtrace.Provider("myapp")
+    start = p.probe("query-start", str, int)   # tracers see myapp:::query-start
+    done = p.probe("query-done", int, dict)    # dict/list/"json": sent as JSON text
+    p.enable()
+
+    start.fire("select 1", 3)                  # converts nothing while disabled
+    start.fire_lazy(lambda: (expensive(), 3))  # calls the lambda only when enabled
+    if done.enabled:                            # one load of the semaphore
+        ...
+
+    @p.function                                 # fires handle-entry / handle-return
+    def handle(req): ...
+
+Trace them with dtrace(1), bpftrace or perf:
+
+    dtrace -n 'myapp$target:::query-start { printf("%s %d\\n", copyinstr(arg0), arg1); }' -p PID
+"""
+import functools
+
+from dtrace._usdt import Probe, UsdtError
+from dtrace._usdt import Provider as _Provider
+
+__all__ = ["Provider", "Probe", "UsdtError"]
+
+
+class Provider(_Provider):
+    """Provider(name, module=None): a USDT provider declared at run time.
+
+    Add probes with probe(), then enable() (or use the provider as a
+    context manager, which enables it and destroys it at the end)."""
+
+    def function(self, fn=None, *, name=None):
+        """Decorator: fire NAME-entry before each call and NAME-return after
+        it (NAME defaults to the function's name); both take no arguments.
+        The probes are added to this provider (before enable(), ideally:
+        adding a probe to an enabled provider rebuilds its image)."""
+        def wrap(f):
+            base = (name or f.__name__).replace("_", "-").strip("-") or "fn"
+            entry = self.probe(base + "-entry")
+            ret = self.probe(base + "-return")
+
+            @functools.wraps(f)
+            def traced(*args, **kwargs):
+                entry.fire()
+                try:
+                    return f(*args, **kwargs)
+                finally:
+                    ret.fire()
+            traced.entry_probe = entry
+            traced.return_probe = ret
+            return traced
+        return wrap(fn) if fn is not None else wrap

@@ -1563,28 +1563,34 @@ static void add_square(dt_cg_t *cg)
 	emit(cg, KS_STX_MEM(BPF_DW, R9, R5, 24));
 }
 
-/*
- * @name[keys] = f(args): the entry of this CPU, created zeroed if new (a
- * full aggregation counts a drop), then updated.  Sums and buckets are
- * atomic adds: another program may run on this CPU between our load and
- * store (uprobe programs are preemptible).
- */
+/* r0 = the value of key 0 in the array map fd, or NULL (r1-r5 clobbered). */
+static void emit_lookup0(dt_cg_t *cg, int fd)
+{
+	emit(cg, KS_ST_MEM(BPF_W, FP, SLOT_TMP, 0));
+	emit_map(cg, R1, fd);
+	emit(cg, KS_MOV64_REG(R2, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+}
+
 /* Count one drop of a kind in this CPU's dt_drops value (r0-r5 clobbered). */
 static void count_drop(dt_cg_t *cg, int kind)
 {
 	int out = label(cg);
 
-	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
-	emit_map(cg, R1, cg->cg_run->r_drops_fd);
-	emit(cg, KS_MOV64_REG(R2, FP));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
-	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_lookup0(cg, cg->cg_run->r_drops_fd);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), out);
 	emit(cg, KS_MOV64_IMM(R1, 1));
 	emit(cg, KS_ATOMIC_ADD64(R0, R1, (int16_t)(kind * 8)));
 	place(cg, out);
 }
 
+/*
+ * @name[keys] = f(args): the entry, created zeroed if new (a full
+ * aggregation counts a drop), then this CPU's slot of it updated.  Sums and buckets are
+ * atomic adds: another program may run on this CPU between our load and
+ * store (uprobe programs are preemptible).
+ */
 static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 {
 	dt_node_t *lhs = s->dn_left, *call = s->dn_right;
@@ -1619,11 +1625,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
 	/* a new entry: zeroed from dt_zero */
-	emit(cg, KS_ST_MEM(BPF_W, FP, SLOT_TMP, 0));
-	emit_map(cg, R1, cg->cg_run->r_zero_fd);
-	emit(cg, KS_MOV64_REG(R2, FP));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
-	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_lookup0(cg, cg->cg_run->r_zero_fd);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	emit(cg, KS_MOV64_REG(R3, R0));
 	emit_map(cg, R1, ag->ag_fd);
@@ -1999,19 +2001,12 @@ int dt_cg_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspe
 					  : DT_ACTIVITY_ACTIVE;
 	/* prologue: ctx, state, activity, scratch */
 	emit(&cg, KS_MOV64_REG(R6, R1));
-	emit(&cg, KS_ST_MEM(BPF_W, FP, SLOT_TMP, 0));
-	emit_map(&cg, R1, r->r_state_fd);
-	emit(&cg, KS_MOV64_REG(R2, FP));
-	emit(&cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
-	emit(&cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_lookup0(&cg, r->r_state_fd);
 	emit_to(&cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
 	emit(&cg, KS_MOV64_REG(R7, R0));
 	emit(&cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_ACTIVITY));
 	emit_to(&cg, KS_JMP_IMM(BPF_JNE, R1, want, 0), exit_l);
-	emit_map(&cg, R1, r->r_scratch_fd);
-	emit(&cg, KS_MOV64_REG(R2, FP));
-	emit(&cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
-	emit(&cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_lookup0(&cg, r->r_scratch_fd);
 	emit_to(&cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
 	emit(&cg, KS_MOV64_REG(R8, R0));
 	for (int i = 0; i < nepids; i++) {

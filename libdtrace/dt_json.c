@@ -61,12 +61,28 @@ void dt_json_bytes(FILE *fp, const char *s, size_t n)
 		size_t len;
 
 		switch (c) {
-		case '"': fputs("\\\"", fp); i++; continue;
-		case '\\': fputs("\\\\", fp); i++; continue;
-		case '\n': fputs("\\n", fp); i++; continue;
-		case '\t': fputs("\\t", fp); i++; continue;
-		case '\r': fputs("\\r", fp); i++; continue;
-		default: break;
+		case '"':
+			fputs("\\\"", fp);
+			i++;
+			continue;
+		case '\\':
+			fputs("\\\\", fp);
+			i++;
+			continue;
+		case '\n':
+			fputs("\\n", fp);
+			i++;
+			continue;
+		case '\t':
+			fputs("\\t", fp);
+			i++;
+			continue;
+		case '\r':
+			fputs("\\r", fp);
+			i++;
+			continue;
+		default:
+			break;
 		}
 		if (c < 0x20 || c == 0x7f || (len = utf8_len(u + i, n - i)) == 0) {
 			fprintf(fp, "\\u%04x", c);
@@ -109,8 +125,12 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 	const char *c = (const char *)data + rec->r_off;
 
 	switch (rec->r_kind) {
-	case DT_RK_INT: json_int(fp, rec, data); break;
-	case DT_RK_STR: dt_json_bytes(fp, c, strnlen(c, rec->r_size)); break;
+	case DT_RK_INT:
+		json_int(fp, rec, data);
+		break;
+	case DT_RK_STR:
+		dt_json_bytes(fp, c, strnlen(c, rec->r_size));
+		break;
 	case DT_RK_MEM:
 		fputc('[', fp);
 		for (uint32_t i = 0; i < rec->r_size; i++)
@@ -186,7 +206,8 @@ int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stm
 			free(text);
 			first = false;
 			break;
-		default: break;
+		default:
+			break;
 		}
 	}
 	fputs("]}\n", fp);
@@ -202,8 +223,7 @@ void dt_json_drop(FILE *fp, const char *kind, int cpu, uint64_t n)
 	fputs("}\n", fp);
 }
 
-void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd,
-		   const char *fault)
+void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd, const char *fault)
 {
 	fprintf(fp, "{\"type\":\"error\",\"epid\":%u", er->er_epid);
 	json_probe(fp, -1, pd);

@@ -24,18 +24,16 @@
 typedef enum { K_INT, K_UINT, K_STR, K_FLOAT, K_JSON } kind_t;
 
 typedef struct {
-	PyObject_HEAD
-	usdt_provider_t *prov; /* NULL once destroyed */
+	PyObject_HEAD usdt_provider_t *prov; /* NULL once destroyed */
 	PyObject *name;
 	PyObject *probes; /* list of Probe: kept alive with the provider */
 	int enabled;
 } ProviderObject;
 
 typedef struct {
-	PyObject_HEAD
-	usdt_probe_t *probe; /* owned by libusdt; valid for the life of the process */
-	PyObject *provider;  /* the Provider */
-	PyObject *name;	     /* "query-start" */
+	PyObject_HEAD usdt_probe_t *probe; /* owned by libusdt; valid for the life of the process */
+	PyObject *provider;		   /* the Provider */
+	PyObject *name;			   /* "query-start" */
 	int argc;
 	kind_t kinds[USDT_MAXARGS];
 } ProbeObject;
@@ -60,14 +58,14 @@ static const struct {
 	usdt_argtype_t type;
 	kind_t kind;
 } type_names[] = {
-	{ "int8", USDT_ARG_INT8, K_INT },	  { "uint8", USDT_ARG_UINT8, K_UINT },
-	{ "int16", USDT_ARG_INT16, K_INT },	  { "uint16", USDT_ARG_UINT16, K_UINT },
-	{ "int32", USDT_ARG_INT32, K_INT },	  { "uint32", USDT_ARG_UINT32, K_UINT },
-	{ "int64", USDT_ARG_INT64, K_INT },	  { "uint64", USDT_ARG_UINT64, K_UINT },
-	{ "int", USDT_ARG_INT64, K_INT },	  { "pointer", USDT_ARG_POINTER, K_UINT },
-	{ "string", USDT_ARG_STRING, K_STR },	  { "str", USDT_ARG_STRING, K_STR },
-	{ "char *", USDT_ARG_STRING, K_STR },	  { "double", USDT_ARG_DOUBLE, K_FLOAT },
-	{ "float", USDT_ARG_DOUBLE, K_FLOAT },	  { "json", USDT_ARG_STRING, K_JSON },
+	{ "int8", USDT_ARG_INT8, K_INT },      { "uint8", USDT_ARG_UINT8, K_UINT },
+	{ "int16", USDT_ARG_INT16, K_INT },    { "uint16", USDT_ARG_UINT16, K_UINT },
+	{ "int32", USDT_ARG_INT32, K_INT },    { "uint32", USDT_ARG_UINT32, K_UINT },
+	{ "int64", USDT_ARG_INT64, K_INT },    { "uint64", USDT_ARG_UINT64, K_UINT },
+	{ "int", USDT_ARG_INT64, K_INT },      { "pointer", USDT_ARG_POINTER, K_UINT },
+	{ "string", USDT_ARG_STRING, K_STR },  { "str", USDT_ARG_STRING, K_STR },
+	{ "char *", USDT_ARG_STRING, K_STR },  { "double", USDT_ARG_DOUBLE, K_FLOAT },
+	{ "float", USDT_ARG_DOUBLE, K_FLOAT }, { "json", USDT_ARG_STRING, K_JSON },
 };
 
 /* One argument type: a Python type (int, str, float, dict, list) or a name. */
@@ -142,8 +140,7 @@ static PyObject *fire_tuple(ProbeObject *self, PyObject *args)
 		ProviderObject *p = (ProviderObject *)self->provider;
 
 		return PyErr_Format(PyExc_TypeError, "%U:::%U takes %d argument%s (%zd given)",
-				    p->name, self->name, self->argc, self->argc == 1 ? "" : "s",
-				    n);
+				    p->name, self->name, self->argc, self->argc == 1 ? "" : "s", n);
 	}
 	for (Py_ssize_t i = 0; i < n; i++) {
 		PyObject *a = PyTuple_GET_ITEM(args, i), *s;
@@ -321,7 +318,8 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 		PyObject *k, *v;
 
 		while (PyDict_Next(kw, &pos, &k, &v)) {
-			if (!PyUnicode_Check(k) || PyUnicode_CompareWithASCIIString(k, "function") != 0)
+			if (!PyUnicode_Check(k) ||
+			    PyUnicode_CompareWithASCIIString(k, "function") != 0)
 				return PyErr_Format(PyExc_TypeError,
 						    "probe() got an unexpected keyword %R", k);
 			function = v;
@@ -337,13 +335,15 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 	pr->probe = NULL;
 	pr->argc = (int)(n - 1);
 	for (Py_ssize_t i = 1; i < n; i++) {
-		if (parse_type(PyTuple_GET_ITEM(args, i), i - 1, &types[i - 1], &pr->kinds[i - 1]) != 0) {
+		if (parse_type(PyTuple_GET_ITEM(args, i), i - 1, &types[i - 1],
+			       &pr->kinds[i - 1]) != 0) {
 			Py_DECREF(pr);
 			return NULL;
 		}
 	}
 	/* the note's name: "-" is written "__" */
-	if ((s = PyUnicode_AsUTF8(name)) == NULL || (note = PyMem_Malloc(2 * strlen(s) + 1)) == NULL) {
+	if ((s = PyUnicode_AsUTF8(name)) == NULL ||
+	    (note = PyMem_Malloc(2 * strlen(s) + 1)) == NULL) {
 		Py_DECREF(pr);
 		return s == NULL ? NULL : PyErr_NoMemory();
 	}
@@ -463,8 +463,8 @@ static PyObject *Provider_repr(ProviderObject *self)
 	return PyUnicode_FromFormat("<dtrace.Provider %U, %zd probes, %s>", self->name,
 				    PyList_GET_SIZE(self->probes),
 				    self->prov == NULL ? "destroyed"
-				    : self->enabled	? "enabled"
-							: "not enabled");
+				    : self->enabled    ? "enabled"
+						       : "not enabled");
 }
 
 static PyMethodDef Provider_methods[] = {
@@ -507,8 +507,10 @@ static PyTypeObject ProviderType = {
 /* ---------------------------------------------------------------- module */
 
 static struct PyModuleDef usdt_module = {
-	PyModuleDef_HEAD_INIT, .m_name = "dtrace._usdt",
-	.m_doc = "USDT providers declared at run time (libusdt)", .m_size = -1,
+	PyModuleDef_HEAD_INIT,
+	.m_name = "dtrace._usdt",
+	.m_doc = "USDT providers declared at run time (libusdt)",
+	.m_size = -1,
 };
 
 PyMODINIT_FUNC PyInit__usdt(void);

@@ -9,12 +9,12 @@
 #include "dt_run.h"
 
 /* What f wrote, as a string (the caller frees it). */
-#define CAPTURE(out, stmt)                                    \
-	do {                                                  \
-		size_t len_;                                  \
-		FILE *fp = open_memstream(&(out), &len_);     \
-		stmt;                                         \
-		fclose(fp);                                   \
+#define CAPTURE(out, stmt)                                \
+	do {                                              \
+		size_t len_;                              \
+		FILE *fp = open_memstream(&(out), &len_); \
+		stmt;                                     \
+		fclose(fp);                               \
 	} while (0)
 
 static void check_bytes(const char *in, size_t n, const char *want)
@@ -34,7 +34,8 @@ static void test_strings(void)
 	check_bytes("\x01\x1f\x7f", 3, "\"\\u0001\\u001f\\u007f\"");
 	check_bytes("nul\0x", 5, "\"nul\\u0000x\"");
 	/* valid UTF-8 passes through: é, €, U+1F600 */
-	check_bytes("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9, "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+	check_bytes("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9,
+		    "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
 	/* invalid: a lone continuation, a truncated sequence, an overlong form, a surrogate */
 	check_bytes("\x80", 1, "\"\\u0080\"");
 	check_bytes("\xe2\x82", 2, "\"\\u00e2\\u0082\"");

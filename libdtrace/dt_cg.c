@@ -342,6 +342,28 @@ static uint32_t tmp_string(dt_cg_t *cg)
 	return cg->cg_ly->ly_tmp + off;
 }
 
+/* r0 = the value of key 0 in the array map fd, or NULL (r1-r5 clobbered). */
+static void emit_lookup0(dt_cg_t *cg, int fd)
+{
+	emit(cg, KS_ST_MEM(BPF_W, FP, SLOT_TMP, 0));
+	emit_map(cg, R1, fd);
+	emit(cg, KS_MOV64_REG(R2, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+}
+
+/* Count one drop of a kind in this CPU's dt_drops value (r0-r5 clobbered). */
+static void count_drop(dt_cg_t *cg, int kind)
+{
+	int out = label(cg);
+
+	emit_lookup0(cg, cg->cg_run->r_drops_fd);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), out);
+	emit(cg, KS_MOV64_IMM(R1, 1));
+	emit(cg, KS_ATOMIC_ADD64(R0, R1, (int16_t)(kind * 8)));
+	place(cg, out);
+}
+
 /* Copy the string at r0 to scratch/state at base+off (strsize bytes); r0 keeps the source. */
 static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 {
@@ -473,8 +495,7 @@ static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t
 	emit(cg, KS_MOV64_IMM(R4, BPF_ANY));
 	emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
-	emit(cg, KS_MOV64_IMM(R1, 1));
-	emit(cg, KS_ATOMIC_ADD64(R7, R1, DT_ST_DYNDROPS));
+	count_drop(cg, DT_DROP_DYN);
 	jump(cg, done);
 	place(cg, del);
 	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
@@ -1561,28 +1582,6 @@ static void add_square(dt_cg_t *cg)
 	emit(cg, KS_LDX_MEM(BPF_DW, R5, R9, 24));
 	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R4));
 	emit(cg, KS_STX_MEM(BPF_DW, R9, R5, 24));
-}
-
-/* r0 = the value of key 0 in the array map fd, or NULL (r1-r5 clobbered). */
-static void emit_lookup0(dt_cg_t *cg, int fd)
-{
-	emit(cg, KS_ST_MEM(BPF_W, FP, SLOT_TMP, 0));
-	emit_map(cg, R1, fd);
-	emit(cg, KS_MOV64_REG(R2, FP));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
-	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-}
-
-/* Count one drop of a kind in this CPU's dt_drops value (r0-r5 clobbered). */
-static void count_drop(dt_cg_t *cg, int kind)
-{
-	int out = label(cg);
-
-	emit_lookup0(cg, cg->cg_run->r_drops_fd);
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), out);
-	emit(cg, KS_MOV64_IMM(R1, 1));
-	emit(cg, KS_ATOMIC_ADD64(R0, R1, (int16_t)(kind * 8)));
-	place(cg, out);
 }
 
 /*

@@ -400,61 +400,59 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 
 /*
  * Report what was lost since the last report, as dtrace(1) words it.  The
- * programs count, per CPU, records the principal buffer had no room for
- * (a perf LOST record is written only when a later record fits, so the
- * last drops of a run would go unreported) and entries a full aggregation
- * refused; dynamic variable drops are counted in the state.
+ * programs count drops per CPU and kind in dt_drops: records the principal
+ * buffer had no room for (a perf LOST record is written only when a later
+ * record fits, so the last drops of a run would go unreported), entries a
+ * full aggregation refused, and dynamic variables that found no space
+ * (reported for all CPUs together, as dtrace(1) does).
  */
 static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	static const struct {
 		const char *what, *json;
+		bool per_cpu;
 	} kinds[DT_DROP_NKINDS] = {
-		[DT_DROP_PRINCIPAL] = { "", "principal" },
-		[DT_DROP_AGG] = { "aggregation ", "aggregation" },
+		[DT_DROP_PRINCIPAL] = { "", "principal", true },
+		[DT_DROP_AGG] = { "aggregation ", "aggregation", true },
+		[DT_DROP_DYN] = { "dynamic variable ", "dynamic", false },
 	};
 	FILE *fp = r->r_out != NULL ? r->r_out : stdout;
 	size_t nv = (size_t)r->r_ncpus * DT_DROP_NKINDS;
-	uint64_t drops = 0, *v;
+	uint64_t *seen, *now;
 	uint32_t key = 0;
 
+	/* the counts as last reported, then room for the counts now */
 	if (r->r_drops_seen == NULL &&
-	    (r->r_drops_seen = calloc(nv, sizeof(uint64_t))) == NULL)
+	    (r->r_drops_seen = calloc(2 * nv, sizeof(uint64_t))) == NULL)
 		return;
-	if ((v = calloc(nv, sizeof(uint64_t))) == NULL)
+	seen = r->r_drops_seen;
+	now = seen + nv;
+	if (bpf_map_lookup_elem(r->r_drops_fd, &key, now) != 0)
 		return;
-	if (bpf_map_lookup_elem(r->r_drops_fd, &key, v) == 0) {
-		for (int k = 0; k < DT_DROP_NKINDS; k++) {
-			for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
-				size_t i = (size_t)cpu * DT_DROP_NKINDS + (size_t)k;
-				unsigned long long n = v[i] - r->r_drops_seen[i];
+	for (int k = 0; k < DT_DROP_NKINDS; k++) {
+		unsigned long long total = 0;
 
-				if (v[i] <= r->r_drops_seen[i])
-					continue;
-				if (r->r_json)
-					dt_json_drop(fp, kinds[k].json, cpu, n);
-				message(dtp->dt_droph, dtp->dt_dropharg, "%llu %sdrop%s on CPU %d",
-					n, kinds[k].what, n > 1 ? "s" : "", cpu);
-				r->r_drops_seen[i] = v[i];
-			}
+		for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
+			size_t i = (size_t)cpu * DT_DROP_NKINDS + (size_t)k;
+			unsigned long long n = now[i] - seen[i];
+
+			if (now[i] <= seen[i])
+				continue;
+			seen[i] = now[i];
+			total += n;
+			if (!kinds[k].per_cpu)
+				continue;
+			if (r->r_json)
+				dt_json_drop(fp, kinds[k].json, cpu, n);
+			message(dtp->dt_droph, dtp->dt_dropharg, "%llu %sdrop%s on CPU %d", n,
+				kinds[k].what, n > 1 ? "s" : "", cpu);
 		}
-	}
-	free(v);
-	if (r->r_layout.ly_state >= DT_ST_HDRSIZE) {
-		uint8_t *st = malloc(r->r_layout.ly_state);
-
-		if (st != NULL && bpf_map_lookup_elem(r->r_state_fd, &key, st) == 0)
-			memcpy(&drops, st + DT_ST_DYNDROPS, 8);
-		free(st);
-	}
-	if (drops > r->r_dyndrops_seen) {
-		uint64_t n = drops - r->r_dyndrops_seen;
-
+		if (kinds[k].per_cpu || total == 0)
+			continue;
 		if (r->r_json)
-			dt_json_drop(fp, "dynamic", -1, n);
-		message(dtp->dt_droph, dtp->dt_dropharg,
-			"%llu dynamic variable drop%s", (unsigned long long)n, n > 1 ? "s" : "");
-		r->r_dyndrops_seen = drops;
+			dt_json_drop(fp, kinds[k].json, -1, total);
+		message(dtp->dt_droph, dtp->dt_dropharg, "%llu %sdrop%s", total, kinds[k].what,
+			total > 1 ? "s" : "");
 	}
 }
 

@@ -26,12 +26,13 @@
 /* the state map's header */
 #define DT_ST_ACTIVITY 0 /* u64: DT_ACTIVITY_* */
 #define DT_ST_WALLOFF 8	 /* u64: walltime - monotonic clock, ns */
-#define DT_ST_DYNDROPS 16 /* u64: dynamic variable drops */
-/* dt_drops, per CPU: u64 counts of records lost, by kind */
+#define DT_ST_HDRSIZE 64
+
+/* dt_drops, per CPU: u64 counts of what was lost, by kind */
 #define DT_DROP_PRINCIPAL 0 /* the principal buffer had no room */
 #define DT_DROP_AGG 1	    /* an aggregation was full */
-#define DT_DROP_NKINDS 2
-#define DT_ST_HDRSIZE 64
+#define DT_DROP_DYN 2	    /* the dynamic variable space was full */
+#define DT_DROP_NKINDS 3
 
 /* activity (as illumos dtrace_activity_t): which probes may record */
 #define DT_ACTIVITY_WARMUP 1   /* BEGIN only */
@@ -217,8 +218,7 @@ typedef struct dt_run {
 	int r_exitval;
 	bool r_started; /* dtrace_go() has run */
 	bool r_exited, r_stopped, r_header_done, r_end_drained;
-	uint64_t r_dyndrops_seen;
-	uint64_t *r_drops_seen; /* dt_drops as last reported: [cpu][kind] */
+	uint64_t *r_drops_seen; /* dt_drops as last reported, [cpu][kind]; then room for a read */
 	int r_error; /* a callback's errno */
 	/* the target */
 	pid_t r_target;

@@ -20,6 +20,8 @@
 
 #include <usdt.h>
 
+#include "pyusdt.h"
+
 /* An argument kind: how a Python value becomes the probe's 64-bit value. */
 typedef enum { K_INT, K_UINT, K_STR, K_FLOAT, K_JSON } kind_t;
 
@@ -42,7 +44,7 @@ static PyTypeObject ProviderType, ProbeType;
 static PyObject *UsdtError; /* dtrace.UsdtError */
 static PyObject *json_dumps;
 
-static PyObject *usdt_err(int code, const usdt_provider_t *prov, const char *what)
+PyObject *pyusdt_error(int code, const usdt_provider_t *prov, const char *what)
 {
 	const char *msg = prov != NULL ? usdt_provider_errmsg(prov) : NULL;
 
@@ -181,7 +183,7 @@ static PyObject *fire_tuple(ProbeObject *self, PyObject *args)
 	while (nkeep > 0)
 		Py_DECREF(keep[--nkeep]);
 	if (rc != 0 && rc != -EUSDT_DESTROYED)
-		return usdt_err(-rc, NULL, "fire");
+		return pyusdt_error(-rc, NULL, "fire");
 	Py_RETURN_NONE;
 }
 
@@ -272,7 +274,7 @@ static int Provider_init(ProviderObject *self, PyObject *args, PyObject *kw)
 		return -1;
 	}
 	if ((self->prov = usdt_provider_create(name, module, NULL, &err)) == NULL) {
-		usdt_err(-err, NULL, "Provider");
+		pyusdt_error(-err, NULL, "Provider");
 		return -1;
 	}
 	self->name = PyUnicode_FromString(name);
@@ -363,7 +365,7 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 	pr->probe = usdt_probe_create(self->prov, fn != NULL ? fn : note, note, pr->argc, types);
 	PyMem_Free(note);
 	if (pr->probe == NULL) {
-		usdt_err(usdt_provider_errno(self->prov), self->prov, "probe");
+		pyusdt_error(usdt_provider_errno(self->prov), self->prov, "probe");
 		Py_DECREF(pr);
 		return NULL;
 	}
@@ -382,7 +384,7 @@ static PyObject *Provider_enable(ProviderObject *self, PyObject *unused)
 	if (!live(self))
 		return NULL;
 	if ((rc = usdt_provider_enable(self->prov)) != 0)
-		return usdt_err(-rc, self->prov, "enable");
+		return pyusdt_error(-rc, self->prov, "enable");
 	self->enabled = 1;
 	Py_RETURN_NONE;
 }
@@ -395,7 +397,7 @@ static PyObject *Provider_disable(ProviderObject *self, PyObject *unused)
 	if (!live(self))
 		return NULL;
 	if ((rc = usdt_provider_disable(self->prov)) != 0)
-		return usdt_err(-rc, self->prov, "disable");
+		return pyusdt_error(-rc, self->prov, "disable");
 	self->enabled = 0;
 	Py_RETURN_NONE;
 }
@@ -531,7 +533,7 @@ PyMODINIT_FUNC PyInit__usdt(void)
 					      PyExc_RuntimeError, NULL);
 	if (UsdtError == NULL || PyModule_AddObjectRef(m, "UsdtError", UsdtError) < 0 ||
 	    PyModule_AddObjectRef(m, "Provider", (PyObject *)&ProviderType) < 0 ||
-	    PyModule_AddObjectRef(m, "Probe", (PyObject *)&ProbeType) < 0) {
+	    PyModule_AddObjectRef(m, "Probe", (PyObject *)&ProbeType) < 0 || pyrt_add(m) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

@@ -22,12 +22,14 @@ Trace them with dtrace(1), bpftrace or perf:
 
     dtrace -n 'myapp$target:::query-start { printf("%s %d\\n", copyinstr(arg0), arg1); }' -p PID
 """
+import atexit
 import functools
 
+from dtrace import _usdt
 from dtrace._usdt import Probe, UsdtError
 from dtrace._usdt import Provider as _Provider
 
-__all__ = ["Provider", "Probe", "UsdtError"]
+__all__ = ["Provider", "Probe", "UsdtError", "runtime"]
 
 
 class Provider(_Provider):
@@ -57,3 +59,52 @@ class Provider(_Provider):
             traced.return_probe = ret
             return traced
         return wrap(fn) if fn is not None else wrap
+
+
+class _Runtime:
+    """The interpreter's own provider: function-entry and function-return
+    for every Python function (name, file, line: char *, char *, int).
+
+        dtrace.runtime.start()          # provider python_rt, module: the program
+        dtrace -n 'python_rt$target:::function-entry { @[copyinstr(arg0)] = count(); }' -p PID
+
+    Nothing is hooked while no tracer has a probe enabled: a watcher thread
+    checks the semaphores every `interval` seconds and installs (or
+    removes) a C profile function on every thread, so an untraced program
+    runs at full speed. `active` says whether the hook is installed now."""
+
+    def start(self, provider="python_rt", module=None, interval=0.05):
+        _usdt.runtime_start(provider, module, interval)
+        atexit.register(self.stop)
+
+    def stop(self):
+        _usdt.runtime_stop()
+        atexit.unregister(self.stop)
+
+    @property
+    def running(self):
+        return _usdt.runtime_running()
+
+    @property
+    def active(self):
+        return _usdt.runtime_active()
+
+    @property
+    def hooked(self):
+        """Whether the calling thread has the hook (a thread started while
+        traced gets it within one interval)."""
+        return _usdt.runtime_hooked()
+
+    def wait_active(self, timeout=None):
+        """Wait until a tracer has enabled a probe and the calling thread
+        has the hook; False if `timeout` seconds passed first."""
+        import time
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.hooked:
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+        return True
+
+
+runtime = _Runtime()

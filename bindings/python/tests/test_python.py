@@ -150,6 +150,133 @@ class Traced(unittest.TestCase):
         self.assertLess(grew, 1 << 20, "RSS grew by %d bytes" % grew)
 
 
+class Runtime(unittest.TestCase):
+    """python_rt: function-entry/-return of every Python function."""
+
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+
+    def run_program(self, body, d, timeout=120):
+        src = "import sys, threading, dtrace\n" + textwrap.dedent(body)
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+            f.write(src)
+        env = dict(os.environ)
+        pre = env.pop("LD_PRELOAD", None)
+        cmd = "%s %s" % (PYTHON, f.name) if not pre else \
+            "env LD_PRELOAD=%s %s %s" % (pre, PYTHON, f.name)
+        try:
+            p = subprocess.run([DTRACE, "-Zq", "-n", d, "-c", cmd], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=timeout)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("drop", p.stderr)
+        return f.name, p.stdout
+
+    def test_known_call_counts_file_and_line(self):
+        # f: 1000 direct calls, 300 from g (Python to Python: inlined by
+        # 3.11's interpreter, still reported), 7 through map (entered from
+        # C); one call raises (its return still fires); a thread started
+        # while traced gets the hook before its 50 calls
+        path, out = self.run_program("""\
+            dtrace.runtime.start(interval=0.01)
+            if not dtrace.runtime.wait_active(10):
+                sys.exit("no tracer came")
+            def f(x):
+                if x is None:
+                    raise ValueError(x)
+                return x + 1
+            def g(n):
+                for i in range(n):
+                    f(i)
+            for i in range(1000):
+                f(i)
+            g(300)
+            list(map(f, range(7)))
+            try:
+                f(None)
+            except ValueError:
+                pass
+            def worker():
+                while not dtrace.runtime.hooked:
+                    pass
+                for i in range(50):
+                    f(i)
+            t = threading.Thread(target=worker)
+            t.start()
+            t.join()
+            """,
+            'python_rt$target:::function-entry /copyinstr(arg0) == "f" || copyinstr(arg0) == "g"/ '
+            '{ @e[copyinstr(arg0), copyinstr(arg1), arg2] = count(); } '
+            'python_rt$target:::function-return /copyinstr(arg0) == "f"/ { @r[arg2] = count(); } '
+            'END { printa("%s %s %d %@d\\n", @e); printa("ret %d %@d\\n", @r); }')
+        lines = sorted(l for l in out.splitlines() if l)
+        # def f is on line 5 of the program, its returns on 7 (raise) and 8
+        self.assertEqual(lines, sorted([
+            "f %s 5 %d" % (path, 1000 + 300 + 7 + 1 + 50),
+            "g %s 9 1" % path,
+            "ret 7 1",
+            "ret 8 %d" % (1000 + 300 + 7 + 50)]), out)
+
+    def test_no_hook_while_untraced(self):
+        # the probes exist, nobody traces them: no profile function, and
+        # sys.setprofile users are left alone
+        code = textwrap.dedent("""\
+            import sys, time, dtrace
+            dtrace.runtime.start(interval=0.01)
+            time.sleep(0.2)
+            assert dtrace.runtime.running
+            assert not dtrace.runtime.active and not dtrace.runtime.hooked
+            assert sys.getprofile() is None
+            dtrace.runtime.stop()
+            assert not dtrace.runtime.running
+            dtrace.runtime.start(interval=0.01)  # again, then exit with it running
+            try:
+                dtrace.runtime.start()
+            except RuntimeError as e:
+                print(e)
+            try:
+                dtrace.runtime.start(interval=0)
+            except ValueError as e:
+                print(e)
+            """)
+        p = subprocess.run([PYTHON, "-c", code], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines(), [
+            "start(): the runtime provider is already started",
+            "start(): interval must be 0.001 to 60 seconds"])
+
+    def test_other_profilers_are_kept(self):
+        # a thread with its own sys.setprofile keeps it while traced
+        path, out = self.run_program("""\
+            calls = []
+            def prof(frame, event, arg):
+                if event == "call" and frame.f_code.co_name == "h":
+                    calls.append(1)
+            dtrace.runtime.start(interval=0.01)
+            if not dtrace.runtime.wait_active(10):
+                sys.exit("no tracer came")
+            def h():
+                pass
+            def k():
+                pass
+            sys.setprofile(prof)
+            for i in range(10):
+                h()
+            sys.setprofile(None)
+            while not dtrace.runtime.hooked:  # ours comes back within an interval
+                pass
+            for i in range(3):
+                k()
+            print(len(calls))
+            """,
+            'python_rt$target:::function-entry /copyinstr(arg0) == "h" || copyinstr(arg0) == "k"/ '
+            '{ @[copyinstr(arg0)] = count(); } END { printa("dtrace %s %@d\\n", @); }')
+        self.assertEqual(sorted(l for l in out.splitlines() if l), ["10", "dtrace k 3"], out)
+
+
 class Untraced(unittest.TestCase):
     def test_disabled_probe_does_nothing(self):
         with dtrace.Provider("pyidle") as p:

@@ -1,0 +1,216 @@
+/*
+ * pyrt.c -- the Python runtime's own provider: function-entry and
+ * function-return (function name, file, line) for every Python function.
+ *
+ * Nothing is hooked while no tracer has either probe enabled: a watcher
+ * thread looks at the two semaphores every interval, takes the GIL only when
+ * the answer changes (or, while traced, to reach threads started since), and
+ * sets or clears a C-level profile function (no Python frames, no
+ * sys.setprofile object) on each thread of the interpreter.  Threads that run
+ * another profiler (cProfile, a sys.setprofile callable) are left alone.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <frameobject.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include <usdt.h>
+
+#include "pyusdt.h"
+
+static struct {
+	usdt_provider_t *prov;
+	usdt_probe_t *entry, *ret;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	long interval_ns;
+	bool running, stop;
+	atomic_bool installed; /* our profile function is set (read without the GIL) */
+} rt = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static int profile(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
+{
+	usdt_probe_t *p;
+	PyCodeObject *co;
+	const char *name, *file;
+
+	(void)obj;
+	(void)arg;
+	if (what == PyTrace_CALL)
+		p = rt.entry;
+	else if (what == PyTrace_RETURN)
+		p = rt.ret;
+	else
+		return 0;
+	if (p == NULL || !usdt_probe_is_enabled(p))
+		return 0;
+	co = PyFrame_GetCode(frame);
+	name = PyUnicode_AsUTF8(co->co_name);
+	file = PyUnicode_AsUTF8(co->co_filename);
+	if (name == NULL || file == NULL) /* a name that is not UTF-8: still fire */
+		PyErr_Clear();
+	usdt_probe_fire3(p, (uint64_t)(uintptr_t)(name != NULL ? name : "?"),
+			 (uint64_t)(uintptr_t)(file != NULL ? file : "?"),
+			 (uint64_t)(int64_t)PyFrame_GetLineNumber(frame));
+	Py_DECREF(co);
+	return 0;
+}
+
+/* With the GIL: our profile function on every thread (want) or on none. */
+static void sync_threads(bool want)
+{
+	PyInterpreterState *is = PyThreadState_GetInterpreter(PyThreadState_Get());
+
+	for (PyThreadState *ts = PyInterpreterState_ThreadHead(is); ts != NULL;
+	     ts = PyThreadState_Next(ts)) {
+		if (want && ts->c_profilefunc == NULL) {
+			if (_PyEval_SetProfile(ts, profile, NULL) < 0)
+				PyErr_Clear();
+		} else if (!want && ts->c_profilefunc == profile) {
+			if (_PyEval_SetProfile(ts, NULL, NULL) < 0)
+				PyErr_Clear();
+		}
+	}
+	atomic_store(&rt.installed, want);
+}
+
+static bool wanted(void)
+{
+	return usdt_probe_is_enabled(rt.entry) || usdt_probe_is_enabled(rt.ret);
+}
+
+static void *watch(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&rt.mu);
+	while (!rt.stop) {
+		struct timespec ts;
+		bool want;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += rt.interval_ns;
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		if (pthread_cond_timedwait(&rt.cv, &rt.mu, &ts) != ETIMEDOUT || rt.stop)
+			continue;
+		want = wanted();
+		if (!want && !atomic_load(&rt.installed))
+			continue; /* the common case: untraced, and nothing to undo */
+		pthread_mutex_unlock(&rt.mu);
+		PyGILState_STATE g = PyGILState_Ensure();
+		sync_threads(want); /* while traced, also reaches threads started since */
+		PyGILState_Release(g);
+		pthread_mutex_lock(&rt.mu);
+	}
+	pthread_mutex_unlock(&rt.mu);
+	return NULL;
+}
+
+static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { (char *)"provider", (char *)"module", (char *)"interval", NULL };
+	static const usdt_argtype_t types[] = { USDT_ARG_STRING, USDT_ARG_STRING, USDT_ARG_INT32 };
+	const char *name = "python_rt", *module = NULL;
+	double interval = 0.05;
+	int err = 0;
+
+	(void)self;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|szd:start", kwlist, &name, &module, &interval))
+		return NULL;
+	if (!(interval >= 0.001 && interval <= 60)) {
+		PyErr_SetString(PyExc_ValueError, "start(): interval must be 0.001 to 60 seconds");
+		return NULL;
+	}
+	if (rt.running) {
+		PyErr_SetString(PyExc_RuntimeError, "start(): the runtime provider is already started");
+		return NULL;
+	}
+	if ((rt.prov = usdt_provider_create(name, module, NULL, &err)) == NULL)
+		return pyusdt_error(err, NULL, "start()");
+	rt.entry = usdt_probe_create(rt.prov, "function__entry", "function__entry", 3, types);
+	rt.ret = usdt_probe_create(rt.prov, "function__return", "function__return", 3, types);
+	if (rt.entry == NULL || rt.ret == NULL || (err = usdt_provider_enable(rt.prov)) != 0) {
+		PyObject *e = pyusdt_error(usdt_provider_errno(rt.prov), rt.prov, "start()");
+
+		usdt_provider_destroy(rt.prov);
+		rt.prov = NULL;
+		rt.entry = rt.ret = NULL;
+		return e;
+	}
+	rt.interval_ns = (long)(interval * 1e9);
+	rt.stop = false;
+	if ((err = pthread_create(&rt.thread, NULL, watch, NULL)) != 0) {
+		usdt_provider_destroy(rt.prov);
+		rt.prov = NULL;
+		rt.entry = rt.ret = NULL;
+		errno = err;
+		return PyErr_SetFromErrno(PyExc_OSError);
+	}
+	rt.running = true;
+	Py_RETURN_NONE;
+}
+
+static PyObject *rt_stop(PyObject *self, PyObject *unused)
+{
+	(void)self;
+	(void)unused;
+	if (!rt.running)
+		Py_RETURN_NONE;
+	pthread_mutex_lock(&rt.mu);
+	rt.stop = true;
+	pthread_cond_signal(&rt.cv);
+	pthread_mutex_unlock(&rt.mu);
+	Py_BEGIN_ALLOW_THREADS /* the watcher may be waiting for the GIL */
+	pthread_join(rt.thread, NULL);
+	Py_END_ALLOW_THREADS
+	sync_threads(false);
+	rt.running = false;
+	/* the probes stay valid (libusdt keeps them for the process): a profile
+	   call already past its check on another thread fires into nothing */
+	usdt_provider_destroy(rt.prov);
+	rt.prov = NULL;
+	rt.entry = rt.ret = NULL;
+	Py_RETURN_NONE;
+}
+
+static PyObject *rt_active(PyObject *self, PyObject *unused)
+{
+	(void)self;
+	(void)unused;
+	return PyBool_FromLong(atomic_load(&rt.installed));
+}
+
+static PyObject *rt_running(PyObject *self, PyObject *unused)
+{
+	(void)self;
+	(void)unused;
+	return PyBool_FromLong(rt.running);
+}
+
+static PyObject *rt_hooked(PyObject *self, PyObject *unused)
+{
+	(void)self;
+	(void)unused;
+	return PyBool_FromLong(PyThreadState_Get()->c_profilefunc == profile);
+}
+
+static PyMethodDef rt_methods[] = {
+	{ "runtime_start", (PyCFunction)(void (*)(void))rt_start, METH_VARARGS | METH_KEYWORDS,
+	  "runtime_start(provider='python_rt', module=None, interval=0.05)" },
+	{ "runtime_stop", rt_stop, METH_NOARGS, "Stop watching and remove the hooks." },
+	{ "runtime_active", rt_active, METH_NOARGS, "True while the profile hook is installed." },
+	{ "runtime_hooked", rt_hooked, METH_NOARGS, "True if this thread has the hook." },
+	{ "runtime_running", rt_running, METH_NOARGS, "True between start and stop." },
+	{ NULL, NULL, 0, NULL },
+};
+
+int pyrt_add(PyObject *m)
+{
+	return PyModule_AddFunctions(m, rt_methods);
+}

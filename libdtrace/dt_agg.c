@@ -689,7 +689,8 @@ int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs,
 
 /* ---------------------------------------------------------------- at exit */
 
-int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
+/* Every aggregation in dtrace(1)'s order; only those printa did not print unless all. */
+static int print_aggs(dtrace_hdl_t *dtp, FILE *fp, bool all)
 {
 	dt_run_t *r;
 
@@ -703,13 +704,23 @@ int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
 		uint32_t id = dt_option_get(dtp, "aggsortrev", 0) ? r->r_naggs - i : i + 1;
 		dt_agg_t *ag = r->r_aggs[id - 1];
 
-		if (ag->ag_printed)
+		if (ag->ag_printed && !all)
 			continue;
 		if (snap(dtp, r, ag) != 0 || print_agg(dtp, fp, ag) != 0)
 			return -1;
 	}
 	fflush(fp);
 	return 0;
+}
+
+int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
+{
+	return print_aggs(dtp, fp, false);
+}
+
+int dtrace_aggregate_write(dtrace_hdl_t *dtp, FILE *fp)
+{
+	return print_aggs(dtp, fp, true);
 }
 
 /* ---------------------------------------------------------------- printa with a format */

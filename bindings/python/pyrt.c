@@ -128,7 +128,8 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	if (rt.running) {
-		PyErr_SetString(PyExc_RuntimeError, "start(): the runtime provider is already started");
+		PyErr_SetString(PyExc_RuntimeError,
+				"start(): the runtime provider is already started");
 		return NULL;
 	}
 	if ((rt.prov = usdt_provider_create(name, module, NULL, &err)) == NULL)
@@ -167,9 +168,8 @@ static PyObject *rt_stop(PyObject *self, PyObject *unused)
 	pthread_cond_signal(&rt.cv);
 	pthread_mutex_unlock(&rt.mu);
 	Py_BEGIN_ALLOW_THREADS /* the watcher may be waiting for the GIL */
-	pthread_join(rt.thread, NULL);
-	Py_END_ALLOW_THREADS
-	sync_threads(false);
+	    pthread_join(rt.thread, NULL);
+	Py_END_ALLOW_THREADS sync_threads(false);
 	rt.running = false;
 	/* the probes stay valid (libusdt keeps them for the process): a profile
 	   call already past its check on another thread fires into nothing */

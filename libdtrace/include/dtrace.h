@@ -207,6 +207,12 @@ DTRACE_API int dtrace_go(dtrace_hdl_t *dtp);
  * does at exit: sorted by value (or as the aggsort options say).
  */
 DTRACE_API int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp);
+/*
+ * Print every aggregation's current entries, printed by printa() or not,
+ * and mark nothing: for consumers that keep their own view (the bindings
+ * read it in JSON mode).  Valid while tracing and after.
+ */
+DTRACE_API int dtrace_aggregate_write(dtrace_hdl_t *dtp, FILE *fp);
 
 /* Fire END (once); the records it makes are drained by the next dtrace_work(). */
 DTRACE_API int dtrace_stop(dtrace_hdl_t *dtp);

@@ -28,8 +28,10 @@ import functools
 from dtrace import _usdt
 from dtrace._usdt import Probe, UsdtError
 from dtrace._usdt import Provider as _Provider
+from dtrace.consumer import CompileError, Consumer, DTraceError, Record
 
-__all__ = ["Provider", "Probe", "UsdtError", "runtime"]
+__all__ = ["Provider", "Probe", "UsdtError", "runtime", "Consumer", "Record", "CompileError",
+           "DTraceError"]
 
 
 class Provider(_Provider):

@@ -277,6 +277,151 @@ class Runtime(unittest.TestCase):
         self.assertEqual(sorted(l for l in out.splitlines() if l), ["10", "dtrace k 3"], out)
 
 
+class Scripting(unittest.TestCase):
+    """dtrace.Consumer: D programs run from Python, values back."""
+
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+
+    def test_records_and_aggregations_are_values(self):
+        with dtrace.Consumer("""
+                BEGIN {
+                    @a["x", 1] = count(); @a["y", -2] = count(); @a["y", -2] = count();
+                    @s = sum(-5); @m[3] = max(9); @m[3] = max(4);
+                    @q = quantize(3); @q = quantize(0); @q = quantize(1000);
+                    @l = lquantize(25, 0, 20, 10);
+                    trace(-5); trace("str"); trace((uint64_t)-1);
+                    printf("hi %d %s\\n", 7, "there"); printa(@s);
+                    exit(3);
+                }""") as c:
+            recs = list(c.records())
+            self.assertEqual(len(recs), 1)
+            self.assertEqual(recs[0].probe, ("dtrace", "", "", "BEGIN"))
+            self.assertEqual(recs[0].data, [-5, "str", 2**64 - 1, "hi 7 there\n"])
+            self.assertEqual(c.exit_status, 3)
+            self.assertEqual(c.aggregations(), {
+                "a": {("x", 1): 1, ("y", -2): 2},
+                "s": {(): -5},
+                "m": {(3,): 9},
+                "q": {(): [(0, 0, 1), (2, 3, 1), (512, 1023, 1)]},
+                "l": {(): [(20, None, 1)]},
+            })
+            self.assertEqual(c.errors, [])
+
+    def test_tracing_a_python_target(self):
+        # a real child: its provider's probes and python_rt's calls, counted
+        prog = textwrap.dedent("""\
+            import dtrace, time
+            p = dtrace.Provider("pyscript")
+            q = p.probe("step", int, str)
+            p.enable()
+            dtrace.runtime.start(interval=0.01)
+            deadline = time.monotonic() + 10
+            while not (q.enabled and dtrace.runtime.hooked) and time.monotonic() < deadline:
+                time.sleep(0.005)
+            def work(i):
+                q.fire(i, "n%d" % (i % 3))
+            for i in range(600):
+                work(i)
+            """)
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+            f.write(prog)
+        env_pre = os.environ.get("LD_PRELOAD")
+        argv = [PYTHON, f.name] if not env_pre else ["env", "LD_PRELOAD=" + env_pre, PYTHON, f.name]
+        try:
+            with dtrace.Consumer("""
+                    pyscript$target:::step { @n[copyinstr(arg1)] = count(); @t = sum(arg0); }
+                    pyscript$target:::step /arg0 % 100 == 0/ { printf("%d", arg0); }
+                    python_rt$target:::function-entry /copyinstr(arg0) == "work"/ { @w = count(); }
+                    """, target=argv, zdefs=True) as c:
+                got = [r.data[0] for r in c.records(timeout=120)]
+                aggs = c.aggregations()
+                self.assertEqual(os.WEXITSTATUS(c.target_status), 0)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(got, ["0", "100", "200", "300", "400", "500"])
+        self.assertEqual(aggs["n"], {("n0",): 200, ("n1",): 200, ("n2",): 200})
+        self.assertEqual(aggs["t"], {(): sum(range(600))})
+        self.assertEqual(aggs["w"], {(): 600})
+        self.assertEqual(c.drops, [])
+
+    def test_gil_is_released_and_stop_is_clean(self):
+        # while records() waits, other threads run; a timeout stops tracing
+        # and END's records come last; aggregations read mid-run are live
+        import threading
+        ticks = []
+        stop = threading.Event()
+
+        def spin():
+            while not stop.is_set():
+                ticks.append(1)
+                stop.wait(0.001)
+        t = threading.Thread(target=spin)
+        t.start()
+        try:
+            with dtrace.Consumer("""
+                    BEGIN { @b = count(); }
+                    END { printf("end"); }""", options={"switchrate": "50ms"}) as c:
+                self.assertEqual(c.aggregations(), {})  # not started
+                recs = [r.data for r in c.records(timeout=0.5)]
+                self.assertEqual(c.aggregations(), {"b": {(): 1}})
+        finally:
+            stop.set()
+            t.join()
+        self.assertEqual(recs, [["end"]])
+        self.assertGreater(len(ticks), 50)  # the spinner ran while we waited
+
+    def test_interrupt_leaves_the_consumer_usable(self):
+        # Ctrl-C while records() waits raises KeyboardInterrupt; stop() and
+        # aggregations() still work afterwards
+        import signal
+        with dtrace.Consumer("BEGIN { @x = sum(42); } END { printf(\"bye\"); }",
+                             options={"switchrate": "10s"}) as c:
+            it = c.records()
+            signal.setitimer(signal.ITIMER_REAL, 0.2)
+            old = signal.signal(signal.SIGALRM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+            try:
+                with self.assertRaises(KeyboardInterrupt):
+                    for _ in it:
+                        pass
+            finally:
+                signal.signal(signal.SIGALRM, old)
+            c.stop()
+            self.assertEqual([r.data for r in c.records()], [["bye"]])
+            self.assertEqual(c.aggregations(), {"x": {(): 42}})
+
+    def test_faults_and_bad_input_are_errors(self):
+        with dtrace.Consumer("BEGIN { trace(*(int *)8); } BEGIN { exit(0); }") as c:
+            self.assertEqual(list(c.records()), [])
+            self.assertEqual(len(c.errors), 1)
+            self.assertEqual(c.errors[0]["fault"], "invalid address")
+            self.assertEqual(c.errors[0]["address"], 8)
+            self.assertIn("invalid address (0x8)", c.messages[0])
+        with self.assertRaises(dtrace.CompileError) as e:
+            dtrace.Consumer("BEGIN\n{ x = ; }")
+        self.assertEqual((e.exception.tag, e.exception.line, e.exception.column),
+                         ("D_SYNTAX", 2, 7))
+        self.assertEqual(e.exception.source, "{ x = ; }")
+        self.assertEqual(str(e.exception), '<program>:2:7: D_SYNTAX: syntax error near ";"')
+        with self.assertRaisesRegex(dtrace.DTraceError, "option nosuch"):
+            dtrace.Consumer("BEGIN {}", options={"nosuch": 1})
+        with self.assertRaisesRegex(dtrace.DTraceError, "spawn: .*No such file"):
+            dtrace.Consumer("BEGIN {}", target=["/nonexistent/x"])
+        with self.assertRaisesRegex(TypeError, "argv list"):
+            dtrace.Consumer("BEGIN {}", target="ls")
+        with self.assertRaisesRegex(dtrace.DTraceError, "exec: "):
+            dtrace.Consumer("nosuchprovider:::x {}")
+        self.assertEqual(dtrace.Consumer("nosuch:::x {}", zdefs=True).compile("BEGIN {}"), 1)
+        c = dtrace.Consumer("BEGIN { exit(0); }")
+        c.close()
+        c.close()
+        with self.assertRaisesRegex(ValueError, "closed"):
+            c.go()
+        # macro arguments
+        with dtrace.Consumer("BEGIN { trace($1 + 1); trace($$2); exit(0); }", 41, "x") as c:
+            self.assertEqual([r.data for r in c.records()], [[42, "x"]])
+
+
 class Untraced(unittest.TestCase):
     def test_disabled_probe_does_nothing(self):
         with dtrace.Provider("pyidle") as p:

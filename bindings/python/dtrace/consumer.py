@@ -1,0 +1,235 @@
+"""Scripting D from Python: dtrace.Consumer, over libdtrace.
+
+    import dtrace
+
+    with dtrace.Consumer('''
+            python_rt$target:::function-entry { @calls[copyinstr(arg0)] = count(); }
+            tick-1s { printf("%d calls\\n", 3); }
+         ''', target=["python3", "app.py"]) as c:
+        for rec in c.records():          # until exit(), the target's exit, or stop()
+            print(rec.probe, rec.data)
+        print(c.aggregations())          # {"calls": {("f",): 1000, ...}}
+
+Records carry values, not text: trace() gives an int or a str, tracemem()
+bytes, printf() its formatted str. Aggregations are dicts keyed by tuples
+of the keys; quantizations give a list of (min, max, count) buckets, None
+for an open end. The data travels as libdtrace's JSON Lines (docs/json.md).
+"""
+import json
+from collections import namedtuple
+
+from dtrace import _consumer
+from dtrace._consumer import DTraceError
+
+__all__ = ["Consumer", "Record", "CompileError", "DTraceError"]
+
+
+class CompileError(DTraceError):
+    """A D program did not compile: `tag` (e.g. "D_SYNTAX"), `file`,
+    `line`, `column`, `message` and the offending `source` line."""
+
+    def __init__(self, message, tag, file, line, column, source):
+        super().__init__("%s:%d:%d: %s: %s" % (file, line, column, tag, message))
+        self.message, self.tag, self.file = message, tag, file
+        self.line, self.column, self.source = line, column, source
+
+
+Probe = namedtuple("Probe", "provider module function name")
+
+
+class Record:
+    """What one clause recorded when its probe fired."""
+    __slots__ = ("cpu", "id", "probe", "data")
+
+    def __init__(self, obj):
+        self.cpu = obj.get("cpu")
+        self.id = obj["id"]
+        self.probe = Probe(obj["provider"], obj["module"], obj["function"], obj["name"])
+        self.data = [_datum(d) for d in obj["data"]]
+
+    def __repr__(self):
+        return "Record(cpu=%r, probe=%r, data=%r)" % (self.cpu, ":".join(self.probe), self.data)
+
+
+def _datum(d):
+    return bytes(d["value"]) if d["action"] == "tracemem" else d["value"]
+
+
+def _agg_value(obj):
+    if "buckets" in obj:
+        return [(b["min"], b["max"], b["count"]) for b in obj["buckets"]]
+    return obj["value"]
+
+
+class Consumer:
+    """Consumer(program=None, *args, options=None, target=None, pid=None,
+    zdefs=False, cpp=False): a dtrace handle.
+
+    program: D source, compiled at once (or call compile()); args: the
+    macro arguments $1...; options: dtrace options ({"bufsize": "4m",
+    "switchrate": "10ms", ...}); quiet: only what clauses trace or print
+    makes records (False: also one empty record per firing, as dtrace
+    without -q); target: an argv to start stopped (it becomes
+    $target and runs once go() is called); pid: a process to grab instead;
+    zdefs: permit descriptions that match nothing yet (-Z).
+
+    One thread uses a consumer at a time. Tracing needs root (CAP_BPF)."""
+
+    def __init__(self, program=None, *args, options=None, target=None, pid=None, zdefs=False,
+                 cpp=False, quiet=True):
+        self._h = _consumer.Handle()
+        self._flags = _consumer.C_CPP if cpp else 0
+        self._started = self._done = self._stopped = False
+        self._aggs = {}
+        self.errors = []    # fault objects (docs/json.md "error"), as dicts
+        self.drops = []     # drop objects, as dicts
+        self.messages = []  # the same, as dtrace(1) words them
+        self.target_status = None
+        try:
+            if quiet:
+                self.setopt("quiet")
+            if zdefs:
+                self.setopt("zdefs")
+            for k, v in (options or {}).items():
+                self.setopt(k, v)
+            if target is not None:
+                if isinstance(target, str):
+                    raise TypeError("target: an argv list, not a str")
+                self._h.spawn(list(target))
+            elif pid is not None:
+                self._h.grab(pid)
+            if program is not None:
+                self.compile(program, *args)
+        except BaseException:
+            self._h.close()
+            raise
+
+    # ---------------------------------------------------------- set-up
+
+    def setopt(self, name, value=None):
+        """Set a dtrace option (value None for a boolean one)."""
+        if name == "oformat":
+            raise ValueError("oformat: a Consumer always reads JSON")
+        self._h.setopt(name, None if value is None else str(value))
+
+    def compile(self, program, *args):
+        """Compile and enable a D program (several may be added before go());
+        returns the number of probes it matched."""
+        try:
+            self._h.compile(program, [str(a) for a in args], self._flags)
+        except _consumer.CompileError as e:
+            raise CompileError(*e.args) from None
+        return self._h.exec()[1]
+
+    @property
+    def target(self):
+        """The target's pid ($target), or 0."""
+        return self._h.target()
+
+    def go(self):
+        """Start tracing (BEGIN fires); a spawned or grabbed target runs."""
+        if not self._started:
+            self._h.go(self._h.target() != 0)
+            self._started = True
+
+    # ---------------------------------------------------------- data
+
+    def _parse(self, data, into):
+        for line in data.splitlines():
+            if not line:
+                continue
+            obj = json.loads(line)
+            kind = obj.get("type")
+            if kind == "probe":
+                into.append(Record(obj))
+            elif kind == "aggregation":  # printa's are presentation: aggregations() snaps
+                if into is None:
+                    self._aggs.setdefault(obj["name"], {})[tuple(obj["keys"])] = _agg_value(obj)
+            elif kind == "error":
+                self.errors.append(obj)
+            elif kind == "drop":
+                self.drops.append(obj)
+        self.messages.extend(self._h.take_messages())
+
+    def poll(self):
+        """Wait (at most switchrate) and return the records that came; []
+        also once done. Ctrl-C raises KeyboardInterrupt here, and the
+        consumer stays usable: stop() then aggregations() still work."""
+        out = []
+        if self._done:
+            return out
+        self.go()
+        self._h.sleep()
+        if not self._stopped and self.target_status is None:
+            st = self._h.target_exited()
+            if st is not None:
+                self.target_status = st
+                self.stop()
+        status, data = self._h.work()
+        self._parse(data, out)
+        if status == 1:
+            self._done = True
+        return out
+
+    def records(self, timeout=None):
+        """Iterate over records until exit() is called, the target exits,
+        stop() is called, or `timeout` seconds pass (then END fires and
+        its records come last)."""
+        import time
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self.go()
+        # records that came while enabling (BEGIN's) are read at once
+        status, data = self._h.work()
+        first = []
+        self._parse(data, first)
+        if status == 1:
+            self._done = True
+        yield from first
+        while not self._done:
+            if deadline is not None and not self._stopped and time.monotonic() > deadline:
+                self.stop()
+            yield from self.poll()
+
+    def run(self, callback=None, timeout=None):
+        """Trace to the end, calling callback(record) for each record;
+        returns aggregations()."""
+        for rec in self.records(timeout):
+            if callback is not None:
+                callback(rec)
+        return self.aggregations()
+
+    def stop(self):
+        """Stop tracing: END fires; its records come with the next poll."""
+        if self._started and not self._stopped:
+            self._stopped = True
+            self._h.stop()
+
+    def aggregations(self):
+        """{name: {keys tuple: value}}: every aggregation's entries now
+        (a snapshot: callable while tracing, and after). The anonymous
+        aggregation's name is ""; clear() and trunc() show as missing
+        entries."""
+        if not self._started:
+            return {}
+        self._aggs = {}
+        self._parse(self._h.aggregate(), None)
+        return self._aggs
+
+    @property
+    def exit_status(self):
+        """exit()'s argument once the program called it, else None."""
+        status, value = self._h.status()
+        return value if status == 2 else None
+
+    # ---------------------------------------------------------- lifetime
+
+    def close(self):
+        """Detach every probe and free the handle (idempotent)."""
+        self._h.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False

@@ -1,0 +1,645 @@
+"""The Lua binding, traced for real.
+
+Lua programs declare providers with require("dtrace"), wait until a tracer
+has enabled their probes (probe.enabled, dtrace.runtime_active()), fire
+known values and exit; our dtrace -c runs them and must print exactly those
+values and counts.  Other Lua programs drive D through dtrace.consumer
+(BEGIN, tick, a spawned or grabbed Lua process) and check, in Lua, the
+records and aggregation tables they get back; they print "ok" at the end.
+
+Environment: DTRACE (our dtrace), LUA (the interpreter), LUA_DTRACE_CPATH
+(build/bindings/lua/?.so), TRACELIB (tests/integration, for tracelib).
+"""
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.environ.get("TRACELIB", os.path.join(HERE, "..", "..", "..", "tests",
+                                                             "integration")))
+import tracelib  # noqa: E402
+
+DTRACE = os.environ.get("DTRACE", "dtrace")
+LUA = os.environ.get("LUA", "lua5.4")
+CPATH = os.environ.get("LUA_DTRACE_CPATH",
+                       os.path.join(HERE, "..", "..", "..", "build", "bindings", "lua", "?.so"))
+
+# Helpers every Lua program gets: waiting with a deadline, and checks that
+# say what differed.
+HELPERS = textwrap.dedent("""\
+    local dtrace = require("dtrace")
+    local function wait(cond, what, secs)
+        local t0 = os.time()
+        while not cond() do
+            if os.time() - t0 > (secs or 10) then
+                io.stderr:write("timeout waiting for " .. what .. "\\n")
+                os.exit(3)
+            end
+        end
+    end
+    local function show(v)
+        if type(v) == "string" then return string.format("%q", v) end
+        if type(v) ~= "table" then return tostring(v) end
+        local keys, out = {}, {}
+        for k in pairs(v) do keys[#keys + 1] = k end
+        table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+        for _, k in ipairs(keys) do out[#out + 1] = "[" .. show(k) .. "]=" .. show(v[k]) end
+        return "{" .. table.concat(out, ",") .. "}"
+    end
+    local function same(a, b)
+        if type(a) ~= "table" or type(b) ~= "table" then
+            return a == b and math.type(a) == math.type(b)
+        end
+        for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+        for k in pairs(b) do if a[k] == nil then return false end end
+        return true
+    end
+    local function eq(got, want, what)
+        if not same(got, want) then
+            error(what .. ": got " .. show(got) .. ", want " .. show(want), 2)
+        end
+    end
+    local function fails(pattern, f, ...)
+        local ok, err = pcall(f, ...)
+        if ok then error("no error; wanted " .. pattern, 2) end
+        if not tostring(err):find(pattern) then
+            error("error " .. show(err) .. " does not match " .. show(pattern), 2)
+        end
+    end
+    """)
+
+# A traced child's prologue: a provider, then wait for a tracer.
+PROLOGUE = HELPERS + textwrap.dedent("""\
+    local p = dtrace.provider("luaprov")
+    {probes}
+    p:enable()
+    wait(function() return {wait} end, "a tracer")
+    """)
+
+
+def lua_env():
+    env = dict(os.environ)
+    env["LUA_CPATH"] = CPATH + ";;"
+    return env
+
+
+def write_script(src):
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(src)
+    return f.name
+
+
+def run_lua(src, args=(), timeout=120):
+    """Run a Lua program directly; returns the CompletedProcess."""
+    path = write_script(src)
+    try:
+        return subprocess.run([LUA, path] + list(args), env=lua_env(), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, timeout=timeout)
+    finally:
+        os.unlink(path)
+
+
+class Untraced(unittest.TestCase):
+    def ok(self, src):
+        p = run_lua(HELPERS + textwrap.dedent(src) + '\nprint("ok")\n')
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.splitlines()[-1:], ["ok"], p.stdout + p.stderr)
+        return p.stdout
+
+    def test_no_hook_while_untraced(self):
+        self.ok("""\
+            assert(dtrace.runtime_path(), "the runtime provider is loaded")
+            local t0 = os.clock()
+            while os.clock() - t0 < 0.3 do end      -- six periods of the watcher
+            eq(debug.gethook(), nil, "hook")
+            eq(dtrace.runtime_active(), false, "active")
+            local co = coroutine.create(function() return debug.gethook() end)
+            eq(select(2, coroutine.resume(co)), nil, "a coroutine's hook")
+            """)
+
+    def test_disabled_probes_do_nothing(self):
+        self.ok("""\
+            local p <close> = dtrace.provider("luaidle")
+            local q = p:probe("q", "int")
+            eq(q.enabled, false, "enabled")
+            q:fire("not even converted", {}, print)   -- nothing is looked at while disabled
+            q:fire_lazy(function() error("called while disabled") end)
+            p:enable()
+            eq(p.enabled, true, "provider enabled")
+            local path = p.path
+            assert(io.open(path), "image " .. path)
+            p:disable()
+            eq(p.path, nil, "path after disable")
+            assert(not io.open(path), "image removed")
+            p:enable()
+            path = p.path
+            p:destroy()
+            eq(p.enabled, false, "after destroy")
+            eq(p.destroyed, true, "destroyed")
+            assert(not io.open(path), "image removed at destroy")
+            q:fire(1)                                -- a destroyed provider's probe does nothing
+            eq(tostring(q), "dtrace.Probe(luaidle:::q)", "tostring")
+            eq(getmetatable(q), "dtrace.Probe", "metatable hidden")
+            """)
+
+    def test_provider_table_form(self):
+        self.ok("""\
+            local p = dtrace.provider{name = "luaspec", module = "mymod",
+                                      probes = {["query-start"] = {"string", "int"},
+                                                done = {"json", ["function"] = "fn"}}}
+            local q = p.probes["query-start"]
+            eq(q.name, "query-start", "name")
+            eq(q.argc, 2, "argc")
+            eq(q.provider, p, "provider")
+            eq(p.probes.done.argc, 1, "done")
+            p:enable()
+            assert(p.path:find("mymod"), "module in the image name: " .. p.path)
+            p:destroy()
+            """)
+
+    def test_errors_are_clear(self):
+        self.ok("""\
+            local p = dtrace.provider("luaerr")
+            fails("probe x: argument type 2: 'float32' is not one of", p.probe, p, "x", "int",
+                  "float32")
+            fails("argument type 1: table is not", p.probe, p, "x", {{}})
+            fails("at most 12 arguments", p.probe, p, "x", "int", "int", "int", "int", "int",
+                  "int", "int", "int", "int", "int", "int", "int", "int")
+            fails("probe bad name: invalid", p.probe, p, "bad name", "int")
+            local q = p:probe("q", "int", "string")
+            fails("already has a probe q", p.probe, p, "q", "int")
+            fails("provider no spaces: invalid", dtrace.provider, "no spaces")
+            fails("unknown field bogus", dtrace.provider, {name = "x", bogus = 1})
+            fails("name must be a string", dtrace.provider, {})
+            fails("bad argument #1 to 'fire_lazy' %(callable expected, got number%)",
+                  function() q:fire_lazy(3) end)
+            p:destroy()
+            fails("provider luaerr was destroyed", p.enable, p)
+            fails("provider luaerr was destroyed", p.probe, p, "r")
+            local c = dtrace.consumer()
+            fails("aggregations: tracing has not started", c.aggregations, c)
+            fails("bad argument #1 to 'aggregations' %(invalid option 'flat'%)",
+                  function() c:aggregations("flat") end)
+            fails("a command", function() c:spawn{} end)
+            fails("spawn /nonexistent/prog: .*No such file", c.spawn, c, "/nonexistent/prog")
+            fails("go: no probes are enabled", c.go, c)
+            c:close()
+            fails("the consumer is closed", c.compile, c, "BEGIN {}")
+            c:close()                                   -- twice is fine
+            fails("unknown field bogus", dtrace.consumer, {bogus = 1})
+            fails("option bufsize: .*needs a size", dtrace.consumer, {options = {bufsize = "x"}})
+            fails("option nosuch: unknown option", dtrace.consumer, {options = {nosuch = 1}})
+            fails("always reads oformat=json", dtrace.consumer, {options = {oformat = "text"}})
+            """)
+
+    def test_json_codec(self):
+        self.ok(r"""
+            local d = dtrace.json_decode
+            eq(d("9223372036854775807"), math.maxinteger, "max int")
+            eq(d("-9223372036854775808"), math.mininteger, "min int")
+            eq(d("18446744073709551615"), 18446744073709551615.0, "beyond int64: a float")
+            eq(d(" [1, 2.5, -0.125e1, true, false, null, 3] "),
+               {1, 2.5, -1.25, true, false, nil, 3}, "array")
+            eq(d('{"a":{"b":[]},"c":null}'), {a = {b = {}}}, "object")
+            eq(d([["\u00ffA\u00e9\ud83d\ude00\u20ac\n\"\/"]]),
+               "\xffA\xe9\xf0\x9f\x98\x80\xe2\x82\xac\n\"/", "escapes")
+            eq(d('"\xc3\xa9"'), "\xc3\xa9", "raw UTF-8")
+            for _, bad in ipairs({"[1,]", '{"a" 1}', "01", "1.", "-", [["\ud800"]],
+                                  [["\udc00"]], '"a\x01"', '"\xff"', "[1] 2", "nul", "",
+                                  "{1:2}", [["\x"]], "[1", '"abc', "1e", "+1", ".5"}) do
+                fails("^json: .* at byte %d+$", d, bad)
+            end
+            fails("nesting too deep at byte 128", d, string.rep("[", 200))
+            local e = dtrace.json_encode
+            eq(e({1, 2, "x"}), '[1,2,"x"]', "array")
+            eq(e({a = 1}), '{"a":1}', "object")
+            local h = e({[1] = 1, [3] = 3})
+            assert(h == '{"1":1,"3":3}' or h == '{"3":3,"1":1}', h)
+            eq(e({}), "{}", "empty")
+            eq(e(setmetatable({}, {__jsontype = "array"})), "[]", "__jsontype")
+            eq(e(setmetatable({1}, {__jsontype = "object"})), '{"1":1}', "__jsontype object")
+            eq(e(0.1), "0.1", "shortest float")
+            eq(e(1e300), "1e+300", "big float")
+            eq(e(-7), "-7", "integer")
+            eq(e(true), "true", "boolean")
+            eq(e(nil), "null", "nil")
+            eq(e('q"\\\n\t\x01\x7f\xff\xc3\xa9'),
+               [["q\"\\\n\t\u0001\u007f\u00ff]] .. '\xc3\xa9"', "string escapes")
+            local t = {} t.x = {t}
+            fails("json: cycle at %$%.x%[1%]", e, t)
+            fails("json: cannot encode a function at %$%.f", e, {f = print})
+            fails("json: cannot encode nan at %$", e, 0/0)
+            fails("json: cannot encode inf at %$%[2%]", e, {1, 1/0})
+            fails("json: cannot encode a boolean key at %$", e, {[true] = 1})
+            local deep = {} for _ = 1, 200 do deep = {deep} end
+            fails("nesting too deep", e, deep)
+            local big = {}
+            for i = 1, 1000 do big[i] = {k = string.rep("v", i)} end
+            eq(d(e(big)), big, "round trip")
+            """)
+
+    def test_runtime_stop_and_exit(self):
+        out = self.ok("""\
+            dtrace.runtime_stop()
+            local path, why = dtrace.runtime_path()
+            eq(path, nil, "path")
+            eq(why, "stopped by dtrace.runtime_stop()", "why")
+            dtrace.runtime_stop()
+            """)
+        # the watcher is joined at lua_close (os.exit(0, true)), and a plain
+        # exit with it running is clean too
+        for ending in ("os.exit(0, true)", "os.exit(0)", ""):
+            p = run_lua('require("dtrace")\nlocal x = 1\n' + ending + "\n")
+            self.assertEqual((p.returncode, p.stderr), (0, ""), ending)
+        self.assertIn("ok", out)
+
+
+class Traced(unittest.TestCase):
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+
+    def run_traced(self, probes, wait, body, d, timeout=120, prologue=PROLOGUE):
+        src = prologue.replace("{probes}", probes).replace("{wait}", wait) + \
+            textwrap.dedent(body)
+        path = write_script(src)
+        # a sanitizer build preloads its runtime for the module: the child
+        # Lua needs it, our (statically sanitized) dtrace must not
+        env = lua_env()
+        pre = env.pop("LD_PRELOAD", None)
+        cmd = "%s %s" % (LUA, path) if not pre else "env LD_PRELOAD=%s %s %s" % (pre, LUA, path)
+        try:
+            p = subprocess.run([DTRACE, "-Zq", "-n", d, "-c", cmd], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=timeout)
+        finally:
+            os.unlink(path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("drop", p.stderr)
+        self.assertNotIn("timeout", p.stderr)
+        self.assertNotIn("stack traceback", p.stderr)  # the child's Lua error
+        return p.stdout, path, src
+
+    def test_typed_arguments_arrive_exactly(self):
+        out, _, _ = self.run_traced(
+            'local tick = p:probe("tick", "int", "string", "float", "uint8", "json", "int8")',
+            "tick.enabled",
+            """\
+            for i = 0, 99 do
+                tick:fire(-i, "name" .. i, i / 4, 250 + i % 6,
+                          {i = i, s = 'x"y', l = {1, 2, i}}, i * 3 - 150)
+            end
+            """,
+            'luaprov$target:::tick { printf("%d %s %d %d %s %d\\n", arg0, copyinstr(arg1), '
+            'arg2, arg3, copyinstr(arg4), arg5); }')
+        lines = [l for l in out.splitlines() if l]
+        self.assertEqual(len(lines), 100, out[-500:])
+        for i, line in enumerate(lines):
+            a0, a1, a2, a3, a4, a5 = line.split(" ", 5)
+            self.assertEqual(int(a0), -i)
+            self.assertEqual(a1, "name%d" % i)
+            self.assertEqual(struct.unpack("<d", struct.pack("<q", int(a2)))[0], i / 4)
+            self.assertEqual(int(a3), (250 + i % 6) & 0xff)
+            self.assertEqual(json.loads(a4), {"i": i, "s": 'x"y', "l": [1, 2, i]})
+            self.assertEqual(int(a5), (i * 3 - 150 + 128) % 256 - 128)
+
+    def test_lazy_fire_only_when_enabled(self):
+        out, _, _ = self.run_traced(
+            'local q = p:probe("query-start", "int")\n'
+            'local pair = p:probe("pair", "string", "int")\n'
+            'local other = p:probe("other", "int")',
+            "q.enabled and pair.enabled",
+            """\
+            local calls = 0
+            local function args() calls = calls + 1 return 7 end
+            for i = 1, 50 do
+                q:fire_lazy(args)
+                pair:fire_lazy(function() return "s" .. i, i end)
+                other:fire_lazy(function() os.exit(4) end)
+                assert(not other.enabled)
+            end
+            print("lazy calls", calls)
+            """,
+            'luaprov$target:::query-start { @n = count(); @s = sum(arg0); } '
+            'luaprov$target:::pair { @p = sum(arg1); @ps[copyinstr(arg0)] = count(); } '
+            'END { printa("count %@d sum %@d pairs %@d\\n", @n, @s, @p); '
+            'printa("key %s %@d\\n", @ps); }')
+        self.assertIn("lazy calls\t50", out)
+        self.assertIn("count 50 sum 350 pairs 1275", out)
+        keys = sorted(l for l in out.splitlines() if l.startswith("key "))
+        self.assertEqual(keys, sorted("key s%d 1" % i for i in range(1, 51)))
+
+    def test_fire_errors_name_the_argument(self):
+        out, _, _ = self.run_traced(
+            'local q = p:probe("q", "int", "string")\nlocal j = p:probe("j", "json")',
+            "q.enabled and j.enabled",
+            """\
+            fails("bad argument #1 to 'fire' %(integer expected for luaprov:::q, got string%)",
+                  function() q:fire("x", "s") end)
+            fails("bad argument #2 to 'fire' %(string expected for luaprov:::q, got table%)",
+                  function() q:fire(1, {}) end)
+            fails("luaprov:::q takes 2 arguments %(1 given%)", function() q:fire(1) end)
+            fails("luaprov:::q takes 2 arguments %(3 given%)", function() q:fire(1, "a", 2) end)
+            fails("value #1 from fire_lazy's function: integer expected for luaprov:::q, got nil",
+                  function() q:fire_lazy(function() return nil, "s" end) end)
+            fails("boom", function() q:fire_lazy(function() error("boom") end) end)
+            local t = {} t.me = t
+            fails("bad argument #1 to 'fire' %(json: cycle at %$%.me%)", function() j:fire(t) end)
+            fails("value #1 from fire_lazy's function: json: cannot encode a function at %$",
+                  function() j:fire_lazy(function() return print end) end)
+            q:fire(3, "fine")
+            j:fire({ok = true})
+            print("ok")
+            """,
+            'luaprov$target:::q { printf("q %d %s\\n", arg0, copyinstr(arg1)); } '
+            'luaprov$target:::j { printf("j %s\\n", copyinstr(arg0)); }')
+        # the child's output and dtrace's share the pipe: in either order
+        lines = sorted(l for l in out.splitlines() if l)
+        self.assertEqual(lines, sorted(["ok", "q 3 fine", 'j {"ok":true}']), out)
+
+    def test_runtime_function_entry_and_return(self):
+        prologue = HELPERS + "{probes}\nwait(function() return {wait} end, 'a tracer')\n"
+        out, path, src = self.run_traced(
+            textwrap.dedent("""\
+            local function f(x)
+                return x + 1
+            end
+            -- made before the tracer came: it never gets the hook
+            local early = coroutine.wrap(function() for _ = 1, 10 do f(0) coroutine.yield() end end)
+            """), "dtrace.runtime_active()",
+            """\
+            print("hook", debug.gethook())
+            local function g(x) return f(x) end        -- f by a tail call: no name
+            for _ = 1, 10 do early() end
+            local s = 0
+            for _ = 1, 1000 do s = f(s) end
+            for _ = 1, 7 do g(0) end
+            local late = coroutine.wrap(function() for _ = 1, 10 do f(0) coroutine.yield() end end)
+            for _ = 1, 10 do late() end
+            print("sum", s)
+            """,
+            'lua$target:::function-entry /copyinstr(arg0) == "f"/ '
+            '{ @e[copyinstr(arg1), arg2] = count(); } '
+            'lua$target:::function-return /copyinstr(arg0) == "f"/ '
+            '{ @r[copyinstr(arg1), arg2] = count(); } '
+            'lua$target:::function-entry /copyinstr(arg0) == "?"/ { @t[arg2] = count(); } '
+            'END { printa("entry %s %d %@d\\n", @e); printa("return %s %d %@d\\n", @r); '
+            'printa("unnamed %d %@d\\n", @t); }',
+            prologue=prologue)
+        self.assertIn("hook\texternal hook", out)
+        self.assertIn("sum\t1000", out)
+        line = src.splitlines().index("local function f(x)") + 1
+        # 1000 calls from the main thread and 10 in a coroutine made while
+        # traced (it inherits the hook); not the 10 of the coroutine made before
+        self.assertIn("entry %s %d 1010" % (path, line), out)
+        self.assertIn("return %s %d 1010" % (path, line), out)
+        self.assertEqual(len([l for l in out.splitlines() if l.startswith("entry ")]), 1, out)
+        self.assertEqual(len([l for l in out.splitlines() if l.startswith("return ")]), 1, out)
+        self.assertIn("unnamed %d 7\n" % line, out)  # the tail calls have no name
+
+    def test_no_leak_over_a_million_fires(self):
+        out, _, _ = self.run_traced(
+            'local tick = p:probe("tick", "int", "string", "json")', "tick.enabled",
+            """\
+            local function rss()
+                local f = io.open("/proc/self/statm")
+                local s = f:read("a")
+                f:close()
+                return tonumber(s:match("^%d+%s+(%d+)")) * 4096
+            end
+            local obj = {k = {1, 2, 3}}
+            for i = 1, 20000 do tick:fire(i, "warm", obj) end
+            collectgarbage() collectgarbage()
+            local before, kb = rss(), collectgarbage("count")
+            for i = 1, 1000000 do tick:fire(i, "string " .. (i & 7), obj) end
+            collectgarbage() collectgarbage()
+            print("grew", rss() - before, math.floor((collectgarbage("count") - kb) * 1024))
+            """,
+            'luaprov$target:::tick { @n = count(); } END { printa("fires %@d\\n", @n); }',
+            timeout=300)
+        self.assertIn("fires 1020000", out)
+        grew = out.split("grew\t")[1].split()
+        self.assertLess(int(grew[0]), 1 << 20, "RSS grew by %s bytes" % grew[0])
+        self.assertLess(int(grew[1]), 64 << 10, "the Lua heap grew by %s bytes" % grew[1])
+
+
+class Consumer(unittest.TestCase):
+    """D programs compiled and run from Lua (libdtrace in the Lua process)."""
+
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+
+    def ok(self, src, args=(), timeout=120):
+        p = run_lua(HELPERS + textwrap.dedent(src) + '\nprint("ok")\n', args, timeout)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(p.stdout.splitlines()[-1:], ["ok"], p.stdout + p.stderr)
+        return p.stdout
+
+    def test_begin_records_and_aggregations(self):
+        self.ok("""\
+            local c <close> = dtrace.consumer()
+            eq(c:compile([[
+            BEGIN {
+                @a["x", 1] = count(); @a["y", 2] = count(); @a["y", 2] = count();
+                @s = sum(5); @neg = sum(-7);
+                @q = quantize(3); @q = quantize(-1); @q = quantize(0);
+                @l = lquantize(15, 0, 10, 5);
+                printf("hello %d %s\\n", 42, "w");
+                trace(-7); trace("str"); printa(@neg);
+                exit(3);
+            }]]), 1, "probes matched")
+            local recs = {}
+            eq(c:run(function(rec) recs[#recs + 1] = rec end), 3, "run's value (exit)")
+            eq(#recs, 2, "records")
+            eq({recs[2].type, recs[2].name, recs[2].value}, {"aggregation", "neg", -7}, "printa")
+            local r = recs[1]
+            eq({r.type, r.provider, r.module, r["function"], r.name},
+               {"probe", "dtrace", "", "", "BEGIN"}, "probe")
+            eq(math.type(r.cpu), "integer", "cpu")
+            eq(r.data, {"hello 42 w\\n", -7, "str"}, "data")
+            eq({c:status()}, {"exited", 3}, "status")
+            local aggs = c:aggregations()
+            eq(aggs, {
+                a = {x = {[1] = 1}, y = {[2] = 2}},
+                s = 5, neg = -7,
+                q = {{min = -1, max = -1, count = 1}, {min = 0, max = 0, count = 1},
+                     {min = 2, max = 3, count = 1}},
+                l = {{min = 10, count = 1}},
+            }, "tree")
+            local list = c:aggregations("list")
+            eq(#list, 6, "entries")
+            eq(list[1], {name = "a", ["function"] = "count", keys = {"x", 1}, value = 1}, "first")
+            eq(list[2], {name = "a", ["function"] = "count", keys = {"y", 2}, value = 2}, "second")
+            eq(list[3].name, "s", "third")
+            eq(list[5].value, aggs.q, "quantize in a list")
+            eq(c:messages(), {}, "messages")
+            fails("compile: tracing has started", c.compile, c, "BEGIN {}")
+            eq(c:records()(c), nil, "records after the end")
+            """)
+
+    def test_tick_records_in_order(self):
+        self.ok("""\
+            local c = dtrace.consumer{options = {switchrate = "50hz", bufsize = "1m"}}
+            c:compile("tick-10ms { n++; printf(\\"%d\\", n); } tick-10ms /n == 5/ { exit(0); }")
+            local got = {}
+            for rec in c:records() do got[#got + 1] = rec.data[1] end
+            eq(got, {"1", "2", "3", "4", "5"}, "records")
+            eq({c:status()}, {"exited", 0}, "status")
+            c:close()
+            """)
+
+    def test_compile_errors_carry_the_diagnostic(self):
+        d = tempfile.NamedTemporaryFile("w", suffix=".d", delete=False)
+        d.write('BEGIN\n{\n\tprintf("%s %d\\n", $$1, $2);\n\texit(0);\n}\n')
+        d.close()
+        try:
+            self.ok("""\
+                local c = dtrace.consumer()
+                local ok, err = pcall(c.compile, c, "BEGIN\\n{\\n\\ttrace(nosuch);\\n}")
+                eq(ok, false, "compiled")
+                eq(err, "<string>:3:8: D_IDENT_UNDEF: failed to resolve nosuch: Unknown variable name"
+                        .. "\\n    \\ttrace(nosuch);\\n    \\t      ^", "diagnostic")
+                fails('^<string>:1:13: D_SYNTAX: syntax error near ";"\\n    BEGIN { x = ; }\\n'
+                      .. '                ^$', c.compile, c, "BEGIN { x = ; }")
+                fails("compile_file: cannot open /nonexistent.d", c.compile_file, c, "/nonexistent.d")
+                eq(c:compile_file(arg[1], "word", 12), 1, "compile_file")
+                local got = {}
+                c:run(function(rec) got[#got + 1] = rec.data[1] end)
+                eq(got, {"word 12\\n"}, "macro arguments")
+                """, args=[d.name])
+        finally:
+            os.unlink(d.name)
+
+    def test_spawn_traces_a_lua_child(self):
+        child = write_script(
+            PROLOGUE.replace("{probes}", 'local tick = p:probe("tick", "int", "string")')
+            .replace("{wait}", "tick.enabled") +
+            'for i = 1, 100 do tick:fire(i, i % 2 == 0 and "even" or "odd") end\n')
+        try:
+            self.ok("""\
+                local c = dtrace.consumer{options = {zdefs = true}}
+                local pid = c:spawn{arg[1], arg[2]}
+                eq(c:pid(), pid, "pid")
+                c:compile([[luaprov$target:::tick { printf("%d %s", arg0, copyinstr(arg1)); }
+                            luaprov$target:::tick { @n = count(); @s[copyinstr(arg1)] = sum(arg0); }]])
+                local got, seen = 0, {}
+                for rec in c:records() do
+                    got = got + 1
+                    seen[rec.data[1]] = true
+                end
+                eq(got, 100, "records")
+                for i = 1, 100 do
+                    assert(seen[i .. " " .. (i % 2 == 0 and "even" or "odd")], "record " .. i)
+                end
+                eq(c:aggregations(), {n = 100, s = {even = 2550, odd = 2500}}, "aggregations")
+                eq({c:status()}, {"stopped", 0}, "status")
+                c:close()
+                """, args=[LUA, child])
+        finally:
+            os.unlink(child)
+
+    def test_grab_then_release_removes_the_hook(self):
+        child = write_script(HELPERS + textwrap.dedent("""\
+            print("ready")
+            io.stdout:flush()
+            wait(dtrace.runtime_active, "a tracer", 30)
+            local function ping() end
+            local n, t0 = 0, os.time()
+            while dtrace.runtime_active() do    -- until the tracer leaves
+                ping()
+                n = n + 1
+                if os.time() - t0 > 30 then os.exit(3) end
+            end
+            local t1 = os.clock()
+            while os.clock() - t1 < 0.2 do end
+            print("unhooked", debug.gethook(), n > 0)
+            """))
+        proc = subprocess.Popen([LUA, child], env=lua_env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(proc.stdout.readline(), "ready\n")
+            out = self.ok("""\
+                local c = dtrace.consumer()
+                c:grab(tonumber(arg[1]))
+                c:compile('lua$target:::function-entry /copyinstr(arg0) == "ping"/ '
+                          .. '{ @n = count(); exit(0); }')
+                eq(c:run(function() end), 0, "exit value")
+                assert(c:aggregations().n >= 1, "pings seen")
+                c:close()
+                """, args=[str(proc.pid)])
+            rest, err = proc.communicate(timeout=60)
+            self.assertEqual(proc.returncode, 0, err)
+            self.assertEqual(rest, "unhooked\tnil\ttrue\n")
+            self.assertIn("ok", out)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            os.unlink(child)
+
+    def test_error_in_callback_loses_nothing(self):
+        self.ok("""\
+            local c <close> = dtrace.consumer()
+            c:compile('BEGIN { printf("a"); printf("b"); printf("c"); exit(0); }')
+            c:compile('BEGIN { printf("d"); }')
+            fails("stop here", c.run, c, function(rec) error("stop here") end)
+            local rest = {}
+            for rec in c:records() do rest[#rest + 1] = rec.data end
+            eq(rest, {{"d"}}, "the record after the failed one")
+            local c2 = dtrace.consumer()
+            c2:compile('tick-1ms { n++; printf("%d", n); }')
+            local seen = 0
+            eq(c2:run(function() seen = seen + 1 if seen == 3 then c2:stop() end end), 0,
+               "a run stopped by its callback")
+            assert(seen >= 3, "the records after stop() are drained")
+            eq(c2:status(), "stopped", "status")
+            c2:close()
+            local c3 = dtrace.consumer()
+            c3:compile('tick-1ms { printf("x"); }')
+            eq(c3:run(function() c3:close() end), nil, "a run closed by its callback")
+            eq(tostring(c3), "dtrace.Consumer(closed)", "closed")
+            """)
+
+    def test_interrupted_consumer_stays_usable(self):
+        proc = subprocess.Popen([LUA, "-"], env=lua_env(), stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            proc.stdin.write(HELPERS + textwrap.dedent("""\
+                local c = dtrace.consumer()
+                local pid = c:spawn{"sleep", "60"}
+                c:compile('tick-10ms { printf("t"); }')
+                c:go()
+                print("tracing")
+                io.stdout:flush()
+                local n = 0
+                local ok, err = pcall(function() for _ in c:records() do n = n + 1 end end)
+                print("interrupted", ok, err)
+                local rec = c:records()(c)               -- still usable
+                eq(rec.data, {"t"}, "a record after the interruption")
+                c:close()
+                eq(os.execute("kill -0 " .. pid .. " 2>/dev/null"), nil, "the spawned process")
+                print("ok")
+                """))
+            proc.stdin.close()
+            proc.stdin = None
+            self.assertEqual(proc.stdout.readline(), "tracing\n")
+            time.sleep(0.3)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+            self.assertEqual(proc.returncode, 0, err)
+            self.assertIn("interrupted\tfalse\tinterrupted!", out)
+            self.assertEqual(out.splitlines()[-1], "ok", out + err)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -16,6 +16,8 @@ of the keys; quantizations give a list of (min, max, count) buckets, None
 for an open end. The data travels as libdtrace's JSON Lines (docs/json.md).
 """
 import json
+import os
+import signal
 from collections import namedtuple
 
 from dtrace import _consumer
@@ -85,6 +87,7 @@ class Consumer:
         self.drops = []     # drop objects, as dicts
         self.messages = []  # the same, as dtrace(1) words them
         self.target_status = None
+        self._spawned = 0
         try:
             if quiet:
                 self.setopt("quiet")
@@ -95,7 +98,7 @@ class Consumer:
             if target is not None:
                 if isinstance(target, str):
                     raise TypeError("target: an argv list, not a str")
-                self._h.spawn(list(target))
+                self._spawned = self._h.spawn(list(target))
             elif pid is not None:
                 self._h.grab(pid)
             if program is not None:
@@ -224,8 +227,18 @@ class Consumer:
     # ---------------------------------------------------------- lifetime
 
     def close(self):
-        """Detach every probe and free the handle (idempotent)."""
+        """Detach every probe and free the handle (idempotent). A target
+        the consumer started and that still runs is killed (a grabbed one
+        is released and goes on)."""
+        pid, self._spawned = self._spawned, 0
+        if pid and self.target_status is None and self._h.target_exited() is None:
+            os.kill(pid, signal.SIGKILL)
         self._h.close()
+        if pid:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:  # libdtrace reaped it
+                pass
 
     def __enter__(self):
         return self

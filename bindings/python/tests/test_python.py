@@ -390,6 +390,15 @@ class Scripting(unittest.TestCase):
             self.assertEqual([r.data for r in c.records()], [["bye"]])
             self.assertEqual(c.aggregations(), {"x": {(): 42}})
 
+    def test_close_kills_a_spawned_target(self):
+        c = dtrace.Consumer("BEGIN { exit(0); }", target=["sleep", "60"])
+        pid = c.target
+        self.assertEqual(list(c.records()), [])
+        os.kill(pid, 0)  # still there: exit() ended tracing, not the target
+        c.close()
+        with self.assertRaises(ProcessLookupError):
+            os.kill(pid, 0)
+
     def test_faults_and_bad_input_are_errors(self):
         with dtrace.Consumer("BEGIN { trace(*(int *)8); } BEGIN { exit(0); }") as c:
             self.assertEqual(list(c.records()), [])

@@ -1,0 +1,175 @@
+'use strict';
+/*
+ * The binding without a tracer: lifecycle, errors for bad input, and that a
+ * disabled probe looks at nothing.  Run by test_node.py (node --expose-gc);
+ * prints "untraced ok N", N the errors checked.
+ */
+const assert = require('node:assert');
+const fs = require('node:fs');
+const dtrace = require(process.env.NODE_USDT);
+const { Provider, Probe } = dtrace;
+
+let checks = 0;
+function throws(fn, type, code, re) {
+  assert.throws(fn, (e) => {
+    assert.strictEqual(e.constructor, type, `${e.name}: ${e.message}`);
+    assert.strictEqual(e.code, code, `${e.code}: ${e.message}`);
+    assert.match(e.message, re);
+    return true;
+  });
+  checks++;
+}
+
+function lifecycle() {
+  const p = new Provider('nodeidle');
+  const q = p.probe('q-1', 'int');
+  assert.ok(q instanceof Probe);
+  assert.strictEqual(q.name, 'q-1');
+  assert.strictEqual(q.provider, p);
+  assert.strictEqual(p.name, 'nodeidle');
+  assert.strictEqual(p.enabled, false);
+  assert.strictEqual(p.path, null);
+  assert.strictEqual(p.enable(), p);
+  assert.strictEqual(p.enabled, true);
+  assert.ok(fs.existsSync(p.path), p.path);
+  assert.strictEqual(q.enabled, false);
+  assert.strictEqual(q.isEnabled(), false);
+  assert.strictEqual(dtrace.watch(q)(), false);
+  assert.deepStrictEqual(Object.keys(q), ['name', 'provider']);
+  q.fire(Symbol('not even looked at')); // nothing is converted while disabled
+  q.fireLazy(() => assert.fail('called while disabled'));
+  const path = p.path;
+  assert.strictEqual(p.disable(), p);
+  assert.ok(!fs.existsSync(path));
+  p.enable();
+  p.destroy();
+  p.destroy(); // idempotent
+  assert.strictEqual(p.destroyed, true);
+  assert.strictEqual(p.enabled, false);
+  assert.strictEqual(p.path, null);
+  assert.ok(!fs.existsSync(path));
+  q.fire(1); // a destroyed provider's probe does nothing
+  throws(() => p.enable(), Error, 'EUSDT_DESTROYED', /^nodeidle: .*destroyed/);
+  throws(() => p.probe('r'), Error, 'EUSDT_DESTROYED', /destroyed/);
+  const fire = q.fire; // a method taken off its probe
+  fire(2);
+  const d = new Provider('nodedispose');
+  d[Symbol.dispose]();
+  assert.strictEqual(d.destroyed, true);
+}
+
+function errors() {
+  throws(() => new Provider('no spaces'), Error, 'EUSDT_BADNAME', /^Provider: invalid/);
+  throws(() => new Provider(3), TypeError, 'ERR_INVALID_ARG_TYPE',
+         /name must be a string, not number/);
+  throws(() => new Provider(), TypeError, 'ERR_INVALID_ARG_TYPE', /not missing/);
+  throws(() => new Provider('m', 5), TypeError, 'ERR_INVALID_ARG_TYPE', /module must be a string/);
+  throws(() => Provider('x'), TypeError, 'ERR_CONSTRUCT_CALL_REQUIRED', /with new/);
+  throws(() => new Probe(), TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', /provider\.probe/);
+  assert.throws(() => new Provider('x'.repeat(64)), { code: 'EUSDT_BADNAME', errno: 2000 });
+
+  const p = new Provider('nodeerr', 'errmod');
+  throws(() => p.probe('x', 'int', 'float32'), TypeError, 'ERR_INVALID_ARG_TYPE',
+         /^probe x, argument type 2: 'float32' is not 'int', 'string'/);
+  throws(() => p.probe('x', Number), TypeError, 'ERR_INVALID_ARG_TYPE',
+         /argument type 1: 'function Number/);
+  throws(() => p.probe('x', ...Array(13).fill('int')), RangeError, 'EUSDT_TOOMANYARGS',
+         /at most 12 arguments/);
+  throws(() => p.probe(), TypeError, 'ERR_INVALID_ARG_TYPE', /name must be a string/);
+  throws(() => p.probe('bad name', 'int'), Error, 'EUSDT_BADNAME',
+         /^probe: invalid probe function or name/);
+  throws(() => p.probe('x', { function: 7 }), TypeError, 'ERR_INVALID_ARG_TYPE',
+         /options\.function/);
+  const q = p.probe('q', 'int', 'string', { function: 'fn' });
+  assert.strictEqual(p.probe(...['all', ...Array(12).fill('json')]).name, 'all');
+  throws(() => p.probe('q', 'int'), Error, 'EUSDT_DUPLICATE', /^probe: .*q/);
+  // the count is checked even while disabled; the values only when enabled
+  throws(() => q.fire(1), TypeError, 'EUSDT_ARGCOUNT',
+         /^nodeerr:::q takes 2 arguments \(1 given\)$/);
+  throws(() => q.fire(1, 'a', 3), TypeError, 'EUSDT_ARGCOUNT', /\(3 given\)/);
+  q.fire('wrong', 'types');
+  throws(() => q.fireLazy(3), TypeError, 'ERR_INVALID_ARG_TYPE',
+         /^nodeerr:::q: fireLazy\(\) takes a function/);
+  throws(() => q.fireLazy(), TypeError, 'ERR_INVALID_ARG_TYPE', /takes a function/);
+  throws(() => Object.getOwnPropertyDescriptor(Provider.prototype, 'path').get.call(q),
+         TypeError, 'ERR_INVALID_THIS', /Provider method/);
+  throws(() => dtrace.watch(q, {}), TypeError, 'ERR_INVALID_ARG_TYPE', /watch\(\) takes Probes/);
+  throws(() => dtrace.wrap(3), TypeError, undefined, /fn must be a function, not number/);
+  throws(() => dtrace.wrap(() => 0, 5), TypeError, undefined, /name must be a string/);
+  throws(() => dtrace.wrap(() => 0, { provider: 5 }), TypeError, undefined, /a name or a Provider/);
+  throws(() => dtrace.instrument(null), TypeError, undefined, /not null/);
+  p.destroy();
+}
+
+/* A provider nobody holds is destroyed by the garbage collector: its image goes. */
+async function collected() {
+  let p = new Provider('nodegc');
+  p.probe('q', 'int');
+  const path = p.enable().path;
+  p = null;
+  for (let i = 0; i < 50 && fs.existsSync(path); i++) {
+    global.gc();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.ok(!fs.existsSync(path), `${path} is still there`);
+  // a method outlives its probe: the state they share goes with the last of them
+  // (made in a function: a suspended async function may keep stale registers)
+  const { fire, fireLazy, gone } = (() => {
+    const probe = new Provider('nodekeep').probe('q', 'int');
+    return { fire: probe.fire, fireLazy: probe.fireLazy, gone: new WeakRef(probe) };
+  })();
+  const tick = () => new Promise((r) => setTimeout(r, 10));
+  let freed = false;
+  for (let i = 0; i < 50 && !freed; i++) {
+    await tick(); // deref() keeps its target alive until the end of the job
+    global.gc();
+    await tick();
+    freed = gone.deref() === undefined;
+  }
+  assert.ok(freed, 'the probe was not collected');
+  throws(() => fire(1, 2), TypeError, 'EUSDT_ARGCOUNT',
+         /^nodekeep:::q takes 1 argument \(2 given\)$/);
+  throws(() => fireLazy(0), TypeError, 'ERR_INVALID_ARG_TYPE', /^nodekeep:::q: fireLazy/);
+}
+
+/* wrap and instrument keep what callers see: results, this, new, names, throws. */
+function wrappers() {
+  const obj = {
+    k: 3,
+    get(x) {
+      return this.k * x;
+    },
+    boom() {
+      throw new RangeError('boom');
+    },
+    Cls: class {},
+    v: 1,
+  };
+  assert.strictEqual(dtrace.instrument(obj), obj);
+  assert.strictEqual(obj.get(2), 6);
+  assert.strictEqual(obj.get.name, 'get');
+  assert.throws(() => obj.boom(), RangeError);
+  assert.strictEqual(obj.Cls.toString().startsWith('class'), true); // classes stay
+  const again = obj.get;
+  dtrace.instrument(obj); // no double wrapping
+  assert.strictEqual(obj.get, again);
+  function Point(x) {
+    this.x = x;
+  }
+  const P = dtrace.wrap(Point, 'point');
+  const pt = new P(4);
+  assert.ok(pt instanceof Point && pt.x === 4);
+  assert.strictEqual(dtrace.runtime(), dtrace.runtime());
+  assert.strictEqual(dtrace.runtime().provider.name, 'node_rt');
+}
+
+(async () => {
+  lifecycle();
+  errors();
+  wrappers();
+  await collected();
+  console.log(`untraced ok ${checks}`);
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

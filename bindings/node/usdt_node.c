@@ -1,0 +1,898 @@
+/*
+ * usdt_node.c -- the Node binding's addon: libusdt providers for Node.
+ *
+ *   const p = new Provider("myapp")                    // module: the program's name
+ *   const q = p.probe("query-start", "string", "int")  // a Probe
+ *   p.enable()
+ *   if (q.enabled) ...                                  // one load of the semaphore
+ *   q.fire("select 1", 3)                               // nothing converted while disabled
+ *   q.fireLazy(() => ["select 1", 3])                   // called only when enabled
+ *
+ * Argument types: "int" (int64: a Number or a BigInt), "string", "float"
+ * (a double, sent as its IEEE-754 bits), "json" (any value, JSON.stringify'd
+ * when fired), or a libusdt name ("int8".."uint64", "pointer", "double").
+ * Only the stable Node-API (version 8) is used, so one build loads in every
+ * Node that has it.  Exports Provider, Probe (made by probe() only) and
+ * watch(...probes); index.js adds wrap()/instrument() and the node_rt provider.
+ */
+#define _GNU_SOURCE  /* strerrorname_np */
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <usdt.h>
+
+/* An argument kind: how a JS value becomes the probe's 64-bit value. */
+typedef enum { K_INT, K_UINT, K_STR, K_FLOAT, K_JSON } kind_t;
+
+struct provider {
+	usdt_provider_t *prov; /* NULL once destroyed */
+	char *name;
+	int enabled;
+};
+
+/*
+ * A Probe's state.  Its methods are made per probe with this as their data,
+ * so a call finds it without unwrapping `this` (an unwrap costs more than
+ * the rest of a disabled fire); the Probe and its two methods each hold a
+ * reference, as a method may outlive its Probe (const f = q.fire).
+ */
+struct probe {
+	usdt_probe_t *probe; /* owned by libusdt; valid for the life of the process */
+	char *label;	     /* "myapp:::query-start", for messages */
+	int refs;
+	int argc;
+	unsigned char kinds[USDT_MAXARGS];
+	unsigned char bits[USDT_MAXARGS]; /* K_INT, K_UINT: the declared width */
+};
+
+/* Per-environment state (main thread and each worker). */
+struct addon {
+	napi_ref probe_class;
+	napi_ref json, stringify; /* JSON, JSON.stringify */
+	int making;		  /* set while probe() constructs a Probe */
+};
+
+/* ---------------------------------------------------------------- errors */
+
+enum { E_ERROR, E_TYPE, E_RANGE };
+
+static void throwf(napi_env env, int kind, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void throwf(napi_env env, int kind, const char *code, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (kind == E_TYPE)
+		napi_throw_type_error(env, code, msg);
+	else if (kind == E_RANGE)
+		napi_throw_range_error(env, code, msg);
+	else
+		napi_throw_error(env, code, msg);
+}
+
+/* A Node-API call failed: make sure an exception is pending.  Returns NULL. */
+static napi_value fail(napi_env env)
+{
+	const napi_extended_error_info *e = NULL;
+	const char *msg = "a Node-API call failed";
+	bool pending = false;
+
+	/* first: every Node-API call resets the last error */
+	if (napi_get_last_error_info(env, &e) == napi_ok && e != NULL && e->error_message != NULL)
+		msg = e->error_message; /* static text */
+	if (napi_is_exception_pending(env, &pending) == napi_ok && !pending)
+		napi_throw_error(env, NULL, msg);
+	return NULL;
+}
+
+static napi_value nomem(napi_env env)
+{
+	napi_throw_error(env, "ENOMEM", "out of memory");
+	return NULL;
+}
+
+#define TRY(call)                         \
+	do {                              \
+		if ((call) != napi_ok)    \
+			return fail(env); \
+	} while (0)
+
+static const char *const usdt_codes[] = {
+	"EUSDT_BADNAME", "EUSDT_TOOMANYARGS", "EUSDT_BADTYPE",	 "EUSDT_DUPLICATE",
+	"EUSDT_ENABLED", "EUSDT_NOTENABLED",  "EUSDT_DESTROYED", "EUSDT_ARGCOUNT",
+	"EUSDT_ELF",	 "EUSDT_RUNDIR",      "EUSDT_BADOPTS",
+};
+
+static const char *code_name(int code)
+{
+	const char *s;
+
+	if (code >= EUSDT_BASE && code < EUSDT_MAX)
+		return usdt_codes[code - EUSDT_BASE];
+	return code > 0 && (s = strerrorname_np(code)) != NULL ? s : "EUSDT";
+}
+
+/* A libusdt failure: an Error with libusdt's message, .code (its name) and .errno. */
+static napi_value throw_usdt(napi_env env, int code, const usdt_provider_t *prov, const char *what)
+{
+	const char *detail = prov != NULL ? usdt_provider_errmsg(prov) : NULL;
+	napi_value err, msg, cv, num;
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s: %s", what,
+		 detail != NULL && *detail != '\0' ? detail : usdt_strerror(code));
+	TRY(napi_create_string_utf8(env, buf, NAPI_AUTO_LENGTH, &msg));
+	TRY(napi_create_string_utf8(env, code_name(code), NAPI_AUTO_LENGTH, &cv));
+	TRY(napi_create_error(env, cv, msg, &err));
+	TRY(napi_create_int32(env, code, &num));
+	TRY(napi_set_named_property(env, err, "errno", num));
+	napi_throw(env, err);
+	return NULL;
+}
+
+/* typeof v (undefined when it cannot be told) */
+static napi_valuetype vtype(napi_env env, napi_value v)
+{
+	napi_valuetype t = napi_undefined;
+
+	napi_typeof(env, v, &t);
+	return t;
+}
+
+static const char *typeof_name(napi_env env, napi_value v)
+{
+	static const char *const names[] = { "undefined", "null",   "boolean", "number",
+					     "string",	  "symbol", "object",  "function",
+					     "external",  "bigint" };
+	unsigned t = vtype(env, v);
+
+	return t < sizeof(names) / sizeof(*names) ? names[t] : "?";
+}
+
+/* A UTF-8 copy of a JS string, malloc'd (NULL with an exception pending). */
+static char *dup_string(napi_env env, napi_value s)
+{
+	size_t n;
+	char *p;
+
+	if (napi_get_value_string_utf8(env, s, NULL, 0, &n) != napi_ok)
+		return NULL;
+	if ((p = malloc(n + 1)) == NULL)
+		return nomem(env), NULL;
+	napi_get_value_string_utf8(env, s, p, n + 1, &n);
+	return p;
+}
+
+/* ---------------------------------------------------------------- types */
+
+static const struct {
+	const char *name;
+	usdt_argtype_t type;
+	unsigned char kind, bits;
+} type_names[] = {
+	{ "int8", USDT_ARG_INT8, K_INT, 8 },	  { "uint8", USDT_ARG_UINT8, K_UINT, 8 },
+	{ "int16", USDT_ARG_INT16, K_INT, 16 },	  { "uint16", USDT_ARG_UINT16, K_UINT, 16 },
+	{ "int32", USDT_ARG_INT32, K_INT, 32 },	  { "uint32", USDT_ARG_UINT32, K_UINT, 32 },
+	{ "int64", USDT_ARG_INT64, K_INT, 64 },	  { "uint64", USDT_ARG_UINT64, K_UINT, 64 },
+	{ "int", USDT_ARG_INT64, K_INT, 64 },	  { "pointer", USDT_ARG_POINTER, K_UINT, 64 },
+	{ "string", USDT_ARG_STRING, K_STR, 0 },  { "double", USDT_ARG_DOUBLE, K_FLOAT, 0 },
+	{ "float", USDT_ARG_DOUBLE, K_FLOAT, 0 }, { "json", USDT_ARG_STRING, K_JSON, 0 },
+};
+
+/* ---------------------------------------------------------------- firing */
+
+/* The strings of one fire: small ones on the stack, the others malloc'd. */
+struct strings {
+	size_t used;
+	int nheap;
+	char *heap[USDT_MAXARGS];
+	char buf[1024];
+};
+
+static const char *utf8(napi_env env, napi_value s, struct strings *sb)
+{
+	size_t n;
+	char *p;
+
+	if (napi_get_value_string_utf8(env, s, NULL, 0, &n) != napi_ok)
+		return NULL;
+	if (n < sizeof(sb->buf) - sb->used) {
+		p = sb->buf + sb->used;
+		sb->used += n + 1;
+	} else if ((p = malloc(n + 1)) != NULL) {
+		sb->heap[sb->nheap++] = p;
+	} else {
+		return nomem(env), NULL;
+	}
+	napi_get_value_string_utf8(env, s, p, n + 1, &n);
+	return p;
+}
+
+/* An integer argument: a Number holding an integer, or a BigInt, in the declared range. */
+static int to_int(napi_env env, const struct probe *pr, int i, napi_value a, napi_valuetype t,
+		  usdt_arg_t *v)
+{
+	int b = pr->bits[i], sgn = pr->kinds[i] == K_INT;
+	bool lossless = true;
+	double d;
+
+	if (t == napi_number) {
+		napi_get_value_double(env, a, &d);
+		if (d != trunc(d) || (sgn ? d < -ldexp(1, b - 1) || d >= ldexp(1, b - 1)
+					  : d < 0 || d >= ldexp(1, b)))
+			goto range;
+		if (sgn)
+			v->i = (int64_t)d;
+		else
+			v->u = (uint64_t)d;
+		return 0;
+	}
+	if (t != napi_bigint) {
+		throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE",
+		       "argument %d of %s: expected a number or a bigint, got %s", i + 1, pr->label,
+		       typeof_name(env, a));
+		return -1;
+	}
+	if (sgn) {
+		napi_get_value_bigint_int64(env, a, &v->i, &lossless);
+		if (lossless && b < 64 &&
+		    (v->i < -((int64_t)1 << (b - 1)) || v->i >= (int64_t)1 << (b - 1)))
+			lossless = false;
+	} else {
+		napi_get_value_bigint_uint64(env, a, &v->u, &lossless);
+		if (lossless && b < 64 && v->u >> b != 0)
+			lossless = false;
+	}
+	if (lossless)
+		return 0;
+range:
+	throwf(env, E_RANGE, "ERR_OUT_OF_RANGE",
+	       "argument %d of %s: not an integer in the range of %s%d", i + 1, pr->label,
+	       sgn ? "int" : "uint", b);
+	return -1;
+}
+
+/* JSON.stringify(a) as UTF-8 (NULL for undefined); a throw becomes a TypeError naming the argument. */
+static int to_json(napi_env env, const struct probe *pr, int i, napi_value a, struct strings *sb,
+		   usdt_arg_t *v)
+{
+	struct addon *ad;
+	napi_value json, fn, r, e, m;
+	char msg[256] = "";
+	size_t n;
+
+	if (napi_get_instance_data(env, (void **)&ad) != napi_ok ||
+	    napi_get_reference_value(env, ad->json, &json) != napi_ok ||
+	    napi_get_reference_value(env, ad->stringify, &fn) != napi_ok)
+		return fail(env), -1;
+	if (napi_call_function(env, json, fn, 1, &a, &r) != napi_ok) {
+		if (napi_get_and_clear_last_exception(env, &e) == napi_ok &&
+		    napi_coerce_to_string(env, e, &m) == napi_ok)
+			napi_get_value_string_utf8(env, m, msg, sizeof(msg), &n);
+		throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE", "argument %d of %s: %s", i + 1,
+		       pr->label, msg);
+		return -1;
+	}
+	if (vtype(env, r) == napi_undefined) { /* the value was a function, a symbol */
+		v->s = NULL;
+		return 0;
+	}
+	return (v->s = utf8(env, r, sb)) != NULL ? 0 : -1;
+}
+
+/* Convert argv to the probe's values and fire; the probe is enabled. */
+static napi_value fire_values(napi_env env, const struct probe *pr, const napi_value *argv)
+{
+	usdt_arg_t v[USDT_MAXARGS] = { { 0 } };
+	struct strings sb;
+	int rc = 0;
+
+	sb.used = 0, sb.nheap = 0;
+	for (int i = 0; i < pr->argc && rc == 0; i++) {
+		napi_valuetype t;
+
+		if (napi_typeof(env, argv[i], &t) != napi_ok) {
+			rc = -1, fail(env);
+			break;
+		}
+		switch (pr->kinds[i]) {
+		case K_INT:
+		case K_UINT:
+			rc = to_int(env, pr, i, argv[i], t, &v[i]);
+			break;
+		case K_FLOAT:
+			if (t == napi_number)
+				napi_get_value_double(env, argv[i], &v[i].d);
+			else
+				rc = -1, throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE",
+						"argument %d of %s: expected a number, got %s",
+						i + 1, pr->label, typeof_name(env, argv[i]));
+			break;
+		case K_STR:
+			if (t == napi_string)
+				rc = (v[i].s = utf8(env, argv[i], &sb)) != NULL ? 0 : -1;
+			else if (t != napi_null && t != napi_undefined) /* a NULL pointer */
+				rc = -1, throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE",
+						"argument %d of %s: expected a string, got %s",
+						i + 1, pr->label, typeof_name(env, argv[i]));
+			break;
+		case K_JSON:
+			rc = to_json(env, pr, i, argv[i], &sb, &v[i]);
+			break;
+		}
+	}
+	if (rc == 0 && (rc = usdt_probe_fire(pr->probe, pr->argc, v)) == -EUSDT_DESTROYED)
+		rc = 0; /* a tracer raced with destroy() */
+	while (sb.nheap > 0)
+		free(sb.heap[--sb.nheap]);
+	if (rc < -1)
+		return throw_usdt(env, -rc, NULL, pr->label);
+	return NULL;
+}
+
+static const napi_type_tag probe_tag = { 0x7573647470726f62ULL, 0x6e6f64652d617069ULL };
+static const napi_type_tag provider_tag = { 0x7573647470726f76ULL, 0x6e6f64652d617069ULL };
+
+/* The state of a Probe passed as an argument. */
+static struct probe *probe_of(napi_env env, napi_value self, const char *what)
+{
+	bool is = false;
+	void *pr = NULL;
+
+	if (napi_check_object_type_tag(env, self, &probe_tag, &is) == napi_ok && is &&
+	    napi_unwrap(env, self, &pr) == napi_ok)
+		return pr;
+	throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE", "%s takes Probes", what);
+	return NULL;
+}
+
+static napi_value count_error(napi_env env, const struct probe *pr, size_t n)
+{
+	throwf(env, E_TYPE, "EUSDT_ARGCOUNT", "%s takes %d argument%s (%zu given)", pr->label,
+	       pr->argc, pr->argc == 1 ? "" : "s", n);
+	return NULL;
+}
+
+/* fire(...args): the count is checked always, the values only when a tracer is attached. */
+static napi_value Probe_fire(napi_env env, napi_callback_info info)
+{
+	napi_value argv[USDT_MAXARGS];
+	size_t argc = USDT_MAXARGS;
+	struct probe *pr;
+
+	TRY(napi_get_cb_info(env, info, &argc, argv, NULL, (void **)&pr));
+	if (argc != (size_t)pr->argc)
+		return count_error(env, pr, argc);
+	if (usdt_probe_is_enabled(pr->probe) <= 0)
+		return NULL;
+	return fire_values(env, pr, argv);
+}
+
+/* fireLazy(fn): fn() is called only when enabled; it returns the arguments as an array. */
+static napi_value Probe_fireLazy(napi_env env, napi_callback_info info)
+{
+	napi_value argv[USDT_MAXARGS], fn, r, undef;
+	size_t argc = 1;
+	uint32_t n;
+	bool is;
+	struct probe *pr;
+
+	TRY(napi_get_cb_info(env, info, &argc, &fn, NULL, (void **)&pr));
+	if (argc < 1 || vtype(env, fn) != napi_function) {
+		throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE", "%s: fireLazy() takes a function",
+		       pr->label);
+		return NULL;
+	}
+	if (usdt_probe_is_enabled(pr->probe) <= 0)
+		return NULL;
+	TRY(napi_get_undefined(env, &undef));
+	TRY(napi_call_function(env, undef, fn, 0, NULL, &r));
+	TRY(napi_is_array(env, r, &is));
+	if (!is) {
+		throwf(env, E_TYPE, "ERR_INVALID_RETURN_VALUE",
+		       "%s: the function given to fireLazy() must return an array of the %d "
+		       "argument%s, not %s",
+		       pr->label, pr->argc, pr->argc == 1 ? "" : "s", typeof_name(env, r));
+		return NULL;
+	}
+	TRY(napi_get_array_length(env, r, &n));
+	if (n != (uint32_t)pr->argc)
+		return count_error(env, pr, n);
+	for (uint32_t i = 0; i < n; i++)
+		TRY(napi_get_element(env, r, i, &argv[i]));
+	return fire_values(env, pr, argv);
+}
+
+/* isEnabled(): its data is the usdt_probe_t, which never goes away. */
+static napi_value Probe_isEnabled(napi_env env, napi_callback_info info)
+{
+	usdt_probe_t *p;
+	napi_value b;
+
+	TRY(napi_get_cb_info(env, info, NULL, NULL, NULL, (void **)&p));
+	TRY(napi_get_boolean(env, usdt_probe_is_enabled(p) > 0, &b));
+	return b;
+}
+
+/* Probes come from Provider.prototype.probe() only. */
+static napi_value Probe_new(napi_env env, napi_callback_info info)
+{
+	struct addon *ad;
+	napi_value self;
+
+	TRY(napi_get_cb_info(env, info, NULL, NULL, &self, NULL));
+	TRY(napi_get_instance_data(env, (void **)&ad));
+	if (!ad->making) {
+		napi_throw_type_error(env, "ERR_ILLEGAL_CONSTRUCTOR",
+				      "a Probe is made by provider.probe(name, ...types)");
+		return NULL;
+	}
+	return self;
+}
+
+static void probe_unref(napi_env env, void *data, void *hint)
+{
+	struct probe *pr = data;
+
+	(void)env, (void)hint;
+	if (--pr->refs > 0)
+		return;
+	free(pr->label);
+	free(pr);
+}
+
+/* watch(...probes): a function telling, in one call and no unwrap, whether any is enabled. */
+struct watch {
+	int n;
+	usdt_probe_t *probes[];
+};
+
+static napi_value watch_call(napi_env env, napi_callback_info info)
+{
+	struct watch *w;
+	napi_value b;
+	int on = 0;
+
+	TRY(napi_get_cb_info(env, info, NULL, NULL, NULL, (void **)&w));
+	for (int i = 0; i < w->n && !on; i++)
+		on = usdt_probe_is_enabled(w->probes[i]) > 0;
+	TRY(napi_get_boolean(env, on, &b));
+	return b;
+}
+
+static void free_data(napi_env env, void *data, void *hint)
+{
+	(void)env, (void)hint;
+	free(data);
+}
+
+static napi_value watch(napi_env env, napi_callback_info info)
+{
+	napi_value argv[16], fn, self;
+	size_t argc = 16;
+	struct watch *w;
+	struct probe *pr;
+
+	TRY(napi_get_cb_info(env, info, &argc, argv, &self, NULL));
+	if (argc > 16) {
+		napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "watch() takes at most 16 probes");
+		return NULL;
+	}
+	if ((w = malloc(sizeof(*w) + argc * sizeof(w->probes[0]))) == NULL)
+		return nomem(env);
+	w->n = 0;
+	for (size_t i = 0; i < argc; i++) {
+		if ((pr = probe_of(env, argv[i], "watch()")) == NULL) {
+			free(w);
+			return NULL;
+		}
+		w->probes[w->n++] = pr->probe;
+	}
+	if (napi_create_function(env, "enabled", NAPI_AUTO_LENGTH, watch_call, w, &fn) != napi_ok ||
+	    napi_add_finalizer(env, fn, w, free_data, NULL, NULL) != napi_ok) {
+		free(w);
+		return fail(env);
+	}
+	return fn;
+}
+
+/* ---------------------------------------------------------------- Provider */
+
+static void Provider_finalize(napi_env env, void *data, void *hint)
+{
+	struct provider *pv = data;
+
+	(void)env, (void)hint;
+	usdt_provider_destroy(pv->prov);
+	free(pv->name);
+	free(pv);
+}
+
+/* new Provider(name[, module]) */
+static napi_value Provider_new(napi_env env, napi_callback_info info)
+{
+	napi_value argv[2], self, target;
+	size_t argc = 2;
+	struct provider *pv;
+	char *name = NULL, *module = NULL;
+	napi_valuetype mt = napi_undefined;
+	int err = 0;
+
+	TRY(napi_get_cb_info(env, info, &argc, argv, &self, NULL));
+	TRY(napi_get_new_target(env, info, &target));
+	if (target == NULL) {
+		napi_throw_type_error(env, "ERR_CONSTRUCT_CALL_REQUIRED",
+				      "Provider must be called with new");
+		return NULL;
+	}
+	if (argc < 1 || vtype(env, argv[0]) != napi_string) {
+		throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE",
+		       "new Provider(name[, module]): name must be a string, not %s",
+		       argc < 1 ? "missing" : typeof_name(env, argv[0]));
+		return NULL;
+	}
+	if (argc > 1 && (mt = vtype(env, argv[1])) != napi_string && mt != napi_undefined &&
+	    mt != napi_null) {
+		throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE",
+		       "new Provider(name[, module]): module must be a string, not %s",
+		       typeof_name(env, argv[1]));
+		return NULL;
+	}
+	if ((name = dup_string(env, argv[0])) == NULL ||
+	    (argc > 1 && mt == napi_string && (module = dup_string(env, argv[1])) == NULL) ||
+	    (pv = calloc(1, sizeof(*pv))) == NULL) {
+		free(name), free(module);
+		return name == NULL || (mt == napi_string && module == NULL) ? NULL : nomem(env);
+	}
+	pv->name = name;
+	pv->prov = usdt_provider_create(name, module, NULL, &err);
+	free(module);
+	if (pv->prov == NULL ||
+	    napi_wrap(env, self, pv, Provider_finalize, NULL, NULL) != napi_ok) {
+		if (pv->prov == NULL)
+			throw_usdt(env, -err, NULL, "Provider");
+		Provider_finalize(env, pv, NULL);
+		return fail(env);
+	}
+	TRY(napi_type_tag_object(env, self, &provider_tag));
+	return self;
+}
+
+static struct provider *this_provider(napi_env env, napi_callback_info info, size_t *argc,
+				      napi_value *argv, napi_value *self, int live)
+{
+	struct provider *pv = NULL;
+	bool is = false;
+
+	if (napi_get_cb_info(env, info, argc, argv, self, NULL) != napi_ok ||
+	    napi_check_object_type_tag(env, *self, &provider_tag, &is) != napi_ok || !is ||
+	    napi_unwrap(env, *self, (void **)&pv) != napi_ok) {
+		napi_throw_type_error(env, "ERR_INVALID_THIS",
+				      "a Provider method called on another object");
+		return NULL;
+	}
+	if (live && pv->prov == NULL) {
+		throw_usdt(env, EUSDT_DESTROYED, NULL, pv->name);
+		return NULL;
+	}
+	return pv;
+}
+
+/*
+ * A new Probe's own read-only properties: name, provider, and its methods
+ * fire, fireLazy, isEnabled.  Only data properties: every Probe then has
+ * the same V8 map, so a call site serving many probes stays fast (an own
+ * accessor per probe would give each its own map).
+ */
+static napi_value define_probe(napi_env env, napi_value obj, struct probe *pr, napi_value name,
+			       napi_value provider)
+{
+	napi_property_descriptor d[] = {
+		{ "name", NULL, NULL, NULL, NULL, name, napi_enumerable, NULL },
+		{ "provider", NULL, NULL, NULL, NULL, provider, napi_enumerable, NULL },
+		{ "fire", NULL, NULL, NULL, NULL, NULL, napi_default, NULL },
+		{ "fireLazy", NULL, NULL, NULL, NULL, NULL, napi_default, NULL },
+		{ "isEnabled", NULL, NULL, NULL, NULL, NULL, napi_default, NULL },
+	};
+	napi_callback cb[] = { Probe_fire, Probe_fireLazy };
+
+	for (int i = 0; i < 2; i++) {
+		TRY(napi_create_function(env, d[2 + i].utf8name, NAPI_AUTO_LENGTH, cb[i], pr,
+					 &d[2 + i].value));
+		TRY(napi_add_finalizer(env, d[2 + i].value, pr, probe_unref, NULL, NULL));
+		pr->refs++;
+	}
+	TRY(napi_create_function(env, "isEnabled", NAPI_AUTO_LENGTH, Probe_isEnabled, pr->probe,
+				 &d[4].value));
+	TRY(napi_define_properties(env, obj, sizeof(d) / sizeof(d[0]), d));
+	TRY(napi_type_tag_object(env, obj, &probe_tag));
+	return obj;
+}
+
+/* probe(name, ...types[, {function}]): "query-start" is query__start in the notes. */
+static napi_value Provider_probe(napi_env env, napi_callback_info info)
+{
+	napi_value argv[USDT_MAXARGS + 2], self, cls, obj, v;
+	size_t argc = USDT_MAXARGS + 2, ntypes, n;
+	usdt_argtype_t types[USDT_MAXARGS];
+	struct provider *pv;
+	struct probe *pr;
+	struct addon *ad;
+	char *name = NULL, *note = NULL, *function = NULL;
+	napi_status st;
+
+	if ((pv = this_provider(env, info, &argc, argv, &self, 1)) == NULL)
+		return NULL;
+	if (argc < 1 || vtype(env, argv[0]) != napi_string) {
+		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
+				      "probe(name, ...types): name must be a string");
+		return NULL;
+	}
+	ntypes = argc - 1;
+	if (argc > 1 && vtype(env, argv[argc - 1]) == napi_object) { /* { function } */
+		bool has = false;
+
+		ntypes--;
+		TRY(napi_has_named_property(env, argv[argc - 1], "function", &has));
+		if (has) {
+			TRY(napi_get_named_property(env, argv[argc - 1], "function", &v));
+			if (vtype(env, v) != napi_string) {
+				napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
+						      "probe(): options.function must be a string");
+				return NULL;
+			}
+			if ((function = dup_string(env, v)) == NULL)
+				return NULL;
+		}
+	}
+	if (ntypes > USDT_MAXARGS) {
+		free(function);
+		throwf(env, E_RANGE, "EUSDT_TOOMANYARGS", "a probe takes at most %d arguments",
+		       USDT_MAXARGS);
+		return NULL;
+	}
+	if ((pr = calloc(1, sizeof(*pr))) == NULL)
+		goto nomem;
+	if ((name = dup_string(env, argv[0])) == NULL)
+		goto out;
+	pr->argc = (int)ntypes;
+	for (size_t i = 0; i < ntypes; i++) {
+		char t[16] = "";
+		size_t k = 0, nt = sizeof(type_names) / sizeof(type_names[0]);
+
+		if (vtype(env, argv[i + 1]) == napi_string)
+			napi_get_value_string_utf8(env, argv[i + 1], t, sizeof(t), &(size_t){ 0 });
+		while (k < nt && strcmp(t, type_names[k].name) != 0)
+			k++;
+		if (k == nt) {
+			napi_value s;
+			char shown[64] = "";
+
+			if (napi_coerce_to_string(env, argv[i + 1], &s) == napi_ok)
+				napi_get_value_string_utf8(env, s, shown, sizeof(shown),
+							   &(size_t){ 0 });
+			napi_get_and_clear_last_exception(env, &(napi_value){ 0 });
+			throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE",
+			       "probe %s, argument type %zu: '%s' is not 'int', 'string', 'float', "
+			       "'json' or one of 'int8'..'uint64', 'pointer', 'double'",
+			       name, i + 1, shown);
+			goto out;
+		}
+		types[i] = type_names[k].type;
+		pr->kinds[i] = type_names[k].kind;
+		pr->bits[i] = type_names[k].bits;
+	}
+	/* the note's name: "-" is written "__" */
+	n = strlen(pv->name) + strlen(name) + 4;
+	if ((note = malloc(2 * strlen(name) + 1)) == NULL || (pr->label = malloc(n)) == NULL)
+		goto nomem;
+	snprintf(pr->label, n, "%s:::%s", pv->name, name);
+	{
+		char *o = note;
+
+		for (const char *c = name; *c != '\0'; c++) {
+			if (*c == '-')
+				*o++ = '_', *o++ = '_';
+			else
+				*o++ = *c;
+		}
+		*o = '\0';
+	}
+	pr->probe =
+	    usdt_probe_create(pv->prov, function != NULL ? function : note, note, pr->argc, types);
+	if (pr->probe == NULL) {
+		throw_usdt(env, usdt_provider_errno(pv->prov), pv->prov, "probe");
+		goto out;
+	}
+	if ((st = napi_get_instance_data(env, (void **)&ad)) != napi_ok ||
+	    (st = napi_get_reference_value(env, ad->probe_class, &cls)) != napi_ok)
+		goto napi;
+	ad->making = 1;
+	st = napi_new_instance(env, cls, 0, NULL, &obj);
+	ad->making = 0;
+	if (st != napi_ok || (st = napi_wrap(env, obj, pr, probe_unref, NULL, NULL)) != napi_ok)
+		goto napi;
+	pr->refs = 1;
+	if ((obj = define_probe(env, obj, pr, argv[0], self)) == NULL)
+		fail(env);
+	pr = NULL; /* the Probe owns it now */
+	free(name), free(note), free(function);
+	return obj;
+nomem:
+	nomem(env);
+	goto out;
+napi:
+	fail(env);
+out:
+	if (pr != NULL)
+		free(pr->label);
+	free(pr), free(name), free(note), free(function);
+	return NULL;
+}
+
+static napi_value Provider_enable(napi_env env, napi_callback_info info)
+{
+	napi_value self;
+	struct provider *pv;
+	int rc;
+
+	if ((pv = this_provider(env, info, NULL, NULL, &self, 1)) == NULL)
+		return NULL;
+	if ((rc = usdt_provider_enable(pv->prov)) != 0)
+		return throw_usdt(env, -rc, pv->prov, "enable");
+	pv->enabled = 1;
+	return self;
+}
+
+static napi_value Provider_disable(napi_env env, napi_callback_info info)
+{
+	napi_value self;
+	struct provider *pv;
+	int rc;
+
+	if ((pv = this_provider(env, info, NULL, NULL, &self, 1)) == NULL)
+		return NULL;
+	if ((rc = usdt_provider_disable(pv->prov)) != 0)
+		return throw_usdt(env, -rc, pv->prov, "disable");
+	pv->enabled = 0;
+	return self;
+}
+
+/* destroy(): disable and free; the probes then do nothing.  Idempotent. */
+static napi_value Provider_destroy(napi_env env, napi_callback_info info)
+{
+	napi_value self;
+	struct provider *pv;
+
+	if ((pv = this_provider(env, info, NULL, NULL, &self, 0)) == NULL)
+		return NULL;
+	usdt_provider_destroy(pv->prov);
+	pv->prov = NULL;
+	pv->enabled = 0;
+	return NULL;
+}
+
+static napi_value Provider_path(napi_env env, napi_callback_info info)
+{
+	napi_value self, v;
+	struct provider *pv;
+	const char *p;
+
+	if ((pv = this_provider(env, info, NULL, NULL, &self, 0)) == NULL)
+		return NULL;
+	if (pv->prov == NULL || (p = usdt_provider_path(pv->prov)) == NULL)
+		TRY(napi_get_null(env, &v));
+	else
+		TRY(napi_create_string_utf8(env, p, NAPI_AUTO_LENGTH, &v));
+	return v;
+}
+
+static napi_value Provider_enabled(napi_env env, napi_callback_info info)
+{
+	napi_value self, v;
+	struct provider *pv;
+
+	if ((pv = this_provider(env, info, NULL, NULL, &self, 0)) == NULL)
+		return NULL;
+	TRY(napi_get_boolean(env, pv->prov != NULL && pv->enabled, &v));
+	return v;
+}
+
+static napi_value Provider_destroyed(napi_env env, napi_callback_info info)
+{
+	napi_value self, v;
+	struct provider *pv;
+
+	if ((pv = this_provider(env, info, NULL, NULL, &self, 0)) == NULL)
+		return NULL;
+	TRY(napi_get_boolean(env, pv->prov == NULL, &v));
+	return v;
+}
+
+static napi_value Provider_name(napi_env env, napi_callback_info info)
+{
+	napi_value self, v;
+	struct provider *pv;
+
+	if ((pv = this_provider(env, info, NULL, NULL, &self, 0)) == NULL)
+		return NULL;
+	TRY(napi_create_string_utf8(env, pv->name, NAPI_AUTO_LENGTH, &v));
+	return v;
+}
+
+/* ---------------------------------------------------------------- module */
+
+static void addon_free(napi_env env, void *data, void *hint)
+{
+	struct addon *ad = data;
+
+	(void)hint;
+	napi_delete_reference(env, ad->probe_class);
+	napi_delete_reference(env, ad->json);
+	napi_delete_reference(env, ad->stringify);
+	free(ad);
+}
+
+static napi_value init(napi_env env, napi_value exports)
+{
+	/* name, -, method, getter, -, -, attributes, - */
+	static const napi_property_descriptor provider_props[] = {
+		{ "probe", NULL, Provider_probe, NULL, NULL, NULL, napi_default_method, NULL },
+		{ "enable", NULL, Provider_enable, NULL, NULL, NULL, napi_default_method, NULL },
+		{ "disable", NULL, Provider_disable, NULL, NULL, NULL, napi_default_method, NULL },
+		{ "destroy", NULL, Provider_destroy, NULL, NULL, NULL, napi_default_method, NULL },
+		{ "name", NULL, NULL, Provider_name, NULL, NULL, napi_configurable, NULL },
+		{ "path", NULL, NULL, Provider_path, NULL, NULL, napi_configurable, NULL },
+		{ "enabled", NULL, NULL, Provider_enabled, NULL, NULL, napi_configurable, NULL },
+		{ "destroyed", NULL, NULL, Provider_destroyed, NULL, NULL, napi_configurable,
+		  NULL },
+	};
+	static const char enabled_js[] =
+	    "(function (Probe) { Object.defineProperty(Probe.prototype, 'enabled', "
+	    "{ get() { return this.isEnabled(); }, configurable: true }); })";
+	napi_value provider, probe, global, json, stringify, fn, v;
+	struct addon *ad;
+
+	if ((ad = calloc(1, sizeof(*ad))) == NULL)
+		return nomem(env);
+	if (napi_set_instance_data(env, ad, addon_free, NULL) != napi_ok) {
+		free(ad);
+		return fail(env);
+	}
+	TRY(napi_define_class(env, "Provider", NAPI_AUTO_LENGTH, Provider_new, NULL,
+			      sizeof(provider_props) / sizeof(provider_props[0]), provider_props,
+			      &provider));
+	TRY(napi_define_class(env, "Probe", NAPI_AUTO_LENGTH, Probe_new, NULL, 0, NULL, &probe));
+	/* Probe.prototype.enabled, in JS so that V8 inlines it into its callers */
+	TRY(napi_create_string_utf8(env, enabled_js, NAPI_AUTO_LENGTH, &v));
+	TRY(napi_run_script(env, v, &fn));
+	TRY(napi_call_function(env, probe, fn, 1, &probe, &v));
+	TRY(napi_get_global(env, &global));
+	TRY(napi_get_named_property(env, global, "JSON", &json));
+	TRY(napi_get_named_property(env, json, "stringify", &stringify));
+	TRY(napi_create_reference(env, probe, 1, &ad->probe_class));
+	TRY(napi_create_reference(env, json, 1, &ad->json));
+	TRY(napi_create_reference(env, stringify, 1, &ad->stringify));
+	TRY(napi_create_function(env, "watch", NAPI_AUTO_LENGTH, watch, NULL, &fn));
+	TRY(napi_set_named_property(env, exports, "Provider", provider));
+	TRY(napi_set_named_property(env, exports, "Probe", probe));
+	TRY(napi_set_named_property(env, exports, "watch", fn));
+	return exports;
+}
+
+NAPI_MODULE_EXPORT int32_t NODE_API_MODULE_GET_API_VERSION(void);
+NAPI_MODULE_INIT()
+{
+	return init(env, exports);
+}

@@ -40,29 +40,34 @@ PROLOGUE = textwrap.dedent("""\
     """)
 
 
+def trace_program(test, src, d, timeout):
+    """Run the Python program src under `dtrace -Zq -n d -c`; (its path, dtrace's output)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(src)
+    # a sanitizer build preloads its runtime for the extension: the child
+    # Python needs it, our (statically sanitized) dtrace must not
+    env = dict(os.environ)
+    pre = env.pop("LD_PRELOAD", None)
+    cmd = "%s %s" % (PYTHON, f.name) if not pre else \
+        "env LD_PRELOAD=%s %s %s" % (pre, PYTHON, f.name)
+    try:
+        p = subprocess.run([DTRACE, "-Zq", "-n", d, "-c", cmd], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout)
+    finally:
+        os.unlink(f.name)
+    test.assertEqual(p.returncode, 0, p.stderr)
+    test.assertNotIn("drop", p.stderr)
+    return f.name, p.stdout
+
+
 class Traced(unittest.TestCase):
     def setUp(self):
         tracelib.require_tracing(self, tools=())
 
     def run_traced(self, probes, wait, body, d, timeout=120):
         src = PROLOGUE.format(probes=probes, wait=wait) + textwrap.dedent(body)
-        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-            f.write(src)
-        # a sanitizer build preloads its runtime for the extension: the
-        # child Python needs it, our (statically sanitized) dtrace must not
-        env = dict(os.environ)
-        pre = env.pop("LD_PRELOAD", None)
-        cmd = "%s %s" % (PYTHON, f.name) if not pre else \
-            "env LD_PRELOAD=%s %s %s" % (pre, PYTHON, f.name)
-        try:
-            p = subprocess.run([DTRACE, "-Zq", "-n", d, "-c", cmd], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               timeout=timeout)
-        finally:
-            os.unlink(f.name)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertNotIn("drop", p.stderr)
-        return p.stdout
+        return trace_program(self, src, d, timeout)[1]
 
     def test_typed_arguments_arrive_exactly(self):
         out = self.run_traced(
@@ -158,21 +163,7 @@ class Runtime(unittest.TestCase):
 
     def run_program(self, body, d, timeout=120):
         src = "import sys, threading, dtrace\n" + textwrap.dedent(body)
-        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-            f.write(src)
-        env = dict(os.environ)
-        pre = env.pop("LD_PRELOAD", None)
-        cmd = "%s %s" % (PYTHON, f.name) if not pre else \
-            "env LD_PRELOAD=%s %s %s" % (pre, PYTHON, f.name)
-        try:
-            p = subprocess.run([DTRACE, "-Zq", "-n", d, "-c", cmd], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               timeout=timeout)
-        finally:
-            os.unlink(f.name)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertNotIn("drop", p.stderr)
-        return f.name, p.stdout
+        return trace_program(self, src, d, timeout)
 
     def test_known_call_counts_file_and_line(self):
         # f: 1000 direct calls, 300 from g (Python to Python: inlined by

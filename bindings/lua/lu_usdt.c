@@ -709,18 +709,20 @@ static int l_runtime_stop(lua_State *L)
 
 /* ---------------------------------------------------------------- JSON */
 
+/* The text goes to the module state's buffer (as fire's do): a memory error
+   raised while encoding unwinds past this function and leaks nothing. */
 static int l_json_encode(lua_State *L)
 {
-	lu_buf_t b = { 0 };
+	mstate_t *st = mstate(L);
 	char err[256];
 
 	luaL_checkany(L, 1);
-	if (lu_json_encode(L, 1, &b, err, sizeof(err)) != 0) {
-		lu_buf_free(&b);
+	if (st == NULL)
+		return luaL_error(L, "json_encode: no module state");
+	st->json.len = 0;
+	if (lu_json_encode(L, 1, &st->json, err, sizeof(err)) != 0)
 		return luaL_error(L, "%s", err);
-	}
-	lua_pushlstring(L, b.b, b.len - 1);
-	lu_buf_free(&b);
+	lua_pushlstring(L, st->json.b, st->json.len - 1);
 	return 1;
 }
 

@@ -185,9 +185,13 @@ function wrap(fn, name, options) {
   if (name !== undefined && typeof name !== 'string')
     throw new TypeError(`wrap(fn[, name][, options]): name must be a string, not ${typeof name}`);
   const o = options ?? {};
-  const where = o.file !== undefined ? { file: String(o.file), line: o.line ?? 0 }
+  const line = o.line ?? 0;
+  // checked now: a bad value found only when traced would change what fn's caller sees
+  if (!Number.isInteger(line) || line < -(2 ** 31) || line >= 2 ** 31)
+    throw new RangeError(`wrap(): options.line must be an int32, not ${String(line)}`);
+  const where = o.file !== undefined ? { file: String(o.file), line }
                                      : locate(fn, [callerFile()].filter(Boolean), new Map());
-  return traced(fn, name ?? (fn.name || '(anonymous)'), where, runtime(o.provider));
+  return traced(fn, name ?? (String(fn.name) || '(anonymous)'), where, runtime(o.provider));
 }
 
 /*

@@ -634,6 +634,11 @@ static napi_value Provider_probe(napi_env env, napi_callback_info info)
 
 	if ((pv = this_provider(env, info, &argc, argv, &self, 1)) == NULL)
 		return NULL;
+	if (argc > sizeof(argv) / sizeof(argv[0])) { /* argc is the call's count: argv holds less */
+		throwf(env, E_RANGE, "EUSDT_TOOMANYARGS", "a probe takes at most %d arguments",
+		       USDT_MAXARGS);
+		return NULL;
+	}
 	if (argc < 1 || vtype(env, argv[0]) != napi_string) {
 		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
 				      "probe(name, ...types): name must be a string");

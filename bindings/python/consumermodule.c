@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include <dtrace.h>
@@ -35,13 +36,16 @@ static PyObject *DTraceError, *CompileError;
 static PyObject *dt_error(HandleObject *h, const char *what)
 {
 	int err = dtrace_errno(h->dtp);
-	PyObject *e = PyObject_CallFunction(
-	    DTraceError, "N", PyUnicode_FromFormat("%s: %s", what, dtrace_errmsg(h->dtp, err)));
+	PyObject *code,
+	    *e = PyObject_CallFunction(
+		DTraceError, "N", PyUnicode_FromFormat("%s: %s", what, dtrace_errmsg(h->dtp, err)));
 
 	if (e == NULL)
 		return NULL;
-	if (PyObject_SetAttrString(e, "code", PyLong_FromLong(err)) == 0)
+	code = PyLong_FromLong(err);
+	if (code != NULL && PyObject_SetAttrString(e, "code", code) == 0)
 		PyErr_SetObject(DTraceError, e);
+	Py_XDECREF(code);
 	Py_DECREF(e);
 	return NULL;
 }
@@ -100,15 +104,20 @@ static int Handle_init(HandleObject *self, PyObject *args, PyObject *kw)
 
 static void close_handle(HandleObject *self)
 {
+	dtrace_hdl_t *dtp = self->dtp;
+
 	if (self->prog != NULL)
-		dtrace_program_destroy(self->dtp, self->prog);
+		dtrace_program_destroy(dtp, self->prog);
 	self->prog = NULL;
-	if (self->dtp != NULL) {
-		Py_BEGIN_ALLOW_THREADS /* detaching probes can take a while */
-		    dtrace_close(self->dtp);
-		Py_END_ALLOW_THREADS
+	self->dtp = NULL; /* closed for every other caller from now on */
+	if (dtp != NULL) {
+		PyThreadState *ts = PyEval_SaveThread(); /* detaching can take a while */
+
+		self->busy = true;
+		dtrace_close(dtp);
+		self->busy = false;
+		PyEval_RestoreThread(ts);
 	}
-	self->dtp = NULL;
 	if (self->msgf != NULL)
 		fclose(self->msgf);
 	self->msgf = NULL;
@@ -152,6 +161,13 @@ static PyObject *Handle_setopt(HandleObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+/* A C string as str, bytes that are not UTF-8 replaced; NULL (an error set) if no memory. */
+static PyObject *text(const char *s)
+{
+	return PyUnicode_DecodeUTF8(s != NULL ? s : "", (Py_ssize_t)strlen(s != NULL ? s : ""),
+				    "replace");
+}
+
 /* compile(source, args, flags): raise CompileError with the diagnostic. */
 static PyObject *Handle_compile(HandleObject *self, PyObject *args)
 {
@@ -193,8 +209,10 @@ static PyObject *Handle_compile(HandleObject *self, PyObject *args)
 
 		if (dg == NULL)
 			return dt_error(self, "compile");
-		e = Py_BuildValue("(sssIIs)", dg->dtdg_message, dg->dtdg_tag, dg->dtdg_file,
-				  dg->dtdg_line, dg->dtdg_column, dg->dtdg_source);
+		/* the source line may hold bytes that are not UTF-8 (or be cut in a character) */
+		e = Py_BuildValue("(NNNIIN)", text(dg->dtdg_message), text(dg->dtdg_tag),
+				  text(dg->dtdg_file), dg->dtdg_line, dg->dtdg_column,
+				  text(dg->dtdg_source));
 		if (e != NULL)
 			PyErr_SetObject(CompileError, e);
 		Py_XDECREF(e);
@@ -278,12 +296,15 @@ static PyObject *Handle_grab(HandleObject *self, PyObject *args)
 static PyObject *Handle_go(HandleObject *self, PyObject *args)
 {
 	int cont = 0, rc;
+	PyThreadState *ts;
 
 	if (!PyArg_ParseTuple(args, "p:go", &cont) || enter(self) != 0)
 		return NULL;
 	self->busy = true;
-	Py_BEGIN_ALLOW_THREADS rc = dtrace_go(self->dtp);
-	Py_END_ALLOW_THREADS self->busy = false;
+	ts = PyEval_SaveThread();
+	rc = dtrace_go(self->dtp);
+	PyEval_RestoreThread(ts);
+	self->busy = false;
 	if (rc != 0)
 		return dt_error(self, "go");
 	if (cont && dtrace_proc_continue(self->dtp) != 0)
@@ -298,12 +319,15 @@ static PyObject *capture(HandleObject *self, int (*f)(dtrace_hdl_t *, FILE *), i
 	size_t len = 0;
 	FILE *fp;
 	PyObject *out;
+	PyThreadState *ts;
 
 	if ((fp = open_memstream(&buf, &len)) == NULL)
 		return PyErr_SetFromErrno(PyExc_OSError);
 	self->busy = true;
-	Py_BEGIN_ALLOW_THREADS *rc = f(self->dtp, fp);
-	Py_END_ALLOW_THREADS self->busy = false;
+	ts = PyEval_SaveThread();
+	*rc = f(self->dtp, fp);
+	PyEval_RestoreThread(ts);
+	self->busy = false;
 	if (fclose(fp) != 0) {
 		free(buf);
 		return PyErr_SetFromErrno(PyExc_OSError);
@@ -318,21 +342,29 @@ static int work(dtrace_hdl_t *dtp, FILE *fp)
 	return (int)dtrace_work(dtp, fp);
 }
 
-/* work() -> (status, bytes): status -1 error, 0 more to come, 1 done. */
+/*
+ * work() -> (status, bytes): status 0 more to come, 1 done, -1 an error
+ * (the bytes read before it still come; error() then says what it was).
+ */
 static PyObject *Handle_work(HandleObject *self, PyObject *unused)
 {
-	PyObject *out, *t;
+	PyObject *out;
 	int rc = 0;
 
 	(void)unused;
 	if (enter(self) != 0 || (out = capture(self, work, &rc)) == NULL)
 		return NULL;
-	if (rc == DTRACE_WORKSTATUS_ERROR) {
-		Py_DECREF(out);
-		return dt_error(self, "processing aborted");
-	}
-	t = Py_BuildValue("(iN)", rc, out);
-	return t;
+	return Py_BuildValue("(iN)", rc, out);
+}
+
+/* error(what): raise DTraceError("what: <the handle's last error>"). */
+static PyObject *Handle_error(HandleObject *self, PyObject *args)
+{
+	const char *what;
+
+	if (!PyArg_ParseTuple(args, "s:error", &what) || enter(self) != 0)
+		return NULL;
+	return dt_error(self, what);
 }
 
 /* aggregate() -> bytes: every aggregation's current entries, as JSON Lines. */
@@ -354,12 +386,16 @@ static PyObject *Handle_aggregate(HandleObject *self, PyObject *unused)
 /* sleep(): wait for data, the target's exit, or switchrate; signals interrupt it. */
 static PyObject *Handle_sleep(HandleObject *self, PyObject *unused)
 {
+	PyThreadState *ts;
+
 	(void)unused;
 	if (enter(self) != 0)
 		return NULL;
 	self->busy = true;
-	Py_BEGIN_ALLOW_THREADS dtrace_sleep(self->dtp);
-	Py_END_ALLOW_THREADS self->busy = false;
+	ts = PyEval_SaveThread();
+	dtrace_sleep(self->dtp);
+	PyEval_RestoreThread(ts);
+	self->busy = false;
 	if (PyErr_CheckSignals() != 0)
 		return NULL;
 	Py_RETURN_NONE;
@@ -410,6 +446,11 @@ static PyObject *Handle_take_messages(HandleObject *self, PyObject *unused)
 	PyObject *text, *lines;
 
 	(void)unused;
+	if (self->busy) { /* on_msg may be writing to msgf */
+		PyErr_SetString(PyExc_RuntimeError,
+				"the dtrace handle is in use by another thread");
+		return NULL;
+	}
 	if (self->msgf == NULL)
 		return PyList_New(0);
 	fclose(self->msgf);
@@ -434,6 +475,7 @@ static PyMethodDef Handle_methods[] = {
 	{ "grab", (PyCFunction)Handle_grab, METH_VARARGS, "grab(pid)" },
 	{ "go", (PyCFunction)Handle_go, METH_VARARGS, "go(continue_target)" },
 	{ "work", (PyCFunction)Handle_work, METH_NOARGS, "work() -> (status, bytes)" },
+	{ "error", (PyCFunction)Handle_error, METH_VARARGS, "error(what): raise the last error" },
 	{ "aggregate", (PyCFunction)Handle_aggregate, METH_NOARGS, "aggregate() -> bytes" },
 	{ "sleep", (PyCFunction)Handle_sleep, METH_NOARGS, "sleep(): wait without the GIL" },
 	{ "stop", (PyCFunction)Handle_stop, METH_NOARGS, "stop(): fire END" },

@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <usdt.h>
 
@@ -31,6 +32,7 @@ static struct {
 	pthread_cond_t cv;
 	long interval_ns;
 	bool running, stop;
+	pid_t pid;	       /* the process that started the watcher (a forked child has none) */
 	atomic_bool installed; /* our profile function is set (read without the GIL) */
 } rt = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
@@ -154,6 +156,7 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 		return PyErr_SetFromErrno(PyExc_OSError);
 	}
 	rt.running = true;
+	rt.pid = getpid();
 	Py_RETURN_NONE;
 }
 
@@ -163,14 +166,23 @@ static PyObject *rt_stop(PyObject *self, PyObject *unused)
 	(void)unused;
 	if (!rt.running)
 		Py_RETURN_NONE;
-	pthread_mutex_lock(&rt.mu);
-	rt.stop = true;
-	pthread_cond_signal(&rt.cv);
-	pthread_mutex_unlock(&rt.mu);
-	Py_BEGIN_ALLOW_THREADS /* the watcher may be waiting for the GIL */
-	    pthread_join(rt.thread, NULL);
-	Py_END_ALLOW_THREADS sync_threads(false);
-	rt.running = false;
+	rt.running = false; /* with the GIL: a second stop() returns at once */
+	if (rt.pid == getpid()) {
+		pthread_t t = rt.thread;
+		PyThreadState *ts;
+
+		pthread_mutex_lock(&rt.mu);
+		rt.stop = true;
+		pthread_cond_signal(&rt.cv);
+		pthread_mutex_unlock(&rt.mu);
+		ts = PyEval_SaveThread(); /* the watcher may be waiting for the GIL */
+		pthread_join(t, NULL);
+		PyEval_RestoreThread(ts);
+	} else { /* a forked child: no watcher, and the lock may have been copied held */
+		pthread_mutex_init(&rt.mu, NULL);
+		pthread_cond_init(&rt.cv, NULL);
+	}
+	sync_threads(false);
 	/* the probes stay valid (libusdt keeps them for the process): a profile
 	   call already past its check on another thread fires into nothing */
 	usdt_provider_destroy(rt.prov);

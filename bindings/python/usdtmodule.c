@@ -110,11 +110,23 @@ static int parse_type(PyObject *t, Py_ssize_t i, usdt_argtype_t *type, kind_t *k
 
 /* ---------------------------------------------------------------- Probe */
 
+/*
+ * A Probe and its Provider refer to each other: both take part in the GC,
+ * and the Provider's tp_clear (dropping its list) breaks the cycle, so a
+ * Probe keeps its provider for as long as it lives.
+ */
+static int Probe_traverse(ProbeObject *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->provider);
+	return 0;
+}
+
 static void Probe_dealloc(ProbeObject *self)
 {
+	PyObject_GC_UnTrack(self);
 	Py_XDECREF(self->provider);
 	Py_XDECREF(self->name);
-	Py_TYPE(self)->tp_free((PyObject *)self);
+	PyObject_GC_Del(self);
 }
 
 static PyObject *Probe_repr(ProbeObject *self)
@@ -253,7 +265,8 @@ static PyTypeObject ProbeType = {
 	.tp_basicsize = sizeof(ProbeObject),
 	.tp_dealloc = (destructor)Probe_dealloc,
 	.tp_repr = (reprfunc)Probe_repr,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+	.tp_traverse = (traverseproc)Probe_traverse,
 	.tp_doc = "A probe of a Provider (made by Provider.probe)",
 	.tp_methods = Probe_methods,
 	.tp_getset = Probe_getset,
@@ -269,7 +282,7 @@ static int Provider_init(ProviderObject *self, PyObject *args, PyObject *kw)
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|z:Provider", kwlist, &name, &module))
 		return -1;
-	if (self->prov != NULL) {
+	if (self->prov != NULL || self->name != NULL) {
 		PyErr_SetString(UsdtError, "Provider.__init__ called twice");
 		return -1;
 	}
@@ -282,17 +295,31 @@ static int Provider_init(ProviderObject *self, PyObject *args, PyObject *kw)
 	return self->name != NULL && self->probes != NULL ? 0 : -1;
 }
 
+static int Provider_traverse(ProviderObject *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->probes); /* a heap subclass's traverse visits its type */
+	return 0;
+}
+
+static int Provider_clear(ProviderObject *self)
+{
+	Py_CLEAR(self->probes);
+	return 0;
+}
+
 static void Provider_dealloc(ProviderObject *self)
 {
-	usdt_provider_destroy(self->prov);
+	PyObject_GC_UnTrack(self);
+	usdt_provider_destroy(self->prov); /* a dropped provider goes away with its image */
+	self->prov = NULL;
+	Provider_clear(self);
 	Py_XDECREF(self->name);
-	Py_XDECREF(self->probes);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int live(ProviderObject *self)
 {
-	if (self->prov != NULL)
+	if (self->prov != NULL && self->probes != NULL)
 		return 1;
 	PyErr_SetString(UsdtError, "the provider was destroyed");
 	return 0;
@@ -330,7 +357,7 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 	if (function != NULL && function != Py_None && (fn = PyUnicode_AsUTF8(function)) == NULL)
 		return NULL;
 	name = PyTuple_GET_ITEM(args, 0);
-	if ((pr = PyObject_New(ProbeObject, &ProbeType)) == NULL)
+	if ((pr = PyObject_GC_New(ProbeObject, &ProbeType)) == NULL)
 		return NULL;
 	pr->provider = Py_NewRef(self);
 	pr->name = Py_NewRef(name);
@@ -369,6 +396,7 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 		Py_DECREF(pr);
 		return NULL;
 	}
+	PyObject_GC_Track(pr);
 	if (PyList_Append(self->probes, (PyObject *)pr) != 0) {
 		Py_DECREF(pr);
 		return NULL;
@@ -445,12 +473,16 @@ static PyObject *Provider_get_path(ProviderObject *self, void *closure)
 static PyObject *Provider_get_name(ProviderObject *self, void *closure)
 {
 	(void)closure;
+	if (self->name == NULL)
+		Py_RETURN_NONE;
 	return Py_NewRef(self->name);
 }
 
 static PyObject *Provider_get_probes(ProviderObject *self, void *closure)
 {
 	(void)closure;
+	if (self->probes == NULL)
+		return PyTuple_New(0);
 	return PyList_AsTuple(self->probes);
 }
 
@@ -462,6 +494,8 @@ static PyObject *Provider_get_enabled(ProviderObject *self, void *closure)
 
 static PyObject *Provider_repr(ProviderObject *self)
 {
+	if (self->name == NULL || self->probes == NULL)
+		return PyUnicode_FromString("<dtrace.Provider, not initialised>");
 	return PyUnicode_FromFormat("<dtrace.Provider %U, %zd probes, %s>", self->name,
 				    PyList_GET_SIZE(self->probes),
 				    self->prov == NULL ? "destroyed"
@@ -498,7 +532,9 @@ static PyTypeObject ProviderType = {
 	.tp_basicsize = sizeof(ProviderObject),
 	.tp_dealloc = (destructor)Provider_dealloc,
 	.tp_repr = (reprfunc)Provider_repr,
-	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+	.tp_traverse = (traverseproc)Provider_traverse,
+	.tp_clear = (inquiry)Provider_clear,
 	.tp_doc = "Provider(name, module=None): a USDT provider declared at run time",
 	.tp_methods = Provider_methods,
 	.tp_getset = Provider_getset,

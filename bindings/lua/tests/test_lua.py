@@ -641,5 +641,42 @@ class Consumer(unittest.TestCase):
                 proc.wait()
 
 
+class Packaging(unittest.TestCase):
+    def test_rockspec_builds_an_installable_rock(self):
+        # luarocks make: the rockspec runs the project's CMake build and
+        # installs dtrace.so into a tree, where require finds it
+        import shutil
+        if shutil.which("luarocks") is None:
+            if os.environ.get("CI") == "true":
+                self.fail("luarocks is not installed (scripts/dev installs it)")
+            self.skipTest("no luarocks")
+        root = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+        spec = os.path.join(root, "bindings", "lua", "dtrace-scm-1.rockspec")
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)
+        env.pop("CC", None)
+        p = subprocess.run(["luarocks", "lint", spec], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "src")  # a copy: the rock builds in its tree
+            shutil.copytree(root, src, ignore=shutil.ignore_patterns(
+                ".git", "build*", "node_modules", "__pycache__", "corpus-work"))
+            tree = os.path.join(tmp, "tree")
+            p = subprocess.run(["luarocks", "--lua-version", "5.4", "--tree", tree, "make",
+                                os.path.join(src, "bindings", "lua", "dtrace-scm-1.rockspec")],
+                               cwd=src, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=900)
+            self.assertEqual(p.returncode, 0, p.stdout[-3000:])
+            env["LUA_CPATH"] = os.path.join(tree, "lib", "lua", "5.4", "?.so")
+            p = subprocess.run([LUA, "-e", "local d = require('dtrace'); "
+                                "print(package.searchpath('dtrace', package.cpath) ~= nil, "
+                                "type(d.provider), type(d.consumer))"],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "true\tfunction\tfunction\n")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -75,6 +75,9 @@ function errors() {
          /argument type 1: 'function Number/);
   throws(() => p.probe('x', ...Array(13).fill('int')), RangeError, 'EUSDT_TOOMANYARGS',
          /at most 12 arguments/);
+  // more arguments than the addon's argument array holds (14)
+  throws(() => p.probe('x', ...Array(40).fill('int'), { function: 'f' }), RangeError,
+         'EUSDT_TOOMANYARGS', /at most 12 arguments/);
   throws(() => p.probe(), TypeError, 'ERR_INVALID_ARG_TYPE', /name must be a string/);
   throws(() => p.probe('bad name', 'int'), Error, 'EUSDT_BADNAME',
          /^probe: invalid probe function or name/);
@@ -96,6 +99,10 @@ function errors() {
   throws(() => dtrace.watch(q, {}), TypeError, 'ERR_INVALID_ARG_TYPE', /watch\(\) takes Probes/);
   throws(() => dtrace.wrap(3), TypeError, undefined, /fn must be a function, not number/);
   throws(() => dtrace.wrap(() => 0, 5), TypeError, undefined, /name must be a string/);
+  throws(() => dtrace.wrap(() => 0, { file: 'f.js', line: 'x' }), RangeError, undefined,
+         /options.line must be an int32, not x/);
+  throws(() => dtrace.wrap(() => 0, { file: 'f.js', line: 2 ** 40 }), RangeError, undefined,
+         /options.line must be an int32/);
   throws(() => dtrace.wrap(() => 0, { provider: 5 }), TypeError, undefined, /a name or a Provider/);
   throws(() => dtrace.instrument(null), TypeError, undefined, /not null/);
   p.destroy();

@@ -88,6 +88,7 @@ class Consumer:
         self.messages = []  # the same, as dtrace(1) words them
         self.target_status = None
         self._spawned = 0
+        self._error = None
         try:
             if quiet:
                 self.setopt("quiet")
@@ -104,7 +105,7 @@ class Consumer:
             if program is not None:
                 self.compile(program, *args)
         except BaseException:
-            self._h.close()
+            self.close()  # a spawned target is killed, not left running untraced
             raise
 
     # ---------------------------------------------------------- set-up
@@ -154,11 +155,31 @@ class Consumer:
                 self.drops.append(obj)
         self.messages.extend(self._h.take_messages())
 
+    def _work(self, into):
+        """Read the buffers into `into`. After an error, what was read
+        before it still comes; the error is raised next (_raise_pending)."""
+        status, data = self._h.work()
+        self._parse(data, into)
+        if status == 1:
+            self._done = True
+        elif status < 0:
+            self._done = True
+            try:
+                self._h.error("processing aborted")
+            except DTraceError as e:
+                self._error = e
+
+    def _raise_pending(self):
+        if self._error is not None:
+            e, self._error = self._error, None
+            raise e
+
     def poll(self):
         """Wait (at most switchrate) and return the records that came; []
         also once done. Ctrl-C raises KeyboardInterrupt here, and the
         consumer stays usable: stop() then aggregations() still work."""
         out = []
+        self._raise_pending()
         if self._done:
             return out
         self.go()
@@ -168,10 +189,7 @@ class Consumer:
             if st is not None:
                 self.target_status = st
                 self.stop()
-        status, data = self._h.work()
-        self._parse(data, out)
-        if status == 1:
-            self._done = True
+        self._work(out)
         return out
 
     def records(self, timeout=None):
@@ -182,16 +200,14 @@ class Consumer:
         deadline = None if timeout is None else time.monotonic() + timeout
         self.go()
         # records that came while enabling (BEGIN's) are read at once
-        status, data = self._h.work()
         first = []
-        self._parse(data, first)
-        if status == 1:
-            self._done = True
+        self._work(first)
         yield from first
         while not self._done:
             if deadline is not None and not self._stopped and time.monotonic() > deadline:
                 self.stop()
             yield from self.poll()
+        self._raise_pending()
 
     def run(self, callback=None, timeout=None):
         """Trace to the end, calling callback(record) for each record;

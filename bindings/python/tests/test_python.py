@@ -214,8 +214,13 @@ class Runtime(unittest.TestCase):
         # the probes exist, nobody traces them: no profile function, and
         # sys.setprofile users are left alone
         code = textwrap.dedent("""\
-            import sys, time, dtrace
+            import os, sys, time, dtrace
             dtrace.runtime.start(interval=0.01)
+            pid = os.fork()   # the child has no watcher: stop() must not wait for one
+            if pid == 0:
+                dtrace.runtime.stop()
+                os._exit(0 if not dtrace.runtime.running else 1)
+            assert os.waitpid(pid, 0)[1] == 0
             time.sleep(0.2)
             assert dtrace.runtime.running
             assert not dtrace.runtime.active and not dtrace.runtime.hooked
@@ -390,6 +395,27 @@ class Scripting(unittest.TestCase):
         with self.assertRaises(ProcessLookupError):
             os.kill(pid, 0)
 
+    def test_a_failed_constructor_kills_its_target(self):
+        before = set(os.listdir("/proc"))
+        with self.assertRaises(dtrace.CompileError):
+            dtrace.Consumer("BEGIN { x = ; }", target=["sleep", "60"])
+        # no sleep child left running untraced (and none left as a zombie)
+        for pid in set(os.listdir("/proc")) - before:
+            try:
+                with open("/proc/%s/comm" % pid) as f:
+                    self.assertNotEqual(f.read().strip(), "sleep")
+            except OSError:
+                pass
+
+    def test_diagnostic_cut_inside_a_character(self):
+        # the diagnostic keeps 255 bytes of the source line: here that cuts
+        # a two-byte character in half, and the error is still a CompileError
+        src = 'BEGIN { x = "a' + "\u00e9" * 200 + '"; y = ; }'
+        with self.assertRaises(dtrace.CompileError) as e:
+            dtrace.Consumer(src)
+        self.assertEqual(e.exception.tag, "D_SYNTAX")
+        self.assertTrue(src.startswith(e.exception.source.rstrip("\ufffd")))
+
     def test_faults_and_bad_input_are_errors(self):
         with dtrace.Consumer("BEGIN { trace(*(int *)8); } BEGIN { exit(0); }") as c:
             self.assertEqual(list(c.records()), [])
@@ -469,6 +495,31 @@ class Untraced(unittest.TestCase):
         self.assertFalse(p.enabled)
         self.assertFalse(os.path.exists(path))
         q.fire(1)  # a destroyed provider's probe does nothing
+
+    def test_a_dropped_provider_is_collected(self):
+        # a Provider and its Probes refer to each other: the GC frees them,
+        # and the provider's image goes with it
+        import gc
+        p = dtrace.Provider("pygc")
+        q = p.probe("x", int)
+        p.enable()
+        path = p.path
+        self.assertTrue(os.path.exists(path))
+        del p, q
+        gc.collect()
+        self.assertFalse(os.path.exists(path))
+
+    def test_uninitialised_provider_is_safe(self):
+        p = dtrace.Provider.__new__(dtrace.Provider)
+        self.assertEqual(repr(p), "<dtrace.Provider, not initialised>")
+        self.assertIsNone(p.name)
+        self.assertEqual(p.probes, ())
+        with self.assertRaisesRegex(dtrace.UsdtError, "destroyed"):
+            p.probe("x", int)
+        q = dtrace.Provider("pyonce")
+        q.destroy()
+        with self.assertRaisesRegex(dtrace.UsdtError, "called twice"):
+            q.__init__("again")
 
     def test_errors_are_clear(self):
         p = dtrace.Provider("pyerr")

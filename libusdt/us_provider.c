@@ -395,9 +395,13 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 		     function ? function : "(null)", name ? name : "(null)");
 		goto err;
 	}
-	if (argc < 0 || argc > USDT_MAXARGS || (argc > 0 && types == NULL)) {
+	if (argc < 0 || argc > USDT_MAXARGS) {
 		fail(prov, EUSDT_TOOMANYARGS, "probe %s: %d arguments (0 to %d allowed)", name, argc,
 		     USDT_MAXARGS);
+		goto err;
+	}
+	if (argc > 0 && types == NULL) {
+		fail(prov, EUSDT_BADTYPE, "probe %s: %d arguments but no types", name, argc);
 		goto err;
 	}
 	for (int i = 0; i < argc; i++) {

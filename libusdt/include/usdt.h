@@ -128,7 +128,9 @@ USDT_API void usdt_provider_destroy(usdt_provider_t *prov);
 
 /*
  * Add a probe.  function and name as provider names (name may hold "__",
- * which consumers show as "-"); argc 0..USDT_MAXARGS; types copied.
+ * which consumers show as "-"); argc 0..USDT_MAXARGS (else
+ * EUSDT_TOOMANYARGS); types: argc entries, copied (NULL only with argc 0,
+ * else EUSDT_BADTYPE).
  * Returns the probe, owned by the provider, or NULL (see
  * usdt_provider_errno).  On an enabled provider the image is rebuilt:
  * tracers attached to its old image must attach again.

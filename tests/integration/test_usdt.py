@@ -153,6 +153,7 @@ class Usdt(unittest.TestCase):
         self.assertIn("@gate: %d" % N, lines)
         self.assertIn("@gatesum: %d" % (N * (N - 1) // 2), lines)
         self.assertIn("enabled-before 1", applines)
+        self.assertEqual(a.p.returncode, 0)  # a sanitizer report at exit fails it
 
     def test_twelve_arguments_read_by_the_kernel(self):
         """bpftrace 0.17 reads 6 USDT arguments at most: the kernel's own
@@ -171,6 +172,7 @@ class Usdt(unittest.TestCase):
             got = ev.read()
         values = ["twelve " + " ".join(re.findall(r"a\d+=(-?\d+)", l)) for l in got]
         self.assertEqual(values, expected_twelve(N))
+        self.assertEqual(a.p.returncode, 0)
 
     def test_is_enabled_follows_attach_and_detach(self):
         tracelib.require_tracing(self)
@@ -222,6 +224,7 @@ class Usdt(unittest.TestCase):
         child, parent = m[0].split()[1], m[0].split()[3]
         self.assertIn("@[%s]: 50" % child, lines)
         self.assertIn("@[%s]: 50" % parent, lines)
+        self.assertEqual(a.p.returncode, 0)
 
     def test_probe_added_after_enable(self):
         tracelib.require_tracing(self)
@@ -236,6 +239,54 @@ class Usdt(unittest.TestCase):
         lines, _ = tracelib.bpftrace_while(script, None, app=a)
         self.assertIn("@late: 40", lines)
         self.assertIn("@s: %d" % (40 * 39 // 2), lines)
+        self.assertEqual(a.p.returncode, 0)
+
+    def test_reenabled_provider_is_traced(self):
+        tracelib.require_tracing(self)
+        a = self.app("reenable", 30)
+        second = a.line().split()[1]
+        self.assertEqual(self.files(), [os.path.basename(second)])
+        lines, _ = tracelib.bpftrace_while(
+            "usdt:%s:rtp:gate { @g = count(); @s = sum(arg0); }" % second, None, app=a)
+        self.assertIn("@g: 30", lines)
+        self.assertIn("@s: %d" % (30 * 29 // 2), lines)
+        self.assertEqual(a.p.returncode, 0)
+
+    def test_same_provider_in_two_modules_counted_apart(self):
+        tracelib.require_tracing(self)
+        a = self.app("twins", 25)
+        second = a.line().split()[1]
+        self.assertNotEqual(second, a.path)
+        self.assertEqual(sorted(self.files()),
+                         sorted([os.path.basename(a.path), os.path.basename(second)]))
+        lines, _ = tracelib.bpftrace_while(
+            "usdt:%s:rtp:gate { @one[arg0] = count(); } "
+            "usdt:%s:rtp:gate { @two[arg0] = count(); }" % (a.path, second), None, app=a)
+        self.assertIn("@one[1]: 25", lines)
+        self.assertIn("@two[2]: 50", lines)
+        self.assertFalse(any(l.startswith(("@one[2]", "@two[1]")) for l in lines), lines)
+        self.assertEqual(a.p.returncode, 0)
+
+    def test_values_wider_than_their_type_are_truncated(self):
+        # both entry points: the array form truncates to the declared width,
+        # the fixed-arity form passes 64 bits and the note's width decides
+        tracelib.require_tracing(self)
+        a = self.app("trunc")
+        lines, _ = tracelib.bpftrace_while(
+            BT % {"p": a.path}, None, app=a,
+            drained=lambda got: sum(l.startswith("ints ") for l in got) >= 2)
+        self.assertEqual([l for l in lines if l.startswith("ints ")],
+                         ["ints -1 254 -32768 9029 -1 2"] * 2)
+        self.assertEqual(a.p.returncode, 0)
+
+    def test_fire_races_disable_rebuild_destroy(self):
+        # the header promises fire and is-enabled are safe while another
+        # thread disables, enables, rebuilds and destroys: 16 threads hammer
+        # them through 60 such rounds (under ASan in the sanitizer build)
+        a = self.app("churn", 60)
+        self.assertEqual(a.finish(timeout=120), ["churn done"])
+        self.assertEqual(a.p.returncode, 0)
+        self.assertEqual(self.files(), [])
 
     # -- files --------------------------------------------------------------------
 
@@ -259,6 +310,27 @@ class Usdt(unittest.TestCase):
         self.assertEqual(self.files(), [name])  # kill -9 leaves it
         b = self.app("watch", 30)
         self.assertEqual(self.files(), [os.path.basename(b.path)])
+
+    def test_full_disk_is_an_error_and_leaves_nothing(self):
+        """A real ENOSPC: a 4 KiB tmpfs as the runtime directory."""
+        tracelib.require_tracing(self, tools=())  # root: mount
+        d = tempfile.mkdtemp(prefix="usdt-full-")
+        try:
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4k,mode=0700", "usdtfull", d],
+                           check=True, timeout=30)
+            try:
+                p = subprocess.run([APP, "exit"], env=dict(os.environ, USDT_RUNTIME_DIR=d),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   timeout=60)
+                left = os.listdir(d)
+            finally:
+                subprocess.run(["umount", d], check=True, timeout=30)
+        finally:
+            os.rmdir(d)
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr, r"usdt_provider_enable: cannot write %s/\S+-usdtapp-rtp-0\.so: "
+                         r"libelf: cannot write data" % re.escape(d))
+        self.assertEqual(left, [])
 
     def test_live_files_spared_by_a_process_in_another_pid_namespace(self):
         """There, our PID names no process: the file's lock keeps it."""

@@ -19,6 +19,18 @@
  *   usdt_app exit        exit without destroying (the file must go anyway)
  *   usdt_app late N      add probe rtp:::late after enable (a rebuild),
  *                        print its new path, then as "fire N" for late
+ *   usdt_app reenable N  disable, enable again, print the new path, then
+ *                        fire rtp:::gate N times once traced
+ *   usdt_app twins N     a second provider rtp in module usdtapp2 (its path
+ *                        printed "path2 P"); once both gates are traced,
+ *                        fire the first N times (arg 1), the second 2N (arg 2)
+ *   usdt_app trunc       once traced, fire rtp:::ints once with values
+ *                        wider than the declared types (0x1ff as INT8,
+ *                        0x12345 as UINT16, ...): they arrive truncated
+ *   usdt_app churn N     16 threads fire and test is-enabled without pause
+ *                        while the main thread disables, enables, adds a
+ *                        probe (a rebuild) N times, then destroys the
+ *                        provider under them; prints "churn done"
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -33,8 +45,8 @@
 #include "usdt.h"
 
 static usdt_provider_t *prov;
-static usdt_probe_t *p_ints, *p_wide, *p_twelve, *p_noargs, *p_gate, *p_spin, *p_burst,
-	*p_forked;
+static atomic_bool quitting_churn;
+static usdt_probe_t *p_ints, *p_wide, *p_twelve, *p_noargs, *p_gate, *p_spin, *p_burst, *p_forked;
 
 static double now(void)
 {
@@ -74,8 +86,8 @@ static void fire_all(long n)
 	for (long i = 0; i < n; i++) {
 		snprintf(s, sizeof(s), "str-%ld", i);
 		if (i % 2 == 0) {
-			usdt_arg_t ints[6] = { { .i = i % 256 - 128 }, { .u = 255 - i % 256 },
-					       { .i = -30000 + i },    { .u = 65535 - i },
+			usdt_arg_t ints[6] = { { .i = i % 256 - 128 },	 { .u = 255 - i % 256 },
+					       { .i = -30000 + i },	 { .u = 65535 - i },
 					       { .i = -2000000000 + i }, { .u = 4000000000u + i } };
 			usdt_arg_t wide[6] = { { .i = -5000000000000LL - i },
 					       { .u = 18000000000000000000ULL + i },
@@ -86,13 +98,14 @@ static void fire_all(long n)
 			usdt_probe_fire(p_ints, 6, ints);
 			usdt_probe_fire(p_wide, 6, wide);
 		} else {
-			usdt_probe_fire6(p_ints, (uint64_t)(i % 256 - 128), (uint64_t)(255 - i % 256),
-					 (uint64_t)(-30000 + i), (uint64_t)(65535 - i),
-					 (uint64_t)(-2000000000 + i), (uint64_t)(4000000000u + i));
+			usdt_probe_fire6(p_ints, (uint64_t)(i % 256 - 128),
+					 (uint64_t)(255 - i % 256), (uint64_t)(-30000 + i),
+					 (uint64_t)(65535 - i), (uint64_t)(-2000000000 + i),
+					 (uint64_t)(4000000000u + i));
 			usdt_probe_fire6(p_wide, (uint64_t)(-5000000000000LL - i),
-					 18000000000000000000ULL + (uint64_t)i, (uint64_t)(0x1000 + i),
-					 (uint64_t)(uintptr_t)s, usdt_double_bits(0.5 * (double)i),
-					 (uint64_t)i);
+					 18000000000000000000ULL + (uint64_t)i,
+					 (uint64_t)(0x1000 + i), (uint64_t)(uintptr_t)s,
+					 usdt_double_bits(0.5 * (double)i), (uint64_t)i);
 		}
 		{
 			usdt_arg_t a[12];
@@ -104,6 +117,48 @@ static void fire_all(long n)
 		usdt_probe_fire0(p_noargs);
 		usdt_probe_fire1(p_gate, (uint64_t)i);
 	}
+}
+
+/* ---------------------------------------------------------------- churn */
+
+static void *churner(void *arg)
+{
+	uint64_t tid = (uint64_t)(intptr_t)arg, seq = 0, seen = 0;
+
+	while (!atomic_load(&quitting_churn)) {
+		usdt_probe_fire2(p_spin, tid, seq++);
+		seen += usdt_probe_is_enabled(p_burst) != 0;
+		usdt_probe_fire(p_burst, 2, (usdt_arg_t[]){ { .u = tid }, { .u = seq } });
+	}
+	return (void *)(uintptr_t)seen;
+}
+
+static int churn(long n)
+{
+	static const usdt_argtype_t one[] = { USDT_ARG_INT32 };
+	pthread_t t[16];
+	char name[32];
+
+	for (int i = 0; i < 16; i++)
+		pthread_create(&t[i], NULL, churner, (void *)(intptr_t)i);
+	for (long i = 0; i < n; i++) {
+		if (usdt_provider_disable(prov) != 0 || usdt_provider_enable(prov) != 0) {
+			fprintf(stderr, "churn %ld: %s\n", i, usdt_provider_errmsg(prov));
+			return 1;
+		}
+		snprintf(name, sizeof(name), "c%ld", i);
+		if (usdt_probe_create(prov, "main", name, 1, one) == NULL) {
+			fprintf(stderr, "churn %ld: %s\n", i, usdt_provider_errmsg(prov));
+			return 1;
+		}
+	}
+	usdt_provider_destroy(prov); /* the threads go on firing into nothing */
+	usleep(20000);
+	atomic_store(&quitting_churn, true);
+	for (int i = 0; i < 16; i++)
+		pthread_join(t[i], NULL);
+	printf("churn done\n");
+	return 0;
 }
 
 /* ---------------------------------------------------------------- stress */
@@ -168,9 +223,9 @@ static int stress(void)
 
 int main(int argc, char **argv)
 {
-	static const usdt_argtype_t ints[] = { USDT_ARG_INT8,  USDT_ARG_UINT8, USDT_ARG_INT16,
+	static const usdt_argtype_t ints[] = { USDT_ARG_INT8,	USDT_ARG_UINT8, USDT_ARG_INT16,
 					       USDT_ARG_UINT16, USDT_ARG_INT32, USDT_ARG_UINT32 };
-	static const usdt_argtype_t wide[] = { USDT_ARG_INT64,  USDT_ARG_UINT64, USDT_ARG_POINTER,
+	static const usdt_argtype_t wide[] = { USDT_ARG_INT64,	USDT_ARG_UINT64, USDT_ARG_POINTER,
 					       USDT_ARG_STRING, USDT_ARG_DOUBLE, USDT_ARG_UINT64 };
 	usdt_argtype_t twelve[12];
 	static const usdt_argtype_t one[] = { USDT_ARG_INT32 };
@@ -255,6 +310,52 @@ int main(int argc, char **argv)
 		wait_enabled(list, 2);
 		for (long i = 0; i < n; i++)
 			usdt_probe_fire1(late, (uint64_t)i);
+	} else if (strcmp(mode, "reenable") == 0) {
+		if (usdt_provider_disable(prov) != 0 || usdt_provider_path(prov) != NULL ||
+		    usdt_provider_enable(prov) != 0) {
+			fprintf(stderr, "reenable: %s\n", usdt_provider_errmsg(prov));
+			return 1;
+		}
+		printf("path %s\n", usdt_provider_path(prov));
+		fflush(stdout);
+		wait_enabled(&p_gate, 1);
+		for (long i = 0; i < n; i++)
+			usdt_probe_fire1(p_gate, (uint64_t)i);
+	} else if (strcmp(mode, "twins") == 0) {
+		usdt_provider_t *two_prov = usdt_provider_create("rtp", "usdtapp2", NULL, &err);
+		usdt_probe_t *gate2 = two_prov != NULL
+					  ? usdt_probe_create(two_prov, "main", "gate", 1, one)
+					  : NULL,
+			     *list[2];
+
+		if (gate2 == NULL || usdt_provider_enable(two_prov) != 0) {
+			fprintf(stderr, "twins: %s\n",
+				two_prov != NULL ? usdt_provider_errmsg(two_prov)
+						 : usdt_strerror(err));
+			return 1;
+		}
+		printf("path2 %s\n", usdt_provider_path(two_prov));
+		fflush(stdout);
+		list[0] = p_gate;
+		list[1] = gate2;
+		wait_enabled(list, 2);
+		for (long i = 0; i < n; i++)
+			usdt_probe_fire1(p_gate, 1);
+		for (long i = 0; i < 2 * n; i++)
+			usdt_probe_fire1(gate2, 2);
+		usdt_provider_destroy(two_prov);
+	} else if (strcmp(mode, "trunc") == 0) {
+		usdt_arg_t a[6] = { { .i = 0x1ff },	    { .u = 0x1fe },
+				    { .i = 0x18000 },	    { .u = 0x12345 },
+				    { .i = 0x1ffffffffLL }, { .u = 0x100000002ULL } };
+
+		wait_enabled(&p_ints, 1);
+		usdt_probe_fire(p_ints, 6, a);
+		/* the fixed-arity form passes 64 bits: the note's width decides */
+		usdt_probe_fire6(p_ints, 0x1ff, 0x1fe, 0x18000, 0x12345, 0x1ffffffffULL,
+				 0x100000002ULL);
+	} else if (strcmp(mode, "churn") == 0) {
+		return churn(n);
 	} else {
 		fprintf(stderr, "unknown mode %s\n", mode);
 		return 2;

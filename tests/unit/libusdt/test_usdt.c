@@ -85,6 +85,8 @@ static void test_names_and_arguments(void)
 	CHECK_INT(usdt_provider_errno(p), EUSDT_TOOMANYARGS);
 	CHECK(usdt_probe_create(p, "f", "x", -1, many) == NULL);
 	CHECK(usdt_probe_create(p, "f", "x", 2, NULL) == NULL);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_BADTYPE);
+	CHECK(strstr(usdt_provider_errmsg(p), "2 arguments but no types") != NULL);
 	CHECK(usdt_probe_create(p, "f", "x", 2, bad) == NULL);
 	CHECK_INT(usdt_provider_errno(p), EUSDT_BADTYPE);
 	CHECK(strstr(usdt_provider_errmsg(p), "argument 1") != NULL);

@@ -164,6 +164,11 @@ char *dt_cpp_run(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fna
 		goto nomem;
 	memcpy(input, marker, mlen);
 	memcpy(input + mlen, src, len);
+	/* a first "#!" line (an interpreter line) is blanked for cpp, which
+	   rejects it, keeping the line count; the lexer skips such lines too */
+	if (len >= 2 && src[0] == '#' && src[1] == '!')
+		for (size_t i = mlen; i < mlen + len && input[i] != '\n'; i++)
+			input[i] = ' ';
 
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0 ||
 	    above_stdio(in) != 0 || above_stdio(out) != 0 || above_stdio(ep) != 0 ||

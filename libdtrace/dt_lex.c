@@ -173,6 +173,13 @@ static bool directive(dt_pcb_t *pcb, dt_token_t *tk)
 	size_t p = pcb->pcb_pos + 1, s;
 	dt_loc_t loc = here(pcb);
 
+	if (p < pcb->pcb_len && b[p] == '!') { /* "#!/usr/sbin/dtrace -s": an interpreter line */
+		while (p < pcb->pcb_len && b[p] != '\n')
+			p++;
+		while (pcb->pcb_pos < p)
+			advance(pcb);
+		return false;
+	}
 	while (p < pcb->pcb_len && (b[p] == ' ' || b[p] == '\t'))
 		p++;
 	if (line_marker(pcb, p))

@@ -327,8 +327,12 @@ int main(int argc, char *argv[])
 		return 1;
 	}
 
-	/* "+": stop at the first operand, as dtrace(1) treats what follows -s */
-	while ((c = getopt(argc, argv, "+c:CD:ef:GhI:lm:n:o:p:P:qs:U:vVwx:Z")) != -1) {
+	/*
+	 * Options may come after operands, as dtrace(1) reads them (dtrace -s
+	 * x.d 42 -p PID): getopt moves the operands (macro arguments, or -G's
+	 * objects) to the end, in order; "--" ends the options.
+	 */
+	while ((c = getopt(argc, argv, "c:CD:ef:GhI:lm:n:o:p:P:qs:U:vVwx:Z")) != -1) {
 		switch (c) {
 		case 'c':
 			cmd = optarg;

@@ -1,0 +1,36 @@
+"""The README's main job: examples/static/run.sh traces the example job
+runner with our dtrace; every job is reported once, and the totals agree.
+
+Environment: BUILD_DIR (the build tree), EXAMPLE (examples/static/run.sh).
+"""
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import tracelib  # noqa: E402
+
+
+class Example(unittest.TestCase):
+    def test_run_sh_reports_every_job(self):
+        tracelib.require_tracing(self)
+        p = subprocess.run([os.environ["EXAMPLE"], os.environ["BUILD_DIR"]],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        jobs = re.findall(r"^job +(\d+) (\S+) +status (\d)", p.stdout, re.M)
+        self.assertEqual(sorted(int(j[0]) for j in jobs), list(range(1, 25)))
+        failed = sum(int(j[2]) for j in jobs)
+        self.assertIn("jobs done: 24, failed: %d" % failed, p.stdout)
+        # the quantize of the durations counts every job
+        counts = re.findall(r"^ +\d+ \|@* +(\d+) *$", p.stdout, re.M)
+        self.assertEqual(sum(map(int, counts)), 24)
+        # and bpftrace lists the same probes
+        for probe in ("job__queued", "job__start", "job__done", "queue__stats"):
+            self.assertIn(":jobs:" + probe, p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

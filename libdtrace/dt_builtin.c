@@ -15,6 +15,21 @@
 
 #include "dt_impl.h"
 
+/*
+ * The Guide's variables and subroutines that read kernel structures (the
+ * CPU's chip and lgroup, device numbers, kernel locks, STREAMS messages,
+ * the file table): they stay reserved, and using one says why it cannot
+ * work here.
+ */
+#define KERNEL_VAR(n)                                                    \
+	{                                                                \
+		.db_name = n, .db_kind = DB_VAR, .db_flags = DB_F_KERNEL \
+	}
+#define KERNEL_SUB(n)                                                                       \
+	{                                                                                   \
+		.db_name = n, .db_kind = DB_FUNC, .db_maxargs = -1, .db_flags = DB_F_KERNEL \
+	}
+
 static const dt_builtin_t builtins[] = {
 	/* variables */
 	{ .db_name = "arg0", .db_kind = DB_VAR, .db_type = "int64_t" },
@@ -37,6 +52,14 @@ static const dt_builtin_t builtins[] = {
 	{ .db_name = "caller", .db_kind = DB_VAR, .db_type = "uintptr_t" },
 	{ .db_name = "cpu", .db_kind = DB_VAR, .db_type = "processorid_t" },
 	{ .db_name = "curcpu", .db_kind = DB_VAR, .db_type = "uintptr_t" },
+	{ .db_name = "curlwpsinfo",
+	  .db_kind = DB_VAR,
+	  .db_type = "lwpsinfo_t *",
+	  .db_flags = DB_F_XLPTR },
+	{ .db_name = "curpsinfo",
+	  .db_kind = DB_VAR,
+	  .db_type = "psinfo_t *",
+	  .db_flags = DB_F_XLPTR },
 	{ .db_name = "curthread", .db_kind = DB_VAR, .db_type = "uintptr_t" },
 	{ .db_name = "cwd", .db_kind = DB_VAR, .db_type = "string" },
 	{ .db_name = "epid", .db_kind = DB_VAR, .db_type = "uint_t" },
@@ -565,6 +588,24 @@ static const dt_builtin_t builtins[] = {
 	  .db_minargs = 1,
 	  .db_maxargs = 1,
 	  .db_args = "i" },
+	/* kernel tracing only */
+	KERNEL_VAR("chip"),
+	KERNEL_VAR("fds"),
+	KERNEL_VAR("lgrp"),
+	KERNEL_VAR("psetid"),
+	KERNEL_SUB("ddi_pathname"),
+	KERNEL_SUB("getf"),
+	KERNEL_SUB("getmajor"),
+	KERNEL_SUB("getminor"),
+	KERNEL_SUB("msgdsize"),
+	KERNEL_SUB("msgsize"),
+	KERNEL_SUB("mutex_owned"),
+	KERNEL_SUB("mutex_owner"),
+	KERNEL_SUB("mutex_type_adaptive"),
+	KERNEL_SUB("mutex_type_spin"),
+	KERNEL_SUB("rw_iswriter"),
+	KERNEL_SUB("rw_read_held"),
+	KERNEL_SUB("rw_write_held"),
 };
 
 const dt_builtin_t *dt_builtin_table(size_t *n)

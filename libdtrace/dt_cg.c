@@ -256,6 +256,23 @@ static bool cmp_unsigned(const dt_type_t *a, const dt_type_t *b)
 	return ua ? sa >= sb : sb >= sa;
 }
 
+/*
+ * Bring r1 (of type a) and r0 (of type b) to the type C's usual arithmetic
+ * conversions give them, where the 64-bit operation would see other
+ * values: registers hold values normalised to their own type, which a
+ * 64-bit conversion keeps, but an int -1 is 0xffffffff as an unsigned int.
+ */
+static void convert_pair(dt_cg_t *cg, const dt_type_t *a, const dt_type_t *b)
+{
+	bool sign;
+
+	if (!dt_type_is_int(a) || !dt_type_is_int(b) || tsize(a) > 4 || tsize(b) > 4)
+		return;
+	sign = !cmp_unsigned(a, b);
+	extend(cg, R1, 4, sign);
+	extend(cg, R0, 4, sign);
+}
+
 /* ---------------------------------------------------------------- faults */
 
 /* If reg (holding the faulting address, or 0) is non-zero jump on: else fault. */
@@ -736,39 +753,197 @@ static void usdt_arg(dt_cg_t *cg, int i, const dt_node_t *n)
 	extend(cg, R0, (size_t)a->sa_size, a->sa_signed);
 }
 
-/*
- * A field of the current task_struct, at offsets from the kernel's BTF:
- * r0 = *(task + off1), or with deref *(*(task + off1) + off2).
- */
-static void task_field(dt_cg_t *cg, const dt_node_t *n, int *off1p, bool deref, int *off2p,
-		       size_t sz)
+/* A kernel structure offset (looked up when a program first needs one), or a compile error. */
+static int16_t toff(dt_cg_t *cg, const dt_node_t *n, const char *what, dt_toff_t which)
 {
-	int off1, off2;
+	int *off = cg->cg_run->r_off;
 
-	if (*off1p == -2) /* loading the kernel's BTF takes time: only when needed */
+	if (off[0] == -2) /* loading the kernel's BTF takes time: only when needed */
 		dt_task_offsets(cg->cg_run);
-	off1 = *off1p;
-	off2 = off2p != NULL ? *off2p : 0;
-	if (off1 < 0 || (deref && off2 < 0))
-		cg_error(cg, n, "%s needs the kernel's BTF, which is not available", n->dn_name);
+	if (off[which] < 0 || off[which] > INT16_MAX)
+		cg_error(cg, n, "%s needs the kernel's BTF, which is not available", what);
+	return (int16_t)off[which];
+}
+
+/*
+ * r0 = a field of the current task_struct, found through pointers: each
+ * offset of path but the last is added to what was read so far (the task
+ * first) and gives a pointer; the last gives the sz bytes read (1, 2, 4 or
+ * 8, zero-extended).  What cannot be read (a NULL mm) reads as 0.
+ */
+static void task_chain(dt_cg_t *cg, const dt_node_t *n, const char *what, const dt_toff_t *path,
+		       int len, size_t sz)
+{
 	emit(cg, KS_CALL(BPF_FUNC_get_current_task));
 	emit(cg, KS_MOV64_REG(R3, R0));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, off1));
-	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
-	if (deref) { /* a pointer, then a field of what it points to */
+	for (int i = 0; i < len; i++) {
+		size_t rsz = i == len - 1 ? sz : 8;
+
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, toff(cg, n, what, path[i])));
+		emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+		emit(cg, KS_MOV64_REG(R1, FP));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)rsz));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+		emit(cg, KS_LDX_MEM(bpf_size(rsz), i == len - 1 ? R0 : R3, FP, SLOT_TMP));
+	}
+}
+
+/*
+ * r0 = a string in a temporary: the 16-byte command name of the thread
+ * (leader false: get_current_comm) or of its process's main thread.
+ */
+static void comm_string(dt_cg_t *cg, const dt_node_t *n, const char *what, bool leader)
+{
+	uint32_t off = tmp_string(cg), len = cg->cg_ly->ly_strsize - 1;
+
+	len = len < 16 ? len : 16;
+	if (leader) {
+		static const dt_toff_t path[] = { DT_TOFF_GROUP_LEADER };
+
+		task_chain(cg, n, what, path, 1, 8);
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, toff(cg, n, what, DT_TOFF_COMM)));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	} else {
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)len + 1)); /* the helper ends it with a NUL */
+		emit(cg, KS_CALL(BPF_FUNC_get_current_comm));
+	}
+	emit(cg, KS_ST_MEM(BPF_B, R8, (int16_t)(off + len), 0));
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+}
+
+/*
+ * r0 = the process's arguments as ps shows them (psinfo_t's pr_psargs):
+ * the first 79 bytes of its argv strings, from mm->arg_start in its own
+ * memory, NULs between them made spaces.  Empty where there are none (a
+ * kernel thread) or they cannot be read.
+ */
+static void psargs_string(dt_cg_t *cg, const dt_node_t *n, const char *what)
+{
+	static const dt_toff_t path[] = { DT_TOFF_MM };
+	uint32_t off = tmp_string(cg), len = cg->cg_ly->ly_strsize - 1;
+	int ok = label(cg), read = label(cg), loop = label(cg), next = label(cg), done = label(cg);
+
+	len = len < 79 ? len : 79;
+	task_chain(cg, n, what, path, 1, 8);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	for (int i = 0; i < 2; i++) { /* arg_start, waiting on the stack, then arg_end in r0 */
+		emit(cg, KS_MOV64_REG(R3, R9));
+		emit(cg,
+		     KS_ALU64_IMM(BPF_ADD, R3,
+				  toff(cg, n, what, i == 0 ? DT_TOFF_ARG_START : DT_TOFF_ARG_END)));
+		emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
 		emit(cg, KS_MOV64_REG(R1, FP));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
 		emit(cg, KS_MOV64_IMM(R2, 8));
 		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
-		emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, SLOT_TMP));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, off2));
-		emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, SLOT_TMP));
+		if (i == 0)
+			push(cg, n);
 	}
-	emit(cg, KS_MOV64_REG(R1, FP));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
-	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
-	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
-	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, FP, SLOT_TMP));
+	pop(cg, R3);
+	emit(cg, KS_MOV64_REG(R2, R0));
+	emit(cg, KS_ALU64_REG(BPF_SUB, R2, R3)); /* the bytes to read: len at most */
+	emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)len, 0), ok);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+	place(cg, ok);
+	emit(cg, KS_MOV64_REG(R9, R2));
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), read);
+	emit(cg, KS_MOV64_IMM(R9, 0));
+	place(cg, read);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R9));
+	emit(cg, KS_ST_MEM(BPF_B, R1, (int16_t)off, 0));
+	/* the NULs before the last byte (the last argument's own NUL) become spaces */
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R2, 1));
+	emit(cg, KS_MOV64_IMM(R3, 0));
+	place(cg, loop);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R3, (int32_t)len, 0), done);
+	emit_to(cg, KS_JMP_REG(BPF_JSGE, R3, R2, 0), done);
+	emit(cg, KS_MOV64_REG(R4, R8));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R3));
+	emit(cg, KS_LDX_MEM(BPF_B, R5, R4, (int16_t)off));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R5, 0, 0), next);
+	emit(cg, KS_ST_MEM(BPF_B, R4, (int16_t)off, ' '));
+	place(cg, next);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, 1));
+	emit(cg, KS_JA((int16_t)(cg->cg_labels[loop] - (long)here(cg) - 1)));
+	place(cg, done);
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+}
+
+/*
+ * curpsinfo->m and curlwpsinfo->m: the members of psinfo_t and lwpsinfo_t
+ * (dt_type.c), read from the current task as DTrace's translators read
+ * them from the proc and kthread structures.
+ */
+static void cur_info_member(dt_cg_t *cg, dt_node_t *n)
+{
+	static const struct {
+		const char *name;
+		dt_toff_t path[3];
+		int len;
+	} chains[] = {
+		{ "pr_ppid", { DT_TOFF_REAL_PARENT, DT_TOFF_TGID }, 2 },
+		{ "pr_euid", { DT_TOFF_CRED, DT_TOFF_EUID }, 2 },
+		{ "pr_egid", { DT_TOFF_CRED, DT_TOFF_EGID }, 2 },
+		{ "pr_nlwp", { DT_TOFF_SIGNAL, DT_TOFF_NR_THREADS }, 2 },
+		{ "pr_pgid", { DT_TOFF_SIGNAL, DT_TOFF_PGID_PID, DT_TOFF_PID_NR }, 3 },
+		{ "pr_sid", { DT_TOFF_SIGNAL, DT_TOFF_SID_PID, DT_TOFF_PID_NR }, 3 },
+	};
+	const char *m = n->dn_name;
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s->%s", n->dn_left->dn_name, m);
+	if (strcmp(n->dn_left->dn_name, "curpsinfo") != 0 &&
+	    strcmp(n->dn_left->dn_name, "curlwpsinfo") != 0)
+		cg_error(cg, n, "%s cannot be read here", what);
+	if (strcmp(n->dn_left->dn_name, "curlwpsinfo") == 0) {
+		if (strcmp(m, "pr_lwpid") == 0) {
+			emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+			extend(cg, R0, 4, false);
+		} else if (strcmp(m, "pr_onpro") == 0) {
+			emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
+		} else if (strcmp(m, "pr_name") == 0) {
+			comm_string(cg, n, what, false);
+		} else {
+			cg_error(cg, n, "%s cannot be read here", what);
+		}
+		return;
+	}
+	if (strcmp(m, "pr_pid") == 0) {
+		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+	} else if (strcmp(m, "pr_uid") == 0 || strcmp(m, "pr_gid") == 0) {
+		emit(cg, KS_CALL(BPF_FUNC_get_current_uid_gid));
+		if (m[3] == 'g')
+			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+		else
+			extend(cg, R0, 4, false);
+	} else if (strcmp(m, "pr_fname") == 0) {
+		comm_string(cg, n, what, true);
+	} else if (strcmp(m, "pr_psargs") == 0) {
+		psargs_string(cg, n, what);
+	} else {
+		for (size_t i = 0; i < sizeof(chains) / sizeof(chains[0]); i++)
+			if (strcmp(m, chains[i].name) == 0) {
+				task_chain(cg, n, what, chains[i].path, chains[i].len, 4);
+				return;
+			}
+		cg_error(cg, n, "%s cannot be read here", what);
+	}
 }
 
 static void builtin_var(dt_cg_t *cg, dt_node_t *n)
@@ -793,9 +968,13 @@ static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 		else
 			extend(cg, R0, 4, false);
 	} else if (strcmp(s, "ppid") == 0) {
-		task_field(cg, n, &cg->cg_run->r_off_real_parent, true, &cg->cg_run->r_off_tgid, 4);
+		static const dt_toff_t path[] = { DT_TOFF_REAL_PARENT, DT_TOFF_TGID };
+
+		task_chain(cg, n, s, path, 2, 4);
 	} else if (strcmp(s, "vtimestamp") == 0) {
-		task_field(cg, n, &cg->cg_run->r_off_sum_exec, false, NULL, 8);
+		static const dt_toff_t path[] = { DT_TOFF_SUM_EXEC };
+
+		task_chain(cg, n, s, path, 1, 8);
 	} else if (strcmp(s, "errno") == 0) { /* kept per thread by dt_cg_errno_prog() */
 		int none = label(cg);
 
@@ -839,6 +1018,8 @@ static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 		emit(cg, KS_MOV64_IMM(R0, (int32_t)pd->dtpd_id));
 	} else if (strcmp(s, "epid") == 0) {
 		emit(cg, KS_MOV64_IMM(R0, (int32_t)cg->cg_epid));
+	} else if (strcmp(s, "curpsinfo") == 0 || strcmp(s, "curlwpsinfo") == 0) {
+		cg_error(cg, n, "%s can only be used as %s->member here", s, s);
 	} else {
 		cg_error(cg, n, "the built-in variable %s is not supported yet", s);
 	}
@@ -965,6 +1146,7 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
 		fault(cg, DT_FLT_DIVZERO, -1);
 		place(cg, ok);
+		convert_pair(cg, lt, rt);
 		{
 			int alu = (op == T_SLASH || op == T_DIV_EQ) ? BPF_DIV : BPF_MOD;
 
@@ -1010,6 +1192,7 @@ static void compare(dt_cg_t *cg, dt_node_t *n)
 	push(cg, n);
 	cg_expr(cg, n->dn_right);
 	pop(cg, R1);
+	convert_pair(cg, n->dn_left->dn_type, n->dn_right->dn_type);
 	emit_to(cg, KS_JMP_REG(jop, R1, R0, 0), yes);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	jump(cg, done);
@@ -1111,6 +1294,12 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			lval_t lv = lvalue(cg, n);
 
 			lv_load(cg, &lv);
+			return;
+		}
+		if (n->dn_op == T_ARROW && n->dn_left->dn_kind == DT_N_IDENT &&
+		    n->dn_left->dn_ident != NULL &&
+		    n->dn_left->dn_ident->di_kind == DT_IDENT_BUILTIN) {
+			cur_info_member(cg, n);
 			return;
 		}
 		if (n->dn_op == T_ARROW) { /* p->m: user memory */

@@ -42,10 +42,16 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx);
 
 static dt_type_t *type_named(dt_pcb_t *pcb, const char *name)
 {
+	size_t n = strlen(name);
 	dt_type_t *t;
 
-	if (strcmp(name, "void *") == 0) {
-		t = dt_type_pointer(pcb->pcb_types, dt_type_lookup(pcb->pcb_types, "void"));
+	if (n > 2 && strcmp(name + n - 2, " *") == 0) { /* "void *", "psinfo_t *" */
+		char base[64];
+
+		snprintf(base, sizeof(base), "%.*s", (int)(n - 2), name);
+		t = dt_type_lookup(pcb->pcb_types, base);
+		if (t != NULL)
+			t = dt_type_pointer(pcb->pcb_types, t);
 	} else {
 		t = dt_type_lookup(pcb->pcb_types, name);
 	}
@@ -655,11 +661,14 @@ static void check_aggregation(dt_pcb_t *pcb, dt_node_t *asg, dt_cctx_t *cx)
 		dt_cctx_t acx = *cx;
 
 		acx.cc_stmt = acx.cc_lhs = false;
+		/* DTrace's words: quantize(@, ...) needs 1, and takes 2 at most */
 		if (na < b->db_minargs || na > b->db_maxargs)
 			dt_cerror(pcb, &call->dn_loc, "D_PROTO_LEN",
-				  "%s( ) takes %d%s argument%s, not %d", b->db_name, b->db_minargs,
-				  b->db_maxargs > b->db_minargs ? " or more" : "",
-				  b->db_maxargs == 1 ? "" : "s", na);
+				  "%s( ) prototype mismatch: %d arg%s passed, %s%d expected",
+				  b->db_name, na, na == 1 ? "" : "s",
+				  na > b->db_maxargs && b->db_maxargs > b->db_minargs ? "at most "
+										      : "",
+				  na > b->db_maxargs ? b->db_maxargs : b->db_minargs);
 		for (dt_node_t *a = call->dn_args; a != NULL; a = a->dn_next, i++) {
 			check(pcb, a, &acx);
 			if (!dt_type_is_scalar(a->dn_type))
@@ -1018,10 +1027,15 @@ static void check_aggaction(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, 
 	int na = count_list(n->dn_args);
 	dt_cctx_t acx = *cx;
 
+	/* DTrace's words: trunc(@) or trunc(@, n); the others take a fixed count */
 	if (na < b->db_minargs || na > b->db_maxargs)
 		dt_cerror(pcb, &n->dn_loc, agg_tag(b->db_name, 0),
-			  "%s( ) prototype mismatch: %d arg%s passed, %d%s expected", b->db_name, na,
-			  na == 1 ? "" : "s", b->db_minargs, b->db_maxargs > b->db_minargs ? " or 2" : "");
+			  "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", b->db_name,
+			  na, na == 1 ? "" : "s",
+			  b->db_maxargs == b->db_minargs ? ""
+			  : na > b->db_maxargs		 ? "no more than "
+							 : "at least ",
+			  na > b->db_maxargs ? b->db_maxargs : b->db_minargs);
 	agg_arg(pcb, b->db_name, n->dn_args, 0);
 	if (n->dn_args->dn_next != NULL) {
 		dt_node_t *a = n->dn_args->dn_next;
@@ -1046,6 +1060,24 @@ static int64_t positive_const(dt_pcb_t *pcb, dt_node_t *a, dt_cctx_t *cx, const 
 	return (int64_t)a->dn_value;
 }
 
+/* A name of the Guide that only kernel tracing gives meaning to. */
+static _Noreturn void kernel_only(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b)
+{
+	if (b->db_kind == DB_VAR)
+		dt_cerror(pcb, &n->dn_loc, "D_IDENT_UNDEF",
+			  "%s is a kernel variable: kernel tracing is not available here",
+			  b->db_name);
+	dt_cerror(pcb, &n->dn_loc, "D_FUNC_UNDEF",
+		  "%s( ) is a kernel subroutine: kernel tracing is not available here", b->db_name);
+}
+
+/* curpsinfo or curlwpsinfo: a pointer DTrace translates, whose members alone have values */
+static bool xlated_ptr(const dt_node_t *n)
+{
+	return n->dn_kind == DT_N_IDENT && n->dn_ident != NULL && n->dn_ident->di_func != NULL &&
+	       (n->dn_ident->di_func->db_flags & DB_F_XLPTR);
+}
+
 static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 {
 	const dt_builtin_t *b = dt_builtin_lookup(n->dn_name);
@@ -1060,6 +1092,8 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 				  "%s is not a function: it is a variable", fn);
 		dt_cerror(pcb, &n->dn_loc, "D_FUNC_UNDEF", "%s( ) is not a D function", fn);
 	}
+	if (b->db_flags & DB_F_KERNEL)
+		kernel_only(pcb, n, b);
 	if (b->db_kind == DB_AGGFUNC)
 		dt_cerror(pcb, &n->dn_loc, "D_AGG_FUNC",
 			  "%s( ) may only be used to assign an aggregation: @name = %s(...)", fn, fn);
@@ -1086,9 +1120,13 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		goto done;
 	}
 	if (strcmp(fn, "tracemem") == 0) {
-		if (na < 2 || na > 3)
+		if (na < 2)
+			dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
+				  "tracemem( ) prototype mismatch: %d arg%s passed, 2 expected", na,
+				  na == 1 ? "" : "s");
+		if (na > 3)
 			dt_cerror(pcb, &n->dn_loc, "D_TRACEMEM_ARGS",
-				  "tracemem( ) takes 2 or 3 arguments, not %d", na);
+				  "tracemem( ) prototype mismatch: expected at most 3 args");
 		check(pcb, n->dn_args, &acx);
 		if (!dt_type_is_scalar(n->dn_args->dn_type))
 			dt_cerror(pcb, &n->dn_args->dn_loc, "D_TRACEMEM_ADDR",
@@ -1111,8 +1149,7 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 		if (na > (user ? 2 : 1))
 			dt_cerror(pcb, &n->dn_loc, user ? "D_USTACK_PROTO" : "D_STACK_PROTO",
-				  "%s( ) prototype mismatch: %d args passed, at most %d expected", fn,
-				  na, user ? 2 : 1);
+				  "%s( ) prototype mismatch: too many arguments", fn);
 		if (na >= 1)
 			positive_const(pcb, n->dn_args, &acx, user ? "D_USTACK_FRAMES" : "D_STACK_SIZE",
 				       user ? "the number of frames" : "the stack size", false);
@@ -1121,14 +1158,21 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 				       "the string size", true);
 		goto done;
 	}
+	/*
+	 * DTrace's words: "N expected" for a fixed count and the fixed part of
+	 * printf(@, ...); "at least" and "at most" around optional arguments.
+	 */
 	if (na < b->db_minargs || (b->db_maxargs >= 0 && na > b->db_maxargs)) {
-		if (b->db_minargs == b->db_maxargs)
-			dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
-				  "%s( ) prototype mismatch: %d arg%s passed, %d expected", fn, na,
-				  na == 1 ? "" : "s", b->db_minargs);
+		bool over = b->db_maxargs >= 0 && na > b->db_maxargs;
+		bool range = b->db_maxargs > b->db_minargs;
+
 		dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
-			  "%s( ) prototype mismatch: %d arg%s passed, %d to %d expected", fn, na,
-			  na == 1 ? "" : "s", b->db_minargs, b->db_maxargs < 0 ? 99 : b->db_maxargs);
+			  "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", fn, na,
+			  na == 1 ? "" : "s",
+			  !range ? ""
+			  : over ? "at most "
+				 : "at least ",
+			  over ? b->db_maxargs : b->db_minargs);
 	}
 	for (dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next, i++) {
 		size_t nk = strlen(b->db_args);
@@ -1160,6 +1204,11 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		check(pcb, a, &acx);
 		if (strcmp(fn, "trace") == 0 && dt_type_is_void(a->dn_type))
 			dt_cerror(pcb, &a->dn_loc, "D_TRACE_VOID", "trace( ) argument has void type");
+		if (strcmp(fn, "trace") == 0 && xlated_ptr(a))
+			dt_cerror(pcb, &a->dn_loc, "D_TRACE_DYN",
+				  "trace( ) may not be applied to a translated pointer: trace "
+				  "%s->member",
+				  a->dn_name);
 		if (k == 'c' && !(a->dn_flags & DT_NF_CONST))
 			dt_cerror(pcb, &a->dn_loc, "D_PROTO_ARG",
 				  "%s( ) argument #%d must be an integer constant", fn, i + 1);
@@ -1209,6 +1258,8 @@ static void need_lvalue(dt_pcb_t *pcb, dt_node_t *n, const char *op)
 			  "operator %s can only be applied to a writable variable", op);
 }
 
+/* a op b, both already converted to the operation's type (uns: it is unsigned); the caller
+ * truncates the result to the type of n. */
 static int64_t fold(dt_pcb_t *pcb, dt_node_t *n, int64_t a, int64_t b, bool uns)
 {
 	switch (n->dn_op) {
@@ -1319,34 +1370,91 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	n->dn_flags = 0;
 }
 
-static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+static bool is_assign_op(dt_tok_t op)
+{
+	switch (op) {
+	case T_ASSIGN:
+	case T_ADD_EQ:
+	case T_SUB_EQ:
+	case T_MUL_EQ:
+	case T_DIV_EQ:
+	case T_MOD_EQ:
+	case T_AND_EQ:
+	case T_OR_EQ:
+	case T_XOR_EQ:
+	case T_SHL_EQ:
+	case T_SHR_EQ: return true;
+	default: return false;
+	}
+}
+
+/* Is l (a left operand below n) a link of n's chain: a || b || c ..., or a, b, c ...? */
+static bool chain_link(const dt_node_t *n, const dt_node_t *l)
+{
+	return l->dn_kind == DT_N_BINARY && !is_assign_op(l->dn_op) &&
+	       (l->dn_op == T_COMMA) == (n->dn_op == T_COMMA);
+}
+
+static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone);
+
+/*
+ * A chain of binary operators as long as a generated predicate makes it
+ * (the parser bounds only its nesting, see dt_pexpr.c) is checked from the
+ * bottom up in a loop: recursing along its left operands would exhaust the
+ * stack.  The links below n get the context check_binary() gives a left
+ * operand.
+ */
+static void check_chain(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_cctx_t sub = *cx;
+	dt_node_t **links;
+	size_t len = 0, i = 0;
+
+	if (n->dn_op != T_COMMA || !cx->cc_stmt)
+		sub.cc_stmt = sub.cc_lhs = false;
+	for (const dt_node_t *l = n->dn_left; chain_link(n, l); l = l->dn_left)
+		len++;
+	links = dt_palloc(pcb, len * sizeof(*links));
+	for (dt_node_t *l = n->dn_left; i < len; l = l->dn_left)
+		links[i++] = l;
+	check_binary(pcb, links[len - 1], &sub, false); /* its left operand is no link */
+	for (i = len - 1; i-- > 0;)
+		check_binary(pcb, links[i], &sub, true);
+	check_binary(pcb, n, cx, true);
+}
+
+/* ldone: the left operand is checked already (by check_chain()). */
+static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 {
 	dt_node_t *l = n->dn_left, *r = n->dn_right;
 	const char *op = dt_tok_name(n->dn_op);
 	dt_cctx_t ocx = *cx;
 
-	switch (n->dn_op) {
-	case T_ASSIGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
-	case T_MOD_EQ: case T_AND_EQ: case T_OR_EQ: case T_XOR_EQ: case T_SHL_EQ: case T_SHR_EQ:
+	if (is_assign_op(n->dn_op)) {
 		check_assign(pcb, n, cx);
 		return;
-	default:
-		break;
+	}
+	if (!ldone && chain_link(n, l)) {
+		check_chain(pcb, n, cx);
+		return;
 	}
 	ocx.cc_stmt = ocx.cc_lhs = false;
 	if (n->dn_op == T_COMMA) {
 		/* the left operand for its effects, the value of the right */
-		check(pcb, l, cx->cc_stmt ? cx : &ocx);
+		if (!ldone)
+			check(pcb, l, cx->cc_stmt ? cx : &ocx);
 		check(pcb, r, cx->cc_stmt ? cx : &ocx);
 		n->dn_type = r->dn_type;
 		n->dn_flags = r->dn_flags & DT_NF_CONST;
 		n->dn_value = r->dn_value;
 		return;
 	}
-	check(pcb, l, &ocx);
+	if (!ldone)
+		check(pcb, l, &ocx);
 	check(pcb, r, &ocx);
 	if (l->dn_kind == DT_N_AGG || r->dn_kind == DT_N_AGG)
-		dt_cerror(pcb, &n->dn_loc, "D_OP_ACT", "an aggregation may not be an operand of %s", op);
+		dt_cerror(pcb, &n->dn_loc, "D_OP_ACT", "an aggregation may not be an operand of %s",
+			  op);
 	n->dn_flags = 0;
 	switch (n->dn_op) {
 	case T_STAR: case T_SLASH: case T_PERCENT: case T_SHL: case T_SHR: case T_AMP:
@@ -1427,8 +1535,18 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	}
 	if ((l->dn_flags & DT_NF_CONST) && (r->dn_flags & DT_NF_CONST) &&
 	    dt_type_is_int(l->dn_type) && dt_type_is_int(r->dn_type)) {
-		bool uns = !dt_type_is_signed(arith_type(pcb, l->dn_type, r->dn_type));
-		int64_t v = fold(pcb, n, (int64_t)l->dn_value, (int64_t)r->dn_value, uns);
+		/*
+		 * C's usual arithmetic conversions first: -1 == 0xffffffff
+		 * compares two unsigned ints, and -1 / 2u divides 4294967295.
+		 * A shift converts each operand on its own (the left one gives
+		 * the type).
+		 */
+		bool shift = n->dn_op == T_SHL || n->dn_op == T_SHR;
+		const dt_type_t *lt =
+		    shift ? promote(pcb, l->dn_type) : arith_type(pcb, l->dn_type, r->dn_type);
+		const dt_type_t *rt = shift ? promote(pcb, r->dn_type) : lt;
+		int64_t v = fold(pcb, n, truncate_to(lt, (int64_t)l->dn_value),
+				 truncate_to(rt, (int64_t)r->dn_value), !dt_type_is_signed(lt));
 
 		const_int(n, truncate_to(n->dn_type, v), n->dn_type);
 	} else if ((n->dn_op == T_SLASH || n->dn_op == T_PERCENT) && (r->dn_flags & DT_NF_CONST) &&
@@ -1488,7 +1606,11 @@ static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			dt_cerror(pcb, &n->dn_loc, "D_DEREF_NONPTR",
 				  "cannot dereference non-pointer type (%s)", tname(pcb, o->dn_type));
 		if (dt_type_is_void(r->dtt_ref))
-			dt_cerror(pcb, &n->dn_loc, "D_DEREF_VOID", "cannot dereference pointer to void");
+			dt_cerror(pcb, &n->dn_loc, "D_DEREF_VOID",
+				  "cannot dereference pointer to void");
+		if (dt_type_resolve(r->dtt_ref)->dtt_kind == DT_TK_FUNC)
+			dt_cerror(pcb, &n->dn_loc, "D_DEREF_FUNC",
+				  "cannot dereference pointer to function");
 		n->dn_type = r->dtt_ref;
 		/* a store through a pointer compiles; whether the memory may be written
 		 * (alloca()'d scratch) is checked when the probe fires, as in DTrace */
@@ -1576,6 +1698,13 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	n->dn_flags = DT_NF_LVALUE | (n->dn_op == T_DOT ? (o->dn_flags & DT_NF_WRITABLE)
 							: DT_NF_WRITABLE) |
 		      (m->dm_bits != 0 ? DT_NF_BITFIELD : 0);
+	if (xlated_ptr(o)) {
+		/* read from the kernel when the probe fires: no storage to write;
+		 * pr_fname and pr_psargs are strings, as the translators make them */
+		n->dn_flags = 0;
+		if (dt_type_resolve(m->dm_type)->dtt_kind == DT_TK_ARRAY)
+			n->dn_type = type_named(pcb, "string");
+	}
 }
 
 static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
@@ -1602,12 +1731,30 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	if (o->dn_kind == DT_N_IDENT && strcmp(o->dn_name, "uregs") == 0) {
 		dt_cctx_t icx = *cx;
 
+		int na = count_list(n->dn_args);
+		dt_node_t *a = n->dn_args;
+
 		icx.cc_lhs = icx.cc_stmt = false;
-		if (count_list(n->dn_args) != 1)
-			dt_cerror(pcb, &n->dn_loc, "D_REGS_IDX", "uregs[ ] takes one index");
-		check(pcb, n->dn_args, &icx);
-		if (!(n->dn_args->dn_flags & DT_NF_CONST))
-			dt_cerror(pcb, &n->dn_loc, "D_REGS_IDX", "uregs[ ] needs a constant index");
+		if (na != 1)
+			dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
+				  "uregs[ ] prototype mismatch: %d arg%s passed, 1 expected", na,
+				  na == 1 ? "" : "s");
+		check(pcb, a, &icx);
+		if (!dt_type_is_int(a->dn_type) || !(a->dn_flags & DT_NF_CONST))
+			dt_cerror(
+			    pcb, &a->dn_loc, "D_PROTO_ARG",
+			    "uregs[ ] argument #1 is incompatible with the prototype: integer "
+			    "constant expected, %s given",
+			    (a->dn_flags & DT_NF_CONST) ? tname(pcb, a->dn_type)
+							: "a non-constant expression");
+		if (dt_type_is_signed(a->dn_type) && (int64_t)a->dn_value < 0)
+			dt_cerror(pcb, &a->dn_loc, "D_REGS_IDX",
+				  "index %lld is out of range for array uregs",
+				  (long long)(int64_t)a->dn_value);
+		if (a->dn_value >= DT_UREGS_MAX)
+			dt_cerror(pcb, &a->dn_loc, "D_REGS_IDX",
+				  "index %llu is out of range for array uregs (0 to %d)",
+				  (unsigned long long)a->dn_value, DT_UREGS_MAX - 1);
 		n->dn_type = type_named(pcb, "uint64_t");
 		n->dn_flags = 0;
 		return;
@@ -1677,6 +1824,9 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if (!dt_type_is_int(n->dn_args->dn_type))
 			dt_cerror(pcb, &n->dn_args->dn_loc, "D_OP_INT",
 				  "an index must be of integral type");
+		if (!dt_type_is_string(t) && dt_type_resolve(t->dtt_ref)->dtt_kind == DT_TK_FUNC)
+			dt_cerror(pcb, &n->dn_loc, "D_DEREF_FUNC",
+				  "cannot dereference pointer to function");
 		n->dn_type = dt_type_is_string(t) ? type_named(pcb, "char") : t->dtt_ref;
 		/* an element of an array is writable as the array is; through a pointer, always */
 		n->dn_flags = DT_NF_LVALUE |
@@ -1694,6 +1844,8 @@ static void check_ident(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		id = variable(pcb, n, DT_N_IDENT, n->dn_name, cx);
 	}
 	n->dn_ident = id;
+	if (id->di_func != NULL && (id->di_func->db_flags & DB_F_KERNEL))
+		kernel_only(pcb, n, id->di_func);
 	switch (id->di_kind) {
 	case DT_IDENT_ENUM:
 		const_int(n, id->di_value, id->di_type);
@@ -1757,9 +1909,7 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	case DT_N_POSTFIX: /* x++ and x-- check as ++x and --x */
 		check_unary(pcb, n, cx);
 		return;
-	case DT_N_BINARY:
-		check_binary(pcb, n, cx);
-		return;
+	case DT_N_BINARY: check_binary(pcb, n, cx, false); return;
 	case DT_N_TERNARY: {
 		dt_node_t *c = n->dn_cond, *l = n->dn_left, *r = n->dn_right;
 
@@ -1792,7 +1942,10 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		n->dn_flags = 0;
 		if ((c->dn_flags & l->dn_flags & r->dn_flags & DT_NF_CONST) &&
 		    dt_type_is_int(n->dn_type))
-			const_int(n, (int64_t)(c->dn_value ? l->dn_value : r->dn_value), n->dn_type);
+			const_int(n,
+				  truncate_to(n->dn_type,
+					      (int64_t)(c->dn_value ? l->dn_value : r->dn_value)),
+				  n->dn_type);
 		return;
 	}
 	case DT_N_CALL:

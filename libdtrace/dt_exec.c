@@ -48,7 +48,7 @@ static dt_run_t *run_get(dtrace_hdl_t *dtp)
 	r->r_drops_fd = -1;
 	r->r_zero_fd = -1;
 	r->r_pidfd = -1;
-	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -2; /* not looked up */
+	r->r_off[0] = -2; /* not looked up */
 	r->r_status = DTRACE_STATUS_NONE;
 	dtp->dt_run = r;
 	return r;
@@ -416,38 +416,92 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 	}
 }
 
-/* task_struct offsets from the kernel's BTF, for ppid and vtimestamp. */
-static int member_off(const struct btf *btf, const char *type, const char *member)
+/*
+ * The byte offset of member in the struct or union type_id, looking into
+ * anonymous members too (mm_struct keeps arg_start in one); -1 if absent.
+ */
+static int member_off_id(const struct btf *btf, int32_t type_id, const char *member, int depth)
 {
-	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
-	const struct btf_type *t;
+	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)type_id);
 	const struct btf_member *m;
 
-	if (id < 0 || (t = btf__type_by_id(btf, (uint32_t)id)) == NULL)
+	if (t == NULL || depth > 8 || (!btf_is_struct(t) && !btf_is_union(t)))
 		return -1;
 	m = btf_members(t);
 	for (int i = 0; i < btf_vlen(t); i++, m++) {
 		const char *name = btf__name_by_offset(btf, m->name_off);
+		int off = (int)(btf_member_bit_offset(t, (uint32_t)i) / 8);
 
 		if (name != NULL && strcmp(name, member) == 0)
-			return (int)(btf_member_bit_offset(t, (uint32_t)i) / 8);
+			return off;
+		if (name == NULL || name[0] == '\0') {
+			int in = member_off_id(btf, (int32_t)btf__resolve_type(btf, m->type),
+					       member, depth + 1);
+
+			if (in >= 0)
+				return off + in;
+		}
 	}
 	return -1;
+}
+
+static int member_off(const struct btf *btf, const char *type, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+
+	return id < 0 ? -1 : member_off_id(btf, id, member, 0);
+}
+
+/* The value of an enumerator of enum type, or -1. */
+static long enum_value(const struct btf *btf, const char *type, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_ENUM);
+	const struct btf_type *t;
+	const struct btf_enum *e;
+
+	if (id < 0 || (t = btf__type_by_id(btf, (uint32_t)id)) == NULL)
+		return -1;
+	e = btf_enum(t);
+	for (int i = 0; i < btf_vlen(t); i++, e++)
+		if (strcmp(btf__name_by_offset(btf, e->name_off), name) == 0)
+			return e->val;
+	return -1;
+}
+
+/* Offset of element n of the pointer array member, or -1. */
+static int elem_off(int member, long n)
+{
+	return member >= 0 && n >= 0 ? member + (int)n * 8 : -1;
 }
 
 void dt_task_offsets(dt_run_t *r)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
-	int se, sum;
+	int se, sum, pids;
 
-	r->r_off_real_parent = r->r_off_tgid = r->r_off_sum_exec = -1;
+	for (int i = 0; i < DT_TOFF_N; i++)
+		r->r_off[i] = -1;
 	if (btf == NULL || libbpf_get_error(btf))
 		return;
-	r->r_off_real_parent = member_off(btf, "task_struct", "real_parent");
-	r->r_off_tgid = member_off(btf, "task_struct", "tgid");
+	r->r_off[DT_TOFF_REAL_PARENT] = member_off(btf, "task_struct", "real_parent");
+	r->r_off[DT_TOFF_TGID] = member_off(btf, "task_struct", "tgid");
 	se = member_off(btf, "task_struct", "se");
 	sum = member_off(btf, "sched_entity", "sum_exec_runtime");
-	r->r_off_sum_exec = se >= 0 && sum >= 0 ? se + sum : -1;
+	r->r_off[DT_TOFF_SUM_EXEC] = se >= 0 && sum >= 0 ? se + sum : -1;
+	r->r_off[DT_TOFF_GROUP_LEADER] = member_off(btf, "task_struct", "group_leader");
+	r->r_off[DT_TOFF_COMM] = member_off(btf, "task_struct", "comm");
+	r->r_off[DT_TOFF_CRED] = member_off(btf, "task_struct", "cred");
+	r->r_off[DT_TOFF_EUID] = member_off(btf, "cred", "euid");
+	r->r_off[DT_TOFF_EGID] = member_off(btf, "cred", "egid");
+	r->r_off[DT_TOFF_SIGNAL] = member_off(btf, "task_struct", "signal");
+	r->r_off[DT_TOFF_NR_THREADS] = member_off(btf, "signal_struct", "nr_threads");
+	pids = member_off(btf, "signal_struct", "pids");
+	r->r_off[DT_TOFF_PGID_PID] = elem_off(pids, enum_value(btf, "pid_type", "PIDTYPE_PGID"));
+	r->r_off[DT_TOFF_SID_PID] = elem_off(pids, enum_value(btf, "pid_type", "PIDTYPE_SID"));
+	r->r_off[DT_TOFF_PID_NR] = member_off(btf, "pid", "numbers");
+	r->r_off[DT_TOFF_MM] = member_off(btf, "task_struct", "mm");
+	r->r_off[DT_TOFF_ARG_START] = member_off(btf, "mm_struct", "arg_start");
+	r->r_off[DT_TOFF_ARG_END] = member_off(btf, "mm_struct", "arg_end");
 	btf__free(btf);
 }
 

@@ -107,7 +107,7 @@ typedef struct dt_token {
 
 typedef enum dt_tkind {
 	DT_TK_VOID,
-	DT_TK_INT,    /* integers, char, _Bool, enums */
+	DT_TK_INT, /* integers, char, _Bool, enums */
 	DT_TK_FLOAT,
 	DT_TK_PTR,
 	DT_TK_STRING, /* D's string */
@@ -116,12 +116,14 @@ typedef enum dt_tkind {
 	DT_TK_ENUM,
 	DT_TK_ARRAY,
 	DT_TK_TYPEDEF,
+	DT_TK_FUNC, /* a function: returns dtt_ref, takes dtt_args */
 } dt_tkind_t;
 
 #define DT_TF_SIGNED 0x1
 #define DT_TF_CONST 0x2
 #define DT_TF_VOLATILE 0x4
 #define DT_TF_CNATIVE 0x8 /* typedef that C programs have (stdint, sys/types) */
+#define DT_TF_VARARGS  0x10 /* a function that takes more arguments (...) */
 
 typedef struct dt_member {
 	struct dt_member *dm_next;
@@ -142,11 +144,13 @@ typedef struct dt_tagdef {
 typedef struct dt_type {
 	dt_tkind_t dtt_kind;
 	int dtt_flags;
-	size_t dtt_size;	 /* 0 for void; for tags use dt_type_size() */
-	const char *dtt_name;	 /* base, tag or typedef name; NULL for derived */
-	struct dt_type *dtt_ref; /* pointee, element or typedef target */
-	size_t dtt_nelems;	 /* arrays */
-	dt_tagdef_t *dtt_tag;	 /* struct, union, enum */
+	size_t dtt_size;	   /* 0 for void; for tags use dt_type_size() */
+	const char *dtt_name;	   /* base, tag or typedef name; NULL for derived */
+	struct dt_type *dtt_ref;   /* pointee, element, typedef target or return type */
+	size_t dtt_nelems;	   /* arrays; functions: their dt_type_depth() */
+	dt_tagdef_t *dtt_tag;	   /* struct, union, enum */
+	struct dt_type **dtt_args; /* functions: the parameter types, */
+	int dtt_nargs;		   /* dtt_nargs of them */
 } dt_type_t;
 
 typedef struct dt_typetab dt_typetab_t;
@@ -156,6 +160,14 @@ dt_type_t *dt_type_lookup(dt_typetab_t *, const char *name); /* base or typedef 
 dt_type_t *dt_type_tag(dt_typetab_t *, dt_tkind_t, const char *tag);
 dt_type_t *dt_type_pointer(dt_typetab_t *, dt_type_t *ref);
 dt_type_t *dt_type_array(dt_typetab_t *, dt_type_t *ref, size_t n);
+/* A function type; args (nargs of them) are copied. */
+dt_type_t *dt_type_func(dt_typetab_t *, dt_type_t *ret, dt_type_t *const *args, int nargs,
+			bool varargs);
+/*
+ * How deeply a type nests (what spelling and comparing it recurse through):
+ * pointers, arrays, typedefs, a function's return and parameter types.
+ */
+int dt_type_depth(const dt_type_t *);
 dt_type_t *dt_type_qualify(dt_typetab_t *, dt_type_t *, int quals);
 int dt_type_typedef(dt_typetab_t *, const char *name, dt_type_t *);
 const dt_type_t *dt_type_resolve(const dt_type_t *); /* strip typedefs */
@@ -265,7 +277,8 @@ typedef struct dt_node {
 	struct dt_node *dn_pdescs; /* clauses */
 	int dn_flags;		   /* DT_NF_* */
 	struct dt_ident *dn_ident; /* after checking: the identifier it names */
-	int dn_depth;		   /* height of the expression tree below */
+	int dn_depth;		   /* how deeply the expression below nests (chains are flat) */
+	int dn_height;		   /* height of the expression tree below */
 	struct dt_xlator *dn_xlator;
 } dt_node_t;
 
@@ -291,6 +304,14 @@ typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
 #define DB_F_SYMADDR 0x200   /* returns an address printed as a symbol */
 #define DB_F_STACK 0x400     /* returns a stack: trace, printf %k or a key */
 #define DB_F_DISCARD 0x800   /* discard(): neither data nor a commit */
+#define DB_F_KERNEL 0x1000   /* the Guide's, for kernel tracing only: refused, saying so */
+#define DB_F_XLPTR 0x2000    /* curpsinfo, curlwpsinfo: only their members have values */
+
+/*
+ * uregs[] indexes, as DTrace numbers them on amd64: the i386 names R_GS to
+ * R_SS (0 to 18), then 19 + each of <sys/regset.h>'s 28 REG_* numbers.
+ */
+#define DT_UREGS_MAX 47
 
 typedef struct dt_builtin {
 	const char *db_name;
@@ -449,6 +470,7 @@ struct dt_pcb {
 	bool pcb_clause_start, pcb_prev_pspec;
 	bool pcb_in_predicate; /* a '/' before '{' ends the predicate */
 	int pcb_depth;	       /* expression nesting */
+	int pcb_ddepth;	       /* declarator nesting: parentheses, parameter lists */
 	/* the program's top-level clauses and declarations, in order */
 	struct dt_node *pcb_clauses, *pcb_lastclause;
 	int pcb_nclauses;

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dt_impl.h"
 
@@ -120,9 +121,10 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 					dt_cerror(pcb, &bloc, "D_DECL_BFTYPE",
 						  "invalid type for bit-field: %s", m->dm_name);
 				if (!dt_node_const(pcb, w, &bits) || bits < 0)
-					dt_cerror(pcb, &bloc, "D_DECL_BFCONST",
-						  "positive integral constant expression expected as "
-						  "bit-field size");
+					dt_cerror(
+					    pcb, &bloc, "D_DECL_BFCONST",
+					    "positive integral constant expression expected as "
+					    "bit-field size");
 				unit = dt_type_size(m->dm_type);
 				m->dm_bits = (int)bits;
 				if ((uint64_t)bits > unit * 8)
@@ -134,7 +136,8 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 
 					/* a field may not straddle a unit of its type */
 					if ((pos % (unit * 8)) + (size_t)bits > unit * 8)
-						pos = (pos + unit * 8 - 1) / (unit * 8) * (unit * 8);
+						pos =
+						    (pos + unit * 8 - 1) / (unit * 8) * (unit * 8);
 					m->dm_off = pos / 8;
 					pos += (size_t)bits;
 					off = pos / 8;
@@ -152,6 +155,12 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 					dt_cerror(pcb, &mloc, "D_DECL_IDRED",
 						  "member %s is already declared", m->dm_name);
 			msize = dt_type_size(m->dm_type);
+			/* a function has no size: as DTrace, a void member */
+			if (dt_type_resolve(m->dm_type)->dtt_kind == DT_TK_FUNC)
+				dt_cerror(pcb, &mloc, "D_DECL_VOIDOBJ",
+					  "cannot have function member: %s (declare a pointer to a "
+					  "function)",
+					  m->dm_name);
 			if (msize == 0 || dt_type_is_void(m->dm_type))
 				dt_cerror(pcb, &mloc, "D_DECL_INCOMPLETE",
 					  "member %s has an incomplete or void type", m->dm_name);
@@ -168,7 +177,7 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 				size = off;
 			}
 			align = malign > align ? malign : align;
-placed:
+		placed:
 			*tail = m;
 			tail = &m->dm_next;
 			if (TOK.tk_kind != T_COMMA)
@@ -248,26 +257,13 @@ static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
 		const char *kw = NULL;
 
 		switch (TOK.tk_kind) {
-		case T_CONST:
-			quals |= DT_TF_CONST;
-			break;
-		case T_VOLATILE:
-			quals |= DT_TF_VOLATILE;
-			break;
-		case T_RESTRICT:
-			break;
-		case T_SIGNED:
-			nsigned++;
-			break;
-		case T_UNSIGNED:
-			nunsigned++;
-			break;
-		case T_SHORT:
-			nshort++;
-			break;
-		case T_LONG:
-			nlong++;
-			break;
+		case T_CONST: quals |= DT_TF_CONST; break;
+		case T_VOLATILE: quals |= DT_TF_VOLATILE; break;
+		case T_RESTRICT: break;
+		case T_SIGNED: nsigned++; break;
+		case T_UNSIGNED: nunsigned++; break;
+		case T_SHORT: nshort++; break;
+		case T_LONG: nlong++; break;
 		case T_CHAR_KW: kw = "char"; break;
 		case T_INT_KW: kw = "int"; break;
 		case T_VOID: kw = "void"; break;
@@ -278,20 +274,20 @@ static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
 		case T_STRUCT:
 		case T_UNION:
 		case T_ENUM: {
-			dt_tkind_t k = TOK.tk_kind == T_STRUCT  ? DT_TK_STRUCT
+			dt_tkind_t k = TOK.tk_kind == T_STRUCT	? DT_TK_STRUCT
 				       : TOK.tk_kind == T_UNION ? DT_TK_UNION
 								: DT_TK_ENUM;
 			const char *tag = NULL;
 
 			if (base != NULL || named != NULL)
-				dt_cerror(pcb, &loc, "D_DECL_COMBO",
-					  "invalid type combination");
+				dt_cerror(pcb, &loc, "D_DECL_COMBO", "invalid type combination");
 			dt_lex_next(pcb);
 			if (TOK.tk_kind == T_IDENT) {
 				tag = TOK.tk_str;
 				dt_lex_next(pcb);
 			} else if (TOK.tk_kind != T_LBRACE) {
-				dt_syntax(pcb, k == DT_TK_ENUM ? "an enum tag" : "a struct or union tag");
+				dt_syntax(pcb, k == DT_TK_ENUM ? "an enum tag"
+							       : "a struct or union tag");
 			}
 			named = dt_type_tag(pcb->pcb_types, k, tag);
 			if (named == NULL)
@@ -300,7 +296,9 @@ static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
 				if (named->dtt_tag->td_complete)
 					dt_cerror(pcb, &loc, "D_DECL_TYPERED",
 						  "%s %s is already defined at line %u",
-						  k == DT_TK_ENUM ? "enum" : k == DT_TK_STRUCT ? "struct" : "union",
+						  k == DT_TK_ENUM     ? "enum"
+						  : k == DT_TK_STRUCT ? "struct"
+								      : "union",
 						  tag, named->dtt_tag->td_loc.line);
 				named->dtt_tag->td_loc = loc;
 				if (k == DT_TK_ENUM)
@@ -328,8 +326,7 @@ static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
 			named = t;
 			break;
 		}
-		default:
-			goto done;
+		default: goto done;
 		}
 		if (kw != NULL) {
 			if (base != NULL || named != NULL)
@@ -368,15 +365,19 @@ done:
 			  "signed or unsigned may only qualify an integer type");
 	if ((nshort || nlong) && strcmp(base, "int") != 0 &&
 	    !(nlong == 1 && strcmp(base, "double") == 0))
-		dt_cerror(pcb, &start, "D_DECL_LONGINT",
-			  "short or long may only qualify int%s",
+		dt_cerror(pcb, &start, "D_DECL_LONGINT", "short or long may only qualify int%s",
 			  nlong == 1 ? " or double" : "");
 	if (strcmp(base, "char") == 0) {
 		snprintf(name, sizeof(name), "%schar",
-			 nunsigned ? "unsigned " : nsigned ? "signed " : "");
+			 nunsigned ? "unsigned "
+			 : nsigned ? "signed "
+				   : "");
 	} else if (strcmp(base, "int") == 0) {
 		snprintf(name, sizeof(name), "%s%s", nunsigned ? "unsigned " : "",
-			 nshort ? "short" : nlong == 2 ? "long long" : nlong ? "long" : "int");
+			 nshort	      ? "short"
+			 : nlong == 2 ? "long long"
+			 : nlong      ? "long"
+				      : "int");
 		if (nunsigned && !nshort && !nlong)
 			snprintf(name, sizeof(name), "unsigned int");
 	} else if (strcmp(base, "double") == 0 && nlong) {
@@ -393,85 +394,304 @@ done:
 }
 
 /*
- * An (abstract) declarator for a parameter or typedef: pointers with their
- * qualifiers, an optional name, optional array dimensions.
+ * Declarators, as C has them: pointers with their qualifiers, a name or a
+ * declarator in parentheses, then array dimensions and parameter lists:
+ * "int (*fn)(int)", "int (*)[4]", "void (*handlers[4])(void)".  A name is
+ * optional (type names, parameters).  A declarator is read into steps
+ * (pointer, array, function), then applied to the declaration's base type
+ * in C's order: the pointers first, then the suffixes from the right, then
+ * what the parentheses held.
  */
-#define DT_MAXTYPEDEPTH 32 /* pointer, array and typedef levels of one type */
+#define DT_MAXTYPEDEPTH 32 /* pointer, array, function and typedef levels of one type */
 
-/* How deep a type nests: each level costs recursion when it is spelled. */
-static int type_depth(const dt_type_t *t)
+typedef struct dstep {
+	dt_tkind_t ds_kind;  /* DT_TK_PTR, DT_TK_ARRAY or DT_TK_FUNC */
+	int ds_quals;	     /* pointers */
+	size_t ds_nelems;    /* arrays */
+	dt_type_t **ds_args; /* functions: parameter types, */
+	int ds_nargs;	     /* how many, */
+	bool ds_varargs;     /* and whether more follow */
+	dt_loc_t ds_loc;
+} dstep_t;
+
+/* A declarator being read. */
+typedef struct decl {
+	int d_depth; /* of the base type, then of each step added */
+	const char *d_name;
+	dt_loc_t d_nloc;    /* where the name is, or would be */
+	dt_node_t **d_keys; /* a variable's associative array keys go here; NULL: no keys */
+} decl_t;
+
+static void add_step(dt_pcb_t *pcb, decl_t *d, dstep_t *out, int *n, const dstep_t *s)
 {
-	int d = 0;
+	if (d->d_depth >= DT_MAXTYPEDEPTH)
+		dt_cerror(pcb, &s->ds_loc, "D_DECL_DEPTH", "type nests more than %d levels deep",
+			  DT_MAXTYPEDEPTH);
+	d->d_depth++;
+	out[(*n)++] = *s;
+}
 
-	for (; t != NULL; t = t->dtt_ref)
-		d++;
-	return d;
+/* Bound the recursion of parentheses and parameter lists, over the whole compile. */
+static void decl_enter(dt_pcb_t *pcb)
+{
+	if (++pcb->pcb_ddepth > DT_MAXTYPEDEPTH)
+		dt_cerror(pcb, &TOK.tk_loc, "D_DECL_DEPTH",
+			  "declarator nests more than %d levels deep", DT_MAXTYPEDEPTH);
+}
+
+/* A parameter list, after its '(': "()", "(void)", "(type [name], ... [, ...])". */
+static void func_params(dt_pcb_t *pcb, dstep_t *s)
+{
+	size_t cap = 0;
+
+	decl_enter(pcb);
+	s->ds_kind = DT_TK_FUNC;
+	while (TOK.tk_kind != T_RPAREN) {
+		dt_loc_t loc = TOK.tk_loc;
+		const dt_type_t *r;
+		const char *name;
+		dt_loc_t nloc;
+		dt_type_t *t;
+
+		if (dt_accept(pcb, T_ELLIPSIS)) {
+			s->ds_varargs = true;
+			if (TOK.tk_kind != T_RPAREN)
+				dt_syntax(pcb, "')' after '...'");
+			break;
+		}
+		if (!dt_parse_at_type(pcb))
+			dt_syntax(pcb, "a parameter type");
+		t = declarator(pcb, decl_specifiers(pcb), &name, &nloc);
+		r = dt_type_resolve(t);
+		if (r->dtt_kind == DT_TK_VOID) {
+			if (name != NULL)
+				dt_cerror(pcb, &nloc, "D_DECL_PROTO_NAME",
+					  "void parameter may not have a name: %s", name);
+			if (s->ds_nargs != 0 || TOK.tk_kind != T_RPAREN)
+				dt_cerror(pcb, &loc, "D_DECL_PROTO_VOID",
+					  "void must be the sole parameter");
+			break;
+		}
+		/* as in C, an array parameter is a pointer, and so is a function */
+		if (r->dtt_kind == DT_TK_ARRAY)
+			t = r->dtt_ref;
+		if (r->dtt_kind == DT_TK_ARRAY || r->dtt_kind == DT_TK_FUNC)
+			if ((t = dt_type_pointer(pcb->pcb_types, t)) == NULL)
+				dt_cnomem(pcb);
+		if ((size_t)s->ds_nargs == cap) {
+			dt_type_t **a = dt_palloc(pcb, sizeof(*a) * (cap = cap ? 2 * cap : 4));
+
+			if (s->ds_nargs > 0)
+				memcpy(a, s->ds_args, sizeof(*a) * (size_t)s->ds_nargs);
+			s->ds_args = a;
+		}
+		s->ds_args[s->ds_nargs++] = t;
+		if (TOK.tk_kind == T_RPAREN)
+			break;
+		if (TOK.tk_kind != T_COMMA)
+			dt_syntax(pcb, "',' or ')'");
+		dt_lex_next(pcb);
+		if (TOK.tk_kind == T_RPAREN)
+			dt_syntax(pcb, "a parameter type");
+	}
+	dt_lex_next(pcb); /* ) */
+	pcb->pcb_ddepth--;
+}
+
+/* An associative array's key types, after '[': "type, ...". */
+static void assoc_keys(dt_pcb_t *pcb, dt_node_t **kt)
+{
+	int nkeys = 0;
+
+	for (;;) {
+		dt_node_t *k = dt_node_alloc(pcb, DT_N_TYPE, &TOK.tk_loc);
+
+		k->dn_type = dt_parse_type_name(pcb);
+		if (++nkeys > DT_MAXPROBEARGS)
+			dt_cerror(pcb, &k->dn_loc, "D_ARR_BADREF",
+				  "an associative array has at most %d keys", DT_MAXPROBEARGS);
+		*kt = k;
+		kt = &k->dn_next;
+		if (TOK.tk_kind != T_COMMA)
+			break;
+		dt_lex_next(pcb);
+	}
+}
+
+/* An array dimension, after the '[' at loc (a variable's: errors at the dimension). */
+static size_t array_dim(dt_pcb_t *pcb, const decl_t *d, const dt_loc_t *loc)
+{
+	dt_loc_t eloc = TOK.tk_loc;
+	dt_node_t *e;
+	int64_t v;
+
+	if (d->d_keys != NULL)
+		loc = &eloc;
+	if (TOK.tk_kind == T_RBRACKET && d->d_keys != NULL)
+		dt_cerror(pcb, &TOK.tk_loc, "D_DECL_ARRNULL",
+			  "array declaration requires array dimension or tuple signature");
+	e = dt_parse_expr(pcb);
+	if (!dt_node_const(pcb, e, &v) || v <= 0)
+		dt_cerror(pcb, loc, "D_DECL_ARRSUB",
+			  "positive integral constant expression %sexpected as array declaration "
+			  "subscript",
+			  d->d_keys != NULL ? "or tuple signature " : "");
+	if ((uint64_t)v > UINT32_MAX)
+		dt_cerror(pcb, loc, "D_DECL_ARRBIG", "array dimension too large: %lld",
+			  (long long)v);
+	return (size_t)v;
+}
+
+/*
+ * Does a '(' where a declarator's name may be open a declarator in
+ * parentheses, "(*fn)", rather than a parameter list, "(int)" or "()"?
+ */
+static bool nested_ahead(dt_pcb_t *pcb)
+{
+	const dt_token_t *p = dt_lex_peek(pcb);
+
+	switch (p->tk_kind) {
+	case T_STAR:
+	case T_LPAREN:
+	case T_LBRACKET: return true;
+	case T_IDENT: return !dt_parse_is_type(pcb, p);
+	default: return false;
+	}
+}
+
+/*
+ * One level of a declarator (top: not in parentheses).  Its steps are
+ * appended to out[*n] in the order they apply: the pointers, the suffixes
+ * from the right (int *a[2][3]: pointer, [3], [2]), then those of the
+ * declarator in parentheses.
+ */
+static void declare_level(dt_pcb_t *pcb, decl_t *d, dstep_t *out, int *n, bool top)
+{
+	dstep_t inner[DT_MAXTYPEDEPTH];
+	int ninner = 0, first;
+
+	while (TOK.tk_kind == T_STAR) {
+		dstep_t s = { .ds_kind = DT_TK_PTR, .ds_loc = TOK.tk_loc };
+
+		dt_lex_next(pcb);
+		for (;;) {
+			if (dt_accept(pcb, T_CONST))
+				s.ds_quals |= DT_TF_CONST;
+			else if (dt_accept(pcb, T_VOLATILE))
+				s.ds_quals |= DT_TF_VOLATILE;
+			else if (!dt_accept(pcb, T_RESTRICT))
+				break;
+		}
+		add_step(pcb, d, out, n, &s);
+	}
+	if (top)
+		d->d_nloc = TOK.tk_loc;
+	pspec_as_ident(pcb);
+	if (TOK.tk_kind == T_IDENT) {
+		d->d_name = TOK.tk_str;
+		d->d_nloc = TOK.tk_loc;
+		dt_lex_next(pcb);
+	} else if (TOK.tk_kind == T_LPAREN && nested_ahead(pcb)) {
+		decl_enter(pcb);
+		dt_lex_next(pcb);
+		declare_level(pcb, d, inner, &ninner, false);
+		dt_expect(pcb, T_RPAREN);
+		pcb->pcb_ddepth--;
+	}
+	first = *n;
+	for (;;) {
+		dstep_t s = { .ds_loc = TOK.tk_loc };
+
+		if (dt_accept(pcb, T_LBRACKET)) {
+			/*
+			 * name[type, ...]: a variable that is an associative array
+			 * (of what the rest of the declarator makes: the step right
+			 * after the name applies last)
+			 */
+			if (d->d_keys != NULL && d->d_name != NULL && *n == first && ninner == 0 &&
+			    dt_parse_at_type(pcb)) {
+				assoc_keys(pcb, d->d_keys);
+				dt_expect(pcb, T_RBRACKET);
+				break;
+			}
+			if (d->d_depth >= DT_MAXTYPEDEPTH)
+				dt_cerror(pcb, &s.ds_loc, "D_DECL_DEPTH",
+					  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);
+			s.ds_kind = DT_TK_ARRAY;
+			s.ds_nelems = array_dim(pcb, d, &s.ds_loc);
+			dt_expect(pcb, T_RBRACKET);
+		} else if (dt_accept(pcb, T_LPAREN)) {
+			func_params(pcb, &s);
+		} else {
+			break;
+		}
+		add_step(pcb, d, out, n, &s);
+	}
+	for (int i = first, j = *n - 1; i < j; i++, j--) {
+		dstep_t t = out[i];
+
+		out[i] = out[j];
+		out[j] = t;
+	}
+	for (int i = 0; i < ninner; i++)
+		out[(*n)++] = inner[i];
+}
+
+/* The type the steps make of t, with C's rules for what arrays and functions may hold. */
+static dt_type_t *apply_steps(dt_pcb_t *pcb, dt_type_t *t, const dstep_t *s, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const dt_type_t *r = dt_type_resolve(t);
+
+		switch (s[i].ds_kind) {
+		case DT_TK_PTR:
+			t = dt_type_pointer(pcb->pcb_types, t);
+			if (t != NULL && s[i].ds_quals)
+				t = dt_type_qualify(pcb->pcb_types, t, s[i].ds_quals);
+			break;
+		case DT_TK_ARRAY:
+			if (r->dtt_kind == DT_TK_FUNC)
+				dt_cerror(pcb, &s[i].ds_loc, "D_DECL_FUNC",
+					  "cannot declare an array of functions: use an array of "
+					  "pointers to functions");
+			t = dt_type_array(pcb->pcb_types, t, s[i].ds_nelems);
+			break;
+		default:
+			if (r->dtt_kind == DT_TK_FUNC || r->dtt_kind == DT_TK_ARRAY)
+				dt_cerror(pcb, &s[i].ds_loc, "D_DECL_FUNC",
+					  "a function cannot return %s: return a pointer",
+					  r->dtt_kind == DT_TK_FUNC ? "a function" : "an array");
+			t = dt_type_func(pcb->pcb_types, t, s[i].ds_args, s[i].ds_nargs,
+					 s[i].ds_varargs);
+			break;
+		}
+		if (t == NULL)
+			dt_cnomem(pcb);
+		/* through parameter types too: int (*)(int (*)(int (*)(...))) */
+		if (dt_type_depth(t) > DT_MAXTYPEDEPTH)
+			dt_cerror(pcb, &s[i].ds_loc, "D_DECL_DEPTH",
+				  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);
+	}
+	return t;
+}
+
+/* A declarator applied to t; keys: NULL, or where a variable's associative array keys go. */
+static dt_type_t *declarator_keys(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt_loc_t *locp,
+				  dt_node_t **keys)
+{
+	decl_t d = { .d_depth = dt_type_depth(t), .d_keys = keys };
+	dstep_t steps[DT_MAXTYPEDEPTH];
+	int n = 0;
+
+	declare_level(pcb, &d, steps, &n, true);
+	*namep = d.d_name;
+	*locp = d.d_nloc;
+	return apply_steps(pcb, t, steps, n);
 }
 
 static dt_type_t *declarator(dt_pcb_t *pcb, dt_type_t *t, const char **namep, dt_loc_t *locp)
 {
-	while (TOK.tk_kind == T_STAR) {
-		int quals = 0;
-
-		if (type_depth(t) >= DT_MAXTYPEDEPTH)
-			dt_cerror(pcb, &TOK.tk_loc, "D_DECL_DEPTH",
-				  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);
-		dt_lex_next(pcb);
-
-		t = dt_type_pointer(pcb->pcb_types, t);
-		if (t == NULL)
-			dt_cnomem(pcb);
-		for (;;) {
-			if (dt_accept(pcb, T_CONST))
-				quals |= DT_TF_CONST;
-			else if (dt_accept(pcb, T_VOLATILE))
-				quals |= DT_TF_VOLATILE;
-			else if (!dt_accept(pcb, T_RESTRICT))
-				break;
-		}
-		if (quals && (t = dt_type_qualify(pcb->pcb_types, t, quals)) == NULL)
-			dt_cnomem(pcb);
-	}
-	*namep = NULL;
-	*locp = TOK.tk_loc;
-	pspec_as_ident(pcb);
-	if (TOK.tk_kind == T_IDENT) {
-		*namep = TOK.tk_str;
-		dt_lex_next(pcb);
-	}
-	if (TOK.tk_kind == T_LPAREN)
-		dt_cerror(pcb, &TOK.tk_loc, "D_DECL_PROTO_TYPE",
-			  "function and function pointer declarators are not supported here");
-	{
-		/* [N][M]: an array of N arrays of M, so the last dimension applies first */
-		size_t dims[DT_MAXTYPEDEPTH];
-		int nd = 0;
-
-		while (TOK.tk_kind == T_LBRACKET) {
-			dt_loc_t loc = TOK.tk_loc;
-			dt_node_t *e;
-			int64_t v;
-
-			dt_lex_next(pcb);
-			if (type_depth(t) + nd >= DT_MAXTYPEDEPTH)
-				dt_cerror(pcb, &loc, "D_DECL_DEPTH",
-					  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);
-			e = dt_parse_expr(pcb);
-			if (!dt_node_const(pcb, e, &v) || v <= 0)
-				dt_cerror(pcb, &loc, "D_DECL_ARRSUB",
-					  "positive integral constant expression expected as array "
-					  "declaration subscript");
-			if ((uint64_t)v > UINT32_MAX)
-				dt_cerror(pcb, &loc, "D_DECL_ARRBIG",
-					  "array dimension too large: %lld", (long long)v);
-			dims[nd++] = (size_t)v;
-			dt_expect(pcb, T_RBRACKET);
-		}
-		while (nd > 0)
-			if ((t = dt_type_array(pcb->pcb_types, t, dims[--nd])) == NULL)
-				dt_cnomem(pcb);
-	}
-	return t;
+	return declarator_keys(pcb, t, namep, locp, NULL);
 }
 
 bool dt_parse_at_type(dt_pcb_t *pcb)
@@ -483,14 +703,25 @@ bool dt_parse_at_type(dt_pcb_t *pcb)
 bool dt_parse_is_type(dt_pcb_t *pcb, const dt_token_t *t)
 {
 	switch (t->tk_kind) {
-	case T_CONST: case T_VOLATILE: case T_RESTRICT: case T_SIGNED: case T_UNSIGNED:
-	case T_SHORT: case T_LONG: case T_CHAR_KW: case T_INT_KW: case T_VOID: case T_FLOAT:
-	case T_DOUBLE: case T_BOOL: case T_STRING_KW: case T_STRUCT: case T_UNION: case T_ENUM:
-		return true;
-	case T_IDENT:
-		return dt_type_lookup(pcb->pcb_types, t->tk_str) != NULL;
-	default:
-		return false;
+	case T_CONST:
+	case T_VOLATILE:
+	case T_RESTRICT:
+	case T_SIGNED:
+	case T_UNSIGNED:
+	case T_SHORT:
+	case T_LONG:
+	case T_CHAR_KW:
+	case T_INT_KW:
+	case T_VOID:
+	case T_FLOAT:
+	case T_DOUBLE:
+	case T_BOOL:
+	case T_STRING_KW:
+	case T_STRUCT:
+	case T_UNION:
+	case T_ENUM: return true;
+	case T_IDENT: return dt_type_lookup(pcb->pcb_types, t->tk_str) != NULL;
+	default: return false;
 	}
 }
 
@@ -502,8 +733,10 @@ dt_type_t *dt_parse_type_name(dt_pcb_t *pcb)
 	dt_type_t *t = declarator(pcb, decl_specifiers(pcb), &name, &nloc);
 
 	if (name != NULL)
-		dt_cerror(pcb, &nloc, "D_SYNTAX", "syntax error near \"%s\": a type name has no "
-			  "declarator name", name);
+		dt_cerror(pcb, &nloc, "D_SYNTAX",
+			  "syntax error near \"%s\": a type name has no "
+			  "declarator name",
+			  name);
 	(void)loc;
 	return t;
 }
@@ -519,16 +752,13 @@ static void typedef_decl(dt_pcb_t *pcb)
 	t = declarator(pcb, decl_specifiers(pcb), &name, &loc);
 	if (name == NULL)
 		dt_syntax(pcb, "a typedef name");
-	if (type_depth(t) >= DT_MAXTYPEDEPTH)
+	if (dt_type_depth(t) >= DT_MAXTYPEDEPTH)
 		dt_cerror(pcb, &loc, "D_DECL_DEPTH", "type nests more than %d levels deep",
 			  DT_MAXTYPEDEPTH);
 	switch (dt_type_typedef(pcb->pcb_types, name, t)) {
-	case -1:
-		dt_cerror(pcb, &loc, "D_DECL_IDRED", "type \"%s\" is already defined", name);
-	case -2:
-		dt_cnomem(pcb);
-	default:
-		break;
+	case -1: dt_cerror(pcb, &loc, "D_DECL_IDRED", "type \"%s\" is already defined", name);
+	case -2: dt_cnomem(pcb);
+	default: break;
 	}
 	dt_expect(pcb, T_SEMI);
 }
@@ -558,8 +788,7 @@ char *dt_probe_dname(dt_arena_t *a, const char *name)
  * A parameter list: "()", "(void)" or "(type [name], ...)".  Checks what a
  * probe argument may be.  Returns the count; *argsp gets the array.
  */
-static int param_list(dt_pcb_t *pcb, const char *what, const char *probe,
-		      dt_probearg_t **argsp)
+static int param_list(dt_pcb_t *pcb, const char *what, const char *probe, dt_probearg_t **argsp)
 {
 	dt_probearg_t args[DT_MAXPROBEARGS];
 	int n = 0;
@@ -593,13 +822,24 @@ static int param_list(dt_pcb_t *pcb, const char *what, const char *probe,
 			dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
 				  "%s argument %d of probe %s cannot be an array; use a pointer",
 				  what, n, probe);
+		/* what dtrace -h cannot spell as "type name": pass the address as an integer */
+		if (r->dtt_kind == DT_TK_FUNC)
+			dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
+				  "%s argument %d of probe %s cannot be a function; use uintptr_t",
+				  what, n, probe);
 		for (const dt_type_t *p = r; p != NULL && p->dtt_kind == DT_TK_PTR;
-		     p = dt_type_resolve(p->dtt_ref))
+		     p = dt_type_resolve(p->dtt_ref)) {
 			if (dt_type_resolve(p->dtt_ref)->dtt_kind == DT_TK_ARRAY)
 				dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
 					  "%s argument %d of probe %s points to an array; "
 					  "point to its elements",
 					  what, n, probe);
+			if (dt_type_resolve(p->dtt_ref)->dtt_kind == DT_TK_FUNC)
+				dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
+					  "%s argument %d of probe %s points to a function; "
+					  "use uintptr_t",
+					  what, n, probe);
+		}
 		if ((r->dtt_kind == DT_TK_STRUCT || r->dtt_kind == DT_TK_UNION) &&
 		    dt_type_size(r) == 0)
 			dt_cerror(pcb, &loc, "D_DECL_INCOMPLETE",
@@ -609,7 +849,8 @@ static int param_list(dt_pcb_t *pcb, const char *what, const char *probe,
 		    (r->dtt_kind == DT_TK_FLOAT && r->dtt_size > 8))
 			dt_cerror(pcb, &loc, "D_DECL_PROTO_TYPE",
 				  "%s argument %d of probe %s must be an integer, pointer, "
-				  "string or double", what, n, probe);
+				  "string or double",
+				  what, n, probe);
 		if (n == DT_MAXPROBEARGS)
 			dt_cerror(pcb, &loc, "D_PROV_PRARGLEN",
 				  "probe %s %s prototype exceeds %d parameters", probe, what,
@@ -683,12 +924,9 @@ static const dt_nameref_t *claim(dt_pcb_t *pcb, char *k, const dt_provdecl_t *pv
 	nr->nr_prov = pv;
 	nr->nr_probe = pd;
 	switch (dt_strset_add(pcb->pcb_names, k, nr, &old)) {
-	case -1:
-		dt_cnomem(pcb);
-	case 0:
-		return old;
-	default:
-		return NULL;
+	case -1: dt_cnomem(pcb);
+	case 0: return old;
+	default: return NULL;
 	}
 }
 
@@ -934,6 +1172,99 @@ static void apply_pending(dt_pcb_t *pcb)
 	}
 }
 
+/*
+ * A #pragma D binding version: "major[.minor[.micro]]" in double quotes, each
+ * part a number no larger than DTrace's version fields hold (255.4095.4095).
+ */
+static bool valid_version(const char *q)
+{
+	static const unsigned max[3] = { 0xFF, 0xFFF, 0xFFF };
+	size_t len = strlen(q);
+	unsigned part = 0, v = 0;
+	bool digits = false;
+
+	if (len < 3 || q[0] != '"' || q[len - 1] != '"')
+		return false;
+	for (const char *p = q + 1; p < q + len - 1; p++) {
+		if (isdigit((unsigned char)*p)) {
+			v = v * 10 + (unsigned)(*p - '0');
+			if (v > max[part])
+				return false;
+			digits = true;
+		} else if (*p == '.' && digits && part < 2) {
+			part++;
+			v = 0;
+			digits = false;
+		} else {
+			return false;
+		}
+	}
+	return digits;
+}
+
+static bool is_ident(const char *s)
+{
+	if (!isalpha((unsigned char)s[0]) && s[0] != '_')
+		return false;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+/*
+ * #pragma D depends_on provider NAME: as DTrace, the provider must exist
+ * when the pragma is read.  What this library knows of then: dtrace and
+ * profile, the providers this program (up to here) and the handle's
+ * earlier programs declare, and the USDT providers of the probe table
+ * (the processes running now: myapp1234, by its full name, as DTrace).
+ */
+static bool provider_known(dt_pcb_t *pcb, const char *name)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	char *k = dt_palloc(pcb, strlen(name) + 3);
+
+	if (strcmp(name, "dtrace") == 0 || strcmp(name, "profile") == 0)
+		return true;
+	memcpy(k, "v:", 2);
+	memcpy(k + 2, name, strlen(name) + 1);
+	if (dt_strset_get(pcb->pcb_names, k) != NULL)
+		return true;
+	if (dt_probe_table(dtp) != 0)
+		dt_cnomem(pcb);
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		if (strcmp(dtp->dt_probes[i].dtpd_provider, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * #pragma D depends_on module NAME: a module of the probe table (the
+ * files of the processes running now that hold probes), or a kernel module
+ * loaded now (/sys/module; the kernel spells '-' in its names as '_').
+ */
+static bool module_known(dt_pcb_t *pcb, const char *name)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	char path[DT_PROVNAMELEN + 16];
+	size_t n = strlen(name);
+
+	if (dt_probe_table(dtp) != 0)
+		dt_cnomem(pcb);
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		if (strcmp(dtp->dt_probes[i].dtpd_mod, name) == 0)
+			return true;
+	if (n == 0 || n >= DT_PROVNAMELEN ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n)
+		return false;
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	for (char *p = path + strlen("/sys/module/"); *p != '\0'; p++)
+		if (*p == '-')
+			*p = '_';
+	return access(path, F_OK) == 0;
+}
+
 static void pragma(dt_pcb_t *pcb)
 {
 	dt_loc_t loc = TOK.tk_loc;
@@ -967,19 +1298,29 @@ static void pragma(dt_pcb_t *pcb)
 				  w[2], pcb->pcb_hdl->dt_errmsg);
 	} else if (strcmp(w[1], "depends_on") == 0) {
 		if (n != 4)
-			dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM",
-				  "malformed #pragma D depends_on: expected 'depends_on class name'");
+			dt_cerror(
+			    pcb, &loc, "D_PRAGMA_MALFORM",
+			    "malformed #pragma D depends_on: expected 'depends_on class name'");
 		if (strcmp(w[2], "library") == 0)
 			dt_cerror(pcb, &loc, "D_PRAGMA_DEPEND",
 				  "main program may not explicitly depend on a library");
 		if (strcmp(w[2], "module") != 0 && strcmp(w[2], "provider") != 0)
 			dt_cerror(pcb, &loc, "D_PRAGMA_INVAL",
 				  "invalid class %s specified by #pragma D depends_on", w[2]);
-		/* modules and providers are checked when probes are matched */
+		if (strcmp(w[2], "provider") == 0 ? !provider_known(pcb, w[3])
+						  : !module_known(pcb, w[3]))
+			dt_cerror(pcb, &loc, "D_PRAGMA_DEPEND", "program requires %s %s", w[2],
+				  w[3]);
 	} else if (strcmp(w[1], "binding") == 0) {
-		if (n != 4)
-			dt_cerror(pcb, &loc, "D_PRAGMA_MALFORM",
-				  "malformed #pragma D binding: expected 'binding \"version\" name'");
+		if (n != 4 || w[2][0] != '"' || !is_ident(w[3]))
+			dt_cerror(
+			    pcb, &loc, "D_PRAGMA_MALFORM",
+			    "malformed #pragma D binding: expected 'binding \"version\" name'");
+		if (!valid_version(w[2]))
+			dt_cerror(pcb, &loc, "D_PRAGMA_INVAL",
+				  "invalid version string %s specified by #pragma D binding: "
+				  "expected \"major.minor[.micro]\"",
+				  w[2]);
 	} else {
 		dt_cerror(pcb, &loc, "D_PRAGMA_INVAL", "invalid control directive: #pragma D %s",
 			  w[1]);
@@ -987,12 +1328,6 @@ static void pragma(dt_pcb_t *pcb)
 }
 
 /* ---------------------------------------------------------------- declarations */
-
-/* A type in a key list [type, type]: after '['. */
-static bool type_start(dt_pcb_t *pcb)
-{
-	return dt_parse_at_type(pcb);
-}
 
 /*
  * [self|this] type declarator [, declarator]... ;
@@ -1020,87 +1355,26 @@ static void var_decl(dt_pcb_t *pcb)
 	}
 	for (;;) {
 		dt_node_t *d = dt_node_alloc(pcb, DT_N_VARDECL, &TOK.tk_loc);
-		dt_type_t *t = base;
+		const char *pre = scope == T_SELF ? "self->" : scope == T_THIS ? "this->" : "";
 
 		d->dn_op = scope;
-		while (TOK.tk_kind == T_STAR) {
-			if (type_depth(t) >= DT_MAXTYPEDEPTH)
-				dt_cerror(pcb, &TOK.tk_loc, "D_DECL_DEPTH",
-					  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);
-			dt_lex_next(pcb);
-			if ((t = dt_type_pointer(pcb->pcb_types, t)) == NULL)
-				dt_cnomem(pcb);
-			while (TOK.tk_kind == T_CONST || TOK.tk_kind == T_VOLATILE)
-				dt_lex_next(pcb);
-		}
-		if (TOK.tk_kind != T_IDENT)
+		d->dn_type = declarator_keys(pcb, base, &d->dn_name, &d->dn_loc, &d->dn_args);
+		if (d->dn_name == NULL)
 			dt_syntax(pcb, "a variable name");
-		d->dn_loc = TOK.tk_loc;
-		d->dn_name = TOK.tk_str;
-		dt_lex_next(pcb);
-		if (TOK.tk_kind == T_LBRACKET) {
-			dt_lex_next(pcb);
-			if (type_start(pcb)) {
-				dt_node_t **kt = &d->dn_args;
-				int nkeys = 0;
-
-				for (;;) {
-					dt_node_t *k = dt_node_alloc(pcb, DT_N_TYPE, &TOK.tk_loc);
-
-					k->dn_type = dt_parse_type_name(pcb);
-					if (++nkeys > DT_MAXPROBEARGS)
-						dt_cerror(pcb, &k->dn_loc, "D_ARR_BADREF",
-							  "an associative array has at most %d keys",
-							  DT_MAXPROBEARGS);
-					*kt = k;
-					kt = &k->dn_next;
-					if (TOK.tk_kind != T_COMMA)
-						break;
-					dt_lex_next(pcb);
-				}
-			} else if (TOK.tk_kind == T_RBRACKET) {
-				dt_cerror(pcb, &TOK.tk_loc, "D_DECL_ARRNULL",
-					  "array declaration requires array dimension or tuple "
-					  "signature");
-			} else {
-				/* [N][M]...: constant dimensions, innermost last */
-				size_t dims[DT_MAXTYPEDEPTH];
-				int nd = 0;
-
-				for (;;) {
-					dt_loc_t dloc = TOK.tk_loc;
-					dt_node_t *e = dt_parse_expr(pcb);
-					int64_t v;
-
-					if (!dt_node_const(pcb, e, &v) || v <= 0)
-						dt_cerror(pcb, &dloc, "D_DECL_ARRSUB",
-							  "positive integral constant expression or "
-							  "tuple signature expected as array declaration "
-							  "subscript");
-					if ((uint64_t)v > UINT32_MAX)
-						dt_cerror(pcb, &dloc, "D_DECL_ARRBIG",
-							  "array dimension too large: %lld", (long long)v);
-					if (nd == DT_MAXTYPEDEPTH - 1)
-						dt_cerror(pcb, &dloc, "D_DECL_DEPTH",
-							  "type nests more than %d levels deep",
-							  DT_MAXTYPEDEPTH);
-					dims[nd++] = (size_t)v;
-					if (TOK.tk_kind != T_RBRACKET)
-						dt_syntax(pcb, "']'");
-					if (dt_lex_peek(pcb)->tk_kind != T_LBRACKET)
-						break;
-					dt_lex_next(pcb);
-					dt_lex_next(pcb);
-				}
-				while (nd > 0)
-					if ((t = dt_type_array(pcb->pcb_types, t, dims[--nd])) == NULL)
-						dt_cnomem(pcb);
-			}
-			if (TOK.tk_kind != T_RBRACKET)
-				dt_syntax(pcb, "']'");
-			dt_lex_next(pcb);
-		}
-		d->dn_type = t;
+		/*
+		 * "int f(int);" declares a function, which DTrace takes for an
+		 * extern declaration of a kernel symbol: D here has no extern.
+		 */
+		if (dt_type_resolve(d->dn_type)->dtt_kind == DT_TK_FUNC && scope == 0)
+			dt_cerror(pcb, &d->dn_loc, "D_DECL_BADCLASS",
+				  "function %s would be an extern declaration, which is not "
+				  "supported in D: declare a pointer to a function",
+				  d->dn_name);
+		if (dt_type_resolve(d->dn_type)->dtt_kind == DT_TK_FUNC)
+			dt_cerror(pcb, &d->dn_loc, "D_DECL_VOIDOBJ",
+				  "cannot declare function object: %s%s (declare a pointer to a "
+				  "function)",
+				  pre, d->dn_name);
 		dt_parse_append(pcb, d);
 		if (TOK.tk_kind != T_COMMA)
 			break;
@@ -1199,37 +1473,22 @@ void dt_parse_program(dt_pcb_t *pcb)
 			pcb->pcb_prog->dp_nclauses = pcb->pcb_nclauses;
 			dt_check_program(pcb);
 			return;
-		case T_PROVIDER:
-			provider_decl(pcb);
-			break;
-		case T_TYPEDEF:
-			typedef_decl(pcb);
-			break;
-		case T_PRAGMA:
-			pragma(pcb);
-			break;
-		case T_SEMI:
-			dt_lex_next(pcb);
-			break;
-		case T_PSPEC:
-			dt_parse_clause(pcb);
-			break;
-		case T_INLINE:
-			inline_decl(pcb);
-			break;
-		case T_TRANSLATOR:
-			xlator_decl(pcb);
-			break;
+		case T_PROVIDER: provider_decl(pcb); break;
+		case T_TYPEDEF: typedef_decl(pcb); break;
+		case T_PRAGMA: pragma(pcb); break;
+		case T_SEMI: dt_lex_next(pcb); break;
+		case T_PSPEC: dt_parse_clause(pcb); break;
+		case T_INLINE: inline_decl(pcb); break;
+		case T_TRANSLATOR: xlator_decl(pcb); break;
 		case T_SELF:
-		case T_THIS:
-			var_decl(pcb);
-			break;
+		case T_THIS: var_decl(pcb); break;
 		case T_EXTERN:
 		case T_STATIC:
 		case T_REGISTER:
 		case T_AUTO:
 			dt_cerror(pcb, &TOK.tk_loc, "D_DECL_BADCLASS",
-				  "storage class %s is not supported in D", dt_tok_name(TOK.tk_kind));
+				  "storage class %s is not supported in D",
+				  dt_tok_name(TOK.tk_kind));
 		default:
 			if (dt_parse_at_type(pcb)) {
 				var_decl(pcb);

@@ -58,7 +58,8 @@ static macro_kind_t classify(const char *s, int64_t *v, bool *overflow)
 		errno = 0;
 		u = strtoull(p, &end, 0);
 		if (*end == '\0') {
-			*overflow = errno != 0 || (s[0] == '-' ? u > (uint64_t)INT64_MAX + 1 : false);
+			*overflow =
+			    errno != 0 || (s[0] == '-' ? u > (uint64_t)INT64_MAX + 1 : false);
 			*v = s[0] == '-' ? (int64_t)(0 - u) : (int64_t)u;
 			return MACRO_INT;
 		}
@@ -98,9 +99,9 @@ static const char *macro_text(dt_pcb_t *pcb, const dt_loc_t *loc, const char *na
 			dt_cerror(pcb, loc, "D_MACRO_UNDEF", "macro argument %s$%s is not defined",
 				  str ? "$" : "", name);
 	} else {
-		static const char *const vars[] = { "pid",  "ppid", "pgid", "sid",    "uid",
-						    "euid", "gid",  "egid", "projid", "taskid",
-						    "target" };
+		static const char *const vars[] = { "pid",    "ppid",	"pgid",	 "sid",
+						    "uid",    "euid",	"gid",	 "egid",
+						    "projid", "taskid", "target" };
 		long v = -1;
 
 		for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
@@ -115,7 +116,8 @@ static const char *macro_text(dt_pcb_t *pcb, const dt_loc_t *loc, const char *na
 			case 5: v = (long)geteuid(); break;
 			case 6: v = (long)getgid(); break;
 			case 7: v = (long)getegid(); break;
-			case 8: case 9: v = 0; break; /* no projects or tasks on Linux */
+			case 8:
+			case 9: v = 0; break; /* no projects or tasks on Linux */
 			default: v = (long)pcb->pcb_hdl->dt_target; break; /* 0 without -c/-p */
 			}
 		}
@@ -167,8 +169,8 @@ static const char *pdesc_text(dt_pcb_t *pcb, const dt_token_t *t)
 		o += len;
 	}
 	if (*in != '\0')
-		dt_cerror(pcb, &t->tk_loc, "D_PDESC_INVAL", "invalid probe description \"%s\": too long",
-			  t->tk_str);
+		dt_cerror(pcb, &t->tk_loc, "D_PDESC_INVAL",
+			  "invalid probe description \"%s\": too long", t->tk_str);
 	return dt_arena_strndup(pcb->pcb_arena, out, o);
 }
 
@@ -200,7 +202,7 @@ static dt_node_t *macro(dt_pcb_t *pcb)
 				n->dn_kind = DT_N_UNARY;
 				n->dn_op = T_MINUS;
 				n->dn_left = m;
-				n->dn_depth = 2;
+				n->dn_depth = n->dn_height = 1;
 			} else {
 				n->dn_value = (uint64_t)iv;
 			}
@@ -237,34 +239,68 @@ dt_node_t *dt_parse_comma(dt_pcb_t *);
 
 /*
  * Expression trees are walked recursively by the checker and the code
- * generator: bound their height (and the parser's own recursion) so that
- * no input can exhaust the stack.
+ * generator: bound how deeply they nest (and the parser's own recursion)
+ * so that no input can exhaust the stack.  A left-associative chain of one
+ * operator level (a || b || c ..., a + b - c ...) is parsed by a loop and
+ * is flat however long it is, as generated predicates are: its links do
+ * not count as nesting (dn_depth).  The passes that recurse along left
+ * operands (the code generator) still see its length: the height of the
+ * tree (dn_height) has a limit of its own, above what a clause can run (a
+ * 2,000-term || chain is past the 32767 instructions BPF jumps reach).
  */
-#define DT_MAXEXPRDEPTH 200
+#define DT_MAXEXPRDEPTH	 200
+#define DT_MAXEXPRHEIGHT 10240
+
+static void too_deep(dt_pcb_t *pcb, const dt_loc_t *loc)
+{
+	dt_cerror(pcb, loc, "D_SYNTAX", "expression nests more than %d levels deep",
+		  DT_MAXEXPRDEPTH);
+}
+
+/*
+ * Set n's depth and height from its operands'.  A link of a flat chain (n's
+ * left operand is the chain so far) is as deep as the deepest operand in
+ * the chain, and one deeper than its right operand only.
+ */
+static dt_node_t *grow(dt_pcb_t *pcb, dt_node_t *n, bool link)
+{
+	const dt_node_t *kids[3] = { n->dn_left, n->dn_right, n->dn_cond };
+	int d = 0, h = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (kids[i] == NULL)
+			continue;
+		if (kids[i]->dn_depth + (link && i == 0 ? 0 : 1) > d)
+			d = kids[i]->dn_depth + (link && i == 0 ? 0 : 1);
+		if (kids[i]->dn_height + 1 > h)
+			h = kids[i]->dn_height + 1;
+	}
+	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next) {
+		if (a->dn_depth + 1 > d)
+			d = a->dn_depth + 1;
+		if (a->dn_height + 1 > h)
+			h = a->dn_height + 1;
+	}
+	n->dn_depth = d > 0 ? d : 1;
+	n->dn_height = h > 0 ? h : 1;
+	if (n->dn_depth > DT_MAXEXPRDEPTH)
+		too_deep(pcb, &n->dn_loc);
+	if (n->dn_height > DT_MAXEXPRHEIGHT)
+		dt_cerror(pcb, &n->dn_loc, "D_SYNTAX",
+			  "expression is too long: more than %d operators in a chain",
+			  DT_MAXEXPRHEIGHT);
+	return n;
+}
 
 static dt_node_t *deepen(dt_pcb_t *pcb, dt_node_t *n)
 {
-	int d = 0;
-	const dt_node_t *kids[3] = { n->dn_left, n->dn_right, n->dn_cond };
-
-	for (int i = 0; i < 3; i++)
-		if (kids[i] != NULL && kids[i]->dn_depth > d)
-			d = kids[i]->dn_depth;
-	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
-		if (a->dn_depth > d)
-			d = a->dn_depth;
-	n->dn_depth = d + 1;
-	if (n->dn_depth > DT_MAXEXPRDEPTH)
-		dt_cerror(pcb, &n->dn_loc, "D_SYNTAX", "expression nests more than %d levels deep",
-			  DT_MAXEXPRDEPTH);
-	return n;
+	return grow(pcb, n, false);
 }
 
 static void enter(dt_pcb_t *pcb)
 {
 	if (++pcb->pcb_depth > DT_MAXEXPRDEPTH)
-		dt_cerror(pcb, &TOK.tk_loc, "D_SYNTAX", "expression nests more than %d levels deep",
-			  DT_MAXEXPRDEPTH);
+		too_deep(pcb, &TOK.tk_loc);
 }
 
 /* Arguments up to the closing token: "a, b, c" or nothing. */
@@ -327,8 +363,7 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 				  n->dn_kind == DT_N_SELF ? "self" : "this");
 		return n;
 	case T_MACRO:
-	case T_MACSTR:
-		return macro(pcb);
+	case T_MACSTR: return macro(pcb);
 	case T_LPAREN:
 		dt_lex_next(pcb);
 		n = dt_parse_comma(pcb);
@@ -360,8 +395,7 @@ static dt_node_t *primary(dt_pcb_t *pcb)
 		n->dn_name = ident(pcb, "a member name");
 		dt_expect(pcb, T_RPAREN);
 		return n;
-	default:
-		dt_syntax(pcb, NULL);
+	default: dt_syntax(pcb, NULL);
 	}
 }
 
@@ -389,6 +423,18 @@ static dt_node_t *postfix(dt_pcb_t *pcb, dt_node_t *n)
 			p->dn_left = n;
 			p->dn_name = ident(pcb, "a member name");
 			break;
+		case T_LPAREN:
+			/* (name)(args) calls name, as in C; D calls nothing through a pointer */
+			if (n->dn_kind != DT_N_IDENT)
+				dt_cerror(pcb, &loc, "D_FUNC_IDENT",
+					  "function designator is not of function type");
+			dt_lex_next(pcb);
+			p = n;
+			p->dn_kind = DT_N_CALL;
+			p->dn_flags &= ~DT_NF_PAREN;
+			p->dn_args = arg_list(pcb, T_RPAREN);
+			dt_expect(pcb, T_RPAREN);
+			break;
 		case T_INC:
 		case T_DEC:
 			p = dt_node_alloc(pcb, DT_N_POSTFIX, &loc);
@@ -396,8 +442,7 @@ static dt_node_t *postfix(dt_pcb_t *pcb, dt_node_t *n)
 			p->dn_left = n;
 			dt_lex_next(pcb);
 			break;
-		default:
-			return n;
+		default: return n;
 		}
 		n = deepen(pcb, p);
 	}
@@ -461,13 +506,19 @@ static dt_node_t *unary_(dt_pcb_t *pcb)
 			dt_lex_next(pcb);
 			n = dt_node_alloc(pcb, DT_N_CAST, &loc);
 			n->dn_type = dt_parse_type_name(pcb);
+			if (dt_type_resolve(n->dn_type)->dtt_kind == DT_TK_FUNC) {
+				char name[128];
+
+				dt_type_name(n->dn_type, name, sizeof(name));
+				dt_cerror(pcb, &loc, "D_CAST_INVAL",
+					  "invalid cast expression: to function type \"%s\"", name);
+			}
 			dt_expect(pcb, T_RPAREN);
 			n->dn_left = unary(pcb);
 			return deepen(pcb, n);
 		}
 		/* FALLTHROUGH */
-	default:
-		return postfix(pcb, primary(pcb));
+	default: return postfix(pcb, primary(pcb));
 	}
 }
 
@@ -481,19 +532,32 @@ static int precedence(dt_tok_t t)
 	case T_BAR: return 4;
 	case T_XOR: return 5;
 	case T_AMP: return 6;
-	case T_EQEQ: case T_NE: return 7;
-	case T_LT: case T_GT: case T_LE: case T_GE: return 8;
-	case T_SHL: case T_SHR: return 9;
-	case T_PLUS: case T_MINUS: return 10;
-	case T_STAR: case T_SLASH: case T_PERCENT: return 11;
+	case T_EQEQ:
+	case T_NE: return 7;
+	case T_LT:
+	case T_GT:
+	case T_LE:
+	case T_GE: return 8;
+	case T_SHL:
+	case T_SHR: return 9;
+	case T_PLUS:
+	case T_MINUS: return 10;
+	case T_STAR:
+	case T_SLASH:
+	case T_PERCENT: return 11;
 	default: return 0;
 	}
 }
 
-
+/*
+ * Precedence climbing: the operators of one level and up, left to right.
+ * Recursion is only for a tighter level on the right (at most one frame a
+ * level); a run of one level is a loop, a flat chain (see grow()).
+ */
 static dt_node_t *binary(dt_pcb_t *pcb, int minprec)
 {
 	dt_node_t *l = unary(pcb);
+	int prev = 0;
 
 	for (;;) {
 		int p = precedence(TOK.tk_kind);
@@ -506,18 +570,27 @@ static dt_node_t *binary(dt_pcb_t *pcb, int minprec)
 		dt_lex_next(pcb);
 		n->dn_left = l;
 		n->dn_right = binary(pcb, p + 1);
-		l = deepen(pcb, n);
+		/* a link of the chain the last operator began, or a new one on l */
+		l = grow(pcb, n, p == prev);
+		prev = p;
 	}
 }
 
 static bool is_assign(dt_tok_t t)
 {
 	switch (t) {
-	case T_ASSIGN: case T_ADD_EQ: case T_SUB_EQ: case T_MUL_EQ: case T_DIV_EQ:
-	case T_MOD_EQ: case T_AND_EQ: case T_OR_EQ: case T_XOR_EQ: case T_SHL_EQ: case T_SHR_EQ:
-		return true;
-	default:
-		return false;
+	case T_ASSIGN:
+	case T_ADD_EQ:
+	case T_SUB_EQ:
+	case T_MUL_EQ:
+	case T_DIV_EQ:
+	case T_MOD_EQ:
+	case T_AND_EQ:
+	case T_OR_EQ:
+	case T_XOR_EQ:
+	case T_SHL_EQ:
+	case T_SHR_EQ: return true;
+	default: return false;
 	}
 }
 
@@ -567,6 +640,7 @@ dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
 dt_node_t *dt_parse_comma(dt_pcb_t *pcb)
 {
 	dt_node_t *c = dt_parse_expr(pcb);
+	bool link = false;
 
 	while (TOK.tk_kind == T_COMMA) {
 		dt_node_t *n = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);
@@ -575,7 +649,8 @@ dt_node_t *dt_parse_comma(dt_pcb_t *pcb)
 		dt_lex_next(pcb);
 		n->dn_left = c;
 		n->dn_right = dt_parse_expr(pcb);
-		c = deepen(pcb, n);
+		c = grow(pcb, n, link);
+		link = true;
 	}
 	return c;
 }

@@ -182,6 +182,27 @@ typedef struct dt_bprog {
 	bool bp_multi; /* loaded for a uprobe_multi link */
 } dt_bprog_t;
 
+/* Kernel structure offsets code generation reads the current task through (dt_run_t's r_off). */
+typedef enum dt_toff {
+	DT_TOFF_REAL_PARENT, /* task_struct.real_parent */
+	DT_TOFF_TGID,	     /* task_struct.tgid */
+	DT_TOFF_SUM_EXEC,    /* task_struct.se.sum_exec_runtime */
+	DT_TOFF_GROUP_LEADER,
+	DT_TOFF_COMM, /* task_struct.comm, 16 bytes */
+	DT_TOFF_CRED, /* task_struct.cred, then cred.euid and cred.egid */
+	DT_TOFF_EUID,
+	DT_TOFF_EGID,
+	DT_TOFF_SIGNAL, /* task_struct.signal, then signal_struct.nr_threads */
+	DT_TOFF_NR_THREADS,
+	DT_TOFF_PGID_PID, /* signal_struct.pids[PIDTYPE_PGID] */
+	DT_TOFF_SID_PID,  /* signal_struct.pids[PIDTYPE_SID] */
+	DT_TOFF_PID_NR,	  /* pid.numbers[0].nr: the number in the initial namespace */
+	DT_TOFF_MM,	  /* task_struct.mm, then mm_struct.arg_start and arg_end */
+	DT_TOFF_ARG_START,
+	DT_TOFF_ARG_END,
+	DT_TOFF_N
+} dt_toff_t;
+
 typedef struct dt_run {
 	dt_stmt_t *r_stmts;
 	int r_nstmts;
@@ -210,8 +231,12 @@ typedef struct dt_run {
 	size_t r_nlinks, r_linkcap;
 	struct perf_buffer *r_pb;
 	int r_ncpus;
-	/* task_struct offsets for ppid and vtimestamp (from the kernel's BTF), or -1 */
-	int r_off_real_parent, r_off_tgid, r_off_sum_exec;
+	/*
+	 * Kernel structure offsets for ppid, vtimestamp, curpsinfo and
+	 * curlwpsinfo, from the kernel's BTF (DT_TOFF_*): -1 where the kernel
+	 * has no such member, -2 (in [0]) until first looked up.
+	 */
+	int r_off[DT_TOFF_N];
 	/* the consumer */
 	FILE *r_out;
 	int r_status; /* DTRACE_STATUS_* */

@@ -77,6 +77,45 @@ static const struct {
 	{ "zoneid_t", "int", false },		   { "boolean_t", "int", false },
 };
 
+/*
+ * Predefined structs: what DTrace's curpsinfo and curlwpsinfo point to (the
+ * members code generation can read from a Linux task, in the order of
+ * illumos' <sys/procfs.h>), and in6_addr_t for inet_ntoa6().  Each member
+ * is a base type or typedef, or an array of one (nelems > 0).
+ */
+typedef struct predef_member {
+	const char *name, *type;
+	size_t nelems;
+} predef_member_t;
+
+static const predef_member_t psinfo_members[] = {
+	{ "pr_nlwp", "int", 0 },    { "pr_pid", "pid_t", 0 },	 { "pr_ppid", "pid_t", 0 },
+	{ "pr_pgid", "pid_t", 0 },  { "pr_sid", "pid_t", 0 },	 { "pr_uid", "uid_t", 0 },
+	{ "pr_euid", "uid_t", 0 },  { "pr_gid", "gid_t", 0 },	 { "pr_egid", "gid_t", 0 },
+	{ "pr_fname", "char", 16 }, { "pr_psargs", "char", 80 }, { NULL, NULL, 0 },
+};
+
+static const predef_member_t lwpsinfo_members[] = {
+	{ "pr_lwpid", "id_t", 0 },
+	{ "pr_onpro", "processorid_t", 0 },
+	{ "pr_name", "char", 16 },
+	{ NULL, NULL, 0 },
+};
+
+static const predef_member_t in6_addr_members[] = {
+	{ "s6_addr", "uint8_t", 16 },
+	{ NULL, NULL, 0 },
+};
+
+static const struct {
+	const char *tag, *tdef;
+	const predef_member_t *members;
+} predef_structs[] = {
+	{ "psinfo", "psinfo_t", psinfo_members },
+	{ "lwpsinfo", "lwpsinfo_t", lwpsinfo_members },
+	{ "in6_addr", "in6_addr_t", in6_addr_members },
+};
+
 static unsigned hash(const char *s)
 {
 	unsigned h = 5381;
@@ -124,6 +163,42 @@ static dt_type_t *newtype(dt_typetab_t *tt, dt_tkind_t kind, size_t size, int fl
 	return t;
 }
 
+/* struct tag { members }, laid out as C does, and typedef struct tag tdef. */
+static int predef_struct(dt_typetab_t *tt, const char *tag, const char *tdef,
+			 const predef_member_t *pm)
+{
+	dt_type_t *st = dt_type_tag(tt, DT_TK_STRUCT, tag);
+	dt_member_t **tail;
+	size_t off = 0, align = 1;
+
+	if (st == NULL)
+		return -1;
+	tail = &st->dtt_tag->td_members;
+	for (; pm->name != NULL; pm++) {
+		dt_member_t *m = dt_arena_alloc(tt->tt_arena, sizeof(*m));
+		dt_type_t *t = dt_type_lookup(tt, pm->type);
+		size_t a;
+
+		if (m == NULL || t == NULL)
+			return -1;
+		if (pm->nelems > 0 && (t = dt_type_array(tt, t, pm->nelems)) == NULL)
+			return -1;
+		a = dt_type_align(t);
+		off = (off + a - 1) / a * a;
+		m->dm_name = pm->name;
+		m->dm_type = t;
+		m->dm_off = off;
+		off += dt_type_size(t);
+		align = a > align ? a : align;
+		*tail = m;
+		tail = &m->dm_next;
+	}
+	st->dtt_tag->td_size = (off + align - 1) / align * align;
+	st->dtt_tag->td_align = align;
+	st->dtt_tag->td_complete = true;
+	return dt_type_typedef(tt, tdef, st) == 0 ? 0 : -1;
+}
+
 dt_typetab_t *dt_typetab_create(dt_arena_t *a)
 {
 	dt_typetab_t *tt = dt_arena_alloc(a, sizeof(*tt));
@@ -153,6 +228,20 @@ dt_typetab_t *dt_typetab_create(dt_arena_t *a)
 		if (enter(tt, DT_TK_VOID, base_typedefs[i].name, t) == NULL)
 			return NULL;
 	}
+	/* the Guide's caddr_t (char *), and IPv4 addresses for inet_ntoa() */
+	{
+		dt_type_t *c = dt_type_pointer(tt, dt_type_lookup(tt, "char"));
+		dt_type_t *u32 = dt_type_lookup(tt, "uint32_t");
+
+		if (c == NULL || dt_type_typedef(tt, "caddr_t", c) != 0 ||
+		    dt_type_typedef(tt, "ipaddr_t", u32) != 0 ||
+		    dt_type_typedef(tt, "in_addr_t", u32) != 0)
+			return NULL;
+	}
+	for (size_t i = 0; i < sizeof(predef_structs) / sizeof(predef_structs[0]); i++)
+		if (predef_struct(tt, predef_structs[i].tag, predef_structs[i].tdef,
+				  predef_structs[i].members) != 0)
+			return NULL;
 	return tt;
 }
 
@@ -194,6 +283,41 @@ dt_type_t *dt_type_array(dt_typetab_t *tt, dt_type_t *ref, size_t n)
 	return t;
 }
 
+dt_type_t *dt_type_func(dt_typetab_t *tt, dt_type_t *ret, dt_type_t *const *args, int nargs,
+			bool varargs)
+{
+	dt_type_t *t = newtype(tt, DT_TK_FUNC, 0, varargs ? DT_TF_VARARGS : 0, NULL, ret);
+
+	if (t == NULL)
+		return NULL;
+	if (nargs > 0) {
+		t->dtt_args = dt_arena_alloc(tt->tt_arena, sizeof(*t->dtt_args) * (size_t)nargs);
+		if (t->dtt_args == NULL)
+			return NULL;
+		memcpy(t->dtt_args, args, sizeof(*t->dtt_args) * (size_t)nargs);
+	}
+	t->dtt_nargs = nargs;
+	/* how deep it nests, its parameters' types included: worked out once */
+	t->dtt_nelems = (size_t)dt_type_depth(ret);
+	for (int i = 0; i < nargs; i++)
+		if ((size_t)dt_type_depth(args[i]) > t->dtt_nelems)
+			t->dtt_nelems = (size_t)dt_type_depth(args[i]);
+	t->dtt_nelems++;
+	return t;
+}
+
+int dt_type_depth(const dt_type_t *t)
+{
+	int d = 0;
+
+	for (; t != NULL; t = t->dtt_ref) {
+		if (t->dtt_kind == DT_TK_FUNC)
+			return d + (int)t->dtt_nelems;
+		d++;
+	}
+	return d;
+}
+
 dt_type_t *dt_type_qualify(dt_typetab_t *tt, dt_type_t *t, int quals)
 {
 	dt_type_t *q;
@@ -232,6 +356,7 @@ const dt_type_t *dt_type_resolve(const dt_type_t *t)
 typedef struct sbuf {
 	char *buf;
 	size_t len, n;
+	char last; /* the last character written (or that would have been) */
 } sbuf_t;
 
 static void sput(sbuf_t *sb, const char *s)
@@ -245,40 +370,65 @@ static void sput(sbuf_t *sb, const char *s)
 		sb->buf[sb->n + (l < room ? l : room)] = '\0';
 	}
 	sb->n += l;
+	if (l > 0)
+		sb->last = s[l - 1];
 }
 
-static void spell(sbuf_t *sb, const dt_type_t *t, bool cnames)
+/*
+ * Types are spelled as C declares them, the name left out: what comes
+ * before the name (the base type and pointers), then what comes after it
+ * (array dimensions and parameter lists), with parentheses where a pointer
+ * applies to an array or function: "int (*)[4]", "void (*[4])(void)".
+ */
+static void spell_pre(sbuf_t *sb, const dt_type_t *t, bool cnames);
+static void spell_post(sbuf_t *sb, const dt_type_t *t, bool cnames);
+
+/* With C names, a D-only typedef is spelled as what it names, its qualifiers kept. */
+static bool c_typedef(const dt_type_t *t, bool cnames, dt_type_t *r)
+{
+	if (t->dtt_kind != DT_TK_TYPEDEF || !cnames || (t->dtt_flags & DT_TF_CNATIVE))
+		return false;
+	*r = *t->dtt_ref;
+	r->dtt_flags |= t->dtt_flags & (DT_TF_CONST | DT_TF_VOLATILE);
+	return true;
+}
+
+static bool wraps(const dt_type_t *ref)
+{
+	return ref->dtt_kind == DT_TK_ARRAY || ref->dtt_kind == DT_TK_FUNC;
+}
+
+static void spell_pre(sbuf_t *sb, const dt_type_t *t, bool cnames)
 {
 	const char *q = (t->dtt_flags & DT_TF_CONST) ? "const " : "";
 	const char *v = (t->dtt_flags & DT_TF_VOLATILE) ? "volatile " : "";
+	dt_type_t r;
 
 	switch (t->dtt_kind) {
-	case DT_TK_PTR:
-		spell(sb, t->dtt_ref, cnames);
-		/* "char **", "char *const *" */
-		sput(sb, t->dtt_ref->dtt_kind == DT_TK_PTR &&
-				 !(t->dtt_ref->dtt_flags & (DT_TF_CONST | DT_TF_VOLATILE))
-			 ? "*"
-			 : " *");
+	case DT_TK_PTR: {
+		const dt_type_t *ref = t->dtt_ref;
+
+		spell_pre(sb, ref, cnames);
+		/* "char *", "char **", "char *const *", "int (*)(int)" */
+		if (wraps(ref))
+			sput(sb, sb->last == '*' || sb->last == '(' ? "(*" : " (*");
+		else if ((ref->dtt_kind == DT_TK_PTR ||
+			  (ref->dtt_kind == DT_TK_STRING && cnames)) &&
+			 !(ref->dtt_flags & (DT_TF_CONST | DT_TF_VOLATILE)))
+			sput(sb, "*");
+		else
+			sput(sb, " *");
 		if (*q)
 			sput(sb, *v ? "const volatile" : "const");
 		else if (*v)
 			sput(sb, "volatile");
 		return;
-	case DT_TK_ARRAY: {
-		char n[32];
-
-		spell(sb, t->dtt_ref, cnames);
-		snprintf(n, sizeof(n), "[%zu]", t->dtt_nelems);
-		sput(sb, n);
-		return;
 	}
+	case DT_TK_ARRAY:
+	case DT_TK_FUNC: spell_pre(sb, t->dtt_ref, cnames); return;
 	case DT_TK_TYPEDEF:
-		if (cnames && !(t->dtt_flags & DT_TF_CNATIVE)) {
-			dt_type_t r = *t->dtt_ref;
-
-			r.dtt_flags |= t->dtt_flags & (DT_TF_CONST | DT_TF_VOLATILE);
-			spell(sb, &r, cnames);
+		if (c_typedef(t, cnames, &r)) {
+			spell_pre(sb, &r, cnames);
 			return;
 		}
 		break;
@@ -289,8 +439,7 @@ static void spell(sbuf_t *sb, const dt_type_t *t, bool cnames)
 			return;
 		}
 		break;
-	default:
-		break;
+	default: break;
 	}
 	sput(sb, q);
 	sput(sb, v);
@@ -303,9 +452,55 @@ static void spell(sbuf_t *sb, const dt_type_t *t, bool cnames)
 	sput(sb, t->dtt_name != NULL ? t->dtt_name : "?");
 }
 
+static void spell_post(sbuf_t *sb, const dt_type_t *t, bool cnames)
+{
+	dt_type_t r;
+	char n[32];
+
+	switch (t->dtt_kind) {
+	case DT_TK_PTR:
+		if (wraps(t->dtt_ref))
+			sput(sb, ")");
+		spell_post(sb, t->dtt_ref, cnames);
+		return;
+	case DT_TK_ARRAY:
+		snprintf(n, sizeof(n), "[%zu]", t->dtt_nelems);
+		sput(sb, n);
+		spell_post(sb, t->dtt_ref, cnames);
+		return;
+	case DT_TK_FUNC:
+		/* "int (int)" alone, "int (*)(int)" after a declarator */
+		sput(sb, sb->last == ')' ? "(" : " (");
+		for (int i = 0; i < t->dtt_nargs; i++) {
+			if (i > 0)
+				sput(sb, ", ");
+			spell_pre(sb, t->dtt_args[i], cnames);
+			spell_post(sb, t->dtt_args[i], cnames);
+		}
+		if (t->dtt_flags & DT_TF_VARARGS)
+			sput(sb, t->dtt_nargs > 0 ? ", ..." : "...");
+		else if (t->dtt_nargs == 0)
+			sput(sb, "void");
+		sput(sb, ")");
+		spell_post(sb, t->dtt_ref, cnames);
+		return;
+	case DT_TK_TYPEDEF:
+		if (c_typedef(t, cnames, &r))
+			spell_post(sb, &r, cnames);
+		return;
+	default: return;
+	}
+}
+
+static void spell(sbuf_t *sb, const dt_type_t *t, bool cnames)
+{
+	spell_pre(sb, t, cnames);
+	spell_post(sb, t, cnames);
+}
+
 size_t dt_type_name(const dt_type_t *t, char *buf, size_t len)
 {
-	sbuf_t sb = { buf, len, 0 };
+	sbuf_t sb = { buf, len, 0, 0 };
 
 	if (len > 0)
 		buf[0] = '\0';
@@ -315,7 +510,7 @@ size_t dt_type_name(const dt_type_t *t, char *buf, size_t len)
 
 size_t dt_type_cname(const dt_type_t *t, char *buf, size_t len)
 {
-	sbuf_t sb = { buf, len, 0 };
+	sbuf_t sb = { buf, len, 0, 0 };
 
 	if (len > 0)
 		buf[0] = '\0';
@@ -411,6 +606,15 @@ static bool same(const dt_type_t *a, const dt_type_t *b)
 		       dt_type_is_void(b->dtt_ref);
 	case DT_TK_ARRAY:
 		return a->dtt_nelems == b->dtt_nelems && same(a->dtt_ref, b->dtt_ref);
+	case DT_TK_FUNC:
+		if (a->dtt_nargs != b->dtt_nargs ||
+		    (a->dtt_flags & DT_TF_VARARGS) != (b->dtt_flags & DT_TF_VARARGS) ||
+		    !same(a->dtt_ref, b->dtt_ref))
+			return false;
+		for (int i = 0; i < a->dtt_nargs; i++)
+			if (!same(a->dtt_args[i], b->dtt_args[i]))
+				return false;
+		return true;
 	case DT_TK_STRUCT:
 	case DT_TK_UNION:
 	case DT_TK_ENUM:

@@ -1,0 +1,5 @@
+/* msgsize( ) reads a STREAMS message (mblk_t): the Guide's, but only kernel tracing has it. */
+BEGIN
+{
+	trace(msgsize((void *)arg0));
+}

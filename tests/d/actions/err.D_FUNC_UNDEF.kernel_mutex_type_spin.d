@@ -1,0 +1,5 @@
+/* mutex_type_spin( ) reads a kernel mutex: the Guide's, but only kernel tracing has it. */
+BEGIN
+{
+	trace(mutex_type_spin((void *)arg0));
+}

@@ -1,0 +1,5 @@
+/* rw_read_held( ) reads a kernel reader/writer lock: the Guide's, but only kernel tracing has it. */
+BEGIN
+{
+	trace(rw_read_held((void *)arg0));
+}

@@ -1,0 +1,5 @@
+/* copyinstr(addr[, maxlen]): the address is required. */
+BEGIN
+{
+	trace(copyinstr());
+}

@@ -1,0 +1,5 @@
+/* printf needs its format. */
+BEGIN
+{
+	printf();
+}

@@ -1,0 +1,5 @@
+/* tracemem(addr, size[, dynsize]): the size is required. */
+BEGIN
+{
+	tracemem(arg0);
+}

@@ -1,0 +1,5 @@
+/* stack([frames]): one argument at most. */
+BEGIN
+{
+	stack(1, 2);
+}

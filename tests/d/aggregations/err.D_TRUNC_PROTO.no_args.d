@@ -1,0 +1,6 @@
+/* trunc( ) needs the aggregation. */
+BEGIN
+{
+	@a = count();
+	trunc();
+}

@@ -1,0 +1,6 @@
+/* declarators in parentheses nest 32 deep at most */
+int ((((((((((((((((((((((((((((((((((x))))))))))))))))))))))))))))))))));
+
+BEGIN
+{
+}

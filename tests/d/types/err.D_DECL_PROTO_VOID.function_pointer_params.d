@@ -1,0 +1,7 @@
+/* void is a parameter list's only parameter */
+int (*ok)(void);
+int (*bad)(void, int);
+
+BEGIN
+{
+}

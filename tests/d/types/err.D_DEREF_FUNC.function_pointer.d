@@ -1,0 +1,8 @@
+/* a pointer to a function has nothing to load */
+int (*fp)(int);
+
+BEGIN
+{
+	x = fp;
+	y = *fp;
+}

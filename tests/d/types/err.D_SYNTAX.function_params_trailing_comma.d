@@ -1,0 +1,6 @@
+/* a parameter list does not end in a comma */
+int (*f)(int, );
+
+BEGIN
+{
+}

@@ -1,0 +1,5 @@
+/* curpsinfo is a translated pointer: its members have values, the pointer has none to trace. */
+BEGIN
+{
+	trace(curpsinfo);
+}

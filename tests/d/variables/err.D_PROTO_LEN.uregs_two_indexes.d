@@ -1,0 +1,5 @@
+/* uregs[] has one index, the register. */
+BEGIN
+{
+	trace(uregs[1, 2]);
+}

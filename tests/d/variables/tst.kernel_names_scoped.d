@@ -1,0 +1,8 @@
+/* self-> and this-> have names of their own: the kernel-only built-ins do not reserve them. */
+BEGIN
+{
+	self->chip = 1;
+	this->fds = 2;
+	self->lgrp[1] = 3;
+	ok = 1 / (self->chip + this->fds + self->lgrp[1] == 6);
+}

@@ -68,4 +68,3 @@ void keep(uint64_t sum)
 {
 	__asm__ __volatile__("" : : "r"(sum));
 }
-

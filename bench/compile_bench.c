@@ -32,12 +32,12 @@ static char *script(int n)
 				"self uint64_t t[int];\n");
 	for (int i = 0; i < n; i++)
 		len += (size_t)snprintf(
-			s + len, cap - len,
-			"gen*:::work,\ntick-%ds\n/arg0 > %d && (self->t[%d] == 0 || execname != \"x%d\")/\n"
-			"{\n\tself->t[%d] = timestamp;\n\tlast[pid, %d] = arg2 * %d + (arg1 & 0xff);\n"
-			"\t@c%d[execname, arg0 %% 16] = count();\n\t@q%d = quantize(arg2 >> %d);\n"
-			"\tprintf(\"%%s %%d %%x %d\\n\", execname, pid, (int)arg2);\n}\n\n",
-			i % 60 + 1, i, i, i, i, i, i + 1, i, i, i % 8, i);
+		    s + len, cap - len,
+		    "gen*:::work,\ntick-%ds\n/arg0 > %d && (self->t[%d] == 0 || execname != \"x%d\")/\n"
+		    "{\n\tself->t[%d] = timestamp;\n\tlast[pid, %d] = arg2 * %d + (arg1 & 0xff);\n"
+		    "\t@c%d[execname, arg0 %% 16] = count();\n\t@q%d = quantize(arg2 >> %d);\n"
+		    "\tprintf(\"%%s %%d %%x %d\\n\", execname, pid, (int)arg2);\n}\n\n",
+		    i % 60 + 1, i, i, i, i, i, i + 1, i, i, i % 8, i);
 	return s;
 }
 

@@ -79,8 +79,8 @@ static int list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *ar
 {
 	(void)dtp;
 	(void)arg;
-	printf("%5u %10s %17s %33s %s\n", (unsigned)pdp->dtpd_id, pdp->dtpd_provider,
-	       pdp->dtpd_mod, pdp->dtpd_func, pdp->dtpd_name);
+	printf("%5u %10s %17s %33s %s\n", (unsigned)pdp->dtpd_id, pdp->dtpd_provider, pdp->dtpd_mod,
+	       pdp->dtpd_func, pdp->dtpd_name);
 	return 0;
 }
 
@@ -107,8 +107,8 @@ static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, 
 		    dtrace_probe_iter(dtp, &pd, list_probe, NULL) != 0) {
 			fflush(stdout);
 			fprintf(stderr, "%s: failed to match %s%s: %s\n", g_pname,
-				kinds[i] == DTRACE_PROBESPEC_NONE ? "" : opt[kinds[i]],
-				descs[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				kinds[i] == DTRACE_PROBESPEC_NONE ? "" : opt[kinds[i]], descs[i],
+				dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			status = 1;
 		}
 	}
@@ -233,8 +233,8 @@ static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
 					fprintf(stderr, "%s: pid %d terminated by %s\n", g_pname,
 						dtrace_proc_target(dtp), strsignal(WTERMSIG(st)));
 				else if (st != -1 && WEXITSTATUS(st) != 0)
-					fprintf(stderr, "%s: pid %d exited with status %d\n", g_pname,
-						dtrace_proc_target(dtp), WEXITSTATUS(st));
+					fprintf(stderr, "%s: pid %d exited with status %d\n",
+						g_pname, dtrace_proc_target(dtp), WEXITSTATUS(st));
 				else
 					fprintf(stderr, "%s: pid %d has exited\n", g_pname,
 						dtrace_proc_target(dtp));
@@ -245,11 +245,8 @@ static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
 			dtrace_stop(dtp);
 		}
 		switch (dtrace_work(dtp, out)) {
-		case DTRACE_WORKSTATUS_DONE:
-			done = true;
-			break;
-		case DTRACE_WORKSTATUS_OKAY:
-			break;
+		case DTRACE_WORKSTATUS_DONE: done = true; break;
+		case DTRACE_WORKSTATUS_OKAY: break;
 		default:
 			fprintf(stderr, "%s: processing aborted: %s\n", g_pname,
 				dtrace_errmsg(dtp, dtrace_errno(dtp)));
@@ -334,27 +331,16 @@ int main(int argc, char *argv[])
 	 */
 	while ((c = getopt(argc, argv, "c:CD:ef:GhI:lm:n:o:p:P:qs:U:vVwx:Z")) != -1) {
 		switch (c) {
-		case 'c':
-			cmd = optarg;
-			break;
-		case 'p':
-			grab = optarg;
-			break;
+		case 'c': cmd = optarg; break;
+		case 'p': grab = optarg; break;
 		case 'q':
 			quiet = true;
 			(void)dtrace_setopt(dtp, "quiet", NULL);
 			break;
-		case 'v': /* the stability report is not printed: accepted for scripts */
-			break;
-		case 'w':
-			(void)dtrace_setopt(dtp, "destructive", NULL);
-			break;
-		case 'Z':
-			(void)dtrace_setopt(dtp, "zdefs", NULL);
-			break;
-		case 'C':
-			cflags |= DTRACE_C_CPP;
-			break;
+		case 'v': /* the stability report is not printed: accepted for scripts */ break;
+		case 'w': (void)dtrace_setopt(dtp, "destructive", NULL); break;
+		case 'Z': (void)dtrace_setopt(dtp, "zdefs", NULL); break;
+		case 'C': cflags |= DTRACE_C_CPP; break;
 		case 'D':
 		case 'I':
 		case 'U':
@@ -369,21 +355,11 @@ int main(int argc, char *argv[])
 				goto done;
 			}
 			break;
-		case 'e':
-			compile_only = true;
-			break;
-		case 'G':
-			mode = MODE_LINK;
-			break;
-		case 'h':
-			mode = MODE_HEADER;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 's':
-			scripts[nscripts++] = optarg;
-			break;
+		case 'e': compile_only = true; break;
+		case 'G': mode = MODE_LINK; break;
+		case 'h': mode = MODE_HEADER; break;
+		case 'o': output = optarg; break;
+		case 's': scripts[nscripts++] = optarg; break;
 		case 'n':
 			/* a program on the command line: marked, compiled in order */
 			scripts[nscripts++] = optarg;
@@ -399,9 +375,7 @@ int main(int argc, char *argv[])
 					  : c == 'm' ? DTRACE_PROBESPEC_MOD
 						     : DTRACE_PROBESPEC_FUNC;
 			break;
-		case 'l':
-			list = true;
-			break;
+		case 'l': list = true; break;
 		case 'V':
 			printf("dtrace: Linux userspace DTrace %s (D interface %d)\n",
 			       DTRACE_TOOL_VERSION, DTRACE_VERSION);
@@ -435,7 +409,8 @@ int main(int argc, char *argv[])
 		goto done;
 	}
 	if (list) {
-		fprintf(stderr, "%s: -l lists the probes of -n, -P, -m and -f descriptions; "
+		fprintf(stderr,
+			"%s: -l lists the probes of -n, -P, -m and -f descriptions; "
 			"listing the probes of a script (-s) or with -h/-G is not available yet\n",
 			g_pname);
 		status = 2;
@@ -443,7 +418,8 @@ int main(int argc, char *argv[])
 	}
 	/* -P, -m and -f enable every probe they describe, with the default action */
 	for (int i = 0; i < ndescs; i++) {
-		static const char *const pre[] = { "", ":", "::" }, *const post[] = { ":::", "::", ":" };
+		static const char *const pre[] = { "", ":", "::" }, *const post[] = { ":::", "::",
+										      ":" };
 		size_t len;
 		char *p;
 
@@ -473,10 +449,11 @@ int main(int argc, char *argv[])
 
 	if (mode == MODE_NONE && !compile_only && (cmd != NULL || grab != NULL)) {
 		/* the target first: $target is known when the programs compile */
-		if (cmd != NULL && ((cmdv = split_command(cmd)) == NULL ||
-				    dtrace_proc_create(dtp, cmdv) < 0)) {
+		if (cmd != NULL &&
+		    ((cmdv = split_command(cmd)) == NULL || dtrace_proc_create(dtp, cmdv) < 0)) {
 			fprintf(stderr, "%s: failed to execute %s: %s\n", g_pname, cmd,
-				cmdv == NULL ? "empty command" : dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				cmdv == NULL ? "empty command"
+					     : dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			status = 1;
 			goto done;
 		}
@@ -501,7 +478,8 @@ int main(int argc, char *argv[])
 		FILE *fp;
 
 		if (isprog[i]) {
-			last = dtrace_program_strcompile(dtp, scripts[i], "-n", cflags, margc, margv);
+			last =
+			    dtrace_program_strcompile(dtp, scripts[i], "-n", cflags, margc, margv);
 			if (last == NULL) {
 				fprintf(stderr, "%s: invalid probe specifier %s: %s\n", g_pname,
 					scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
@@ -557,11 +535,13 @@ int main(int argc, char *argv[])
 
 			if (dtrace_program_exec(dtp, progs[i], &info) != 0) {
 				if (isprog[i])
-					fprintf(stderr, "%s: invalid probe specifier %s: %s\n", g_pname,
-						scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
+					fprintf(stderr, "%s: invalid probe specifier %s: %s\n",
+						g_pname, scripts[i],
+						dtrace_errmsg(dtp, dtrace_errno(dtp)));
 				else
-					fprintf(stderr, "%s: failed to enable script %s: %s\n", g_pname,
-						scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
+					fprintf(stderr, "%s: failed to enable script %s: %s\n",
+						g_pname, scripts[i],
+						dtrace_errmsg(dtp, dtrace_errno(dtp)));
 				status = 1;
 				goto done;
 			}
@@ -570,8 +550,8 @@ int main(int argc, char *argv[])
 					       info.dpi_matches, isprog[i]);
 		}
 		if (output != NULL && (out = fopen(output, "w")) == NULL) {
-			fprintf(stderr, "%s: failed to open output file '%s': %s\n", g_pname, output,
-				strerror(errno));
+			fprintf(stderr, "%s: failed to open output file '%s': %s\n", g_pname,
+				output, strerror(errno));
 			out = stdout;
 			status = 1;
 			goto done;

@@ -21,14 +21,10 @@ static int arg_spec_size(const dt_type_t *t)
 	const dt_type_t *r = dt_type_resolve(t);
 
 	switch (r->dtt_kind) {
-	case DT_TK_INT:
-		return (r->dtt_flags & DT_TF_SIGNED) ? -(int)r->dtt_size : (int)r->dtt_size;
-	case DT_TK_ENUM:
-		return -4;
-	case DT_TK_FLOAT: /* passed as its bit pattern */
-		return (int)r->dtt_size;
-	default: /* pointers and strings */
-		return 8;
+	case DT_TK_INT: return (r->dtt_flags & DT_TF_SIGNED) ? -(int)r->dtt_size : (int)r->dtt_size;
+	case DT_TK_ENUM: return -4;
+	case DT_TK_FLOAT: /* passed as its bit pattern */ return (int)r->dtt_size;
+	default: /* pointers and strings */ return 8;
 	}
 }
 
@@ -85,8 +81,8 @@ static const char *param_ctype(dt_arena_t *a, const dt_type_t *t)
 /* The size@ part of an argument spec, as a C string literal's text. */
 static const char *spec_size(const dt_type_t *t)
 {
-	static const char *const sz[] = { "-8", "", "", "", "-4", "", "-2", "-1", "0",
-					  "1",	"2", "", "4", "", "", "", "8" };
+	static const char *const sz[] = { "-8", "",  "", "",  "-4", "", "-2", "-1", "0",
+					  "1",	"2", "", "4", "",   "", "",   "8" };
 	const dt_type_t *r = dt_type_resolve(t);
 
 	/* plain char: the compiler decides its sign (see _DTRACE_CHAR) */
@@ -105,8 +101,7 @@ static int declare_tags(FILE *out, const dt_type_t *t, dt_strset_t *seen)
 	if (r == NULL || (r->dtt_kind != DT_TK_STRUCT && r->dtt_kind != DT_TK_UNION))
 		return 0;
 	switch (dt_strset_add(seen, r->dtt_name, r, NULL)) {
-	case -1:
-		return -1;
+	case -1: return -1;
 	case 1:
 		fprintf(out, "%s %s;\n", r->dtt_kind == DT_TK_STRUCT ? "struct" : "union",
 			r->dtt_name);
@@ -122,7 +117,8 @@ static void upper(char *dst, size_t len, const char *src, bool fold)
 	for (size_t i = 0; src[i] != '\0' && o + 1 < len; i++) {
 		if (fold && src[i] == '_' && src[i + 1] == '_')
 			i++;
-		dst[o++] = isalnum((unsigned char)src[i]) ? (char)toupper((unsigned char)src[i]) : '_';
+		dst[o++] =
+		    isalnum((unsigned char)src[i]) ? (char)toupper((unsigned char)src[i]) : '_';
 	}
 	dst[o] = '\0';
 }
@@ -146,8 +142,8 @@ static int emit_probe(FILE *out, dt_arena_t *a, const dt_provdecl_t *pv, const d
 	}
 	fprintf(out, ") */\n");
 	fprintf(out, "_DTRACE_SEMAPHORE(%s_%s_semaphore);\n", prov, name);
-	fprintf(out, "#define %s_%s_ENABLED() _DTRACE_IS_ENABLED(%s_%s_semaphore)\n", P, N,
-		prov, name);
+	fprintf(out, "#define %s_%s_ENABLED() _DTRACE_IS_ENABLED(%s_%s_semaphore)\n", P, N, prov,
+		name);
 
 	/* the probe function */
 	fprintf(out, "static __inline__ __attribute__((__always_inline__, __unused__)) void\n");
@@ -193,9 +189,11 @@ static int emit_probe(FILE *out, dt_arena_t *a, const dt_provdecl_t *pv, const d
 	if (pd->pd_nargc > 0) {
 		fprintf(out, "\n\t\t: :");
 		for (int i = 0; i < pd->pd_nargc; i++) {
-			bool flt = dt_type_resolve(pd->pd_nargs[i].pa_type)->dtt_kind == DT_TK_FLOAT;
+			bool flt =
+			    dt_type_resolve(pd->pd_nargs[i].pa_type)->dtt_kind == DT_TK_FLOAT;
 
-			fprintf(out, "%s [_dt_a%d] \"nr\"(_dt_%c%d)", i ? "," : "", i, flt ? 'b' : 'a', i);
+			fprintf(out, "%s [_dt_a%d] \"nr\"(_dt_%c%d)", i ? "," : "", i,
+				flt ? 'b' : 'a', i);
 		}
 	}
 	fprintf(out, ");\n}\n");
@@ -271,8 +269,10 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname)
 		for (dt_provdecl_t *pv = pgp->dp_providers; pv != NULL; pv = pv->pv_next)
 			for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL; pd = pd->pd_next)
 				emit_disabled(out, pv, pd);
-	fprintf(out, "\n#endif /* DTRACE_PROBES_DISABLED */\n\n"
-		     "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", guard);
+	fprintf(out,
+		"\n#endif /* DTRACE_PROBES_DISABLED */\n\n"
+		"#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n",
+		guard);
 	dt_arena_free(&a);
 	if (rc != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);

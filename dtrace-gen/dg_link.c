@@ -47,7 +47,7 @@ static size_t str_add(strtab_t *st, const char *s)
 }
 
 /* The programs to link: pgp alone, or every program of the handle if NULL. */
-#define FOR_EACH_PROG(dtp, pgp, p) \
+#define FOR_EACH_PROG(dtp, pgp, p)                                          \
 	for (dtrace_prog_t *p = (pgp) ? (pgp) : (dtp)->dt_progs; p != NULL; \
 	     p = (pgp) ? NULL : p->dp_next)
 
@@ -61,31 +61,33 @@ static int check_note(const dt_stapsdt_note_t *n, void *arg)
 {
 	check_t *c = arg;
 
-	FOR_EACH_PROG(c->dtp, c->pgp, prog)
-	for (dt_provdecl_t *pv = prog->dp_providers; pv != NULL; pv = pv->pv_next) {
-		if (strcmp(pv->pv_name, n->sn_provider) != 0)
-			continue;
-		for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL; pd = pd->pd_next) {
-			if (strcmp(pd->pd_name, n->sn_name) != 0)
+	FOR_EACH_PROG (c->dtp, c->pgp, prog)
+		for (dt_provdecl_t *pv = prog->dp_providers; pv != NULL; pv = pv->pv_next) {
+			if (strcmp(pv->pv_name, n->sn_provider) != 0)
 				continue;
-			if (n->sn_nargs < 0)
-				return -dt_set_errmsg(c->dtp, EDT_ELF,
-						      "%s: probe %s:%s has a malformed argument "
-						      "specification: \"%s\"",
-						      c->obj, pv->pv_name, pd->pd_name, n->sn_argspec);
-			if (pd->pd_nargc != n->sn_nargs)
-				return -dt_set_errmsg(c->dtp, EDT_ELF,
-						     "%s: probe %s:%s has %d argument%s but is "
-						     "declared with %d (line %u); regenerate the header",
-						     c->obj, pv->pv_name, pd->pd_name, n->sn_nargs,
-						     n->sn_nargs == 1 ? "" : "s", pd->pd_nargc,
-						     pd->pd_loc.line);
-			return 0;
+			for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL; pd = pd->pd_next) {
+				if (strcmp(pd->pd_name, n->sn_name) != 0)
+					continue;
+				if (n->sn_nargs < 0)
+					return -dt_set_errmsg(
+					    c->dtp, EDT_ELF,
+					    "%s: probe %s:%s has a malformed argument "
+					    "specification: \"%s\"",
+					    c->obj, pv->pv_name, pd->pd_name, n->sn_argspec);
+				if (pd->pd_nargc != n->sn_nargs)
+					return -dt_set_errmsg(
+					    c->dtp, EDT_ELF,
+					    "%s: probe %s:%s has %d argument%s but is "
+					    "declared with %d (line %u); regenerate the header",
+					    c->obj, pv->pv_name, pd->pd_name, n->sn_nargs,
+					    n->sn_nargs == 1 ? "" : "s", pd->pd_nargc,
+					    pd->pd_loc.line);
+				return 0;
+			}
+			return -dt_set_errmsg(c->dtp, EDT_ELF,
+					      "%s: probe %s:%s is not declared by provider %s",
+					      c->obj, n->sn_provider, n->sn_name, pv->pv_name);
 		}
-		return -dt_set_errmsg(c->dtp, EDT_ELF,
-				     "%s: probe %s:%s is not declared by provider %s", c->obj,
-				     n->sn_provider, n->sn_name, pv->pv_name);
-	}
 	return 0; /* another provider's probe: not ours to check */
 }
 
@@ -197,8 +199,8 @@ static int set_link(Elf_Scn *scn, size_t link, size_t info)
 	return gelf_update_shdr(scn, &sh) ? 0 : -1;
 }
 
-int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags,
-			const char *file, int objc, char *const objv[])
+int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags, const char *file,
+			int objc, char *const objv[])
 {
 	static const unsigned char zero2[2];
 	strtab_t shstr = { 0 }, str = { 0 };
@@ -218,7 +220,7 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags,
 		return dt_set_errno(dtp, EDT_BADARG);
 	if (check_objects(dtp, pgp, objc, objv) != 0)
 		return -1;
-	FOR_EACH_PROG(dtp, pgp, prog)
+	FOR_EACH_PROG (dtp, pgp, prog)
 		for (dt_provdecl_t *pv = prog->dp_providers; pv != NULL; pv = pv->pv_next)
 			nsema += (size_t)pv->pv_nprobes;
 	if (nsema > 30000) /* two sections each; stay below SHN_LORESERVE */
@@ -243,8 +245,8 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags,
 		dt_set_errno(dtp, EDT_NOMEM);
 		goto out;
 	}
-	if ((elf = elf_begin(fd, ELF_C_WRITE, NULL)) == NULL || gelf_newehdr(elf, ELFCLASS64) == 0 ||
-	    gelf_getehdr(elf, &eh) == NULL)
+	if ((elf = elf_begin(fd, ELF_C_WRITE, NULL)) == NULL ||
+	    gelf_newehdr(elf, ELFCLASS64) == 0 || gelf_getehdr(elf, &eh) == NULL)
 		goto elferr;
 	eh.e_ident[EI_DATA] = ELFDATA2LSB;
 	eh.e_type = ET_REL;
@@ -253,40 +255,42 @@ int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags,
 
 	/* sections: .shstrtab .strtab .symtab, then (.group .probes) per probe */
 	if ((shstrscn = new_section(elf, &shstr, ".shstrtab", SHT_STRTAB, 0, NULL, 0, 1, 0)) ==
-		    NULL ||
+		NULL ||
 	    (strscn = new_section(elf, &shstr, ".strtab", SHT_STRTAB, 0, NULL, 0, 1, 0)) == NULL ||
 	    (symscn = new_section(elf, &shstr, ".symtab", SHT_SYMTAB, 0, syms,
 				  (nsema + 1) * sizeof(*syms), 8, sizeof(Elf64_Sym))) == NULL)
 		goto elferr;
-	FOR_EACH_PROG(dtp, pgp, prog)
-	for (dt_provdecl_t *pv = prog->dp_providers; pv != NULL; pv = pv->pv_next) {
-		for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL; pd = pd->pd_next, k++) {
-			char name[DT_PROVNAMELEN + DT_NAMELEN + 16];
-			size_t off;
+	FOR_EACH_PROG (dtp, pgp, prog)
+		for (dt_provdecl_t *pv = prog->dp_providers; pv != NULL; pv = pv->pv_next) {
+			for (dt_probedecl_t *pd = pv->pv_probes; pd != NULL;
+			     pd = pd->pd_next, k++) {
+				char name[DT_PROVNAMELEN + DT_NAMELEN + 16];
+				size_t off;
 
-			snprintf(name, sizeof(name), "%s_%s_semaphore", pv->pv_name, pd->pd_name);
-			if ((off = str_add(&str, name)) == (size_t)-1) {
-				dt_set_errno(dtp, EDT_NOMEM);
-				goto out;
+				snprintf(name, sizeof(name), "%s_%s_semaphore", pv->pv_name,
+					 pd->pd_name);
+				if ((off = str_add(&str, name)) == (size_t)-1) {
+					dt_set_errno(dtp, EDT_NOMEM);
+					goto out;
+				}
+				grps[k] = new_section(elf, &shstr, ".group", SHT_GROUP, 0,
+						      &groups[2 * k], 2 * sizeof(uint32_t), 4, 4);
+				members[k] = new_section(elf, &shstr, ".probes", SHT_PROGBITS,
+							 SHF_ALLOC | SHF_WRITE | SHF_GROUP,
+							 (void *)zero2, 2, 2, 0);
+				if (grps[k] == NULL || members[k] == NULL)
+					goto elferr;
+				groups[2 * k] = GRP_COMDAT;
+				groups[2 * k + 1] = (uint32_t)elf_ndxscn(members[k]);
+				syms[k + 1].st_name = (Elf64_Word)off;
+				syms[k + 1].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT);
+				syms[k + 1].st_other = STV_HIDDEN;
+				syms[k + 1].st_shndx = (Elf64_Section)elf_ndxscn(members[k]);
+				syms[k + 1].st_size = 2;
+				if (set_link(grps[k], elf_ndxscn(symscn), k + 1) != 0)
+					goto elferr;
 			}
-			grps[k] = new_section(elf, &shstr, ".group", SHT_GROUP, 0, &groups[2 * k],
-					      2 * sizeof(uint32_t), 4, 4);
-			members[k] = new_section(elf, &shstr, ".probes", SHT_PROGBITS,
-						 SHF_ALLOC | SHF_WRITE | SHF_GROUP, (void *)zero2,
-						 2, 2, 0);
-			if (grps[k] == NULL || members[k] == NULL)
-				goto elferr;
-			groups[2 * k] = GRP_COMDAT;
-			groups[2 * k + 1] = (uint32_t)elf_ndxscn(members[k]);
-			syms[k + 1].st_name = (Elf64_Word)off;
-			syms[k + 1].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT);
-			syms[k + 1].st_other = STV_HIDDEN;
-			syms[k + 1].st_shndx = (Elf64_Section)elf_ndxscn(members[k]);
-			syms[k + 1].st_size = 2;
-			if (set_link(grps[k], elf_ndxscn(symscn), k + 1) != 0)
-				goto elferr;
 		}
-	}
 	if (new_section(elf, &shstr, ".note.GNU-stack", SHT_PROGBITS, 0, NULL, 0, 1, 0) == NULL)
 		goto elferr;
 	/* string tables last: now they are complete */

@@ -54,8 +54,8 @@ void ks_code_free(ks_code_t *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
-		  uint32_t value_size, uint32_t max_entries, uint32_t flags)
+int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, uint32_t value_size,
+		  uint32_t max_entries, uint32_t flags)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
 	int fd = bpf_map_create(type, name, key_size, value_size, max_entries, &opts);
@@ -171,8 +171,8 @@ static int retprobe_bit(void)
 
 static int bind_prog(int prog_fd, int pfd);
 
-int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t ref_ctr_off,
-		     bool ret, pid_t pid)
+int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t ref_ctr_off, bool ret,
+		     pid_t pid)
 {
 	struct perf_event_attr attr;
 	int type = pmu_type("uprobe"), pfd;
@@ -337,8 +337,8 @@ static void probe_features(void)
 	features.kf_uprobe_pmu = pmu_type("uprobe") >= 0;
 	/* ref_ctr_offset for perf uprobes came with the same format file (5.1) */
 	features.kf_uprobe_refctr =
-		features.kf_uprobe_pmu &&
-		access("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset", F_OK) == 0;
+	    features.kf_uprobe_pmu &&
+	    access("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset", F_OK) == 0;
 	features.kf_uprobe_multi = probe_uprobe_multi();
 	if ((fd = probe_prog(BPF_PROG_TYPE_KPROBE, 0, BPF_FUNC_get_attach_cookie)) >= 0) {
 		features.kf_cookie = true;

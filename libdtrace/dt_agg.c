@@ -49,7 +49,7 @@ static void merge(const dt_agg_t *ag, uint64_t *tot, const uint64_t *cpu)
 	case DT_AGG_MIN:
 	case DT_AGG_MAX:
 		if (tot[0] == 0 || (ag->ag_fn == DT_AGG_MIN ? (int64_t)cpu[1] < (int64_t)tot[1]
-							 : (int64_t)cpu[1] > (int64_t)tot[1]))
+							    : (int64_t)cpu[1] > (int64_t)tot[1]))
 			tot[1] = cpu[1];
 		tot[0] += cpu[0];
 		return;
@@ -118,8 +118,8 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 		if (batched) {
 			LIBBPF_OPTS(bpf_map_batch_opts, o);
 
-			err = bpf_map_lookup_batch(ag->ag_fd, first ? NULL : &tok, &tok, kb, vb, &got,
-						   &o);
+			err = bpf_map_lookup_batch(ag->ag_fd, first ? NULL : &tok, &tok, kb, vb,
+						   &got, &o);
 			err = err < 0 ? errno : 0;
 			if (err == EINVAL && first) { /* no batches: one key at a time */
 				batched = false;
@@ -131,7 +131,8 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 				goto out;
 			}
 		} else {
-			err = bpf_map_get_next_key(ag->ag_fd, first ? NULL : kb, kb) == 0 ? 0 : ENOENT;
+			err = bpf_map_get_next_key(ag->ag_fd, first ? NULL : kb, kb) == 0 ? 0
+											  : ENOENT;
 			got = err == 0 && bpf_map_lookup_elem(ag->ag_fd, kb, vb) == 0 ? 1 : 0;
 		}
 		first = false;
@@ -180,7 +181,7 @@ out:
 
 static int64_t qbucket_value(int i)
 {
-	return i < DT_QUANTIZE_ZERO ? -(int64_t)(1ULL << (DT_QUANTIZE_ZERO - 1 - i))
+	return i < DT_QUANTIZE_ZERO    ? -(int64_t)(1ULL << (DT_QUANTIZE_ZERO - 1 - i))
 	       : i == DT_QUANTIZE_ZERO ? 0
 				       : (int64_t)(1ULL << (i - DT_QUANTIZE_ZERO - 1));
 }
@@ -269,7 +270,7 @@ static long double qweight(const dt_agg_t *ag, const uint64_t *v, uint64_t *zero
 typedef struct sortctx {
 	const dt_agg_t *sc_ag;
 	const dt_asnap_t *sc_s;
-	int sc_rev;	/* -1 reverses */
+	int sc_rev; /* -1 reverses */
 	bool sc_keyfirst;
 	int sc_keypos;
 } sortctx_t;
@@ -368,8 +369,7 @@ static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s
 /* ---------------------------------------------------------------- printing */
 
 /* dt_print_quantline: one row's bar and count. */
-static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total, bool pos,
-		      bool neg)
+static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total, bool pos, bool neg)
 {
 	static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
 	static const char sp[] = "                                        ";
@@ -392,7 +392,8 @@ static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total,
 		fprintf(fp, "%s%s|%*s %-9lld\n", sp + 20 + depth, ats + 20 + len - depth, len, "",
 			shown);
 	else
-		fprintf(fp, "%20s|%s%s %-9lld\n", "", ats + 20 + len - depth, sp + 20 + depth, shown);
+		fprintf(fp, "%20s|%s%s %-9lld\n", "", ats + 20 + len - depth, sp + 20 + depth,
+			shown);
 }
 
 static void quantize_rows(FILE *fp, const int64_t *b, uint32_t nb, uint32_t first, uint32_t last,
@@ -435,8 +436,8 @@ static void quantize_rows(FILE *fp, const int64_t *b, uint32_t nb, uint32_t firs
 			char c[32];
 
 			if (i == 0 || i == nb - 1) {
-				snprintf(c, sizeof(c), "%s %lld", i == 0 ? "<" : ">=",
-					 (long long)ag->ag_llqval[i]);
+				snprintf(c, sizeof(c), "%s %lld",
+					 i == 0 ? "<" : ">=", (long long)ag->ag_llqval[i]);
 				fprintf(fp, "%16s ", c);
 			} else {
 				fprintf(fp, "%16lld ", (long long)ag->ag_llqval[i]);
@@ -484,9 +485,14 @@ static void print_value(FILE *fp, const dt_agg_t *ag, const uint64_t *v)
 /* ---------------------------------------------------------------- JSON */
 
 static const char *const fn_names[] = {
-	[DT_AGG_COUNT] = "count",	  [DT_AGG_SUM] = "sum",		  [DT_AGG_MIN] = "min",
-	[DT_AGG_MAX] = "max",		  [DT_AGG_AVG] = "avg",		  [DT_AGG_STDDEV] = "stddev",
-	[DT_AGG_QUANTIZE] = "quantize", [DT_AGG_LQUANTIZE] = "lquantize",
+	[DT_AGG_COUNT] = "count",
+	[DT_AGG_SUM] = "sum",
+	[DT_AGG_MIN] = "min",
+	[DT_AGG_MAX] = "max",
+	[DT_AGG_AVG] = "avg",
+	[DT_AGG_STDDEV] = "stddev",
+	[DT_AGG_QUANTIZE] = "quantize",
+	[DT_AGG_LQUANTIZE] = "lquantize",
 	[DT_AGG_LLQUANTIZE] = "llquantize",
 };
 
@@ -667,8 +673,7 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag, bool del, 
 	return rc;
 }
 
-int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs,
-		  const uint8_t *data)
+int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data)
 {
 	dt_run_t *r = dtp->dt_run;
 	dt_agg_t *ag = act->a_naggs > 0 ? agg_by_id(r, act->a_aggs[0]) : NULL;
@@ -842,8 +847,9 @@ static void print_bundle(FILE *fp, const char *fmt, const dt_agg_t *const *ags, 
 			x = ag->ag_fn == DT_AGG_STDDEV ? (int64_t)stddev(v, ag->ag_normal)
 						       : scalar(ag, v, ag->ag_normal);
 			memcpy(buf + ag0->ag_keysize, &x, 8);
-			recs[nr++] = (dt_rec_t){ ag0->ag_keysize, 8, DT_RK_INT,
-						 ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV };
+			recs[nr++] =
+			    (dt_rec_t){ ag0->ag_keysize, 8, DT_RK_INT,
+					ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV };
 		} else if (key < ag0->ag_nkeys) {
 			recs[nr++] = ag0->ag_keys[key++];
 		} else if (*conv != '\0') {
@@ -906,14 +912,16 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 				const dt_asnap_t *sj = ags[j]->ag_snap;
 				long at = sj != NULL ? find_key(ags[j], sj, kix[j], key) : -1;
 
-				bs[nb].b_vals[j] = at >= 0 ? sj->as_vals + (size_t)at * nslots(ags[j])
-							   : zero;
+				bs[nb].b_vals[j] =
+				    at >= 0 ? sj->as_vals + (size_t)at * nslots(ags[j]) : zero;
 			}
 			nb++;
 		}
 	}
 	{
-		bundlesort_t bsort = { ags, n, (int)(dt_option_get(dtp, "aggsortpos", 0) % (uint64_t)n),
+		bundlesort_t bsort = { ags,
+				       n,
+				       (int)(dt_option_get(dtp, "aggsortpos", 0) % (uint64_t)n),
 				       dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1,
 				       dt_option_get(dtp, "aggsortkey", 0) != 0,
 				       (int)dt_option_get(dtp, "aggsortkeypos", 0) };

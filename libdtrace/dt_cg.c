@@ -36,9 +36,9 @@
 #define R9 BPF_REG_9
 #define FP BPF_REG_10
 
-#define SLOT_TMP (-8) /* an 8-byte temporary (helper output) */
-#define SLOT_FIRST 2  /* spill slot n at r10 - 8n */
-#define SLOT_MAX 48
+#define SLOT_TMP   (-8) /* an 8-byte temporary (helper output) */
+#define SLOT_FIRST 2	/* spill slot n at r10 - 8n */
+#define SLOT_MAX   48
 
 typedef enum { V_GLOBAL, V_THIS, V_SELF, V_ARRAY } vkind_t;
 
@@ -88,7 +88,7 @@ typedef struct dt_cg {
 } dt_cg_t;
 
 static _Noreturn void cg_error(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static _Noreturn void cg_error(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
 {
@@ -221,8 +221,8 @@ static void normalize(dt_cg_t *cg, int reg, const dt_type_t *t)
 	if (t == NULL || sz >= 8 || sz == 0 || !dt_type_is_int(t))
 		return;
 	emit(cg, KS_ALU64_IMM(BPF_LSH, reg, (int32_t)(64 - 8 * sz)));
-	emit(cg, KS_ALU64_IMM(dt_type_is_signed(t) ? BPF_ARSH : BPF_RSH, reg,
-			      (int32_t)(64 - 8 * sz)));
+	emit(cg,
+	     KS_ALU64_IMM(dt_type_is_signed(t) ? BPF_ARSH : BPF_RSH, reg, (int32_t)(64 - 8 * sz)));
 }
 
 static void extend(dt_cg_t *cg, int reg, size_t sz, bool sign)
@@ -280,13 +280,14 @@ static void fault(dt_cg_t *cg, int kind, int addrreg)
 {
 	uint32_t e = cg->cg_ly->ly_err;
 
-	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(e + offsetof(dt_errrec_t, er_action)),
-			   cg->cg_action));
-	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(e + offsetof(dt_errrec_t, er_pc)),
-			   (int32_t)here(cg)));
+	emit(cg,
+	     KS_ST_MEM(BPF_W, R8, (int16_t)(e + offsetof(dt_errrec_t, er_action)), cg->cg_action));
+	emit(cg,
+	     KS_ST_MEM(BPF_W, R8, (int16_t)(e + offsetof(dt_errrec_t, er_pc)), (int32_t)here(cg)));
 	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(e + offsetof(dt_errrec_t, er_fault)), kind));
 	if (addrreg >= 0)
-		emit(cg, KS_STX_MEM(BPF_DW, R8, addrreg, (int16_t)(e + offsetof(dt_errrec_t, er_addr))));
+		emit(cg, KS_STX_MEM(BPF_DW, R8, addrreg,
+				    (int16_t)(e + offsetof(dt_errrec_t, er_addr))));
 	else
 		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(e + offsetof(dt_errrec_t, er_addr)), 0));
 	cg->cg_faults = true;
@@ -324,7 +325,10 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	char key[256];
 	dt_var_t *v;
 
-	snprintf(key, sizeof(key), "%s%s", kind == V_THIS ? "this->" : kind == V_SELF ? "self->" : "",
+	snprintf(key, sizeof(key), "%s%s",
+		 kind == V_THIS	  ? "this->"
+		 : kind == V_SELF ? "self->"
+				  : "",
 		 name);
 	if ((v = (dt_var_t *)dt_strset_get(r->r_vars, key)) != NULL)
 		return v;
@@ -580,8 +584,7 @@ static void lv_load(dt_cg_t *cg, lval_t *lv)
 		}
 		break;
 	}
-	default:
-		dyn_load(cg, v, lv->lv_keys);
+	default: dyn_load(cg, v, lv->lv_keys);
 	}
 }
 
@@ -606,8 +609,7 @@ static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 		}
 		break;
 	}
-	default:
-		dyn_store(cg, v, lv->lv_keys, n, lv->lv_type);
+	default: dyn_store(cg, v, lv->lv_keys, n, lv->lv_type);
 	}
 }
 
@@ -662,7 +664,8 @@ static void usdt_arg(dt_cg_t *cg, int i, const dt_node_t *n)
 	if (cg->cg_in_error) {
 		/* ERROR: arg1 EPID, arg2 action, arg3 offset, arg4 fault, arg5 address */
 		uint32_t e = cg->cg_ly->ly_err;
-		static const int fields[] = { -1, offsetof(dt_errrec_t, er_epid),
+		static const int fields[] = { -1,
+					      offsetof(dt_errrec_t, er_epid),
 					      offsetof(dt_errrec_t, er_action),
 					      offsetof(dt_errrec_t, er_pc),
 					      offsetof(dt_errrec_t, er_fault),
@@ -671,8 +674,8 @@ static void usdt_arg(dt_cg_t *cg, int i, const dt_node_t *n)
 		if (i < 1 || i > 5)
 			emit(cg, KS_MOV64_IMM(R0, 0));
 		else
-			emit(cg, KS_LDX_MEM(i <= 3 ? BPF_W : BPF_DW, R0, R8,
-					    (int16_t)(e + fields[i])));
+			emit(cg,
+			     KS_LDX_MEM(i <= 3 ? BPF_W : BPF_DW, R0, R8, (int16_t)(e + fields[i])));
 		return;
 	}
 	if (cg->cg_pi->pi_kind == DT_PK_PROFILE || cg->cg_pi->pi_kind == DT_PK_TICK) {
@@ -707,9 +710,9 @@ static void usdt_arg(dt_cg_t *cg, int i, const dt_node_t *n)
 		long long v = strtoll(op + 1, &end, 0);
 
 		if (*end != '\0')
-			cg_error(cg, n, "USDT argument %d of %s:%s:%s:%s: unsupported operand %s", i,
-				 cg->cg_pd->dtpd_provider, cg->cg_pd->dtpd_mod, cg->cg_pd->dtpd_func,
-				 cg->cg_pd->dtpd_name, op);
+			cg_error(cg, n, "USDT argument %d of %s:%s:%s:%s: unsupported operand %s",
+				 i, cg->cg_pd->dtpd_provider, cg->cg_pd->dtpd_mod,
+				 cg->cg_pd->dtpd_func, cg->cg_pd->dtpd_name, op);
 		emit_imm64(cg, R0, (uint64_t)v);
 	} else if (op[0] == '%') { /* a register */
 		if ((off = ks_reg_offset(op, &width)) < 0)
@@ -1089,8 +1092,8 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 	static const struct {
 		dt_tok_t tok;
 		int jop;
-	} ops[] = { { T_EQEQ, BPF_JEQ }, { T_NE, BPF_JNE }, { T_LT, BPF_JSLT },
-		    { T_LE, BPF_JSLE }, { T_GT, BPF_JSGT }, { T_GE, BPF_JSGE } };
+	} ops[] = { { T_EQEQ, BPF_JEQ }, { T_NE, BPF_JNE },  { T_LT, BPF_JSLT },
+		    { T_LE, BPF_JSLE },	 { T_GT, BPF_JSGT }, { T_GE, BPF_JSGE } };
 	int yes = label(cg), done = label(cg), jop = BPF_JEQ;
 
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -1267,12 +1270,8 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		return;
 	}
 	switch (n->dn_kind) {
-	case DT_N_INT:
-		emit_imm64(cg, R0, n->dn_value);
-		return;
-	case DT_N_STRING:
-		string_literal(cg, n->dn_string, n->dn_strlen);
-		return;
+	case DT_N_INT: emit_imm64(cg, R0, n->dn_value); return;
+	case DT_N_STRING: string_literal(cg, n->dn_string, n->dn_strlen); return;
 	case DT_N_IDENT:
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_BUILTIN) {
 			builtin_var(cg, n);
@@ -1304,7 +1303,8 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		}
 		if (n->dn_op == T_ARROW) { /* p->m: user memory */
 			const dt_member_t *m;
-			const dt_type_t *st = dt_type_resolve(dt_type_resolve(n->dn_left->dn_type)->dtt_ref);
+			const dt_type_t *st =
+			    dt_type_resolve(dt_type_resolve(n->dn_left->dn_type)->dtt_ref);
 
 			m = dt_type_member(st, n->dn_name);
 			if (m == NULL || m->dm_bits != 0 || !dt_type_is_scalar(m->dm_type))
@@ -1352,9 +1352,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			emit(cg, KS_ALU64_IMM(BPF_NEG, R0, 0));
 			normalize(cg, R0, t);
 			return;
-		case T_PLUS:
-			cg_expr(cg, n->dn_left);
-			return;
+		case T_PLUS: cg_expr(cg, n->dn_left); return;
 		case T_TILDE:
 			cg_expr(cg, n->dn_left);
 			emit(cg, KS_ALU64_IMM(BPF_XOR, R0, -1));
@@ -1379,15 +1377,10 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			load_user(cg, tsize(t), dt_type_is_signed(t));
 			return;
 		case T_INC:
-		case T_DEC:
-			assign(cg, n, n->dn_left, n->dn_op, NULL, false, false);
-			return;
-		default:
-			cg_error(cg, n, "operator %s is not supported yet", dt_tok_name(n->dn_op));
+		case T_DEC: assign(cg, n, n->dn_left, n->dn_op, NULL, false, false); return;
+		default: cg_error(cg, n, "operator %s is not supported yet", dt_tok_name(n->dn_op));
 		}
-	case DT_N_POSTFIX:
-		assign(cg, n, n->dn_left, n->dn_op, NULL, true, false);
-		return;
+	case DT_N_POSTFIX: assign(cg, n, n->dn_left, n->dn_op, NULL, true, false); return;
 	case DT_N_BINARY:
 		switch (n->dn_op) {
 		case T_ASSIGN:
@@ -1408,22 +1401,20 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		case T_LT:
 		case T_LE:
 		case T_GT:
-		case T_GE:
-			compare(cg, n);
-			return;
+		case T_GE: compare(cg, n); return;
 		case T_LAND:
 		case T_LOR: {
 			int out = label(cg), done = label(cg);
 			bool and = n->dn_op == T_LAND;
 
 			cg_expr(cg, n->dn_left);
-			emit_to(cg, KS_JMP_IMM(and ? BPF_JEQ : BPF_JNE, R0, 0, 0), out);
+			emit_to(cg, KS_JMP_IMM(and? BPF_JEQ : BPF_JNE, R0, 0, 0), out);
 			cg_expr(cg, n->dn_right);
-			emit_to(cg, KS_JMP_IMM(and ? BPF_JEQ : BPF_JNE, R0, 0, 0), out);
-			emit(cg, KS_MOV64_IMM(R0, and ? 1 : 0));
+			emit_to(cg, KS_JMP_IMM(and? BPF_JEQ : BPF_JNE, R0, 0, 0), out);
+			emit(cg, KS_MOV64_IMM(R0, and? 1 : 0));
 			jump(cg, done);
 			place(cg, out);
-			emit(cg, KS_MOV64_IMM(R0, and ? 0 : 1));
+			emit(cg, KS_MOV64_IMM(R0, and? 0 : 1));
 			place(cg, done);
 			return;
 		}
@@ -1478,11 +1469,8 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			cg_error(cg, n, "stringof of a non-string is not supported yet");
 		cg_expr(cg, n->dn_left);
 		return;
-	case DT_N_CALL:
-		cg_call(cg, n);
-		return;
-	default:
-		cg_error(cg, n, "this expression is not supported in a program yet");
+	case DT_N_CALL: cg_call(cg, n); return;
+	default: cg_error(cg, n, "this expression is not supported in a program yet");
 	}
 }
 
@@ -1529,8 +1517,8 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 
 /* ---------------------------------------------------------------- aggregations */
 
-static const char *const aggfn_names[] = { "count", "sum", "min", "max", "avg", "stddev",
-					   "quantize", "lquantize", "llquantize" };
+static const char *const aggfn_names[] = { "count",  "sum",	 "min",	      "max",	   "avg",
+					   "stddev", "quantize", "lquantize", "llquantize" };
 
 uint32_t dt_llq_orders(const int64_t a[4], dt_llq_order_t *o, int *norders)
 {
@@ -1603,12 +1591,16 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 						     dt_type_is_int(t) && dt_type_is_signed(t) };
 			off += 8;
 		} else {
-			cg_error(cg, call, "@%s: keys of this type are not supported yet", an->dn_name);
+			cg_error(cg, call, "@%s: keys of this type are not supported yet",
+				 an->dn_name);
 		}
 	}
 	ag->ag_keysize = off ? off : 8;
 	switch (fn) {
-	case DT_AGG_COUNT: ag->ag_nbuckets = 0; ag->ag_valsize = 8; break;
+	case DT_AGG_COUNT:
+		ag->ag_nbuckets = 0;
+		ag->ag_valsize = 8;
+		break;
 	case DT_AGG_STDDEV: ag->ag_valsize = 32; break;
 	case DT_AGG_QUANTIZE: ag->ag_nbuckets = DT_QUANTIZE_NBUCKETS; break;
 	case DT_AGG_LQUANTIZE: ag->ag_nbuckets = (uint32_t)ag->ag_args[1] + 2; break;
@@ -1617,8 +1609,10 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 		int n;
 
 		if (ag->ag_args[2] - ag->ag_args[1] >= DT_LLQUANTIZE_MAXORDERS)
-			cg_error(cg, call, "llquantize( ) of more than %d orders of magnitude is not "
-				 "supported", DT_LLQUANTIZE_MAXORDERS);
+			cg_error(cg, call,
+				 "llquantize( ) of more than %d orders of magnitude is not "
+				 "supported",
+				 DT_LLQUANTIZE_MAXORDERS);
 		ag->ag_nbuckets = dt_llq_orders(ag->ag_args, o, &n);
 		if (ag->ag_nbuckets <= 4096 &&
 		    (ag->ag_llqval = dt_arena_alloc(&r->r_arena, 8 * ag->ag_nbuckets)) == NULL)
@@ -1628,7 +1622,8 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 			ag->ag_llqval[b] = o[n - 1].lo_this; /* the top bucket, unless below */
 		for (int i = 0; ag->ag_llqval != NULL && i < n; i++)
 			for (uint32_t b = o[i].lo_base, k = 0;
-			     k < (uint32_t)((o[i].lo_this - o[i].lo_last) / o[i].lo_width); b++, k++)
+			     k < (uint32_t)((o[i].lo_this - o[i].lo_last) / o[i].lo_width);
+			     b++, k++)
 				ag->ag_llqval[b] = o[i].lo_last + (int64_t)k * o[i].lo_width;
 		if (ag->ag_llqval != NULL)
 			ag->ag_llqval[0] = o[0].lo_last; /* counts what is below it */
@@ -1785,8 +1780,10 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 	dt_node_t *an = lhs->dn_kind == DT_N_INDEX ? lhs->dn_left : lhs;
 	dt_node_t *keys = lhs->dn_kind == DT_N_INDEX ? lhs->dn_args : NULL;
 	dt_agg_t *ag = agg_of(cg, an, call);
-	int incr_arg = ag->ag_fn == DT_AGG_QUANTIZE ? 1 : ag->ag_fn == DT_AGG_LQUANTIZE ? 4
-		       : ag->ag_fn == DT_AGG_LLQUANTIZE ? 5 : -1;
+	int incr_arg = ag->ag_fn == DT_AGG_QUANTIZE	? 1
+		       : ag->ag_fn == DT_AGG_LQUANTIZE	? 4
+		       : ag->ag_fn == DT_AGG_LLQUANTIZE ? 5
+							: -1;
 	dt_node_t *x = call->dn_args, *incr = NULL;
 	int have = label(cg), drop = label(cg), done = label(cg), nk;
 	uint32_t k = cg->cg_ly->ly_key;
@@ -1845,7 +1842,8 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 		emit(cg, KS_LDX_MEM(BPF_DW, R3, R9, 0));
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R3, 0, 0), set);
 		emit(cg, KS_LDX_MEM(BPF_DW, R4, R9, 8));
-		emit_to(cg, KS_JMP_REG(ag->ag_fn == DT_AGG_MIN ? BPF_JSGE : BPF_JSLE, R1, R4, 0), keep);
+		emit_to(cg, KS_JMP_REG(ag->ag_fn == DT_AGG_MIN ? BPF_JSGE : BPF_JSLE, R1, R4, 0),
+			keep);
 		place(cg, set);
 		emit(cg, KS_STX_MEM(BPF_DW, R9, R1, 8));
 		place(cg, keep);
@@ -1854,9 +1852,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 	emit(cg, KS_ATOMIC_ADD64(R9, R3, 0));
 	switch (ag->ag_fn) {
 	case DT_AGG_SUM:
-	case DT_AGG_AVG:
-		emit(cg, KS_ATOMIC_ADD64(R9, R1, 8));
-		break;
+	case DT_AGG_AVG: emit(cg, KS_ATOMIC_ADD64(R9, R1, 8)); break;
 	case DT_AGG_STDDEV:
 		emit(cg, KS_ATOMIC_ADD64(R9, R1, 8));
 		add_square(cg);
@@ -1869,8 +1865,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 		emit(cg, KS_ALU64_REG(BPF_ADD, R9, R3));
 		emit(cg, KS_ATOMIC_ADD64(R9, R2, 8));
 		break;
-	default:
-		break;
+	default: break;
 	}
 	jump(cg, done);
 	place(cg, drop);
@@ -1888,8 +1883,8 @@ static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
 
 	cg->cg_recoff += (store + 7) & ~7u;
 	if (!st->st_laidout) {
-		if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t), 8) !=
-		    0)
+		if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t),
+			    8) != 0)
 			cg_error(cg, NULL, "out of memory");
 		st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign };
 	}
@@ -1920,7 +1915,8 @@ static void agg_action(dt_cg_t *cg, dt_node_t *s, dt_akind_t kind)
 	add_act(cg, kind, fmt, rec0);
 	if (!cg->cg_st->st_laidout) {
 		dt_act_t *act = &cg->cg_st->st_acts[cg->cg_st->st_nacts - 1];
-		uint32_t *copy = dt_arena_alloc(&cg->cg_run->r_arena, sizeof(uint32_t) * (size_t)naggs);
+		uint32_t *copy =
+		    dt_arena_alloc(&cg->cg_run->r_arena, sizeof(uint32_t) * (size_t)naggs);
 
 		if (copy == NULL)
 			cg_error(cg, s, "out of memory");
@@ -2000,7 +1996,8 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 		}
 		if (strcmp(f, "exit") == 0) {
 			cg_expr(cg, s->dn_args);
-			emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 4, true)));
+			emit(cg,
+			     KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 4, true)));
 			emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
 			emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
 			add_act(cg, DT_A_EXIT, NULL, rec0);
@@ -2011,8 +2008,10 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 			dt_node_t *sz = s->dn_args->dn_next;
 			int off, ok = label(cg);
 
-			if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 || sz->dn_value > 4096)
-				cg_error(cg, sz, "tracemem( ) needs a constant size from 1 to 4096");
+			if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 ||
+			    sz->dn_value > 4096)
+				cg_error(cg, sz,
+					 "tracemem( ) needs a constant size from 1 to 4096");
 			cg_expr(cg, s->dn_args);
 			off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
 			emit(cg, KS_MOV64_REG(R9, R0));

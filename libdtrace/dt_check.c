@@ -21,16 +21,16 @@
 /* What the checker knows about the clause it is in. */
 typedef struct dt_cctx {
 	dt_node_t *cc_clause;
-	bool cc_stmt;	 /* checking a statement (actions are allowed) */
-	bool cc_lhs;	 /* checking the target of an assignment */
-	bool cc_pred;	 /* in the predicate */
-	bool cc_aggkey;	 /* an aggregation key: stack() and func() are allowed */
-	bool cc_index;	 /* the array being indexed: an array name is fine */
+	bool cc_stmt;	/* checking a statement (actions are allowed) */
+	bool cc_lhs;	/* checking the target of an assignment */
+	bool cc_pred;	/* in the predicate */
+	bool cc_aggkey; /* an aggregation key: stack() and func() are allowed */
+	bool cc_index;	/* the array being indexed: an array name is fine */
 	/* speculation state of the clause, for DTrace's ordering rules */
 	bool cc_data, cc_spec, cc_commit;
 	/* args[] of the clause's probes, from provider definitions */
-	int cc_nargs; /* -1: unknown (no provider definition matches) */
-	dt_node_t *cc_pdesc; /* the description being compiled */
+	int cc_nargs;	      /* -1: unknown (no provider definition matches) */
+	dt_node_t *cc_pdesc;  /* the description being compiled */
 	const char *cc_pname; /* the probe it names, for messages: "myp:::go" */
 	const dt_probedecl_t *cc_probe;
 	const dt_provdecl_t *cc_prov;
@@ -73,7 +73,6 @@ static const char *tname(dt_pcb_t *pcb, const dt_type_t *t)
 	return buf;
 }
 
-
 dt_ident_t *dt_ident_lookup(dt_strset_t *ss, const char *name)
 {
 	return ss != NULL ? (dt_ident_t *)dt_strset_get(ss, name) : NULL;
@@ -105,9 +104,9 @@ void dt_idents_init(dt_pcb_t *pcb)
 	    (pcb->pcb_aggs = dt_strset_create(pcb->pcb_arena)) == NULL)
 		dt_cnomem(pcb);
 	for (size_t i = 0; i < n; i++) {
-		dt_ident_t *id = dt_ident_add(pcb, pcb->pcb_globals, b[i].db_name,
-					      b[i].db_kind == DB_VAR ? DT_IDENT_BUILTIN : DT_IDENT_FUNC,
-					      &none);
+		dt_ident_t *id =
+		    dt_ident_add(pcb, pcb->pcb_globals, b[i].db_name,
+				 b[i].db_kind == DB_VAR ? DT_IDENT_BUILTIN : DT_IDENT_FUNC, &none);
 
 		id->di_func = &b[i];
 		if (b[i].db_kind == DB_VAR && b[i].db_type != NULL)
@@ -143,8 +142,8 @@ static dt_type_t *int_const_type(dt_pcb_t *pcb, const dt_node_t *n)
 	/* the first type that holds it: int, unsigned int (hex and octal), long, unsigned long */
 	if (f & DT_INT_UNSIGNED)
 		return type_named(pcb, (f & (DT_INT_LONG | DT_INT_LONGLONG)) || v > UINT32_MAX
-					       ? "unsigned long"
-					       : "unsigned int");
+					   ? "unsigned long"
+					   : "unsigned int");
 	if (!(f & (DT_INT_LONG | DT_INT_LONGLONG)) && v <= INT32_MAX)
 		return type_named(pcb, "int");
 	if (!(f & (DT_INT_LONG | DT_INT_LONGLONG)) && (f & DT_INT_NONDEC) && v <= UINT32_MAX)
@@ -169,7 +168,8 @@ static dt_type_t *arith_type(dt_pcb_t *pcb, const dt_type_t *a, const dt_type_t 
 		ub = false;
 	}
 	if (sa == 8 || sb == 8)
-		return type_named(pcb, (sa == 8 && ua) || (sb == 8 && ub) ? "unsigned long" : "long");
+		return type_named(pcb,
+				  (sa == 8 && ua) || (sb == 8 && ub) ? "unsigned long" : "long");
 	return type_named(pcb, ua || ub ? "unsigned int" : "int");
 }
 
@@ -276,15 +276,20 @@ static void pdesc_args(dt_pcb_t *pcb, dt_node_t *pd, dt_cctx_t *cx)
 		/* DTrace's limits: provider 64, module 64, function 192, name 64, with the NUL */
 		if (strlen(f[i]) >= (size_t)(i == 2 ? 192 : 64))
 			dt_cerror(pcb, &pd->dn_loc, "D_PDESC_INVAL",
-				  "invalid probe description \"%s\": its %s is too long", pd->dn_name,
-				  i == 0 ? "provider" : i == 1 ? "module" : i == 2 ? "function" : "name");
+				  "invalid probe description \"%s\": its %s is too long",
+				  pd->dn_name,
+				  i == 0   ? "provider"
+				  : i == 1 ? "module"
+				  : i == 2 ? "function"
+					   : "name");
 	cx->cc_pname = pd->dn_name;
 	if ((f[0][0] == '\0' || strcmp(f[0], "dtrace") == 0) &&
-	    (strcmp(f[3], "BEGIN") == 0 || strcmp(f[3], "END") == 0 || strcmp(f[3], "ERROR") == 0)) {
+	    (strcmp(f[3], "BEGIN") == 0 || strcmp(f[3], "END") == 0 ||
+	     strcmp(f[3], "ERROR") == 0)) {
 		cx->cc_nargs = 0;
-		cx->cc_pname = f[3][0] == 'B' ? "dtrace:::BEGIN" : f[3][0] == 'E' && f[3][1] == 'N'
-							       ? "dtrace:::END"
-							       : "dtrace:::ERROR";
+		cx->cc_pname = f[3][0] == 'B'			  ? "dtrace:::BEGIN"
+			       : f[3][0] == 'E' && f[3][1] == 'N' ? "dtrace:::END"
+								  : "dtrace:::ERROR";
 		return;
 	}
 	if ((f[0][0] == '\0' || strcmp(f[0], "profile") == 0) &&
@@ -309,8 +314,8 @@ static void pdesc_args(dt_pcb_t *pcb, dt_node_t *pd, dt_cctx_t *cx)
 			if (!provok)
 				continue;
 			for (const dt_probedecl_t *p = pv->pv_probes; p != NULL; p = p->pd_next) {
-				bool same = cx->cc_probe != NULL &&
-					    cx->cc_probe->pd_xargc == p->pd_xargc;
+				bool same =
+				    cx->cc_probe != NULL && cx->cc_probe->pd_xargc == p->pd_xargc;
 
 				if (!glob_match(f[3], p->pd_dname))
 					continue;
@@ -375,7 +380,8 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	if (cx->cc_probe->pd_xargs != cx->cc_probe->pd_nargs && k < cx->cc_probe->pd_nargc) {
 		const dt_type_t *from = cx->cc_probe->pd_nargs[k].pa_type;
 
-		if (!dt_type_compatible(n->dn_type, from) && dt_find_xlator(pcb, from, n->dn_type) == NULL)
+		if (!dt_type_compatible(n->dn_type, from) &&
+		    dt_find_xlator(pcb, from, n->dn_type) == NULL)
 			dt_cerror(pcb, &n->dn_loc, "D_ARGS_XLATOR",
 				  "translator for args[%lld] from %s to %s is not defined",
 				  (long long)i, tname(pcb, from), tname(pcb, n->dn_type));
@@ -420,15 +426,15 @@ static dt_type_t *stored_type(dt_pcb_t *pcb, const dt_node_t *rhs)
 {
 	const dt_type_t *r = dt_type_resolve(rhs->dn_type);
 
-	if (r->dtt_kind == DT_TK_ARRAY && dt_type_size(r->dtt_ref) == 1 && dt_type_is_int(r->dtt_ref))
+	if (r->dtt_kind == DT_TK_ARRAY && dt_type_size(r->dtt_ref) == 1 &&
+	    dt_type_is_int(r->dtt_ref))
 		return type_named(pcb, "string"); /* a char array is kept as a string */
 	if (rhs->dn_kind == DT_N_INT && (rhs->dn_flags & DT_NF_CONST))
 		return rhs->dn_type;
 	return rhs->dn_type;
 }
 
-static void check_keys(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *id, const char *what,
-		       dt_cctx_t *cx)
+static void check_keys(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *id, const char *what, dt_cctx_t *cx)
 {
 	int nk = 0;
 	dt_cctx_t kcx = *cx;
@@ -453,7 +459,8 @@ static void check_keys(dt_pcb_t *pcb, dt_node_t *n, dt_ident_t *id, const char *
 		if (nk < id->di_nkeys && !dt_type_compatible(id->di_keys[nk], k->dn_type))
 			dt_cerror(pcb, &k->dn_loc, "D_PROTO_ARG",
 				  "%s key #%d is incompatible with its earlier use: %s, not %s",
-				  what, nk + 1, tname(pcb, k->dn_type), tname(pcb, id->di_keys[nk]));
+				  what, nk + 1, tname(pcb, k->dn_type),
+				  tname(pcb, id->di_keys[nk]));
 	}
 	if (id->di_nkeys >= 0 && nk != id->di_nkeys)
 		dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
@@ -521,9 +528,10 @@ static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const 
 			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_LIMVAL",
 				  "lquantize( ) upper bound must be a 32-bit quantity");
 		if (c[1] < c[0])
-			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_MISMATCH",
-				  "lquantize( ) upper bound (%lld) must be greater than lower bound (%lld)",
-				  (long long)c[1], (long long)c[0]);
+			dt_cerror(
+			    pcb, &call->dn_loc, "D_LQUANT_MISMATCH",
+			    "lquantize( ) upper bound (%lld) must be greater than lower bound (%lld)",
+			    (long long)c[1], (long long)c[0]);
 		if (c[2] <= 0)
 			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPTYPE",
 				  "lquantize( ) step must be a positive integer constant");
@@ -535,17 +543,19 @@ static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const 
 				  "lquantize( ) step (%lld) is too small: %lld buckets",
 				  (long long)c[2], (long long)((c[1] - c[0]) / c[2]));
 		if ((c[1] - c[0]) / c[2] == 0)
-			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPLARGE",
-				  "lquantize( ) step (%lld) is too large: no levels between %lld and "
-				  "%lld",
-				  (long long)c[2], (long long)c[0], (long long)c[1]);
+			dt_cerror(
+			    pcb, &call->dn_loc, "D_LQUANT_STEPLARGE",
+			    "lquantize( ) step (%lld) is too large: no levels between %lld and "
+			    "%lld",
+			    (long long)c[2], (long long)c[0], (long long)c[1]);
 	} else {
 		int64_t factor = c[0], low = c[1], high = c[2], nsteps = c[3], g;
 		uint64_t p = 1;
 
 		if (factor < 2)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORSMALL",
-				  "llquantize( ) factor (%lld) must be at least 2", (long long)factor);
+				  "llquantize( ) factor (%lld) must be at least 2",
+				  (long long)factor);
 		if (factor > UINT16_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORVAL",
 				  "llquantize( ) factor must be a 16-bit quantity");
@@ -559,9 +569,10 @@ static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const 
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_NSTEPVAL",
 				  "llquantize( ) steps must be between 0 and 65535");
 		if (high <= low)
-			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_MAGRANGE",
-				  "llquantize( ) high magnitude (%lld) must be above the low one (%lld)",
-				  (long long)high, (long long)low);
+			dt_cerror(
+			    pcb, &call->dn_loc, "D_LLQUANT_MAGRANGE",
+			    "llquantize( ) high magnitude (%lld) must be above the low one (%lld)",
+			    (long long)high, (long long)low);
 		if (nsteps < factor)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORNSTEPS",
 				  "llquantize( ) steps (%lld) must be at least the factor (%lld)",
@@ -570,20 +581,22 @@ static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const 
 		for (g = factor; g < nsteps; g *= factor)
 			;
 		if (nsteps % factor != 0 || g % nsteps != 0)
-			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTOREVEN",
-				  "llquantize( ) factor (argument #1) must evenly divide the number of "
-				  "steps per magnitude (argument #4), and the number of steps per "
-				  "magnitude must evenly divide a power of the factor");
+			dt_cerror(
+			    pcb, &call->dn_loc, "D_LLQUANT_FACTOREVEN",
+			    "llquantize( ) factor (argument #1) must evenly divide the number of "
+			    "steps per magnitude (argument #4), and the number of steps per "
+			    "magnitude must evenly divide a power of the factor");
 		/* factor raised to the high magnitude plus one must fit, as DTrace counts */
 		for (int64_t i = 0; i <= high + 1; i++) {
 			if (p * (uint64_t)factor > p) {
 				p *= (uint64_t)factor;
 				continue;
 			}
-			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_MAGTOOBIG",
-				  "llquantize( ) factor (%lld) raised to power of high magnitude (%lld) "
-				  "plus 1 overflows 64-bits",
-				  (long long)factor, (long long)high);
+			dt_cerror(
+			    pcb, &call->dn_loc, "D_LLQUANT_MAGTOOBIG",
+			    "llquantize( ) factor (%lld) raised to power of high magnitude (%lld) "
+			    "plus 1 overflows 64-bits",
+			    (long long)factor, (long long)high);
 		}
 	}
 	if (lq) /* DTrace compares base, number of levels and step, not the upper bound */
@@ -604,9 +617,10 @@ static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const 
 		if (c[i] == id->di_aggargs[i])
 			continue;
 		if (lq && i == 1)
-			dt_cerror(pcb, &call->dn_loc, lqm[1],
-				  "lquantize( ) range gives %lld levels; @%s's earlier use has %lld",
-				  (long long)c[1], aname, (long long)id->di_aggargs[1]);
+			dt_cerror(
+			    pcb, &call->dn_loc, lqm[1],
+			    "lquantize( ) range gives %lld levels; @%s's earlier use has %lld",
+			    (long long)c[1], aname, (long long)id->di_aggargs[1]);
 		dt_cerror(pcb, &call->dn_loc, lq ? lqm[i] : llqm[i],
 			  "%s( ) argument #%d (%lld) differs from @%s's earlier use (%lld)", f,
 			  i + 2, (long long)c[i], aname, (long long)id->di_aggargs[i]);
@@ -632,9 +646,11 @@ static void check_aggregation(dt_pcb_t *pcb, dt_node_t *asg, dt_cctx_t *cx)
 			  "@%s: an aggregating function (count, sum, quantize...) is required",
 			  agg->dn_name);
 	if (cx->cc_commit)
-		dt_cerror(pcb, &asg->dn_loc, "D_AGG_COMM", "aggregating actions may not follow commit( )");
+		dt_cerror(pcb, &asg->dn_loc, "D_AGG_COMM",
+			  "aggregating actions may not follow commit( )");
 	if (cx->cc_spec)
-		dt_cerror(pcb, &asg->dn_loc, "D_AGG_SPEC", "aggregating actions may not follow speculate( )");
+		dt_cerror(pcb, &asg->dn_loc, "D_AGG_SPEC",
+			  "aggregating actions may not follow speculate( )");
 	snprintf(what, sizeof(what), "@%s", agg->dn_name);
 	id = dt_ident_lookup(pcb->pcb_aggs, agg->dn_name);
 	if (id == NULL) {
@@ -642,8 +658,8 @@ static void check_aggregation(dt_pcb_t *pcb, dt_node_t *asg, dt_cctx_t *cx)
 		id->di_func = b;
 	} else if (id->di_func != b) {
 		dt_cerror(pcb, &call->dn_loc, "D_AGG_REDEF",
-			  "@%s: aggregation redefined as %s( ); it is %s( ) (line %u)", agg->dn_name,
-			  b->db_name, id->di_func->db_name, id->di_loc.line);
+			  "@%s: aggregation redefined as %s( ); it is %s( ) (line %u)",
+			  agg->dn_name, b->db_name, id->di_func->db_name, id->di_loc.line);
 	}
 	agg->dn_ident = id;
 	if (lhs->dn_kind == DT_N_INDEX) {
@@ -720,23 +736,20 @@ static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_nod
 		return false;
 	switch (conv) {
 	case 's':
-	case 'S':
-		return stringish(t);
-	case 'c':
-		return dt_type_is_int(t) && sz <= 4;
-	case 'p':
-		return dt_type_is_scalar(t);
-	case 'a':
-		return dt_type_is_scalar(t);
-	case 'A':
-		return a != NULL && usymaddr(a);
-	case 'k':
-		return a == NULL; /* a stack: only as a printa key */
+	case 'S': return stringish(t);
+	case 'c': return dt_type_is_int(t) && sz <= 4;
+	case 'p': return dt_type_is_scalar(t);
+	case 'a': return dt_type_is_scalar(t);
+	case 'A': return a != NULL && usymaddr(a);
+	case 'k': return a == NULL; /* a stack: only as a printa key */
 	case 'Y':
-	case 'T':
-		return dt_type_is_int(t) && sz == 8;
-	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
-		return r->dtt_kind == DT_TK_FLOAT;
+	case 'T': return dt_type_is_int(t) && sz == 8;
+	case 'e':
+	case 'E':
+	case 'f':
+	case 'F':
+	case 'g':
+	case 'G': return r->dtt_kind == DT_TK_FLOAT;
 	default: /* d i o u x X */
 		if (!dt_type_is_int(t))
 			return false;
@@ -803,7 +816,8 @@ static void check_format(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, dt_node_
 	bool printa = agg != NULL;
 
 	if (fmt->dn_strlen == 0 && !printa && strcmp(fn, "freopen") != 0)
-		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty", fn);
+		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty",
+			  fn);
 	while (*f) {
 		fmt_conv_t c;
 
@@ -831,10 +845,11 @@ static void check_format(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, dt_node_
 					  agg->di_nkeys == 1 ? "" : "s");
 			kt = agg->di_keys[nkey++];
 			if (!conv_ok(c.conv, c.len, kt, NULL))
-				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_TYPE",
-					  "printa( ) key #%d of @%s is incompatible with conversion "
-					  "#%d prototype: conversion: %%%s%c, key: %s",
-					  nkey, agg->di_name, nconv, c.len, c.conv, tname(pcb, kt));
+				dt_cerror(
+				    pcb, &fmt->dn_loc, "D_PRINTF_ARG_TYPE",
+				    "printa( ) key #%d of @%s is incompatible with conversion "
+				    "#%d prototype: conversion: %%%s%c, key: %s",
+				    nkey, agg->di_name, nconv, c.len, c.conv, tname(pcb, kt));
 			continue;
 		}
 		for (int k = 0; k < c.star; k++, argn++) {
@@ -844,9 +859,10 @@ static void check_format(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, dt_node_
 					  "or precision argument",
 					  fn, nconv);
 			if (!dt_type_is_int(a->dn_type))
-				dt_cerror(pcb, &a->dn_loc, "D_PRINTF_DYN_TYPE",
-					  "%s( ) argument #%d must be an integer width or precision",
-					  fn, argn);
+				dt_cerror(
+				    pcb, &a->dn_loc, "D_PRINTF_DYN_TYPE",
+				    "%s( ) argument #%d must be an integer width or precision", fn,
+				    argn);
 			a = a->dn_next;
 		}
 		if (a == NULL)
@@ -855,10 +871,11 @@ static void check_format(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, dt_node_
 				  "corresponding value argument",
 				  fn, nconv, c.conv);
 		if (!conv_ok(c.conv, c.len, a->dn_type, a))
-			dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
-				  "%s( ) argument #%d is incompatible with conversion #%d prototype: "
-				  "conversion: %%%s%c, argument: %s",
-				  fn, argn, nconv, c.len, c.conv, tname(pcb, a->dn_type));
+			dt_cerror(
+			    pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
+			    "%s( ) argument #%d is incompatible with conversion #%d prototype: "
+			    "conversion: %%%s%c, argument: %s",
+			    fn, argn, nconv, c.len, c.conv, tname(pcb, a->dn_type));
 		a = a->dn_next;
 		argn++;
 	}
@@ -874,22 +891,18 @@ static bool arg_ok(char k, const dt_node_t *a)
 {
 	switch (k) {
 	case 'i':
-	case 'c':
-		return dt_type_is_int(a->dn_type);
+	case 'c': return dt_type_is_int(a->dn_type);
 	case 's':
 		/* a string, a char pointer or array, or NULL (strtok(NULL, ...)) */
-		return stringish(a->dn_type) ||
-		       (dt_type_is_int(a->dn_type) && (a->dn_flags & DT_NF_CONST) && a->dn_value == 0);
-	case 'p':
-		return dt_type_is_scalar(a->dn_type);
+		return stringish(a->dn_type) || (dt_type_is_int(a->dn_type) &&
+						 (a->dn_flags & DT_NF_CONST) && a->dn_value == 0);
+	case 'p': return dt_type_is_scalar(a->dn_type);
 	case 'a':
 		return dt_type_is_scalar(a->dn_type) || dt_type_is_string(a->dn_type) ||
 		       dt_type_resolve(a->dn_type)->dtt_kind == DT_TK_FLOAT ||
 		       (a->dn_ident != NULL && a->dn_ident->di_kind == DT_IDENT_FUNC);
-	case 'x':
-		return !dt_type_is_void(a->dn_type);
-	default:
-		return true;
+	case 'x': return !dt_type_is_void(a->dn_type);
+	default: return true;
 	}
 }
 
@@ -899,12 +912,12 @@ static bool arg_ok(char k, const dt_node_t *a)
  * commit() and discard() may follow commit() (dt_stmt_append).  Data
  * recorded after speculate() goes to the speculation and does not count.
  */
-static void record_action(dt_pcb_t *pcb, dt_cctx_t *cx, const dt_builtin_t *b,
-			  const dt_loc_t *loc)
+static void record_action(dt_pcb_t *pcb, dt_cctx_t *cx, const dt_builtin_t *b, const dt_loc_t *loc)
 {
 	if (b->db_flags & DB_F_SPECULATE) {
 		if (cx->cc_spec)
-			dt_cerror(pcb, loc, "D_SPEC_SPEC", "speculate( ) may not follow speculate( )");
+			dt_cerror(pcb, loc, "D_SPEC_SPEC",
+				  "speculate( ) may not follow speculate( )");
 		if (cx->cc_commit)
 			dt_cerror(pcb, loc, "D_SPEC_COMM", "speculate( ) may not follow commit( )");
 		if (cx->cc_data)
@@ -938,7 +951,8 @@ static void record_action(dt_pcb_t *pcb, dt_cctx_t *cx, const dt_builtin_t *b,
 static const char *kind_name(char k)
 {
 	switch (k) {
-	case 'i': case 'c': return "an integer";
+	case 'i':
+	case 'c': return "an integer";
 	case 's': return "a string";
 	case 'p': return "a pointer or integer";
 	case 'g': return "an aggregation";
@@ -1009,13 +1023,15 @@ static void check_printa(dt_pcb_t *pcb, dt_node_t *n)
 		if (id->di_nkeys != a0->di_nkeys)
 			dt_cerror(pcb, &a->dn_loc, "D_PRINTA_AGGKEY",
 				  "printa( ): @%s has %d key%s but @%s has %d", a->dn_name,
-				  id->di_nkeys, id->di_nkeys == 1 ? "" : "s", a0->di_name, a0->di_nkeys);
+				  id->di_nkeys, id->di_nkeys == 1 ? "" : "s", a0->di_name,
+				  a0->di_nkeys);
 		for (int k = 0; k < id->di_nkeys; k++)
 			if (!dt_type_compatible(id->di_keys[k], a0->di_keys[k]))
-				dt_cerror(pcb, &a->dn_loc, "D_PRINTA_AGGPROTO",
-					  "printa( ): key #%d of @%s (%s) does not match @%s's (%s)",
-					  k + 1, a->dn_name, tname(pcb, id->di_keys[k]), a0->di_name,
-					  tname(pcb, a0->di_keys[k]));
+				dt_cerror(
+				    pcb, &a->dn_loc, "D_PRINTA_AGGPROTO",
+				    "printa( ): key #%d of @%s (%s) does not match @%s's (%s)",
+				    k + 1, a->dn_name, tname(pcb, id->di_keys[k]), a0->di_name,
+				    tname(pcb, a0->di_keys[k]));
 	}
 	if (fmt != NULL)
 		check_format(pcb, "printa", fmt, NULL, a0);
@@ -1096,7 +1112,8 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		kernel_only(pcb, n, b);
 	if (b->db_kind == DB_AGGFUNC)
 		dt_cerror(pcb, &n->dn_loc, "D_AGG_FUNC",
-			  "%s( ) may only be used to assign an aggregation: @name = %s(...)", fn, fn);
+			  "%s( ) may only be used to assign an aggregation: @name = %s(...)", fn,
+			  fn);
 	if (b->db_kind == DB_ACTION && !cx->cc_stmt)
 		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
 			  "action %s( ) may not be used in an expression", fn);
@@ -1129,9 +1146,10 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 				  "tracemem( ) prototype mismatch: expected at most 3 args");
 		check(pcb, n->dn_args, &acx);
 		if (!dt_type_is_scalar(n->dn_args->dn_type))
-			dt_cerror(pcb, &n->dn_args->dn_loc, "D_TRACEMEM_ADDR",
-				  "tracemem( ) argument #1 is incompatible with prototype: a pointer "
-				  "or integer address is expected");
+			dt_cerror(
+			    pcb, &n->dn_args->dn_loc, "D_TRACEMEM_ADDR",
+			    "tracemem( ) argument #1 is incompatible with prototype: a pointer "
+			    "or integer address is expected");
 		positive_const(pcb, n->dn_args->dn_next, &acx, "D_TRACEMEM_SIZE",
 			       "tracemem( ) size", false);
 		if (na == 3) {
@@ -1151,7 +1169,8 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			dt_cerror(pcb, &n->dn_loc, user ? "D_USTACK_PROTO" : "D_STACK_PROTO",
 				  "%s( ) prototype mismatch: too many arguments", fn);
 		if (na >= 1)
-			positive_const(pcb, n->dn_args, &acx, user ? "D_USTACK_FRAMES" : "D_STACK_SIZE",
+			positive_const(pcb, n->dn_args, &acx,
+				       user ? "D_USTACK_FRAMES" : "D_STACK_SIZE",
 				       user ? "the number of frames" : "the stack size", false);
 		if (na == 2)
 			positive_const(pcb, n->dn_args->dn_next, &acx, "D_USTACK_STRSIZE",
@@ -1190,20 +1209,23 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			continue;
 		}
 		if (a->dn_kind == DT_N_AGG)
-			dt_cerror(pcb, &a->dn_loc, strcmp(fn, "trace") == 0 ? "D_TRACE_AGG" : "D_PROTO_ARG",
+			dt_cerror(pcb, &a->dn_loc,
+				  strcmp(fn, "trace") == 0 ? "D_TRACE_AGG" : "D_PROTO_ARG",
 				  "%s( ) argument #%d may not be an aggregation", fn, i + 1);
 		if (strcmp(fn, "trace") == 0 && a->dn_kind == DT_N_CALL) {
 			const dt_builtin_t *f = dt_builtin_lookup(a->dn_name);
 
 			if (f != NULL && f->db_kind == DB_AGGFUNC)
-				dt_cerror(pcb, &a->dn_loc, "D_TRACE_DYN",
-					  "trace( ) argument has dynamic type: %s( ) is an aggregating "
-					  "function",
-					  a->dn_name);
+				dt_cerror(
+				    pcb, &a->dn_loc, "D_TRACE_DYN",
+				    "trace( ) argument has dynamic type: %s( ) is an aggregating "
+				    "function",
+				    a->dn_name);
 		}
 		check(pcb, a, &acx);
 		if (strcmp(fn, "trace") == 0 && dt_type_is_void(a->dn_type))
-			dt_cerror(pcb, &a->dn_loc, "D_TRACE_VOID", "trace( ) argument has void type");
+			dt_cerror(pcb, &a->dn_loc, "D_TRACE_VOID",
+				  "trace( ) argument has void type");
 		if (strcmp(fn, "trace") == 0 && xlated_ptr(a))
 			dt_cerror(pcb, &a->dn_loc, "D_TRACE_DYN",
 				  "trace( ) may not be applied to a translated pointer: trace "
@@ -1224,8 +1246,8 @@ done:
 	if (b->db_kind == DB_ACTION || (cx->cc_stmt && (b->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
 		record_action(pcb, cx, b, &n->dn_loc);
 	n->dn_type = b->db_type != NULL && strcmp(b->db_type, "stack") != 0
-			     ? type_named(pcb, b->db_type)
-			     : type_named(pcb, "uint64_t");
+			 ? type_named(pcb, b->db_type)
+			 : type_named(pcb, "uint64_t");
 	n->dn_ident = id;
 }
 
@@ -1269,7 +1291,8 @@ static int64_t fold(dt_pcb_t *pcb, dt_node_t *n, int64_t a, int64_t b, bool uns)
 	case T_SLASH:
 	case T_PERCENT:
 		if (b == 0)
-			dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO", "expression contains division by zero");
+			dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO",
+				  "expression contains division by zero");
 		if (uns)
 			return n->dn_op == T_SLASH ? (int64_t)((uint64_t)a / (uint64_t)b)
 						   : (int64_t)((uint64_t)a % (uint64_t)b);
@@ -1305,7 +1328,8 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		dt_cerror(pcb, &l->dn_loc, "D_AGG_MDIM",
 			  "improper attempt to reference @%s as a multi-dimensional array",
 			  l->dn_left->dn_left->dn_name);
-	if (l->dn_kind == DT_N_AGG || (l->dn_kind == DT_N_INDEX && l->dn_left->dn_kind == DT_N_AGG)) {
+	if (l->dn_kind == DT_N_AGG ||
+	    (l->dn_kind == DT_N_INDEX && l->dn_left->dn_kind == DT_N_AGG)) {
 		check_aggregation(pcb, n, cx);
 		return;
 	}
@@ -1346,8 +1370,9 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if (dt_type_is_string(l->dn_type) || dt_type_is_string(r->dn_type))
 			dt_cerror(pcb, &n->dn_loc,
 				  addsub ? "D_OP_INCOMPAT"
-				  : op == T_MUL_EQ || op == T_DIV_EQ || op == T_MOD_EQ ? "D_OP_ARITH"
-										       : "D_OP_INT",
+				  : op == T_MUL_EQ || op == T_DIV_EQ || op == T_MOD_EQ
+				      ? "D_OP_ARITH"
+				      : "D_OP_INT",
 				  "operator %s cannot be applied to a string", dt_tok_name(op));
 		if (addsub && dt_type_is_ptr(r->dn_type))
 			dt_cerror(pcb, &n->dn_loc, "D_OP_VFPTR",
@@ -1357,14 +1382,17 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 				dt_cerror(pcb, &n->dn_loc, "D_OP_ARITH",
 					  "operator %s requires operands of arithmetic type",
 					  dt_tok_name(op));
-		} else if (!(dt_type_is_int(l->dn_type) || (addsub && dt_type_is_ptr(l->dn_type))) ||
+		} else if (!(dt_type_is_int(l->dn_type) ||
+			     (addsub && dt_type_is_ptr(l->dn_type))) ||
 			   !dt_type_is_int(r->dn_type)) {
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INT",
-				  "operator %s requires operands of integral type", dt_tok_name(op));
+				  "operator %s requires operands of integral type",
+				  dt_tok_name(op));
 		}
 		if ((op == T_DIV_EQ || op == T_MOD_EQ) && (r->dn_flags & DT_NF_CONST) &&
 		    r->dn_value == 0)
-			dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO", "expression contains division by zero");
+			dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO",
+				  "expression contains division by zero");
 	}
 	n->dn_type = l->dn_type;
 	n->dn_flags = 0;
@@ -1457,16 +1485,23 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 			  op);
 	n->dn_flags = 0;
 	switch (n->dn_op) {
-	case T_STAR: case T_SLASH: case T_PERCENT: case T_SHL: case T_SHR: case T_AMP:
-	case T_BAR: case T_XOR:
+	case T_STAR:
+	case T_SLASH:
+	case T_PERCENT:
+	case T_SHL:
+	case T_SHR:
+	case T_AMP:
+	case T_BAR:
+	case T_XOR:
 		if (!dt_type_is_int(l->dn_type) || !dt_type_is_int(r->dn_type))
-			dt_cerror(pcb, &n->dn_loc,
-				  n->dn_op == T_STAR || n->dn_op == T_SLASH ? "D_OP_ARITH" : "D_OP_INT",
-				  "operator %s requires operands of %s type", op,
-				  n->dn_op == T_STAR || n->dn_op == T_SLASH ? "arithmetic" : "integral");
+			dt_cerror(
+			    pcb, &n->dn_loc,
+			    n->dn_op == T_STAR || n->dn_op == T_SLASH ? "D_OP_ARITH" : "D_OP_INT",
+			    "operator %s requires operands of %s type", op,
+			    n->dn_op == T_STAR || n->dn_op == T_SLASH ? "arithmetic" : "integral");
 		n->dn_type = n->dn_op == T_SHL || n->dn_op == T_SHR
-				     ? promote(pcb, l->dn_type)
-				     : arith_type(pcb, l->dn_type, r->dn_type);
+				 ? promote(pcb, l->dn_type)
+				 : arith_type(pcb, l->dn_type, r->dn_type);
 		break;
 	case T_PLUS:
 	case T_MINUS:
@@ -1479,12 +1514,14 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 					  "operator %s cannot be applied to a pointer to void", op);
 			if (dt_type_size(p->dtt_ref) == 0)
-				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPLETE",
-					  "operator %s cannot be applied to a pointer to an incomplete "
-					  "type",
-					  op);
-			n->dn_type = p->dtt_kind == DT_TK_ARRAY ? dt_type_pointer(pcb->pcb_types, p->dtt_ref)
-								 : l->dn_type;
+				dt_cerror(
+				    pcb, &n->dn_loc, "D_OP_INCOMPLETE",
+				    "operator %s cannot be applied to a pointer to an incomplete "
+				    "type",
+				    op);
+			n->dn_type = p->dtt_kind == DT_TK_ARRAY
+					 ? dt_type_pointer(pcb->pcb_types, p->dtt_ref)
+					 : l->dn_type;
 		} else if (n->dn_op == T_PLUS && dt_type_is_int(l->dn_type) &&
 			   dt_type_is_ptr(r->dn_type)) {
 			n->dn_type = r->dn_type;
@@ -1498,7 +1535,12 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 				  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
 		}
 		break;
-	case T_LT: case T_GT: case T_LE: case T_GE: case T_EQEQ: case T_NE: {
+	case T_LT:
+	case T_GT:
+	case T_LE:
+	case T_GE:
+	case T_EQEQ:
+	case T_NE: {
 		bool ls = dt_type_is_string(l->dn_type), rs = dt_type_is_string(r->dn_type);
 
 		if (ls || rs) {
@@ -1589,7 +1631,9 @@ static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if (o->dn_flags & DT_NF_CONST) {
 			int64_t v = (int64_t)o->dn_value;
 
-			v = n->dn_op == T_MINUS ? (int64_t)(0 - (uint64_t)v) : n->dn_op == T_TILDE ? ~v : v;
+			v = n->dn_op == T_MINUS	  ? (int64_t)(0 - (uint64_t)v)
+			    : n->dn_op == T_TILDE ? ~v
+						  : v;
 			const_int(n, truncate_to(n->dn_type, v), n->dn_type);
 		}
 		return;
@@ -1604,7 +1648,8 @@ static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	case T_STAR:
 		if (!dt_type_is_ptr(o->dn_type))
 			dt_cerror(pcb, &n->dn_loc, "D_DEREF_NONPTR",
-				  "cannot dereference non-pointer type (%s)", tname(pcb, o->dn_type));
+				  "cannot dereference non-pointer type (%s)",
+				  tname(pcb, o->dn_type));
 		if (dt_type_is_void(r->dtt_ref))
 			dt_cerror(pcb, &n->dn_loc, "D_DEREF_VOID",
 				  "cannot dereference pointer to void");
@@ -1657,8 +1702,8 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		}
 		if (n->dn_type == NULL && !cx->cc_lhs)
 			dt_cerror(pcb, &n->dn_loc, "D_VAR_UNDEF",
-				  "%s%s has not yet been declared or assigned", scope_prefix(o->dn_kind),
-				  n->dn_name);
+				  "%s%s has not yet been declared or assigned",
+				  scope_prefix(o->dn_kind), n->dn_name);
 		return;
 	}
 	ocx.cc_stmt = ocx.cc_lhs = false;
@@ -1667,26 +1712,30 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	if (n->dn_op == T_ARROW) {
 		if (!dt_type_is_ptr(t))
 			dt_cerror(pcb, &n->dn_loc, "D_OP_PTR",
-				  "operator -> must be applied to a pointer, not %s", tname(pcb, t));
+				  "operator -> must be applied to a pointer, not %s",
+				  tname(pcb, t));
 		t = dt_type_resolve(t->dtt_ref);
 	}
 	if (!dt_type_is_sou(t))
-		dt_cerror(pcb, &n->dn_loc, "D_OP_SOU",
-			  "operator %s cannot be applied to type \"%s\"; must be applied to a struct "
-			  "or union",
-			  dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT), tname(pcb, t));
+		dt_cerror(
+		    pcb, &n->dn_loc, "D_OP_SOU",
+		    "operator %s cannot be applied to type \"%s\"; must be applied to a struct "
+		    "or union",
+		    dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT), tname(pcb, t));
 	if (dt_type_size(t) == 0)
-		dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPLETE",
-			  "operator %s cannot be applied to a forward declaration: no %s definition "
-			  "is available",
-			  dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT), tname(pcb, t));
+		dt_cerror(
+		    pcb, &n->dn_loc, "D_OP_INCOMPLETE",
+		    "operator %s cannot be applied to a forward declaration: no %s definition "
+		    "is available",
+		    dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT), tname(pcb, t));
 	if ((m = dt_type_member(t, n->dn_name)) == NULL)
 		dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s", n->dn_name,
 			  tname(pcb, t));
 	if (o->dn_kind == DT_N_XLATE && o->dn_xlator != NULL) {
 		bool defined = false;
 
-		for (dt_node_t *xm = o->dn_xlator->dx_members; xm != NULL && !defined; xm = xm->dn_next)
+		for (dt_node_t *xm = o->dn_xlator->dx_members; xm != NULL && !defined;
+		     xm = xm->dn_next)
 			defined = strcmp(xm->dn_name, n->dn_name) == 0;
 		if (!defined)
 			dt_cerror(pcb, &n->dn_loc, "D_XLATE_NOCONV",
@@ -1695,8 +1744,8 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	}
 	n->dn_type = m->dm_type;
 	/* a member is writable as what holds it is (through a pointer: see T_STAR) */
-	n->dn_flags = DT_NF_LVALUE | (n->dn_op == T_DOT ? (o->dn_flags & DT_NF_WRITABLE)
-							: DT_NF_WRITABLE) |
+	n->dn_flags = DT_NF_LVALUE |
+		      (n->dn_op == T_DOT ? (o->dn_flags & DT_NF_WRITABLE) : DT_NF_WRITABLE) |
 		      (m->dm_bits != 0 ? DT_NF_BITFIELD : 0);
 	if (xlated_ptr(o)) {
 		/* read from the kernel when the probe fires: no storage to write;
@@ -1768,8 +1817,8 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 					dt_cerror(pcb, &o->dn_loc, "D_VAR_UNDEF",
 						  "%s has not yet been declared or assigned",
 						  o->dn_name);
-				id = dt_ident_add(pcb, pcb->pcb_globals, o->dn_name,
-						  DT_IDENT_ARRAY, &o->dn_loc);
+				id = dt_ident_add(pcb, pcb->pcb_globals, o->dn_name, DT_IDENT_ARRAY,
+						  &o->dn_loc);
 			}
 			snprintf(what, sizeof(what), "%s[ ]", o->dn_name);
 		} else {
@@ -1781,14 +1830,16 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 		id = dt_ident_lookup(ss, o->dn_name);
 		/* this->p[i] indexes a pointer or array; this-> associative arrays do not exist */
-		if (o->dn_left->dn_kind == DT_N_THIS && (id == NULL || id->di_kind == DT_IDENT_ARRAY))
+		if (o->dn_left->dn_kind == DT_N_THIS &&
+		    (id == NULL || id->di_kind == DT_IDENT_ARRAY))
 			dt_cerror(pcb, &n->dn_loc, "D_ARR_LOCAL",
 				  "this->%s: clause-local associative arrays are not allowed",
 				  o->dn_name);
 		if (id == NULL) {
 			if (!cx->cc_lhs)
 				dt_cerror(pcb, &o->dn_loc, "D_VAR_UNDEF",
-					  "self->%s has not yet been declared or assigned", o->dn_name);
+					  "self->%s has not yet been declared or assigned",
+					  o->dn_name);
 			id = dt_ident_add(pcb, ss, o->dn_name, DT_IDENT_ARRAY, &o->dn_loc);
 		} else if (id->di_kind != DT_IDENT_ARRAY) {
 			id = NULL;
@@ -1812,11 +1863,13 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		ocx.cc_lhs = ocx.cc_stmt = false;
 		check(pcb, o, &ocx);
 		t = dt_type_resolve(o->dn_type);
-		if (!dt_type_is_ptr(t) && !(o->dn_ident != NULL && o->dn_ident->di_kind == DT_IDENT_SCALAR &&
-					    dt_type_is_string(t)))
-			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF",
-				  "cannot index %s: it is not an array, pointer or associative array",
-				  o->dn_kind == DT_N_IDENT ? o->dn_name : tname(pcb, t));
+		if (!dt_type_is_ptr(t) &&
+		    !(o->dn_ident != NULL && o->dn_ident->di_kind == DT_IDENT_SCALAR &&
+		      dt_type_is_string(t)))
+			dt_cerror(
+			    pcb, &n->dn_loc, "D_ARR_BADREF",
+			    "cannot index %s: it is not an array, pointer or associative array",
+			    o->dn_kind == DT_N_IDENT ? o->dn_name : tname(pcb, t));
 		if (count_list(n->dn_args) != 1)
 			dt_cerror(pcb, &n->dn_loc, "D_ARR_BADREF",
 				  "arrays and pointers take one index");
@@ -1829,10 +1882,10 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 				  "cannot dereference pointer to function");
 		n->dn_type = dt_type_is_string(t) ? type_named(pcb, "char") : t->dtt_ref;
 		/* an element of an array is writable as the array is; through a pointer, always */
-		n->dn_flags = DT_NF_LVALUE |
-			      (t->dtt_kind == DT_TK_ARRAY ? (o->dn_flags & DT_NF_WRITABLE)
-			       : dt_type_is_string(t)	  ? 0
-							  : DT_NF_WRITABLE);
+		n->dn_flags =
+		    DT_NF_LVALUE | (t->dtt_kind == DT_TK_ARRAY ? (o->dn_flags & DT_NF_WRITABLE)
+				    : dt_type_is_string(t)     ? 0
+							       : DT_NF_WRITABLE);
 	}
 }
 
@@ -1886,16 +1939,12 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 	sub.cc_stmt = sub.cc_lhs = false;
 	switch (n->dn_kind) {
-	case DT_N_INT:
-		const_int(n, (int64_t)n->dn_value, int_const_type(pcb, n));
-		return;
+	case DT_N_INT: const_int(n, (int64_t)n->dn_value, int_const_type(pcb, n)); return;
 	case DT_N_STRING:
 		n->dn_type = type_named(pcb, "string");
 		n->dn_flags = 0;
 		return;
-	case DT_N_IDENT:
-		check_ident(pcb, n, cx);
-		return;
+	case DT_N_IDENT: check_ident(pcb, n, cx); return;
 	case DT_N_AGG:
 		dt_cerror(pcb, &n->dn_loc, "D_AGG_SCALAR",
 			  "@%s is an aggregation: it may only be assigned or passed to printa( ), "
@@ -1906,9 +1955,7 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		dt_cerror(pcb, &n->dn_loc, "D_SYNTAX", "%s must be followed by ->",
 			  n->dn_kind == DT_N_SELF ? "self" : "this");
 	case DT_N_UNARY:
-	case DT_N_POSTFIX: /* x++ and x-- check as ++x and --x */
-		check_unary(pcb, n, cx);
-		return;
+	case DT_N_POSTFIX: /* x++ and x-- check as ++x and --x */ check_unary(pcb, n, cx); return;
 	case DT_N_BINARY: check_binary(pcb, n, cx, false); return;
 	case DT_N_TERNARY: {
 		dt_node_t *c = n->dn_cond, *l = n->dn_left, *r = n->dn_right;
@@ -1918,8 +1965,8 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			dt_cerror(pcb, &c->dn_loc, "D_OP_SCALAR",
 				  "operator ?: requires a condition of scalar type");
 		for (dt_node_t *b = l; b != NULL; b = b == l ? r : NULL) {
-			const dt_builtin_t *f = b->dn_kind == DT_N_CALL ? dt_builtin_lookup(b->dn_name)
-								      : NULL;
+			const dt_builtin_t *f =
+			    b->dn_kind == DT_N_CALL ? dt_builtin_lookup(b->dn_name) : NULL;
 
 			if (f != NULL && (f->db_kind == DB_ACTION ||
 					  (f->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
@@ -1935,9 +1982,10 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		} else if (null_ptr(l->dn_type, r) || null_ptr(r->dn_type, l)) {
 			n->dn_type = dt_type_is_ptr(l->dn_type) ? l->dn_type : r->dn_type;
 		} else {
-			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
-				  "operator ?: operands must have compatible types: \"%s\" and \"%s\"",
-				  tname(pcb, l->dn_type), tname(pcb, r->dn_type));
+			dt_cerror(
+			    pcb, &n->dn_loc, "D_OP_INCOMPAT",
+			    "operator ?: operands must have compatible types: \"%s\" and \"%s\"",
+			    tname(pcb, l->dn_type), tname(pcb, r->dn_type));
 		}
 		n->dn_flags = 0;
 		if ((c->dn_flags & l->dn_flags & r->dn_flags & DT_NF_CONST) &&
@@ -1948,15 +1996,9 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 				  n->dn_type);
 		return;
 	}
-	case DT_N_CALL:
-		check_call(pcb, n, cx);
-		return;
-	case DT_N_INDEX:
-		check_index(pcb, n, cx);
-		return;
-	case DT_N_MEMBER:
-		check_member(pcb, n, cx);
-		return;
+	case DT_N_CALL: check_call(pcb, n, cx); return;
+	case DT_N_INDEX: check_index(pcb, n, cx); return;
+	case DT_N_MEMBER: check_member(pcb, n, cx); return;
 	case DT_N_CAST: {
 		const dt_type_t *to = dt_type_resolve(n->dn_type), *from;
 
@@ -1996,9 +2038,10 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		const dt_member_t *m;
 
 		if (!dt_type_is_sou(n->dn_type) || dt_type_size(n->dn_type) == 0)
-			dt_cerror(pcb, &n->dn_loc, "D_OFFSETOF_TYPE",
-				  "offsetof operand must be a complete struct or union type, not %s",
-				  tname(pcb, n->dn_type));
+			dt_cerror(
+			    pcb, &n->dn_loc, "D_OFFSETOF_TYPE",
+			    "offsetof operand must be a complete struct or union type, not %s",
+			    tname(pcb, n->dn_type));
 		if ((m = dt_type_member(n->dn_type, n->dn_name)) == NULL)
 			dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s",
 				  n->dn_name, tname(pcb, n->dn_type));
@@ -2010,7 +2053,8 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	}
 	case DT_N_STRINGOF:
 		check(pcb, n->dn_left, &sub);
-		if (!dt_type_is_scalar(n->dn_left->dn_type) && !dt_type_is_string(n->dn_left->dn_type))
+		if (!dt_type_is_scalar(n->dn_left->dn_type) &&
+		    !dt_type_is_string(n->dn_left->dn_type))
 			dt_cerror(pcb, &n->dn_loc, "D_STRINGOF_TYPE",
 				  "stringof operand must be of scalar or string type, not %s",
 				  tname(pcb, n->dn_left->dn_type));
@@ -2043,14 +2087,15 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 static void check_vardecl(dt_pcb_t *pcb, dt_node_t *d)
 {
-	dt_strset_t *ss = d->dn_op == T_SELF ? pcb->pcb_selfs : d->dn_op == T_THIS ? pcb->pcb_thiss
-										     : pcb->pcb_globals;
+	dt_strset_t *ss = d->dn_op == T_SELF   ? pcb->pcb_selfs
+			  : d->dn_op == T_THIS ? pcb->pcb_thiss
+					       : pcb->pcb_globals;
 	dt_ident_t *id = dt_ident_lookup(ss, d->dn_name);
 	const char *pre = d->dn_op == T_SELF ? "self->" : d->dn_op == T_THIS ? "this->" : "";
 
 	if (dt_type_is_void(d->dn_type))
-		dt_cerror(pcb, &d->dn_loc, "D_DECL_VOIDOBJ", "cannot declare void object: %s%s", pre,
-			  d->dn_name);
+		dt_cerror(pcb, &d->dn_loc, "D_DECL_VOIDOBJ", "cannot declare void object: %s%s",
+			  pre, d->dn_name);
 	if (dt_type_size(d->dn_type) == 0 && !dt_type_is_string(d->dn_type))
 		dt_cerror(pcb, &d->dn_loc, "D_DECL_INCOMPLETE",
 			  "variable %s%s has an incomplete type", pre, d->dn_name);
@@ -2070,11 +2115,12 @@ static void check_vardecl(dt_pcb_t *pcb, dt_node_t *d)
 		return;
 	}
 	if (d->dn_args != NULL && d->dn_op == T_THIS)
-		dt_cerror(pcb, &d->dn_loc, "D_DECL_LOCASSC",
-			  "associative arrays may not be declared as clause-local variables: this->%s",
-			  d->dn_name);
-	id = dt_ident_add(pcb, ss, d->dn_name, d->dn_args != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR,
-			  &d->dn_loc);
+		dt_cerror(
+		    pcb, &d->dn_loc, "D_DECL_LOCASSC",
+		    "associative arrays may not be declared as clause-local variables: this->%s",
+		    d->dn_name);
+	id = dt_ident_add(pcb, ss, d->dn_name,
+			  d->dn_args != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR, &d->dn_loc);
 	id->di_type = d->dn_type;
 	id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
 	if (d->dn_args != NULL) {
@@ -2105,13 +2151,14 @@ static void check_inline(dt_pcb_t *pcb, dt_node_t *d)
 	check(pcb, d->dn_left, &cx);
 	if (!dt_type_compatible(d->dn_type, d->dn_left->dn_type))
 		dt_cerror(pcb, &d->dn_loc, "D_OP_INCOMPAT",
-			  "inline %s definition uses incompatible types: \"%s\" = \"%s\"", d->dn_name,
-			  tname(pcb, d->dn_type), tname(pcb, d->dn_left->dn_type));
+			  "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
+			  d->dn_name, tname(pcb, d->dn_type), tname(pcb, d->dn_left->dn_type));
 	id = dt_ident_add(pcb, pcb->pcb_globals, d->dn_name, DT_IDENT_INLINE, &d->dn_loc);
 	/* the inline's value takes the declared type */
 	d->dn_left->dn_type = d->dn_type;
 	if (d->dn_left->dn_flags & DT_NF_CONST)
-		d->dn_left->dn_value = (uint64_t)truncate_to(d->dn_type, (int64_t)d->dn_left->dn_value);
+		d->dn_left->dn_value =
+		    (uint64_t)truncate_to(d->dn_type, (int64_t)d->dn_left->dn_value);
 	d->dn_left->dn_flags &= ~(DT_NF_LVALUE | DT_NF_WRITABLE);
 	id->di_inline = d->dn_left;
 	id->di_type = d->dn_type;
@@ -2131,7 +2178,8 @@ static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
 			  "translator output type must be a complete struct or union, not %s",
 			  tname(pcb, x->dx_to));
 	for (dt_xlator_t *o = pcb->pcb_xlators; o != NULL; o = o->dx_next)
-		if (dt_type_compatible(o->dx_to, x->dx_to) && dt_type_compatible(o->dx_from, x->dx_from))
+		if (dt_type_compatible(o->dx_to, x->dx_to) &&
+		    dt_type_compatible(o->dx_from, x->dx_from))
 			dt_cerror(pcb, &x->dx_loc, "D_XLATE_REDECL",
 				  "translator from %s to %s is already defined at line %u",
 				  tname(pcb, x->dx_from), tname(pcb, x->dx_to), o->dx_loc.line);
@@ -2156,10 +2204,11 @@ static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
 					  "translator member %s is defined twice", m->dn_name);
 		check(pcb, m->dn_right, &cx);
 		if (!dt_type_compatible(dm->dm_type, m->dn_right->dn_type))
-			dt_cerror(pcb, &m->dn_loc, "D_XLATE_INCOMPAT",
-				  "translator member %s definition uses incompatible types: \"%s\" = "
-				  "\"%s\"",
-				  m->dn_name, tname(pcb, dm->dm_type), tname(pcb, m->dn_right->dn_type));
+			dt_cerror(
+			    pcb, &m->dn_loc, "D_XLATE_INCOMPAT",
+			    "translator member %s definition uses incompatible types: \"%s\" = "
+			    "\"%s\"",
+			    m->dn_name, tname(pcb, dm->dm_type), tname(pcb, m->dn_right->dn_type));
 	}
 	/* out of scope again */
 	if (dt_strset_put(pcb->pcb_globals, x->dx_arg, NULL) != 0)
@@ -2207,20 +2256,11 @@ static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
 void dt_check_node(dt_pcb_t *pcb, dt_node_t *n)
 {
 	switch (n->dn_kind) {
-	case DT_N_CLAUSE:
-		check_clause(pcb, n);
-		break;
-	case DT_N_VARDECL:
-		check_vardecl(pcb, n);
-		break;
-	case DT_N_INLINE:
-		check_inline(pcb, n);
-		break;
-	case DT_N_XLATOR:
-		check_xlator(pcb, n);
-		break;
-	default:
-		break;
+	case DT_N_CLAUSE: check_clause(pcb, n); break;
+	case DT_N_VARDECL: check_vardecl(pcb, n); break;
+	case DT_N_INLINE: check_inline(pcb, n); break;
+	case DT_N_XLATOR: check_xlator(pcb, n); break;
+	default: break;
 	}
 }
 
@@ -2242,5 +2282,6 @@ void dt_check_program(dt_pcb_t *pcb)
 	if (last >= 1 && !dt_option_isset(pcb->pcb_hdl, "defaultargs") &&
 	    (last >= 64 || !(pcb->pcb_macros_used >> last)))
 		dt_cerror(pcb, &top, "D_MACRO_UNUSED",
-			  "extraneous argument '%s' ($%d is not referenced)", pcb->pcb_argv[last], last);
+			  "extraneous argument '%s' ($%d is not referenced)", pcb->pcb_argv[last],
+			  last);
 }

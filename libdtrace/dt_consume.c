@@ -19,7 +19,7 @@
 #include "dt_run.h"
 
 static void message(dtrace_msg_f *f, void *arg, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void message(dtrace_msg_f *f, void *arg, const char *fmt, ...)
 {
@@ -62,8 +62,8 @@ static bool printable_string(const char *c, size_t n)
 	if (n == 0 || c[0] == '\0')
 		return false;
 	for (i = 0; i < n && c[i] != '\0'; i++)
-		if (!isprint((unsigned char)c[i]) && !isspace((unsigned char)c[i]) && c[i] != '\b' &&
-		    c[i] != '\a')
+		if (!isprint((unsigned char)c[i]) && !isspace((unsigned char)c[i]) &&
+		    c[i] != '\b' && c[i] != '\a')
 			return false;
 	return true;
 }
@@ -137,7 +137,7 @@ void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool qui
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
-			 const uint8_t *data)
+		     const uint8_t *data)
 {
 	int ri = 0;
 
@@ -241,8 +241,9 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		case 'g':
 		case 'G':
 			snprintf(spec + sl, sizeof(spec) - sl, "%c", conv);
-			fprintf(fp, spec, rec->r_signed ? (double)rec_int(rec, data)
-							: (double)(uint64_t)rec_int(rec, data));
+			fprintf(fp, spec,
+				rec->r_signed ? (double)rec_int(rec, data)
+					      : (double)(uint64_t)rec_int(rec, data));
 			break;
 		case 'Y': {
 			time_t t = (time_t)(rec_int(rec, data) / 1000000000LL);
@@ -259,7 +260,8 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		case 'A': {
 			char buf[32];
 
-			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)rec_int(rec, data));
+			snprintf(buf, sizeof(buf), "0x%llx",
+				 (unsigned long long)rec_int(rec, data));
 			snprintf(spec + sl, sizeof(spec) - sl, "s");
 			fprintf(fp, spec, buf);
 			break;
@@ -311,7 +313,8 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 	else
 		snprintf(where, sizeof(where), "action #%u", er->er_action);
 	if (r->r_json)
-		dt_json_error(r->r_out != NULL ? r->r_out : stdout, er, pd, fault_name(er->er_fault));
+		dt_json_error(r->r_out != NULL ? r->r_out : stdout, er, pd,
+			      fault_name(er->er_fault));
 	message(dtp->dt_errh, dtp->dt_errharg,
 		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s at DIF offset %u",
 		er->er_epid, pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
@@ -347,7 +350,8 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 		return;
 	pd = &dtp->dt_probes[r->r_ecbs[epid - 1].e_probe];
 	if (r->r_json) {
-		if ((!r->r_quiet || dt_json_has_data(st)) && dt_json_record(fp, cpu, pd, st, d) != 0)
+		if ((!r->r_quiet || dt_json_has_data(st)) &&
+		    dt_json_record(fp, cpu, pd, st, d) != 0)
 			r->r_error = errno;
 	} else if (!r->r_quiet) {
 		char name[DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 2];
@@ -371,8 +375,9 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 		case DT_A_PRINTF:
 			if (r->r_json)
 				break;
-			dt_print_printf(fp, act->a_fmt, act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
-				     act->a_nrecs, d);
+			dt_print_printf(fp, act->a_fmt,
+					act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
+					act->a_nrecs, d);
 			break;
 		case DT_A_PRINTA:
 			if (dt_agg_printa(dtp, fp, act, st->st_recs, d) != 0)
@@ -422,8 +427,7 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 	uint32_t key = 0;
 
 	/* the counts as last reported, then room for the counts now */
-	if (r->r_drops_seen == NULL &&
-	    (r->r_drops_seen = calloc(2 * nv, sizeof(uint64_t))) == NULL)
+	if (r->r_drops_seen == NULL && (r->r_drops_seen = calloc(2 * nv, sizeof(uint64_t))) == NULL)
 		return;
 	seen = r->r_drops_seen;
 	now = seen + nv;

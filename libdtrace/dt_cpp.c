@@ -132,8 +132,7 @@ static size_t line_marker(char *buf, size_t len, const char *name)
 	return n;
 }
 
-char *dt_cpp_run(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fname,
-		 size_t *outlen)
+char *dt_cpp_run(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fname, size_t *outlen)
 {
 	const char *name = fname != NULL ? fname : "<stdin>";
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, ep[2] = { -1, -1 };
@@ -205,7 +204,7 @@ char *dt_cpp_run(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fna
 	sigpending(&pending);
 	waspending = sigismember(&pending, SIGPIPE);
 	err = pump(in[1], input, mlen + len, out[0], &result, outlen);
-	in[1] = -1; /* closed by pump */
+	in[1] = -1;    /* closed by pump */
 	close(out[0]); /* so that a cpp still writing cannot block waitpid */
 	out[0] = -1;
 	sigpending(&pending);

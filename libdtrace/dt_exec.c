@@ -184,10 +184,12 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		if (nmatch == before && !dt_option_isset(dtp, "zdefs")) {
 			dtrace_probedesc_t d;
 
-			(void)dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, c->dn_pdescs->dn_name, &d);
-			return dt_set_errmsg(dtp, EDT_NOPROBE,
-					     "probe description %s:%s:%s:%s does not match any probes",
-					     d.dtpd_provider, d.dtpd_mod, d.dtpd_func, d.dtpd_name);
+			(void)dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, c->dn_pdescs->dn_name,
+					      &d);
+			return dt_set_errmsg(
+			    dtp, EDT_NOPROBE,
+			    "probe description %s:%s:%s:%s does not match any probes",
+			    d.dtpd_provider, d.dtpd_mod, d.dtpd_func, d.dtpd_name);
 		}
 	}
 	if (info != NULL) {
@@ -258,13 +260,10 @@ static enum bpf_prog_type prog_type(dt_pkind_t kind)
 {
 	switch (kind) {
 	case DT_PK_BEGIN:
-	case DT_PK_END:
-		return BPF_PROG_TYPE_RAW_TRACEPOINT;
+	case DT_PK_END: return BPF_PROG_TYPE_RAW_TRACEPOINT;
 	case DT_PK_PROFILE:
-	case DT_PK_TICK:
-		return BPF_PROG_TYPE_PERF_EVENT;
-	default:
-		return BPF_PROG_TYPE_KPROBE;
+	case DT_PK_TICK: return BPF_PROG_TYPE_PERF_EVENT;
+	default: return BPF_PROG_TYPE_KPROBE;
 	}
 }
 
@@ -272,7 +271,8 @@ static enum bpf_prog_type prog_type(dt_pkind_t kind)
 static void fire_own(dtrace_hdl_t *dtp, dt_run_t *r, dt_pkind_t kind)
 {
 	for (size_t k = 0; k < r->r_nprogs; k++)
-		if (dtp->dt_pinfo[r->r_progs[k].bp_probe].pi_kind == kind && r->r_progs[k].bp_fd >= 0)
+		if (dtp->dt_pinfo[r->r_progs[k].bp_probe].pi_kind == kind &&
+		    r->r_progs[k].bp_fd >= 0)
 			(void)ks_prog_run(r->r_progs[k].bp_fd);
 }
 
@@ -301,8 +301,8 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	/* USDT sites of a program share one link where the kernel has uprobe_multi */
-	bp->bp_multi = dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_USDT &&
-		       ks_features()->kf_uprobe_multi;
+	bp->bp_multi =
+	    dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_USDT && ks_features()->kf_uprobe_multi;
 	bp->bp_fd = ks_prog_load(prog_type(dtp->dt_pinfo[bp->bp_probe].pi_kind),
 				 bp->bp_multi ? KS_UPROBE_MULTI : 0, "dtrace", &code, log, 1 << 20);
 	ks_code_free(&code);
@@ -401,8 +401,8 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 		for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next) {
 			if (strcmp(s->us_argspec, bp->bp_argspec) != 0)
 				continue;
-			fd = ks_attach_uprobe(bp->bp_fd, pi->pi_path, s->us_off, s->us_refoff, false,
-					      pi->pi_pid > 0 ? pi->pi_pid : -1);
+			fd = ks_attach_uprobe(bp->bp_fd, pi->pi_path, s->us_off, s->us_refoff,
+					      false, pi->pi_pid > 0 ? pi->pi_pid : -1);
 			if (fd == -ESRCH && pi->pi_pid > 0) /* the process has gone */
 				continue;
 			if (fd < 0)
@@ -411,8 +411,7 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 				return -1;
 		}
 		return 0;
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
@@ -541,18 +540,19 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 	uint64_t dyn = dt_option_get(dtp, "dynvarsize", 1 << 20);
 	uint32_t entry = r->r_layout.ly_keysize + r->r_layout.ly_valsize + 64;
 	uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1);
-	int *fds[] = { &r->r_state_fd, &r->r_scratch_fd, &r->r_dvars_fd, &r->r_events_fd,
-		       &r->r_drops_fd, &r->r_errno_fd };
+	int *fds[] = { &r->r_state_fd,	&r->r_scratch_fd, &r->r_dvars_fd,
+		       &r->r_events_fd, &r->r_drops_fd,	  &r->r_errno_fd };
 
-	r->r_state_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1, 0);
-	r->r_scratch_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
-					r->r_layout.ly_scratch, 1, 0);
+	r->r_state_fd =
+	    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1, 0);
+	r->r_scratch_fd =
+	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4, r->r_layout.ly_scratch, 1, 0);
 	r->r_dvars_fd = ks_map_create(BPF_MAP_TYPE_HASH, "dt_dvars", r->r_layout.ly_keysize,
 				      r->r_layout.ly_valsize, n, 0);
 	r->r_events_fd = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
 				       (uint32_t)r->r_ncpus, 0);
-	r->r_drops_fd = ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4,
-				     8 * DT_DROP_NKINDS, 1, 0);
+	r->r_drops_fd =
+	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4, 8 * DT_DROP_NKINDS, 1, 0);
 	if (r->r_use_errno) /* the least recently seen threads make room */
 		r->r_errno_fd = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -589,7 +589,9 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		snprintf(name, sizeof(name), "dt_agg%u", ag->ag_id);
 		ag->ag_fd = ks_map_create(BPF_MAP_TYPE_HASH, name, ag->ag_keysize,
 					  ag->ag_valsize * (uint32_t)r->r_ncpus,
-					  (uint32_t)(max < 1 ? 1 : max > (1u << 26) ? 1u << 26 : max),
+					  (uint32_t)(max < 1		? 1
+						     : max > (1u << 26) ? 1u << 26
+									: max),
 					  BPF_F_NO_PREALLOC);
 		if (ag->ag_fd < 0)
 			return dt_set_errmsg(dtp, ag->ag_fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
@@ -617,7 +619,8 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 	ks_code_free(&code);
 	if (fd < 0)
 		return dt_set_errmsg(dtp, fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
-				     "cannot load the program of errno: %s: %s", strerror(-fd), log);
+				     "cannot load the program of errno: %s: %s", strerror(-fd),
+				     log);
 	link = ks_attach_raw_tp(fd, "sys_exit");
 	close(fd); /* the link holds it */
 	if (link < 0)
@@ -672,7 +675,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	if (dtp == NULL)
 		return -1;
 	/* with a target, clauses that match nothing yet (-Z) wait for its probes */
-	if ((r = dtp->dt_run) == NULL || (r->r_necbs == 0 && (r->r_target <= 0 || r->r_nstmts == 0)))
+	if ((r = dtp->dt_run) == NULL ||
+	    (r->r_necbs == 0 && (r->r_target <= 0 || r->r_nstmts == 0)))
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	if (r->r_started)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
@@ -718,14 +722,16 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	if ((state = calloc(1, r->r_layout.ly_state)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	{
-		uint64_t act = DT_ACTIVITY_WARMUP, off = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+		uint64_t act = DT_ACTIVITY_WARMUP,
+			 off = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 
 		memcpy(state + DT_ST_ACTIVITY, &act, 8);
 		memcpy(state + DT_ST_WALLOFF, &off, 8);
 	}
 	if (bpf_map_update_elem(r->r_state_fd, &key, state, BPF_ANY) != 0) {
 		free(state);
-		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot set the state: %s", strerror(errno));
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot set the state: %s",
+				     strerror(errno));
 	}
 	free(state);
 	/* second pass: the programs, loaded and attached */
@@ -856,7 +862,8 @@ static int run_to_entry(pid_t pid, int *st)
 	    ptrace(PTRACE_POKETEXT, pid, entry, (void *)((word & ~0xffL) | 0xcc)) != 0)
 		return 0;
 	for (;;) {
-		if (ptrace(PTRACE_CONT, pid, 0, (void *)(long)sig) != 0 || waitpid(pid, st, 0) != pid)
+		if (ptrace(PTRACE_CONT, pid, 0, (void *)(long)sig) != 0 ||
+		    waitpid(pid, st, 0) != pid)
 			return -1;
 		if (!WIFSTOPPED(*st))
 			return -1; /* exited, or killed, before its entry */

@@ -14,8 +14,8 @@
 
 #include "dtrace.h"
 
-#define DT_PROVNAMELEN 64  /* provider name limit, incl. NUL (as DTrace) */
-#define DT_NAMELEN 64	   /* probe name limit, incl. NUL */
+#define DT_PROVNAMELEN	64 /* provider name limit, incl. NUL (as DTrace) */
+#define DT_NAMELEN	64 /* probe name limit, incl. NUL */
 #define DT_MAXPROBEARGS 12 /* stapsdt argument limit */
 
 /* ---------------------------------------------------------------- arena */
@@ -42,7 +42,7 @@ void dt_arena_free(dt_arena_t *);
 typedef struct dt_strset dt_strset_t;
 dt_strset_t *dt_strset_create(dt_arena_t *);
 int dt_strset_add(dt_strset_t *, const char *key, const void *val, const void **oldp);
-const void *dt_strset_get(const dt_strset_t *, const char *key); /* NULL: absent */
+const void *dt_strset_get(const dt_strset_t *, const char *key);    /* NULL: absent */
 int dt_strset_put(dt_strset_t *, const char *key, const void *val); /* add or replace */
 
 /* ---------------------------------------------------------------- tokens */
@@ -50,41 +50,120 @@ int dt_strset_put(dt_strset_t *, const char *key, const void *val); /* add or re
 typedef enum dt_tok {
 	T_EOF = 0,
 	T_IDENT,
-	T_INT,	   /* integer constant: tk_ival, tk_flags */
-	T_CHAR,	   /* character constant: tk_ival */
-	T_STRING,  /* string literal: tk_str (unescaped), tk_len */
-	T_MACRO,   /* $1 $target $pid: tk_str is the name without '$' */
-	T_MACSTR,  /* $$1: tk_str is the name without '$$' */
-	T_AGG,	   /* @name or @: tk_str is the name without '@' */
-	T_PRAGMA,  /* #pragma ... : tk_str is the rest of the line */
-	T_PSPEC,   /* a probe description at the start of a clause: tk_str */
-	T_EPRED,   /* the '/' that ends a predicate */
-	T_BQUOTE,  /* ` (scoping operator) */
+	T_INT,	  /* integer constant: tk_ival, tk_flags */
+	T_CHAR,	  /* character constant: tk_ival */
+	T_STRING, /* string literal: tk_str (unescaped), tk_len */
+	T_MACRO,  /* $1 $target $pid: tk_str is the name without '$' */
+	T_MACSTR, /* $$1: tk_str is the name without '$$' */
+	T_AGG,	  /* @name or @: tk_str is the name without '@' */
+	T_PRAGMA, /* #pragma ... : tk_str is the rest of the line */
+	T_PSPEC,  /* a probe description at the start of a clause: tk_str */
+	T_EPRED,  /* the '/' that ends a predicate */
+	T_BQUOTE, /* ` (scoping operator) */
 	/* punctuators and operators */
-	T_LPAREN, T_RPAREN, T_LBRACKET, T_RBRACKET, T_LBRACE, T_RBRACE,
-	T_SEMI, T_COMMA, T_COLON, T_QUESTION, T_DOT, T_ARROW, T_ELLIPSIS,
-	T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_AMP, T_BAR, T_XOR,
-	T_TILDE, T_BANG, T_LT, T_GT, T_LE, T_GE, T_EQEQ, T_NE, T_LAND, T_LOR,
-	T_LXOR, T_SHL, T_SHR, T_INC, T_DEC, T_ASSIGN, T_ADD_EQ, T_SUB_EQ,
-	T_MUL_EQ, T_DIV_EQ, T_MOD_EQ, T_AND_EQ, T_OR_EQ, T_XOR_EQ, T_SHL_EQ,
+	T_LPAREN,
+	T_RPAREN,
+	T_LBRACKET,
+	T_RBRACKET,
+	T_LBRACE,
+	T_RBRACE,
+	T_SEMI,
+	T_COMMA,
+	T_COLON,
+	T_QUESTION,
+	T_DOT,
+	T_ARROW,
+	T_ELLIPSIS,
+	T_PLUS,
+	T_MINUS,
+	T_STAR,
+	T_SLASH,
+	T_PERCENT,
+	T_AMP,
+	T_BAR,
+	T_XOR,
+	T_TILDE,
+	T_BANG,
+	T_LT,
+	T_GT,
+	T_LE,
+	T_GE,
+	T_EQEQ,
+	T_NE,
+	T_LAND,
+	T_LOR,
+	T_LXOR,
+	T_SHL,
+	T_SHR,
+	T_INC,
+	T_DEC,
+	T_ASSIGN,
+	T_ADD_EQ,
+	T_SUB_EQ,
+	T_MUL_EQ,
+	T_DIV_EQ,
+	T_MOD_EQ,
+	T_AND_EQ,
+	T_OR_EQ,
+	T_XOR_EQ,
+	T_SHL_EQ,
 	T_SHR_EQ,
 	/* keywords (D reserves the C ones it does not use, too) */
 	T_KW_FIRST,
-	T_AUTO = T_KW_FIRST, T_BREAK, T_CASE, T_CHAR_KW, T_CONST, T_CONTINUE,
-	T_COUNTER, T_DEFAULT, T_DO, T_DOUBLE, T_ELSE, T_ENUM, T_EXTERN,
-	T_FLOAT, T_FOR, T_GOTO, T_IF, T_IMPORT, T_INLINE, T_INT_KW,
-	T_LONG, T_OFFSETOF, T_PROBE, T_PROVIDER, T_REGISTER, T_RESTRICT,
-	T_RETURN, T_SELF, T_SHORT, T_SIGNED, T_SIZEOF, T_STATIC, T_STRING_KW,
-	T_STRINGOF, T_STRUCT, T_SWITCH, T_THIS, T_TRANSLATOR, T_TYPEDEF,
-	T_UNION, T_UNSIGNED, T_USERLAND, T_VOID, T_VOLATILE, T_WHILE, T_XLATE,
+	T_AUTO = T_KW_FIRST,
+	T_BREAK,
+	T_CASE,
+	T_CHAR_KW,
+	T_CONST,
+	T_CONTINUE,
+	T_COUNTER,
+	T_DEFAULT,
+	T_DO,
+	T_DOUBLE,
+	T_ELSE,
+	T_ENUM,
+	T_EXTERN,
+	T_FLOAT,
+	T_FOR,
+	T_GOTO,
+	T_IF,
+	T_IMPORT,
+	T_INLINE,
+	T_INT_KW,
+	T_LONG,
+	T_OFFSETOF,
+	T_PROBE,
+	T_PROVIDER,
+	T_REGISTER,
+	T_RESTRICT,
+	T_RETURN,
+	T_SELF,
+	T_SHORT,
+	T_SIGNED,
+	T_SIZEOF,
+	T_STATIC,
+	T_STRING_KW,
+	T_STRINGOF,
+	T_STRUCT,
+	T_SWITCH,
+	T_THIS,
+	T_TRANSLATOR,
+	T_TYPEDEF,
+	T_UNION,
+	T_UNSIGNED,
+	T_USERLAND,
+	T_VOID,
+	T_VOLATILE,
+	T_WHILE,
+	T_XLATE,
 	T_BOOL,
 	T_KW_LAST = T_BOOL,
 } dt_tok_t;
 
 #define DT_INT_UNSIGNED 0x1 /* u suffix */
-#define DT_INT_LONG 0x2	    /* l suffix */
+#define DT_INT_LONG	0x2 /* l suffix */
 #define DT_INT_LONGLONG 0x4 /* ll suffix */
-#define DT_INT_NONDEC 0x8   /* octal or hexadecimal: may be unsigned without a suffix */
+#define DT_INT_NONDEC	0x8 /* octal or hexadecimal: may be unsigned without a suffix */
 
 typedef struct dt_loc {
 	const char *file; /* arena string */
@@ -119,10 +198,10 @@ typedef enum dt_tkind {
 	DT_TK_FUNC, /* a function: returns dtt_ref, takes dtt_args */
 } dt_tkind_t;
 
-#define DT_TF_SIGNED 0x1
-#define DT_TF_CONST 0x2
+#define DT_TF_SIGNED   0x1
+#define DT_TF_CONST    0x2
 #define DT_TF_VOLATILE 0x4
-#define DT_TF_CNATIVE 0x8 /* typedef that C programs have (stdint, sys/types) */
+#define DT_TF_CNATIVE  0x8  /* typedef that C programs have (stdint, sys/types) */
 #define DT_TF_VARARGS  0x10 /* a function that takes more arguments (...) */
 
 typedef struct dt_member {
@@ -171,13 +250,13 @@ int dt_type_depth(const dt_type_t *);
 dt_type_t *dt_type_qualify(dt_typetab_t *, dt_type_t *, int quals);
 int dt_type_typedef(dt_typetab_t *, const char *name, dt_type_t *);
 const dt_type_t *dt_type_resolve(const dt_type_t *); /* strip typedefs */
-size_t dt_type_size(const dt_type_t *);	     /* 0: void or incomplete */
+size_t dt_type_size(const dt_type_t *);		     /* 0: void or incomplete */
 size_t dt_type_align(const dt_type_t *);
-bool dt_type_is_int(const dt_type_t *);		     /* integers, char, _Bool, enums */
-bool dt_type_is_ptr(const dt_type_t *);		     /* pointers and arrays */
-bool dt_type_is_scalar(const dt_type_t *);	     /* integers and pointers */
+bool dt_type_is_int(const dt_type_t *);	   /* integers, char, _Bool, enums */
+bool dt_type_is_ptr(const dt_type_t *);	   /* pointers and arrays */
+bool dt_type_is_scalar(const dt_type_t *); /* integers and pointers */
 bool dt_type_is_string(const dt_type_t *);
-bool dt_type_is_sou(const dt_type_t *);		     /* struct or union */
+bool dt_type_is_sou(const dt_type_t *); /* struct or union */
 bool dt_type_is_void(const dt_type_t *);
 bool dt_type_is_signed(const dt_type_t *);
 /* Is a value of type src assignable to dst (the D/C rules)? */
@@ -234,31 +313,31 @@ struct dtrace_prog {
 typedef struct dt_pcb dt_pcb_t;
 
 typedef enum dt_nkind {
-	DT_N_INT,     /* dn_value, dn_intflags */
-	DT_N_STRING,  /* dn_string, dn_strlen */
-	DT_N_IDENT,   /* dn_name: a variable, built-in, function or enumerator */
-	DT_N_AGG,     /* dn_name: @name ("" for @) */
-	DT_N_SELF,    /* the keyword self (as in self->x) */
-	DT_N_THIS,    /* the keyword this */
-	DT_N_UNARY,   /* dn_op (T_MINUS, T_BANG, T_STAR for *p, T_AMP for &x, T_INC/T_DEC prefix), dn_left */
-	DT_N_POSTFIX, /* dn_op (T_INC, T_DEC), dn_left */
-	DT_N_BINARY,  /* dn_op, dn_left, dn_right (includes T_ASSIGN and compound assignment) */
-	DT_N_TERNARY, /* dn_cond ? dn_left : dn_right */
-	DT_N_CALL,    /* dn_name(dn_args...) */
-	DT_N_INDEX,   /* dn_left[dn_args...]: arrays, associative arrays, aggregations */
-	DT_N_MEMBER,  /* dn_left . dn_name, or -> when dn_op == T_ARROW */
-	DT_N_CAST,    /* (dn_type) dn_left */
-	DT_N_SIZEOF,  /* sizeof(dn_type) or sizeof dn_left */
+	DT_N_INT,    /* dn_value, dn_intflags */
+	DT_N_STRING, /* dn_string, dn_strlen */
+	DT_N_IDENT,  /* dn_name: a variable, built-in, function or enumerator */
+	DT_N_AGG,    /* dn_name: @name ("" for @) */
+	DT_N_SELF,   /* the keyword self (as in self->x) */
+	DT_N_THIS,   /* the keyword this */
+	DT_N_UNARY, /* dn_op (T_MINUS, T_BANG, T_STAR for *p, T_AMP for &x, T_INC/T_DEC prefix), dn_left */
+	DT_N_POSTFIX,  /* dn_op (T_INC, T_DEC), dn_left */
+	DT_N_BINARY,   /* dn_op, dn_left, dn_right (includes T_ASSIGN and compound assignment) */
+	DT_N_TERNARY,  /* dn_cond ? dn_left : dn_right */
+	DT_N_CALL,     /* dn_name(dn_args...) */
+	DT_N_INDEX,    /* dn_left[dn_args...]: arrays, associative arrays, aggregations */
+	DT_N_MEMBER,   /* dn_left . dn_name, or -> when dn_op == T_ARROW */
+	DT_N_CAST,     /* (dn_type) dn_left */
+	DT_N_SIZEOF,   /* sizeof(dn_type) or sizeof dn_left */
 	DT_N_OFFSETOF, /* offsetof(dn_type, dn_name) */
 	DT_N_STRINGOF, /* stringof dn_left */
-	DT_N_XLATE,   /* xlate<dn_type>(dn_left) */
-	DT_N_SYM,     /* dn_name: `symbol or module`symbol */
-	DT_N_CLAUSE,  /* dn_pdescs, dn_cond (predicate or NULL), dn_args (statements) */
-	DT_N_PDESC,   /* dn_name: the probe description as written */
+	DT_N_XLATE,    /* xlate<dn_type>(dn_left) */
+	DT_N_SYM,      /* dn_name: `symbol or module`symbol */
+	DT_N_CLAUSE,   /* dn_pdescs, dn_cond (predicate or NULL), dn_args (statements) */
+	DT_N_PDESC,    /* dn_name: the probe description as written */
 	DT_N_VARDECL, /* dn_op (0, T_SELF, T_THIS), dn_name, dn_type, dn_args: key types as DT_N_TYPE */
-	DT_N_INLINE,  /* dn_name, dn_type, dn_left: the expression */
-	DT_N_XLATOR,  /* dn_xlator */
-	DT_N_TYPE,    /* dn_type: a type in a list */
+	DT_N_INLINE, /* dn_name, dn_type, dn_left: the expression */
+	DT_N_XLATOR, /* dn_xlator */
+	DT_N_TYPE,   /* dn_type: a type in a list */
 } dt_nkind_t;
 
 typedef struct dt_node {
@@ -269,7 +348,7 @@ typedef struct dt_node {
 	struct dt_node *dn_left, *dn_right, *dn_cond;
 	struct dt_node *dn_args; /* a list */
 	const char *dn_name;
-	dt_type_t *dn_type;	 /* cast, sizeof, offsetof, xlate; after checking: the type */
+	dt_type_t *dn_type; /* cast, sizeof, offsetof, xlate; after checking: the type */
 	uint64_t dn_value;
 	int dn_intflags;
 	const char *dn_string;
@@ -282,30 +361,30 @@ typedef struct dt_node {
 	struct dt_xlator *dn_xlator;
 } dt_node_t;
 
-#define DT_NF_LVALUE 0x1   /* designates storage */
-#define DT_NF_WRITABLE 0x2 /* may be assigned */
-#define DT_NF_CONST 0x4	   /* an integer constant expression: dn_value holds it */
-#define DT_NF_BITFIELD 0x8 /* a bit-field member */
-#define DT_NF_PAREN 0x10   /* written in parentheses (an assignment's target may not be) */
+#define DT_NF_LVALUE   0x1  /* designates storage */
+#define DT_NF_WRITABLE 0x2  /* may be assigned */
+#define DT_NF_CONST    0x4  /* an integer constant expression: dn_value holds it */
+#define DT_NF_BITFIELD 0x8  /* a bit-field member */
+#define DT_NF_PAREN    0x10 /* written in parentheses (an assignment's target may not be) */
 
 /* ---------------------------------------------------------------- built-ins */
 
 typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
 
-#define DB_F_ARGS 0x1	     /* args[]: typed probe arguments */
-#define DB_F_REGS 0x2	     /* uregs[]: indexed by register */
-#define DB_F_DATA 0x4	     /* records data */
-#define DB_F_DESTRUCTIVE 0x8 /* needs -w */
-#define DB_F_FORMAT 0x10     /* first argument is a printf format */
-#define DB_F_PRINTA 0x20     /* printa's optional format, then aggregations */
-#define DB_F_SPECULATE 0x40
-#define DB_F_COMMIT 0x80     /* commit() and discard() */
-#define DB_F_EXIT 0x100
-#define DB_F_SYMADDR 0x200   /* returns an address printed as a symbol */
-#define DB_F_STACK 0x400     /* returns a stack: trace, printf %k or a key */
-#define DB_F_DISCARD 0x800   /* discard(): neither data nor a commit */
-#define DB_F_KERNEL 0x1000   /* the Guide's, for kernel tracing only: refused, saying so */
-#define DB_F_XLPTR 0x2000    /* curpsinfo, curlwpsinfo: only their members have values */
+#define DB_F_ARGS	 0x1  /* args[]: typed probe arguments */
+#define DB_F_REGS	 0x2  /* uregs[]: indexed by register */
+#define DB_F_DATA	 0x4  /* records data */
+#define DB_F_DESTRUCTIVE 0x8  /* needs -w */
+#define DB_F_FORMAT	 0x10 /* first argument is a printf format */
+#define DB_F_PRINTA	 0x20 /* printa's optional format, then aggregations */
+#define DB_F_SPECULATE	 0x40
+#define DB_F_COMMIT	 0x80 /* commit() and discard() */
+#define DB_F_EXIT	 0x100
+#define DB_F_SYMADDR	 0x200	/* returns an address printed as a symbol */
+#define DB_F_STACK	 0x400	/* returns a stack: trace, printf %k or a key */
+#define DB_F_DISCARD	 0x800	/* discard(): neither data nor a commit */
+#define DB_F_KERNEL	 0x1000 /* the Guide's, for kernel tracing only: refused, saying so */
+#define DB_F_XLPTR	 0x2000 /* curpsinfo, curlwpsinfo: only their members have values */
 
 /*
  * uregs[] indexes, as DTrace numbers them on amd64: the i386 names R_GS to
@@ -316,7 +395,7 @@ typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
 typedef struct dt_builtin {
 	const char *db_name;
 	dt_bkind_t db_kind;
-	const char *db_type; /* variable or return type, by name */
+	const char *db_type;	    /* variable or return type, by name */
 	int db_minargs, db_maxargs; /* -1: no limit */
 	const char *db_args;	    /* argument kinds, see dt_builtin.c */
 	int db_flags;
@@ -349,11 +428,11 @@ typedef struct dt_ident {
 	dt_loc_t di_loc;    /* first declaration or use */
 	int di_nkeys;	    /* arrays and aggregations; -1 while unknown */
 	dt_type_t *di_keys[DT_MAXPROBEARGS];
-	int64_t di_value;		   /* enumerators */
-	struct dt_node *di_inline;	   /* inlines: the expression */
-	const struct dt_builtin *di_func;  /* functions, aggregations: the aggregating function */
-	int di_nargs;			   /* aggregations: the function's arguments */
-	int64_t di_aggargs[4];		   /* aggregations: constant arguments (lquantize...) */
+	int64_t di_value;		  /* enumerators */
+	struct dt_node *di_inline;	  /* inlines: the expression */
+	const struct dt_builtin *di_func; /* functions, aggregations: the aggregating function */
+	int di_nargs;			  /* aggregations: the function's arguments */
+	int64_t di_aggargs[4];		  /* aggregations: constant arguments (lquantize...) */
 } dt_ident_t;
 
 typedef struct dt_pending_attr {
@@ -367,7 +446,7 @@ typedef struct dt_pending_attr {
 typedef struct dt_xlator {
 	struct dt_xlator *dx_next;
 	dt_type_t *dx_to, *dx_from;
-	const char *dx_arg; /* the input's name in the member expressions */
+	const char *dx_arg;	    /* the input's name in the member expressions */
 	struct dt_node *dx_members; /* DT_N_BINARY T_ASSIGN: member = expr */
 	dt_loc_t dx_loc;
 } dt_xlator_t;
@@ -404,7 +483,7 @@ void dt_check_program(dt_pcb_t *);
 
 struct dtrace_hdl {
 	int dt_errno;
-	pid_t dt_target; /* $target: the -c or -p process, or 0 */
+	pid_t dt_target;	 /* $target: the -c or -p process, or 0 */
 	uint64_t dt_options[64]; /* consumer options (dt_options.c), by table index */
 	bool dt_optset[64];
 	char dt_errmsg[1024];
@@ -416,10 +495,10 @@ struct dtrace_hdl {
 	dtrace_probedesc_t *dt_probes; /* the probe table (dt_probe.c); NULL until read */
 	struct dt_pinfo *dt_pinfo;     /* what each probe attaches to, same index */
 	size_t dt_nprobes, dt_pcap;
-	dt_arena_t dt_parena;	       /* the table's strings and sites */
-	pid_t dt_rescan_pid;	       /* dt_probe_rescan: the process last read, */
-	uint64_t dt_rescan_hash;       /* and a hash of its executable mappings */
-	struct dt_run *dt_run;	       /* the enabled program (dt_exec.c), or NULL */
+	dt_arena_t dt_parena;		  /* the table's strings and sites */
+	pid_t dt_rescan_pid;		  /* dt_probe_rescan: the process last read, */
+	uint64_t dt_rescan_hash;	  /* and a hash of its executable mappings */
+	struct dt_run *dt_run;		  /* the enabled program (dt_exec.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
 	void *dt_errharg, *dt_dropharg;
 	/* last diagnostic; strings live in dt_diagbuf */
@@ -441,8 +520,7 @@ uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);
 #define DT_OFORMAT_JSON 1
 /* Free the enabled program of the handle, if any (dt_exec.c). */
 void dt_run_free(dtrace_hdl_t *);
-int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---------------------------------------------------------------- compiler */
 
@@ -456,10 +534,10 @@ struct dt_pcb {
 	size_t pcb_len;
 	size_t pcb_pos;
 	unsigned pcb_line, pcb_col;
-	const char *pcb_file;	   /* current file name (changes with # lines) */
-	size_t pcb_linestart;	   /* offset of the current line */
-	dt_token_t pcb_tok;	   /* current token */
-	dt_token_t pcb_peek;	   /* lookahead, valid if pcb_havepeek */
+	const char *pcb_file; /* current file name (changes with # lines) */
+	size_t pcb_linestart; /* offset of the current line */
+	dt_token_t pcb_tok;   /* current token */
+	dt_token_t pcb_peek;  /* lookahead, valid if pcb_havepeek */
 	bool pcb_havepeek;
 	jmp_buf pcb_jmp;
 	int pcb_argc;
@@ -483,13 +561,13 @@ struct dt_pcb {
 };
 
 void dt_lex_init(dt_pcb_t *);
-void dt_lex_next(dt_pcb_t *);			   /* advance pcb_tok */
+void dt_lex_next(dt_pcb_t *);		   /* advance pcb_tok */
 const dt_token_t *dt_lex_peek(dt_pcb_t *); /* one token lookahead */
 const char *dt_tok_name(dt_tok_t);
 
 /* Report an error at loc and unwind the compile (longjmp to pcb_jmp). */
-_Noreturn void dt_cerror(dt_pcb_t *, const dt_loc_t *, const char *tag, const char *fmt,
-			 ...) __attribute__((format(printf, 4, 5)));
+_Noreturn void dt_cerror(dt_pcb_t *, const dt_loc_t *, const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 _Noreturn void dt_cnomem(dt_pcb_t *);
 void *dt_palloc(dt_pcb_t *, size_t); /* arena alloc or unwind with EDT_NOMEM */
 
@@ -525,10 +603,10 @@ typedef struct dt_usite {
 
 typedef struct dt_pinfo {
 	dt_pkind_t pi_kind;
-	uint64_t pi_period;    /* profile and tick: nanoseconds */
-	pid_t pi_pid;	       /* USDT: the process, or 0 for every process */
-	const char *pi_path;   /* USDT: the file, as the kernel can open it */
-	dt_usite_t *pi_sites;  /* USDT */
+	uint64_t pi_period;   /* profile and tick: nanoseconds */
+	pid_t pi_pid;	      /* USDT: the process, or 0 for every process */
+	const char *pi_path;  /* USDT: the file, as the kernel can open it */
+	dt_usite_t *pi_sites; /* USDT */
 } dt_pinfo_t;
 
 /* Read the probe table if it has not been read: 0, or -1 (EDT_NOMEM). */
@@ -544,7 +622,7 @@ bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p);
 /* ---------------------------------------------------------------- stapsdt notes */
 
 typedef struct dt_stapsdt_arg {
-	int sa_size;	     /* 1, 2, 4 or 8 bytes */
+	int sa_size; /* 1, 2, 4 or 8 bytes */
 	bool sa_signed;
 	char sa_operand[128]; /* "%rax", "-4(%rbp)", "$5", "sym+8(%rip)", ... */
 } dt_stapsdt_arg_t;

@@ -81,8 +81,7 @@ void dt_json_bytes(FILE *fp, const char *s, size_t n)
 			fputs("\\r", fp);
 			i++;
 			continue;
-		default:
-			break;
+		default: break;
 		}
 		if (c < 0x20 || c == 0x7f || (len = utf8_len(u + i, n - i)) == 0) {
 			fprintf(fp, "\\u%04x", c);
@@ -125,12 +124,8 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 	const char *c = (const char *)data + rec->r_off;
 
 	switch (rec->r_kind) {
-	case DT_RK_INT:
-		json_int(fp, rec, data);
-		break;
-	case DT_RK_STR:
-		dt_json_bytes(fp, c, strnlen(c, rec->r_size));
-		break;
+	case DT_RK_INT: json_int(fp, rec, data); break;
+	case DT_RK_STR: dt_json_bytes(fp, c, strnlen(c, rec->r_size)); break;
 	case DT_RK_MEM:
 		fputc('[', fp);
 		for (uint32_t i = 0; i < rec->r_size; i++)
@@ -206,8 +201,7 @@ int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stm
 			free(text);
 			first = false;
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	fputs("]}\n", fp);

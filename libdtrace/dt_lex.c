@@ -18,43 +18,115 @@ static const struct {
 	const char *name;
 	dt_tok_t tok;
 } keywords[] = {
-	{ "auto", T_AUTO },	    { "break", T_BREAK },	{ "case", T_CASE },
-	{ "char", T_CHAR_KW },	    { "const", T_CONST },	{ "continue", T_CONTINUE },
-	{ "counter", T_COUNTER },   { "default", T_DEFAULT },	{ "do", T_DO },
-	{ "double", T_DOUBLE },	    { "else", T_ELSE },		{ "enum", T_ENUM },
-	{ "extern", T_EXTERN },	    { "float", T_FLOAT },	{ "for", T_FOR },
-	{ "goto", T_GOTO },	    { "if", T_IF },		{ "import", T_IMPORT },
-	{ "inline", T_INLINE },	    { "int", T_INT_KW },	{ "long", T_LONG },
-	{ "offsetof", T_OFFSETOF }, { "probe", T_PROBE },	{ "provider", T_PROVIDER },
-	{ "register", T_REGISTER }, { "restrict", T_RESTRICT }, { "return", T_RETURN },
-	{ "self", T_SELF },	    { "short", T_SHORT },	{ "signed", T_SIGNED },
-	{ "sizeof", T_SIZEOF },	    { "static", T_STATIC },	{ "string", T_STRING_KW },
-	{ "stringof", T_STRINGOF }, { "struct", T_STRUCT },	{ "switch", T_SWITCH },
-	{ "this", T_THIS },	    { "translator", T_TRANSLATOR }, { "typedef", T_TYPEDEF },
-	{ "union", T_UNION },	    { "unsigned", T_UNSIGNED }, { "userland", T_USERLAND },
-	{ "void", T_VOID },	    { "volatile", T_VOLATILE }, { "while", T_WHILE },
-	{ "xlate", T_XLATE },	    { "_Bool", T_BOOL },
+	{ "auto", T_AUTO },
+	{ "break", T_BREAK },
+	{ "case", T_CASE },
+	{ "char", T_CHAR_KW },
+	{ "const", T_CONST },
+	{ "continue", T_CONTINUE },
+	{ "counter", T_COUNTER },
+	{ "default", T_DEFAULT },
+	{ "do", T_DO },
+	{ "double", T_DOUBLE },
+	{ "else", T_ELSE },
+	{ "enum", T_ENUM },
+	{ "extern", T_EXTERN },
+	{ "float", T_FLOAT },
+	{ "for", T_FOR },
+	{ "goto", T_GOTO },
+	{ "if", T_IF },
+	{ "import", T_IMPORT },
+	{ "inline", T_INLINE },
+	{ "int", T_INT_KW },
+	{ "long", T_LONG },
+	{ "offsetof", T_OFFSETOF },
+	{ "probe", T_PROBE },
+	{ "provider", T_PROVIDER },
+	{ "register", T_REGISTER },
+	{ "restrict", T_RESTRICT },
+	{ "return", T_RETURN },
+	{ "self", T_SELF },
+	{ "short", T_SHORT },
+	{ "signed", T_SIGNED },
+	{ "sizeof", T_SIZEOF },
+	{ "static", T_STATIC },
+	{ "string", T_STRING_KW },
+	{ "stringof", T_STRINGOF },
+	{ "struct", T_STRUCT },
+	{ "switch", T_SWITCH },
+	{ "this", T_THIS },
+	{ "translator", T_TRANSLATOR },
+	{ "typedef", T_TYPEDEF },
+	{ "union", T_UNION },
+	{ "unsigned", T_UNSIGNED },
+	{ "userland", T_USERLAND },
+	{ "void", T_VOID },
+	{ "volatile", T_VOLATILE },
+	{ "while", T_WHILE },
+	{ "xlate", T_XLATE },
+	{ "_Bool", T_BOOL },
 };
 
 static const char *const toknames[] = {
-	[T_EOF] = "end of input", [T_IDENT] = "identifier",
-	[T_INT] = "integer constant", [T_CHAR] = "character constant",
-	[T_STRING] = "string literal", [T_MACRO] = "macro argument",
-	[T_MACSTR] = "macro argument", [T_AGG] = "aggregation",
-	[T_PRAGMA] = "#pragma", [T_PSPEC] = "probe description", [T_EPRED] = "/",
+	[T_EOF] = "end of input",
+	[T_IDENT] = "identifier",
+	[T_INT] = "integer constant",
+	[T_CHAR] = "character constant",
+	[T_STRING] = "string literal",
+	[T_MACRO] = "macro argument",
+	[T_MACSTR] = "macro argument",
+	[T_AGG] = "aggregation",
+	[T_PRAGMA] = "#pragma",
+	[T_PSPEC] = "probe description",
+	[T_EPRED] = "/",
 	[T_BQUOTE] = "`",
-	[T_LPAREN] = "(", [T_RPAREN] = ")", [T_LBRACKET] = "[", [T_RBRACKET] = "]",
-	[T_LBRACE] = "{", [T_RBRACE] = "}", [T_SEMI] = ";", [T_COMMA] = ",",
-	[T_COLON] = ":", [T_QUESTION] = "?", [T_DOT] = ".", [T_ARROW] = "->",
-	[T_ELLIPSIS] = "...", [T_PLUS] = "+", [T_MINUS] = "-", [T_STAR] = "*",
-	[T_SLASH] = "/", [T_PERCENT] = "%", [T_AMP] = "&", [T_BAR] = "|",
-	[T_XOR] = "^", [T_TILDE] = "~", [T_BANG] = "!", [T_LT] = "<", [T_GT] = ">",
-	[T_LE] = "<=", [T_GE] = ">=", [T_EQEQ] = "==", [T_NE] = "!=",
-	[T_LAND] = "&&", [T_LOR] = "||", [T_LXOR] = "^^", [T_SHL] = "<<",
-	[T_SHR] = ">>", [T_INC] = "++", [T_DEC] = "--", [T_ASSIGN] = "=",
-	[T_ADD_EQ] = "+=", [T_SUB_EQ] = "-=", [T_MUL_EQ] = "*=", [T_DIV_EQ] = "/=",
-	[T_MOD_EQ] = "%=", [T_AND_EQ] = "&=", [T_OR_EQ] = "|=", [T_XOR_EQ] = "^=",
-	[T_SHL_EQ] = "<<=", [T_SHR_EQ] = ">>=",
+	[T_LPAREN] = "(",
+	[T_RPAREN] = ")",
+	[T_LBRACKET] = "[",
+	[T_RBRACKET] = "]",
+	[T_LBRACE] = "{",
+	[T_RBRACE] = "}",
+	[T_SEMI] = ";",
+	[T_COMMA] = ",",
+	[T_COLON] = ":",
+	[T_QUESTION] = "?",
+	[T_DOT] = ".",
+	[T_ARROW] = "->",
+	[T_ELLIPSIS] = "...",
+	[T_PLUS] = "+",
+	[T_MINUS] = "-",
+	[T_STAR] = "*",
+	[T_SLASH] = "/",
+	[T_PERCENT] = "%",
+	[T_AMP] = "&",
+	[T_BAR] = "|",
+	[T_XOR] = "^",
+	[T_TILDE] = "~",
+	[T_BANG] = "!",
+	[T_LT] = "<",
+	[T_GT] = ">",
+	[T_LE] = "<=",
+	[T_GE] = ">=",
+	[T_EQEQ] = "==",
+	[T_NE] = "!=",
+	[T_LAND] = "&&",
+	[T_LOR] = "||",
+	[T_LXOR] = "^^",
+	[T_SHL] = "<<",
+	[T_SHR] = ">>",
+	[T_INC] = "++",
+	[T_DEC] = "--",
+	[T_ASSIGN] = "=",
+	[T_ADD_EQ] = "+=",
+	[T_SUB_EQ] = "-=",
+	[T_MUL_EQ] = "*=",
+	[T_DIV_EQ] = "/=",
+	[T_MOD_EQ] = "%=",
+	[T_AND_EQ] = "&=",
+	[T_OR_EQ] = "|=",
+	[T_XOR_EQ] = "^=",
+	[T_SHL_EQ] = "<<=",
+	[T_SHR_EQ] = ">>=",
 };
 
 const char *dt_tok_name(dt_tok_t t)
@@ -213,8 +285,8 @@ static bool directive(dt_pcb_t *pcb, dt_token_t *tk)
 	while (p < pcb->pcb_len && isalpha((unsigned char)b[p]))
 		p++;
 	dt_cerror(pcb, &loc, "D_PRAGCTL_INVAL",
-		  "invalid control directive: #%.*s (use -C to run the preprocessor)",
-		  (int)(p - s), b + s);
+		  "invalid control directive: #%.*s (use -C to run the preprocessor)", (int)(p - s),
+		  b + s);
 }
 
 /* Only blanks between the start of the line and here: a '#' begins a directive. */
@@ -246,7 +318,8 @@ static bool skip_space(dt_pcb_t *pcb, dt_token_t *tk)
 				if (cur(pcb) == '/' && at(pcb, 1) == '*') {
 					dt_loc_t in = here(pcb);
 
-					dt_cerror(pcb, &in, "D_SYNTAX", "/* encountered inside a comment");
+					dt_cerror(pcb, &in, "D_SYNTAX",
+						  "/* encountered inside a comment");
 				}
 				advance(pcb);
 			}
@@ -327,7 +400,8 @@ static int lex_char(dt_pcb_t *pcb, int quote, const dt_loc_t *start)
 				advance(pcb);
 			}
 			if (v > 255)
-				dt_cerror(pcb, &loc, "D_SYNTAX", "octal escape sequence out of range");
+				dt_cerror(pcb, &loc, "D_SYNTAX",
+					  "octal escape sequence out of range");
 			return v;
 		}
 		/* not an escape: both characters stand, as in DTrace */
@@ -592,19 +666,18 @@ static const struct {
 	const char *op;
 	dt_tok_t tok;
 } operators[] = {
-	{ "<<=", T_SHL_EQ }, { ">>=", T_SHR_EQ }, { "...", T_ELLIPSIS },
-	{ "->", T_ARROW },   { "++", T_INC },	  { "--", T_DEC },    { "<<", T_SHL },
-	{ ">>", T_SHR },     { "<=", T_LE },	  { ">=", T_GE },     { "==", T_EQEQ },
-	{ "!=", T_NE },	     { "&&", T_LAND },	  { "||", T_LOR },    { "^^", T_LXOR },
-	{ "+=", T_ADD_EQ },  { "-=", T_SUB_EQ },  { "*=", T_MUL_EQ }, { "/=", T_DIV_EQ },
-	{ "%=", T_MOD_EQ },  { "&=", T_AND_EQ },  { "|=", T_OR_EQ },  { "^=", T_XOR_EQ },
-	{ "(", T_LPAREN },   { ")", T_RPAREN },	  { "[", T_LBRACKET }, { "]", T_RBRACKET },
-	{ "{", T_LBRACE },   { "}", T_RBRACE },	  { ";", T_SEMI },    { ",", T_COMMA },
-	{ ":", T_COLON },    { "?", T_QUESTION }, { ".", T_DOT },     { "+", T_PLUS },
-	{ "-", T_MINUS },    { "*", T_STAR },	  { "/", T_SLASH },   { "%", T_PERCENT },
-	{ "&", T_AMP },	     { "|", T_BAR },	  { "^", T_XOR },     { "~", T_TILDE },
-	{ "!", T_BANG },     { "<", T_LT },	  { ">", T_GT },      { "=", T_ASSIGN },
-	{ "`", T_BQUOTE },
+	{ "<<=", T_SHL_EQ }, { ">>=", T_SHR_EQ }, { "...", T_ELLIPSIS }, { "->", T_ARROW },
+	{ "++", T_INC },     { "--", T_DEC },	  { "<<", T_SHL },	 { ">>", T_SHR },
+	{ "<=", T_LE },	     { ">=", T_GE },	  { "==", T_EQEQ },	 { "!=", T_NE },
+	{ "&&", T_LAND },    { "||", T_LOR },	  { "^^", T_LXOR },	 { "+=", T_ADD_EQ },
+	{ "-=", T_SUB_EQ },  { "*=", T_MUL_EQ },  { "/=", T_DIV_EQ },	 { "%=", T_MOD_EQ },
+	{ "&=", T_AND_EQ },  { "|=", T_OR_EQ },	  { "^=", T_XOR_EQ },	 { "(", T_LPAREN },
+	{ ")", T_RPAREN },   { "[", T_LBRACKET }, { "]", T_RBRACKET },	 { "{", T_LBRACE },
+	{ "}", T_RBRACE },   { ";", T_SEMI },	  { ",", T_COMMA },	 { ":", T_COLON },
+	{ "?", T_QUESTION }, { ".", T_DOT },	  { "+", T_PLUS },	 { "-", T_MINUS },
+	{ "*", T_STAR },     { "/", T_SLASH },	  { "%", T_PERCENT },	 { "&", T_AMP },
+	{ "|", T_BAR },	     { "^", T_XOR },	  { "~", T_TILDE },	 { "!", T_BANG },
+	{ "<", T_LT },	     { ">", T_GT },	  { "=", T_ASSIGN },	 { "`", T_BQUOTE },
 };
 
 static void lex_token(dt_pcb_t *pcb, dt_token_t *tk)
@@ -698,22 +771,17 @@ static void lex_token_end(dt_pcb_t *pcb, dt_token_t *tk)
 	lex_token(pcb, tk);
 	tk->tk_end = pcb->pcb_pos;
 	switch (tk->tk_kind) {
-	case T_LBRACE:
-		pcb->pcb_braces++;
-		break;
+	case T_LBRACE: pcb->pcb_braces++; break;
 	case T_RBRACE:
 		if (pcb->pcb_braces > 0)
 			pcb->pcb_braces--;
 		break;
-	case T_LPAREN:
-		pcb->pcb_parens++;
-		break;
+	case T_LPAREN: pcb->pcb_parens++; break;
 	case T_RPAREN:
 		if (pcb->pcb_parens > 0)
 			pcb->pcb_parens--;
 		break;
-	default:
-		break;
+	default: break;
 	}
 	/* where may the next token begin a clause? */
 	if (pcb->pcb_braces > 0 || pcb->pcb_parens > 0)

@@ -209,11 +209,10 @@ int dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val)
 		dtp->dt_errtags = true;
 		return 0;
 	}
-	if (strcmp(opt, "incdir") == 0 || strcmp(opt, "define") == 0 ||
-	    strcmp(opt, "undef") == 0 || strcmp(opt, "cpppath") == 0) {
+	if (strcmp(opt, "incdir") == 0 || strcmp(opt, "define") == 0 || strcmp(opt, "undef") == 0 ||
+	    strcmp(opt, "cpppath") == 0) {
 		if (val == NULL || *val == '\0')
-			return dt_set_errmsg(dtp, EDT_BADOPTVAL, "option %s requires a value",
-					     opt);
+			return dt_set_errmsg(dtp, EDT_BADOPTVAL, "option %s requires a value", opt);
 		if (strcmp(opt, "cpppath") == 0) {
 			char *p = strdup(val);
 
@@ -244,8 +243,7 @@ _Noreturn void dt_cnomem(dt_pcb_t *pcb)
 	longjmp(pcb->pcb_jmp, EDT_NOMEM);
 }
 
-_Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, const char *fmt,
-			 ...)
+_Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, const char *fmt, ...)
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtrace_diag_t *dg = &dtp->dt_diag;
@@ -401,8 +399,8 @@ dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, const char *
 		int err = errno;
 
 		free(buf);
-		dt_set_errmsg(dtp, err ? err : EIO, "cannot read %s: %s",
-			      fname ? fname : "<stdin>", strerror(err ? err : EIO));
+		dt_set_errmsg(dtp, err ? err : EIO, "cannot read %s: %s", fname ? fname : "<stdin>",
+			      strerror(err ? err : EIO));
 		return NULL;
 	}
 	buf[len] = '\0';

@@ -12,24 +12,31 @@
 
 #include "dt_impl.h"
 
-typedef enum { OPT_SIZE, OPT_TIME, OPT_BOOL, OPT_UINT, OPT_STRING, OPT_SORT, OPT_OFORMAT } optkind_t;
+typedef enum {
+	OPT_SIZE,
+	OPT_TIME,
+	OPT_BOOL,
+	OPT_UINT,
+	OPT_STRING,
+	OPT_SORT,
+	OPT_OFORMAT
+} optkind_t;
 
 static const struct {
 	const char *name;
 	optkind_t kind;
 } options[] = {
-	{ "aggpercpu", OPT_BOOL },     { "aggrate", OPT_TIME },	     { "aggsize", OPT_SIZE },
-	{ "aggsortkey", OPT_BOOL },    { "aggsortkeypos", OPT_UINT }, { "aggsortpos", OPT_UINT },
-	{ "aggsortrev", OPT_BOOL },    { "aggzoom", OPT_BOOL },	     { "bufpolicy", OPT_STRING },
-	{ "bufresize", OPT_STRING },   { "bufsize", OPT_SIZE },	     { "cleanrate", OPT_TIME },
-	{ "cpu", OPT_UINT },	       { "defaultargs", OPT_BOOL },   { "destructive", OPT_BOOL },
-	{ "dynvarsize", OPT_SIZE },    { "empty", OPT_BOOL },	     { "flowindent", OPT_BOOL },
-	{ "jstackframes", OPT_UINT },
-	{ "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },	     { "oformat", OPT_OFORMAT },
-	{ "quiet", OPT_BOOL },	       { "rawbytes", OPT_BOOL },      { "specsize", OPT_SIZE },
-	{ "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },   { "statusrate", OPT_TIME },
-	{ "strsize", OPT_SIZE },       { "switchrate", OPT_TIME },    { "ustackframes", OPT_UINT },
-	{ "zdefs", OPT_BOOL },
+	{ "aggpercpu", OPT_BOOL },    { "aggrate", OPT_TIME },	     { "aggsize", OPT_SIZE },
+	{ "aggsortkey", OPT_BOOL },   { "aggsortkeypos", OPT_UINT }, { "aggsortpos", OPT_UINT },
+	{ "aggsortrev", OPT_BOOL },   { "aggzoom", OPT_BOOL },	     { "bufpolicy", OPT_STRING },
+	{ "bufresize", OPT_STRING },  { "bufsize", OPT_SIZE },	     { "cleanrate", OPT_TIME },
+	{ "cpu", OPT_UINT },	      { "defaultargs", OPT_BOOL },   { "destructive", OPT_BOOL },
+	{ "dynvarsize", OPT_SIZE },   { "empty", OPT_BOOL },	     { "flowindent", OPT_BOOL },
+	{ "jstackframes", OPT_UINT }, { "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },
+	{ "oformat", OPT_OFORMAT },   { "quiet", OPT_BOOL },	     { "rawbytes", OPT_BOOL },
+	{ "specsize", OPT_SIZE },     { "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },
+	{ "statusrate", OPT_TIME },   { "strsize", OPT_SIZE },	     { "switchrate", OPT_TIME },
+	{ "ustackframes", OPT_UINT }, { "zdefs", OPT_BOOL },
 };
 
 static int parse_size(const char *v, uint64_t *out)
@@ -47,7 +54,10 @@ static int parse_size(const char *v, uint64_t *out)
 	case 't': mul <<= 10; /* FALLTHROUGH */
 	case 'g': mul <<= 10; /* FALLTHROUGH */
 	case 'm': mul <<= 10; /* FALLTHROUGH */
-	case 'k': mul <<= 10; end++; break;
+	case 'k':
+		mul <<= 10;
+		end++;
+		break;
 	case '\0': break;
 	default: return -1;
 	}
@@ -63,11 +73,19 @@ static int parse_time(const char *v, uint64_t *out)
 	static const struct {
 		const char *unit;
 		uint64_t ns;
-	} units[] = { { "ns", 1 },		{ "nsec", 1 },	      { "us", 1000 },
-		      { "usec", 1000 },		{ "ms", 1000000 },    { "msec", 1000000 },
-		      { "s", 1000000000 },	{ "sec", 1000000000 }, { "m", 60000000000ULL },
-		      { "min", 60000000000ULL }, { "h", 3600000000000ULL },
-		      { "hour", 3600000000000ULL }, { "d", 86400000000000ULL },
+	} units[] = { { "ns", 1 },
+		      { "nsec", 1 },
+		      { "us", 1000 },
+		      { "usec", 1000 },
+		      { "ms", 1000000 },
+		      { "msec", 1000000 },
+		      { "s", 1000000000 },
+		      { "sec", 1000000000 },
+		      { "m", 60000000000ULL },
+		      { "min", 60000000000ULL },
+		      { "h", 3600000000000ULL },
+		      { "hour", 3600000000000ULL },
+		      { "d", 86400000000000ULL },
 		      { "day", 86400000000000ULL } };
 	char *end;
 	uint64_t n;
@@ -107,20 +125,22 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 		case OPT_BOOL:
 			if (val != NULL && *val != '\0')
 				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s is a switch and takes no value", name);
+						     "option %s is a switch and takes no value",
+						     name);
 			break;
 		case OPT_SIZE:
 			if (val == NULL || parse_size(val, &v) != 0)
 				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s needs a size (e.g. 4m): \"%s\"", name,
-						     val ? val : "");
+						     "option %s needs a size (e.g. 4m): \"%s\"",
+						     name, val ? val : "");
 			break;
 		case OPT_TIME:
 			if (val == NULL || parse_time(val, &v) != 0)
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s needs a time or rate (e.g. 10ms, 50hz): "
-						     "\"%s\"",
-						     name, val ? val : "");
+				return dt_set_errmsg(
+				    dtp, EDT_BADOPTVAL,
+				    "option %s needs a time or rate (e.g. 10ms, 50hz): "
+				    "\"%s\"",
+				    name, val ? val : "");
 			break;
 		case OPT_UINT:
 			errno = 0;
@@ -133,7 +153,8 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 		case OPT_OFORMAT:
 			if (val != NULL && strcmp(val, "json") == 0)
 				v = DT_OFORMAT_JSON;
-			else if (val != NULL && (strcmp(val, "text") == 0 || strcmp(val, "none") == 0))
+			else if (val != NULL &&
+				 (strcmp(val, "text") == 0 || strcmp(val, "none") == 0))
 				v = DT_OFORMAT_TEXT;
 			else
 				return dt_set_errmsg(dtp, EDT_BADOPTVAL,

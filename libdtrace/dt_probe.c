@@ -158,7 +158,8 @@ static int walk_fixed(walk_t *w)
 
 		pi.pi_kind = t == 0 ? DT_PK_PROFILE : DT_PK_TICK;
 		for (size_t i = 0; i < n; i++) {
-			snprintf(name, sizeof(name), "%s-%u", t == 0 ? "profile" : "tick", rates[i]);
+			snprintf(name, sizeof(name), "%s-%u", t == 0 ? "profile" : "tick",
+				 rates[i]);
 			pi.pi_period = 1000000000ULL / rates[i];
 			if (visit(w, "profile", "", "", name, &pi))
 				return 1;
@@ -193,10 +194,10 @@ typedef struct freader {
 	dt_arena_t *fr_arena;
 	sym_t *fr_syms;
 	size_t fr_nsyms;
-	uint64_t fr_base; /* address of .stapsdt.base in this file, or 0 */
+	uint64_t fr_base;   /* address of .stapsdt.base in this file, or 0 */
 	GElf_Phdr *fr_load; /* PT_LOAD headers: addresses to file offsets */
 	size_t fr_nload;
-	bool fr_libusdt;  /* a libusdt image: its symbols are provider_function_name */
+	bool fr_libusdt; /* a libusdt image: its symbols are provider_function_name */
 	size_t fr_cap;
 	bool fr_nomem;
 } freader_t;
@@ -339,8 +340,8 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 	    (dname = dt_probe_dname(fr->fr_arena, n->sn_name)) == NULL)
 		goto nomem;
 	if ((site = dt_arena_alloc(fr->fr_arena, sizeof(*site))) == NULL ||
-	    (site->us_argspec = dt_arena_strndup(fr->fr_arena, n->sn_argspec,
-						 strlen(n->sn_argspec))) == NULL)
+	    (site->us_argspec =
+		 dt_arena_strndup(fr->fr_arena, n->sn_argspec, strlen(n->sn_argspec))) == NULL)
 		goto nomem;
 	site->us_off = file_offset(fr, pc);
 	site->us_refoff = n->sn_sema != 0 ? file_offset(fr, n->sn_sema + (pc - n->sn_pc)) : 0;
@@ -550,8 +551,8 @@ static int walk_process(walk_t *w, fcache_t *fc, pid_t pid, bool rescan, bool *n
 			snprintf(prov, sizeof(prov), "%s%d", uf->uf_probes[i].fp_prov, (int)pid);
 			if (rescan && known(w, 0, prov, uf->uf_module, &uf->uf_probes[i]))
 				continue;
-			if (pi.pi_path == NULL &&
-			    (pi.pi_path = dt_arena_strndup(w->w_arena, rpath, strlen(rpath))) == NULL) {
+			if (pi.pi_path == NULL && (pi.pi_path = dt_arena_strndup(
+						       w->w_arena, rpath, strlen(rpath))) == NULL) {
 				*nomem = true;
 				rc = -1;
 				break;
@@ -631,12 +632,22 @@ int dt_probe_timer(dtrace_hdl_t *dtp, const char *name)
 	static const struct {
 		const char *unit;
 		uint64_t ns; /* 0: a rate in hertz */
-	} units[] = { { "ns", 1 },	  { "nsec", 1 },	{ "us", 1000 },
-		      { "usec", 1000 }, { "ms", 1000000 },	{ "msec", 1000000 },
-		      { "s", 1000000000 }, { "sec", 1000000000 }, { "m", 60000000000ULL },
-		      { "min", 60000000000ULL }, { "h", 3600000000000ULL },
-		      { "hour", 3600000000000ULL }, { "d", 86400000000000ULL },
-		      { "day", 86400000000000ULL }, { "hz", 0 }, { "", 0 } };
+	} units[] = { { "ns", 1 },
+		      { "nsec", 1 },
+		      { "us", 1000 },
+		      { "usec", 1000 },
+		      { "ms", 1000000 },
+		      { "msec", 1000000 },
+		      { "s", 1000000000 },
+		      { "sec", 1000000000 },
+		      { "m", 60000000000ULL },
+		      { "min", 60000000000ULL },
+		      { "h", 3600000000000ULL },
+		      { "hour", 3600000000000ULL },
+		      { "d", 86400000000000ULL },
+		      { "day", 86400000000000ULL },
+		      { "hz", 0 },
+		      { "", 0 } };
 	bool tick = strncmp(name, "tick-", 5) == 0;
 	dt_pinfo_t pi = { .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE };
 	const char *num = name + (tick ? 5 : 8);
@@ -728,7 +739,8 @@ int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 		return -1;
 	*first = dtp->dt_nprobes;
 	/* the same executable mappings as last time: nothing new to read */
-	if ((h = exec_maps_hash(pid)) == 0 || (pid == dtp->dt_rescan_pid && h == dtp->dt_rescan_hash))
+	if ((h = exec_maps_hash(pid)) == 0 ||
+	    (pid == dtp->dt_rescan_pid && h == dtp->dt_rescan_hash))
 		return 0;
 	dtp->dt_rescan_pid = pid;
 	dtp->dt_rescan_hash = h;

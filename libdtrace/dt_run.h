@@ -25,28 +25,28 @@
 
 /* the state map's header */
 #define DT_ST_ACTIVITY 0 /* u64: DT_ACTIVITY_* */
-#define DT_ST_WALLOFF 8	 /* u64: walltime - monotonic clock, ns */
-#define DT_ST_HDRSIZE 64
+#define DT_ST_WALLOFF  8 /* u64: walltime - monotonic clock, ns */
+#define DT_ST_HDRSIZE  64
 
 /* dt_drops, per CPU: u64 counts of what was lost, by kind */
 #define DT_DROP_PRINCIPAL 0 /* the principal buffer had no room */
-#define DT_DROP_AGG 1	    /* an aggregation was full */
-#define DT_DROP_DYN 2	    /* the dynamic variable space was full */
-#define DT_DROP_NKINDS 3
+#define DT_DROP_AGG	  1 /* an aggregation was full */
+#define DT_DROP_DYN	  2 /* the dynamic variable space was full */
+#define DT_DROP_NKINDS	  3
 
 /* activity (as illumos dtrace_activity_t): which probes may record */
-#define DT_ACTIVITY_WARMUP 1   /* BEGIN only */
-#define DT_ACTIVITY_ACTIVE 2   /* every probe but BEGIN and END */
+#define DT_ACTIVITY_WARMUP   1 /* BEGIN only */
+#define DT_ACTIVITY_ACTIVE   2 /* every probe but BEGIN and END */
 #define DT_ACTIVITY_DRAINING 3 /* exit() was called: nothing */
-#define DT_ACTIVITY_ENDING 4   /* END only */
+#define DT_ACTIVITY_ENDING   4 /* END only */
 
 /* faults, as illumos DTRACEFLT_* */
 #define DT_FLT_BADADDR 1
 #define DT_FLT_DIVZERO 3
 
 typedef struct dt_errrec {
-	uint32_t er_zero; /* EPID 0 */
-	uint32_t er_epid; /* the clause that faulted */
+	uint32_t er_zero;   /* EPID 0 */
+	uint32_t er_epid;   /* the clause that faulted */
 	uint32_t er_action; /* 0: predicate; else the statement, from 1 */
 	uint32_t er_pc;	    /* instruction offset in its program */
 	uint64_t er_fault;
@@ -87,8 +87,8 @@ typedef struct dt_stmt {
 	dt_node_t *st_clause;
 	uint32_t st_size; /* record size, EPID included */
 	bool st_laidout;
-	bool st_data;	  /* records data (else only its EPID) */
-	bool st_agg;	  /* aggregates */
+	bool st_data; /* records data (else only its EPID) */
+	bool st_agg;  /* aggregates */
 	dt_rec_t *st_recs;
 	int st_nrecs;
 	size_t st_reccap;
@@ -106,15 +106,15 @@ typedef struct dt_ecb {
 /* Where things live in the scratch and state values (dt_cg.c fills it). */
 typedef struct dt_layout {
 	uint32_t ly_strsize;
-	uint32_t ly_recmax;	 /* scratch: the record at 0 */
-	uint32_t ly_err;	 /* scratch: the error record */
-	uint32_t ly_this;	 /* scratch: clause-local variables */
-	uint32_t ly_key;	 /* scratch: a dynamic variable's key */
-	uint32_t ly_val;	 /* scratch: a dynamic variable's value */
-	uint32_t ly_empty;	 /* scratch: strsize zero bytes */
-	uint32_t ly_tmp;	 /* scratch: string temporaries */
-	uint32_t ly_scratch;	 /* scratch value size */
-	uint32_t ly_state;	 /* state value size */
+	uint32_t ly_recmax;		 /* scratch: the record at 0 */
+	uint32_t ly_err;		 /* scratch: the error record */
+	uint32_t ly_this;		 /* scratch: clause-local variables */
+	uint32_t ly_key;		 /* scratch: a dynamic variable's key */
+	uint32_t ly_val;		 /* scratch: a dynamic variable's value */
+	uint32_t ly_empty;		 /* scratch: strsize zero bytes */
+	uint32_t ly_tmp;		 /* scratch: string temporaries */
+	uint32_t ly_scratch;		 /* scratch value size */
+	uint32_t ly_state;		 /* state value size */
 	uint32_t ly_keysize, ly_valsize; /* dvars */
 	uint32_t ly_thissize, ly_tmpsize;
 } dt_layout_t;
@@ -139,15 +139,16 @@ typedef enum dt_aggfn {
 	DT_AGG_LLQUANTIZE,
 } dt_aggfn_t;
 
-#define DT_QUANTIZE_NBUCKETS 127 /* as illumos: 63 negative, zero, 63 positive */
-#define DT_QUANTIZE_ZERO 63
+#define DT_QUANTIZE_NBUCKETS	127 /* as illumos: 63 negative, zero, 63 positive */
+#define DT_QUANTIZE_ZERO	63
 #define DT_LLQUANTIZE_MAXORDERS 64
 
 typedef struct dt_agg {
 	const char *ag_name; /* without '@'; "" for the anonymous one */
 	uint32_t ag_id;	     /* from 1, in order of first use */
 	dt_aggfn_t ag_fn;
-	int64_t ag_args[4];  /* lquantize: base, levels, step; llquantize: factor, low, high, steps */
+	int64_t
+	    ag_args[4]; /* lquantize: base, levels, step; llquantize: factor, low, high, steps */
 	int ag_nkeys;
 	dt_rec_t ag_keys[DT_MAXPROBEARGS]; /* where each key is in the map's key */
 	uint32_t ag_keysize, ag_valsize, ag_nbuckets;
@@ -214,16 +215,16 @@ typedef struct dt_run {
 	dt_agg_t **r_aggs;   /* by id - 1 */
 	uint32_t r_naggs;
 	size_t r_aggcap;
-	uint32_t r_aggzero;  /* the largest aggregation value: dt_zero's size */
-	int r_zero_fd;	     /* an array of one zeroed value, to create aggregation entries */
+	uint32_t r_aggzero; /* the largest aggregation value: dt_zero's size */
+	int r_zero_fd;	    /* an array of one zeroed value, to create aggregation entries */
 	int r_nvarids;
 	dt_arena_t r_arena;
 	bool r_quiet;
 	bool r_json; /* -x oformat=json */
 	/* kernel objects */
 	int r_state_fd, r_scratch_fd, r_dvars_fd, r_events_fd;
-	int r_drops_fd;	 /* per CPU: records the principal buffer had no room for */
-	int r_errno_fd;	 /* thread id -> errno of its last system call, if a clause reads errno */
+	int r_drops_fd;	  /* per CPU: records the principal buffer had no room for */
+	int r_errno_fd;	  /* thread id -> errno of its last system call, if a clause reads errno */
 	bool r_use_errno; /* set by code generation's first pass */
 	dt_bprog_t *r_progs;
 	size_t r_nprogs, r_progcap;
@@ -244,7 +245,7 @@ typedef struct dt_run {
 	bool r_started; /* dtrace_go() has run */
 	bool r_exited, r_stopped, r_header_done, r_end_drained;
 	uint64_t *r_drops_seen; /* dt_drops as last reported, [cpu][kind]; then room for a read */
-	int r_error; /* a callback's errno */
+	int r_error;		/* a callback's errno */
 	/* the target */
 	pid_t r_target;
 	int r_pidfd;

@@ -95,7 +95,8 @@ int dt_stapsdt_parse(const void *desc, size_t len, dt_stapsdt_note_t *n)
 	n->sn_base = v[1];
 	n->sn_sema = v[2];
 	p += 24;
-	if ((n->sn_provider = take_str(&p, end)) == NULL || (n->sn_name = take_str(&p, end)) == NULL)
+	if ((n->sn_provider = take_str(&p, end)) == NULL ||
+	    (n->sn_name = take_str(&p, end)) == NULL)
 		return -1;
 	/* some writers omit the argument string of an argument-less probe */
 	n->sn_argspec = p < end ? take_str(&p, end) : "";

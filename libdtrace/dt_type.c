@@ -57,24 +57,42 @@ static const struct {
 	const char *base;
 	bool cnative;
 } base_typedefs[] = {
-	{ "int8_t", "signed char", true },	   { "int16_t", "short", true },
-	{ "int32_t", "int", true },		   { "int64_t", "long", true },
-	{ "uint8_t", "unsigned char", true },	   { "uint16_t", "unsigned short", true },
-	{ "uint32_t", "unsigned int", true },	   { "uint64_t", "unsigned long", true },
-	{ "intptr_t", "long", true },		   { "uintptr_t", "unsigned long", true },
-	{ "intmax_t", "long", true },		   { "uintmax_t", "unsigned long", true },
-	{ "size_t", "unsigned long", true },	   { "ssize_t", "long", true },
-	{ "ptrdiff_t", "long", true },		   { "off_t", "long", true },
-	{ "off64_t", "long", true },		   { "pid_t", "int", true },
-	{ "uid_t", "unsigned int", true },	   { "gid_t", "unsigned int", true },
-	{ "id_t", "unsigned int", true },	   { "mode_t", "unsigned int", true },
-	{ "dev_t", "unsigned long", true },	   { "ino_t", "unsigned long", true },
-	{ "time_t", "long", true },		   { "clock_t", "long", true },
-	{ "uchar_t", "unsigned char", false },	   { "ushort_t", "unsigned short", false },
-	{ "uint_t", "unsigned int", false },	   { "ulong_t", "unsigned long", false },
-	{ "longlong_t", "long long", false },	   { "u_longlong_t", "unsigned long long", false },
-	{ "hrtime_t", "long long", false },	   { "processorid_t", "int", false },
-	{ "zoneid_t", "int", false },		   { "boolean_t", "int", false },
+	{ "int8_t", "signed char", true },
+	{ "int16_t", "short", true },
+	{ "int32_t", "int", true },
+	{ "int64_t", "long", true },
+	{ "uint8_t", "unsigned char", true },
+	{ "uint16_t", "unsigned short", true },
+	{ "uint32_t", "unsigned int", true },
+	{ "uint64_t", "unsigned long", true },
+	{ "intptr_t", "long", true },
+	{ "uintptr_t", "unsigned long", true },
+	{ "intmax_t", "long", true },
+	{ "uintmax_t", "unsigned long", true },
+	{ "size_t", "unsigned long", true },
+	{ "ssize_t", "long", true },
+	{ "ptrdiff_t", "long", true },
+	{ "off_t", "long", true },
+	{ "off64_t", "long", true },
+	{ "pid_t", "int", true },
+	{ "uid_t", "unsigned int", true },
+	{ "gid_t", "unsigned int", true },
+	{ "id_t", "unsigned int", true },
+	{ "mode_t", "unsigned int", true },
+	{ "dev_t", "unsigned long", true },
+	{ "ino_t", "unsigned long", true },
+	{ "time_t", "long", true },
+	{ "clock_t", "long", true },
+	{ "uchar_t", "unsigned char", false },
+	{ "ushort_t", "unsigned short", false },
+	{ "uint_t", "unsigned int", false },
+	{ "ulong_t", "unsigned long", false },
+	{ "longlong_t", "long long", false },
+	{ "u_longlong_t", "unsigned long long", false },
+	{ "hrtime_t", "long long", false },
+	{ "processorid_t", "int", false },
+	{ "zoneid_t", "int", false },
+	{ "boolean_t", "int", false },
 };
 
 /*
@@ -527,10 +545,8 @@ size_t dt_type_size(const dt_type_t *t)
 	case DT_TK_STRUCT:
 	case DT_TK_UNION:
 		return t->dtt_tag != NULL && t->dtt_tag->td_complete ? t->dtt_tag->td_size : 0;
-	case DT_TK_ARRAY:
-		return dt_type_size(t->dtt_ref) * t->dtt_nelems;
-	default:
-		return t->dtt_size;
+	case DT_TK_ARRAY: return dt_type_size(t->dtt_ref) * t->dtt_nelems;
+	default: return t->dtt_size;
 	}
 }
 
@@ -543,12 +559,9 @@ size_t dt_type_align(const dt_type_t *t)
 	case DT_TK_STRUCT:
 	case DT_TK_UNION:
 		return t->dtt_tag != NULL && t->dtt_tag->td_align ? t->dtt_tag->td_align : 1;
-	case DT_TK_ARRAY:
-		return dt_type_align(t->dtt_ref);
-	case DT_TK_STRING:
-		return 1;
-	default:
-		return t->dtt_size ? (t->dtt_size > 8 ? 16 : t->dtt_size) : 1;
+	case DT_TK_ARRAY: return dt_type_align(t->dtt_ref);
+	case DT_TK_STRING: return 1;
+	default: return t->dtt_size ? (t->dtt_size > 8 ? 16 : t->dtt_size) : 1;
 	}
 }
 
@@ -604,8 +617,7 @@ static bool same(const dt_type_t *a, const dt_type_t *b)
 	case DT_TK_PTR:
 		return same(a->dtt_ref, b->dtt_ref) || dt_type_is_void(a->dtt_ref) ||
 		       dt_type_is_void(b->dtt_ref);
-	case DT_TK_ARRAY:
-		return a->dtt_nelems == b->dtt_nelems && same(a->dtt_ref, b->dtt_ref);
+	case DT_TK_ARRAY: return a->dtt_nelems == b->dtt_nelems && same(a->dtt_ref, b->dtt_ref);
 	case DT_TK_FUNC:
 		if (a->dtt_nargs != b->dtt_nargs ||
 		    (a->dtt_flags & DT_TF_VARARGS) != (b->dtt_flags & DT_TF_VARARGS) ||
@@ -617,8 +629,7 @@ static bool same(const dt_type_t *a, const dt_type_t *b)
 		return true;
 	case DT_TK_STRUCT:
 	case DT_TK_UNION:
-	case DT_TK_ENUM:
-		return a->dtt_tag == b->dtt_tag;
+	case DT_TK_ENUM: return a->dtt_tag == b->dtt_tag;
 	default:
 		return a->dtt_size == b->dtt_size &&
 		       (a->dtt_flags & DT_TF_SIGNED) == (b->dtt_flags & DT_TF_SIGNED);

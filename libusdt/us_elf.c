@@ -143,9 +143,9 @@ static void build_id(uint8_t out[36], const buf_t *note, const uint8_t *text, si
 	}
 }
 
-static Elf_Scn *section(Elf *elf, buf_t *shstr, const char *name, GElf_Word type,
-			GElf_Xword flags, GElf_Addr addr, GElf_Off off, void *data, size_t size,
-			size_t align_, GElf_Xword entsize)
+static Elf_Scn *section(Elf *elf, buf_t *shstr, const char *name, GElf_Word type, GElf_Xword flags,
+			GElf_Addr addr, GElf_Off off, void *data, size_t size, size_t align_,
+			GElf_Xword entsize)
 {
 	Elf_Scn *scn = elf_newscn(elf);
 	Elf_Data *d;

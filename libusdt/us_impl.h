@@ -13,22 +13,22 @@
 
 #include "usdt.h"
 
-#define US_NAMELEN 64	  /* names, incl. NUL */
-#define US_PAGE 4096
-#define US_FNSIZE 16	  /* bytes per probe function */
+#define US_NAMELEN	 64 /* names, incl. NUL */
+#define US_PAGE		 4096
+#define US_FNSIZE	 16    /* bytes per probe function */
 #define US_BUILDID_VADDR 0x400 /* .note.gnu.build-id, in the first page */
-#define US_BASE_VADDR 0x800	/* _.stapsdt.base, in the first page */
-#define US_TEXT_VADDR 0x1000
+#define US_BASE_VADDR	 0x800 /* _.stapsdt.base, in the first page */
+#define US_TEXT_VADDR	 0x1000
 
 /* Every probe function has this type; it ignores the arguments it lacks. */
-typedef void us_fn_t(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
-		     uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+typedef void us_fn_t(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+		     uint64_t, uint64_t, uint64_t, uint64_t);
 
 struct usdt_probe {
 	/* read by fire and is_enabled without a lock */
 	_Atomic(const volatile uint16_t *) pb_sema; /* in the image, or us_zero_sema */
-	_Atomic(us_fn_t *) pb_fn;		     /* in the image, or us_nop_fn */
-	atomic_bool pb_dead;			     /* provider destroyed */
+	_Atomic(us_fn_t *) pb_fn;		    /* in the image, or us_nop_fn */
+	atomic_bool pb_dead;			    /* provider destroyed */
 	/* under us_lock */
 	struct usdt_probe *pb_next;
 	char pb_func[US_NAMELEN];

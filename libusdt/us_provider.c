@@ -31,14 +31,14 @@
 
 pthread_mutex_t us_lock = PTHREAD_MUTEX_INITIALIZER;
 const volatile uint16_t us_zero_sema;
-static usdt_provider_t *live;	  /* every provider not yet destroyed */
-static usdt_probe_t *graveyard;	  /* probes of destroyed providers */
+static usdt_provider_t *live;	/* every provider not yet destroyed */
+static usdt_probe_t *graveyard; /* probes of destroyed providers */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char rundir[PATH_MAX];
 static char rundir_err[256];
-static pid_t start_pid;			/* the process start_time was read for */
+static pid_t start_pid;		      /* the process start_time was read for */
 static unsigned long long start_time; /* its start, in clock ticks */
-static unsigned image_seq;		/* numbers every image this process writes */
+static unsigned image_seq;	      /* numbers every image this process writes */
 
 void us_nop_fn(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
 	       uint64_t a6, uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
@@ -75,7 +75,7 @@ const char *usdt_strerror(int err)
 }
 
 static int fail(usdt_provider_t *prov, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int fail(usdt_provider_t *prov, int err, const char *fmt, ...)
 {
@@ -168,9 +168,10 @@ static void point_probes(usdt_provider_t *prov, const us_image_t *im)
 	for (usdt_probe_t *pb = prov->pv_probes; pb != NULL; pb = pb->pb_next, i++) {
 		if (im != NULL) {
 			atomic_store(&pb->pb_fn, (us_fn_t *)(void *)(im->im_base + im->im_text +
-								    i * US_FNSIZE));
-			atomic_store(&pb->pb_sema, (const volatile uint16_t *)(im->im_base +
-									       im->im_sema + i * 2));
+								     i * US_FNSIZE));
+			atomic_store(
+			    &pb->pb_sema,
+			    (const volatile uint16_t *)(im->im_base + im->im_sema + i * 2));
 		} else {
 			atomic_store(&pb->pb_sema, &us_zero_sema);
 			atomic_store(&pb->pb_fn, us_nop_fn);
@@ -191,7 +192,8 @@ static int map_image(usdt_provider_t *prov, int fd, us_image_t *im)
 	uint8_t *base = mmap(NULL, im->im_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (base == MAP_FAILED)
-		return fail(prov, errno, "cannot reserve %zu bytes: %s", im->im_len, strerror(errno));
+		return fail(prov, errno, "cannot reserve %zu bytes: %s", im->im_len,
+			    strerror(errno));
 	for (int s = 0; s < 3; s++) {
 		if (mmap(base + segs[s].off, segs[s].end - segs[s].off, segs[s].prot,
 			 MAP_PRIVATE | MAP_FIXED, fd, (off_t)segs[s].off) == MAP_FAILED) {
@@ -371,7 +373,8 @@ usdt_provider_t *usdt_provider_create(const char *name, const char *module,
 		module = exe[0] && valid_name(exe, true) ? exe : "a.out";
 	}
 	snprintf(prov->pv_module, sizeof(prov->pv_module), "%s", module);
-	if (opts != NULL && opts->sz >= offsetof(struct usdt_provider_opts, flags) + sizeof(unsigned))
+	if (opts != NULL &&
+	    opts->sz >= offsetof(struct usdt_provider_opts, flags) + sizeof(unsigned))
 		prov->pv_flags = opts->flags;
 	pthread_mutex_lock(&us_lock);
 	prov->pv_next = live;
@@ -396,8 +399,8 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 		goto err;
 	}
 	if (argc < 0 || argc > USDT_MAXARGS) {
-		fail(prov, EUSDT_TOOMANYARGS, "probe %s: %d arguments (0 to %d allowed)", name, argc,
-		     USDT_MAXARGS);
+		fail(prov, EUSDT_TOOMANYARGS, "probe %s: %d arguments (0 to %d allowed)", name,
+		     argc, USDT_MAXARGS);
 		goto err;
 	}
 	if (argc > 0 && types == NULL) {
@@ -546,18 +549,10 @@ int usdt_probe_fire(usdt_probe_t *pb, int argc, const usdt_arg_t *args)
 	memset(a, 0, sizeof(a));
 	for (int i = 0; i < argc; i++) {
 		switch (pb->pb_types[i]) {
-		case USDT_ARG_POINTER:
-			a[i] = (uint64_t)(uintptr_t)args[i].p;
-			break;
-		case USDT_ARG_STRING:
-			a[i] = (uint64_t)(uintptr_t)args[i].s;
-			break;
-		case USDT_ARG_DOUBLE:
-			a[i] = usdt_double_bits(args[i].d);
-			break;
-		default: /* consumers read the declared low-order bytes */
-			a[i] = args[i].u;
-			break;
+		case USDT_ARG_POINTER: a[i] = (uint64_t)(uintptr_t)args[i].p; break;
+		case USDT_ARG_STRING: a[i] = (uint64_t)(uintptr_t)args[i].s; break;
+		case USDT_ARG_DOUBLE: a[i] = usdt_double_bits(args[i].d); break;
+		default: /* consumers read the declared low-order bytes */ a[i] = args[i].u; break;
 		}
 	}
 	fn(pb)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
@@ -604,7 +599,7 @@ void usdt_probe_fire5(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, u
 {
 	if (firing(pb))
 		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(pb))(
-			a0, a1, a2, a3, a4);
+		    a0, a1, a2, a3, a4);
 }
 
 void usdt_probe_fire6(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
@@ -612,5 +607,5 @@ void usdt_probe_fire6(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, u
 {
 	if (firing(pb))
 		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(
-			pb))(a0, a1, a2, a3, a4, a5);
+		    pb))(a0, a1, a2, a3, a4, a5);
 }

@@ -355,15 +355,9 @@ static int value(dec_t *d)
 		return dfail(d, "out of Lua stack");
 	d->depth++;
 	switch (*d->p) {
-	case '{':
-		rc = object(d);
-		break;
-	case '[':
-		rc = array(d);
-		break;
-	case '"':
-		rc = string(d);
-		break;
+	case '{': rc = object(d); break;
+	case '[': rc = array(d); break;
+	case '"': rc = string(d); break;
 	case 't':
 		if ((rc = literal(d, "true")) == 0)
 			lua_pushboolean(d->L, 1);
@@ -479,21 +473,11 @@ static int put_string(enc_t *e, const char *s, size_t n)
 		if ((i = run) >= n)
 			break;
 		switch (u[i]) {
-		case '"':
-			snprintf(esc, sizeof(esc), "\\\"");
-			break;
-		case '\\':
-			snprintf(esc, sizeof(esc), "\\\\");
-			break;
-		case '\n':
-			snprintf(esc, sizeof(esc), "\\n");
-			break;
-		case '\r':
-			snprintf(esc, sizeof(esc), "\\r");
-			break;
-		case '\t':
-			snprintf(esc, sizeof(esc), "\\t");
-			break;
+		case '"': snprintf(esc, sizeof(esc), "\\\""); break;
+		case '\\': snprintf(esc, sizeof(esc), "\\\\"); break;
+		case '\n': snprintf(esc, sizeof(esc), "\\n"); break;
+		case '\r': snprintf(esc, sizeof(esc), "\\r"); break;
+		case '\t': snprintf(esc, sizeof(esc), "\\t"); break;
 		default:
 			if (u[i] >= 0x80 && (len = utf8_len(u + i, n - i)) != 0) {
 				if (put(e, s + i, len) != 0)
@@ -649,20 +633,15 @@ static int encode(enc_t *e, int idx)
 	size_t n;
 
 	switch (lua_type(e->L, idx)) {
-	case LUA_TNIL:
-		return puts_(e, "null");
-	case LUA_TBOOLEAN:
-		return puts_(e, lua_toboolean(e->L, idx) ? "true" : "false");
+	case LUA_TNIL: return puts_(e, "null");
+	case LUA_TBOOLEAN: return puts_(e, lua_toboolean(e->L, idx) ? "true" : "false");
 	case LUA_TNUMBER:
 		if (!lua_isinteger(e->L, idx))
 			return put_float(e, lua_tonumber(e->L, idx));
 		snprintf(buf, sizeof(buf), "%lld", (long long)lua_tointeger(e->L, idx));
 		return puts_(e, buf);
-	case LUA_TSTRING:
-		s = lua_tolstring(e->L, idx, &n);
-		return put_string(e, s, n);
-	case LUA_TTABLE:
-		return encode_table(e, idx);
+	case LUA_TSTRING: s = lua_tolstring(e->L, idx, &n); return put_string(e, s, n);
+	case LUA_TTABLE: return encode_table(e, idx);
 	default:
 		snprintf(buf, sizeof(buf), "cannot encode a %s", luaL_typename(e->L, idx));
 		return efail(e, buf);

@@ -308,9 +308,7 @@ static napi_value fire_values(napi_env env, const struct probe *pr, const napi_v
 		}
 		switch (pr->kinds[i]) {
 		case K_INT:
-		case K_UINT:
-			rc = to_int(env, pr, i, argv[i], t, &v[i]);
-			break;
+		case K_UINT: rc = to_int(env, pr, i, argv[i], t, &v[i]); break;
 		case K_FLOAT:
 			if (t == napi_number)
 				napi_get_value_double(env, argv[i], &v[i].d);
@@ -327,9 +325,7 @@ static napi_value fire_values(napi_env env, const struct probe *pr, const napi_v
 						"argument %d of %s: expected a string, got %s",
 						i + 1, pr->label, typeof_name(env, argv[i]));
 			break;
-		case K_JSON:
-			rc = to_json(env, pr, i, argv[i], &sb, &v[i]);
-			break;
+		case K_JSON: rc = to_json(env, pr, i, argv[i], &sb, &v[i]); break;
 		}
 	}
 	if (rc == 0 && (rc = usdt_probe_fire(pr->probe, pr->argc, v)) == -EUSDT_DESTROYED)

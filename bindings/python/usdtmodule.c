@@ -160,15 +160,9 @@ static PyObject *fire_tuple(ProbeObject *self, PyObject *args)
 		PyObject *a = PyTuple_GET_ITEM(args, i), *s;
 
 		switch (self->kinds[i]) {
-		case K_INT:
-			v[i].i = PyLong_AsLongLong(a);
-			break;
-		case K_UINT:
-			v[i].u = PyLong_AsUnsignedLongLong(a);
-			break;
-		case K_FLOAT:
-			v[i].d = PyFloat_AsDouble(a);
-			break;
+		case K_INT: v[i].i = PyLong_AsLongLong(a); break;
+		case K_UINT: v[i].u = PyLong_AsUnsignedLongLong(a); break;
+		case K_FLOAT: v[i].d = PyFloat_AsDouble(a); break;
 		case K_STR:
 			v[i].s = a == Py_None ? NULL : PyUnicode_AsUTF8(a);
 			if (a != Py_None && v[i].s == NULL && !PyErr_Occurred())

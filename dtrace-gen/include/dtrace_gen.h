@@ -42,8 +42,8 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname);
  * Returns 0 or -1 (EDT_ELF with the object's name and the problem,
  * EDT_OBJIO, EDT_NOMEM, EDT_BADARG).
  */
-int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags,
-			const char *file, int objc, char *const objv[]);
+int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags, const char *file,
+			int objc, char *const objv[]);
 
 #ifdef __cplusplus
 }

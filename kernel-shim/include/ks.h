@@ -24,29 +24,29 @@
 
 /* ---------------------------------------------------------------- instructions */
 
-#define KS_INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+#define KS_INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
 
-#define KS_MOV64_IMM(d, imm) KS_INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, imm)
-#define KS_MOV64_REG(d, s) KS_INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define KS_ALU64_IMM(op, d, imm) KS_INSN(BPF_ALU64 | (op) | BPF_K, d, 0, 0, imm)
-#define KS_ALU64_REG(op, d, s) KS_INSN(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
-#define KS_LDX_MEM(sz, d, s, off) KS_INSN(BPF_LDX | (sz) | BPF_MEM, d, s, off, 0)
-#define KS_STX_MEM(sz, d, s, off) KS_INSN(BPF_STX | (sz) | BPF_MEM, d, s, off, 0)
-#define KS_ST_MEM(sz, d, off, imm) KS_INSN(BPF_ST | (sz) | BPF_MEM, d, 0, off, imm)
-#define KS_ATOMIC_ADD64(d, s, off) KS_INSN(BPF_STX | BPF_DW | BPF_ATOMIC, d, s, off, BPF_ADD)
+#define KS_MOV64_IMM(d, imm)	    KS_INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, imm)
+#define KS_MOV64_REG(d, s)	    KS_INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define KS_ALU64_IMM(op, d, imm)    KS_INSN(BPF_ALU64 | (op) | BPF_K, d, 0, 0, imm)
+#define KS_ALU64_REG(op, d, s)	    KS_INSN(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
+#define KS_LDX_MEM(sz, d, s, off)   KS_INSN(BPF_LDX | (sz) | BPF_MEM, d, s, off, 0)
+#define KS_STX_MEM(sz, d, s, off)   KS_INSN(BPF_STX | (sz) | BPF_MEM, d, s, off, 0)
+#define KS_ST_MEM(sz, d, off, imm)  KS_INSN(BPF_ST | (sz) | BPF_MEM, d, 0, off, imm)
+#define KS_ATOMIC_ADD64(d, s, off)  KS_INSN(BPF_STX | BPF_DW | BPF_ATOMIC, d, s, off, BPF_ADD)
 #define KS_JMP_IMM(op, d, imm, off) KS_INSN(BPF_JMP | (op) | BPF_K, d, 0, off, imm)
-#define KS_JMP_REG(op, d, s, off) KS_INSN(BPF_JMP | (op) | BPF_X, d, s, off, 0)
-#define KS_JA(off) KS_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
-#define KS_CALL(helper) KS_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, helper)
-#define KS_EXIT() KS_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define KS_JMP_REG(op, d, s, off)   KS_INSN(BPF_JMP | (op) | BPF_X, d, s, off, 0)
+#define KS_JA(off)		    KS_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
+#define KS_CALL(helper)		    KS_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, helper)
+#define KS_EXIT()		    KS_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 /* a map's fd into d: two instructions */
-#define KS_LD_MAP_FD(d, fd)                                                      \
-	KS_INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd),         \
-		KS_INSN(0, 0, 0, 0, 0)
+#define KS_LD_MAP_FD(d, fd) \
+	KS_INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), KS_INSN(0, 0, 0, 0, 0)
 /* a 64-bit constant into d: two instructions */
-#define KS_LD_IMM64(d, v)                                                        \
-	KS_INSN(BPF_LD | BPF_DW | BPF_IMM, d, 0, 0, (int32_t)(uint32_t)(v)),     \
-		KS_INSN(0, 0, 0, 0, (int32_t)(uint32_t)((uint64_t)(v) >> 32))
+#define KS_LD_IMM64(d, v)                                                    \
+	KS_INSN(BPF_LD | BPF_DW | BPF_IMM, d, 0, 0, (int32_t)(uint32_t)(v)), \
+	    KS_INSN(0, 0, 0, 0, (int32_t)(uint32_t)((uint64_t)(v) >> 32))
 
 /* A growing program. */
 typedef struct ks_code {
@@ -61,8 +61,8 @@ void ks_code_free(ks_code_t *);
 /* ---------------------------------------------------------------- maps, programs */
 
 /* flags: BPF_F_NO_PREALLOC... */
-int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
-		  uint32_t value_size, uint32_t max_entries, uint32_t flags);
+int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, uint32_t value_size,
+		  uint32_t max_entries, uint32_t flags);
 /*
  * Load; on failure the verifier's log (if any) is in log.  attach_type is
  * the program's expected attach type: 0, or KS_UPROBE_MULTI for a program
@@ -90,8 +90,8 @@ int ks_prog_run(int prog_fd);
  * file while the probe is attached and lowers it after.  Returns the
  * attachment's fd (close it to detach) or a negative errno.
  */
-int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t ref_ctr_off,
-		     bool ret, pid_t pid);
+int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t ref_ctr_off, bool ret,
+		     pid_t pid);
 
 /*
  * Attach prog_fd (loaded with KS_UPROBE_MULTI) to n uprobes of one file in
@@ -137,12 +137,12 @@ int ks_reg_offset(const char *name, int *width);
 /* ---------------------------------------------------------------- features */
 
 typedef struct ks_features {
-	bool kf_ringbuf;	/* BPF_MAP_TYPE_RINGBUF */
-	bool kf_uprobe_pmu;	/* the "uprobe" perf PMU (attaching without tracefs) */
-	bool kf_uprobe_refctr;	/* ref_ctr_offset in perf_event_attr for uprobes */
-	bool kf_uprobe_multi;	/* BPF_TRACE_UPROBE_MULTI links (6.6) */
-	bool kf_cookie;		/* bpf_get_attach_cookie() in kprobe programs (5.15) */
-	bool kf_uprobe_opt;	/* uprobes on a 5-byte nop become calls, not traps (6.18) */
+	bool kf_ringbuf;       /* BPF_MAP_TYPE_RINGBUF */
+	bool kf_uprobe_pmu;    /* the "uprobe" perf PMU (attaching without tracefs) */
+	bool kf_uprobe_refctr; /* ref_ctr_offset in perf_event_attr for uprobes */
+	bool kf_uprobe_multi;  /* BPF_TRACE_UPROBE_MULTI links (6.6) */
+	bool kf_cookie;	       /* bpf_get_attach_cookie() in kprobe programs (5.15) */
+	bool kf_uprobe_opt;    /* uprobes on a 5-byte nop become calls, not traps (6.18) */
 } ks_features_t;
 
 /* Probed once, then cached: thread-safe. */

@@ -63,7 +63,7 @@ enum {
 };
 
 /* Compile flags (a subset of illumos DTRACE_C_*; same values). */
-#define DTRACE_C_CPP 0x0008   /* run the C preprocessor first */
+#define DTRACE_C_CPP   0x0008 /* run the C preprocessor first */
 #define DTRACE_C_ZDEFS 0x0010 /* permit probe definitions that match nothing */
 
 /*
@@ -97,11 +97,10 @@ DTRACE_API int dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val
  * "line N: message" and dtrace_lastdiag() the full location.
  */
 DTRACE_API dtrace_prog_t *dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s,
-						    const char *fname, unsigned cflags,
-						    int argc, char *const argv[]);
-DTRACE_API dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp,
-						  const char *fname, unsigned cflags, int argc,
-						  char *const argv[]);
+						    const char *fname, unsigned cflags, int argc,
+						    char *const argv[]);
+DTRACE_API dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, const char *fname,
+						  unsigned cflags, int argc, char *const argv[]);
 DTRACE_API void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp);
 
 /* Location of the last compiler diagnostic.  Borrowed until the next compile. */
@@ -131,9 +130,9 @@ DTRACE_API const char *dtrace_errmsg(dtrace_hdl_t *dtp, int err);
  * Field sizes are those of illumos.
  */
 #define DTRACE_PROVNAMELEN 64
-#define DTRACE_MODNAMELEN 64
+#define DTRACE_MODNAMELEN  64
 #define DTRACE_FUNCNAMELEN 192
-#define DTRACE_NAMELEN 64
+#define DTRACE_NAMELEN	   64
 
 typedef uint32_t dtrace_id_t;
 
@@ -158,8 +157,7 @@ enum {
 	DTRACE_PROBESPEC_FUNC,
 	DTRACE_PROBESPEC_NAME
 };
-DTRACE_API int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s,
-			       dtrace_probedesc_t *pdp);
+DTRACE_API int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s, dtrace_probedesc_t *pdp);
 
 /*
  * Call func for every probe that matches pdp (NULL: every probe), in ID
@@ -194,8 +192,7 @@ typedef struct dtrace_proginfo {
 	unsigned dpi_matches; /* probes they matched */
 } dtrace_proginfo_t;
 
-DTRACE_API int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
-				   dtrace_proginfo_t *info);
+DTRACE_API int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *info);
 /*
  * Generate, load and attach every enabled program and fire BEGIN.  Needs
  * CAP_BPF and CAP_PERFMON (or root): EDT_NOPRIV otherwise.  A program the
@@ -239,9 +236,9 @@ DTRACE_API int dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *ar
 DTRACE_API int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg);
 
 /* What happened: exit() and its value. */
-#define DTRACE_STATUS_NONE 0
-#define DTRACE_STATUS_OKAY 1
-#define DTRACE_STATUS_EXITED 2	/* exit() was called */
+#define DTRACE_STATUS_NONE    0
+#define DTRACE_STATUS_OKAY    1
+#define DTRACE_STATUS_EXITED  2 /* exit() was called */
 #define DTRACE_STATUS_STOPPED 3 /* dtrace_stop() was called */
 DTRACE_API int dtrace_status(dtrace_hdl_t *dtp);
 DTRACE_API int dtrace_exit_value(dtrace_hdl_t *dtp); /* exit()'s argument, or 0 */

@@ -71,11 +71,11 @@ typedef enum usdt_argtype {
 
 /* A value for usdt_probe_fire(); the member used is the probe's argument type. */
 typedef union usdt_arg {
-	int64_t i;	  /* INT8..INT64 (truncated to the declared width) */
-	uint64_t u;	  /* UINT8..UINT64 */
-	const void *p;	  /* POINTER */
-	const char *s;	  /* STRING */
-	double d;	  /* DOUBLE */
+	int64_t i;     /* INT8..INT64 (truncated to the declared width) */
+	uint64_t u;    /* UINT8..UINT64 */
+	const void *p; /* POINTER */
+	const char *s; /* STRING */
+	double d;      /* DOUBLE */
 } usdt_arg_t;
 
 #define EUSDT_BASE 2000

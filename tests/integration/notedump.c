@@ -90,8 +90,8 @@ static int print_note(const dt_stapsdt_note_t *n, void *arg)
 	uint64_t v;
 
 	(void)arg;
-	printf("note %s %s pc=0x%llx base=0x%llx sema=0x%llx nargs=%d", n->sn_provider,
-	       n->sn_name, (unsigned long long)n->sn_pc, (unsigned long long)n->sn_base,
+	printf("note %s %s pc=0x%llx base=0x%llx sema=0x%llx nargs=%d", n->sn_provider, n->sn_name,
+	       (unsigned long long)n->sn_pc, (unsigned long long)n->sn_base,
 	       (unsigned long long)n->sn_sema, n->sn_nargs);
 	for (int i = 0; i < n->sn_nargs; i++) /* -1: unparsed */
 		printf(" %d %c %s", n->sn_args[i].sa_size, n->sn_args[i].sa_signed ? 's' : 'u',

@@ -209,7 +209,8 @@ int main(void)
 		int fd;
 
 		ks_emit(&rc, own, sizeof(own) / sizeof(own[0]));
-		fd = ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "kst_own", &rc, log, sizeof(log));
+		fd =
+		    ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "kst_own", &rc, log, sizeof(log));
 		if (fd < 0)
 			fprintf(stderr, "load: %s\n%s\n", strerror(-fd), log);
 		CHECK(fd >= 0);
@@ -222,7 +223,8 @@ int main(void)
 
 	/* errors are codes, not crashes */
 	CHECK_INT(ks_attach_uprobe(prog_fd, "/nonexistent/file", 0x1000, 0, false, -1), -ENOENT);
-	CHECK(ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "empty", &(ks_code_t){ 0 }, NULL, 0) == -EINVAL);
+	CHECK(ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "empty", &(ks_code_t){ 0 }, NULL, 0) ==
+	      -EINVAL);
 
 	close(prog_fd);
 	close(map_fd);

@@ -11,44 +11,42 @@
 
 static int check_passed, check_failed;
 
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (cond) {                                                         \
-			check_passed++;                                             \
-		} else {                                                            \
-			check_failed++;                                             \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                             \
-		}                                                                   \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (cond) {                                                                      \
+			check_passed++;                                                          \
+		} else {                                                                         \
+			check_failed++;                                                          \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                                                \
 	} while (0)
 
-#define CHECK_INT(got, want)                                                        \
-	do {                                                                        \
-		long long g_ = (long long)(got), w_ = (long long)(want);            \
-		if (g_ == w_) {                                                     \
-			check_passed++;                                             \
-		} else {                                                            \
-			check_failed++;                                             \
-			fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", __FILE__, \
-				__LINE__, #got, g_, w_);                            \
-		}                                                                   \
+#define CHECK_INT(got, want)                                                                      \
+	do {                                                                                      \
+		long long g_ = (long long)(got), w_ = (long long)(want);                          \
+		if (g_ == w_) {                                                                   \
+			check_passed++;                                                           \
+		} else {                                                                          \
+			check_failed++;                                                           \
+			fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", __FILE__, __LINE__, \
+				#got, g_, w_);                                                    \
+		}                                                                                 \
 	} while (0)
 
-#define CHECK_STR(got, want)                                                        \
-	do {                                                                        \
-		const char *g_ = (got), *w_ = (want);                               \
-		if (g_ != NULL && w_ != NULL && strcmp(g_, w_) == 0) {              \
-			check_passed++;                                             \
-		} else {                                                            \
-			check_failed++;                                             \
-			fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n",       \
-				__FILE__, __LINE__, #got, g_ ? g_ : "(null)",         \
-				w_ ? w_ : "(null)");                                \
-		}                                                                   \
+#define CHECK_STR(got, want)                                                                \
+	do {                                                                                \
+		const char *g_ = (got), *w_ = (want);                                       \
+		if (g_ != NULL && w_ != NULL && strcmp(g_, w_) == 0) {                      \
+			check_passed++;                                                     \
+		} else {                                                                    \
+			check_failed++;                                                     \
+			fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, \
+				__LINE__, #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)");    \
+		}                                                                           \
 	} while (0)
 
-#define CHECK_DONE()                                                                \
-	(printf("%d passed, %d failed\n", check_passed, check_failed),              \
+#define CHECK_DONE()                                                   \
+	(printf("%d passed, %d failed\n", check_passed, check_failed), \
 	 check_failed != 0 || check_passed == 0)
 
 #endif

@@ -47,15 +47,15 @@
  * consumers compare its link-time address in the note with its run-time
  * address to find how far the object was moved by prelink.
  */
-#define _DTRACE_SITE_BASE                                                         \
-	".ifndef _.stapsdt.base\n"                                                \
-	".pushsection .stapsdt.base,\"aG\",@progbits,.stapsdt.base,comdat\n"      \
-	".weak _.stapsdt.base\n"                                                  \
-	".hidden _.stapsdt.base\n"                                                \
-	"_.stapsdt.base:\n"                                                       \
-	".space 1\n"                                                              \
-	".size _.stapsdt.base, 1\n"                                               \
-	".popsection\n"                                                           \
+#define _DTRACE_SITE_BASE                                                    \
+	".ifndef _.stapsdt.base\n"                                           \
+	".pushsection .stapsdt.base,\"aG\",@progbits,.stapsdt.base,comdat\n" \
+	".weak _.stapsdt.base\n"                                             \
+	".hidden _.stapsdt.base\n"                                           \
+	"_.stapsdt.base:\n"                                                  \
+	".space 1\n"                                                         \
+	".size _.stapsdt.base, 1\n"                                          \
+	".popsection\n"                                                      \
 	".endif\n"
 
 /*
@@ -66,20 +66,20 @@
  * function or template instance (a COMDAT group) is discarded together
  * with the code it describes.
  */
-#define _DTRACE_SITE(prov, name, sema, spec)                                      \
-	"990:\t" _DTRACE_SITE_NOP "\n"                                            \
-	".pushsection .note.stapsdt,\"?\",\"note\"\n"                              \
-	".balign 4\n"                                                             \
-	".4byte 992f-991f, 994f-993f, 3\n"                                        \
-	"991:\t.asciz \"stapsdt\"\n"                                              \
-	"992:\t.balign 4\n"                                                       \
-	"993:\t.8byte 990b\n"                                                     \
-	".8byte _.stapsdt.base\n"                                                 \
-	".8byte " sema "\n"                                                       \
-	".asciz \"" prov "\"\n"                                                   \
-	".asciz \"" name "\"\n"                                                   \
-	".asciz \"" spec "\"\n"                                                   \
-	"994:\t.balign 4\n"                                                       \
+#define _DTRACE_SITE(prov, name, sema, spec)          \
+	"990:\t" _DTRACE_SITE_NOP "\n"                \
+	".pushsection .note.stapsdt,\"?\",\"note\"\n" \
+	".balign 4\n"                                 \
+	".4byte 992f-991f, 994f-993f, 3\n"            \
+	"991:\t.asciz \"stapsdt\"\n"                  \
+	"992:\t.balign 4\n"                           \
+	"993:\t.8byte 990b\n"                         \
+	".8byte _.stapsdt.base\n"                     \
+	".8byte " sema "\n"                           \
+	".asciz \"" prov "\"\n"                       \
+	".asciz \"" name "\"\n"                       \
+	".asciz \"" spec "\"\n"                       \
+	"994:\t.balign 4\n"                           \
 	".popsection\n" _DTRACE_SITE_BASE
 
 /*
@@ -91,9 +91,9 @@
  * executable and shared library has its own, as the kernel counts per
  * mapped file.
  */
-#define _DTRACE_SEMAPHORE(sym)                                                    \
-	__attribute__((__weak__, __visibility__("hidden"), __section__(".probes"),    \
-		       __used__, __aligned__(2))) volatile unsigned short sym
+#define _DTRACE_SEMAPHORE(sym)                                                               \
+	__attribute__((__weak__, __visibility__("hidden"), __section__(".probes"), __used__, \
+		       __aligned__(2))) volatile unsigned short sym
 
 #ifdef __cplusplus
 #define _DTRACE_BOOL bool

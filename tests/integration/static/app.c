@@ -21,7 +21,8 @@
 #ifdef __cplusplus
 extern "C"
 #endif
-int app_main(int argc, char **argv);
+    int
+    app_main(int argc, char **argv);
 
 static double now(void)
 {
@@ -59,18 +60,18 @@ int app_main(int argc, char **argv)
 
 	if (argc > 2 && strcmp(argv[1], "watch") == 0)
 		return watch(strtod(argv[2], NULL));
-	while (argc > 2 && strcmp(argv[2], "wait") == 0 && !TST_GATE_CHECK_ENABLED() &&
-	       now() < end)
+	while (argc > 2 && strcmp(argv[2], "wait") == 0 && !TST_GATE_CHECK_ENABLED() && now() < end)
 		usleep(1000);
 	printf("enabled-before %d\n", TST_GATE_CHECK_ENABLED() != 0);
 	for (long i = 0; i < n; i++) {
 		TST_GATE_CHECK((int)i);
 		TST_INTS((int8_t)(i % 256 - 128), (uint8_t)(255 - i % 256), (int16_t)(-30000 + i),
-			 (uint16_t)(65535 - i), (int32_t)(-2000000000 + i), (uint32_t)(4000000000u + i));
+			 (uint16_t)(65535 - i), (int32_t)(-2000000000 + i),
+			 (uint32_t)(4000000000u + i));
 		snprintf(buf, sizeof(buf), "wide-%ld", i);
 		snprintf(mbuf, sizeof(mbuf), "m%ld", i * 3);
-		TST_WIDE((int64_t)(-5000000000000LL - i), (uint64_t)(18000000000000000000ULL + i), buf,
-			 mbuf, i * 1000, (void *)(uintptr_t)(0x1000 + i));
+		TST_WIDE((int64_t)(-5000000000000LL - i), (uint64_t)(18000000000000000000ULL + i),
+			 buf, mbuf, i * 1000, (void *)(uintptr_t)(0x1000 + i));
 		snprintf(buf, sizeof(buf), "s%ld", i);
 		TST_STR(buf, (int)strlen(buf));
 		TST_NOARGS();

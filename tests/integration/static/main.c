@@ -8,7 +8,8 @@
 #ifdef __cplusplus
 extern "C"
 #endif
-int app_main(int argc, char **argv);
+    int
+    app_main(int argc, char **argv);
 
 int main(int argc, char **argv)
 {

@@ -89,10 +89,9 @@ static void test_lex_strings(void)
 static void test_lex_operators_and_specials(void)
 {
 	const char *src = "a->b <<= >>= ... ^^ $1 $$target @agg @ `x self this probe";
-	static const dt_tok_t want[] = { T_IDENT, T_ARROW, T_IDENT,  T_SHL_EQ, T_SHR_EQ,
-					 T_ELLIPSIS, T_LXOR, T_MACRO, T_MACSTR, T_AGG,
-					 T_AGG, T_BQUOTE, T_IDENT, T_SELF, T_THIS, T_PROBE,
-					 T_EOF };
+	static const dt_tok_t want[] = { T_IDENT, T_ARROW, T_IDENT,  T_SHL_EQ, T_SHR_EQ, T_ELLIPSIS,
+					 T_LXOR,  T_MACRO, T_MACSTR, T_AGG,    T_AGG,	 T_BQUOTE,
+					 T_IDENT, T_SELF,  T_THIS,   T_PROBE,  T_EOF };
 	lexed_t lx;
 
 	lex_all(&lx, src, strlen(src), false);
@@ -116,8 +115,8 @@ static void test_lex_pspec_paths(void)
 		{ "python:/usr/bin/python3.11::function-entry { }",
 		  "python:/usr/bin/python3.11::function-entry" },
 		{ "p:/a/b-c/d.so.1:f:n,", "p:/a/b-c/d.so.1:f:n" },
-		{ ":/x/y::", ":/x/y::" },	   /* what -m /x/y makes */
-		{ "a:b:c:d/x/ { }", "a:b:c:d" },   /* a predicate after the name */
+		{ ":/x/y::", ":/x/y::" },	       /* what -m /x/y makes */
+		{ "a:b:c:d/x/ { }", "a:b:c:d" },       /* a predicate after the name */
 		{ "syscall:::/y/ { }", "syscall:::" }, /* and after an empty name */
 		{ "BEGIN/z/ { }", "BEGIN" },
 	};
@@ -492,7 +491,8 @@ static void test_stapsdt_parse(void)
 			"4@%eax 4@%eax 4@%eax");
 	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0); /* 13 arguments */
 	CHECK_INT(n.sn_nargs, -1);
-	len = make_desc(buf, "p", "x", "-4@_ZN12my_namespace14some_long_name_of_a_variableE+12(%rip) 8@%rax");
+	len = make_desc(buf, "p", "x",
+			"-4@_ZN12my_namespace14some_long_name_of_a_variableE+12(%rip) 8@%rax");
 	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
 	CHECK_INT(n.sn_nargs, 2); /* long operands are fine */
 	len = make_desc(buf, "", "x", "");

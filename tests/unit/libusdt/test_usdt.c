@@ -54,8 +54,9 @@ static void test_names_and_arguments(void)
 	CHECK(usdt_provider_create("ok", "../escape", NULL, &err) == NULL);
 	CHECK_INT(err, -EUSDT_BADNAME);
 	CHECK(usdt_provider_create("ok", "a/b", NULL, &err) == NULL);
-	CHECK(usdt_provider_create("a_name_that_is_far_too_long_for_a_provider_name_in_dtrace_xxxxxxxxxxx",
-				   NULL, NULL, &err) == NULL);
+	CHECK(usdt_provider_create(
+		  "a_name_that_is_far_too_long_for_a_provider_name_in_dtrace_xxxxxxxxxxx", NULL,
+		  NULL, &err) == NULL);
 	{
 		struct usdt_provider_opts o = { .sz = sizeof(o), .flags = 0x80 };
 		struct {
@@ -240,8 +241,9 @@ static unsigned long long start_of(pid_t pid)
 	if ((f = fopen(path, "r")) == NULL)
 		return 0;
 	if (fgets(line, sizeof(line), f) != NULL && (p = strrchr(line, ')')) != NULL)
-		sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
-			      "%*d %*d %llu",
+		sscanf(p + 2,
+		       "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+		       "%*d %*d %llu",
 		       &st);
 	fclose(f);
 	return st;
@@ -338,7 +340,7 @@ static void test_reaping_spares_the_living(void)
 	memset(path, 0, sizeof(path));
 	CHECK(read(to_parent[0], path, sizeof(path) - 1) > 0);
 	snprintf(want, sizeof(want), "/%d-%llu-child-forked-", (int)pid, start_of(pid));
-	CHECK(strstr(path, want) != NULL); /* not the parent's start time */
+	CHECK(strstr(path, want) != NULL);	  /* not the parent's start time */
 	CHECK_INT(in_child("enable", rundir), 0); /* a new process reaps */
 	CHECK_INT(access(path, F_OK), 0);
 	CHECK(write(to_child[1], "x", 1) == 1);

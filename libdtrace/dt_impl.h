@@ -546,9 +546,11 @@ struct dt_pcb {
 	/* lexer state for probe descriptions (see dt_lex.c) */
 	int pcb_braces, pcb_parens;
 	bool pcb_clause_start, pcb_prev_pspec;
-	bool pcb_in_predicate; /* a '/' before '{' ends the predicate */
-	int pcb_depth;	       /* expression nesting */
-	int pcb_ddepth;	       /* declarator nesting: parentheses, parameter lists */
+	dt_tok_t pcb_prev_kinds[2]; /* the last two tokens' kinds, newest first */
+	bool pcb_decl_body;	    /* the open top-level brace is a struct/union/enum body */
+	bool pcb_in_predicate;	    /* a '/' before '{' ends the predicate */
+	int pcb_depth;		    /* expression nesting */
+	int pcb_ddepth;		    /* declarator nesting: parentheses, parameter lists */
 	/* the program's top-level clauses and declarations, in order */
 	struct dt_node *pcb_clauses, *pcb_lastclause;
 	int pcb_nclauses;

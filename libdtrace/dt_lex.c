@@ -771,7 +771,16 @@ static void lex_token_end(dt_pcb_t *pcb, dt_token_t *tk)
 	lex_token(pcb, tk);
 	tk->tk_end = pcb->pcb_pos;
 	switch (tk->tk_kind) {
-	case T_LBRACE: pcb->pcb_braces++; break;
+	case T_LBRACE:
+		/* "struct s {" or "enum {" at the top: a declaration, not a clause */
+		if (pcb->pcb_braces++ == 0) {
+			dt_tok_t p0 = pcb->pcb_prev_kinds[0], p1 = pcb->pcb_prev_kinds[1];
+
+			pcb->pcb_decl_body =
+			    p0 == T_STRUCT || p0 == T_UNION || p0 == T_ENUM ||
+			    (p0 == T_IDENT && (p1 == T_STRUCT || p1 == T_UNION || p1 == T_ENUM));
+		}
+		break;
 	case T_RBRACE:
 		if (pcb->pcb_braces > 0)
 			pcb->pcb_braces--;
@@ -786,6 +795,9 @@ static void lex_token_end(dt_pcb_t *pcb, dt_token_t *tk)
 	/* where may the next token begin a clause? */
 	if (pcb->pcb_braces > 0 || pcb->pcb_parens > 0)
 		pcb->pcb_clause_start = false;
+	else if (tk->tk_kind == T_RBRACE && pcb->pcb_decl_body)
+		/* "struct s { ... } *sp;": declarators may follow the body */
+		pcb->pcb_clause_start = pcb->pcb_decl_body = false;
 	else if (tk->tk_kind == T_RBRACE || tk->tk_kind == T_SEMI || tk->tk_kind == T_PRAGMA ||
 		 tk->tk_kind == T_PSPEC || tk->tk_kind == T_EPRED)
 		/* after a description or predicate, a clause without actions may end */
@@ -795,6 +807,8 @@ static void lex_token_end(dt_pcb_t *pcb, dt_token_t *tk)
 	else if (tk->tk_kind != T_EOF)
 		pcb->pcb_clause_start = false;
 	pcb->pcb_prev_pspec = tk->tk_kind == T_PSPEC;
+	pcb->pcb_prev_kinds[1] = pcb->pcb_prev_kinds[0];
+	pcb->pcb_prev_kinds[0] = tk->tk_kind;
 }
 
 void dt_lex_next(dt_pcb_t *pcb)

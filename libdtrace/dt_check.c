@@ -1398,28 +1398,10 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	n->dn_flags = 0;
 }
 
-static bool is_assign_op(dt_tok_t op)
-{
-	switch (op) {
-	case T_ASSIGN:
-	case T_ADD_EQ:
-	case T_SUB_EQ:
-	case T_MUL_EQ:
-	case T_DIV_EQ:
-	case T_MOD_EQ:
-	case T_AND_EQ:
-	case T_OR_EQ:
-	case T_XOR_EQ:
-	case T_SHL_EQ:
-	case T_SHR_EQ: return true;
-	default: return false;
-	}
-}
-
 /* Is l (a left operand below n) a link of n's chain: a || b || c ..., or a, b, c ...? */
 static bool chain_link(const dt_node_t *n, const dt_node_t *l)
 {
-	return l->dn_kind == DT_N_BINARY && !is_assign_op(l->dn_op) &&
+	return l->dn_kind == DT_N_BINARY && !dt_tok_is_assign(l->dn_op) &&
 	       (l->dn_op == T_COMMA) == (n->dn_op == T_COMMA);
 }
 
@@ -1458,7 +1440,7 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 	const char *op = dt_tok_name(n->dn_op);
 	dt_cctx_t ocx = *cx;
 
-	if (is_assign_op(n->dn_op)) {
+	if (dt_tok_is_assign(n->dn_op)) {
 		check_assign(pcb, n, cx);
 		return;
 	}

@@ -512,6 +512,7 @@ struct dtrace_hdl {
 int dt_set_errno(dtrace_hdl_t *, int);
 /* Set a consumer option (dt_options.c): 0, or -1 with EDT_BADOPTNAME/VAL. */
 int dt_option_set(dtrace_hdl_t *, const char *name, const char *val);
+int dt_time_unit(const char *unit, uint64_t *ns); /* ns per unit, 0 for a rate; -1 unknown */
 bool dt_option_isset(const dtrace_hdl_t *, const char *name);
 /* An option's value (a switch: 1), or dflt when it is not set. */
 uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);
@@ -566,6 +567,7 @@ void dt_lex_init(dt_pcb_t *);
 void dt_lex_next(dt_pcb_t *);		   /* advance pcb_tok */
 const dt_token_t *dt_lex_peek(dt_pcb_t *); /* one token lookahead */
 const char *dt_tok_name(dt_tok_t);
+bool dt_tok_is_assign(dt_tok_t); /* = and the compound assignments (dt_pexpr.c) */
 
 /* Report an error at loc and unwind the compile (longjmp to pcb_jmp). */
 _Noreturn void dt_cerror(dt_pcb_t *, const dt_loc_t *, const char *tag, const char *fmt, ...)

@@ -67,8 +67,12 @@ static int parse_size(const char *v, uint64_t *out)
 	return 0;
 }
 
-/* A time or rate, in nanoseconds: "10ms", "1s", "997hz", a bare number is hz. */
-static int parse_time(const char *v, uint64_t *out)
+/*
+ * The nanoseconds in one unit of a time ("ms", "sec", "day", ...), or 0 for
+ * a rate ("hz", or no unit: a bare number is hertz); -1 for an unknown unit.
+ * Options (switchrate=10ms) and timer probes (tick-1s, profile-997) share it.
+ */
+int dt_time_unit(const char *unit, uint64_t *ns)
 {
 	static const struct {
 		const char *unit;
@@ -86,31 +90,43 @@ static int parse_time(const char *v, uint64_t *out)
 		      { "h", 3600000000000ULL },
 		      { "hour", 3600000000000ULL },
 		      { "d", 86400000000000ULL },
-		      { "day", 86400000000000ULL } };
+		      { "day", 86400000000000ULL },
+		      { "hz", 0 },
+		      { "", 0 } };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		/* "Hz" as well as "hz"; the times are lower case */
+		if (units[i].ns == 0 ? strcasecmp(unit, units[i].unit) == 0
+				     : strcmp(unit, units[i].unit) == 0) {
+			*ns = units[i].ns;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* A time or rate, in nanoseconds: "10ms", "1s", "997hz", a bare number is hz. */
+static int parse_time(const char *v, uint64_t *out)
+{
 	char *end;
-	uint64_t n;
+	uint64_t n, ns;
 
 	errno = 0;
 	if (!isdigit((unsigned char)*v))
 		return -1;
 	n = strtoull(v, &end, 10);
-	if (errno != 0)
+	if (errno != 0 || dt_time_unit(end, &ns) != 0)
 		return -1;
-	if (*end == '\0' || strcasecmp(end, "hz") == 0) {
+	if (ns == 0) {
 		if (n == 0)
 			return -1;
 		*out = 1000000000ULL / n;
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].unit) == 0) {
-			if (n > UINT64_MAX / units[i].ns)
-				return -1;
-			*out = n * units[i].ns;
-			return 0;
-		}
-	}
-	return -1;
+	if (n > UINT64_MAX / ns)
+		return -1;
+	*out = n * ns;
+	return 0;
 }
 
 int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)

@@ -576,7 +576,7 @@ static dt_node_t *binary(dt_pcb_t *pcb, int minprec)
 	}
 }
 
-static bool is_assign(dt_tok_t t)
+bool dt_tok_is_assign(dt_tok_t t)
 {
 	switch (t) {
 	case T_ASSIGN:
@@ -620,10 +620,10 @@ dt_node_t *dt_parse_expr(dt_pcb_t *pcb)
 	enter(pcb);
 	c = conditional(pcb);
 	/* C's grammar: only a unary expression may be assigned ("a ? b : c = 4" is no assignment) */
-	if (is_assign(TOK.tk_kind) && !(c->dn_flags & DT_NF_PAREN) &&
+	if (dt_tok_is_assign(TOK.tk_kind) && !(c->dn_flags & DT_NF_PAREN) &&
 	    (c->dn_kind == DT_N_TERNARY || c->dn_kind == DT_N_BINARY))
 		dt_syntax(pcb, NULL);
-	if (is_assign(TOK.tk_kind)) {
+	if (dt_tok_is_assign(TOK.tk_kind)) {
 		/* right associative: a = b = c */
 		n = dt_node_alloc(pcb, DT_N_BINARY, &TOK.tk_loc);
 		n->dn_op = TOK.tk_kind;

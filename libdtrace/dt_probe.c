@@ -629,29 +629,10 @@ static void table_set(dtrace_hdl_t *dtp, const walk_t *w);
 
 int dt_probe_timer(dtrace_hdl_t *dtp, const char *name)
 {
-	static const struct {
-		const char *unit;
-		uint64_t ns; /* 0: a rate in hertz */
-	} units[] = { { "ns", 1 },
-		      { "nsec", 1 },
-		      { "us", 1000 },
-		      { "usec", 1000 },
-		      { "ms", 1000000 },
-		      { "msec", 1000000 },
-		      { "s", 1000000000 },
-		      { "sec", 1000000000 },
-		      { "m", 60000000000ULL },
-		      { "min", 60000000000ULL },
-		      { "h", 3600000000000ULL },
-		      { "hour", 3600000000000ULL },
-		      { "d", 86400000000000ULL },
-		      { "day", 86400000000000ULL },
-		      { "hz", 0 },
-		      { "", 0 } };
 	bool tick = strncmp(name, "tick-", 5) == 0;
 	dt_pinfo_t pi = { .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE };
 	const char *num = name + (tick ? 5 : 8);
-	uint64_t v;
+	uint64_t v, ns;
 	char *end;
 	walk_t w;
 	int rc;
@@ -670,15 +651,13 @@ int dt_probe_timer(dtrace_hdl_t *dtp, const char *name)
 	v = strtoull(num, &end, 10);
 	if (errno != 0 || v == 0)
 		return 0;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].unit) != 0)
-			continue;
-		if (units[i].ns == 0)
+	if (dt_time_unit(end, &ns) == 0) {
+		if (ns == 0)
 			pi.pi_period = v > 1000000000ULL ? 1 : 1000000000ULL / v;
-		else if (v > UINT64_MAX / units[i].ns)
+		else if (v > UINT64_MAX / ns)
 			return 0;
 		else
-			pi.pi_period = v * units[i].ns;
+			pi.pi_period = v * ns;
 		/* the kernel's timers go no faster than this */
 		if (pi.pi_period < 10000)
 			return dt_set_errmsg(dtp, EDT_BADPSPEC,

@@ -300,6 +300,9 @@ class Traced(unittest.TestCase):
             'arg2, arg3, copyinstr(arg4), arg5); }')
         lines = [l for l in out.splitlines() if l]
         self.assertEqual(len(lines), 100, out[-500:])
+        # by i (arg0 is -i): the thread may move between CPUs, whose buffers
+        # dtrace prints in turn
+        lines.sort(key=lambda l: -int(l.split(" ", 1)[0]))
         for i, line in enumerate(lines):
             a0, a1, a2, a3, a4, a5 = line.split(" ", 5)
             self.assertEqual(int(a0), -i)

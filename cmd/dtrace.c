@@ -84,12 +84,30 @@ static int list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *ar
 	return 0;
 }
 
+/* Copy desc into buf with each "$target" replaced by the pid (when there is one). */
+static void expand_target(const char *desc, int target, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	for (const char *c = desc; *c != '\0' && o + 1 < size;) {
+		if (target > 0 && strncmp(c, "$target", 7) == 0) {
+			int w = snprintf(buf + o, size - o, "%d", target);
+
+			o += w > 0 && (size_t)w < size - o ? (size_t)w : 0;
+			c += 7;
+		} else {
+			buf[o++] = *c++;
+		}
+	}
+	buf[o] = '\0';
+}
+
 /*
  * dtrace -l: the header, then the probes of each description (every probe
  * with none), as dtrace(1) prints them.  A description that matches
  * nothing is an error, reported after the others are listed.
  */
-static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, int n)
+static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, int n, int target)
 {
 	static const char *const opt[] = { "-P", "-m", "-f" };
 	dtrace_probedesc_t pd;
@@ -102,8 +120,13 @@ static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, 
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {
+		char desc[DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN + DTRACE_FUNCNAMELEN +
+			  DTRACE_NAMELEN + 16];
+
+		/* $target (with -c or -p) is the target's pid, as in a program */
+		expand_target(descs[i], target, desc, sizeof(desc));
 		/* -n: fields fill from the right, so one field names the probe */
-		if (dtrace_str2desc(dtp, kinds[i], descs[i], &pd) != 0 ||
+		if (dtrace_str2desc(dtp, kinds[i], desc, &pd) != 0 ||
 		    dtrace_probe_iter(dtp, &pd, list_probe, NULL) != 0) {
 			fflush(stdout);
 			fprintf(stderr, "%s: failed to match %s%s: %s\n", g_pname,
@@ -285,6 +308,31 @@ static char **split_command(const char *cmd)
 	return v;
 }
 
+/* Start the -c command stopped at its entry point, or grab the -p process: 0, else the exit status. */
+static int start_target(dtrace_hdl_t *dtp, const char *cmd, const char *grab, char ***cmdvp)
+{
+	if (cmd != NULL &&
+	    ((*cmdvp = split_command(cmd)) == NULL || dtrace_proc_create(dtp, *cmdvp) < 0)) {
+		fprintf(stderr, "%s: failed to execute %s: %s\n", g_pname, cmd,
+			*cmdvp == NULL ? "empty command" : dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		return 1;
+	}
+	if (grab != NULL) {
+		char *end;
+		long pid = strtol(grab, &end, 10);
+
+		if (*grab == '\0' || *end != '\0' || pid <= 0 || pid > INT32_MAX) {
+			fprintf(stderr, "%s: invalid pid: %s\n", g_pname, grab);
+			return 2;
+		}
+		if (dtrace_proc_grab(dtp, (int)pid) != 0) {
+			fprintf(stderr, "%s: %s\n", g_pname, dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char *argv[])
 {
 	enum { MODE_NONE, MODE_HEADER, MODE_LINK } mode = MODE_NONE;
@@ -405,7 +453,15 @@ int main(int argc, char *argv[])
 	for (int i = 0; i < nscripts; i++)
 		nfiles += !isprog[i];
 	if (list && mode == MODE_NONE && nfiles == 0) {
-		status = list_probes(dtp, descs, kinds, ndescs);
+		/* with -c or -p, $target's probes too; a command made for it is killed */
+		if ((cmd != NULL || grab != NULL) &&
+		    (status = start_target(dtp, cmd, grab, &cmdv)) != 0)
+			goto done;
+		status = list_probes(dtp, descs, kinds, ndescs, dtrace_proc_target(dtp));
+		if (cmd != NULL && dtrace_proc_target(dtp) > 0) {
+			(void)kill(dtrace_proc_target(dtp), SIGKILL);
+			(void)waitpid(dtrace_proc_target(dtp), NULL, 0);
+		}
 		goto done;
 	}
 	if (list) {
@@ -449,30 +505,8 @@ int main(int argc, char *argv[])
 
 	if (mode == MODE_NONE && !compile_only && (cmd != NULL || grab != NULL)) {
 		/* the target first: $target is known when the programs compile */
-		if (cmd != NULL &&
-		    ((cmdv = split_command(cmd)) == NULL || dtrace_proc_create(dtp, cmdv) < 0)) {
-			fprintf(stderr, "%s: failed to execute %s: %s\n", g_pname, cmd,
-				cmdv == NULL ? "empty command"
-					     : dtrace_errmsg(dtp, dtrace_errno(dtp)));
-			status = 1;
+		if ((status = start_target(dtp, cmd, grab, &cmdv)) != 0)
 			goto done;
-		}
-		if (grab != NULL) {
-			char *end;
-			long pid = strtol(grab, &end, 10);
-
-			if (*grab == '\0' || *end != '\0' || pid <= 0 || pid > INT32_MAX) {
-				fprintf(stderr, "%s: invalid pid: %s\n", g_pname, grab);
-				status = 2;
-				goto done;
-			}
-			if (dtrace_proc_grab(dtp, (int)pid) != 0) {
-				fprintf(stderr, "%s: %s\n", g_pname,
-					dtrace_errmsg(dtp, dtrace_errno(dtp)));
-				status = 1;
-				goto done;
-			}
-		}
 	}
 	for (int i = 0; i < nscripts; i++) {
 		FILE *fp;

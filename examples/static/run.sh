@@ -7,7 +7,9 @@ build=$(cd "${1:-build}" && pwd)
 jobs=$build/examples/static/jobs
 dtrace=$build/bin/dtrace
 
-echo "== the probes in $jobs (dtrace -h / -G made them; bpftrace lists them)"
+echo "== the probes in $jobs (dtrace -h / -G made them)"
+"$dtrace" -l -n 'jobs$target:::' -c "$jobs 0"
+echo "== the same, as bpftrace lists them"
 bpftrace -l "usdt:$jobs:*" 2>/dev/null
 echo
 echo "== running it untraced: the probes are nops"

@@ -27,7 +27,9 @@ class Example(unittest.TestCase):
         # the quantize of the durations counts every job
         counts = re.findall(r"^ +\d+ \|@* +(\d+) *$", p.stdout, re.M)
         self.assertEqual(sum(map(int, counts)), 24)
-        # and bpftrace lists the same probes
+        # dtrace -l -c lists the probes, and bpftrace lists the same
+        listed = re.findall(r"^ +\d+ +jobs\d+ +jobs +\w+ (\S+)$", p.stdout, re.M)
+        self.assertEqual(sorted(listed), ["job-done", "job-queued", "job-start", "queue-stats"])
         for probe in ("job__queued", "job__start", "job__done", "queue__stats"):
             self.assertIn(":jobs:" + probe, p.stdout)
 

@@ -142,6 +142,26 @@ class UsdtProbes(unittest.TestCase):
                     if r[1] == "rtp%d" % p.pid]
             self.assertEqual(len(ours), 2 * len(rows))
 
+    def test_target_of_c_and_p(self):
+        # $target with -c: the command's probes, and the command does not run on
+        py = [r for r in self.listed("-n", "python$target:::function-entry", "-c",
+                                     PYTHON + " -c 'open(\"/tmp/dtrace-list-ran\", \"w\")'")]
+        self.assertEqual(len(py), 1, py)
+        self.assertRegex(py[0][1], r"^python\d+$")
+        self.assertEqual(py[0][2:], ["python3.11", "function-entry"])
+        self.assertFalse(os.path.exists("/tmp/dtrace-list-ran"), "the -c command ran")
+        self.assertFalse(os.path.exists("/proc/%s" % py[0][1][len("python"):]))
+        # $target with -p: the process's probes, and it goes on afterwards
+        p = self.start([PYTHON, "-c", "import sys; print('up', flush=True); "
+                        "print(sys.stdin.readline().strip(), flush=True)"])
+        self.assertEqual(p.stdout.readline(), "up\n")
+        rows = self.listed("-P", "python$target", "-p", str(p.pid))
+        self.assertEqual(sorted(r[-1] for r in rows), readelf_names(PYTHON))
+        self.assertEqual({r[1] for r in rows}, {"python%d" % p.pid})
+        p.stdin.write("still here\n")
+        p.stdin.flush()
+        self.assertEqual(p.stdout.readline(), "still here\n")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1382,20 +1382,11 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		}
 	case DT_N_POSTFIX: assign(cg, n, n->dn_left, n->dn_op, NULL, true, false); return;
 	case DT_N_BINARY:
-		switch (n->dn_op) {
-		case T_ASSIGN:
-		case T_ADD_EQ:
-		case T_SUB_EQ:
-		case T_MUL_EQ:
-		case T_DIV_EQ:
-		case T_MOD_EQ:
-		case T_AND_EQ:
-		case T_OR_EQ:
-		case T_XOR_EQ:
-		case T_SHL_EQ:
-		case T_SHR_EQ:
+		if (dt_tok_is_assign(n->dn_op)) {
 			assign(cg, n, n->dn_left, n->dn_op, n->dn_right, false, false);
 			return;
+		}
+		switch (n->dn_op) {
 		case T_EQEQ:
 		case T_NE:
 		case T_LT:

@@ -489,15 +489,15 @@ static int l_provider(lua_State *L)
 
 static void hook(lua_State *L, lua_Debug *ar)
 {
-	const mstate_t *st;
+	/* only g_rt's state is ever hooked (coroutines inherit it): no registry lookup per call */
+	const mstate_t *st = __atomic_load_n(&g_rt, __ATOMIC_ACQUIRE);
 	usdt_probe_t *pb;
 	const char *file, *name;
 
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &state_key);
-	st = lua_touserdata(L, -1);
-	lua_pop(L, 1);
-	if (st == NULL)
+	if (st == NULL) { /* stopped: a coroutine that inherited the hook drops it */
+		lua_sethook(L, NULL, 0, 0);
 		return;
+	}
 	pb = ar->event == LUA_HOOKRET ? st->ret : st->entry;
 	if (usdt_probe_is_enabled(pb) <= 0) {
 		/* no tracer now: a coroutine that inherited the hook drops it (the watcher does main's) */

@@ -113,6 +113,8 @@ static const char *const usdt_codes[] = {
 	"EUSDT_ENABLED", "EUSDT_NOTENABLED",  "EUSDT_DESTROYED", "EUSDT_ARGCOUNT",
 	"EUSDT_ELF",	 "EUSDT_RUNDIR",      "EUSDT_BADOPTS",
 };
+_Static_assert(sizeof(usdt_codes) / sizeof(usdt_codes[0]) == EUSDT_MAX - EUSDT_BASE,
+	       "a name for every libusdt code");
 
 static const char *code_name(int code)
 {

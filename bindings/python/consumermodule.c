@@ -2,7 +2,7 @@
  * consumermodule.c -- dtrace._consumer: a libdtrace handle for Python.
  *
  * The low layer of dtrace.Consumer (dtrace/consumer.py).  The handle runs
- * with oformat=json: dtrace_work() and dtrace_aggregate_print() write JSON
+ * with oformat=json: dtrace_work() and dtrace_aggregate_write() write JSON
  * Lines (docs/json.md, libdtrace's stable structured output) into a memory
  * stream, and work()/aggregate() return those bytes for the Python layer to
  * turn into records and dicts.  The GIL is released while libdtrace waits or

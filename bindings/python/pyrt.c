@@ -34,7 +34,7 @@ static struct {
 	bool running, stop;
 	pid_t pid;	       /* the process that started the watcher (a forked child has none) */
 	atomic_bool installed; /* our profile function is set (read without the GIL) */
-} rt = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+} rt = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
 static int profile(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
@@ -87,6 +87,17 @@ static bool wanted(void)
 	return usdt_probe_is_enabled(rt.entry) || usdt_probe_is_enabled(rt.ret);
 }
 
+/* A condition variable whose timed waits follow CLOCK_MONOTONIC (not the wall clock). */
+static void monotonic_cond(pthread_cond_t *cv)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(cv, &a);
+	pthread_condattr_destroy(&a);
+}
+
 static void *watch(void *unused)
 {
 	(void)unused;
@@ -95,7 +106,7 @@ static void *watch(void *unused)
 		struct timespec ts;
 		bool want;
 
-		clock_gettime(CLOCK_REALTIME, &ts);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
 		ts.tv_nsec += rt.interval_ns;
 		ts.tv_sec += ts.tv_nsec / 1000000000L;
 		ts.tv_nsec %= 1000000000L;
@@ -147,6 +158,7 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 		return e;
 	}
 	rt.interval_ns = (long)(interval * 1e9);
+	monotonic_cond(&rt.cv);
 	rt.stop = false;
 	if ((err = pthread_create(&rt.thread, NULL, watch, NULL)) != 0) {
 		usdt_provider_destroy(rt.prov);
@@ -180,7 +192,7 @@ static PyObject *rt_stop(PyObject *self, PyObject *unused)
 		PyEval_RestoreThread(ts);
 	} else { /* a forked child: no watcher, and the lock may have been copied held */
 		pthread_mutex_init(&rt.mu, NULL);
-		pthread_cond_init(&rt.cv, NULL);
+		monotonic_cond(&rt.cv);
 	}
 	sync_threads(false);
 	/* the probes stay valid (libusdt keeps them for the process): a profile

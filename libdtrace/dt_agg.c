@@ -1,6 +1,6 @@
 /*
- * dt_agg.c -- aggregations in the consumer: snapshots of the per-CPU BPF
- * maps merged into one value per key, sorted and printed as illumos
+ * dt_agg.c -- aggregations in the consumer: snapshots of the BPF maps (a
+ * slot per CPU in each value) merged into one value per key, sorted and printed as illumos
  * dtrace(1) prints them (dt_consume.c and dt_aggregate.c there), and the
  * library actions printa, clear, trunc, normalize and denormalize.
  *
@@ -99,7 +99,12 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 	dt_asnap_t *s = calloc(1, sizeof(*s));
 	uint8_t *keys = NULL, *kb = NULL;
 	uint64_t *vals = NULL, *vb = NULL, tok = 0;
-	uint32_t batch = 4096;
+	/* a batch of at most 4096 keys and about 1 MiB of values (a 4095-bucket
+	   llquantize on many CPUs would otherwise ask for gigabytes) */
+	uint32_t batch = (uint32_t)(per * 8 >= (1u << 20) ? 1 : (1u << 20) / (per * 8));
+
+	if (batch > 4096)
+		batch = 4096;
 	bool first = true, batched = true;
 	int rc = 0;
 
@@ -644,7 +649,6 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag, bool del, 
 	dt_asnap_t *s;
 	size_t *ix = NULL, from = 0;
 	uint64_t *zero = NULL;
-	int rc = 0;
 
 	if (snap(dtp, r, ag) != 0)
 		return -1;
@@ -668,9 +672,8 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag, bool del, 
 	}
 	free(ix);
 	free(zero);
-	if (snap(dtp, r, ag) != 0)
-		rc = -1;
-	return rc;
+	dt_agg_snap_free(ag); /* stale now; every reader snaps afresh */
+	return 0;
 }
 
 int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data)

@@ -512,7 +512,7 @@ struct dtrace_hdl {
 int dt_set_errno(dtrace_hdl_t *, int);
 /* Set a consumer option (dt_options.c): 0, or -1 with EDT_BADOPTNAME/VAL. */
 int dt_option_set(dtrace_hdl_t *, const char *name, const char *val);
-int dt_time_unit(const char *unit, uint64_t *ns); /* ns per unit, 0 for a rate; -1 unknown */
+int dt_time_parse(const char *s, uint64_t *ns); /* "10ms", "997hz": a period in ns */
 bool dt_option_isset(const dtrace_hdl_t *, const char *name);
 /* An option's value (a switch: 1), or dflt when it is not set. */
 uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);

@@ -70,9 +70,8 @@ static int parse_size(const char *v, uint64_t *out)
 /*
  * The nanoseconds in one unit of a time ("ms", "sec", "day", ...), or 0 for
  * a rate ("hz", or no unit: a bare number is hertz); -1 for an unknown unit.
- * Options (switchrate=10ms) and timer probes (tick-1s, profile-997) share it.
  */
-int dt_time_unit(const char *unit, uint64_t *ns)
+static int time_unit(const char *unit, uint64_t *ns)
 {
 	static const struct {
 		const char *unit;
@@ -105,8 +104,12 @@ int dt_time_unit(const char *unit, uint64_t *ns)
 	return -1;
 }
 
-/* A time or rate, in nanoseconds: "10ms", "1s", "997hz", a bare number is hz. */
-static int parse_time(const char *v, uint64_t *out)
+/*
+ * A time or rate as a period in nanoseconds: "10ms", "1s", "997hz", a bare
+ * number is hz (a rate above 1 GHz is 1 ns).  Options (switchrate=10ms) and
+ * timer probes (tick-1s, profile-997) read theirs with it.
+ */
+int dt_time_parse(const char *v, uint64_t *out)
 {
 	char *end;
 	uint64_t n, ns;
@@ -115,12 +118,12 @@ static int parse_time(const char *v, uint64_t *out)
 	if (!isdigit((unsigned char)*v))
 		return -1;
 	n = strtoull(v, &end, 10);
-	if (errno != 0 || dt_time_unit(end, &ns) != 0)
+	if (errno != 0 || time_unit(end, &ns) != 0)
 		return -1;
 	if (ns == 0) {
 		if (n == 0)
 			return -1;
-		*out = 1000000000ULL / n;
+		*out = n > 1000000000ULL ? 1 : 1000000000ULL / n;
 		return 0;
 	}
 	if (n > UINT64_MAX / ns)
@@ -151,7 +154,7 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 						     name, val ? val : "");
 			break;
 		case OPT_TIME:
-			if (val == NULL || parse_time(val, &v) != 0)
+			if (val == NULL || dt_time_parse(val, &v) != 0)
 				return dt_set_errmsg(
 				    dtp, EDT_BADOPTVAL,
 				    "option %s needs a time or rate (e.g. 10ms, 50hz): "

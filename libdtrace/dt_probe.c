@@ -632,8 +632,6 @@ int dt_probe_timer(dtrace_hdl_t *dtp, const char *name)
 	bool tick = strncmp(name, "tick-", 5) == 0;
 	dt_pinfo_t pi = { .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE };
 	const char *num = name + (tick ? 5 : 8);
-	uint64_t v, ns;
-	char *end;
 	walk_t w;
 	int rc;
 
@@ -645,29 +643,16 @@ int dt_probe_timer(dtrace_hdl_t *dtp, const char *name)
 		if (strcmp(dtp->dt_probes[i].dtpd_provider, "profile") == 0 &&
 		    strcmp(dtp->dt_probes[i].dtpd_name, name) == 0)
 			return 0;
-	if (!isdigit((unsigned char)*num))
+	if (dt_time_parse(num, &pi.pi_period) != 0 || pi.pi_period == 0)
 		return 0;
-	errno = 0;
-	v = strtoull(num, &end, 10);
-	if (errno != 0 || v == 0)
-		return 0;
-	if (dt_time_unit(end, &ns) == 0) {
-		if (ns == 0)
-			pi.pi_period = v > 1000000000ULL ? 1 : 1000000000ULL / v;
-		else if (v > UINT64_MAX / ns)
-			return 0;
-		else
-			pi.pi_period = v * ns;
-		/* the kernel's timers go no faster than this */
-		if (pi.pi_period < 10000)
-			return dt_set_errmsg(dtp, EDT_BADPSPEC,
-					     "%s: the interval must be 10us or more", name);
-		w = table_walk(dtp);
-		rc = visit(&w, "profile", "", "", name, &pi);
-		table_set(dtp, &w);
-		return rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
-	}
-	return 0;
+	/* the kernel's timers go no faster than this */
+	if (pi.pi_period < 10000)
+		return dt_set_errmsg(dtp, EDT_BADPSPEC, "%s: the interval must be 10us or more",
+				     name);
+	w = table_walk(dtp);
+	rc = visit(&w, "profile", "", "", name, &pi);
+	table_set(dtp, &w);
+	return rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 }
 
 static walk_t table_walk(dtrace_hdl_t *dtp)

@@ -15,7 +15,9 @@
  * variables), "scratch" (per-CPU array, one value: the record being built,
  * clause-local variables, temporaries), "dvars" (hash: thread-local
  * variables and associative arrays, bounded by dynvarsize), "events"
- * (perf event array: the per-CPU output buffers).
+ * (perf event array: the per-CPU output buffers), "dt_drops" (per-CPU
+ * array: drops by kind), "dt_errno" (thread -> errno, when read), "dt_zero"
+ * (a zero value for new aggregation entries) and one hash per aggregation.
  */
 #ifndef DT_RUN_H
 #define DT_RUN_H
@@ -120,8 +122,9 @@ typedef struct dt_layout {
 } dt_layout_t;
 
 /*
- * Aggregations.  Each is a per-CPU hash map: key the aggregation's keys
- * (8-byte aligned like records; 8 zero bytes when it has none), value u64
+ * Aggregations.  Each is a hash map: key the aggregation's keys (8-byte
+ * aligned like records; 8 zero bytes when it has none), value every CPU's
+ * slots in CPU order (a probe adds to its own CPU's), each CPU's u64
  * slots: [0] how many times this CPU updated it, then by function
  *   count: -   sum, avg: [1] sum   min, max: [1] the value
  *   stddev: [1] sum, [2] [3] sum of squares (128 bits, low then high)
@@ -223,7 +226,7 @@ typedef struct dt_run {
 	bool r_json; /* -x oformat=json */
 	/* kernel objects */
 	int r_state_fd, r_scratch_fd, r_dvars_fd, r_events_fd;
-	int r_drops_fd;	  /* per CPU: records the principal buffer had no room for */
+	int r_drops_fd;	  /* per CPU: drops by kind (DT_DROP_*) */
 	int r_errno_fd;	  /* thread id -> errno of its last system call, if a clause reads errno */
 	bool r_use_errno; /* set by code generation's first pass */
 	dt_bprog_t *r_progs;

@@ -307,7 +307,7 @@ static int keycmp(const dt_agg_t *ag, int keypos, const uint8_t *a, const uint8_
 {
 	int n = ag->ag_nkeys;
 
-	if (keypos + 1 >= n)
+	if (keypos >= n) /* as illumos: past the last key is the first */
 		keypos = 0;
 	for (int i = 0; i < n; i++) {
 		const dt_rec_t *k = &ag->ag_keys[(i + keypos) % n];

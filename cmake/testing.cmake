@@ -30,3 +30,13 @@ function(dtrace_fuzzer name)
             -print_final_stats=1 ${work} ${F_SEEDS})
   set_tests_properties(fuzz.${name} PROPERTIES LABELS fuzz TIMEOUT 900)
 endfunction()
+
+# dtrace_missing(MESSAGE): a test cannot be registered for lack of a tool.
+# With CI=true that is an error (CI must run every test), else a note.
+function(dtrace_missing message)
+  string(TOLOWER "$ENV{CI}" ci)
+  if(ci STREQUAL "true")
+    message(FATAL_ERROR "${message} (CI=true: every test must run; scripts/dev setup installs it)")
+  endif()
+  message(STATUS "${message}")
+endfunction()

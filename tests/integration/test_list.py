@@ -144,12 +144,14 @@ class UsdtProbes(unittest.TestCase):
 
     def test_target_of_c_and_p(self):
         # $target with -c: the command's probes, and the command does not run on
-        py = [r for r in self.listed("-n", "python$target:::function-entry", "-c",
-                                     PYTHON + " -c 'open(\"/tmp/dtrace-list-ran\", \"w\")'")]
+        with tempfile.TemporaryDirectory() as tmp:
+            ran = os.path.join(tmp, "ran")
+            py = self.listed("-n", "python$target:::function-entry", "-c",
+                             "%s -c 'open(\"%s\", \"w\")'" % (PYTHON, ran))
+            self.assertFalse(os.path.exists(ran), "the -c command ran")
         self.assertEqual(len(py), 1, py)
         self.assertRegex(py[0][1], r"^python\d+$")
         self.assertEqual(py[0][2:], ["python3.11", "function-entry"])
-        self.assertFalse(os.path.exists("/tmp/dtrace-list-ran"), "the -c command ran")
         self.assertFalse(os.path.exists("/proc/%s" % py[0][1][len("python"):]))
         # $target with -p: the process's probes, and it goes on afterwards
         p = self.start([PYTHON, "-c", "import sys; print('up', flush=True); "

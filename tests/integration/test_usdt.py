@@ -284,7 +284,25 @@ class Usdt(unittest.TestCase):
         # thread disables, enables, rebuilds and destroys: 16 threads hammer
         # them through 60 such rounds (under ASan in the sanitizer build)
         a = self.app("churn", 60)
-        self.assertEqual(a.finish(timeout=120), ["churn done"])
+        out = a.finish(timeout=120)
+        self.assertEqual(out, ["churn done 0"])  # untraced: no fire found it enabled
+        self.assertEqual(a.p.returncode, 0)
+        self.assertEqual(self.files(), [])
+
+    def test_fire_races_disable_rebuild_destroy_while_traced(self):
+        # the same with bpftrace on the first image: the threads fire into a
+        # traced probe when the main thread starts swapping images under them
+        tracelib.require_tracing(self)
+        a = self.app("churn", 60, "traced")
+        lines, applines = tracelib.bpftrace_while(
+            "usdt:%(p)s:rtp:burst { @b = count(); } usdt:%(p)s:rtp:spin { @s = count(); }"
+            % {"p": a.path}, None, app=a)
+        done = [l for l in applines if l.startswith("churn done ")]
+        self.assertEqual(len(done), 1, applines)
+        self.assertGreater(int(done[0].split()[2]), 0)  # fires found it enabled
+        counts = dict(l.split(": ") for l in lines if l.startswith("@"))
+        self.assertGreater(int(counts.get("@b", 0)), 0, lines)
+        self.assertGreater(int(counts.get("@s", 0)), 0, lines)
         self.assertEqual(a.p.returncode, 0)
         self.assertEqual(self.files(), [])
 

@@ -27,10 +27,13 @@
  *   usdt_app trunc       once traced, fire rtp:::ints once with values
  *                        wider than the declared types (0x1ff as INT8,
  *                        0x12345 as UINT16, ...): they arrive truncated
- *   usdt_app churn N     16 threads fire and test is-enabled without pause
+ *   usdt_app churn N [traced]
+ *                        16 threads fire and test is-enabled without pause
  *                        while the main thread disables, enables, adds a
  *                        probe (a rebuild) N times, then destroys the
- *                        provider under them; prints "churn done"
+ *                        provider under them; prints "churn done S" (S:
+ *                        fires that found rtp:::burst enabled); "traced"
+ *                        first waits for a tracer on rtp:::burst
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -133,14 +136,19 @@ static void *churner(void *arg)
 	return (void *)(uintptr_t)seen;
 }
 
-static int churn(long n)
+static int churn(long n, bool traced)
 {
 	static const usdt_argtype_t one[] = { USDT_ARG_INT32 };
 	pthread_t t[16];
 	char name[32];
+	uintptr_t seen = 0;
 
+	if (traced)
+		wait_enabled(&p_burst, 1);
 	for (int i = 0; i < 16; i++)
 		pthread_create(&t[i], NULL, churner, (void *)(intptr_t)i);
+	if (traced) /* let the threads fire into the traced image a while */
+		usleep(200000);
 	for (long i = 0; i < n; i++) {
 		if (usdt_provider_disable(prov) != 0 || usdt_provider_enable(prov) != 0) {
 			fprintf(stderr, "churn %ld: %s\n", i, usdt_provider_errmsg(prov));
@@ -155,9 +163,13 @@ static int churn(long n)
 	usdt_provider_destroy(prov); /* the threads go on firing into nothing */
 	usleep(20000);
 	atomic_store(&quitting_churn, true);
-	for (int i = 0; i < 16; i++)
-		pthread_join(t[i], NULL);
-	printf("churn done\n");
+	for (int i = 0; i < 16; i++) {
+		void *s;
+
+		pthread_join(t[i], &s);
+		seen += (uintptr_t)s;
+	}
+	printf("churn done %lu\n", (unsigned long)seen);
 	return 0;
 }
 
@@ -355,7 +367,7 @@ int main(int argc, char **argv)
 		usdt_probe_fire6(p_ints, 0x1ff, 0x1fe, 0x18000, 0x12345, 0x1ffffffffULL,
 				 0x100000002ULL);
 	} else if (strcmp(mode, "churn") == 0) {
-		return churn(n);
+		return churn(n, argc > 3 && strcmp(argv[3], "traced") == 0);
 	} else {
 		fprintf(stderr, "unknown mode %s\n", mode);
 		return 2;

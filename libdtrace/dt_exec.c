@@ -734,10 +734,16 @@ int dtrace_go(dtrace_hdl_t *dtp)
 				     strerror(errno));
 	}
 	free(state);
-	/* second pass: the programs, loaded and attached */
+	/*
+	 * second pass: every program loaded, then all attached in one go, so
+	 * that a target watching its semaphores sees them rise close together
+	 */
 	r->r_started = true;
 	for (size_t k = 0; k < r->r_nprogs; k++)
-		if (build(dtp, r, k, true) != 0 || attach(dtp, r, k) != 0)
+		if (build(dtp, r, k, true) != 0)
+			return -1;
+	for (size_t k = 0; k < r->r_nprogs; k++)
+		if (attach(dtp, r, k) != 0)
 			return -1;
 	if (dt_consume_open(dtp, r) != 0)
 		return -1;
@@ -772,10 +778,13 @@ int dt_exec_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 		dt_layout_t keep = r->r_layout;
 
 		/* the layout is fixed: a new probe runs clauses already sized */
-		if (build(dtp, r, k, true) != 0 || attach(dtp, r, k) != 0)
+		if (build(dtp, r, k, true) != 0)
 			return -1;
 		r->r_layout = keep;
 	}
+	for (size_t k = progs; k < r->r_nprogs; k++) /* loaded first, as in dtrace_go */
+		if (attach(dtp, r, k) != 0)
+			return -1;
 	return 0;
 }
 

@@ -675,12 +675,33 @@ static int state_gc(lua_State *L)
 	return 0;
 }
 
-/* dtrace.runtime_active(): is the hook installed on the main thread (a tracer is there)? */
+/*
+ * dtrace.runtime_active([name, ...]): is the hook installed on the main
+ * thread (a tracer is there) and, for each probe named, has the tracer
+ * enabled it?  A tracer enables its probes one after another.
+ */
 static int l_runtime_active(lua_State *L)
 {
 	const mstate_t *st = mstate(L);
+	bool on = st != NULL && st->L != NULL && lua_gethook(st->L) == hook;
 
-	lua_pushboolean(L, st != NULL && st->L != NULL && lua_gethook(st->L) == hook);
+	for (int i = 1; i <= lua_gettop(L); i++) {
+		const char *name = luaL_checkstring(L, i);
+		usdt_probe_t *p;
+
+		if (strcmp(name, "function-entry") == 0)
+			p = st != NULL ? st->entry : NULL;
+		else if (strcmp(name, "function-return") == 0)
+			p = st != NULL ? st->ret : NULL;
+		else
+			return luaL_argerror(L, i,
+					     lua_pushfstring(L,
+							     "no runtime probe '%s' (there are "
+							     "function-entry, function-return)",
+							     name));
+		on = on && p != NULL && usdt_probe_is_enabled(p) > 0;
+	}
+	lua_pushboolean(L, on);
 	return 1;
 }
 

@@ -217,6 +217,29 @@ static PyObject *rt_running(PyObject *self, PyObject *unused)
 	return PyBool_FromLong(rt.running);
 }
 
+/* The names of the runtime probes a tracer has enabled now. */
+static PyObject *rt_enabled(PyObject *self, PyObject *unused)
+{
+	const struct {
+		usdt_probe_t *p;
+		const char *name;
+	} probes[] = { { rt.entry, "function-entry" }, { rt.ret, "function-return" } };
+	PyObject *l = PyList_New(0);
+
+	(void)self;
+	(void)unused;
+	for (size_t i = 0; l != NULL && i < sizeof(probes) / sizeof(probes[0]); i++) {
+		PyObject *s;
+
+		if (probes[i].p == NULL || usdt_probe_is_enabled(probes[i].p) <= 0)
+			continue;
+		if ((s = PyUnicode_FromString(probes[i].name)) == NULL || PyList_Append(l, s) != 0)
+			Py_CLEAR(l);
+		Py_XDECREF(s);
+	}
+	return l;
+}
+
 static PyObject *rt_hooked(PyObject *self, PyObject *unused)
 {
 	(void)self;
@@ -229,6 +252,8 @@ static PyMethodDef rt_methods[] = {
 	  "runtime_start(provider='python_rt', module=None, interval=0.05)" },
 	{ "runtime_stop", rt_stop, METH_NOARGS, "Stop watching and remove the hooks." },
 	{ "runtime_active", rt_active, METH_NOARGS, "True while the profile hook is installed." },
+	{ "runtime_enabled", rt_enabled, METH_NOARGS,
+	  "The names of the probes a tracer has enabled." },
 	{ "runtime_hooked", rt_hooked, METH_NOARGS, "True if this thread has the hook." },
 	{ "runtime_running", rt_running, METH_NOARGS, "True between start and stop." },
 	{ NULL, NULL, 0, NULL },

@@ -120,6 +120,12 @@ class Untraced(unittest.TestCase):
             while os.clock() - t0 < 0.3 do end      -- six periods of the watcher
             eq(debug.gethook(), nil, "hook")
             eq(dtrace.runtime_active(), false, "active")
+            eq(dtrace.runtime_active("function-entry", "function-return"), false, "both")
+            local ok, err = pcall(dtrace.runtime_active, "function-exit")
+            eq(ok, false, "an unknown probe")
+            assert(err:find("bad argument #1 to '[%w_.]*runtime_active' %(no runtime probe " ..
+                            "'function%-exit' %(there are function%-entry, function%-return%)%)"),
+                   err)
             local co = coroutine.create(function() return debug.gethook() end)
             eq(select(2, coroutine.resume(co)), nil, "a coroutine's hook")
             """)
@@ -375,7 +381,7 @@ class Traced(unittest.TestCase):
             end
             -- made before the tracer came: it never gets the hook
             local early = coroutine.wrap(function() for _ = 1, 10 do f(0) coroutine.yield() end end)
-            """), "dtrace.runtime_active()",
+            """), 'dtrace.runtime_active("function-entry", "function-return")',
             """\
             print("hook", debug.gethook())
             local function g(x) return f(x) end        -- f by a tail call: no name

@@ -97,16 +97,33 @@ class _Runtime:
         traced gets it within one interval)."""
         return _usdt.runtime_hooked()
 
-    def wait_active(self, timeout=None):
+    @property
+    def enabled(self):
+        """The runtime probes a tracer has enabled now, by name
+        ("function-entry", "function-return")."""
+        return frozenset(_usdt.runtime_enabled())
+
+    def wait_active(self, timeout=None, probes=()):
         """Wait until a tracer has enabled a probe and the calling thread
-        has the hook; False if `timeout` seconds passed first."""
+        has the hook; False if `timeout` seconds passed first.
+
+        A tracer enables its probes one after another: name them in
+        `probes` (e.g. ("function-entry", "function-return")) to wait
+        until each of them is enabled too."""
         import time
+        want = frozenset([probes] if isinstance(probes, str) else probes)
+        unknown = want - self._NAMES
+        if unknown:
+            raise ValueError("wait_active(): no runtime probe %s (there are %s)"
+                             % (", ".join(sorted(unknown)), ", ".join(sorted(self._NAMES))))
         deadline = None if timeout is None else time.monotonic() + timeout
-        while not self.hooked:
+        while not self.hooked or not want <= self.enabled:
             if deadline is not None and time.monotonic() > deadline:
                 return False
             time.sleep(0.005)
         return True
+
+    _NAMES = frozenset(["function-entry", "function-return"])
 
 
 runtime = _Runtime()

@@ -176,8 +176,11 @@ class Runtime(unittest.TestCase):
         # while traced gets the hook before its 50 calls
         path, out = self.run_program("""\
             dtrace.runtime.start(interval=0.01)
-            if not dtrace.runtime.wait_active(10):
+            # the tracer attaches its probes one after another: wait for both
+            if not dtrace.runtime.wait_active(10, ("function-entry", "function-return")):
                 sys.exit("no tracer came")
+            if dtrace.runtime.enabled != {"function-entry", "function-return"}:
+                sys.exit("enabled: %r" % dtrace.runtime.enabled)
             def f(x):
                 if x is None:
                     raise ValueError(x)
@@ -207,12 +210,12 @@ class Runtime(unittest.TestCase):
             'python_rt$target:::function-return /copyinstr(arg0) == "f"/ { @r[arg2] = count(); } '
             'END { printa("%s %s %d %@d\\n", @e); printa("ret %d %@d\\n", @r); }')
         lines = sorted(l for l in out.splitlines() if l)
-        # def f is on line 5 of the program, its returns on 7 (raise) and 8
+        # def f is on line 8 of the program, its returns on 10 (raise) and 11
         self.assertEqual(lines, sorted([
-            "f %s 5 %d" % (path, 1000 + 300 + 7 + 1 + 50),
-            "g %s 9 1" % path,
-            "ret 7 1",
-            "ret 8 %d" % (1000 + 300 + 7 + 50)]), out)
+            "f %s 8 %d" % (path, 1000 + 300 + 7 + 1 + 50),
+            "g %s 12 1" % path,
+            "ret 10 1",
+            "ret 11 %d" % (1000 + 300 + 7 + 50)]), out)
 
     def test_no_hook_while_untraced(self):
         # the probes exist, nobody traces them: no profile function, and
@@ -229,6 +232,12 @@ class Runtime(unittest.TestCase):
             assert dtrace.runtime.running
             assert not dtrace.runtime.active and not dtrace.runtime.hooked
             assert sys.getprofile() is None
+            assert dtrace.runtime.enabled == frozenset()
+            assert not dtrace.runtime.wait_active(0.05, "function-return")
+            try:
+                dtrace.runtime.wait_active(1, ("function-entry", "function-exit"))
+            except ValueError as e:
+                print(e)
             dtrace.runtime.stop()
             assert not dtrace.runtime.running
             dtrace.runtime.start(interval=0.01)  # again, then exit with it running
@@ -245,6 +254,8 @@ class Runtime(unittest.TestCase):
                            stderr=subprocess.PIPE, text=True, timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout.splitlines(), [
+            "wait_active(): no runtime probe function-exit "
+            "(there are function-entry, function-return)",
             "start(): the runtime provider is already started",
             "start(): interval must be 0.001 to 60 seconds"])
 

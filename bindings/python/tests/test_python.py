@@ -34,7 +34,7 @@ PROLOGUE = textwrap.dedent("""\
     {probes}
     p.enable()
     deadline = time.monotonic() + 10
-    while not {wait}.enabled:
+    while not all(w.enabled for w in [{wait}]):  # a tracer enables probes one by one
         if time.monotonic() > deadline:
             sys.exit("no tracer came")
         time.sleep(0.005)
@@ -119,7 +119,7 @@ class Traced(unittest.TestCase):
             @p.function(name="named")
             def other():
                 raise ValueError
-            """), "work.entry_probe",
+            """), "work.entry_probe, work.return_probe, other.entry_probe, other.return_probe",
             """\
             total = sum(work(i) for i in range(30))
             for _ in range(5):

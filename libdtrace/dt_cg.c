@@ -45,9 +45,10 @@ typedef enum { V_GLOBAL, V_THIS, V_SELF, V_ARRAY } vkind_t;
 typedef struct dt_var {
 	vkind_t v_kind;
 	uint32_t v_off;	 /* globals: from DT_ST_HDRSIZE; this->: from ly_this */
-	uint32_t v_size; /* 8, or strsize for strings */
+	uint32_t v_size; /* 8, strsize for strings, a struct's size rounded up to 8 */
 	uint32_t v_id;	 /* dynamic variables */
 	bool v_string;
+	bool v_sou; /* a struct or union: only its members are read and written */
 } dt_var_t;
 
 typedef struct fixup {
@@ -332,14 +333,19 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		 name);
 	if ((v = (dt_var_t *)dt_strset_get(r->r_vars, key)) != NULL)
 		return v;
-	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t))
-		cg_error(cg, n, "variables of type %s are not supported yet", "struct or union");
+	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t))
+		cg_error(cg, n, "variables of this type are not supported yet");
+	if (t != NULL && dt_type_is_sou(t) && (tsize(t) == 0 || tsize(t) > 4096))
+		cg_error(cg, n, "a struct or union variable must have 1 to 4096 bytes");
 	if ((v = dt_arena_alloc(&r->r_arena, sizeof(*v))) == NULL ||
 	    dt_strset_add(r->r_vars, dt_arena_strndup(&r->r_arena, key, strlen(key)), v, NULL) < 0)
 		cg_error(cg, n, "out of memory");
 	v->v_kind = kind;
 	v->v_string = is_string(t);
-	v->v_size = v->v_string ? cg->cg_ly->ly_strsize : 8;
+	v->v_sou = t != NULL && dt_type_is_sou(t);
+	v->v_size = v->v_string ? cg->cg_ly->ly_strsize
+		    : v->v_sou	? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
+				: 8;
 	v->v_id = (uint32_t)++r->r_nvarids;
 	if (kind == V_GLOBAL) {
 		v->v_off = cg->cg_ly->ly_state;
@@ -451,7 +457,7 @@ static uint32_t store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
  * the thread for self->, then the keys.  The keys are computed first (they
  * may read other dynamic variables), waiting on the stack.
  */
-static void dyn_key(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
+static void dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 {
 	uint32_t k = cg->cg_ly->ly_key;
 	int nk = eval_keys(cg, keys);
@@ -533,12 +539,38 @@ typedef struct lval {
 	dt_var_t *lv_var;
 	dt_node_t *lv_keys; /* dynamic: the key list */
 	const dt_type_t *lv_type;
+	bool lv_member;	  /* a member of the struct or union in lv_var */
+	uint32_t lv_moff; /* at this offset */
 } lval_t;
 
-static lval_t lvalue(dt_cg_t *cg, dt_node_t *n)
+static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 {
-	lval_t lv = { NULL, NULL, n->dn_type };
+	lval_t lv = { NULL, NULL, n->dn_type, false, 0 };
 
+	if (n->dn_kind == DT_N_MEMBER && n->dn_op != T_ARROW && n->dn_left->dn_kind != DT_N_SELF &&
+	    n->dn_left->dn_kind != DT_N_THIS) {
+		/* v.m, self->v.m, a[k].m, v.inner.m: a member of a struct variable */
+		const dt_type_t *st = dt_type_resolve(n->dn_left->dn_type);
+		const dt_member_t *m =
+		    st != NULL && dt_type_is_sou(st) ? dt_type_member(st, n->dn_name) : NULL;
+		const dt_type_t *mt = m != NULL ? dt_type_resolve(m->dm_type) : NULL;
+
+		if (m == NULL)
+			cg_error(cg, n, "the . operator is not supported yet on this operand");
+		if (m->dm_bits != 0 || (!dt_type_is_sou(mt) &&
+					(!dt_type_is_scalar(mt) || mt->dtt_kind == DT_TK_ARRAY)))
+			cg_error(cg, n,
+				 "member %s: only integer, pointer, struct and union members of a "
+				 "variable can be used yet",
+				 n->dn_name);
+		lv = lvalue_of(cg, n->dn_left);
+		if (!lv.lv_var->v_sou)
+			cg_error(cg, n, "the . operator is not supported yet on this operand");
+		lv.lv_member = true;
+		lv.lv_moff += (uint32_t)m->dm_off;
+		lv.lv_type = n->dn_type;
+		return lv;
+	}
 	if (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
 	    n->dn_ident->di_kind == DT_IDENT_SCALAR) {
 		lv.lv_var = var(cg, n, V_GLOBAL, n->dn_name, n->dn_type);
@@ -559,6 +591,18 @@ static lval_t lvalue(dt_cg_t *cg, dt_node_t *n)
 	return lv;
 }
 
+/* A variable, or a member of one, read or written as a whole value. */
+static lval_t lvalue(dt_cg_t *cg, dt_node_t *n)
+{
+	lval_t lv = lvalue_of(cg, n);
+
+	if (lv.lv_var->v_sou && (!lv.lv_member || dt_type_is_sou(lv.lv_type)))
+		cg_error(cg, n,
+			 "a struct or union variable is used by its members (v.m) only: "
+			 "copying or passing it whole is not supported yet");
+	return lv;
+}
+
 /* Where a global (state, r7) or clause-local (scratch, r8) variable lives. */
 static uint32_t var_place(const dt_cg_t *cg, const dt_var_t *v, int *base)
 {
@@ -566,10 +610,99 @@ static uint32_t var_place(const dt_cg_t *cg, const dt_var_t *v, int *base)
 	return v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
 }
 
+/* r0 = the value of a member of a struct variable (0 where a dynamic one is absent). */
+static void member_load(dt_cg_t *cg, const lval_t *lv)
+{
+	const dt_var_t *v = lv->lv_var;
+	size_t sz = tsize(lv->lv_type);
+	int base, done = label(cg);
+	uint32_t off;
+
+	switch (v->v_kind) {
+	case V_GLOBAL:
+	case V_THIS:
+		off = var_place(cg, v, &base) + lv->lv_moff;
+		if (off > INT16_MAX)
+			cg_error(cg, NULL, "too many variables for one map value");
+		emit(cg, KS_LDX_MEM(bpf_size(sz), R0, base, (int16_t)off));
+		break;
+	default:
+		dyn_key(cg, v, lv->lv_keys);
+		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done); /* absent: r0 is 0 */
+		emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, (int16_t)lv->lv_moff));
+	}
+	place(cg, done);
+	extend(cg, R0, sz, dt_type_is_int(lv->lv_type) && dt_type_is_signed(lv->lv_type));
+}
+
+/*
+ * Store r0 (kept, normalised) in a member of a struct variable.  A dynamic
+ * one is created, zero-filled, by the first store to any of its members;
+ * storing 0 does not delete it.  A full table counts a drop.
+ */
+static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
+{
+	const dt_var_t *v = lv->lv_var;
+	size_t sz = tsize(lv->lv_type);
+	uint32_t val = cg->cg_ly->ly_val, key = cg->cg_ly->ly_key;
+	int base, have = label(cg), done = label(cg);
+	int16_t slot;
+	uint32_t off;
+
+	normalize(cg, R0, lv->lv_type);
+	if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+		off = var_place(cg, v, &base) + lv->lv_moff;
+		if (off > INT16_MAX)
+			cg_error(cg, n, "too many variables for one map value");
+		emit(cg, KS_STX_MEM(bpf_size(sz), base, R0, (int16_t)off));
+		return;
+	}
+	if (val + v->v_size > INT16_MAX)
+		cg_error(cg, n, "the struct is too large for the scratch area");
+	push(cg, n);
+	slot = (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1));
+	dyn_key(cg, v, lv->lv_keys);
+	for (int pass = 0; pass < 2; pass++) { /* look; create; look again */
+		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+		if (pass == 1)
+			break;
+		for (uint32_t z = 0; z < v->v_size; z += 8)
+			emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(val + z), 0));
+		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+		emit(cg, KS_MOV64_REG(R3, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)val));
+		emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST)); /* another CPU may have made it */
+		emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
+	}
+	count_drop(cg, DT_DROP_DYN);
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, slot));
+	jump(cg, done);
+	place(cg, have);
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, slot));
+	emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, (int16_t)lv->lv_moff));
+	emit(cg, KS_MOV64_REG(R0, R1));
+	place(cg, done);
+	cg->cg_sp--; /* the value pushed above, read on both paths */
+}
+
 static void lv_load(dt_cg_t *cg, lval_t *lv)
 {
 	dt_var_t *v = lv->lv_var;
 
+	if (lv->lv_member) {
+		member_load(cg, lv);
+		return;
+	}
 	switch (v->v_kind) {
 	case V_GLOBAL:
 	case V_THIS: {
@@ -593,6 +726,10 @@ static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 {
 	dt_var_t *v = lv->lv_var;
 
+	if (lv->lv_member) {
+		member_store(cg, lv, n);
+		return;
+	}
 	switch (v->v_kind) {
 	case V_GLOBAL:
 	case V_THIS: {
@@ -1206,7 +1343,8 @@ static void compare(dt_cg_t *cg, dt_node_t *n)
 
 static bool is_global_int(const lval_t *lv)
 {
-	return lv->lv_var->v_kind == V_GLOBAL && !lv->lv_var->v_string;
+	return lv->lv_var->v_kind == V_GLOBAL && !lv->lv_var->v_string &&
+	       (!lv->lv_var->v_sou || lv->lv_member);
 }
 
 /* Assignment, compound assignment, ++ and --; stmt: the value is not used. */
@@ -1229,7 +1367,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 			emit(cg, KS_MOV64_IMM(R0, 1));
 		if (op == T_DEC || op == T_SUB_EQ)
 			emit(cg, KS_ALU64_IMM(BPF_NEG, R0, 0));
-		emit(cg, KS_ATOMIC_ADD64(R7, R0, (int16_t)lv.lv_var->v_off));
+		emit(cg, KS_ATOMIC_ADD64(R7, R0, (int16_t)(lv.lv_var->v_off + lv.lv_moff)));
 		return;
 	}
 	if (op == T_ASSIGN) {
@@ -1316,7 +1454,12 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			load_user(cg, tsize(m->dm_type), dt_type_is_signed(m->dm_type));
 			return;
 		}
-		cg_error(cg, n, "the . operator is not supported yet");
+		{ /* v.m: a member of a struct variable */
+			lval_t lv = lvalue(cg, n);
+
+			lv_load(cg, &lv);
+			return;
+		}
 	case DT_N_INDEX:
 		if (n->dn_left->dn_kind == DT_N_IDENT && strcmp(n->dn_left->dn_name, "args") == 0) {
 			int i = (int)n->dn_args->dn_value;

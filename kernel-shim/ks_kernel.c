@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -306,29 +305,6 @@ static bool probe_uprobe_multi(void)
 	return ok;
 }
 
-/*
- * Optimized uprobes (x86-64, 6.18) return through the uprobe system call,
- * which only its trampoline may make: elsewhere it fails, or kills the
- * caller with SIGILL.  A child makes the call: ENOSYS means no such call.
- */
-static bool probe_uprobe_opt(void)
-{
-#if defined(__x86_64__)
-	int st;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return false;
-	if (pid == 0)
-		_exit(syscall(336 /* __NR_uprobe */) < 0 && errno == ENOSYS ? 1 : 0);
-	if (waitpid(pid, &st, 0) != pid)
-		return false;
-	return !(WIFEXITED(st) && WEXITSTATUS(st) == 1);
-#else
-	return false;
-#endif
-}
-
 static void probe_features(void)
 {
 	int fd;
@@ -344,7 +320,6 @@ static void probe_features(void)
 		features.kf_cookie = true;
 		close(fd);
 	}
-	features.kf_uprobe_opt = probe_uprobe_opt();
 }
 
 const ks_features_t *ks_features(void)

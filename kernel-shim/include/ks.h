@@ -142,7 +142,6 @@ typedef struct ks_features {
 	bool kf_uprobe_refctr; /* ref_ctr_offset in perf_event_attr for uprobes */
 	bool kf_uprobe_multi;  /* BPF_TRACE_UPROBE_MULTI links (6.6) */
 	bool kf_cookie;	       /* bpf_get_attach_cookie() in kprobe programs (5.15) */
-	bool kf_uprobe_opt;    /* uprobes on a 5-byte nop become calls, not traps (6.18) */
 } ks_features_t;
 
 /* Probed once, then cached: thread-safe. */

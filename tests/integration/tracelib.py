@@ -110,7 +110,8 @@ def bpftrace_while(script, cmd=None, app=None, action=None, timeout=90, drained=
     drained, until bpftrace has printed nothing for two seconds: a fixed
     pause lost events on a loaded machine."""
     env = dict(os.environ, BPFTRACE_STRLEN="64")
-    # BEGIN fires once every probe is attached
+    # bpftrace 0.17 runs BEGIN before it attaches the other probes, but reads
+    # its output only after its attach loop: "__ready__" means attached
     script = 'BEGIN { printf("__ready__\\n"); }\n' + script
     bt = subprocess.Popen(["bpftrace", "-B", "line", "-e", script], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, env=env)

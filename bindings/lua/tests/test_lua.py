@@ -381,6 +381,7 @@ class Traced(unittest.TestCase):
             end
             -- made before the tracer came: it never gets the hook
             local early = coroutine.wrap(function() for _ = 1, 10 do f(0) coroutine.yield() end end)
+            assert(not dtrace.runtime_active(), "the tracer came before the early coroutine")
             """), 'dtrace.runtime_active("function-entry", "function-return")',
             """\
             print("hook", debug.gethook())
@@ -624,10 +625,16 @@ class Consumer(unittest.TestCase):
                 local pid = c:spawn{"sleep", "60"}
                 c:compile('tick-10ms { printf("t"); }')
                 c:go()
-                print("tracing")
-                io.stdout:flush()
                 local n = 0
-                local ok, err = pcall(function() for _ in c:records() do n = n + 1 end end)
+                local ok, err = pcall(function()
+                    for _ in c:records() do
+                        n = n + 1
+                        if n == 1 then                  -- inside the pcall: SIGINT is caught
+                            print("tracing")
+                            io.stdout:flush()
+                        end
+                    end
+                end)
                 print("interrupted", ok, err)
                 local rec = c:records()(c)               -- still usable
                 eq(rec.data, {"t"}, "a record after the interruption")

@@ -393,8 +393,8 @@ class Scripting(unittest.TestCase):
         with dtrace.Consumer("BEGIN { @x = sum(42); } END { printf(\"bye\"); }",
                              options={"switchrate": "10s"}) as c:
             it = c.records()
-            signal.setitimer(signal.ITIMER_REAL, 0.2)
             old = signal.signal(signal.SIGALRM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+            signal.setitimer(signal.ITIMER_REAL, 0.2)  # after the handler: a stall can't kill us
             try:
                 with self.assertRaises(KeyboardInterrupt):
                     for _ in it:

@@ -4,7 +4,8 @@
  * first ("path P"), then what its mode does:
  *
  *   usdt_app fire N [twelve]
- *                        wait (10 s at most) for a tracer on its probes
+ *                        wait (60 s at most; and for a line on stdin with
+ *                        USDT_APP_GO set) for a tracer on its probes
  *                        (or on rtp:::twelve alone),
  *                        then fire every probe N times, alternating the
  *                        array and the fixed-arity entry points
@@ -70,14 +71,29 @@ static usdt_probe_t *probe(const char *name, int argc, const usdt_argtype_t *t)
 	return p;
 }
 
-/* Wait (10 s at most) until a tracer has every probe of the list enabled. */
+/*
+ * Wait (60 s at most: exit 3 after that) until a tracer has every probe of
+ * the list enabled.  With USDT_APP_GO set, then wait for a line on stdin
+ * too: a semaphore rises when a uprobe is registered, and bpftrace binds
+ * its program to the probe a moment later, so the test says when it is.
+ */
 static void wait_enabled(usdt_probe_t *const *list, int n)
 {
-	double end = now() + 10;
+	double end = now() + 60;
+	char line[64];
 
 	for (int i = 0; i < n; i++)
-		while (!usdt_probe_is_enabled(list[i]) && now() < end)
-			usleep(1000);
+		while (!usdt_probe_is_enabled(list[i]))
+			if (now() > end) {
+				fprintf(stderr, "usdt_app: no tracer came\n");
+				exit(3);
+			} else {
+				usleep(1000);
+			}
+	if (getenv("USDT_APP_GO") != NULL && fgets(line, sizeof(line), stdin) == NULL) {
+		fprintf(stderr, "usdt_app: no go line\n");
+		exit(3);
+	}
 	printf("enabled-before %d\n", usdt_probe_is_enabled(p_gate) != 0);
 	fflush(stdout);
 }

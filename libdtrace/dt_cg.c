@@ -214,13 +214,22 @@ static bool is_string(const dt_type_t *t)
 	return t != NULL && dt_type_is_string(t);
 }
 
-/* Bring reg to type t: sign- or zero-extend from its size. */
+/* Bring reg to type t: sign- or zero-extend from its size (_Bool: 0 or 1). */
 static void normalize(dt_cg_t *cg, int reg, const dt_type_t *t)
 {
 	size_t sz = tsize(t);
+	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
 
 	if (t == NULL || sz >= 8 || sz == 0 || !dt_type_is_int(t))
 		return;
+	if (r->dtt_kind == DT_TK_INT && r->dtt_name != NULL && strcmp(r->dtt_name, "_Bool") == 0) {
+		int zero = label(cg); /* as C converts to _Bool: any other value is 1 */
+
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, reg, 0, 0), zero);
+		emit(cg, KS_MOV64_IMM(reg, 1));
+		place(cg, zero);
+		return;
+	}
 	emit(cg, KS_ALU64_IMM(BPF_LSH, reg, (int32_t)(64 - 8 * sz)));
 	emit(cg,
 	     KS_ALU64_IMM(dt_type_is_signed(t) ? BPF_ARSH : BPF_RSH, reg, (int32_t)(64 - 8 * sz)));
@@ -539,13 +548,28 @@ typedef struct lval {
 	dt_var_t *lv_var;
 	dt_node_t *lv_keys; /* dynamic: the key list */
 	const dt_type_t *lv_type;
-	bool lv_member;	  /* a member of the struct or union in lv_var */
-	uint32_t lv_moff; /* at this offset */
+	bool lv_member;		  /* a member of the struct or union in lv_var */
+	uint32_t lv_moff;	  /* at this offset */
+	const dt_node_t *lv_node; /* where, for errors */
 } lval_t;
+
+/* Is n a variable, or a member (.) of a member ... of a variable? */
+static bool names_variable(const dt_node_t *n)
+{
+	while (n->dn_kind == DT_N_MEMBER && n->dn_op != T_ARROW)
+		n = n->dn_left;
+	if (n->dn_kind == DT_N_SELF || n->dn_kind == DT_N_THIS)
+		return true;
+	if (n->dn_kind == DT_N_MEMBER) /* self->v, this->v, or p->m of memory */
+		return n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS;
+	return n->dn_ident != NULL &&
+	       ((n->dn_kind == DT_N_IDENT && n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
+		(n->dn_kind == DT_N_INDEX && n->dn_ident->di_kind == DT_IDENT_ARRAY));
+}
 
 static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 {
-	lval_t lv = { NULL, NULL, n->dn_type, false, 0 };
+	lval_t lv = { NULL, NULL, n->dn_type, false, 0, n };
 
 	if (n->dn_kind == DT_N_MEMBER && n->dn_op != T_ARROW && n->dn_left->dn_kind != DT_N_SELF &&
 	    n->dn_left->dn_kind != DT_N_THIS) {
@@ -555,8 +579,10 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 		    st != NULL && dt_type_is_sou(st) ? dt_type_member(st, n->dn_name) : NULL;
 		const dt_type_t *mt = m != NULL ? dt_type_resolve(m->dm_type) : NULL;
 
-		if (m == NULL)
-			cg_error(cg, n, "the . operator is not supported yet on this operand");
+		if (m == NULL || !names_variable(n->dn_left))
+			cg_error(cg, n,
+				 "the . operator is supported on variables only yet (not on "
+				 "memory: p->m.x, (*p).m)");
 		if (m->dm_bits != 0 || (!dt_type_is_sou(mt) &&
 					(!dt_type_is_scalar(mt) || mt->dtt_kind == DT_TK_ARRAY)))
 			cg_error(cg, n,
@@ -569,6 +595,7 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 		lv.lv_member = true;
 		lv.lv_moff += (uint32_t)m->dm_off;
 		lv.lv_type = n->dn_type;
+		lv.lv_node = n;
 		return lv;
 	}
 	if (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
@@ -623,7 +650,7 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 	case V_THIS:
 		off = var_place(cg, v, &base) + lv->lv_moff;
 		if (off > INT16_MAX)
-			cg_error(cg, NULL, "too many variables for one map value");
+			cg_error(cg, lv->lv_node, "too many variables for one map value");
 		emit(cg, KS_LDX_MEM(bpf_size(sz), R0, base, (int16_t)off));
 		break;
 	default:
@@ -640,16 +667,52 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 }
 
 /*
+ * r0 = the element of a dynamic struct variable lv names, made zero-filled
+ * if absent (BPF_NOEXIST: another CPU may make it first, so look again);
+ * a full table counts a drop and jumps to drop.  r1-r5 clobbered.
+ */
+static void member_elem(dt_cg_t *cg, const lval_t *lv, int drop)
+{
+	uint32_t key = cg->cg_ly->ly_key;
+	int have = label(cg);
+
+	dyn_key(cg, lv->lv_var, lv->lv_keys);
+	for (int pass = 0; pass < 2; pass++) { /* look; make it; look again */
+		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+		if (pass == 1)
+			break;
+		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+		emit(cg, KS_MOV64_REG(R3, R8)); /* valsize zero bytes */
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)cg->cg_ly->ly_empty));
+		emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
+		emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
+	}
+	count_drop(cg, DT_DROP_DYN);
+	jump(cg, drop);
+	place(cg, have);
+}
+
+static int16_t slot_at(int sp)
+{
+	return (int16_t)(-8 * (sp + SLOT_FIRST - 1));
+}
+
+/*
  * Store r0 (kept, normalised) in a member of a struct variable.  A dynamic
- * one is created, zero-filled, by the first store to any of its members;
- * storing 0 does not delete it.  A full table counts a drop.
+ * one is made, zero-filled, by the first store to any of its members;
+ * storing 0 does not delete it.
  */
 static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 {
 	const dt_var_t *v = lv->lv_var;
 	size_t sz = tsize(lv->lv_type);
-	uint32_t val = cg->cg_ly->ly_val, key = cg->cg_ly->ly_key;
-	int base, have = label(cg), done = label(cg);
+	int base, done = label(cg), drop = label(cg);
 	int16_t slot;
 	uint32_t off;
 
@@ -661,38 +724,65 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 		emit(cg, KS_STX_MEM(bpf_size(sz), base, R0, (int16_t)off));
 		return;
 	}
-	if (val + v->v_size > INT16_MAX)
-		cg_error(cg, n, "the struct is too large for the scratch area");
 	push(cg, n);
-	slot = (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1));
-	dyn_key(cg, v, lv->lv_keys);
-	for (int pass = 0; pass < 2; pass++) { /* look; create; look again */
-		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
-		emit(cg, KS_MOV64_REG(R2, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
-		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
-		if (pass == 1)
-			break;
-		for (uint32_t z = 0; z < v->v_size; z += 8)
-			emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(val + z), 0));
-		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
-		emit(cg, KS_MOV64_REG(R2, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
-		emit(cg, KS_MOV64_REG(R3, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)val));
-		emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST)); /* another CPU may have made it */
-		emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
-	}
-	count_drop(cg, DT_DROP_DYN);
-	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, slot));
-	jump(cg, done);
-	place(cg, have);
+	slot = slot_at(cg->cg_sp);
+	member_elem(cg, lv, drop);
 	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, slot));
 	emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, (int16_t)lv->lv_moff));
-	emit(cg, KS_MOV64_REG(R0, R1));
+	jump(cg, done);
+	place(cg, drop);
 	place(cg, done);
-	cg->cg_sp--; /* the value pushed above, read on both paths */
+	pop(cg, R0); /* the value, on both paths */
+}
+
+static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
+		  const dt_type_t *t);
+
+/*
+ * x op= e, ++x, x++, --x, x-- on a member of a dynamic struct variable:
+ * the keys are computed and the element found (or made) once, then read
+ * and written through one pointer.  r0 = the expression's value.
+ */
+static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok_t op,
+			  const dt_node_t *rhs, bool post)
+{
+	const dt_type_t *t = lv->lv_type;
+	size_t sz = tsize(t);
+	int sp0 = cg->cg_sp, drop = label(cg), done = label(cg);
+	int16_t s_rhs = 0, s_ptr, s_old;
+
+	if (rhs != NULL) {
+		cg_expr(cg, (dt_node_t *)rhs);
+		push(cg, n);
+		s_rhs = slot_at(cg->cg_sp);
+	}
+	if (cg->cg_sp + 2 > SLOT_MAX)
+		cg_error(cg, n, "expression too deeply nested for the BPF stack");
+	s_ptr = slot_at(cg->cg_sp + 1);
+	s_old = slot_at(cg->cg_sp + 2);
+	cg->cg_sp += 2;
+	member_elem(cg, lv, drop);
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_ptr));
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, (int16_t)lv->lv_moff));
+	extend(cg, R0, sz, dt_type_is_int(t) && dt_type_is_signed(t));
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_old));
+	emit(cg, KS_MOV64_REG(R1, R0));
+	if (rhs != NULL)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
+	else
+		emit(cg, KS_MOV64_IMM(R0, 1));
+	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t);
+	emit(cg, KS_MOV64_REG(R0, R1));
+	normalize(cg, R0, t);
+	emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_ptr));
+	emit(cg, KS_STX_MEM(bpf_size(sz), R2, R0, (int16_t)lv->lv_moff));
+	if (post)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
+	jump(cg, done);
+	place(cg, drop);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, done);
+	cg->cg_sp = sp0;
 }
 
 static void lv_load(dt_cg_t *cg, lval_t *lv)
@@ -1373,6 +1463,10 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 	if (op == T_ASSIGN) {
 		cg_expr(cg, rhs);
 		lv_store(cg, &lv, n);
+		return;
+	}
+	if (lv.lv_member && (lv.lv_var->v_kind == V_SELF || lv.lv_var->v_kind == V_ARRAY)) {
+		member_update(cg, n, &lv, op, rhs, post);
 		return;
 	}
 	if (rhs != NULL) { /* x op= e */
@@ -2409,7 +2503,9 @@ void dt_cg_layout(dt_run_t *r, bool final)
 	ly->ly_key = ly->ly_this + ((ly->ly_thissize + 7) & ~7u);
 	ly->ly_val = ly->ly_key + ly->ly_keysize;
 	ly->ly_empty = ly->ly_val + ly->ly_valsize;
-	ly->ly_tmp = ly->ly_empty + ly->ly_strsize;
+	/* zero bytes: an absent string, and a new struct element's value */
+	ly->ly_tmp =
+	    ly->ly_empty + (ly->ly_strsize > ly->ly_valsize ? ly->ly_strsize : ly->ly_valsize);
 	ly->ly_scratch = ly->ly_tmp + ly->ly_tmpsize;
 	ly->ly_state = (ly->ly_state + 7) & ~7u;
 }

@@ -113,7 +113,7 @@ typedef struct dt_layout {
 	uint32_t ly_this;		 /* scratch: clause-local variables */
 	uint32_t ly_key;		 /* scratch: a dynamic variable's key */
 	uint32_t ly_val;		 /* scratch: a dynamic variable's value */
-	uint32_t ly_empty;		 /* scratch: strsize zero bytes */
+	uint32_t ly_empty;		 /* scratch: max(strsize, valsize) zero bytes */
 	uint32_t ly_tmp;		 /* scratch: string temporaries */
 	uint32_t ly_scratch;		 /* scratch value size */
 	uint32_t ly_state;		 /* state value size */

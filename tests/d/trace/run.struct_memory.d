@@ -1,0 +1,13 @@
+/* The . operator on memory (p->in.x) is refused at load, with its place. */
+/* @exit: 1 */
+struct s {
+	struct {
+		int x;
+	} in;
+};
+
+BEGIN
+{
+	p = (struct s *)0;
+	trace(p->in.x);
+}

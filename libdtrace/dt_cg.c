@@ -785,6 +785,72 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 	cg->cg_sp = sp0;
 }
 
+/*
+ * x op= e, ++x, x++, --x, x-- on a dynamic scalar (self->x, a[k]): the
+ * keys are computed once, the old value looked up, the new one stored
+ * under the same key (0 deletes it).  r0 = the expression's value.
+ */
+static void dyn_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok_t op,
+		       const dt_node_t *rhs, bool post)
+{
+	const dt_type_t *t = lv->lv_type;
+	uint32_t key = cg->cg_ly->ly_key, val = cg->cg_ly->ly_val;
+	int sp0 = cg->cg_sp, found = label(cg), have = label(cg), del = label(cg), done = label(cg);
+	int16_t s_rhs = 0, s_old;
+
+	if (rhs != NULL) {
+		cg_expr(cg, (dt_node_t *)rhs);
+		push(cg, n);
+		s_rhs = slot_at(cg->cg_sp);
+	}
+	if (cg->cg_sp + 1 > SLOT_MAX)
+		cg_error(cg, n, "expression too deeply nested for the BPF stack");
+	s_old = slot_at(++cg->cg_sp);
+	dyn_key(cg, lv->lv_var, lv->lv_keys);
+	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), found);
+	jump(cg, have); /* absent: r0 is 0 */
+	place(cg, found);
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, 0));
+	place(cg, have);
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_old));
+	emit(cg, KS_MOV64_REG(R1, R0));
+	if (rhs != NULL)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
+	else
+		emit(cg, KS_MOV64_IMM(R0, 1));
+	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t);
+	emit(cg, KS_MOV64_REG(R0, R1));
+	normalize(cg, R0, t);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), del);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)val));
+	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit(cg, KS_MOV64_REG(R3, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)val));
+	emit(cg, KS_MOV64_IMM(R4, BPF_ANY));
+	emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+	count_drop(cg, DT_DROP_DYN);
+	jump(cg, done);
+	place(cg, del);
+	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit(cg, KS_CALL(BPF_FUNC_map_delete_elem));
+	place(cg, done);
+	if (post)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
+	else
+		emit(cg, KS_MOV64_REG(R0, R9));
+	cg->cg_sp = sp0;
+}
+
 static void lv_load(dt_cg_t *cg, lval_t *lv)
 {
 	dt_var_t *v = lv->lv_var;
@@ -1465,8 +1531,11 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		lv_store(cg, &lv, n);
 		return;
 	}
-	if (lv.lv_member && (lv.lv_var->v_kind == V_SELF || lv.lv_var->v_kind == V_ARRAY)) {
-		member_update(cg, n, &lv, op, rhs, post);
+	if (lv.lv_var->v_kind == V_SELF || lv.lv_var->v_kind == V_ARRAY) {
+		if (lv.lv_member)
+			member_update(cg, n, &lv, op, rhs, post);
+		else
+			dyn_update(cg, n, &lv, op, rhs, post);
 		return;
 	}
 	if (rhs != NULL) { /* x op= e */

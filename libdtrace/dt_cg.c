@@ -504,41 +504,56 @@ static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
 	place(cg, done);
 }
 
-/* Store r0 (kept) in a dynamic variable: 0 deletes it; a full table counts a drop. */
-static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n,
-		      const dt_type_t *t)
+/*
+ * Write the value under the key built in the scratch key buffer: a scalar
+ * in r0 (kept in r9; 0 deletes the variable), else the value already in
+ * the scratch value buffer.  A full table counts a drop.
+ */
+static void dyn_put(dt_cg_t *cg, bool scalar)
 {
+	uint32_t key = cg->cg_ly->ly_key, val = cg->cg_ly->ly_val;
 	int del = label(cg), done = label(cg);
-	uint32_t val = cg->cg_ly->ly_val;
 
-	push(cg, n);
-	dyn_key(cg, v, keys);
-	pop(cg, R0);
-	emit(cg, KS_MOV64_REG(R9, R0));
-	if (v->v_string) {
-		copy_string(cg, R8, val);
-	} else {
-		normalize(cg, R0, t);
+	if (scalar) {
 		emit(cg, KS_MOV64_REG(R9, R0));
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), del);
 		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)val));
 	}
 	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
 	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
 	emit(cg, KS_MOV64_REG(R3, R8));
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)val));
 	emit(cg, KS_MOV64_IMM(R4, BPF_ANY));
 	emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
 	count_drop(cg, DT_DROP_DYN);
-	jump(cg, done);
-	place(cg, del);
-	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
-	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
-	emit(cg, KS_CALL(BPF_FUNC_map_delete_elem));
+	if (scalar) { /* no unreachable code for the verifier */
+		jump(cg, done);
+		place(cg, del);
+		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+		emit(cg, KS_CALL(BPF_FUNC_map_delete_elem));
+	}
 	place(cg, done);
+}
+
+/* Store r0 (kept) in a dynamic variable: 0 deletes it; a full table counts a drop. */
+static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n,
+		      const dt_type_t *t)
+{
+	push(cg, n);
+	dyn_key(cg, v, keys);
+	pop(cg, R0);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	if (v->v_string) {
+		copy_string(cg, R8, cg->cg_ly->ly_val);
+		dyn_put(cg, false);
+	} else {
+		normalize(cg, R0, t);
+		dyn_put(cg, true);
+	}
 	emit(cg, KS_MOV64_REG(R0, R9));
 }
 
@@ -739,6 +754,24 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		  const dt_type_t *t);
 
 /*
+ * For op=, ++ and --: keep the old value r0 at stack slot s_old, then
+ * r0 = old op e (e waiting at s_rhs) or old +/- 1, brought to type t.
+ */
+static void new_value(dt_cg_t *cg, dt_tok_t op, const dt_type_t *t, const dt_node_t *rhs,
+		      int16_t s_rhs, int16_t s_old)
+{
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_old));
+	emit(cg, KS_MOV64_REG(R1, R0));
+	if (rhs != NULL)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
+	else
+		emit(cg, KS_MOV64_IMM(R0, 1));
+	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t);
+	emit(cg, KS_MOV64_REG(R0, R1));
+	normalize(cg, R0, t);
+}
+
+/*
  * x op= e, ++x, x++, --x, x-- on a member of a dynamic struct variable:
  * the keys are computed and the element found (or made) once, then read
  * and written through one pointer.  r0 = the expression's value.
@@ -765,15 +798,7 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_ptr));
 	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, (int16_t)lv->lv_moff));
 	extend(cg, R0, sz, dt_type_is_int(t) && dt_type_is_signed(t));
-	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_old));
-	emit(cg, KS_MOV64_REG(R1, R0));
-	if (rhs != NULL)
-		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
-	else
-		emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t);
-	emit(cg, KS_MOV64_REG(R0, R1));
-	normalize(cg, R0, t);
+	new_value(cg, op, t, rhs, s_rhs, s_old);
 	emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_ptr));
 	emit(cg, KS_STX_MEM(bpf_size(sz), R2, R0, (int16_t)lv->lv_moff));
 	if (post)
@@ -794,8 +819,8 @@ static void dyn_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok
 		       const dt_node_t *rhs, bool post)
 {
 	const dt_type_t *t = lv->lv_type;
-	uint32_t key = cg->cg_ly->ly_key, val = cg->cg_ly->ly_val;
-	int sp0 = cg->cg_sp, found = label(cg), have = label(cg), del = label(cg), done = label(cg);
+	uint32_t key = cg->cg_ly->ly_key;
+	int sp0 = cg->cg_sp, found = label(cg), have = label(cg);
 	int16_t s_rhs = 0, s_old;
 
 	if (rhs != NULL) {
@@ -816,34 +841,8 @@ static void dyn_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok
 	place(cg, found);
 	emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, 0));
 	place(cg, have);
-	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_old));
-	emit(cg, KS_MOV64_REG(R1, R0));
-	if (rhs != NULL)
-		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
-	else
-		emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t);
-	emit(cg, KS_MOV64_REG(R0, R1));
-	normalize(cg, R0, t);
-	emit(cg, KS_MOV64_REG(R9, R0));
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), del);
-	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)val));
-	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
-	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
-	emit(cg, KS_MOV64_REG(R3, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)val));
-	emit(cg, KS_MOV64_IMM(R4, BPF_ANY));
-	emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
-	count_drop(cg, DT_DROP_DYN);
-	jump(cg, done);
-	place(cg, del);
-	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
-	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
-	emit(cg, KS_CALL(BPF_FUNC_map_delete_elem));
-	place(cg, done);
+	new_value(cg, op, t, rhs, s_rhs, s_old);
+	dyn_put(cg, true); /* the key buffer still holds this element's key */
 	if (post)
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
 	else

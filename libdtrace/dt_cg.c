@@ -48,7 +48,8 @@ typedef struct dt_var {
 	uint32_t v_size; /* 8, strsize for strings, a struct's size rounded up to 8 */
 	uint32_t v_id;	 /* dynamic variables */
 	bool v_string;
-	bool v_sou; /* a struct or union: only its members are read and written */
+	bool v_sou;	/* a struct or union: only its members are read and written */
+	uint32_t v_map; /* a dynamic struct or union: its map, r_souvars[v_map] */
 } dt_var_t;
 
 typedef struct fixup {
@@ -362,6 +363,16 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	} else if (kind == V_THIS) {
 		v->v_off = cg->cg_ly->ly_thissize;
 		cg->cg_ly->ly_thissize += v->v_size;
+	} else if (v->v_sou) {
+		dt_souvar_t *sv = realloc(r->r_souvars, (r->r_nsouvars + 1) * sizeof(*sv));
+
+		if (sv == NULL)
+			cg_error(cg, n, "out of memory");
+		r->r_souvars = sv;
+		sv[r->r_nsouvars] = (dt_souvar_t){ v->v_id, v->v_size, -1 };
+		v->v_map = r->r_nsouvars++;
+		if (v->v_size > cg->cg_ly->ly_sousize)
+			cg->cg_ly->ly_sousize = v->v_size;
 	} else if (v->v_size > cg->cg_ly->ly_valsize) {
 		cg->cg_ly->ly_valsize = v->v_size;
 	}
@@ -652,6 +663,12 @@ static uint32_t var_place(const dt_cg_t *cg, const dt_var_t *v, int *base)
 	return v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
 }
 
+/* The map of a dynamic variable: its own for a struct or union. */
+static int dvar_fd(const dt_cg_t *cg, const dt_var_t *v)
+{
+	return v->v_sou ? cg->cg_run->r_souvars[v->v_map].sv_fd : cg->cg_run->r_dvars_fd;
+}
+
 /* r0 = the value of a member of a struct variable (0 where a dynamic one is absent). */
 static void member_load(dt_cg_t *cg, const lval_t *lv)
 {
@@ -670,7 +687,7 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 		break;
 	default:
 		dyn_key(cg, v, lv->lv_keys);
-		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit_map(cg, R1, dvar_fd(cg, lv->lv_var));
 		emit(cg, KS_MOV64_REG(R2, R8));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
 		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
@@ -693,14 +710,14 @@ static void member_elem(dt_cg_t *cg, const lval_t *lv, int drop)
 
 	dyn_key(cg, lv->lv_var, lv->lv_keys);
 	for (int pass = 0; pass < 2; pass++) { /* look; make it; look again */
-		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit_map(cg, R1, dvar_fd(cg, lv->lv_var));
 		emit(cg, KS_MOV64_REG(R2, R8));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
 		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
 		if (pass == 1)
 			break;
-		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit_map(cg, R1, dvar_fd(cg, lv->lv_var));
 		emit(cg, KS_MOV64_REG(R2, R8));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
 		emit(cg, KS_MOV64_REG(R3, R8)); /* valsize zero bytes */
@@ -2573,7 +2590,7 @@ void dt_cg_layout(dt_run_t *r, bool final)
 	ly->ly_empty = ly->ly_val + ly->ly_valsize;
 	/* zero bytes: an absent string, and a new struct element's value */
 	ly->ly_tmp =
-	    ly->ly_empty + (ly->ly_strsize > ly->ly_valsize ? ly->ly_strsize : ly->ly_valsize);
+	    ly->ly_empty + (ly->ly_strsize > ly->ly_sousize ? ly->ly_strsize : ly->ly_sousize);
 	ly->ly_scratch = ly->ly_tmp + ly->ly_tmpsize;
 	ly->ly_state = (ly->ly_state + 7) & ~7u;
 }

@@ -77,6 +77,10 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		close(r->r_scratch_fd);
 	if (r->r_dvars_fd >= 0)
 		close(r->r_dvars_fd);
+	for (uint32_t i = 0; i < r->r_nsouvars; i++)
+		if (r->r_souvars[i].sv_fd >= 0)
+			close(r->r_souvars[i].sv_fd);
+	free(r->r_souvars);
 	if (r->r_events_fd >= 0)
 		close(r->r_events_fd);
 	if (r->r_errno_fd >= 0)
@@ -563,6 +567,23 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		*fds[i] = -1;
 		return dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
 				     "cannot create the BPF maps: %s", strerror(err));
+	}
+	for (uint32_t i = 0; i < r->r_nsouvars; i++) {
+		dt_souvar_t *sv = &r->r_souvars[i];
+		uint64_t max = dyn / (r->r_layout.ly_keysize + sv->sv_size + 64);
+		char name[16];
+
+		snprintf(name, sizeof(name), "dt_sou%u", sv->sv_id);
+		sv->sv_fd =
+		    ks_map_create(BPF_MAP_TYPE_HASH, name, r->r_layout.ly_keysize, sv->sv_size,
+				  (uint32_t)(max < 1		? 1
+					     : max > (1u << 26) ? 1u << 26
+								: max),
+				  0);
+		if (sv->sv_fd < 0)
+			return dt_set_errmsg(dtp, sv->sv_fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
+					     "cannot create the map of a struct variable: %s",
+					     strerror(-sv->sv_fd));
 	}
 	if (r->r_naggs == 0)
 		return 0;

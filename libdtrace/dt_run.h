@@ -113,13 +113,25 @@ typedef struct dt_layout {
 	uint32_t ly_this;		 /* scratch: clause-local variables */
 	uint32_t ly_key;		 /* scratch: a dynamic variable's key */
 	uint32_t ly_val;		 /* scratch: a dynamic variable's value */
-	uint32_t ly_empty;		 /* scratch: max(strsize, valsize) zero bytes */
+	uint32_t ly_empty;		 /* scratch: max(strsize, sousize) zero bytes */
 	uint32_t ly_tmp;		 /* scratch: string temporaries */
 	uint32_t ly_scratch;		 /* scratch value size */
 	uint32_t ly_state;		 /* state value size */
 	uint32_t ly_keysize, ly_valsize; /* dvars */
+	uint32_t ly_sousize;		 /* the largest dynamic struct variable */
 	uint32_t ly_thissize, ly_tmpsize;
 } dt_layout_t;
+
+/*
+ * A dynamic struct or union variable (self->s.m, a[k].m): a hash map of
+ * its own, keyed as the other dynamic variables, so that its size does not
+ * shrink their table.  Its elements are made by the first store to a
+ * member and never freed, as in DTrace.
+ */
+typedef struct dt_souvar {
+	uint32_t sv_id, sv_size;
+	int sv_fd;
+} dt_souvar_t;
 
 /*
  * Aggregations.  Each is a hash map: key the aggregation's keys (8-byte
@@ -215,7 +227,9 @@ typedef struct dt_run {
 	size_t r_ecbcap;
 	dt_layout_t r_layout;
 	dt_strset_t *r_vars; /* variable name -> dt_var_t */
-	dt_agg_t **r_aggs;   /* by id - 1 */
+	dt_souvar_t *r_souvars;
+	uint32_t r_nsouvars;
+	dt_agg_t **r_aggs; /* by id - 1 */
 	uint32_t r_naggs;
 	size_t r_aggcap;
 	uint32_t r_aggzero; /* the largest aggregation value: dt_zero's size */

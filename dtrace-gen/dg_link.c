@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dg_impl.h"
@@ -142,8 +143,12 @@ static int check_objects(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, int objc, char *
 	for (int i = 0; i < objc; i++) {
 		check_t c = { dtp, pgp, objv[i] };
 		char err[256];
+		struct stat st;
 		int rc;
 
+		/* a FIFO or a device would block or never end */
+		if (stat(objv[i], &st) == 0 && !S_ISREG(st.st_mode))
+			return dt_set_errmsg(dtp, EDT_ELF, "%s: not a regular file", objv[i]);
 		/*
 		 * LTO objects hold compiler IR, not code: their probe sites do not
 		 * exist yet.  The semaphores do not depend on them, so they are

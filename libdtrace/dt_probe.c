@@ -428,9 +428,9 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	int fd;
 	char err[128];
 
-	/* through the process's root, so that containers' files resolve */
+	/* through the process's root, so that containers' files resolve; a FIFO must not block */
 	snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)pid, path);
-	if ((fd = open(rpath, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = open(rpath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return NULL;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);

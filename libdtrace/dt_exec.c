@@ -687,6 +687,58 @@ static int size_unmatched(dtrace_hdl_t *dtp, dt_run_t *r)
 	return 0;
 }
 
+/*
+ * Everything of dtrace_go before the kernel: options, the programs to
+ * build, a first code generation pass that sizes the layout, the layout.
+ */
+static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	r->r_quiet = dt_option_get(dtp, "quiet", 0) != 0;
+	r->r_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
+	r->r_layout.ly_strsize = (uint32_t)dt_option_get(dtp, "strsize", 256);
+	if (r->r_layout.ly_strsize < 8 || r->r_layout.ly_strsize > 4096)
+		return dt_set_errmsg(dtp, EDT_BADOPTVAL, "strsize must be from 8 to 4096 bytes");
+	r->r_layout.ly_strsize = (r->r_layout.ly_strsize + 7) & ~7u;
+	if ((r->r_ncpus = libbpf_num_possible_cpus()) <= 0)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
+	if (plan(dtp, r, 0) != 0)
+		return -1;
+	/* first pass: sizes (map fds are not known yet) */
+	dt_cg_layout(r, false);
+	for (size_t k = 0; k < r->r_nprogs; k++)
+		if (build(dtp, r, k, false) != 0)
+			return -1;
+	if (size_unmatched(dtp, r) != 0)
+		return -1;
+	dt_cg_layout(r, true);
+	if (r->r_layout.ly_scratch > 32768 || r->r_layout.ly_state > 32768)
+		return dt_set_errmsg(dtp, EDT_ENABLING,
+				     "the program needs %u bytes of scratch and %u of variables: "
+				     "more than 32768 (lower strsize?)",
+				     r->r_layout.ly_scratch, r->r_layout.ly_state);
+	return 0;
+}
+
+/*
+ * Code generation without the kernel (the fuzzer of the back-end): both
+ * passes of dtrace_go, map fds -1, nothing loaded.
+ */
+int dt_exec_codegen(dtrace_hdl_t *dtp)
+{
+	dt_run_t *r = dtp->dt_run;
+
+	if (r == NULL || r->r_nstmts == 0) /* clauses that match nothing are sized on BEGIN */
+		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
+	if (r->r_started || r->r_nprogs > 0)
+		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
+	if (prepare(dtp, r) != 0)
+		return -1;
+	for (size_t k = 0; k < r->r_nprogs; k++)
+		if (build(dtp, r, k, false) != 0)
+			return -1;
+	return 0;
+}
+
 int dtrace_go(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r;
@@ -715,29 +767,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		if (!(eff & (1ULL << 39)) || !(eff & (1ULL << 38)))
 			return dt_set_errno(dtp, EDT_NOPRIV);
 	}
-	r->r_quiet = dt_option_get(dtp, "quiet", 0) != 0;
-	r->r_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
-	r->r_layout.ly_strsize = (uint32_t)dt_option_get(dtp, "strsize", 256);
-	if (r->r_layout.ly_strsize < 8 || r->r_layout.ly_strsize > 4096)
-		return dt_set_errmsg(dtp, EDT_BADOPTVAL, "strsize must be from 8 to 4096 bytes");
-	r->r_layout.ly_strsize = (r->r_layout.ly_strsize + 7) & ~7u;
-	if ((r->r_ncpus = libbpf_num_possible_cpus()) <= 0)
-		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
-	if (plan(dtp, r, 0) != 0)
+	if (prepare(dtp, r) != 0)
 		return -1;
-	/* first pass: sizes (map fds are not known yet) */
-	dt_cg_layout(r, false);
-	for (size_t k = 0; k < r->r_nprogs; k++)
-		if (build(dtp, r, k, false) != 0)
-			return -1;
-	if (size_unmatched(dtp, r) != 0)
-		return -1;
-	dt_cg_layout(r, true);
-	if (r->r_layout.ly_scratch > 32768 || r->r_layout.ly_state > 32768)
-		return dt_set_errmsg(dtp, EDT_ENABLING,
-				     "the program needs %u bytes of scratch and %u of variables: "
-				     "more than 32768 (lower strsize?)",
-				     r->r_layout.ly_scratch, r->r_layout.ly_state);
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
 	if ((state = calloc(1, r->r_layout.ly_state)) == NULL)

@@ -306,5 +306,6 @@ void dt_agg_snap_free(dt_agg_t *);
 void dt_agg_free(dt_run_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */
 int dt_exec_rescan(dtrace_hdl_t *, dt_run_t *);
+int dt_exec_codegen(dtrace_hdl_t *); /* both code generation passes, no kernel */
 
 #endif /* DT_RUN_H */

@@ -1,0 +1,35 @@
+/*
+ * libFuzzer target: the D back-end.  Programs that compile are matched to
+ * this machine's probes (-Z: clauses that match nothing are built for BEGIN,
+ * as dtrace_go sizes them) and code-generated in both of dtrace_go's passes
+ * (sizing, then final layout), without loading anything into the kernel.
+ * The code generator must refuse what it cannot build with an error, never
+ * crash, hang, leak or read out of bounds.
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dt_impl.h"
+#include "dt_run.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	dtrace_prog_t *pgp;
+	FILE *in;
+
+	if (dtp == NULL || size == 0 || dtrace_setopt(dtp, "zdefs", NULL) != 0) {
+		dtrace_close(dtp);
+		return 0;
+	}
+	in = fmemopen((void *)data, size, "r");
+	pgp = in != NULL ? dtrace_program_fcompile(dtp, in, "fuzz.d", 0, 0, NULL) : NULL;
+	if (in != NULL)
+		fclose(in);
+	if (pgp != NULL && dtrace_program_exec(dtp, pgp, NULL) == 0)
+		(void)dt_exec_codegen(dtp);
+	dtrace_close(dtp);
+	return 0;
+}

@@ -1825,6 +1825,42 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 		call_sub(cg, cg->cg_lstrlen);
 		return;
 	}
+	if (strcmp(f, "strjoin") == 0) {
+		/*
+		 * a, then b from a's NUL: strsize bytes in all.  Two temporaries
+		 * are reserved so that the verifier sees the second copy, at a
+		 * variable offset, inside the scratch value.
+		 */
+		uint32_t off = tmp_string(cg), len = cg->cg_ly->ly_strsize;
+		int ok = label(cg), fits = label(cg);
+
+		(void)tmp_string(cg);
+		cg_expr(cg, a->dn_next);
+		push(cg, n);
+		cg_expr(cg, a);
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+		emit_to(cg, KS_JMP_IMM(BPF_JSGE, R0, 1, 0), ok); /* bytes copied, the NUL too */
+		emit(cg, KS_MOV64_IMM(R0, 1));
+		place(cg, ok);
+		emit(cg, KS_ALU64_IMM(BPF_SUB, R0, 1)); /* a's length */
+		emit_to(cg, KS_JMP_IMM(BPF_JLE, R0, (int32_t)len - 1, 0), fits);
+		emit(cg, KS_MOV64_IMM(R0, (int32_t)len - 1));
+		place(cg, fits);
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+		emit(cg, KS_ALU64_REG(BPF_SUB, R2, R0)); /* 1 to strsize */
+		pop(cg, R3);
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+		return;
+	}
 	cg_error(cg, n, "%s( ) is not supported yet", f);
 }
 

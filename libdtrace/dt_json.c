@@ -20,36 +20,7 @@
 #include <string.h>
 
 #include "dt_run.h"
-
-/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and code points past U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
+#include "dt_utf8.h"
 
 void dt_json_bytes(FILE *fp, const char *s, size_t n)
 {
@@ -83,7 +54,7 @@ void dt_json_bytes(FILE *fp, const char *s, size_t n)
 			continue;
 		default: break;
 		}
-		if (c < 0x20 || c == 0x7f || (len = utf8_len(u + i, n - i)) == 0) {
+		if (c < 0x20 || c == 0x7f || (len = dt_utf8_len(u + i, n - i)) == 0) {
 			fprintf(fp, "\\u%04x", c);
 			i++;
 			continue;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lu_impl.h"
+#include "dt_utf8.h"
 
 int lu_buf_add(lu_buf_t *b, const void *p, size_t n)
 {
@@ -44,35 +45,6 @@ void lu_buf_free(lu_buf_t *b)
 	free(b->b);
 	b->b = NULL;
 	b->len = b->cap = 0;
-}
-
-/* The length of the valid UTF-8 sequence at s (n bytes left, n > 0), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07u;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
 }
 
 /* ---------------------------------------------------------------- decoding */
@@ -259,7 +231,7 @@ static int string(dec_t *d)
 			while (d->p + len < d->end && u[len] >= 0x20 && u[len] < 0x80 &&
 			       u[len] != '"' && u[len] != '\\')
 				len++;
-		} else if ((len = utf8_len(u, (size_t)(d->end - d->p))) == 0) {
+		} else if ((len = dt_utf8_len(u, (size_t)(d->end - d->p))) == 0) {
 			return dfail(d, "invalid UTF-8 in string");
 		}
 		luaL_addlstring(&b, d->p, len);
@@ -479,7 +451,7 @@ static int put_string(enc_t *e, const char *s, size_t n)
 		case '\r': snprintf(esc, sizeof(esc), "\\r"); break;
 		case '\t': snprintf(esc, sizeof(esc), "\\t"); break;
 		default:
-			if (u[i] >= 0x80 && (len = utf8_len(u + i, n - i)) != 0) {
+			if (u[i] >= 0x80 && (len = dt_utf8_len(u + i, n - i)) != 0) {
 				if (put(e, s + i, len) != 0)
 					return -1;
 				i += len;

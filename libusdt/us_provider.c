@@ -389,15 +389,28 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 				int argc, const usdt_argtype_t *types)
 {
 	usdt_probe_t *pb, **tail;
+	char note[2 * US_NAMELEN];
+	size_t n = 0;
 
 	if (prov == NULL)
 		return NULL;
 	pthread_mutex_lock(&us_lock);
-	if (!valid_name(function, false) || !valid_name(name, false)) {
+	/* the note's name: "-" is written "__", which consumers show as "-" again */
+	for (const char *c = name; c != NULL && *c != '\0' && n + 2 < sizeof(note); c++) {
+		if (*c == '-')
+			note[n++] = '_';
+		note[n++] = *c == '-' ? '_' : *c;
+	}
+	note[n] = '\0';
+	if (function == NULL)
+		function = note;
+	if (name == NULL || n >= US_NAMELEN || !valid_name(function, false) ||
+	    !valid_name(note, false)) {
 		fail(prov, EUSDT_BADNAME, "invalid probe function or name: \"%s\", \"%s\"",
 		     function ? function : "(null)", name ? name : "(null)");
 		goto err;
 	}
+	name = note;
 	if (argc < 0 || argc > USDT_MAXARGS) {
 		fail(prov, EUSDT_TOOMANYARGS, "probe %s: %d arguments (0 to %d allowed)", name,
 		     argc, USDT_MAXARGS);

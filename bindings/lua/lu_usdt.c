@@ -256,15 +256,12 @@ static void make_probe(lua_State *L, int nidx, int tidx)
 	provider_t *pv = liveprovider(L);
 	usdt_argtype_t types[USDT_MAXARGS];
 	const char *name = luaL_checkstring(L, nidx), *fn = NULL;
-	char note[2 * 64 + 1], *o = note;
 	lua_Unsigned n = lua_rawlen(L, tidx);
 	probe_t *p;
 	int t;
 
 	if (n > USDT_MAXARGS)
 		luaL_error(L, "probe %s: a probe takes at most %d arguments", name, USDT_MAXARGS);
-	if (strlen(name) > 63)
-		luaL_error(L, "probe %s: the name is longer than 63 bytes", name);
 	if (lua_getfield(L, tidx, "function") != LUA_TNIL && (fn = lua_tostring(L, -1)) == NULL)
 		luaL_error(L, "probe %s: function must be a string", name);
 	p = lua_newuserdatauv(L, sizeof(*p), 0);
@@ -291,15 +288,8 @@ static void make_probe(lua_State *L, int nidx, int tidx)
 		p->kinds[i] = (unsigned char)type_names[k].kind;
 		lua_pop(L, 1);
 	}
-	for (const char *c = name; *c != '\0'; c++) { /* "-" is "__" in the note */
-		if (*c == '-')
-			*o++ = '_', *o++ = '_';
-		else
-			*o++ = *c;
-	}
-	*o = '\0';
-	if ((p->probe =
-		 usdt_probe_create(pv->prov, fn != NULL ? fn : note, note, p->argc, types)) == NULL)
+	/* libusdt writes "-" as "__" in the note */
+	if ((p->probe = usdt_probe_create(pv->prov, fn, name, p->argc, types)) == NULL)
 		usdt_error(L, lua_pushfstring(L, "probe %s", name), pv->prov,
 			   usdt_provider_errno(pv->prov));
 	lua_createtable(L, 0, 5);

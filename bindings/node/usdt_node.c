@@ -627,7 +627,7 @@ static napi_value Provider_probe(napi_env env, napi_callback_info info)
 	struct provider *pv;
 	struct probe *pr;
 	struct addon *ad;
-	char *name = NULL, *note = NULL, *function = NULL;
+	char *name = NULL, *function = NULL;
 	napi_status st;
 
 	if ((pv = this_provider(env, info, &argc, argv, &self, 1)) == NULL)
@@ -696,24 +696,12 @@ static napi_value Provider_probe(napi_env env, napi_callback_info info)
 		pr->kinds[i] = type_names[k].kind;
 		pr->bits[i] = type_names[k].bits;
 	}
-	/* the note's name: "-" is written "__" */
 	n = strlen(pv->name) + strlen(name) + 4;
-	if ((note = malloc(2 * strlen(name) + 1)) == NULL || (pr->label = malloc(n)) == NULL)
+	if ((pr->label = malloc(n)) == NULL)
 		goto nomem;
 	snprintf(pr->label, n, "%s:::%s", pv->name, name);
-	{
-		char *o = note;
-
-		for (const char *c = name; *c != '\0'; c++) {
-			if (*c == '-')
-				*o++ = '_', *o++ = '_';
-			else
-				*o++ = *c;
-		}
-		*o = '\0';
-	}
-	pr->probe =
-	    usdt_probe_create(pv->prov, function != NULL ? function : note, note, pr->argc, types);
+	/* libusdt writes "-" as "__" in the note */
+	pr->probe = usdt_probe_create(pv->prov, function, name, pr->argc, types);
 	if (pr->probe == NULL) {
 		throw_usdt(env, usdt_provider_errno(pv->prov), pv->prov, "probe");
 		goto out;
@@ -730,7 +718,7 @@ static napi_value Provider_probe(napi_env env, napi_callback_info info)
 	if ((obj = define_probe(env, obj, pr, argv[0], self)) == NULL)
 		fail(env);
 	pr = NULL; /* the Probe owns it now */
-	free(name), free(note), free(function);
+	free(name), free(function);
 	return obj;
 nomem:
 	nomem(env);
@@ -740,7 +728,7 @@ napi:
 out:
 	if (pr != NULL)
 		free(pr->label);
-	free(pr), free(name), free(note), free(function);
+	free(pr), free(name), free(function);
 	return NULL;
 }
 

@@ -324,7 +324,6 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 	Py_ssize_t n = PyTuple_GET_SIZE(args);
 	PyObject *name, *function = NULL;
 	ProbeObject *pr;
-	char *note;
 	const char *fn = NULL, *s;
 
 	if (!live(self))
@@ -362,27 +361,12 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 			return NULL;
 		}
 	}
-	/* the note's name: "-" is written "__" */
-	if ((s = PyUnicode_AsUTF8(name)) == NULL ||
-	    (note = PyMem_Malloc(2 * strlen(s) + 1)) == NULL) {
+	/* libusdt writes "-" as "__" in the note */
+	if ((s = PyUnicode_AsUTF8(name)) == NULL) {
 		Py_DECREF(pr);
-		return s == NULL ? NULL : PyErr_NoMemory();
+		return NULL;
 	}
-	{
-		char *o = note;
-
-		for (const char *c = s; *c != '\0'; c++) {
-			if (*c == '-') {
-				*o++ = '_';
-				*o++ = '_';
-			} else {
-				*o++ = *c;
-			}
-		}
-		*o = '\0';
-	}
-	pr->probe = usdt_probe_create(self->prov, fn != NULL ? fn : note, note, pr->argc, types);
-	PyMem_Free(note);
+	pr->probe = usdt_probe_create(self->prov, fn, s, pr->argc, types);
 	if (pr->probe == NULL) {
 		pyusdt_error(usdt_provider_errno(self->prov), self->prov, "probe");
 		Py_DECREF(pr);

@@ -127,8 +127,10 @@ USDT_API usdt_provider_t *usdt_provider_create(const char *name, const char *mod
 USDT_API void usdt_provider_destroy(usdt_provider_t *prov);
 
 /*
- * Add a probe.  function and name as provider names (name may hold "__",
- * which consumers show as "-"); argc 0..USDT_MAXARGS (else
+ * Add a probe.  function and name as provider names; a "-" in name is
+ * written "__" in the note, which consumers show as "-" ("query-start" and
+ * "query__start" name the same probe); function NULL: the note's name.
+ * argc 0..USDT_MAXARGS (else
  * EUSDT_TOOMANYARGS); types: argc entries, copied (NULL only with argc 0,
  * else EUSDT_BADTYPE).
  * Returns the probe, owned by the provider, or NULL (see

@@ -81,7 +81,16 @@ static void test_names_and_arguments(void)
 		return;
 	CHECK(usdt_probe_create(p, "f", "bad name", 0, NULL) == NULL);
 	CHECK_INT(usdt_provider_errno(p), EUSDT_BADNAME);
-	CHECK(usdt_probe_create(p, NULL, "x", 0, NULL) == NULL);
+	CHECK(usdt_probe_create(p, "f", NULL, 0, NULL) == NULL);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_BADNAME);
+	/* "-" is "__" in the note: one probe by either name; function NULL is its name */
+	CHECK(usdt_probe_create(p, NULL, "query-start", 0, NULL) != NULL);
+	CHECK(usdt_probe_create(p, "f", "query__start", 0, NULL) == NULL);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_DUPLICATE);
+	CHECK(strstr(usdt_provider_errmsg(p), "probe query__start") != NULL);
+	CHECK(usdt_probe_create(p, "f", "--------------------------------", 0, NULL) == NULL);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_BADNAME); /* 64 bytes in the note */
+	CHECK(usdt_probe_create(p, "f", "-------------------------------", 0, NULL) != NULL);
 	CHECK(usdt_probe_create(p, "f", "x", 13, many) == NULL);
 	CHECK_INT(usdt_provider_errno(p), EUSDT_TOOMANYARGS);
 	CHECK(usdt_probe_create(p, "f", "x", -1, many) == NULL);

@@ -494,24 +494,21 @@ static void dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 /* r0 = the value of a dynamic variable (0 or "" when absent). */
 static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
 {
-	int found = label(cg), done = label(cg);
+	int done = label(cg);
 
 	dyn_key(cg, v, keys);
 	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), found);
-	if (v->v_string) {
+	if (v->v_string) { /* the string in the map, or an empty one */
+		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), done);
 		emit(cg, KS_MOV64_REG(R0, R8));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)cg->cg_ly->ly_empty));
-	} else {
-		emit(cg, KS_MOV64_IMM(R0, 0));
-	}
-	jump(cg, done);
-	place(cg, found);
-	if (!v->v_string)
+	} else { /* absent: r0 is 0 */
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, 0));
+	}
 	place(cg, done);
 }
 
@@ -699,35 +696,43 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 }
 
 /*
+ * r0 = the entry of map fd under the key at scratch + key, made from
+ * dt_zero's value if absent (BPF_NOEXIST: another CPU may make it first,
+ * so look again); a full map jumps to drop.  r1-r5 clobbered.
+ */
+static void get_or_make(dt_cg_t *cg, int fd, uint32_t key, int drop)
+{
+	int have = label(cg);
+
+	emit_map(cg, R1, fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	emit_lookup0(cg, cg->cg_run->r_zero_fd);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit_map(cg, R1, fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
+	emit(cg, KS_CALL(BPF_FUNC_map_update_elem)); /* EEXIST: another CPU made it */
+	emit_map(cg, R1, fd);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
+	place(cg, have);
+}
+
+/*
  * r0 = the element of a dynamic struct variable lv names, made zero-filled
- * if absent (BPF_NOEXIST: another CPU may make it first, so look again);
- * a full table counts a drop and jumps to drop.  r1-r5 clobbered.
+ * if absent; a full table jumps to drop (which counts a dynamic drop).
  */
 static void member_elem(dt_cg_t *cg, const lval_t *lv, int drop)
 {
-	uint32_t key = cg->cg_ly->ly_key;
-	int have = label(cg);
-
 	dyn_key(cg, lv->lv_var, lv->lv_keys);
-	for (int pass = 0; pass < 2; pass++) { /* look; make it; look again */
-		emit_map(cg, R1, dvar_fd(cg, lv->lv_var));
-		emit(cg, KS_MOV64_REG(R2, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
-		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
-		if (pass == 1)
-			break;
-		emit_map(cg, R1, dvar_fd(cg, lv->lv_var));
-		emit(cg, KS_MOV64_REG(R2, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
-		emit(cg, KS_MOV64_REG(R3, R8)); /* valsize zero bytes */
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)cg->cg_ly->ly_empty));
-		emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
-		emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
-	}
-	count_drop(cg, DT_DROP_DYN);
-	jump(cg, drop);
-	place(cg, have);
+	get_or_make(cg, dvar_fd(cg, lv->lv_var), cg->cg_ly->ly_key, drop);
 }
 
 static int16_t slot_at(int sp)
@@ -763,6 +768,7 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, (int16_t)lv->lv_moff));
 	jump(cg, done);
 	place(cg, drop);
+	count_drop(cg, DT_DROP_DYN);
 	place(cg, done);
 	pop(cg, R0); /* the value, on both paths */
 }
@@ -822,6 +828,7 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
 	jump(cg, done);
 	place(cg, drop);
+	count_drop(cg, DT_DROP_DYN);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	place(cg, done);
 	cg->cg_sp = sp0;
@@ -836,8 +843,7 @@ static void dyn_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok
 		       const dt_node_t *rhs, bool post)
 {
 	const dt_type_t *t = lv->lv_type;
-	uint32_t key = cg->cg_ly->ly_key;
-	int sp0 = cg->cg_sp, found = label(cg), have = label(cg);
+	int sp0 = cg->cg_sp;
 	int16_t s_rhs = 0, s_old;
 
 	if (rhs != NULL) {
@@ -848,16 +854,7 @@ static void dyn_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok
 	if (cg->cg_sp + 1 > SLOT_MAX)
 		cg_error(cg, n, "expression too deeply nested for the BPF stack");
 	s_old = slot_at(++cg->cg_sp);
-	dyn_key(cg, lv->lv_var, lv->lv_keys);
-	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
-	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
-	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), found);
-	jump(cg, have); /* absent: r0 is 0 */
-	place(cg, found);
-	emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, 0));
-	place(cg, have);
+	dyn_load(cg, lv->lv_var, lv->lv_keys); /* leaves the key in the key buffer */
 	new_value(cg, op, t, rhs, s_rhs, s_old);
 	dyn_put(cg, true); /* the key buffer still holds this element's key */
 	if (post)
@@ -2134,7 +2131,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 		       : ag->ag_fn == DT_AGG_LLQUANTIZE ? 5
 							: -1;
 	dt_node_t *x = call->dn_args, *incr = NULL;
-	int have = label(cg), drop = label(cg), done = label(cg), nk;
+	int drop = label(cg), done = label(cg), nk;
 	uint32_t k = cg->cg_ly->ly_key;
 
 	if (incr_arg > 0)
@@ -2153,26 +2150,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 	store_keys(cg, keys, nk, 0);
 	if (ag->ag_keysize > cg->cg_ly->ly_keysize)
 		cg->cg_ly->ly_keysize = ag->ag_keysize;
-	emit_map(cg, R1, ag->ag_fd);
-	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)k));
-	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
-	/* a new entry: zeroed from dt_zero */
-	emit_lookup0(cg, cg->cg_run->r_zero_fd);
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
-	emit(cg, KS_MOV64_REG(R3, R0));
-	emit_map(cg, R1, ag->ag_fd);
-	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)k));
-	emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
-	emit(cg, KS_CALL(BPF_FUNC_map_update_elem)); /* EEXIST: another CPU made it */
-	emit_map(cg, R1, ag->ag_fd);
-	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)k));
-	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
-	place(cg, have);
+	get_or_make(cg, ag->ag_fd, k, drop); /* a new entry: zeroed from dt_zero */
 	/* this CPU's slot of the entry (its value holds every CPU's, in CPU order) */
 	emit(cg, KS_MOV64_REG(R9, R0));
 	emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
@@ -2624,9 +2602,7 @@ void dt_cg_layout(dt_run_t *r, bool final)
 	ly->ly_key = ly->ly_this + ((ly->ly_thissize + 7) & ~7u);
 	ly->ly_val = ly->ly_key + ly->ly_keysize;
 	ly->ly_empty = ly->ly_val + ly->ly_valsize;
-	/* zero bytes: an absent string, and a new struct element's value */
-	ly->ly_tmp =
-	    ly->ly_empty + (ly->ly_strsize > ly->ly_sousize ? ly->ly_strsize : ly->ly_sousize);
+	ly->ly_tmp = ly->ly_empty + ly->ly_strsize;
 	ly->ly_scratch = ly->ly_tmp + ly->ly_tmpsize;
 	ly->ly_state = (ly->ly_state + 7) & ~7u;
 }

@@ -448,10 +448,14 @@ static int member_off_id(const struct btf *btf, int32_t type_id, const char *mem
 	return -1;
 }
 
-static int member_off(const struct btf *btf, const char *type, const char *member)
+/* A struct type's id, looked up once per struct (each lookup scans all vmlinux types). */
+static int struct_id(const struct btf *btf, const char *type)
 {
-	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	return btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+}
 
+static int member_off(const struct btf *btf, int id, const char *member)
+{
 	return id < 0 ? -1 : member_off_id(btf, id, member, 0);
 }
 
@@ -480,31 +484,35 @@ static int elem_off(int member, long n)
 void dt_task_offsets(dt_run_t *r)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
-	int se, sum, pids;
+	int se, sum, pids, task, cred, sig, mm;
 
 	for (int i = 0; i < DT_TOFF_N; i++)
 		r->r_off[i] = -1;
 	if (btf == NULL || libbpf_get_error(btf))
 		return;
-	r->r_off[DT_TOFF_REAL_PARENT] = member_off(btf, "task_struct", "real_parent");
-	r->r_off[DT_TOFF_TGID] = member_off(btf, "task_struct", "tgid");
-	se = member_off(btf, "task_struct", "se");
-	sum = member_off(btf, "sched_entity", "sum_exec_runtime");
+	task = struct_id(btf, "task_struct");
+	cred = struct_id(btf, "cred");
+	sig = struct_id(btf, "signal_struct");
+	mm = struct_id(btf, "mm_struct");
+	r->r_off[DT_TOFF_REAL_PARENT] = member_off(btf, task, "real_parent");
+	r->r_off[DT_TOFF_TGID] = member_off(btf, task, "tgid");
+	se = member_off(btf, task, "se");
+	sum = member_off(btf, struct_id(btf, "sched_entity"), "sum_exec_runtime");
 	r->r_off[DT_TOFF_SUM_EXEC] = se >= 0 && sum >= 0 ? se + sum : -1;
-	r->r_off[DT_TOFF_GROUP_LEADER] = member_off(btf, "task_struct", "group_leader");
-	r->r_off[DT_TOFF_COMM] = member_off(btf, "task_struct", "comm");
-	r->r_off[DT_TOFF_CRED] = member_off(btf, "task_struct", "cred");
-	r->r_off[DT_TOFF_EUID] = member_off(btf, "cred", "euid");
-	r->r_off[DT_TOFF_EGID] = member_off(btf, "cred", "egid");
-	r->r_off[DT_TOFF_SIGNAL] = member_off(btf, "task_struct", "signal");
-	r->r_off[DT_TOFF_NR_THREADS] = member_off(btf, "signal_struct", "nr_threads");
-	pids = member_off(btf, "signal_struct", "pids");
+	r->r_off[DT_TOFF_GROUP_LEADER] = member_off(btf, task, "group_leader");
+	r->r_off[DT_TOFF_COMM] = member_off(btf, task, "comm");
+	r->r_off[DT_TOFF_CRED] = member_off(btf, task, "cred");
+	r->r_off[DT_TOFF_EUID] = member_off(btf, cred, "euid");
+	r->r_off[DT_TOFF_EGID] = member_off(btf, cred, "egid");
+	r->r_off[DT_TOFF_SIGNAL] = member_off(btf, task, "signal");
+	r->r_off[DT_TOFF_NR_THREADS] = member_off(btf, sig, "nr_threads");
+	pids = member_off(btf, sig, "pids");
 	r->r_off[DT_TOFF_PGID_PID] = elem_off(pids, enum_value(btf, "pid_type", "PIDTYPE_PGID"));
 	r->r_off[DT_TOFF_SID_PID] = elem_off(pids, enum_value(btf, "pid_type", "PIDTYPE_SID"));
-	r->r_off[DT_TOFF_PID_NR] = member_off(btf, "pid", "numbers");
-	r->r_off[DT_TOFF_MM] = member_off(btf, "task_struct", "mm");
-	r->r_off[DT_TOFF_ARG_START] = member_off(btf, "mm_struct", "arg_start");
-	r->r_off[DT_TOFF_ARG_END] = member_off(btf, "mm_struct", "arg_end");
+	r->r_off[DT_TOFF_PID_NR] = member_off(btf, struct_id(btf, "pid"), "numbers");
+	r->r_off[DT_TOFF_MM] = member_off(btf, task, "mm");
+	r->r_off[DT_TOFF_ARG_START] = member_off(btf, mm, "arg_start");
+	r->r_off[DT_TOFF_ARG_END] = member_off(btf, mm, "arg_end");
 	btf__free(btf);
 }
 
@@ -543,7 +551,7 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	uint64_t dyn = dt_option_get(dtp, "dynvarsize", 1 << 20);
 	uint32_t entry = r->r_layout.ly_keysize + r->r_layout.ly_valsize + 64;
-	uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1);
+	uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1), zero;
 	int *fds[] = { &r->r_state_fd,	&r->r_scratch_fd, &r->r_dvars_fd,
 		       &r->r_events_fd, &r->r_drops_fd,	  &r->r_errno_fd };
 
@@ -585,18 +593,21 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 					     "cannot create the map of a struct variable: %s",
 					     strerror(-sv->sv_fd));
 	}
-	if (r->r_naggs == 0)
+	if (r->r_naggs == 0 && r->r_nsouvars == 0)
 		return 0;
 	/*
-	 * Aggregations: entries made as keys appear, up to aggsize bytes of
+	 * dt_zero: the zeroed value new aggregation entries and struct
+	 * elements are made from.  Aggregations: entries made as keys appear, up to aggsize bytes of
 	 * keys and values per CPU.  An entry's value is every CPU's value in
 	 * CPU order (the layout a per-CPU map's lookup gives), in a plain hash:
 	 * a per-CPU hash allocates per-CPU memory for each new key, 3 us a key
 	 * against 0.5 us here (bench/agg_bench.py).  The price: CPUs that hit
 	 * the same key at once share its cache lines.
 	 */
-	r->r_zero_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
-				     r->r_aggzero * (uint32_t)r->r_ncpus, 1, 0);
+	zero = r->r_aggzero * (uint32_t)r->r_ncpus;
+	r->r_zero_fd =
+	    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
+			  zero > r->r_layout.ly_sousize ? zero : r->r_layout.ly_sousize, 1, 0);
 	if (r->r_zero_fd < 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot create the BPF maps: %s",
 				     strerror(-r->r_zero_fd));

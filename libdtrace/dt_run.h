@@ -17,7 +17,8 @@
  * variables and associative arrays, bounded by dynvarsize), "events"
  * (perf event array: the per-CPU output buffers), "dt_drops" (per-CPU
  * array: drops by kind), "dt_errno" (thread -> errno, when read), "dt_zero"
- * (a zero value for new aggregation entries) and one hash per aggregation.
+ * (a zero value for new aggregation entries and struct elements), one hash
+ * per aggregation and one per dynamic struct or union variable (dt_souvar_t).
  */
 #ifndef DT_RUN_H
 #define DT_RUN_H
@@ -113,12 +114,12 @@ typedef struct dt_layout {
 	uint32_t ly_this;		 /* scratch: clause-local variables */
 	uint32_t ly_key;		 /* scratch: a dynamic variable's key */
 	uint32_t ly_val;		 /* scratch: a dynamic variable's value */
-	uint32_t ly_empty;		 /* scratch: max(strsize, sousize) zero bytes */
+	uint32_t ly_empty;		 /* scratch: strsize zero bytes */
 	uint32_t ly_tmp;		 /* scratch: string temporaries */
 	uint32_t ly_scratch;		 /* scratch value size */
 	uint32_t ly_state;		 /* state value size */
 	uint32_t ly_keysize, ly_valsize; /* dvars */
-	uint32_t ly_sousize;		 /* the largest dynamic struct variable */
+	uint32_t ly_sousize; /* the largest dynamic struct variable: dt_zero holds as many */
 	uint32_t ly_thissize, ly_tmpsize;
 } dt_layout_t;
 

@@ -11,7 +11,6 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dt_impl.h"
@@ -164,7 +163,6 @@ int dt_stapsdt_iter(Elf *elf, dt_stapsdt_f *cb, void *arg, char *err, size_t err
 int dt_stapsdt_file(const char *path, dt_stapsdt_f *cb, void *arg, char *err, size_t errlen)
 {
 	int fd, rc;
-	struct stat st;
 	Elf *elf;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
@@ -173,11 +171,6 @@ int dt_stapsdt_file(const char *path, dt_stapsdt_f *cb, void *arg, char *err, si
 	}
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) { /* a FIFO must not block */
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
-		close(fd);
 		return -1;
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);

@@ -300,6 +300,9 @@ static PyObject *Handle_go(HandleObject *self, PyObject *args)
 
 	if (!PyArg_ParseTuple(args, "p:go", &cont) || enter(self) != 0)
 		return NULL;
+	if (!dtrace_oformat(self->dtp)) /* a program's #pragma D option oformat=text */
+		return PyErr_Format(PyExc_ValueError,
+				    "go: oformat=text was set; a Consumer reads oformat=json");
 	self->busy = true;
 	ts = PyEval_SaveThread();
 	rc = dtrace_go(self->dtp);

@@ -462,6 +462,11 @@ class Scripting(unittest.TestCase):
         c.close()
         with self.assertRaisesRegex(ValueError, "closed"):
             c.go()
+        # the Consumer reads JSON: a program may not switch it back to text
+        with self.assertRaisesRegex(ValueError, "oformat"):
+            dtrace.Consumer("BEGIN {}").setopt("oformat", "text")
+        with self.assertRaisesRegex(ValueError, "go: oformat=text was set"):
+            dtrace.Consumer("#pragma D option oformat=text\nBEGIN { exit(0); }").go()
         # macro arguments
         with dtrace.Consumer("BEGIN { trace($1 + 1); trace($$2); exit(0); }", 41, "x") as c:
             self.assertEqual([r.data for r in c.records()], [[42, "x"]])

@@ -28,8 +28,9 @@ In DIR:
                      consecutive "dtrace: N ... drops on CPU C" lines of one
                      kind and CPU summed into one
   *.cmd              a dtrace command line (after "dtrace"), run in a copy
-                     of DIR; "# exit N" and "# setup: CMD" lines first; its
-                     stderr must equal NAME.cmd.err
+                     of DIR; "# exit N", "# setup: CMD" and "# creates: FILE"
+                     (it must exist afterwards) lines first; its stderr must
+                     equal NAME.cmd.err
 --update rewrites the expected files from what dtrace prints now (review the
 diff before committing it).
 Prints "N passed, N failed" and exits non-zero on any failure.
@@ -200,12 +201,14 @@ class Golden:
     def cmd_case(self, name):
         with open(os.path.join(self.dir, name)) as f:
             lines = f.read().splitlines()
-        want_rc, setup, args = 0, [], None
+        want_rc, setup, args, creates = 0, [], None, []
         for line in lines:
             if line.startswith("# exit "):
                 want_rc = int(line[7:])
             elif line.startswith("# setup: "):
                 setup.append(line[9:].split())
+            elif line.startswith("# creates: "):
+                creates.append(line[11:].strip())
             elif line.strip() and not line.startswith("#"):
                 args = line.split()
         work = os.path.join(tempfile.mkdtemp(prefix="golden-"), "w")
@@ -221,6 +224,10 @@ class Golden:
             if rc != want_rc:
                 self.failed.append("%s: exit status %d, expected %d\n%s" %
                                    (name, rc, want_rc, err))
+                return
+            missing = [c for c in creates if not os.path.isfile(os.path.join(work, c))]
+            if missing:
+                self.failed.append("%s: did not write %s" % (name, ", ".join(missing)))
                 return
             if self.check_text(name, os.path.join(self.dir, name + ".err"), err):
                 self.passed += 1

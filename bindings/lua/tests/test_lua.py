@@ -252,7 +252,7 @@ class Untraced(unittest.TestCase):
             """)
 
     def test_runtime_stop_and_exit(self):
-        out = self.ok("""\
+        self.ok("""\
             dtrace.runtime_stop()
             local path, why = dtrace.runtime_path()
             eq(path, nil, "path")
@@ -264,7 +264,6 @@ class Untraced(unittest.TestCase):
         for ending in ("os.exit(0, true)", "os.exit(0)", ""):
             p = run_lua('require("dtrace")\nlocal x = 1\n' + ending + "\n")
             self.assertEqual((p.returncode, p.stderr), (0, ""), ending)
-        self.assertIn("ok", out)
 
 
 class Traced(unittest.TestCase):
@@ -574,7 +573,7 @@ class Consumer(unittest.TestCase):
                                 stderr=subprocess.PIPE, text=True)
         try:
             self.assertEqual(proc.stdout.readline(), "ready\n")
-            out = self.ok("""\
+            self.ok("""\
                 local c = dtrace.consumer()
                 c:grab(tonumber(arg[1]))
                 c:compile('lua$target:::function-entry /copyinstr(arg0) == "ping"/ '
@@ -586,7 +585,6 @@ class Consumer(unittest.TestCase):
             rest, err = proc.communicate(timeout=60)
             self.assertEqual(proc.returncode, 0, err)
             self.assertEqual(rest, "unhooked\tnil\ttrue\n")
-            self.assertIn("ok", out)
         finally:
             if proc.poll() is None:
                 proc.kill()

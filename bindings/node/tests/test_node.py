@@ -15,7 +15,6 @@ import re
 import struct
 import subprocess
 import sys
-import tempfile
 import textwrap
 import unittest
 
@@ -53,12 +52,9 @@ def line_of(src, text):
 class Traced(unittest.TestCase):
     def setUp(self):
         tracelib.require_tracing(self, tools=())
-        self.dir = tempfile.mkdtemp(prefix="node-usdt-")
-
-    def tearDown(self):
-        for f in os.listdir(self.dir):
-            os.unlink(os.path.join(self.dir, f))
-        os.rmdir(self.dir)
+        tmp = tracelib.TempDir("node-usdt-")
+        self.addCleanup(tmp.cleanup)
+        self.dir = tmp.path
 
     def write(self, name, src):
         path = os.path.join(self.dir, name)

@@ -1,4 +1,4 @@
-/* The . operator on memory (p->in.x) is refused at load, with its place. */
+/* A known gap, not the intended behaviour: . on memory (p->in.x) is not supported yet, and is refused at load with its place. */
 /* @exit: 1 */
 struct s {
 	struct {

@@ -1,4 +1,4 @@
-/* A struct variable is used by its members: copying it whole is refused at load, with its place. */
+/* A known gap, not the intended behaviour: copying a struct whole is not supported yet, and is refused at load with its place. */
 /* @exit: 1 */
 struct s {
 	int a;

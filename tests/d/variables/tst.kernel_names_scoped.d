@@ -4,5 +4,4 @@ BEGIN
 	self->chip = 1;
 	this->fds = 2;
 	self->lgrp[1] = 3;
-	ok = 1 / (self->chip + this->fds + self->lgrp[1] == 6);
 }

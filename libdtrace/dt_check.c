@@ -492,6 +492,19 @@ static int count_list(const dt_node_t *n)
 	return c;
 }
 
+/*
+ * DTrace's words for a wrong argument count: "f( ) prototype mismatch: 3
+ * args passed, at most 2 expected"; what is "f( )" or "uregs[ ]", word ""
+ * for a fixed count, else "at most ", "at least " or "no more than ".
+ */
+static _Noreturn void proto_len(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag,
+				const char *name, const char *brackets, int na, const char *word,
+				int want)
+{
+	dt_cerror(pcb, loc, tag, "%s%s prototype mismatch: %d arg%s passed, %s%d expected", name,
+		  brackets, na, na == 1 ? "" : "s", word, want);
+}
+
 /* The constant arguments of lquantize and llquantize: checked and compared. */
 static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const char *aname)
 {
@@ -679,9 +692,7 @@ static void check_aggregation(dt_pcb_t *pcb, dt_node_t *asg, dt_cctx_t *cx)
 		acx.cc_stmt = acx.cc_lhs = false;
 		/* DTrace's words: quantize(@, ...) needs 1, and takes 2 at most */
 		if (na < b->db_minargs || na > b->db_maxargs)
-			dt_cerror(pcb, &call->dn_loc, "D_PROTO_LEN",
-				  "%s( ) prototype mismatch: %d arg%s passed, %s%d expected",
-				  b->db_name, na, na == 1 ? "" : "s",
+			proto_len(pcb, &call->dn_loc, "D_PROTO_LEN", b->db_name, "( )", na,
 				  na > b->db_maxargs && b->db_maxargs > b->db_minargs ? "at most "
 										      : "",
 				  na > b->db_maxargs ? b->db_maxargs : b->db_minargs);
@@ -1045,9 +1056,7 @@ static void check_aggaction(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, 
 
 	/* DTrace's words: trunc(@) or trunc(@, n); the others take a fixed count */
 	if (na < b->db_minargs || na > b->db_maxargs)
-		dt_cerror(pcb, &n->dn_loc, agg_tag(b->db_name, 0),
-			  "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", b->db_name,
-			  na, na == 1 ? "" : "s",
+		proto_len(pcb, &n->dn_loc, agg_tag(b->db_name, 0), b->db_name, "( )", na,
 			  b->db_maxargs == b->db_minargs ? ""
 			  : na > b->db_maxargs		 ? "no more than "
 							 : "at least ",
@@ -1138,9 +1147,7 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	}
 	if (strcmp(fn, "tracemem") == 0) {
 		if (na < 2)
-			dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
-				  "tracemem( ) prototype mismatch: %d arg%s passed, 2 expected", na,
-				  na == 1 ? "" : "s");
+			proto_len(pcb, &n->dn_loc, "D_PROTO_LEN", "tracemem", "( )", na, "", 2);
 		if (na > 3)
 			dt_cerror(pcb, &n->dn_loc, "D_TRACEMEM_ARGS",
 				  "tracemem( ) prototype mismatch: expected at most 3 args");
@@ -1185,9 +1192,7 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		bool over = b->db_maxargs >= 0 && na > b->db_maxargs;
 		bool range = b->db_maxargs > b->db_minargs;
 
-		dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
-			  "%s( ) prototype mismatch: %d arg%s passed, %s%d expected", fn, na,
-			  na == 1 ? "" : "s",
+		proto_len(pcb, &n->dn_loc, "D_PROTO_LEN", fn, "( )", na,
 			  !range ? ""
 			  : over ? "at most "
 				 : "at least ",
@@ -1767,9 +1772,7 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 		icx.cc_lhs = icx.cc_stmt = false;
 		if (na != 1)
-			dt_cerror(pcb, &n->dn_loc, "D_PROTO_LEN",
-				  "uregs[ ] prototype mismatch: %d arg%s passed, 1 expected", na,
-				  na == 1 ? "" : "s");
+			proto_len(pcb, &n->dn_loc, "D_PROTO_LEN", "uregs", "[ ]", na, "", 1);
 		check(pcb, a, &icx);
 		if (!dt_type_is_int(a->dn_type) || !(a->dn_flags & DT_NF_CONST))
 			dt_cerror(

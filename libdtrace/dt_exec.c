@@ -547,6 +547,12 @@ static int set_activity(dt_run_t *r, uint64_t want, uint64_t from)
 	return rc;
 }
 
+/* A map's max_entries for a budget of max entries: 1 to 2^26. */
+static uint32_t entries(uint64_t max)
+{
+	return (uint32_t)(max < 1 ? 1 : max > (1u << 26) ? 1u << 26 : max);
+}
+
 static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	uint64_t dyn = dt_option_get(dtp, "dynvarsize", 1 << 20);
@@ -582,12 +588,8 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		char name[16];
 
 		snprintf(name, sizeof(name), "dt_sou%u", sv->sv_id);
-		sv->sv_fd =
-		    ks_map_create(BPF_MAP_TYPE_HASH, name, r->r_layout.ly_keysize, sv->sv_size,
-				  (uint32_t)(max < 1		? 1
-					     : max > (1u << 26) ? 1u << 26
-								: max),
-				  0);
+		sv->sv_fd = ks_map_create(BPF_MAP_TYPE_HASH, name, r->r_layout.ly_keysize,
+					  sv->sv_size, entries(max), 0);
 		if (sv->sv_fd < 0)
 			return dt_set_errmsg(dtp, sv->sv_fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
 					     "cannot create the map of a struct variable: %s",
@@ -620,10 +622,7 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 
 		snprintf(name, sizeof(name), "dt_agg%u", ag->ag_id);
 		ag->ag_fd = ks_map_create(BPF_MAP_TYPE_HASH, name, ag->ag_keysize,
-					  ag->ag_valsize * (uint32_t)r->r_ncpus,
-					  (uint32_t)(max < 1		? 1
-						     : max > (1u << 26) ? 1u << 26
-									: max),
+					  ag->ag_valsize * (uint32_t)r->r_ncpus, entries(max),
 					  BPF_F_NO_PREALLOC);
 		if (ag->ag_fd < 0)
 			return dt_set_errmsg(dtp, ag->ag_fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,

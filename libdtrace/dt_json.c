@@ -22,46 +22,15 @@
 #include "dt_run.h"
 #include "dt_utf8.h"
 
+static int put_file(void *fp, const char *p, size_t len)
+{
+	return fwrite(p, 1, len, fp) == len ? 0 : -1;
+}
+
 void dt_json_bytes(FILE *fp, const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-
 	fputc('"', fp);
-	for (size_t i = 0; i < n;) {
-		unsigned char c = u[i];
-		size_t len;
-
-		switch (c) {
-		case '"':
-			fputs("\\\"", fp);
-			i++;
-			continue;
-		case '\\':
-			fputs("\\\\", fp);
-			i++;
-			continue;
-		case '\n':
-			fputs("\\n", fp);
-			i++;
-			continue;
-		case '\t':
-			fputs("\\t", fp);
-			i++;
-			continue;
-		case '\r':
-			fputs("\\r", fp);
-			i++;
-			continue;
-		default: break;
-		}
-		if (c < 0x20 || c == 0x7f || (len = dt_utf8_len(u + i, n - i)) == 0) {
-			fprintf(fp, "\\u%04x", c);
-			i++;
-			continue;
-		}
-		fwrite(u + i, 1, len, fp);
-		i += len;
-	}
+	(void)dt_json_escape(s, n, put_file, fp);
 	fputc('"', fp);
 }
 

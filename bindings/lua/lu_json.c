@@ -424,47 +424,16 @@ static int put_float(enc_t *e, double v)
 	return puts_(e, buf);
 }
 
+static int put_arg(void *e, const char *p, size_t len)
+{
+	return put(e, p, len);
+}
+
+/* A JSON string, escaped as libdtrace writes them. */
 static int put_string(enc_t *e, const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, run;
-	char esc[8];
-
-	if (put(e, "\"", 1) != 0)
+	if (put(e, "\"", 1) != 0 || dt_json_escape(s, n, put_arg, e) != 0)
 		return -1;
-	while (i < n) {
-		size_t len;
-
-		/* copy runs of what needs no escape */
-		for (run = i;
-		     run < n && u[run] >= 0x20 && u[run] < 0x7f && u[run] != '"' && u[run] != '\\';
-		     run++)
-			;
-		if (run > i && put(e, s + i, run - i) != 0)
-			return -1;
-		if ((i = run) >= n)
-			break;
-		switch (u[i]) {
-		case '"': snprintf(esc, sizeof(esc), "\\\""); break;
-		case '\\': snprintf(esc, sizeof(esc), "\\\\"); break;
-		case '\n': snprintf(esc, sizeof(esc), "\\n"); break;
-		case '\r': snprintf(esc, sizeof(esc), "\\r"); break;
-		case '\t': snprintf(esc, sizeof(esc), "\\t"); break;
-		default:
-			if (u[i] >= 0x80 && (len = dt_utf8_len(u + i, n - i)) != 0) {
-				if (put(e, s + i, len) != 0)
-					return -1;
-				i += len;
-				continue;
-			}
-			/* controls, DEL and bytes that are not UTF-8, as libdtrace writes them */
-			snprintf(esc, sizeof(esc), "\\u%04x", u[i]);
-			break;
-		}
-		if (puts_(e, esc) != 0)
-			return -1;
-		i++;
-	}
 	return put(e, "\"", 1);
 }
 

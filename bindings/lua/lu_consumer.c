@@ -323,7 +323,6 @@ static void pump(lua_State *L, consumer_t *c)
 	dtrace_workstatus_t ws;
 	char *text = NULL;
 	size_t len = 0;
-	int rc;
 	FILE *fp;
 
 	if (!c->first)
@@ -336,12 +335,15 @@ static void pump(lua_State *L, consumer_t *c)
 	if ((fp = open_memstream(&text, &len)) == NULL)
 		luaL_error(L, "records: %s", strerror(errno));
 	ws = dtrace_work(c->dtp, fp);
-	rc = fclose(fp);
-	if (rc == 0 && lu_buf_add(&c->pend, text, len) != 0)
-		rc = -1;
-	free(text);
-	if (rc != 0)
+	if (fclose(fp) != 0) {
+		free(text);
 		luaL_error(L, "records: out of memory");
+	}
+	/* pend was read to its end (next_record pumps only then): it becomes this text */
+	lu_buf_free(&c->pend);
+	c->pend.b = text;
+	c->pend.len = c->pend.cap = len;
+	c->pos = 0;
 	if (ws == DTRACE_WORKSTATUS_DONE)
 		c->done = true;
 	else if (ws == DTRACE_WORKSTATUS_ERROR)
@@ -366,7 +368,7 @@ static void bytes_to_string(lua_State *L)
 }
 
 /*
- * The table at -1 is a decoded line: a probe record gets data = {values}
+ * The table at -1 is a decoded line: a probe record's data becomes {values}
  * (tracemem's bytes a string), an aggregation entry value = its buckets
  * for quantizations.
  */
@@ -380,8 +382,7 @@ static void shape(lua_State *L)
 	    lua_getfield(L, rec, "data") == LUA_TTABLE) {
 		data = lua_gettop(L);
 		n = (lua_Integer)lua_rawlen(L, data);
-		lua_createtable(L, (int)n, 0);
-		for (lua_Integer i = 1; i <= n; i++) {
+		for (lua_Integer i = 1; i <= n; i++) { /* each {value=, action=} by its value */
 			lua_rawgeti(L, data, i);
 			lua_getfield(L, -1, "value");
 			lua_getfield(L, -2, "action");
@@ -392,10 +393,9 @@ static void shape(lua_State *L)
 			} else {
 				lua_pop(L, 1);
 			}
-			lua_rawseti(L, data + 1, i);
+			lua_rawseti(L, data, i);
 			lua_pop(L, 1);
 		}
-		lua_setfield(L, rec, "data");
 	} else if (lua_getfield(L, rec, "buckets") == LUA_TTABLE) {
 		lua_setfield(L, rec, "value");
 		lua_pushnil(L);

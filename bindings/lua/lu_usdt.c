@@ -78,13 +78,9 @@ typedef struct {
 	lua_State *L;	     /* the main thread, which the watcher hooks */
 	usdt_provider_t *rt; /* the runtime provider; NULL if stopped or failed */
 	usdt_probe_t *entry, *ret;
-	bool watching; /* the watcher thread runs */
-	pid_t pid;     /* the process that started it (a forked child has no watcher) */
-	pthread_t watcher;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool stop;
-	char rterr[160]; /* why there is no runtime provider */
+	usdt_probe_t *probes[2]; /* entry and ret, watched */
+	usdt_watch_t *watch;	 /* libusdt's watcher thread */
+	char rterr[160];	 /* why there is no runtime provider */
 } mstate_t;
 
 static const char state_key; /* its address keys mstate_t in the registry */
@@ -528,26 +524,12 @@ static void on_signal(int sig)
 		lua_sethook(st->L, NULL, 0, 0);
 }
 
-static void *watch(void *arg)
+/* On libusdt's watcher thread: the Lua thread changes its hook, in the signal's handler. */
+static void on_watch(bool on, void *arg)
 {
-	mstate_t *st = arg;
-	struct timespec t;
-	bool on;
-
-	pthread_mutex_lock(&st->mu);
-	while (!st->stop) {
-		if (hook_change(st, &on))
-			(void)pthread_kill(g_rt_thread, g_rt_sig);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		t.tv_nsec += WATCH_NS;
-		if (t.tv_nsec >= 1000000000L) {
-			t.tv_sec++;
-			t.tv_nsec -= 1000000000L;
-		}
-		(void)pthread_cond_timedwait(&st->cv, &st->mu, &t);
-	}
-	pthread_mutex_unlock(&st->mu);
-	return NULL;
+	(void)on;
+	if (hook_change(arg, &on))
+		(void)pthread_kill(g_rt_thread, g_rt_sig);
 }
 
 /* A real-time signal nobody handles (from the top), with our handler; 0 if none. */
@@ -574,8 +556,6 @@ static int claim_signal(void)
 static void runtime_start(mstate_t *st)
 {
 	static const usdt_argtype_t types[] = { USDT_ARG_STRING, USDT_ARG_STRING, USDT_ARG_INT32 };
-	pthread_condattr_t ca;
-	sigset_t all, old;
 	int err = 0;
 
 	if (g_rt != NULL) {
@@ -597,27 +577,15 @@ static void runtime_start(mstate_t *st)
 		snprintf(st->rterr, sizeof(st->rterr), "%s", usdt_provider_errmsg(st->rt));
 		goto fail;
 	}
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&st->cv, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_mutex_init(&st->mu, NULL);
-	/* signals are for the program's threads: the watcher blocks them all */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&st->watcher, NULL, watch, st);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err == 0) {
-		st->watching = true;
-		st->pid = getpid();
+	st->probes[0] = st->entry;
+	st->probes[1] = st->ret;
+	if ((st->watch = usdt_watch_start(st->probes, 2, WATCH_NS, on_watch, st, &err)) != NULL) {
 		g_rt_thread = pthread_self();
 		__atomic_store_n(&g_rt, st, __ATOMIC_RELEASE);
 		return;
 	}
 	snprintf(st->rterr, sizeof(st->rterr), "cannot start the watcher thread: %s",
 		 strerror(err));
-	pthread_cond_destroy(&st->cv);
-	pthread_mutex_destroy(&st->mu);
 fail:
 	usdt_provider_destroy(st->rt);
 	st->rt = NULL;
@@ -628,16 +596,8 @@ static void runtime_stop(mstate_t *st)
 {
 	if (g_rt == st) /* a signal still on its way finds nothing to do */
 		__atomic_store_n(&g_rt, NULL, __ATOMIC_RELEASE);
-	if (st->watching && st->pid == getpid()) {
-		pthread_mutex_lock(&st->mu);
-		st->stop = true;
-		pthread_cond_signal(&st->cv);
-		pthread_mutex_unlock(&st->mu);
-		pthread_join(st->watcher, NULL);
-		pthread_cond_destroy(&st->cv);
-		pthread_mutex_destroy(&st->mu);
-	}
-	st->watching = false;
+	usdt_watch_stop(st->watch); /* in a forked child: no thread to join */
+	st->watch = NULL;
 	if (st->L != NULL && lua_gethook(st->L) == hook)
 		lua_sethook(st->L, NULL, 0, 0);
 	usdt_provider_destroy(st->rt);

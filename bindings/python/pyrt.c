@@ -2,7 +2,7 @@
  * pyrt.c -- the Python runtime's own provider: function-entry and
  * function-return (function name, file, line) for every Python function.
  *
- * Nothing is hooked while no tracer has either probe enabled: a watcher
+ * Nothing is hooked while no tracer has either probe enabled: libusdt's watcher
  * thread looks at the two semaphores every interval, takes the GIL only when
  * the answer changes (or, while traced, to reach threads started since), and
  * sets or clears a C-level profile function (no Python frames, no
@@ -14,11 +14,8 @@
 #include <frameobject.h>
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <usdt.h>
 
@@ -27,14 +24,11 @@
 static struct {
 	usdt_provider_t *prov;
 	usdt_probe_t *entry, *ret;
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	long interval_ns;
-	bool running, stop;
-	pid_t pid;	       /* the process that started the watcher (a forked child has none) */
+	usdt_probe_t *probes[2]; /* entry and ret, watched */
+	usdt_watch_t *watch;
+	bool running;
 	atomic_bool installed; /* our profile function is set (read without the GIL) */
-} rt = { .mu = PTHREAD_MUTEX_INITIALIZER };
+} rt;
 
 static int profile(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
@@ -82,47 +76,15 @@ static void sync_threads(bool want)
 	atomic_store(&rt.installed, want);
 }
 
-static bool wanted(void)
+/* On libusdt's watcher thread, at each look while traced and once after. */
+static void on_watch(bool on, void *unused)
 {
-	return usdt_probe_is_enabled(rt.entry) || usdt_probe_is_enabled(rt.ret);
-}
+	PyGILState_STATE g;
 
-/* A condition variable whose timed waits follow CLOCK_MONOTONIC (not the wall clock). */
-static void monotonic_cond(pthread_cond_t *cv)
-{
-	pthread_condattr_t a;
-
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(cv, &a);
-	pthread_condattr_destroy(&a);
-}
-
-static void *watch(void *unused)
-{
 	(void)unused;
-	pthread_mutex_lock(&rt.mu);
-	while (!rt.stop) {
-		struct timespec ts;
-		bool want;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += rt.interval_ns;
-		ts.tv_sec += ts.tv_nsec / 1000000000L;
-		ts.tv_nsec %= 1000000000L;
-		if (pthread_cond_timedwait(&rt.cv, &rt.mu, &ts) != ETIMEDOUT || rt.stop)
-			continue;
-		want = wanted();
-		if (!want && !atomic_load(&rt.installed))
-			continue; /* the common case: untraced, and nothing to undo */
-		pthread_mutex_unlock(&rt.mu);
-		PyGILState_STATE g = PyGILState_Ensure();
-		sync_threads(want); /* while traced, also reaches threads started since */
-		PyGILState_Release(g);
-		pthread_mutex_lock(&rt.mu);
-	}
-	pthread_mutex_unlock(&rt.mu);
-	return NULL;
+	g = PyGILState_Ensure();
+	sync_threads(on); /* while traced, also reaches threads started since */
+	PyGILState_Release(g);
 }
 
 static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
@@ -157,10 +119,10 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 		rt.entry = rt.ret = NULL;
 		return e;
 	}
-	rt.interval_ns = (long)(interval * 1e9);
-	monotonic_cond(&rt.cv);
-	rt.stop = false;
-	if ((err = pthread_create(&rt.thread, NULL, watch, NULL)) != 0) {
+	rt.probes[0] = rt.entry;
+	rt.probes[1] = rt.ret;
+	if ((rt.watch = usdt_watch_start(rt.probes, 2, (long)(interval * 1e9), on_watch, NULL,
+					 &err)) == NULL) {
 		usdt_provider_destroy(rt.prov);
 		rt.prov = NULL;
 		rt.entry = rt.ret = NULL;
@@ -168,7 +130,6 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 		return PyErr_SetFromErrno(PyExc_OSError);
 	}
 	rt.running = true;
-	rt.pid = getpid();
 	Py_RETURN_NONE;
 }
 
@@ -179,20 +140,12 @@ static PyObject *rt_stop(PyObject *self, PyObject *unused)
 	if (!rt.running)
 		Py_RETURN_NONE;
 	rt.running = false; /* with the GIL: a second stop() returns at once */
-	if (rt.pid == getpid()) {
-		pthread_t t = rt.thread;
-		PyThreadState *ts;
+	{
+		PyThreadState *ts = PyEval_SaveThread(); /* the watcher may wait for the GIL */
 
-		pthread_mutex_lock(&rt.mu);
-		rt.stop = true;
-		pthread_cond_signal(&rt.cv);
-		pthread_mutex_unlock(&rt.mu);
-		ts = PyEval_SaveThread(); /* the watcher may be waiting for the GIL */
-		pthread_join(t, NULL);
+		usdt_watch_stop(rt.watch); /* in a forked child: no thread to join */
 		PyEval_RestoreThread(ts);
-	} else { /* a forked child: no watcher, and the lock may have been copied held */
-		pthread_mutex_init(&rt.mu, NULL);
-		monotonic_cond(&rt.cv);
+		rt.watch = NULL;
 	}
 	sync_threads(false);
 	/* the probes stay valid (libusdt keeps them for the process): a profile

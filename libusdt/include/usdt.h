@@ -39,6 +39,7 @@
 #ifndef USDT_H
 #define USDT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -184,6 +185,26 @@ USDT_API void usdt_probe_fire5(usdt_probe_t *probe, uint64_t a0, uint64_t a1, ui
 			       uint64_t a3, uint64_t a4);
 USDT_API void usdt_probe_fire6(usdt_probe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 			       uint64_t a3, uint64_t a4, uint64_t a5);
+
+/*
+ * A watcher for a runtime's own provider: a thread (all signals blocked)
+ * that looks at the probes' semaphores every interval_ns and calls
+ * fn(on, arg) at each look while any probe is enabled (on true), and once
+ * when none is any more (on false): the runtime installs its hook then,
+ * and removes it.  fn runs on the watcher thread, never after stop
+ * returns.  probes (n of them) must outlive the watcher.  NULL and *err
+ * (EINVAL, ENOMEM, or pthread_create's) on failure.
+ */
+typedef struct usdt_watch usdt_watch_t;
+typedef void usdt_watch_fn(bool on, void *arg);
+USDT_API usdt_watch_t *usdt_watch_start(usdt_probe_t *const *probes, int n, long interval_ns,
+					usdt_watch_fn *fn, void *arg, int *err);
+/*
+ * Stop and join the watcher, then free it.  In a child forked after start
+ * there is no thread: this only frees.  Call it where fn can finish (a
+ * runtime whose fn takes a lock must not hold it here).
+ */
+USDT_API void usdt_watch_stop(usdt_watch_t *w);
 
 static inline uint64_t usdt_double_bits(double d)
 {

@@ -390,6 +390,49 @@ static void test_runtime_dir_and_disk(void)
 	rmdir(open_dir);
 }
 
+static int watch_calls;
+
+static void count_watch(bool on, void *arg)
+{
+	(void)on;
+	(void)arg;
+	__atomic_add_fetch(&watch_calls, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The runtime watcher: bad arguments refused; untraced, it never calls
+ * back; stop joins it; a forked child's stop only frees (it has no
+ * thread).  The traced side is tested through the bindings' runtime
+ * providers, which count calls under a real tracer.
+ */
+static void test_watch(void)
+{
+	usdt_provider_t *p = usdt_provider_create("unitw", "unitmod", NULL, NULL);
+	usdt_probe_t *pr[1] = { p != NULL ? usdt_probe_create(p, NULL, "w", 0, NULL) : NULL };
+	usdt_watch_t *w;
+	int err = 0, st = 0;
+	pid_t pid;
+
+	CHECK(pr[0] != NULL && usdt_provider_enable(p) == 0);
+	CHECK(usdt_watch_start(pr, 0, 1000000, count_watch, NULL, &err) == NULL);
+	CHECK_INT(err, EINVAL);
+	CHECK(usdt_watch_start(pr, 1, 1000000, NULL, NULL, &err) == NULL);
+	CHECK_INT(err, EINVAL);
+	w = usdt_watch_start(pr, 1, 1000000, count_watch, NULL, &err); /* every 1 ms */
+	CHECK(w != NULL);
+	CHECK_INT(err, 0);
+	usleep(50000);
+	if ((pid = fork()) == 0) {
+		usdt_watch_stop(w);
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	usdt_watch_stop(w);
+	CHECK_INT(__atomic_load_n(&watch_calls, __ATOMIC_RELAXED), 0);
+	usdt_watch_stop(NULL);
+	usdt_provider_destroy(p);
+}
+
 int main(int argc, char **argv)
 {
 	self = argv[0];
@@ -407,6 +450,7 @@ int main(int argc, char **argv)
 	test_same_name_two_modules();
 	test_reaping_spares_the_living();
 	test_runtime_dir_and_disk();
+	test_watch();
 	CHECK_INT(count_files(rundir), 0);
 	rmdir(rundir);
 	return CHECK_DONE();

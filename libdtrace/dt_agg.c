@@ -890,7 +890,7 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 		if (s->as_n > 0)
 			qsort_r(kix[i], s->as_n, sizeof(size_t), bytecmp, (void *)ags[i]);
 	}
-	zero = calloc(1, r->r_aggzero ? r->r_aggzero : 8);
+	zero = calloc(1, r->r_ps->ps_aggzero ? r->r_ps->ps_aggzero : 8);
 	bs = calloc(total ? total : 1, sizeof(*bs));
 	vals = calloc((total ? total : 1) * (size_t)n, sizeof(*vals));
 	buf = calloc(1, ags[0]->ag_keysize + 8);

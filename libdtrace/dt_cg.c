@@ -1,10 +1,12 @@
 /*
- * dt_cg.c -- BPF code generation from the checked syntax tree.
+ * dt_cg.c -- BPF code generation from the checked syntax tree, at compile
+ * time: each clause once, as a fragment (dt_program.h) that linking
+ * places in the program of every probe the clause enables.
  *
- * One program per probe (and USDT argument specification): a prologue
- * that finds the state and scratch values and checks the activity, then
- * each clause in program order, then shared subprograms (string compare,
- * string length) called as BPF-to-BPF functions.
+ * A probe's program is the prologue (dt_pstate_t's: it finds the state
+ * and scratch values and checks the activity), then each of its clauses
+ * in program order, then the shared subprograms its clauses call (string
+ * compare, string length) as BPF-to-BPF functions.
  *
  * Registers: r6 the context (pt_regs), r7 the state value, r8 the
  * scratch value, r9 a callee-saved temporary.  An expression leaves its
@@ -12,6 +14,12 @@
  * to 64 bits), strings as a pointer to strsize bytes in a map value.
  * Operands wait in stack slots below r10 - 8 while the other side is
  * computed; helper calls clobber r1-r5.
+ *
+ * What only loading knows is left to relocations: map descriptors, the
+ * place of each scratch region (a scratch address, SA(), names its
+ * region and an offset in it), the EPID, kernel structure offsets.  What
+ * depends on the probe (its arguments, its names) and the ERROR clauses
+ * a fault runs are pseudo-instructions that linking expands.
  *
  * A fault (a bad address, a division by zero) stores what happened in the
  * scratch error record and jumps to the clause's fault block, which sends
@@ -22,7 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dt_run.h"
+#include "dt_program.h"
+#include "ks.h"
 
 #define R0 BPF_REG_0
 #define R1 BPF_REG_1
@@ -40,80 +49,105 @@
 #define SLOT_FIRST 2	/* spill slot n at r10 - 8n */
 #define SLOT_MAX   48
 
+/* A scratch address: an offset in a region of the scratch value (dt_region_t). */
+#define SA(rg, off) (((uint32_t)(rg) << 24) | (uint32_t)(off))
+#define SA_RG(a)    ((uint32_t)(a) >> 24)
+#define SA_OFF(a)   ((uint32_t)(a) & 0xffffffu)
+#define OFF(a)	    ((int16_t)SA_OFF(a)) /* for an instruction's off field */
+#define IMM(a)	    ((int32_t)SA_OFF(a)) /* for its imm */
+
 typedef enum { V_GLOBAL, V_THIS, V_SELF, V_ARRAY } vkind_t;
 
 typedef struct dt_var {
 	vkind_t v_kind;
-	uint32_t v_off;	 /* globals: from DT_ST_HDRSIZE; this->: from ly_this */
+	uint32_t v_off;	 /* globals: in the state value; this->: in DT_SR_THIS */
 	uint32_t v_size; /* 8, strsize for strings, a struct's size rounded up to 8 */
 	uint32_t v_id;	 /* dynamic variables */
 	bool v_string;
 	bool v_sou;	/* a struct or union: only its members are read and written */
-	uint32_t v_map; /* a dynamic struct or union: its map, r_souvars[v_map] */
+	uint32_t v_map; /* a dynamic struct or union: its map, ps_souvars[v_map] */
 } dt_var_t;
 
-typedef struct fixup {
-	size_t f_insn;
-	int f_label;
-} fixup_t;
-
 typedef struct dt_cg {
-	dtrace_hdl_t *cg_dtp;
-	dt_run_t *cg_run;
-	dt_layout_t *cg_ly;
-	ks_code_t *cg_code;
-	jmp_buf cg_jmp;
-	/* the probe */
-	size_t cg_probe;
-	const dtrace_probedesc_t *cg_pd;
-	const dt_pinfo_t *cg_pi;
-	dt_stapsdt_arg_t cg_args[DT_MAXPROBEARGS];
-	int cg_nargs;
-	bool cg_in_error; /* generating an ERROR clause: args come from the error record */
+	dt_pcb_t *cg_pcb;
+	dt_pstate_t *cg_ps;
+	dt_frag_t *cg_fr;
+	uint32_t cg_strsize;
+	const dt_loc_t *cg_loc; /* for errors without a node */
 	/* the clause */
 	dt_stmt_t *cg_st;
-	uint32_t cg_epid;
 	uint32_t cg_recoff;
 	int cg_action;
 	int cg_sp;
-	uint32_t cg_tmp; /* temporaries used by this program */
+	uint32_t cg_tmp; /* temporaries used by this clause */
 	int cg_lfault;
 	bool cg_faults; /* the clause jumps to its fault block */
-	/* labels */
-	long *cg_labels;
-	int cg_nlabels;
-	size_t cg_labcap;
-	fixup_t *cg_fix;
-	size_t cg_nfix, cg_fixcap;
-	int cg_lstrcmp, cg_lstrlen; /* subprograms, or -1 */
-	bool cg_use_strcmp, cg_use_strlen;
 } dt_cg_t;
 
-static _Noreturn void cg_error(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static _Noreturn void cg_error(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
+static _Noreturn void cg_verror(dt_cg_t *cg, const dt_node_t *n, const char *tag,
+				const char *fmt, va_list ap)
 {
 	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	dt_cerror(cg->cg_pcb, n != NULL ? &n->dn_loc : cg->cg_loc, tag, "%s", msg);
+}
+
+static _Noreturn void cg_verror_tag(dt_cg_t *cg, const dt_node_t *n, const char *tag,
+				    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static _Noreturn void cg_verror_tag(dt_cg_t *cg, const dt_node_t *n, const char *tag,
+				    const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (n != NULL)
-		dt_set_errmsg(cg->cg_dtp, EDT_COMPILER, "%s:%u:%u: %s",
-			      n->dn_loc.file ? n->dn_loc.file : "<program>", n->dn_loc.line,
-			      n->dn_loc.col, msg);
-	else
-		dt_set_errmsg(cg->cg_dtp, EDT_COMPILER, "%s", msg);
-	longjmp(cg->cg_jmp, 1);
+	cg_verror(cg, n, tag, fmt, ap);
+}
+
+/* What code generation cannot do yet: D_UNSUPPORTED at the construct. */
+static _Noreturn void cg_error(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static _Noreturn void cg_error(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cg_verror(cg, n, "D_UNSUPPORTED", fmt, ap);
+}
+
+/* What BPF cannot hold (the stack, a jump, a map value): D_CG_LIMIT. */
+static _Noreturn void cg_limit(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static _Noreturn void cg_limit(dt_cg_t *cg, const dt_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cg_verror(cg, n, "D_CG_LIMIT", fmt, ap);
 }
 
 static void emit(dt_cg_t *cg, struct bpf_insn i)
 {
-	ks_emit(cg->cg_code, &i, 1);
-	if (cg->cg_code->kc_oom)
-		cg_error(cg, NULL, "out of memory generating code");
+	dt_frag_emit(cg->cg_fr, i);
+	if (cg->cg_fr->fr_oom)
+		dt_cnomem(cg->cg_pcb);
+}
+
+/* i, whose off (a load or store) or imm (an ALU operation) holds scratch address a's offset */
+static void emit_sa(dt_cg_t *cg, struct bpf_insn i, uint32_t a)
+{
+	emit(cg, i);
+	if (SA_RG(a) != DT_SR_REC)
+		dt_frag_reloc(cg->cg_fr, DT_RL_SCR, SA_RG(a));
+}
+
+/* i with a relocation */
+static void emit_rel(dt_cg_t *cg, struct bpf_insn i, dt_rlkind_t kind, uint32_t arg)
+{
+	emit(cg, i);
+	dt_frag_reloc(cg->cg_fr, kind, arg);
+	if (cg->cg_fr->fr_oom)
+		dt_cnomem(cg->cg_pcb);
 }
 
 static void emit_imm64(dt_cg_t *cg, int reg, uint64_t v)
@@ -123,44 +157,54 @@ static void emit_imm64(dt_cg_t *cg, int reg, uint64_t v)
 	} else {
 		struct bpf_insn i[2] = { KS_LD_IMM64(reg, v) };
 
-		ks_emit(cg->cg_code, i, 2);
+		emit(cg, i[0]);
+		emit(cg, i[1]);
 	}
 }
 
-static void emit_map(dt_cg_t *cg, int reg, int fd)
+/* reg = the map (a dt_mapid_t, DT_MAP_AGG or DT_MAP_SOU), when the program loads */
+static void emit_map(dt_cg_t *cg, int reg, uint32_t map)
 {
-	struct bpf_insn i[2] = { KS_LD_MAP_FD(reg, fd) };
+	struct bpf_insn i[2] = { KS_LD_MAP_FD(reg, 0) };
 
-	ks_emit(cg->cg_code, i, 2);
+	emit_rel(cg, i[0], DT_RL_MAP, map);
+	emit(cg, i[1]);
+}
+
+static void emit_pseudo(dt_cg_t *cg, const dt_pseudo_t *px)
+{
+	dt_frag_pseudo(cg->cg_fr, px);
+	if (cg->cg_fr->fr_oom)
+		dt_cnomem(cg->cg_pcb);
 }
 
 static size_t here(dt_cg_t *cg)
 {
-	return cg->cg_code->kc_len;
+	return cg->cg_fr->fr_len;
 }
 
 /* ---------------------------------------------------------------- labels */
 
 static int label(dt_cg_t *cg)
 {
-	if (dt_grow(&cg->cg_labels, &cg->cg_labcap, (size_t)cg->cg_nlabels, sizeof(long), 64) != 0)
-		cg_error(cg, NULL, "out of memory generating code");
-	cg->cg_labels[cg->cg_nlabels] = -1;
-	return cg->cg_nlabels++;
+	int l = dt_frag_label(cg->cg_fr);
+
+	if (cg->cg_fr->fr_oom)
+		dt_cnomem(cg->cg_pcb);
+	return l;
 }
 
 static void place(dt_cg_t *cg, int l)
 {
-	cg->cg_labels[l] = (long)here(cg);
+	dt_frag_place(cg->cg_fr, l);
 }
 
-/* A jump (or call) whose offset is fixed when its label is placed. */
+/* A jump (or call) whose offset is fixed when the program is linked. */
 static void emit_to(dt_cg_t *cg, struct bpf_insn i, int l)
 {
-	if (dt_grow(&cg->cg_fix, &cg->cg_fixcap, cg->cg_nfix, sizeof(fixup_t), 128) != 0)
-		cg_error(cg, NULL, "out of memory generating code");
-	cg->cg_fix[cg->cg_nfix++] = (fixup_t){ here(cg), l };
-	emit(cg, i);
+	dt_frag_emit_to(cg->cg_fr, i, l);
+	if (cg->cg_fr->fr_oom)
+		dt_cnomem(cg->cg_pcb);
 }
 
 static void jump(dt_cg_t *cg, int l)
@@ -168,32 +212,12 @@ static void jump(dt_cg_t *cg, int l)
 	emit_to(cg, KS_JA(0), l);
 }
 
-static void resolve(dt_cg_t *cg)
-{
-	struct bpf_insn *code = cg->cg_code->kc_insns;
-
-	for (size_t i = 0; i < cg->cg_nfix; i++) {
-		size_t at = cg->cg_fix[i].f_insn;
-		long to = cg->cg_labels[cg->cg_fix[i].f_label];
-		long off = to - (long)at - 1;
-
-		if (to < 0)
-			cg_error(cg, NULL, "internal error: a label was never placed");
-		if (code[at].code == (BPF_JMP | BPF_CALL))
-			code[at].imm = (int32_t)off;
-		else if (off > INT16_MAX || off < INT16_MIN)
-			cg_error(cg, NULL, "a clause is too large for a BPF jump");
-		else
-			code[at].off = (int16_t)off;
-	}
-}
-
 /* ---------------------------------------------------------------- spills */
 
 static void push(dt_cg_t *cg, const dt_node_t *n)
 {
 	if (++cg->cg_sp > SLOT_MAX)
-		cg_error(cg, n, "expression too deeply nested for the BPF stack");
+		cg_limit(cg, n, "expression too deeply nested for the BPF stack");
 	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
 }
 
@@ -238,10 +262,7 @@ static void normalize(dt_cg_t *cg, int reg, const dt_type_t *t)
 
 static void extend(dt_cg_t *cg, int reg, size_t sz, bool sign)
 {
-	if (sz >= 8)
-		return;
-	emit(cg, KS_ALU64_IMM(BPF_LSH, reg, (int32_t)(64 - 8 * sz)));
-	emit(cg, KS_ALU64_IMM(sign ? BPF_ARSH : BPF_RSH, reg, (int32_t)(64 - 8 * sz)));
+	dt_frag_extend(cg->cg_fr, reg, sz, sign);
 }
 
 static int bpf_size(size_t sz)
@@ -286,23 +307,11 @@ static void convert_pair(dt_cg_t *cg, const dt_type_t *a, const dt_type_t *b)
 
 /* ---------------------------------------------------------------- faults */
 
-/* If reg (holding the faulting address, or 0) is non-zero jump on: else fault. */
+/* The error record of a fault (addrreg: the address, or -1), then the fault block. */
 static void fault(dt_cg_t *cg, int kind, int addrreg)
 {
-	uint32_t e = cg->cg_ly->ly_err;
-
-	emit(cg,
-	     KS_ST_MEM(BPF_W, R8, (int16_t)(e + offsetof(dt_errrec_t, er_action)), cg->cg_action));
-	emit(cg,
-	     KS_ST_MEM(BPF_W, R8, (int16_t)(e + offsetof(dt_errrec_t, er_pc)), (int32_t)here(cg)));
-	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(e + offsetof(dt_errrec_t, er_fault)), kind));
-	if (addrreg >= 0)
-		emit(cg, KS_STX_MEM(BPF_DW, R8, addrreg,
-				    (int16_t)(e + offsetof(dt_errrec_t, er_addr))));
-	else
-		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(e + offsetof(dt_errrec_t, er_addr)), 0));
+	dt_frag_fault(cg->cg_fr, kind, addrreg, cg->cg_action, cg->cg_lfault);
 	cg->cg_faults = true;
-	jump(cg, cg->cg_lfault);
 }
 
 /*
@@ -311,20 +320,8 @@ static void fault(dt_cg_t *cg, int kind, int addrreg)
  */
 static void load_user(dt_cg_t *cg, size_t sz, bool sign)
 {
-	int ok = label(cg);
-
-	emit(cg, KS_MOV64_REG(R9, R0));
-	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
-	emit(cg, KS_MOV64_REG(R3, R0));
-	emit(cg, KS_MOV64_REG(R1, FP));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
-	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
-	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
-	fault(cg, DT_FLT_BADADDR, R9);
-	place(cg, ok);
-	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, FP, SLOT_TMP));
-	extend(cg, R0, sz, sign);
+	dt_frag_load_user(cg->cg_fr, sz, sign, cg->cg_action, cg->cg_lfault);
+	cg->cg_faults = true;
 }
 
 /* ---------------------------------------------------------------- variables */
@@ -332,7 +329,7 @@ static void load_user(dt_cg_t *cg, size_t sz, bool sign)
 static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *name,
 		     const dt_type_t *t)
 {
-	dt_run_t *r = cg->cg_run;
+	dt_pstate_t *ps = cg->cg_ps;
 	char key[256];
 	dt_var_t *v;
 
@@ -341,59 +338,61 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		 : kind == V_SELF ? "self->"
 				  : "",
 		 name);
-	if ((v = (dt_var_t *)dt_strset_get(r->r_vars, key)) != NULL)
+	if ((v = (dt_var_t *)dt_strset_get(ps->ps_vars, key)) != NULL)
 		return v;
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
 	if (t != NULL && dt_type_is_sou(t) && (tsize(t) == 0 || tsize(t) > 4096))
-		cg_error(cg, n, "a struct or union variable must have 1 to 4096 bytes");
-	if ((v = dt_arena_alloc(&r->r_arena, sizeof(*v))) == NULL ||
-	    dt_strset_add(r->r_vars, dt_arena_strndup(&r->r_arena, key, strlen(key)), v, NULL) < 0)
-		cg_error(cg, n, "out of memory");
+		cg_limit(cg, n, "a struct or union variable must have 1 to 4096 bytes");
+	if ((v = dt_arena_alloc(&ps->ps_arena, sizeof(*v))) == NULL ||
+	    dt_strset_add(ps->ps_vars, dt_arena_strndup(&ps->ps_arena, key, strlen(key)), v,
+			  NULL) < 0)
+		dt_cnomem(cg->cg_pcb);
 	v->v_kind = kind;
 	v->v_string = is_string(t);
 	v->v_sou = t != NULL && dt_type_is_sou(t);
-	v->v_size = v->v_string ? cg->cg_ly->ly_strsize
+	v->v_size = v->v_string ? cg->cg_strsize
 		    : v->v_sou	? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
 				: 8;
-	v->v_id = (uint32_t)++r->r_nvarids;
+	v->v_id = (uint32_t)++ps->ps_nvarids;
 	if (kind == V_GLOBAL) {
-		v->v_off = cg->cg_ly->ly_state;
-		cg->cg_ly->ly_state += v->v_size;
+		v->v_off = ps->ps_state;
+		ps->ps_state += v->v_size;
 	} else if (kind == V_THIS) {
-		v->v_off = cg->cg_ly->ly_thissize;
-		cg->cg_ly->ly_thissize += v->v_size;
+		v->v_off = ps->ps_thissize;
+		ps->ps_thissize += v->v_size;
 	} else if (v->v_sou) {
-		dt_souvar_t *sv = realloc(r->r_souvars, (r->r_nsouvars + 1) * sizeof(*sv));
+		dt_souvar_t *sv = realloc(ps->ps_souvars, (ps->ps_nsouvars + 1) * sizeof(*sv));
 
 		if (sv == NULL)
-			cg_error(cg, n, "out of memory");
-		r->r_souvars = sv;
-		sv[r->r_nsouvars] = (dt_souvar_t){ v->v_id, v->v_size, -1 };
-		v->v_map = r->r_nsouvars++;
-		if (v->v_size > cg->cg_ly->ly_sousize)
-			cg->cg_ly->ly_sousize = v->v_size;
-	} else if (v->v_size > cg->cg_ly->ly_valsize) {
-		cg->cg_ly->ly_valsize = v->v_size;
+			dt_cnomem(cg->cg_pcb);
+		ps->ps_souvars = sv;
+		sv[ps->ps_nsouvars] = (dt_souvar_t){ v->v_id, v->v_size };
+		v->v_map = ps->ps_nsouvars++;
+		if (v->v_size > ps->ps_sousize)
+			ps->ps_sousize = v->v_size;
+	} else if (v->v_size > ps->ps_valsize) {
+		ps->ps_valsize = v->v_size;
 	}
 	return v;
 }
 
+/* A temporary string: its scratch address. */
 static uint32_t tmp_string(dt_cg_t *cg)
 {
 	uint32_t off = cg->cg_tmp;
 
-	cg->cg_tmp += cg->cg_ly->ly_strsize;
-	if (cg->cg_tmp > cg->cg_ly->ly_tmpsize)
-		cg->cg_ly->ly_tmpsize = cg->cg_tmp;
-	return cg->cg_ly->ly_tmp + off;
+	cg->cg_tmp += cg->cg_strsize;
+	if (cg->cg_tmp > cg->cg_ps->ps_tmpsize)
+		cg->cg_ps->ps_tmpsize = cg->cg_tmp;
+	return SA(DT_SR_TMP, off);
 }
 
-/* r0 = the value of key 0 in the array map fd, or NULL (r1-r5 clobbered). */
-static void emit_lookup0(dt_cg_t *cg, int fd)
+/* r0 = the value of key 0 in the array map, or NULL (r1-r5 clobbered). */
+static void emit_lookup0(dt_cg_t *cg, uint32_t map)
 {
 	emit(cg, KS_ST_MEM(BPF_W, FP, SLOT_TMP, 0));
-	emit_map(cg, R1, fd);
+	emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, FP));
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
@@ -404,20 +403,23 @@ static void count_drop(dt_cg_t *cg, int kind)
 {
 	int out = label(cg);
 
-	emit_lookup0(cg, cg->cg_run->r_drops_fd);
+	emit_lookup0(cg, DT_MAP_DROPS);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), out);
 	emit(cg, KS_MOV64_IMM(R1, 1));
 	emit(cg, KS_ATOMIC_ADD64(R0, R1, (int16_t)(kind * 8)));
 	place(cg, out);
 }
 
-/* Copy the string at r0 to scratch/state at base+off (strsize bytes); r0 keeps the source. */
+/*
+ * Copy the string at r0 to base+off, strsize bytes (off a scratch address
+ * when base is r8, else an offset in the state value); r0 keeps the source.
+ */
 static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 {
 	emit(cg, KS_MOV64_REG(R9, R0));
 	emit(cg, KS_MOV64_REG(R1, base));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
-	emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_ly->ly_strsize));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
 	emit(cg, KS_MOV64_REG(R3, R0));
 	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
 	emit(cg, KS_MOV64_REG(R0, R9));
@@ -441,7 +443,7 @@ static int eval_keys(dt_cg_t *cg, dt_node_t *keys)
 static void zero_key(dt_cg_t *cg, uint32_t size)
 {
 	for (uint32_t z = 0; z < size; z += 8)
-		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(cg->cg_ly->ly_key + z), 0));
+		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)z, 0), SA(DT_SR_KEY, 0));
 }
 
 /*
@@ -451,7 +453,6 @@ static void zero_key(dt_cg_t *cg, uint32_t size)
  */
 static uint32_t store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 {
-	uint32_t k = cg->cg_ly->ly_key;
 	dt_node_t *ki = keys;
 
 	for (int i = 0; i < nk; i++, ki = ki->dn_next) {
@@ -459,34 +460,35 @@ static uint32_t store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, (int16_t)(-8 * (slot + SLOT_FIRST - 1))));
 		if (is_string(ki->dn_type)) {
-			copy_string(cg, R8, k + off);
-			off += cg->cg_ly->ly_strsize;
+			copy_string(cg, R8, SA(DT_SR_KEY, off));
+			off += cg->cg_strsize;
 		} else {
-			emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(k + off)));
+			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off), SA(DT_SR_KEY, 0));
 			off += 8;
 		}
 	}
 	cg->cg_sp -= nk;
-	if (off > cg->cg_ly->ly_keysize)
-		cg->cg_ly->ly_keysize = off;
+	if (off > cg->cg_ps->ps_keysize)
+		cg->cg_ps->ps_keysize = off;
 	return off;
 }
 
 /*
  * Build the key of a dynamic variable in the scratch key buffer: its id,
  * the thread for self->, then the keys.  The keys are computed first (they
- * may read other dynamic variables), waiting on the stack.
+ * may read other dynamic variables), waiting on the stack.  The key is the
+ * dvars map's: as large as the largest of the program's, zeroed whole.
  */
 static void dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 {
-	uint32_t k = cg->cg_ly->ly_key;
+	uint32_t k = SA(DT_SR_KEY, 0);
 	int nk = eval_keys(cg, keys);
 
-	zero_key(cg, cg->cg_ly->ly_keysize);
-	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)k, (int32_t)v->v_id));
+	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_KEYZERO });
+	emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(k), (int32_t)v->v_id), k);
 	if (v->v_kind == V_SELF) {
 		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(k + 8)));
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(k + 8)), k);
 	}
 	store_keys(cg, keys, nk, 16);
 }
@@ -495,16 +497,17 @@ static void dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
 {
 	int done = label(cg);
+	uint32_t k = SA(DT_SR_KEY, 0), e = SA(DT_SR_EMPTY, 0);
 
 	dyn_key(cg, v, keys);
-	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+	emit_map(cg, R1, DT_MAP_DVARS);
 	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(k)), k);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	if (v->v_string) { /* the string in the map, or an empty one */
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), done);
 		emit(cg, KS_MOV64_REG(R0, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)cg->cg_ly->ly_empty));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(e)), e);
 	} else { /* absent: r0 is 0 */
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, 0));
@@ -519,19 +522,19 @@ static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
  */
 static void dyn_put(dt_cg_t *cg, bool scalar)
 {
-	uint32_t key = cg->cg_ly->ly_key, val = cg->cg_ly->ly_val;
+	uint32_t key = SA(DT_SR_KEY, 0), val = SA(DT_SR_VAL, 0);
 	int del = label(cg), done = label(cg);
 
 	if (scalar) {
 		emit(cg, KS_MOV64_REG(R9, R0));
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), del);
-		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)val));
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(val)), val);
 	}
-	emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+	emit_map(cg, R1, DT_MAP_DVARS);
 	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_MOV64_REG(R3, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)val));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R3, IMM(val)), val);
 	emit(cg, KS_MOV64_IMM(R4, BPF_ANY));
 	emit(cg, KS_CALL(BPF_FUNC_map_update_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
@@ -539,9 +542,9 @@ static void dyn_put(dt_cg_t *cg, bool scalar)
 	if (scalar) { /* no unreachable code for the verifier */
 		jump(cg, done);
 		place(cg, del);
-		emit_map(cg, R1, cg->cg_run->r_dvars_fd);
+		emit_map(cg, R1, DT_MAP_DVARS);
 		emit(cg, KS_MOV64_REG(R2, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 		emit(cg, KS_CALL(BPF_FUNC_map_delete_elem));
 	}
 	place(cg, done);
@@ -556,7 +559,7 @@ static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t
 	pop(cg, R0);
 	emit(cg, KS_MOV64_REG(R9, R0));
 	if (v->v_string) {
-		copy_string(cg, R8, cg->cg_ly->ly_val);
+		copy_string(cg, R8, SA(DT_SR_VAL, 0));
 		dyn_put(cg, false);
 	} else {
 		normalize(cg, R0, t);
@@ -656,14 +659,15 @@ static lval_t lvalue(dt_cg_t *cg, dt_node_t *n)
 /* Where a global (state, r7) or clause-local (scratch, r8) variable lives. */
 static uint32_t var_place(const dt_cg_t *cg, const dt_var_t *v, int *base)
 {
+	(void)cg;
 	*base = v->v_kind == V_GLOBAL ? R7 : R8;
-	return v->v_kind == V_GLOBAL ? v->v_off : cg->cg_ly->ly_this + v->v_off;
+	return v->v_kind == V_GLOBAL ? v->v_off : SA(DT_SR_THIS, v->v_off);
 }
 
 /* The map of a dynamic variable: its own for a struct or union. */
-static int dvar_fd(const dt_cg_t *cg, const dt_var_t *v)
+static uint32_t dvar_map(const dt_var_t *v)
 {
-	return v->v_sou ? cg->cg_run->r_souvars[v->v_map].sv_fd : cg->cg_run->r_dvars_fd;
+	return v->v_sou ? DT_MAP_SOU(v->v_map) : DT_MAP_DVARS;
 }
 
 /* r0 = the value of a member of a struct variable (0 where a dynamic one is absent). */
@@ -678,15 +682,15 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 	case V_GLOBAL:
 	case V_THIS:
 		off = var_place(cg, v, &base) + lv->lv_moff;
-		if (off > INT16_MAX)
-			cg_error(cg, lv->lv_node, "too many variables for one map value");
-		emit(cg, KS_LDX_MEM(bpf_size(sz), R0, base, (int16_t)off));
+		if (SA_OFF(off) > INT16_MAX)
+			cg_limit(cg, lv->lv_node, "too many variables for one map value");
+		emit_sa(cg, KS_LDX_MEM(bpf_size(sz), R0, base, OFF(off)), off);
 		break;
 	default:
 		dyn_key(cg, v, lv->lv_keys);
-		emit_map(cg, R1, dvar_fd(cg, lv->lv_var));
+		emit_map(cg, R1, dvar_map(lv->lv_var));
 		emit(cg, KS_MOV64_REG(R2, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)cg->cg_ly->ly_key));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
 		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done); /* absent: r0 is 0 */
 		emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, (int16_t)lv->lv_moff));
@@ -700,26 +704,26 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
  * dt_zero's value if absent (BPF_NOEXIST: another CPU may make it first,
  * so look again); a full map jumps to drop.  r1-r5 clobbered.
  */
-static void get_or_make(dt_cg_t *cg, int fd, uint32_t key, int drop)
+static void get_or_make(dt_cg_t *cg, uint32_t map, uint32_t key, int drop)
 {
 	int have = label(cg);
 
-	emit_map(cg, R1, fd);
+	emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
-	emit_lookup0(cg, cg->cg_run->r_zero_fd);
+	emit_lookup0(cg, DT_MAP_ZERO);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	emit(cg, KS_MOV64_REG(R3, R0));
-	emit_map(cg, R1, fd);
+	emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
 	emit(cg, KS_CALL(BPF_FUNC_map_update_elem)); /* EEXIST: another CPU made it */
-	emit_map(cg, R1, fd);
+	emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, (int32_t)key));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	place(cg, have);
@@ -732,7 +736,7 @@ static void get_or_make(dt_cg_t *cg, int fd, uint32_t key, int drop)
 static void member_elem(dt_cg_t *cg, const lval_t *lv, int drop)
 {
 	dyn_key(cg, lv->lv_var, lv->lv_keys);
-	get_or_make(cg, dvar_fd(cg, lv->lv_var), cg->cg_ly->ly_key, drop);
+	get_or_make(cg, dvar_map(lv->lv_var), SA(DT_SR_KEY, 0), drop);
 }
 
 static int16_t slot_at(int sp)
@@ -756,9 +760,9 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	normalize(cg, R0, lv->lv_type);
 	if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
 		off = var_place(cg, v, &base) + lv->lv_moff;
-		if (off > INT16_MAX)
-			cg_error(cg, n, "too many variables for one map value");
-		emit(cg, KS_STX_MEM(bpf_size(sz), base, R0, (int16_t)off));
+		if (SA_OFF(off) > INT16_MAX)
+			cg_limit(cg, n, "too many variables for one map value");
+		emit_sa(cg, KS_STX_MEM(bpf_size(sz), base, R0, OFF(off)), off);
 		return;
 	}
 	push(cg, n);
@@ -813,7 +817,7 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 		s_rhs = slot_at(cg->cg_sp);
 	}
 	if (cg->cg_sp + 2 > SLOT_MAX)
-		cg_error(cg, n, "expression too deeply nested for the BPF stack");
+		cg_limit(cg, n, "expression too deeply nested for the BPF stack");
 	s_ptr = slot_at(cg->cg_sp + 1);
 	s_old = slot_at(cg->cg_sp + 2);
 	cg->cg_sp += 2;
@@ -852,7 +856,7 @@ static void dyn_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok
 		s_rhs = slot_at(cg->cg_sp);
 	}
 	if (cg->cg_sp + 1 > SLOT_MAX)
-		cg_error(cg, n, "expression too deeply nested for the BPF stack");
+		cg_limit(cg, n, "expression too deeply nested for the BPF stack");
 	s_old = slot_at(++cg->cg_sp);
 	dyn_load(cg, lv->lv_var, lv->lv_keys); /* leaves the key in the key buffer */
 	new_value(cg, op, t, rhs, s_rhs, s_old);
@@ -880,9 +884,9 @@ static void lv_load(dt_cg_t *cg, lval_t *lv)
 
 		if (v->v_string) {
 			emit(cg, KS_MOV64_REG(R0, base));
-			emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
 		} else {
-			emit(cg, KS_LDX_MEM(BPF_DW, R0, base, (int16_t)off));
+			emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, base, OFF(off)), off);
 		}
 		break;
 	}
@@ -905,13 +909,13 @@ static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 		int base;
 		uint32_t off = var_place(cg, v, &base);
 
-		if (off > INT16_MAX)
-			cg_error(cg, n, "too many variables for one map value");
+		if (SA_OFF(off) > INT16_MAX)
+			cg_limit(cg, n, "too many variables for one map value");
 		if (v->v_string) {
 			copy_string(cg, base, off);
 		} else {
 			normalize(cg, R0, lv->lv_type);
-			emit(cg, KS_STX_MEM(BPF_DW, base, R0, (int16_t)off));
+			emit_sa(cg, KS_STX_MEM(BPF_DW, base, R0, OFF(off)), off);
 		}
 		break;
 	}
@@ -921,9 +925,10 @@ static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 
 /* ---------------------------------------------------------------- built-ins */
 
+/* r0 = a temporary holding the string s (len bytes, cut at strsize - 1). */
 static void string_literal(dt_cg_t *cg, const char *s, size_t len)
 {
-	uint32_t off = tmp_string(cg), n = cg->cg_ly->ly_strsize;
+	uint32_t off = tmp_string(cg), n = cg->cg_strsize;
 
 	if (len > n - 1)
 		len = n - 1;
@@ -932,15 +937,15 @@ static void string_literal(dt_cg_t *cg, const char *s, size_t len)
 
 		for (uint32_t j = 0; j < 4 && i + j < len; j++)
 			w |= (uint32_t)(unsigned char)s[i + j] << (8 * j);
-		emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(off + i), (int32_t)w));
+		emit_sa(cg, KS_ST_MEM(BPF_W, R8, OFF(off + i), (int32_t)w), off);
 	}
 	emit(cg, KS_MOV64_REG(R0, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
 }
 
 /*
- * r0 = a temporary holding the user string at the address in r0, R2 bytes
- * at most (set_len: strsize); a bad address faults.
+ * r0 = a temporary (scratch address off) holding the user string at the
+ * address in r0, R2 bytes at most (set_len: strsize); a bad address faults.
  */
 static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
 {
@@ -949,129 +954,35 @@ static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
 	emit(cg, KS_MOV64_REG(R9, R0));
 	emit(cg, KS_MOV64_REG(R3, R0));
 	emit(cg, KS_MOV64_REG(R1, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 	if (set_len)
-		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_ly->ly_strsize));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
 	emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
 	emit_to(cg, KS_JMP_IMM(BPF_JSGT, R0, 0, 0), ok);
 	fault(cg, DT_FLT_BADADDR, R9);
 	place(cg, ok);
 	emit(cg, KS_MOV64_REG(R0, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
 }
 
-/* r0 = USDT argument i of this probe (0 where the probe has none). */
-static void usdt_arg(dt_cg_t *cg, int i, const dt_node_t *n)
+/*
+ * r0 = argument i of the probe: how to read it is the probe's provider's
+ * (a register, the stack, the error record), known when linking.
+ */
+static void probe_arg(dt_cg_t *cg, int i, const dt_node_t *n)
 {
-	const dt_stapsdt_arg_t *a;
-	const char *op;
-	int width, off;
-
-	if (cg->cg_in_error) {
-		/* ERROR: arg1 EPID, arg2 action, arg3 offset, arg4 fault, arg5 address */
-		uint32_t e = cg->cg_ly->ly_err;
-		static const int fields[] = { -1,
-					      offsetof(dt_errrec_t, er_epid),
-					      offsetof(dt_errrec_t, er_action),
-					      offsetof(dt_errrec_t, er_pc),
-					      offsetof(dt_errrec_t, er_fault),
-					      offsetof(dt_errrec_t, er_addr) };
-
-		if (i < 1 || i > 5)
-			emit(cg, KS_MOV64_IMM(R0, 0));
-		else
-			emit(cg,
-			     KS_LDX_MEM(i <= 3 ? BPF_W : BPF_DW, R0, R8, (int16_t)(e + fields[i])));
-		return;
-	}
-	if (cg->cg_pi->pi_kind == DT_PK_PROFILE || cg->cg_pi->pi_kind == DT_PK_TICK) {
-		/* arg0: the kernel's pc, arg1: the user pc; one of them is 0 */
-		int user = label(cg), done = label(cg);
-
-		if (i > 1) {
-			emit(cg, KS_MOV64_IMM(R0, 0));
-			return;
-		}
-		emit(cg, KS_LDX_MEM(BPF_DW, R1, R6, 136)); /* pt_regs cs */
-		emit(cg, KS_LDX_MEM(BPF_DW, R0, R6, 128)); /* pt_regs ip */
-		emit(cg, KS_ALU64_IMM(BPF_AND, R1, 3));
-		emit_to(cg, KS_JMP_IMM(BPF_JNE, R1, 0, 0), user);
-		if (i == 1)
-			emit(cg, KS_MOV64_IMM(R0, 0));
-		jump(cg, done);
-		place(cg, user);
-		if (i == 0)
-			emit(cg, KS_MOV64_IMM(R0, 0));
-		place(cg, done);
-		return;
-	}
-	if (cg->cg_pi->pi_kind != DT_PK_USDT || i >= cg->cg_nargs) {
-		emit(cg, KS_MOV64_IMM(R0, 0));
-		return;
-	}
-	a = &cg->cg_args[i];
-	op = a->sa_operand;
-	if (op[0] == '$') { /* a constant */
-		char *end;
-		long long v = strtoll(op + 1, &end, 0);
-
-		if (*end != '\0')
-			cg_error(cg, n, "USDT argument %d of %s:%s:%s:%s: unsupported operand %s",
-				 i, cg->cg_pd->dtpd_provider, cg->cg_pd->dtpd_mod,
-				 cg->cg_pd->dtpd_func, cg->cg_pd->dtpd_name, op);
-		emit_imm64(cg, R0, (uint64_t)v);
-	} else if (op[0] == '%') { /* a register */
-		if ((off = ks_reg_offset(op, &width)) < 0)
-			cg_error(cg, n, "USDT argument %d: unknown register %s", i, op);
-		emit(cg, KS_LDX_MEM(BPF_DW, R0, R6, (int16_t)off));
-		if (width < 8)
-			extend(cg, R0, (size_t)width, false);
-	} else { /* disp(%base[,%index[,scale]]) */
-		char base[16] = "", index[16] = "";
-		long disp = 0, scale = 1;
-		const char *p = op, *paren = strchr(op, '(');
-		char *end;
-
-		if (paren == NULL)
-			cg_error(cg, n, "USDT argument %d: unsupported operand %s", i, op);
-		if (paren != p) {
-			disp = strtol(p, &end, 0);
-			if (end != paren)
-				cg_error(cg, n,
-					 "USDT argument %d: operand %s (symbol-relative) is not "
-					 "supported yet",
-					 i, op);
-		}
-		if (sscanf(paren, "(%15[^,)],%15[^,)],%ld)", base, index, &scale) < 1)
-			cg_error(cg, n, "USDT argument %d: unsupported operand %s", i, op);
-		if ((off = ks_reg_offset(base, &width)) < 0 || strcmp(base, "%rip") == 0)
-			cg_error(cg, n, "USDT argument %d: unsupported base in %s", i, op);
-		emit(cg, KS_LDX_MEM(BPF_DW, R0, R6, (int16_t)off));
-		if (index[0] != '\0') {
-			if ((off = ks_reg_offset(index, &width)) < 0)
-				cg_error(cg, n, "USDT argument %d: unsupported index in %s", i, op);
-			emit(cg, KS_LDX_MEM(BPF_DW, R1, R6, (int16_t)off));
-			emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)scale));
-			emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
-		}
-		if (disp != 0)
-			emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)disp));
-		load_user(cg, (size_t)a->sa_size, a->sa_signed);
-		return;
-	}
-	extend(cg, R0, (size_t)a->sa_size, a->sa_signed);
+	(void)n;
+	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_ARG,
+					.px_arg = i,
+					.px_action = cg->cg_action,
+					.px_lfault = cg->cg_lfault });
+	cg->cg_faults = true; /* a memory operand may fault */
 }
 
-/* A kernel structure offset (looked up when a program first needs one), or a compile error. */
-static int16_t toff(dt_cg_t *cg, const dt_node_t *n, const char *what, dt_toff_t which)
+/* reg += a kernel structure offset, known when the program loads. */
+static void add_toff(dt_cg_t *cg, int reg, dt_toff_t which)
 {
-	int *off = cg->cg_run->r_off;
-
-	if (off[0] == -2) /* loading the kernel's BTF takes time: only when needed */
-		dt_task_offsets(cg->cg_run);
-	if (off[which] < 0 || off[which] > INT16_MAX)
-		cg_error(cg, n, "%s needs the kernel's BTF, which is not available", what);
-	return (int16_t)off[which];
+	emit_rel(cg, KS_ALU64_IMM(BPF_ADD, reg, 0), DT_RL_TOFF, which);
 }
 
 /*
@@ -1080,15 +991,14 @@ static int16_t toff(dt_cg_t *cg, const dt_node_t *n, const char *what, dt_toff_t
  * first) and gives a pointer; the last gives the sz bytes read (1, 2, 4 or
  * 8, zero-extended).  What cannot be read (a NULL mm) reads as 0.
  */
-static void task_chain(dt_cg_t *cg, const dt_node_t *n, const char *what, const dt_toff_t *path,
-		       int len, size_t sz)
+static void task_chain(dt_cg_t *cg, const dt_toff_t *path, int len, size_t sz)
 {
 	emit(cg, KS_CALL(BPF_FUNC_get_current_task));
 	emit(cg, KS_MOV64_REG(R3, R0));
 	for (int i = 0; i < len; i++) {
 		size_t rsz = i == len - 1 ? sz : 8;
 
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, toff(cg, n, what, path[i])));
+		add_toff(cg, R3, path[i]);
 		emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
 		emit(cg, KS_MOV64_REG(R1, FP));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
@@ -1102,30 +1012,30 @@ static void task_chain(dt_cg_t *cg, const dt_node_t *n, const char *what, const 
  * r0 = a string in a temporary: the 16-byte command name of the thread
  * (leader false: get_current_comm) or of its process's main thread.
  */
-static void comm_string(dt_cg_t *cg, const dt_node_t *n, const char *what, bool leader)
+static void comm_string(dt_cg_t *cg, bool leader)
 {
-	uint32_t off = tmp_string(cg), len = cg->cg_ly->ly_strsize - 1;
+	uint32_t off = tmp_string(cg), len = cg->cg_strsize - 1;
 
 	len = len < 16 ? len : 16;
 	if (leader) {
 		static const dt_toff_t path[] = { DT_TOFF_GROUP_LEADER };
 
-		task_chain(cg, n, what, path, 1, 8);
+		task_chain(cg, path, 1, 8);
 		emit(cg, KS_MOV64_REG(R3, R0));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R3, toff(cg, n, what, DT_TOFF_COMM)));
+		add_toff(cg, R3, DT_TOFF_COMM);
 		emit(cg, KS_MOV64_REG(R1, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
 		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
 	} else {
 		emit(cg, KS_MOV64_REG(R1, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 		emit(cg, KS_MOV64_IMM(R2, (int32_t)len + 1)); /* the helper ends it with a NUL */
 		emit(cg, KS_CALL(BPF_FUNC_get_current_comm));
 	}
-	emit(cg, KS_ST_MEM(BPF_B, R8, (int16_t)(off + len), 0));
+	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off + len), 0), off);
 	emit(cg, KS_MOV64_REG(R0, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
 }
 
 /*
@@ -1134,20 +1044,18 @@ static void comm_string(dt_cg_t *cg, const dt_node_t *n, const char *what, bool 
  * memory, NULs between them made spaces.  Empty where there are none (a
  * kernel thread) or they cannot be read.
  */
-static void psargs_string(dt_cg_t *cg, const dt_node_t *n, const char *what)
+static void psargs_string(dt_cg_t *cg, const dt_node_t *n)
 {
 	static const dt_toff_t path[] = { DT_TOFF_MM };
-	uint32_t off = tmp_string(cg), len = cg->cg_ly->ly_strsize - 1;
+	uint32_t off = tmp_string(cg), len = cg->cg_strsize - 1;
 	int ok = label(cg), read = label(cg), loop = label(cg), next = label(cg), done = label(cg);
 
 	len = len < 79 ? len : 79;
-	task_chain(cg, n, what, path, 1, 8);
+	task_chain(cg, path, 1, 8);
 	emit(cg, KS_MOV64_REG(R9, R0));
 	for (int i = 0; i < 2; i++) { /* arg_start, waiting on the stack, then arg_end in r0 */
 		emit(cg, KS_MOV64_REG(R3, R9));
-		emit(cg,
-		     KS_ALU64_IMM(BPF_ADD, R3,
-				  toff(cg, n, what, i == 0 ? DT_TOFF_ARG_START : DT_TOFF_ARG_END)));
+		add_toff(cg, R3, i == 0 ? DT_TOFF_ARG_START : DT_TOFF_ARG_END);
 		emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
 		emit(cg, KS_MOV64_REG(R1, FP));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
@@ -1165,14 +1073,14 @@ static void psargs_string(dt_cg_t *cg, const dt_node_t *n, const char *what)
 	place(cg, ok);
 	emit(cg, KS_MOV64_REG(R9, R2));
 	emit(cg, KS_MOV64_REG(R1, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), read);
 	emit(cg, KS_MOV64_IMM(R9, 0));
 	place(cg, read);
 	emit(cg, KS_MOV64_REG(R1, R8));
 	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R9));
-	emit(cg, KS_ST_MEM(BPF_B, R1, (int16_t)off, 0));
+	emit_sa(cg, KS_ST_MEM(BPF_B, R1, OFF(off), 0), off);
 	/* the NULs before the last byte (the last argument's own NUL) become spaces */
 	emit(cg, KS_MOV64_REG(R2, R9));
 	emit(cg, KS_ALU64_IMM(BPF_SUB, R2, 1));
@@ -1182,15 +1090,15 @@ static void psargs_string(dt_cg_t *cg, const dt_node_t *n, const char *what)
 	emit_to(cg, KS_JMP_REG(BPF_JSGE, R3, R2, 0), done);
 	emit(cg, KS_MOV64_REG(R4, R8));
 	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R3));
-	emit(cg, KS_LDX_MEM(BPF_B, R5, R4, (int16_t)off));
+	emit_sa(cg, KS_LDX_MEM(BPF_B, R5, R4, OFF(off)), off);
 	emit_to(cg, KS_JMP_IMM(BPF_JNE, R5, 0, 0), next);
-	emit(cg, KS_ST_MEM(BPF_B, R4, (int16_t)off, ' '));
+	emit_sa(cg, KS_ST_MEM(BPF_B, R4, OFF(off), ' '), off);
 	place(cg, next);
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, 1));
-	emit(cg, KS_JA((int16_t)(cg->cg_labels[loop] - (long)here(cg) - 1)));
+	jump(cg, loop);
 	place(cg, done);
 	emit(cg, KS_MOV64_REG(R0, R8));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
 }
 
 /*
@@ -1226,7 +1134,7 @@ static void cur_info_member(dt_cg_t *cg, dt_node_t *n)
 		} else if (strcmp(m, "pr_onpro") == 0) {
 			emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
 		} else if (strcmp(m, "pr_name") == 0) {
-			comm_string(cg, n, what, false);
+			comm_string(cg, false);
 		} else {
 			cg_error(cg, n, "%s cannot be read here", what);
 		}
@@ -1242,13 +1150,13 @@ static void cur_info_member(dt_cg_t *cg, dt_node_t *n)
 		else
 			extend(cg, R0, 4, false);
 	} else if (strcmp(m, "pr_fname") == 0) {
-		comm_string(cg, n, what, true);
+		comm_string(cg, true);
 	} else if (strcmp(m, "pr_psargs") == 0) {
-		psargs_string(cg, n, what);
+		psargs_string(cg, n);
 	} else {
 		for (size_t i = 0; i < sizeof(chains) / sizeof(chains[0]); i++)
 			if (strcmp(m, chains[i].name) == 0) {
-				task_chain(cg, n, what, chains[i].path, chains[i].len, 4);
+				task_chain(cg, chains[i].path, chains[i].len, 4);
 				return;
 			}
 		cg_error(cg, n, "%s cannot be read here", what);
@@ -1258,12 +1166,9 @@ static void cur_info_member(dt_cg_t *cg, dt_node_t *n)
 static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 {
 	const char *s = n->dn_name;
-	const dtrace_probedesc_t *pd = cg->cg_pd;
 
-	if (cg->cg_in_error)
-		pd = &cg->cg_dtp->dt_probes[DT_PK_ERROR - 1];
 	if (strncmp(s, "arg", 3) == 0 && s[3] >= '0' && s[3] <= '9' && s[4] == '\0') {
-		usdt_arg(cg, s[3] - '0', n);
+		probe_arg(cg, s[3] - '0', n);
 	} else if (strcmp(s, "pid") == 0 || strcmp(s, "tid") == 0) {
 		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
 		if (s[0] == 'p')
@@ -1279,18 +1184,18 @@ static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 	} else if (strcmp(s, "ppid") == 0) {
 		static const dt_toff_t path[] = { DT_TOFF_REAL_PARENT, DT_TOFF_TGID };
 
-		task_chain(cg, n, s, path, 2, 4);
+		task_chain(cg, path, 2, 4);
 	} else if (strcmp(s, "vtimestamp") == 0) {
 		static const dt_toff_t path[] = { DT_TOFF_SUM_EXEC };
 
-		task_chain(cg, n, s, path, 1, 8);
+		task_chain(cg, path, 1, 8);
 	} else if (strcmp(s, "errno") == 0) { /* kept per thread by dt_cg_errno_prog() */
 		int none = label(cg);
 
-		cg->cg_run->r_use_errno = true;
+		cg->cg_ps->ps_use_errno = true;
 		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
 		emit(cg, KS_STX_MEM(BPF_W, FP, R0, SLOT_TMP));
-		emit_map(cg, R1, cg->cg_run->r_errno_fd);
+		emit_map(cg, R1, DT_MAP_ERRNO);
 		emit(cg, KS_MOV64_REG(R2, FP));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
 		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
@@ -1308,25 +1213,25 @@ static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 	} else if (strcmp(s, "execname") == 0) {
 		uint32_t off = tmp_string(cg);
 
-		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)(off + 16), 0));
+		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(off + 16), 0), off);
 		emit(cg, KS_MOV64_REG(R1, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 		emit(cg, KS_MOV64_IMM(R2, 16));
 		emit(cg, KS_CALL(BPF_FUNC_get_current_comm));
 		emit(cg, KS_MOV64_REG(R0, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
-	} else if (strcmp(s, "probeprov") == 0) {
-		string_literal(cg, pd->dtpd_provider, strlen(pd->dtpd_provider));
-	} else if (strcmp(s, "probemod") == 0) {
-		string_literal(cg, pd->dtpd_mod, strlen(pd->dtpd_mod));
-	} else if (strcmp(s, "probefunc") == 0) {
-		string_literal(cg, pd->dtpd_func, strlen(pd->dtpd_func));
-	} else if (strcmp(s, "probename") == 0) {
-		string_literal(cg, pd->dtpd_name, strlen(pd->dtpd_name));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	} else if (strcmp(s, "probeprov") == 0 || strcmp(s, "probemod") == 0 ||
+		   strcmp(s, "probefunc") == 0 || strcmp(s, "probename") == 0) {
+		/* the probe's own name: a string each probe writes in its program */
+		int which = s[5] == 'p' ? 0 : s[5] == 'm' ? 1 : s[5] == 'f' ? 2 : 3;
+
+		emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_PROBESTR,
+						.px_arg = which,
+						.px_off = SA_OFF(tmp_string(cg)) });
 	} else if (strcmp(s, "id") == 0) {
-		emit(cg, KS_MOV64_IMM(R0, (int32_t)pd->dtpd_id));
+		emit_rel(cg, KS_MOV64_IMM(R0, 0), DT_RL_PRID, 0);
 	} else if (strcmp(s, "epid") == 0) {
-		emit(cg, KS_MOV64_IMM(R0, (int32_t)cg->cg_epid));
+		emit_rel(cg, KS_MOV64_IMM(R0, 0), DT_RL_EPID, 0);
 	} else if (strcmp(s, "curpsinfo") == 0 || strcmp(s, "curlwpsinfo") == 0) {
 		cg_error(cg, n, "%s can only be used as %s->member here", s, s);
 	} else {
@@ -1336,9 +1241,11 @@ static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 
 /* ---------------------------------------------------------------- subprograms */
 
-static void call_sub(dt_cg_t *cg, int l)
+/* A call of a shared subprogram, which linking appends to the program. */
+static void call_sub(dt_cg_t *cg, dt_subr_t sub)
 {
-	emit_to(cg, KS_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0), l);
+	emit_rel(cg, KS_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0), DT_RL_CALL, sub);
+	cg->cg_st->st_subrs[sub] = true;
 }
 
 /* r0 = strcmp(r1, r2) over strsize bytes at most; r1, r2 point into map values. */
@@ -1346,10 +1253,9 @@ static void sub_strcmp(dt_cg_t *cg)
 {
 	int loop = label(cg), diff = label(cg), eq = label(cg);
 
-	place(cg, cg->cg_lstrcmp);
 	emit(cg, KS_MOV64_IMM(R3, 0));
 	place(cg, loop);
-	emit_to(cg, KS_JMP_IMM(BPF_JGE, R3, (int32_t)cg->cg_ly->ly_strsize, 0), eq);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R3, (int32_t)cg->cg_strsize, 0), eq);
 	emit(cg, KS_MOV64_REG(R4, R1));
 	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R3));
 	emit(cg, KS_LDX_MEM(BPF_B, R4, R4, 0));
@@ -1359,7 +1265,7 @@ static void sub_strcmp(dt_cg_t *cg)
 	emit_to(cg, KS_JMP_REG(BPF_JNE, R4, R5, 0), diff);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R4, 0, 0), eq);
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, 1));
-	emit(cg, KS_JA((int16_t)(cg->cg_labels[loop] - (long)here(cg) - 1)));
+	jump(cg, loop);
 	place(cg, diff);
 	emit(cg, KS_MOV64_REG(R0, R4));
 	emit(cg, KS_ALU64_REG(BPF_SUB, R0, R5));
@@ -1374,16 +1280,15 @@ static void sub_strlen(dt_cg_t *cg)
 {
 	int loop = label(cg), done = label(cg);
 
-	place(cg, cg->cg_lstrlen);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	place(cg, loop);
-	emit_to(cg, KS_JMP_IMM(BPF_JGE, R0, (int32_t)cg->cg_ly->ly_strsize - 1, 0), done);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R0, (int32_t)cg->cg_strsize - 1, 0), done);
 	emit(cg, KS_MOV64_REG(R4, R1));
 	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R0));
 	emit(cg, KS_LDX_MEM(BPF_B, R4, R4, 0));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R4, 0, 0), done);
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, 1));
-	emit(cg, KS_JA((int16_t)(cg->cg_labels[loop] - (long)here(cg) - 1)));
+	jump(cg, loop);
 	place(cg, done);
 	emit(cg, KS_EXIT());
 }
@@ -1410,8 +1315,7 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 	cg_expr(cg, n->dn_right);
 	emit(cg, KS_MOV64_REG(R2, R0));
 	pop(cg, R1);
-	cg->cg_use_strcmp = true;
-	call_sub(cg, cg->cg_lstrcmp);
+	call_sub(cg, DT_SUBR_STRCMP);
 	emit_to(cg, KS_JMP_IMM(jop, R0, 0, 0), yes);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	jump(cg, done);
@@ -1640,7 +1544,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		if (n->dn_left->dn_kind == DT_N_IDENT && strcmp(n->dn_left->dn_name, "args") == 0) {
 			int i = (int)n->dn_args->dn_value;
 
-			usdt_arg(cg, i, n);
+			probe_arg(cg, i, n);
 			if (is_string(t)) /* a translated char *: the string it points to */
 				user_string(cg, tmp_string(cg), true);
 			else
@@ -1791,7 +1695,7 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 	dt_node_t *a = n->dn_args;
 
 	if (strcmp(f, "copyinstr") == 0) {
-		uint32_t off = tmp_string(cg), len = cg->cg_ly->ly_strsize;
+		uint32_t off = tmp_string(cg), len = cg->cg_strsize;
 
 		if (a->dn_next == NULL) {
 			cg_expr(cg, a);
@@ -1810,7 +1714,7 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 			emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)len, 0), small);
 			emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
 			place(cg, small);
-			emit(cg, KS_ST_MEM(BPF_B, R8, (int16_t)off, 0));
+			emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
 		}
 		user_string(cg, off, false);
 		return;
@@ -1818,8 +1722,7 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 	if (strcmp(f, "strlen") == 0) {
 		cg_expr(cg, a);
 		emit(cg, KS_MOV64_REG(R1, R0));
-		cg->cg_use_strlen = true;
-		call_sub(cg, cg->cg_lstrlen);
+		call_sub(cg, DT_SUBR_STRLEN);
 		return;
 	}
 	if (strcmp(f, "strjoin") == 0) {
@@ -1828,7 +1731,7 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 		 * are reserved so that the verifier sees the second copy, at a
 		 * variable offset, inside the scratch value.
 		 */
-		uint32_t off = tmp_string(cg), len = cg->cg_ly->ly_strsize;
+		uint32_t off = tmp_string(cg), len = cg->cg_strsize;
 		int ok = label(cg), fits = label(cg);
 
 		(void)tmp_string(cg);
@@ -1837,7 +1740,7 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 		cg_expr(cg, a);
 		emit(cg, KS_MOV64_REG(R3, R0));
 		emit(cg, KS_MOV64_REG(R1, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
 		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
 		emit_to(cg, KS_JMP_IMM(BPF_JSGE, R0, 1, 0), ok); /* bytes copied, the NUL too */
@@ -1848,14 +1751,14 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 		emit(cg, KS_MOV64_IMM(R0, (int32_t)len - 1));
 		place(cg, fits);
 		emit(cg, KS_MOV64_REG(R1, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, (int32_t)off));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
 		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
 		emit(cg, KS_ALU64_REG(BPF_SUB, R2, R0)); /* 1 to strsize */
 		pop(cg, R3);
 		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
 		emit(cg, KS_MOV64_REG(R0, R8));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)off));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
 		return;
 	}
 	cg_error(cg, n, "%s( ) is not supported yet", f);
@@ -1895,30 +1798,32 @@ uint32_t dt_llq_orders(const int64_t a[4], dt_llq_order_t *o, int *norders)
  */
 static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 {
-	dt_run_t *r = cg->cg_run;
+	dt_pstate_t *ps = cg->cg_ps;
 	const dt_ident_t *id = an->dn_ident;
 	const char *fname = id != NULL && id->di_func != NULL ? id->di_func->db_name : "";
 	dt_aggfn_t fn = DT_AGG_COUNT;
 	dt_agg_t *ag;
 	uint32_t off = 0;
 
-	for (uint32_t i = 0; i < r->r_naggs; i++)
-		if (strcmp(r->r_aggs[i]->ag_name, an->dn_name) == 0) {
-			if (strcmp(aggfn_names[r->r_aggs[i]->ag_fn], fname) != 0)
-				cg_error(cg, call, "@%s is %s( ) in another program, %s( ) here",
-					 an->dn_name, aggfn_names[r->r_aggs[i]->ag_fn], fname);
-			return r->r_aggs[i];
+	for (uint32_t i = 0; i < ps->ps_naggs; i++)
+		if (strcmp(ps->ps_aggs[i]->ag_name, an->dn_name) == 0) {
+			if (strcmp(aggfn_names[ps->ps_aggs[i]->ag_fn], fname) != 0)
+				cg_verror_tag(cg, call, "D_AGG_REDEF",
+					      "@%s is %s( ) in another program, %s( ) here",
+					      an->dn_name, aggfn_names[ps->ps_aggs[i]->ag_fn], fname);
+			return ps->ps_aggs[i];
 		}
 	while (strcmp(aggfn_names[fn], fname) != 0)
 		if (++fn > DT_AGG_LLQUANTIZE)
-			cg_error(cg, call, "@%s has no aggregating function", an->dn_name);
-	if (dt_grow(&r->r_aggs, &r->r_aggcap, r->r_naggs, sizeof(dt_agg_t *), 4) != 0)
-		cg_error(cg, call, "out of memory");
-	if ((ag = dt_arena_alloc(&r->r_arena, sizeof(*ag))) == NULL ||
-	    (ag->ag_name = dt_arena_strndup(&r->r_arena, an->dn_name, strlen(an->dn_name))) == NULL)
-		cg_error(cg, call, "out of memory");
-	r->r_aggs[r->r_naggs++] = ag;
-	ag->ag_id = r->r_naggs;
+			cg_limit(cg, call, "@%s has no aggregating function", an->dn_name);
+	if (dt_grow(&ps->ps_aggs, &ps->ps_aggcap, ps->ps_naggs, sizeof(dt_agg_t *), 4) != 0)
+		dt_cnomem(cg->cg_pcb);
+	if ((ag = dt_arena_alloc(&ps->ps_arena, sizeof(*ag))) == NULL ||
+	    (ag->ag_name = dt_arena_strndup(&ps->ps_arena, an->dn_name, strlen(an->dn_name))) ==
+		NULL)
+		dt_cnomem(cg->cg_pcb);
+	ps->ps_aggs[ps->ps_naggs++] = ag;
+	ag->ag_id = ps->ps_naggs;
 	ag->ag_fn = fn;
 	ag->ag_fd = -1;
 	ag->ag_normal = 1;
@@ -1928,8 +1833,8 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 		const dt_type_t *t = id->di_keys[i];
 
 		if (is_string(t)) {
-			ag->ag_keys[i] = (dt_rec_t){ off, cg->cg_ly->ly_strsize, DT_RK_STR, false };
-			off += cg->cg_ly->ly_strsize;
+			ag->ag_keys[i] = (dt_rec_t){ off, cg->cg_strsize, DT_RK_STR, false };
+			off += cg->cg_strsize;
 		} else if (dt_type_is_scalar(t)) {
 			size_t sz = tsize(t);
 
@@ -1955,14 +1860,14 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 		int n;
 
 		if (ag->ag_args[2] - ag->ag_args[1] >= DT_LLQUANTIZE_MAXORDERS)
-			cg_error(cg, call,
+			cg_limit(cg, call,
 				 "llquantize( ) of more than %d orders of magnitude is not "
 				 "supported",
 				 DT_LLQUANTIZE_MAXORDERS);
 		ag->ag_nbuckets = dt_llq_orders(ag->ag_args, o, &n);
 		if (ag->ag_nbuckets <= 4096 &&
-		    (ag->ag_llqval = dt_arena_alloc(&r->r_arena, 8 * ag->ag_nbuckets)) == NULL)
-			cg_error(cg, call, "out of memory");
+		    (ag->ag_llqval = dt_arena_alloc(&ps->ps_arena, 8 * ag->ag_nbuckets)) == NULL)
+			dt_cnomem(cg->cg_pcb);
 		/* what the consumer labels each bucket with: its lower bound */
 		for (uint32_t b = 0; ag->ag_llqval != NULL && b < ag->ag_nbuckets; b++)
 			ag->ag_llqval[b] = o[n - 1].lo_this; /* the top bucket, unless below */
@@ -1980,10 +1885,10 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	if (ag->ag_nbuckets > 0)
 		ag->ag_valsize = 8 * (1 + ag->ag_nbuckets);
 	if (ag->ag_valsize > 8 * 4096)
-		cg_error(cg, call, "@%s: %u buckets is more than BPF maps hold (4095)", an->dn_name,
+		cg_limit(cg, call, "@%s: %u buckets is more than BPF maps hold (4095)", an->dn_name,
 			 ag->ag_nbuckets);
-	if (ag->ag_valsize > r->r_aggzero)
-		r->r_aggzero = ag->ag_valsize;
+	if (ag->ag_valsize > ps->ps_aggzero)
+		ps->ps_aggzero = ag->ag_valsize;
 	return ag;
 }
 
@@ -2132,7 +2037,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 							: -1;
 	dt_node_t *x = call->dn_args, *incr = NULL;
 	int drop = label(cg), done = label(cg), nk;
-	uint32_t k = cg->cg_ly->ly_key;
+	uint32_t k = SA(DT_SR_KEY, 0);
 
 	if (incr_arg > 0)
 		for (incr = x; incr != NULL && incr_arg-- > 0;)
@@ -2148,13 +2053,14 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 	nk = eval_keys(cg, keys);
 	zero_key(cg, ag->ag_keysize);
 	store_keys(cg, keys, nk, 0);
-	if (ag->ag_keysize > cg->cg_ly->ly_keysize)
-		cg->cg_ly->ly_keysize = ag->ag_keysize;
-	get_or_make(cg, ag->ag_fd, k, drop); /* a new entry: zeroed from dt_zero */
+	if (ag->ag_keysize > cg->cg_ps->ps_keysize)
+		cg->cg_ps->ps_keysize = ag->ag_keysize;
+	get_or_make(cg, DT_MAP_AGG(ag->ag_id), k, drop); /* a new entry: zeroed from dt_zero */
 	/* this CPU's slot of the entry (its value holds every CPU's, in CPU order) */
 	emit(cg, KS_MOV64_REG(R9, R0));
 	emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
-	emit_to(cg, KS_JMP_IMM(BPF_JGE, R0, cg->cg_run->r_ncpus, 0), drop);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R0, 0, 0), drop);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NCPUS, 0);
 	emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)ag->ag_valsize));
 	emit(cg, KS_ALU64_REG(BPF_ADD, R9, R0));
 	if (incr != NULL)
@@ -2209,12 +2115,9 @@ static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
 	uint32_t off = cg->cg_recoff;
 
 	cg->cg_recoff += (store + 7) & ~7u;
-	if (!st->st_laidout) {
-		if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t),
-			    8) != 0)
-			cg_error(cg, NULL, "out of memory");
-		st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign };
-	}
+	if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t), 8) != 0)
+		dt_cnomem(cg->cg_pcb);
+	st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign };
 	return (int)off;
 }
 
@@ -2240,13 +2143,13 @@ static void agg_action(dt_cg_t *cg, dt_node_t *s, dt_akind_t kind)
 	if (n != NULL)
 		record_value(cg, n);
 	add_act(cg, kind, fmt, rec0);
-	if (!cg->cg_st->st_laidout) {
+	{
 		dt_act_t *act = &cg->cg_st->st_acts[cg->cg_st->st_nacts - 1];
 		uint32_t *copy =
-		    dt_arena_alloc(&cg->cg_run->r_arena, sizeof(uint32_t) * (size_t)naggs);
+		    dt_arena_alloc(&cg->cg_ps->ps_arena, sizeof(uint32_t) * (size_t)naggs);
 
 		if (copy == NULL)
-			cg_error(cg, s, "out of memory");
+			dt_cnomem(cg->cg_pcb);
 		memcpy(copy, ids, sizeof(uint32_t) * (size_t)naggs);
 		act->a_aggs = copy;
 		act->a_naggs = naggs;
@@ -2258,10 +2161,8 @@ static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
 {
 	dt_stmt_t *st = cg->cg_st;
 
-	if (st->st_laidout)
-		return;
 	if (dt_grow(&st->st_acts, &st->st_actcap, (size_t)st->st_nacts, sizeof(dt_act_t), 8) != 0)
-		cg_error(cg, NULL, "out of memory");
+		dt_cnomem(cg->cg_pcb);
 	st->st_acts[st->st_nacts++] = (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0, NULL, 0 };
 }
 
@@ -2272,7 +2173,7 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 
 	cg_expr(cg, n);
 	if (is_string(t)) {
-		int off = add_rec(cg, DT_RK_STR, cg->cg_ly->ly_strsize, false);
+		int off = add_rec(cg, DT_RK_STR, cg->cg_strsize, false);
 
 		copy_string(cg, R8, (uint32_t)off);
 	} else if (dt_type_is_scalar(t)) {
@@ -2337,7 +2238,7 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 
 			if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 ||
 			    sz->dn_value > 4096)
-				cg_error(cg, sz,
+				cg_limit(cg, sz,
 					 "tracemem( ) needs a constant size from 1 to 4096");
 			cg_expr(cg, s->dn_args);
 			off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
@@ -2386,22 +2287,21 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 /* ---------------------------------------------------------------- clauses */
 
 /*
- * Send size bytes of scratch at off to this CPU's principal buffer.  A
- * record that finds no room is counted in this CPU's dt_drops slot, which
- * the consumer reports as "N drops on CPU M": every record is either
- * printed or counted.
+ * Send size bytes of scratch at off (a scratch address) to this CPU's
+ * principal buffer.  A record that finds no room is counted in this CPU's
+ * dt_drops slot, which the consumer reports as "N drops on CPU M": every
+ * record is either printed or counted.
  */
 static void emit_output(dt_cg_t *cg, uint32_t off, uint32_t size)
 {
-	dt_run_t *r = cg->cg_run;
 	int sent = label(cg);
 
 	emit(cg, KS_MOV64_REG(R1, R6));
-	emit_map(cg, R2, r->r_events_fd);
+	emit_map(cg, R2, DT_MAP_EVENTS);
 	emit_imm64(cg, R3, BPF_F_CURRENT_CPU);
 	emit(cg, KS_MOV64_REG(R4, R8));
 	if (off != 0)
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R4, (int32_t)off));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R4, IMM(off)), off);
 	emit(cg, KS_MOV64_IMM(R5, (int32_t)size));
 	emit(cg, KS_CALL(BPF_FUNC_perf_event_output));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), sent);
@@ -2409,45 +2309,36 @@ static void emit_output(dt_cg_t *cg, uint32_t off, uint32_t size)
 	place(cg, sent);
 }
 
-static void cg_clause(dt_cg_t *cg, uint32_t epid, bool error_clause);
-
-/* The fault block of a clause: the error record, then the ERROR clauses. */
+/*
+ * The fault block of a clause: the error record (its EPID that of the
+ * clause on this probe), then the ERROR clauses, which linking places
+ * here (none in an ERROR clause's own fault block).
+ */
 static void fault_block(dt_cg_t *cg)
 {
-	dt_run_t *r = cg->cg_run;
-	uint32_t e = cg->cg_ly->ly_err;
+	uint32_t e = SA(DT_SR_ERR, 0);
 
-	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)e, 0));
-	emit(cg, KS_ST_MEM(BPF_W, R8, (int16_t)(e + 4), (int32_t)cg->cg_epid));
+	emit_sa(cg, KS_ST_MEM(BPF_W, R8, OFF(e), 0), e);
+	emit_sa(cg, KS_ST_MEM(BPF_W, R8, OFF(e + 4), 0), e);
+	dt_frag_reloc(cg->cg_fr, DT_RL_EPID, 0);
 	emit_output(cg, e, sizeof(dt_errrec_t));
-	if (cg->cg_in_error)
-		return;
-	for (uint32_t i = 0; i < r->r_necbs; i++)
-		if (cg->cg_dtp->dt_pinfo[r->r_ecbs[i].e_probe].pi_kind == DT_PK_ERROR)
-			cg_clause(cg, r->r_ecbs[i].e_epid, true);
+	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_ERROR });
 }
 
-static void cg_clause(dt_cg_t *cg, uint32_t epid, bool error_clause)
+static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 {
-	dt_run_t *r = cg->cg_run;
-	dt_ecb_t *ecb = &r->r_ecbs[epid - 1];
-	dt_stmt_t *st = ecb->e_stmt;
 	dt_node_t *c = st->st_clause;
 	int end = label(cg), lfault = label(cg);
-	/* the enclosing clause, when this is an ERROR clause in its fault block */
-	dt_stmt_t *ost = cg->cg_st;
-	uint32_t oepid = cg->cg_epid, orec = cg->cg_recoff;
-	int oaction = cg->cg_action, olfault = cg->cg_lfault;
-	bool oerr = cg->cg_in_error, ofaults = cg->cg_faults;
 
 	cg->cg_st = st;
-	cg->cg_epid = epid;
 	cg->cg_recoff = 8;
 	cg->cg_action = 0;
 	cg->cg_lfault = lfault;
-	cg->cg_in_error = error_clause;
 	cg->cg_faults = false;
-	emit(cg, KS_ST_MEM(BPF_W, R8, 0, (int32_t)epid));
+	cg->cg_tmp = 0; /* temporaries live for one clause */
+	cg->cg_sp = 0;
+	cg->cg_loc = &c->dn_loc;
+	emit_rel(cg, KS_ST_MEM(BPF_W, R8, 0, 0), DT_RL_EPID, 0);
 	emit(cg, KS_ST_MEM(BPF_W, R8, 4, 0));
 	if (c->dn_cond != NULL) {
 		cg_expr(cg, c->dn_cond);
@@ -2457,96 +2348,141 @@ static void cg_clause(dt_cg_t *cg, uint32_t epid, bool error_clause)
 		cg->cg_action++;
 		cg_stmt(cg, s);
 	}
-	if (!st->st_laidout) {
-		st->st_size = cg->cg_recoff;
-		st->st_laidout = true;
-	}
-	if (cg->cg_recoff > cg->cg_ly->ly_recmax)
-		cg->cg_ly->ly_recmax = cg->cg_recoff;
+	st->st_size = cg->cg_recoff;
+	if (st->st_size > cg->cg_ps->ps_recmax)
+		cg->cg_ps->ps_recmax = st->st_size;
 	/*
 	 * A clause that records nothing says only that it fired: not needed
-	 * when quiet, nor when it aggregates (as DTrace: aggregating is its output).
+	 * when quiet, nor when it aggregates (as DTrace: aggregating is its
+	 * output).  Whether it is quiet is the consumer's, known at load.
 	 */
-	if (st->st_data || (!r->r_quiet && !st->st_agg)) {
+	if (st->st_data) {
 		emit_output(cg, 0, st->st_size);
+	} else if (!st->st_agg) { /* linking drops the output when the consumer is quiet */
+		size_t px = cg->cg_fr->fr_npx, from;
+
+		emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_DEFOUT });
+		from = here(cg);
+		emit_output(cg, 0, st->st_size);
+		cg->cg_fr->fr_px[px].px_arg = (int)(here(cg) - from);
 	}
-	if (cg->cg_faults) { /* the verifier refuses code that cannot be reached */
+	if (cg->cg_faults) {
+		/*
+		 * The verifier refuses code that cannot be reached: linking drops
+		 * the fault block when nothing jumps to it (a probe argument in a
+		 * register cannot fault; one in memory can).
+		 */
+		size_t px = cg->cg_fr->fr_npx, from;
+
 		jump(cg, end);
+		emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_FAULTS, .px_lfault = lfault });
+		from = here(cg);
 		place(cg, lfault);
 		fault_block(cg);
+		cg->cg_fr->fr_px[px].px_arg = (int)(here(cg) - from);
 	}
 	place(cg, end);
-	cg->cg_st = ost;
-	cg->cg_epid = oepid;
-	cg->cg_recoff = orec;
-	cg->cg_action = oaction;
-	cg->cg_lfault = olfault;
-	cg->cg_in_error = oerr;
-	cg->cg_faults = ofaults;
 }
 
-int dt_cg_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec,
-		const uint32_t *epids, int nepids, ks_code_t *out)
+/*
+ * The prologue every probe's program starts with: the context, the state
+ * and scratch values, the activity check; then the probe's clauses; then
+ * the exit.
+ */
+static void cg_prologue(dt_cg_t *cg)
 {
-	dt_cg_t cg;
-	int exit_l, want, rc = 0;
-	const dt_pinfo_t *pi = &dtp->dt_pinfo[probe];
+	int exit_l = label(cg);
 
+	emit(cg, KS_MOV64_REG(R6, R1));
+	emit_lookup0(cg, DT_MAP_STATE);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
+	emit(cg, KS_MOV64_REG(R7, R0));
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_ACTIVITY));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R1, 0, 0), exit_l);
+	dt_frag_reloc(cg->cg_fr, DT_RL_ACTIVITY, 0);
+	emit_lookup0(cg, DT_MAP_SCRATCH);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
+	emit(cg, KS_MOV64_REG(R8, R0));
+	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_CLAUSES });
+	place(cg, exit_l);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	emit(cg, KS_EXIT());
+}
+
+void dt_cg_program(dt_pcb_t *pcb)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtrace_prog_t *pgp = pcb->pcb_prog;
+	dt_pstate_t *ps;
+	dt_cg_t cg;
+	uint32_t strsize;
+	int n = 0;
+
+	for (dt_node_t *c = pgp->dp_clauses; c != NULL; c = c->dn_next)
+		n += c->dn_kind == DT_N_CLAUSE;
+	if (n == 0)
+		return;
+	if ((ps = dt_pstate(dtp)) == NULL)
+		dt_cnomem(pcb);
+	strsize = (uint32_t)dt_option_get(dtp, "strsize", 256);
+	if (strsize < 8 || strsize > 4096)
+		dt_cerror(pcb, &pgp->dp_clauses->dn_loc, "D_CG_LIMIT",
+			  "strsize must be from 8 to 4096 bytes");
+	strsize = (strsize + 7) & ~7u;
+	if (ps->ps_strsize == 0)
+		ps->ps_strsize = strsize;
+	else if (ps->ps_strsize != strsize)
+		dt_cerror(pcb, &pgp->dp_clauses->dn_loc, "D_CG_LIMIT",
+			  "strsize is %u for the programs compiled before: it cannot change",
+			  ps->ps_strsize);
 	memset(&cg, 0, sizeof(cg));
-	cg.cg_dtp = dtp;
-	cg.cg_run = r;
-	cg.cg_ly = &r->r_layout;
-	cg.cg_code = out;
-	cg.cg_probe = probe;
-	cg.cg_pd = &dtp->dt_probes[probe];
-	cg.cg_pi = pi;
-	cg.cg_nargs = 0;
-	if (argspec != NULL && (cg.cg_nargs = dt_stapsdt_args(argspec, cg.cg_args)) < 0)
-		cg.cg_nargs = 0;
-	if (setjmp(cg.cg_jmp) != 0) {
-		rc = -1;
-		goto done;
-	}
-	cg.cg_lstrcmp = label(&cg);
-	cg.cg_lstrlen = label(&cg);
-	exit_l = label(&cg);
-	want = pi->pi_kind == DT_PK_BEGIN ? DT_ACTIVITY_WARMUP
-	       : pi->pi_kind == DT_PK_END ? DT_ACTIVITY_ENDING
-					  : DT_ACTIVITY_ACTIVE;
-	/* prologue: ctx, state, activity, scratch */
-	emit(&cg, KS_MOV64_REG(R6, R1));
-	emit_lookup0(&cg, r->r_state_fd);
-	emit_to(&cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
-	emit(&cg, KS_MOV64_REG(R7, R0));
-	emit(&cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_ACTIVITY));
-	emit_to(&cg, KS_JMP_IMM(BPF_JNE, R1, want, 0), exit_l);
-	emit_lookup0(&cg, r->r_scratch_fd);
-	emit_to(&cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
-	emit(&cg, KS_MOV64_REG(R8, R0));
-	for (int i = 0; i < nepids; i++) {
-		cg.cg_tmp = 0; /* temporaries live for one clause */
-		cg_clause(&cg, epids[i], false);
-	}
-	place(&cg, exit_l);
-	emit(&cg, KS_MOV64_IMM(R0, 0));
-	emit(&cg, KS_EXIT());
-	if (cg.cg_use_strcmp)
+	cg.cg_pcb = pcb;
+	cg.cg_ps = ps;
+	cg.cg_strsize = strsize;
+	cg.cg_loc = &pgp->dp_clauses->dn_loc;
+	if (!ps->ps_ready) { /* what every program shares, made by the first */
+		cg.cg_fr = &ps->ps_prologue;
+		cg_prologue(&cg);
+		cg.cg_fr = &ps->ps_subrs[DT_SUBR_STRCMP];
 		sub_strcmp(&cg);
-	if (cg.cg_use_strlen)
+		cg.cg_fr = &ps->ps_subrs[DT_SUBR_STRLEN];
 		sub_strlen(&cg);
-	resolve(&cg);
-done:
-	free(cg.cg_labels);
-	free(cg.cg_fix);
-	return rc;
+		ps->ps_ready = true;
+	}
+	if ((pgp->dp_stmts = calloc((size_t)n, sizeof(dt_stmt_t))) == NULL)
+		dt_cnomem(pcb);
+	for (dt_node_t *c = pgp->dp_clauses; c != NULL; c = c->dn_next) {
+		dt_stmt_t *st;
+
+		if (c->dn_kind != DT_N_CLAUSE)
+			continue;
+		st = &pgp->dp_stmts[pgp->dp_nstmts++];
+		st->st_clause = c;
+		cg.cg_fr = &st->st_code;
+		cg_clause(&cg, st);
+		if (st->st_code.fr_oom)
+			dt_cnomem(pcb);
+	}
+}
+
+void dt_stmts_free(dtrace_prog_t *pgp)
+{
+	for (int i = 0; i < pgp->dp_nstmts; i++) {
+		free(pgp->dp_stmts[i].st_recs);
+		free(pgp->dp_stmts[i].st_acts);
+		dt_frag_free(&pgp->dp_stmts[i].st_code);
+	}
+	free(pgp->dp_stmts);
+	pgp->dp_stmts = NULL;
+	pgp->dp_nstmts = 0;
 }
 
 /*
  * The sys_exit raw tracepoint's program: errno of the thread's last system
- * call (0 if it succeeded) into r_errno_fd.  A thread without an entry has
- * errno 0, so a success only writes over an error.
+ * call (0 if it succeeded) into the dt_errno map.  A thread without an
+ * entry has errno 0, so a success only writes over an error.
  */
-void dt_cg_errno_prog(dt_run_t *r, ks_code_t *code)
+void dt_cg_errno_prog(dt_frag_t *fr)
 {
 	const struct bpf_insn insns[] = {
 		KS_LDX_MEM(BPF_DW, R7, R1, 8), /* args[1]: the return value */
@@ -2558,7 +2494,7 @@ void dt_cg_errno_prog(dt_run_t *r, ks_code_t *code)
 		KS_CALL(BPF_FUNC_get_current_pid_tgid),
 		KS_STX_MEM(BPF_W, FP, R0, -4),
 		KS_STX_MEM(BPF_W, FP, R8, -8),
-		KS_LD_MAP_FD(R1, r->r_errno_fd),
+		KS_LD_MAP_FD(R1, 0),
 		KS_MOV64_REG(R2, FP),
 		KS_ALU64_IMM(BPF_ADD, R2, -4),
 		KS_CALL(BPF_FUNC_map_lookup_elem),
@@ -2568,7 +2504,7 @@ void dt_cg_errno_prog(dt_run_t *r, ks_code_t *code)
 		KS_STX_MEM(BPF_W, R0, R8, 0),
 		KS_JMP_IMM(BPF_JA, 0, 0, 9),
 		KS_JMP_IMM(BPF_JEQ, R8, 0, 8), /* no entry, no error */
-		KS_LD_MAP_FD(R1, r->r_errno_fd),
+		KS_LD_MAP_FD(R1, 0),
 		KS_MOV64_REG(R2, FP),
 		KS_ALU64_IMM(BPF_ADD, R2, -4),
 		KS_MOV64_REG(R3, FP),
@@ -2579,30 +2515,10 @@ void dt_cg_errno_prog(dt_run_t *r, ks_code_t *code)
 		KS_EXIT(),
 	};
 
-	ks_emit(code, insns, sizeof(insns) / sizeof(insns[0]));
-}
-
-void dt_cg_layout(dt_run_t *r, bool final)
-{
-	dt_layout_t *ly = &r->r_layout;
-
-	if (!final) { /* a sizing pass: everything at 0, maxima collected */
-		uint32_t strsize = ly->ly_strsize;
-
-		memset(ly, 0, sizeof(*ly));
-		ly->ly_strsize = strsize;
-		ly->ly_state = DT_ST_HDRSIZE;
-		ly->ly_keysize = 16;
-		ly->ly_valsize = 8;
-		return;
+	for (size_t i = 0; i < sizeof(insns) / sizeof(insns[0]); i++) {
+		dt_frag_emit(fr, insns[i]);
+		if (insns[i].code == (BPF_LD | BPF_DW | BPF_IMM) &&
+		    insns[i].src_reg == BPF_PSEUDO_MAP_FD)
+			dt_frag_reloc(fr, DT_RL_MAP, DT_MAP_ERRNO);
 	}
-	ly->ly_recmax = (ly->ly_recmax + 7) & ~7u;
-	ly->ly_err = ly->ly_recmax;
-	ly->ly_this = ly->ly_err + sizeof(dt_errrec_t);
-	ly->ly_key = ly->ly_this + ((ly->ly_thissize + 7) & ~7u);
-	ly->ly_val = ly->ly_key + ly->ly_keysize;
-	ly->ly_empty = ly->ly_val + ly->ly_valsize;
-	ly->ly_tmp = ly->ly_empty + ly->ly_strsize;
-	ly->ly_scratch = ly->ly_tmp + ly->ly_tmpsize;
-	ly->ly_state = (ly->ly_state + 7) & ~7u;
 }

@@ -431,7 +431,7 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 		return;
 	seen = r->r_drops_seen;
 	now = seen + nv;
-	if (bpf_map_lookup_elem(r->r_drops_fd, &key, now) != 0)
+	if (bpf_map_lookup_elem(r->r_fd[DT_MAP_DROPS], &key, now) != 0)
 		return;
 	for (int k = 0; k < DT_DROP_NKINDS; k++) {
 		unsigned long long total = 0;
@@ -468,7 +468,7 @@ int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 
 	while (pages * 2 * (uint64_t)page <= bufsize) /* a power of two, bufsize at most */
 		pages *= 2;
-	r->r_pb = perf_buffer__new(r->r_events_fd, pages, on_sample, NULL, dtp, NULL);
+	r->r_pb = perf_buffer__new(r->r_fd[DT_MAP_EVENTS], pages, on_sample, NULL, dtp, NULL);
 	if (r->r_pb == NULL || libbpf_get_error(r->r_pb)) {
 		int err = errno;
 

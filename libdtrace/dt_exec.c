@@ -40,13 +40,8 @@ static dt_run_t *run_get(dtrace_hdl_t *dtp)
 		return r;
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return NULL;
-	if ((r->r_vars = dt_strset_create(&r->r_arena)) == NULL) {
-		free(r);
-		return NULL;
-	}
-	r->r_state_fd = r->r_scratch_fd = r->r_dvars_fd = r->r_events_fd = r->r_errno_fd = -1;
-	r->r_drops_fd = -1;
-	r->r_zero_fd = -1;
+	for (int i = 0; i < DT_MAP_NFIXED; i++)
+		r->r_fd[i] = -1;
 	r->r_pidfd = -1;
 	r->r_off[0] = -2; /* not looked up */
 	r->r_status = DTRACE_STATUS_NONE;
@@ -71,39 +66,24 @@ void dt_run_free(dtrace_hdl_t *dtp)
 			close(r->r_progs[i].bp_fd);
 	free(r->r_progs);
 	perf_buffer__free(r->r_pb);
-	if (r->r_state_fd >= 0)
-		close(r->r_state_fd);
-	if (r->r_scratch_fd >= 0)
-		close(r->r_scratch_fd);
-	if (r->r_dvars_fd >= 0)
-		close(r->r_dvars_fd);
-	for (uint32_t i = 0; i < r->r_nsouvars; i++)
-		if (r->r_souvars[i].sv_fd >= 0)
-			close(r->r_souvars[i].sv_fd);
-	free(r->r_souvars);
-	if (r->r_events_fd >= 0)
-		close(r->r_events_fd);
-	if (r->r_errno_fd >= 0)
-		close(r->r_errno_fd);
-	if (r->r_drops_fd >= 0)
-		close(r->r_drops_fd);
+	for (int i = 0; i < DT_MAP_NFIXED; i++)
+		if (r->r_fd[i] >= 0)
+			close(r->r_fd[i]);
+	for (uint32_t i = 0; i < r->r_nsoufds; i++)
+		if (r->r_soufds[i] >= 0)
+			close(r->r_soufds[i]);
+	free(r->r_soufds);
 	free(r->r_drops_seen);
-	if (r->r_zero_fd >= 0)
-		close(r->r_zero_fd);
 	for (uint32_t i = 0; i < r->r_naggs; i++)
-		if (r->r_aggs[i]->ag_fd >= 0)
+		if (r->r_aggs[i]->ag_fd >= 0) {
 			close(r->r_aggs[i]->ag_fd);
+			r->r_aggs[i]->ag_fd = -1;
+		}
 	dt_agg_free(r);
-	free(r->r_aggs);
 	if (r->r_pidfd >= 0)
 		close(r->r_pidfd);
-	for (int i = 0; i < r->r_nstmts; i++) {
-		free(r->r_stmts[i].st_recs);
-		free(r->r_stmts[i].st_acts);
-	}
 	free(r->r_stmts);
 	free(r->r_ecbs);
-	dt_arena_free(&r->r_arena);
 	free(r);
 	dtp->dt_run = NULL;
 }
@@ -113,11 +93,11 @@ void dt_run_free(dtrace_hdl_t *dtp)
 static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 {
 	for (uint32_t i = 0; i < r->r_necbs; i++) /* two descriptions, one probe */
-		if (r->r_ecbs[i].e_probe == probe && r->r_ecbs[i].e_stmt == &r->r_stmts[stmt])
+		if (r->r_ecbs[i].e_probe == probe && r->r_ecbs[i].e_stmt == r->r_stmts[stmt])
 			return 0;
 	if (dt_grow(&r->r_ecbs, &r->r_ecbcap, r->r_necbs, sizeof(dt_ecb_t), 32) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	r->r_ecbs[r->r_necbs] = (dt_ecb_t){ r->r_necbs + 1, probe, &r->r_stmts[stmt] };
+	r->r_ecbs[r->r_necbs] = (dt_ecb_t){ r->r_necbs + 1, probe, r->r_stmts[stmt] };
 	r->r_necbs++;
 	return 1;
 }
@@ -125,7 +105,7 @@ static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 /* Enable the statement for every probe from index first on that its descriptions match. */
 static int match_stmt(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t first, unsigned *nmatch)
 {
-	for (dt_node_t *pd = r->r_stmts[stmt].st_clause->dn_pdescs; pd != NULL; pd = pd->dn_next) {
+	for (dt_node_t *pd = r->r_stmts[stmt]->st_clause->dn_pdescs; pd != NULL; pd = pd->dn_next) {
 		dtrace_probedesc_t desc;
 
 		if (dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, pd->dn_name, &desc) != 0)
@@ -165,22 +145,16 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 	/* the probe table, read now: it holds the processes running now */
 	if (dt_probe_table(dtp) != 0)
 		return -1;
-	for (dt_node_t *c = pgp->dp_clauses; c != NULL; c = c->dn_next) {
-		dt_stmt_t *ns;
+	for (int k = 0; k < pgp->dp_nstmts; k++) {
+		dt_stmt_t **ns;
+		dt_node_t *c = pgp->dp_stmts[k].st_clause;
 		unsigned before = nmatch;
 
-		if (c->dn_kind != DT_N_CLAUSE)
-			continue;
 		ns = realloc(r->r_stmts, (size_t)(r->r_nstmts + 1) * sizeof(*ns));
 		if (ns == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
-		/* ECBs point at statements: fix them up after the move */
-		for (uint32_t i = 0; i < r->r_necbs; i++)
-			r->r_ecbs[i].e_stmt = ns + (r->r_ecbs[i].e_stmt - r->r_stmts);
 		r->r_stmts = ns;
-		memset(&ns[r->r_nstmts], 0, sizeof(*ns));
-		ns[r->r_nstmts].st_clause = c;
-		r->r_nstmts++;
+		ns[r->r_nstmts++] = &pgp->dp_stmts[k];
 		if (match_stmt(dtp, r, r->r_nstmts - 1, 0, &nmatch) != 0)
 			return -1;
 		for (dt_node_t *pd = c->dn_pdescs; pd != NULL; pd = pd->dn_next)
@@ -280,36 +254,31 @@ static void fire_own(dtrace_hdl_t *dtp, dt_run_t *r, dt_pkind_t kind)
 			(void)ks_prog_run(r->r_progs[k].bp_fd);
 }
 
-/* Generate the program of r_progs[k]; load it when load is set. */
+/* Link the program of r_progs[k]; load it when load is set. */
 static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 {
 	dt_bprog_t *bp = &r->r_progs[k];
-	uint32_t *epids = calloc(r->r_necbs ? r->r_necbs : 1, sizeof(*epids));
-	ks_code_t code = { 0 };
-	int n = 0, rc;
+	dt_frag_t prog = { 0 };
+	ks_code_t code;
+	int rc;
 	char *log;
 
-	if (epids == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	for (uint32_t i = 0; i < r->r_necbs; i++)
-		if (r->r_ecbs[i].e_probe == bp->bp_probe)
-			epids[n++] = r->r_ecbs[i].e_epid;
-	rc = dt_cg_probe(dtp, r, bp->bp_probe, bp->bp_argspec, epids, n, &code);
-	free(epids);
+	rc = dt_link_probe(dtp, r, bp->bp_probe, bp->bp_argspec, &prog);
 	if (rc != 0 || !load) {
-		ks_code_free(&code);
+		dt_frag_free(&prog);
 		return rc;
 	}
 	if ((log = malloc(1 << 20)) == NULL) {
-		ks_code_free(&code);
+		dt_frag_free(&prog);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
+	code = (ks_code_t){ prog.fr_insns, prog.fr_len, prog.fr_cap, false };
 	/* USDT sites of a program share one link where the kernel has uprobe_multi */
 	bp->bp_multi =
 	    dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_USDT && ks_features()->kf_uprobe_multi;
 	bp->bp_fd = ks_prog_load(prog_type(dtp->dt_pinfo[bp->bp_probe].pi_kind),
 				 bp->bp_multi ? KS_UPROBE_MULTI : 0, "dtrace", &code, log, 1 << 20);
-	ks_code_free(&code);
+	dt_frag_free(&prog);
 	if (bp->bp_fd < 0) {
 		const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
 		int err = -bp->bp_fd;
@@ -534,11 +503,11 @@ static int set_activity(dt_run_t *r, uint64_t want, uint64_t from)
 	if (v == NULL)
 		return -1;
 	/* the state value is also the globals: read, change the header, write back */
-	if (bpf_map_lookup_elem(r->r_state_fd, &key, v) == 0) {
+	if (bpf_map_lookup_elem(r->r_fd[DT_MAP_STATE], &key, v) == 0) {
 		memcpy(&cur, v + DT_ST_ACTIVITY, 8);
 		if (from == 0 || cur == from) {
 			memcpy(v + DT_ST_ACTIVITY, &want, 8);
-			rc = bpf_map_update_elem(r->r_state_fd, &key, v, BPF_ANY);
+			rc = bpf_map_update_elem(r->r_fd[DT_MAP_STATE], &key, v, BPF_ANY);
 		} else {
 			rc = 0;
 		}
@@ -553,81 +522,84 @@ static uint32_t entries(uint64_t max)
 	return (uint32_t)(max < 1 ? 1 : max > (1u << 26) ? 1u << 26 : max);
 }
 
+static int map_err(dtrace_hdl_t *dtp, int fd, const char *what)
+{
+	return dt_set_errmsg(dtp, fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING, "cannot create %s: %s",
+			     what, strerror(-fd));
+}
+
 static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
+	const dt_layout_t *ly = &r->r_layout;
+	const dt_pstate_t *ps = r->r_ps;
 	uint64_t dyn = dt_option_get(dtp, "dynvarsize", 1 << 20);
-	uint32_t entry = r->r_layout.ly_keysize + r->r_layout.ly_valsize + 64;
+	uint32_t entry = ly->ly_keysize + ly->ly_valsize + 64;
 	uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1), zero;
-	int *fds[] = { &r->r_state_fd,	&r->r_scratch_fd, &r->r_dvars_fd,
-		       &r->r_events_fd, &r->r_drops_fd,	  &r->r_errno_fd };
+	int *fd = r->r_fd;
 
-	r->r_state_fd =
-	    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, r->r_layout.ly_state, 1, 0);
-	r->r_scratch_fd =
-	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4, r->r_layout.ly_scratch, 1, 0);
-	r->r_dvars_fd = ks_map_create(BPF_MAP_TYPE_HASH, "dt_dvars", r->r_layout.ly_keysize,
-				      r->r_layout.ly_valsize, n, 0);
-	r->r_events_fd = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
-				       (uint32_t)r->r_ncpus, 0);
-	r->r_drops_fd =
+	fd[DT_MAP_STATE] = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, ly->ly_state, 1, 0);
+	fd[DT_MAP_SCRATCH] =
+	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4, ly->ly_scratch, 1, 0);
+	fd[DT_MAP_DVARS] =
+	    ks_map_create(BPF_MAP_TYPE_HASH, "dt_dvars", ly->ly_keysize, ly->ly_valsize, n, 0);
+	fd[DT_MAP_EVENTS] = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
+					  (uint32_t)r->r_ncpus, 0);
+	fd[DT_MAP_DROPS] =
 	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4, 8 * DT_DROP_NKINDS, 1, 0);
-	if (r->r_use_errno) /* the least recently seen threads make room */
-		r->r_errno_fd = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
-		int err = -*fds[i];
-
-		if (*fds[i] >= 0 || (fds[i] == &r->r_errno_fd && !r->r_use_errno))
+	if (ps->ps_use_errno) /* the least recently seen threads make room */
+		fd[DT_MAP_ERRNO] = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
+	/*
+	 * dt_zero: the zeroed value new aggregation entries and struct
+	 * elements are made from.  Aggregations: entries made as keys appear,
+	 * up to aggsize bytes of keys and values per CPU.  An entry's value is
+	 * every CPU's value in CPU order (the layout a per-CPU map's lookup
+	 * gives), in a plain hash: a per-CPU hash allocates per-CPU memory for
+	 * each new key, 3 us a key against 0.5 us here (bench/agg_bench.py).
+	 * The price: CPUs that hit the same key at once share its cache lines.
+	 */
+	zero = ps->ps_aggzero * (uint32_t)r->r_ncpus;
+	if (r->r_naggs > 0 || ps->ps_nsouvars > 0)
+		fd[DT_MAP_ZERO] = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
+						zero > ps->ps_sousize ? zero : ps->ps_sousize, 1, 0);
+	for (int i = 0; i < DT_MAP_NFIXED; i++) {
+		if (fd[i] >= 0 || (i == DT_MAP_ERRNO && !ps->ps_use_errno) ||
+		    (i == DT_MAP_ZERO && r->r_naggs == 0 && ps->ps_nsouvars == 0))
 			continue;
-		*fds[i] = -1;
-		return dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
-				     "cannot create the BPF maps: %s", strerror(err));
+		int err = fd[i];
+
+		fd[i] = -1;
+		return map_err(dtp, err, "the BPF maps");
 	}
-	for (uint32_t i = 0; i < r->r_nsouvars; i++) {
-		dt_souvar_t *sv = &r->r_souvars[i];
-		uint64_t max = dyn / (r->r_layout.ly_keysize + sv->sv_size + 64);
+	if (ps->ps_nsouvars > 0 &&
+	    (r->r_soufds = malloc(ps->ps_nsouvars * sizeof(*r->r_soufds))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < ps->ps_nsouvars; i++) {
+		const dt_souvar_t *sv = &ps->ps_souvars[i];
+		uint64_t max = dyn / (ly->ly_keysize + sv->sv_size + 64);
 		char name[16];
 
 		snprintf(name, sizeof(name), "dt_sou%u", sv->sv_id);
-		sv->sv_fd = ks_map_create(BPF_MAP_TYPE_HASH, name, r->r_layout.ly_keysize,
-					  sv->sv_size, entries(max), 0);
-		if (sv->sv_fd < 0)
-			return dt_set_errmsg(dtp, sv->sv_fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
-					     "cannot create the map of a struct variable: %s",
-					     strerror(-sv->sv_fd));
+		r->r_soufds[i] = ks_map_create(BPF_MAP_TYPE_HASH, name, ly->ly_keysize, sv->sv_size,
+					       entries(max), 0);
+		r->r_nsoufds++;
+		if (r->r_soufds[i] < 0)
+			return map_err(dtp, r->r_soufds[i], "the map of a struct variable");
 	}
-	if (r->r_naggs == 0 && r->r_nsouvars == 0)
-		return 0;
-	/*
-	 * dt_zero: the zeroed value new aggregation entries and struct
-	 * elements are made from.  Aggregations: entries made as keys appear, up to aggsize bytes of
-	 * keys and values per CPU.  An entry's value is every CPU's value in
-	 * CPU order (the layout a per-CPU map's lookup gives), in a plain hash:
-	 * a per-CPU hash allocates per-CPU memory for each new key, 3 us a key
-	 * against 0.5 us here (bench/agg_bench.py).  The price: CPUs that hit
-	 * the same key at once share its cache lines.
-	 */
-	zero = r->r_aggzero * (uint32_t)r->r_ncpus;
-	r->r_zero_fd =
-	    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
-			  zero > r->r_layout.ly_sousize ? zero : r->r_layout.ly_sousize, 1, 0);
-	if (r->r_zero_fd < 0)
-		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot create the BPF maps: %s",
-				     strerror(-r->r_zero_fd));
 	for (uint32_t i = 0; i < r->r_naggs; i++) {
 		dt_agg_t *ag = r->r_aggs[i];
 		uint64_t aggsize = dt_option_get(dtp, "aggsize", 4 << 20);
 		uint64_t each = ag->ag_keysize + (uint64_t)ag->ag_valsize; /* aggsize is per CPU */
 		uint64_t max = aggsize / each;
-		char name[16];
+		char name[16], what[64];
 
 		snprintf(name, sizeof(name), "dt_agg%u", ag->ag_id);
 		ag->ag_fd = ks_map_create(BPF_MAP_TYPE_HASH, name, ag->ag_keysize,
 					  ag->ag_valsize * (uint32_t)r->r_ncpus, entries(max),
 					  BPF_F_NO_PREALLOC);
-		if (ag->ag_fd < 0)
-			return dt_set_errmsg(dtp, ag->ag_fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
-					     "cannot create the map of @%s: %s", ag->ag_name,
-					     strerror(-ag->ag_fd));
+		if (ag->ag_fd < 0) {
+			snprintf(what, sizeof(what), "the map of @%s", ag->ag_name);
+			return map_err(dtp, ag->ag_fd, what);
+		}
 	}
 	return 0;
 }
@@ -639,15 +611,20 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
  */
 static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 {
-	ks_code_t code = { 0 };
+	dt_frag_t prog = { 0 };
+	ks_code_t code;
 	char log[4096];
 	int fd, link;
 
-	if (!r->r_use_errno)
+	if (!r->r_ps->ps_use_errno)
 		return 0;
-	dt_cg_errno_prog(r, &code);
+	if (dt_link_errno(dtp, r, &prog) != 0) {
+		dt_frag_free(&prog);
+		return -1;
+	}
+	code = (ks_code_t){ prog.fr_insns, prog.fr_len, prog.fr_cap, false };
 	fd = ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "dtrace_errno", &code, log, sizeof(log));
-	ks_code_free(&code);
+	dt_frag_free(&prog);
 	if (fd < 0)
 		return dt_set_errmsg(dtp, fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
 				     "cannot load the program of errno: %s: %s", strerror(-fd),
@@ -661,77 +638,61 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 }
 
 /*
- * Size the clauses that match no probe yet (-Z, a target's probes that
- * appear later): the layout and the aggregations' maps are fixed at start,
- * so each such clause is generated once here, as if on BEGIN, and thrown
- * away.
+ * Place the scratch regions after the largest record and size the values,
+ * from what the compiled programs need.
  */
-static int size_unmatched(dtrace_hdl_t *dtp, dt_run_t *r)
+static int layout(dtrace_hdl_t *dtp, dt_run_t *r)
 {
-	size_t stand_in = dtp->dt_nprobes;
+	const dt_pstate_t *ps = r->r_ps;
+	dt_layout_t *ly = &r->r_layout;
+	uint32_t size[DT_SR_N] = { 0 };
 
-	for (size_t p = 0; p < dtp->dt_nprobes && stand_in == dtp->dt_nprobes; p++)
-		if (dtp->dt_pinfo[p].pi_kind == DT_PK_BEGIN)
-			stand_in = p;
-	for (int s = 0; s < r->r_nstmts; s++) {
-		dt_stmt_t *st = &r->r_stmts[s];
-		bool matched = false;
-		ks_code_t code = { 0 };
-		uint32_t epid;
-		int rc;
-
-		for (uint32_t i = 0; i < r->r_necbs && !matched; i++)
-			matched = r->r_ecbs[i].e_stmt == st;
-		if (matched || stand_in == dtp->dt_nprobes)
-			continue;
-		if (dt_grow(&r->r_ecbs, &r->r_ecbcap, r->r_necbs, sizeof(dt_ecb_t), 32) != 0)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		epid = r->r_necbs + 1;
-		r->r_ecbs[r->r_necbs++] = (dt_ecb_t){ epid, stand_in, st };
-		rc = dt_cg_probe(dtp, r, stand_in, NULL, &epid, 1, &code);
-		ks_code_free(&code);
-		r->r_necbs--;
-		if (rc != 0)
-			return -1;
+	ly->ly_strsize = ps->ps_strsize;
+	ly->ly_keysize = ps->ps_keysize;
+	ly->ly_valsize = ps->ps_valsize;
+	size[DT_SR_REC] = (ps->ps_recmax + 7) & ~7u;
+	size[DT_SR_ERR] = sizeof(dt_errrec_t);
+	size[DT_SR_THIS] = (ps->ps_thissize + 7) & ~7u;
+	size[DT_SR_KEY] = ps->ps_keysize;
+	size[DT_SR_VAL] = ps->ps_valsize;
+	size[DT_SR_EMPTY] = ps->ps_strsize;
+	size[DT_SR_TMP] = ps->ps_tmpsize;
+	ly->ly_scratch = 0;
+	for (int i = 0; i < DT_SR_N; i++) {
+		ly->ly_base[i] = ly->ly_scratch;
+		ly->ly_scratch += size[i];
 	}
+	ly->ly_state = (ps->ps_state + 7) & ~7u;
+	if (ly->ly_scratch > 32768 || ly->ly_state > 32768)
+		return dt_set_errmsg(dtp, EDT_ENABLING,
+				     "the program needs %u bytes of scratch and %u of variables: "
+				     "more than 32768 (lower strsize?)",
+				     ly->ly_scratch, ly->ly_state);
 	return 0;
 }
 
 /*
  * Everything of dtrace_go before the kernel: options, the programs to
- * build, a first code generation pass that sizes the layout, the layout.
+ * link, the layout.
  */
 static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 {
+	if ((r->r_ps = dtp->dt_pstate) == NULL || r->r_nstmts == 0)
+		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
+	r->r_aggs = r->r_ps->ps_aggs;
+	r->r_naggs = r->r_ps->ps_naggs;
 	r->r_quiet = dt_option_get(dtp, "quiet", 0) != 0;
 	r->r_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
-	r->r_layout.ly_strsize = (uint32_t)dt_option_get(dtp, "strsize", 256);
-	if (r->r_layout.ly_strsize < 8 || r->r_layout.ly_strsize > 4096)
-		return dt_set_errmsg(dtp, EDT_BADOPTVAL, "strsize must be from 8 to 4096 bytes");
-	r->r_layout.ly_strsize = (r->r_layout.ly_strsize + 7) & ~7u;
 	if ((r->r_ncpus = libbpf_num_possible_cpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
 	if (plan(dtp, r, 0) != 0)
 		return -1;
-	/* first pass: sizes (map fds are not known yet) */
-	dt_cg_layout(r, false);
-	for (size_t k = 0; k < r->r_nprogs; k++)
-		if (build(dtp, r, k, false) != 0)
-			return -1;
-	if (size_unmatched(dtp, r) != 0)
-		return -1;
-	dt_cg_layout(r, true);
-	if (r->r_layout.ly_scratch > 32768 || r->r_layout.ly_state > 32768)
-		return dt_set_errmsg(dtp, EDT_ENABLING,
-				     "the program needs %u bytes of scratch and %u of variables: "
-				     "more than 32768 (lower strsize?)",
-				     r->r_layout.ly_scratch, r->r_layout.ly_state);
-	return 0;
+	return layout(dtp, r);
 }
 
 /*
- * Code generation without the kernel (the fuzzer of the back-end): both
- * passes of dtrace_go, map fds -1, nothing loaded.
+ * Linking without the kernel (the fuzzer of the back-end): every probe's
+ * program as dtrace_go makes it, map fds -1, nothing loaded.
  */
 int dt_exec_codegen(dtrace_hdl_t *dtp)
 {
@@ -790,7 +751,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		memcpy(state + DT_ST_ACTIVITY, &act, 8);
 		memcpy(state + DT_ST_WALLOFF, &off, 8);
 	}
-	if (bpf_map_update_elem(r->r_state_fd, &key, state, BPF_ANY) != 0) {
+	if (bpf_map_update_elem(r->r_fd[DT_MAP_STATE], &key, state, BPF_ANY) != 0) {
 		free(state);
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot set the state: %s",
 				     strerror(errno));
@@ -836,14 +797,9 @@ int dt_exec_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 	progs = r->r_nprogs;
 	if (n == 0 || plan(dtp, r, first) != 0)
 		return n == 0 ? 0 : -1;
-	for (size_t k = progs; k < r->r_nprogs; k++) {
-		dt_layout_t keep = r->r_layout;
-
-		/* the layout is fixed: a new probe runs clauses already sized */
+	for (size_t k = progs; k < r->r_nprogs; k++)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
-		r->r_layout = keep;
-	}
 	for (size_t k = progs; k < r->r_nprogs; k++) /* loaded first, as in dtrace_go */
 		if (attach(dtp, r, k) != 0)
 			return -1;

@@ -306,6 +306,8 @@ struct dtrace_prog {
 	int dp_nproviders;
 	struct dt_node *dp_clauses;
 	int dp_nclauses;
+	struct dt_stmt *dp_stmts; /* the clauses as generated (dt_program.h), in order */
+	int dp_nstmts;
 };
 
 /* ---------------------------------------------------------------- syntax tree */
@@ -498,6 +500,7 @@ struct dtrace_hdl {
 	dt_arena_t dt_parena;		  /* the table's strings and sites */
 	pid_t dt_rescan_pid;		  /* dt_probe_rescan: the process last read, */
 	uint64_t dt_rescan_hash;	  /* and a hash of its executable mappings */
+	struct dt_pstate *dt_pstate;	  /* what compiled programs share (dt_program.h) */
 	struct dt_run *dt_run;		  /* the enabled program (dt_exec.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
 	void *dt_errharg, *dt_dropharg;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dt_impl.h"
+#include "dt_program.h"
 
 /* ---------------------------------------------------------------- arena */
 
@@ -176,6 +176,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	free(dtp->dt_cppargv);
 	free(dtp->dt_cpppath);
 	dt_run_free(dtp);
+	dt_pstate_free(dtp);
 	free(dtp->dt_probes);
 	free(dtp->dt_pinfo);
 	dt_arena_free(&dtp->dt_parena);
@@ -294,6 +295,7 @@ void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
 			break;
 		}
 	}
+	dt_stmts_free(pgp);
 	dt_arena_free(&pgp->dp_arena);
 	free(pgp);
 }
@@ -334,6 +336,7 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	if ((err = setjmp(pcb.pcb_jmp)) != 0) {
 		if (err == EDT_NOMEM)
 			dt_set_errno(dtp, EDT_NOMEM);
+		dt_stmts_free(pgp);
 		dt_arena_free(&pgp->dp_arena);
 		free(pgp);
 		free(cppout);
@@ -345,6 +348,7 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	if (pcb.pcb_file == NULL || pcb.pcb_types == NULL)
 		dt_cnomem(&pcb);
 	dt_parse_program(&pcb);
+	dt_cg_program(&pcb); /* compiling is generating: -e finds what cannot run */
 	free(cppout);
 	pgp->dp_next = dtp->dt_progs;
 	dtp->dt_progs = pgp;

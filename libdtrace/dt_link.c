@@ -1,0 +1,442 @@
+/*
+ * dt_link.c -- a probe's BPF program from the compiled fragments: the
+ * prologue, each clause that enables the probe, the subprograms they
+ * call.  Relocations take the loaded program's values (map descriptors,
+ * where the scratch regions are, EPIDs, kernel structure offsets); the
+ * pseudo-instructions become the probe's own code (its arguments, its
+ * names) and the ERROR clauses of a fault block; jumps are resolved last.
+ * No code is generated here that the compiler could have generated.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_run.h"
+
+typedef struct dt_link {
+	dtrace_hdl_t *lk_dtp;
+	dt_run_t *lk_run;
+	size_t lk_probe;
+	dt_frag_t *lk_out;
+	dt_stapsdt_arg_t lk_args[DT_MAXPROBEARGS]; /* a USDT probe's, from its note */
+	int lk_nargs;
+	int lk_sub[DT_SUBR_N]; /* the subprograms' labels in lk_out */
+	bool lk_used[DT_SUBR_N];
+	jmp_buf lk_jmp;
+} dt_link_t;
+
+static _Noreturn void link_error(dt_link_t *lk, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static _Noreturn void link_error(dt_link_t *lk, int err, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	dt_set_errmsg(lk->lk_dtp, err, "%s", msg);
+	longjmp(lk->lk_jmp, 1);
+}
+
+static int map_fd(dt_link_t *lk, uint32_t map)
+{
+	dt_run_t *r = lk->lk_run;
+
+	if (map < DT_MAP_NFIXED)
+		return r->r_fd[map];
+	if (map >= DT_MAP_SOU(0) && map - DT_MAP_SOU(0) < r->r_nsoufds)
+		return r->r_soufds[map - DT_MAP_SOU(0)];
+	if (map >= DT_MAP_AGG(1) && map - DT_MAP_AGG(0) <= r->r_naggs)
+		return r->r_aggs[map - DT_MAP_AGG(1)]->ag_fd;
+	link_error(lk, EDT_ENABLING, "internal error: a program names an unknown map");
+}
+
+static uint32_t activity(dt_pkind_t kind)
+{
+	return kind == DT_PK_BEGIN ? DT_ACTIVITY_WARMUP
+	       : kind == DT_PK_END ? DT_ACTIVITY_ENDING
+				   : DT_ACTIVITY_ACTIVE;
+}
+
+/* Put into a copy of an instruction what its relocation says. */
+static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl,
+		     const dt_ecb_t *ecb)
+{
+	dt_run_t *r = lk->lk_run;
+	dtrace_hdl_t *dtp = lk->lk_dtp;
+	int cls = BPF_CLASS(in->code);
+	long v;
+
+	switch (rl->rl_kind) {
+	case DT_RL_MAP:
+		in->src_reg = BPF_PSEUDO_MAP_FD;
+		in->imm = map_fd(lk, rl->rl_arg);
+		return;
+	case DT_RL_SCR:
+		v = r->r_layout.ly_base[rl->rl_arg < DT_SR_N ? rl->rl_arg : 0];
+		if (cls == BPF_LDX || cls == BPF_STX || cls == BPF_ST) {
+			if (in->off + v > INT16_MAX)
+				link_error(lk, EDT_ENABLING, "the scratch value is too large");
+			in->off = (int16_t)(in->off + v);
+		} else {
+			in->imm = (int32_t)(in->imm + v);
+		}
+		return;
+	case DT_RL_EPID: in->imm = ecb != NULL ? (int32_t)ecb->e_epid : 0; return;
+	case DT_RL_PRID:
+		in->imm = (int32_t)dtp->dt_probes[ecb != NULL ? ecb->e_probe : lk->lk_probe].dtpd_id;
+		return;
+	case DT_RL_NCPUS: in->imm = r->r_ncpus; return;
+	case DT_RL_TOFF:
+		if (r->r_off[0] == -2) /* loading the kernel's BTF takes time: only when needed */
+			dt_task_offsets(r);
+		if (rl->rl_arg >= DT_TOFF_N || r->r_off[rl->rl_arg] < 0)
+			link_error(lk, EDT_ENABLING,
+				   "the program reads the current task, which needs the kernel's "
+				   "BTF: it is not available");
+		in->imm += r->r_off[rl->rl_arg];
+		return;
+	case DT_RL_ACTIVITY: in->imm = (int32_t)activity(dtp->dt_pinfo[lk->lk_probe].pi_kind); return;
+	case DT_RL_CALL: return; /* a jump to the subprogram's label: the caller's */
+	}
+}
+
+static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, bool in_error);
+
+/* ---------------------------------------------------------------- arguments */
+
+/* r0 = argument i of an ERROR probe: arg1 EPID, arg2 action, arg3 offset, arg4 fault, arg5 address */
+static void error_arg(dt_link_t *lk, int i)
+{
+	static const int fields[] = { -1,
+				      offsetof(dt_errrec_t, er_epid),
+				      offsetof(dt_errrec_t, er_action),
+				      offsetof(dt_errrec_t, er_pc),
+				      offsetof(dt_errrec_t, er_fault),
+				      offsetof(dt_errrec_t, er_addr) };
+	uint32_t e = lk->lk_run->r_layout.ly_base[DT_SR_ERR];
+
+	if (i < 1 || i > 5)
+		dt_frag_emit(lk->lk_out, KS_MOV64_IMM(BPF_REG_0, 0));
+	else
+		dt_frag_emit(lk->lk_out, KS_LDX_MEM(i <= 3 ? BPF_W : BPF_DW, BPF_REG_0, BPF_REG_8,
+						    (int16_t)(e + (uint32_t)fields[i])));
+}
+
+/* arg0: the kernel's pc, arg1: the user pc; one of them is 0 */
+static void profile_arg(dt_link_t *lk, int i)
+{
+	dt_frag_t *o = lk->lk_out;
+	int user = dt_frag_label(o), done = dt_frag_label(o);
+
+	if (i > 1) {
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+		return;
+	}
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 136)); /* pt_regs cs */
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 128)); /* pt_regs ip */
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, 3));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), user);
+	if (i == 1)
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+	dt_frag_emit_to(o, KS_JA(0), done);
+	dt_frag_place(o, user);
+	if (i == 0)
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+	dt_frag_place(o, done);
+}
+
+/* r0 = USDT argument i as the site's note describes it (0 where it has none). */
+static void usdt_arg(dt_link_t *lk, int i, int action, int lfault)
+{
+	dt_frag_t *o = lk->lk_out;
+	const dtrace_probedesc_t *pd = &lk->lk_dtp->dt_probes[lk->lk_probe];
+	const dt_stapsdt_arg_t *a;
+	const char *op;
+	int width, off;
+
+	if (i >= lk->lk_nargs) {
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+		return;
+	}
+	a = &lk->lk_args[i];
+	op = a->sa_operand;
+	if (op[0] == '$') { /* a constant */
+		char *end;
+		long long v = strtoll(op + 1, &end, 0);
+
+		if (*end != '\0')
+			link_error(lk, EDT_ENABLING,
+				   "USDT argument %d of %s:%s:%s:%s: unsupported operand %s", i,
+				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, op);
+		if ((int64_t)v == (int32_t)v) {
+			dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, (int32_t)v));
+		} else {
+			struct bpf_insn ld[2] = { KS_LD_IMM64(BPF_REG_0, v) };
+
+			dt_frag_emit(o, ld[0]);
+			dt_frag_emit(o, ld[1]);
+		}
+	} else if (op[0] == '%') { /* a register */
+		if ((off = ks_reg_offset(op, &width)) < 0)
+			link_error(lk, EDT_ENABLING, "USDT argument %d of %s:%s:%s:%s: unknown register %s",
+				   i, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, op);
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));
+		if (width < 8)
+			dt_frag_extend(o, BPF_REG_0, (size_t)width, false);
+	} else { /* disp(%base[,%index[,scale]]) */
+		char base[16] = "", index[16] = "";
+		long disp = 0, scale = 1;
+		const char *paren = strchr(op, '(');
+		char *end;
+
+		if (paren == NULL || sscanf(paren, "(%15[^,)],%15[^,)],%ld)", base, index, &scale) < 1)
+			link_error(lk, EDT_ENABLING, "USDT argument %d of %s:%s:%s:%s: unsupported operand %s",
+				   i, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, op);
+		if (paren != op) {
+			disp = strtol(op, &end, 0);
+			if (end != paren)
+				link_error(lk, EDT_ENABLING,
+					   "USDT argument %d of %s:%s:%s:%s: operand %s "
+					   "(symbol-relative) is not supported yet",
+					   i, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+					   pd->dtpd_name, op);
+		}
+		if ((off = ks_reg_offset(base, &width)) < 0 || strcmp(base, "%rip") == 0)
+			link_error(lk, EDT_ENABLING, "USDT argument %d of %s:%s:%s:%s: unsupported base in %s",
+				   i, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, op);
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));
+		if (index[0] != '\0') {
+			if ((off = ks_reg_offset(index, &width)) < 0)
+				link_error(lk, EDT_ENABLING,
+					   "USDT argument %d of %s:%s:%s:%s: unsupported index in %s", i,
+					   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+					   op);
+			dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, (int16_t)off));
+			dt_frag_emit(o, KS_ALU64_IMM(BPF_MUL, BPF_REG_1, (int32_t)scale));
+			dt_frag_emit(o, KS_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1));
+		}
+		if (disp != 0)
+			dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_0, (int32_t)disp));
+		dt_frag_load_user(o, (size_t)a->sa_size, a->sa_signed, action, lfault);
+		return;
+	}
+	dt_frag_extend(o, BPF_REG_0, (size_t)a->sa_size, a->sa_signed);
+}
+
+/* ---------------------------------------------------------------- expansions */
+
+/* r0 = a temporary holding the probe's name (which: provider, module, function, name). */
+static void probe_string(dt_link_t *lk, const dt_ecb_t *ecb, int which, uint32_t off)
+{
+	const dtrace_probedesc_t *pd = &lk->lk_dtp->dt_probes[ecb->e_probe];
+	const char *s = which == 0 ? pd->dtpd_provider
+			: which == 1 ? pd->dtpd_mod
+			: which == 2 ? pd->dtpd_func
+				     : pd->dtpd_name;
+	uint32_t len = (uint32_t)strlen(s), n = lk->lk_run->r_layout.ly_strsize;
+
+	off += lk->lk_run->r_layout.ly_base[DT_SR_TMP];
+	if (len > n - 1)
+		len = n - 1;
+	for (uint32_t i = 0; i < len + 1; i += 4) {
+		uint32_t w = 0;
+
+		for (uint32_t j = 0; j < 4 && i + j < len; j++)
+			w |= (uint32_t)(unsigned char)s[i + j] << (8 * j);
+		dt_frag_emit(lk->lk_out, KS_ST_MEM(BPF_W, BPF_REG_8, (int16_t)(off + i), (int32_t)w));
+	}
+	dt_frag_emit(lk->lk_out, KS_MOV64_REG(BPF_REG_0, BPF_REG_8));
+	dt_frag_emit(lk->lk_out, KS_ALU64_IMM(BPF_ADD, BPF_REG_0, (int32_t)off));
+}
+
+static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb_t *ecb,
+		   bool in_error)
+{
+	dt_run_t *r = lk->lk_run;
+	dtrace_hdl_t *dtp = lk->lk_dtp;
+	dt_frag_t *o = lk->lk_out;
+
+	switch (px->px_kind) {
+	case DT_PX_ARG:
+		if (in_error)
+			error_arg(lk, px->px_arg);
+		else if (dtp->dt_pinfo[lk->lk_probe].pi_kind == DT_PK_PROFILE ||
+			 dtp->dt_pinfo[lk->lk_probe].pi_kind == DT_PK_TICK)
+			profile_arg(lk, px->px_arg);
+		else if (dtp->dt_pinfo[lk->lk_probe].pi_kind == DT_PK_USDT)
+			usdt_arg(lk, px->px_arg, px->px_action, lbase + px->px_lfault);
+		else
+			dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+		break;
+	case DT_PX_PROBESTR: probe_string(lk, ecb, px->px_arg, px->px_off); break;
+	case DT_PX_KEYZERO:
+		for (uint32_t z = 0; z < r->r_layout.ly_keysize; z += 8)
+			dt_frag_emit(o, KS_ST_MEM(BPF_DW, BPF_REG_8,
+						  (int16_t)(r->r_layout.ly_base[DT_SR_KEY] + z), 0));
+		break;
+	case DT_PX_DEFOUT:
+	case DT_PX_FAULTS: break; /* the caller keeps or skips what follows */
+	case DT_PX_ERROR:
+		if (in_error)
+			break;
+		for (uint32_t i = 0; i < r->r_necbs; i++)
+			if (dtp->dt_pinfo[r->r_ecbs[i].e_probe].pi_kind == DT_PK_ERROR)
+				link_frag(lk, &r->r_ecbs[i].e_stmt->st_code, &r->r_ecbs[i], true);
+		break;
+	case DT_PX_CLAUSES:
+		for (uint32_t i = 0; i < r->r_necbs; i++)
+			if (r->r_ecbs[i].e_probe == lk->lk_probe)
+				link_frag(lk, &r->r_ecbs[i].e_stmt->st_code, &r->r_ecbs[i], false);
+		break;
+	}
+}
+
+/* Does a jump from the fixup from on go to label l? */
+static bool jumps_to(const dt_frag_t *o, size_t from, int l)
+{
+	for (size_t i = from; i < o->fr_nfix; i++)
+		if (o->fr_fix[i].fx_label == l)
+			return true;
+	return false;
+}
+
+/*
+ * Copy a fragment into the program: its labels become new labels of the
+ * program, its relocated instructions are copied, its pseudo-instructions
+ * expanded.  A DT_PX_DEFOUT drops the rest of the fragment's output code
+ * (up to its own label) when the consumer is quiet.
+ */
+static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, bool in_error)
+{
+	dt_frag_t *o = lk->lk_out;
+	int lbase = o->fr_nlabels;
+	size_t fix0 = o->fr_nfix; /* the jumps this fragment's code makes start here */
+	size_t ri = 0, fi = 0, li = 0, nl = (size_t)fr->fr_nlabels;
+	int *order;
+	size_t skip_to = 0;
+
+	/* the fragment's labels in the program, and in the order of their places */
+	for (int l = 0; l < fr->fr_nlabels; l++)
+		(void)dt_frag_label(o);
+	if ((order = malloc((nl ? nl : 1) * sizeof(int))) == NULL)
+		link_error(lk, EDT_NOMEM, "out of memory linking a program");
+	for (size_t l = 0; l < nl; l++)
+		order[l] = (int)l;
+	for (size_t a = 1; a < nl; a++) { /* insertion sort: placed in nearly this order */
+		int x = order[a];
+		size_t b = a;
+
+		while (b > 0 && fr->fr_labels[order[b - 1]] > fr->fr_labels[x]) {
+			order[b] = order[b - 1];
+			b--;
+		}
+		order[b] = x;
+	}
+	while (li < nl && fr->fr_labels[order[li]] < 0) /* never placed: never jumped to */
+		li++;
+	for (size_t i = 0; i < fr->fr_len; i++) {
+		struct bpf_insn in = fr->fr_insns[i];
+		bool fix = fi < fr->fr_nfix && fr->fr_fix[fi].fx_insn == i;
+		int call = -1;
+
+		while (li < nl && fr->fr_labels[order[li]] == (long)i)
+			dt_frag_place(o, lbase + order[li++]);
+		for (; ri < fr->fr_nrel && fr->fr_rel[ri].rl_insn == i; ri++) {
+			relocate(lk, &in, &fr->fr_rel[ri], ecb);
+			if (fr->fr_rel[ri].rl_kind == DT_RL_CALL)
+				call = (int)fr->fr_rel[ri].rl_arg;
+		}
+		if (fix)
+			fi++;
+		if (i < skip_to)
+			continue;
+		if (in.code == DT_PSEUDO_CODE) {
+			const dt_pseudo_t *px = &fr->fr_px[in.imm];
+
+			if (px->px_kind == DT_PX_DEFOUT && lk->lk_run->r_quiet)
+				skip_to = i + 1 + (size_t)px->px_arg;
+			else if (px->px_kind == DT_PX_FAULTS &&
+				 !jumps_to(o, fix0, lbase + px->px_lfault))
+				skip_to = i + 1 + (size_t)px->px_arg;
+			else
+				expand(lk, px, lbase, ecb, in_error);
+			continue;
+		}
+		if (call >= 0) {
+			lk->lk_used[call] = true;
+			dt_frag_emit_to(o, in, lk->lk_sub[call]);
+		} else if (fix) {
+			dt_frag_emit_to(o, in, lbase + fr->fr_fix[fi - 1].fx_label);
+		} else {
+			dt_frag_emit(o, in);
+		}
+	}
+	while (li < nl)
+		dt_frag_place(o, lbase + order[li++]);
+	free(order);
+	if (o->fr_oom)
+		link_error(lk, EDT_NOMEM, "out of memory linking a program");
+}
+
+int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec,
+		  dt_frag_t *out)
+{
+	dt_link_t lk;
+	char err[256];
+
+	memset(&lk, 0, sizeof(lk));
+	lk.lk_dtp = dtp;
+	lk.lk_run = r;
+	lk.lk_probe = probe;
+	lk.lk_out = out;
+	if (argspec != NULL && (lk.lk_nargs = dt_stapsdt_args(argspec, lk.lk_args)) < 0)
+		lk.lk_nargs = 0;
+	if (setjmp(lk.lk_jmp) != 0)
+		return -1;
+	for (int k = 0; k < DT_SUBR_N; k++)
+		lk.lk_sub[k] = dt_frag_label(out);
+	link_frag(&lk, &r->r_ps->ps_prologue, NULL, false);
+	for (int k = 0; k < DT_SUBR_N; k++) {
+		if (!lk.lk_used[k])
+			continue;
+		dt_frag_place(out, lk.lk_sub[k]);
+		link_frag(&lk, &r->r_ps->ps_subrs[k], NULL, false);
+	}
+	if (out->fr_oom)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	/* what expansions emitted with relocations (a fault's error record) */
+	for (size_t i = 0; i < out->fr_nrel; i++)
+		relocate(&lk, &out->fr_insns[out->fr_rel[i].rl_insn], &out->fr_rel[i], NULL);
+	out->fr_nrel = 0;
+	if (dt_frag_resolve(out, err, sizeof(err)) != 0)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "%s", err);
+	return 0;
+}
+
+int dt_link_errno(dtrace_hdl_t *dtp, dt_run_t *r, dt_frag_t *out)
+{
+	dt_frag_t fr = { 0 };
+	dt_link_t lk;
+	char err[256];
+
+	memset(&lk, 0, sizeof(lk));
+	lk.lk_dtp = dtp;
+	lk.lk_run = r;
+	lk.lk_out = out;
+	dt_cg_errno_prog(&fr);
+	if (setjmp(lk.lk_jmp) != 0) {
+		dt_frag_free(&fr);
+		return -1;
+	}
+	if (fr.fr_oom)
+		link_error(&lk, EDT_NOMEM, "out of memory");
+	link_frag(&lk, &fr, NULL, false);
+	dt_frag_free(&fr);
+	if (dt_frag_resolve(out, err, sizeof(err)) != 0)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "%s", err);
+	return 0;
+}

@@ -1,0 +1,360 @@
+/*
+ * dt_program.c -- the compiled program's pieces: fragments of BPF with
+ * labels, relocations and pseudo-instructions; the state the programs of
+ * a handle share; names for -S.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dt_dis.h"
+#include "dt_program.h"
+#include "ks.h"
+
+/* ---------------------------------------------------------------- fragments */
+
+void dt_frag_emit(dt_frag_t *fr, struct bpf_insn i)
+{
+	if (fr->fr_oom ||
+	    dt_grow(&fr->fr_insns, &fr->fr_cap, fr->fr_len, sizeof(struct bpf_insn), 64) != 0) {
+		fr->fr_oom = true;
+		return;
+	}
+	fr->fr_insns[fr->fr_len++] = i;
+}
+
+int dt_frag_label(dt_frag_t *fr)
+{
+	if (fr->fr_oom || dt_grow(&fr->fr_labels, &fr->fr_labcap, (size_t)fr->fr_nlabels,
+				  sizeof(long), 32) != 0) {
+		fr->fr_oom = true;
+		return 0;
+	}
+	fr->fr_labels[fr->fr_nlabels] = -1;
+	return fr->fr_nlabels++;
+}
+
+void dt_frag_place(dt_frag_t *fr, int l)
+{
+	if (!fr->fr_oom)
+		fr->fr_labels[l] = (long)fr->fr_len;
+}
+
+void dt_frag_emit_to(dt_frag_t *fr, struct bpf_insn i, int l)
+{
+	if (fr->fr_oom ||
+	    dt_grow(&fr->fr_fix, &fr->fr_fixcap, fr->fr_nfix, sizeof(dt_fixup_t), 32) != 0) {
+		fr->fr_oom = true;
+		return;
+	}
+	fr->fr_fix[fr->fr_nfix++] = (dt_fixup_t){ fr->fr_len, l };
+	dt_frag_emit(fr, i);
+}
+
+void dt_frag_reloc(dt_frag_t *fr, dt_rlkind_t kind, uint32_t arg)
+{
+	if (fr->fr_oom || fr->fr_len == 0 ||
+	    dt_grow(&fr->fr_rel, &fr->fr_relcap, fr->fr_nrel, sizeof(dt_reloc_t), 16) != 0) {
+		fr->fr_oom = true;
+		return;
+	}
+	fr->fr_rel[fr->fr_nrel++] = (dt_reloc_t){ (uint32_t)(fr->fr_len - 1), kind, arg };
+}
+
+void dt_frag_pseudo(dt_frag_t *fr, const dt_pseudo_t *px)
+{
+	if (fr->fr_oom ||
+	    dt_grow(&fr->fr_px, &fr->fr_pxcap, fr->fr_npx, sizeof(dt_pseudo_t), 8) != 0) {
+		fr->fr_oom = true;
+		return;
+	}
+	fr->fr_px[fr->fr_npx] = *px;
+	dt_frag_emit(fr, (struct bpf_insn){ .code = DT_PSEUDO_CODE, .imm = (int32_t)fr->fr_npx });
+	fr->fr_npx++;
+}
+
+int dt_frag_resolve(dt_frag_t *fr, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < fr->fr_nfix; i++) {
+		size_t at = fr->fr_fix[i].fx_insn;
+		long to = fr->fr_labels[fr->fr_fix[i].fx_label];
+		long off = to - (long)at - 1;
+		struct bpf_insn *in = &fr->fr_insns[at];
+
+		if (to < 0) {
+			snprintf(err, errlen, "internal error: a label was never placed");
+			return -1;
+		}
+		if (in->code == (BPF_JMP | BPF_CALL)) {
+			in->imm = (int32_t)off;
+		} else if (off > INT16_MAX || off < INT16_MIN) {
+			snprintf(err, errlen, "a clause is too large for a BPF jump");
+			return -1;
+		} else {
+			in->off = (int16_t)off;
+		}
+	}
+	return 0;
+}
+
+void dt_frag_free(dt_frag_t *fr)
+{
+	free(fr->fr_insns);
+	free(fr->fr_labels);
+	free(fr->fr_fix);
+	free(fr->fr_rel);
+	free(fr->fr_px);
+	memset(fr, 0, sizeof(*fr));
+}
+
+/* ---------------------------------------------------------------- shared state */
+
+dt_pstate_t *dt_pstate(dtrace_hdl_t *dtp)
+{
+	dt_pstate_t *ps = dtp->dt_pstate;
+
+	if (ps != NULL)
+		return ps;
+	if ((ps = calloc(1, sizeof(*ps))) == NULL ||
+	    (ps->ps_vars = dt_strset_create(&ps->ps_arena)) == NULL) {
+		free(ps);
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	ps->ps_state = DT_ST_HDRSIZE;
+	ps->ps_keysize = 16;
+	ps->ps_valsize = 8;
+	dtp->dt_pstate = ps;
+	return ps;
+}
+
+void dt_pstate_free(dtrace_hdl_t *dtp)
+{
+	dt_pstate_t *ps = dtp->dt_pstate;
+
+	if (ps == NULL)
+		return;
+	free(ps->ps_souvars);
+	free(ps->ps_aggs);
+	dt_frag_free(&ps->ps_prologue);
+	for (int i = 0; i < DT_SUBR_N; i++)
+		dt_frag_free(&ps->ps_subrs[i]);
+	dt_arena_free(&ps->ps_arena);
+	free(ps);
+	dtp->dt_pstate = NULL;
+}
+
+/* ---------------------------------------------------------------- names */
+
+static const char *const region_names[DT_SR_N] = { "rec", "err", "this", "key",
+						   "val", "empty", "tmp" };
+static const char *const fixed_maps[DT_MAP_NFIXED] = {
+	"dt_state", "dt_scratch", "dt_dvars", "dt_events", "dt_drops", "dt_errno", "dt_zero"
+};
+static const char *const toff_names[DT_TOFF_N] = {
+	"task_struct.real_parent",
+	"task_struct.tgid",
+	"task_struct.se.sum_exec_runtime",
+	"task_struct.group_leader",
+	"task_struct.comm",
+	"task_struct.cred",
+	"cred.euid",
+	"cred.egid",
+	"task_struct.signal",
+	"signal_struct.nr_threads",
+	"signal_struct.pids[PIDTYPE_PGID]",
+	"signal_struct.pids[PIDTYPE_SID]",
+	"pid.numbers[0].nr",
+	"task_struct.mm",
+	"mm_struct.arg_start",
+	"mm_struct.arg_end",
+};
+static const char *const subr_names[DT_SUBR_N] = { "strcmp", "strlen" };
+
+size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, size_t len)
+{
+	const dt_pstate_t *ps = dtp->dt_pstate;
+	uint32_t a = rl->rl_arg;
+
+	switch (rl->rl_kind) {
+	case DT_RL_MAP:
+		if (a < DT_MAP_NFIXED)
+			return (size_t)snprintf(buf, len, "map %s", fixed_maps[a]);
+		if (a >= DT_MAP_SOU(0))
+			return (size_t)snprintf(buf, len, "map dt_sou%u",
+						ps != NULL && a - DT_MAP_SOU(0) < ps->ps_nsouvars
+						    ? ps->ps_souvars[a - DT_MAP_SOU(0)].sv_id
+						    : a - DT_MAP_SOU(0));
+		if (ps != NULL && a - DT_MAP_AGG(0) >= 1 && a - DT_MAP_AGG(0) <= ps->ps_naggs)
+			return (size_t)snprintf(buf, len, "map @%s",
+						ps->ps_aggs[a - DT_MAP_AGG(1)]->ag_name);
+		return (size_t)snprintf(buf, len, "map dt_agg%u", a - DT_MAP_AGG(0));
+	case DT_RL_SCR:
+		return (size_t)snprintf(buf, len, "+%s", a < DT_SR_N ? region_names[a] : "?");
+	case DT_RL_EPID: return (size_t)snprintf(buf, len, "epid");
+	case DT_RL_PRID: return (size_t)snprintf(buf, len, "probe id");
+	case DT_RL_NCPUS: return (size_t)snprintf(buf, len, "ncpus");
+	case DT_RL_TOFF:
+		return (size_t)snprintf(buf, len, "+offsetof %s", a < DT_TOFF_N ? toff_names[a] : "?");
+	case DT_RL_ACTIVITY: return (size_t)snprintf(buf, len, "activity");
+	case DT_RL_CALL:
+		return (size_t)snprintf(buf, len, "call %s", a < DT_SUBR_N ? subr_names[a] : "?");
+	}
+	return (size_t)snprintf(buf, len, "?");
+}
+
+size_t dt_pseudo_name(const dt_pseudo_t *px, char *buf, size_t len)
+{
+	static const char *const probestr[] = { "probeprov", "probemod", "probefunc",
+						"probename" };
+
+	switch (px->px_kind) {
+	case DT_PX_ARG: return (size_t)snprintf(buf, len, "r0 = arg%d of the probe", px->px_arg);
+	case DT_PX_PROBESTR:
+		return (size_t)snprintf(buf, len, "r0 = %s in tmp+%u",
+					px->px_arg >= 0 && px->px_arg < 4 ? probestr[px->px_arg]
+									  : "?",
+					px->px_off);
+	case DT_PX_KEYZERO: return (size_t)snprintf(buf, len, "zero the key");
+	case DT_PX_DEFOUT:
+		return (size_t)snprintf(buf, len, "when quiet, drop the next %d", px->px_arg);
+	case DT_PX_ERROR: return (size_t)snprintf(buf, len, "the ERROR clauses");
+	case DT_PX_CLAUSES: return (size_t)snprintf(buf, len, "the probe's clauses");
+	case DT_PX_FAULTS:
+		return (size_t)snprintf(buf, len, "unless a fault jumps here, drop the next %d",
+					px->px_arg);
+	}
+	return (size_t)snprintf(buf, len, "?");
+}
+
+/* ---------------------------------------------------------------- shared sequences */
+
+#define SLOT_TMP (-8)
+
+void dt_frag_extend(dt_frag_t *fr, int reg, size_t sz, bool sign)
+{
+	if (sz >= 8)
+		return;
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_LSH, reg, (int32_t)(64 - 8 * sz)));
+	dt_frag_emit(fr, KS_ALU64_IMM(sign ? BPF_ARSH : BPF_RSH, reg, (int32_t)(64 - 8 * sz)));
+}
+
+void dt_frag_fault(dt_frag_t *fr, int kind, int addrreg, int action, int lfault)
+{
+	static const struct {
+		int size;
+		int16_t off;
+	} f[] = { { BPF_W, offsetof(dt_errrec_t, er_action) },
+		  { BPF_W, offsetof(dt_errrec_t, er_pc) },
+		  { BPF_DW, offsetof(dt_errrec_t, er_fault) },
+		  { BPF_DW, offsetof(dt_errrec_t, er_addr) } };
+	int32_t v[] = { action, (int32_t)fr->fr_len, kind, 0 };
+
+	for (int i = 0; i < 4; i++) {
+		if (i == 3 && addrreg >= 0)
+			dt_frag_emit(fr, KS_STX_MEM(BPF_DW, BPF_REG_8, addrreg, f[i].off));
+		else
+			dt_frag_emit(fr, KS_ST_MEM(f[i].size, BPF_REG_8, f[i].off, v[i]));
+		dt_frag_reloc(fr, DT_RL_SCR, DT_SR_ERR);
+	}
+	dt_frag_emit_to(fr, KS_JA(0), lfault);
+}
+
+void dt_frag_load_user(dt_frag_t *fr, size_t sz, bool sign, int action, int lfault)
+{
+	int ok = dt_frag_label(fr);
+	int size = sz == 1 ? BPF_B : sz == 2 ? BPF_H : sz == 4 ? BPF_W : BPF_DW;
+
+	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_9, BPF_REG_0));
+	dt_frag_emit(fr, KS_ST_MEM(BPF_DW, BPF_REG_10, SLOT_TMP, 0));
+	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
+	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, SLOT_TMP));
+	dt_frag_emit(fr, KS_MOV64_IMM(BPF_REG_2, (int32_t)sz));
+	dt_frag_emit(fr, KS_CALL(BPF_FUNC_probe_read_user));
+	dt_frag_emit_to(fr, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), ok);
+	dt_frag_fault(fr, DT_FLT_BADADDR, BPF_REG_9, action, lfault);
+	dt_frag_place(fr, ok);
+	dt_frag_emit(fr, KS_LDX_MEM(size, BPF_REG_0, BPF_REG_10, SLOT_TMP));
+	dt_frag_extend(fr, BPF_REG_0, sz, sign);
+}
+
+/* ---------------------------------------------------------------- -S */
+
+typedef struct dis_ctx {
+	const dtrace_hdl_t *dc_dtp;
+	const dt_frag_t *dc_fr;
+	size_t dc_rel; /* the next relocation to name */
+	char dc_buf[160];
+} dis_ctx_t;
+
+/* what instruction i refers to; "=text" stands for a pseudo-instruction's own text */
+static const char *dis_note(size_t i, void *arg)
+{
+	dis_ctx_t *dc = arg;
+	const dt_frag_t *fr = dc->dc_fr;
+	size_t len = 0;
+
+	dc->dc_buf[0] = '\0';
+	if (fr->fr_insns[i].code == DT_PSEUDO_CODE && fr->fr_insns[i].imm >= 0 &&
+	    (size_t)fr->fr_insns[i].imm < fr->fr_npx) {
+		dc->dc_buf[0] = '=';
+		(void)dt_pseudo_name(&fr->fr_px[fr->fr_insns[i].imm], dc->dc_buf + 2,
+				     sizeof(dc->dc_buf) - 3);
+		dc->dc_buf[1] = '<';
+		strncat(dc->dc_buf, ">", sizeof(dc->dc_buf) - strlen(dc->dc_buf) - 1);
+		return dc->dc_buf;
+	}
+	while (dc->dc_rel < fr->fr_nrel && fr->fr_rel[dc->dc_rel].rl_insn < i)
+		dc->dc_rel++;
+	for (size_t r = dc->dc_rel; r < fr->fr_nrel && fr->fr_rel[r].rl_insn == i; r++) {
+		if (len > 0 && len + 2 < sizeof(dc->dc_buf))
+			len += (size_t)snprintf(dc->dc_buf + len, sizeof(dc->dc_buf) - len, ", ");
+		if (len < sizeof(dc->dc_buf))
+			len += dt_reloc_name(dc->dc_dtp, &fr->fr_rel[r], dc->dc_buf + len,
+					     sizeof(dc->dc_buf) - len);
+	}
+	return len > 0 ? dc->dc_buf : NULL;
+}
+
+/* A fragment's text: jumps resolved in a copy, relocations and pseudo-instructions named. */
+static int dis_frag(const dtrace_hdl_t *dtp, FILE *fp, const dt_frag_t *fr)
+{
+	dt_frag_t copy = *fr;
+	dis_ctx_t dc = { dtp, &copy, 0, "" };
+	char err[128];
+
+	if ((copy.fr_insns = malloc((fr->fr_len ? fr->fr_len : 1) * sizeof(*copy.fr_insns))) ==
+	    NULL)
+		return -1;
+	memcpy(copy.fr_insns, fr->fr_insns, fr->fr_len * sizeof(*copy.fr_insns));
+	if (dt_frag_resolve(&copy, err, sizeof(err)) == 0)
+		dt_dis(fp, "\t", copy.fr_insns, copy.fr_len, dis_note, &dc);
+	free(copy.fr_insns);
+	return 0;
+}
+
+int dt_program_dis(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, FILE *fp)
+{
+	static const char *const kinds[] = { "int", "string", "memory" };
+
+	for (int k = 0; k < pgp->dp_nstmts; k++) {
+		const dt_stmt_t *st = &pgp->dp_stmts[k];
+		const dt_node_t *c = st->st_clause;
+
+		fprintf(fp, "clause %d (%s:%u:%u", k + 1, c->dn_loc.file ? c->dn_loc.file : "",
+			c->dn_loc.line, c->dn_loc.col);
+		for (const dt_node_t *pd = c->dn_pdescs; pd != NULL; pd = pd->dn_next)
+			fprintf(fp, "%s%s", pd == c->dn_pdescs ? ": " : ", ", pd->dn_name);
+		fprintf(fp, "): %zu instructions, a record of %u bytes\n", st->st_code.fr_len,
+			st->st_size);
+		for (int i = 0; i < st->st_nrecs; i++)
+			fprintf(fp, "\trecord at %u: %s, %u bytes%s\n", st->st_recs[i].r_off,
+				kinds[st->st_recs[i].r_kind], st->st_recs[i].r_size,
+				st->st_recs[i].r_signed ? ", signed" : "");
+		if (dis_frag(dtp, fp, &st->st_code) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		fputc('\n', fp);
+	}
+	return 0;
+}

@@ -371,6 +371,160 @@ typedef struct dt_node {
 
 typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
 
+/*
+ * One id per row of the table (dt_builtin.c), named DT_B_ and the built-in's
+ * name in capitals; the row of id i is the table's element i.  Code that
+ * treats a built-in specially switches on its id, never on its name.
+ */
+typedef enum dt_bid {
+	/* variables */
+	DT_B_ARG0,
+	DT_B_ARG1,
+	DT_B_ARG2,
+	DT_B_ARG3,
+	DT_B_ARG4,
+	DT_B_ARG5,
+	DT_B_ARG6,
+	DT_B_ARG7,
+	DT_B_ARG8,
+	DT_B_ARG9,
+	DT_B_ARGS,
+	DT_B_CALLER,
+	DT_B_CPU,
+	DT_B_CURCPU,
+	DT_B_CURLWPSINFO,
+	DT_B_CURPSINFO,
+	DT_B_CURTHREAD,
+	DT_B_CWD,
+	DT_B_EPID,
+	DT_B_ERRNO,
+	DT_B_EXECNAME,
+	DT_B_GID,
+	DT_B_ID,
+	DT_B_IPL,
+	DT_B_PID,
+	DT_B_PPID,
+	DT_B_PROBEFUNC,
+	DT_B_PROBEMOD,
+	DT_B_PROBENAME,
+	DT_B_PROBEPROV,
+	DT_B_ROOT,
+	DT_B_STACKDEPTH,
+	DT_B_TID,
+	DT_B_TIMESTAMP,
+	DT_B_UCALLER,
+	DT_B_UID,
+	DT_B_UREGS,
+	DT_B_USTACKDEPTH,
+	DT_B_VTIMESTAMP,
+	DT_B_WALLTIMESTAMP,
+	DT_B_ZONENAME,
+
+	/* subroutines */
+	DT_B_ALLOCA,
+	DT_B_BASENAME,
+	DT_B_BCOPY,
+	DT_B_CLEANPATH,
+	DT_B_COPYIN,
+	DT_B_COPYINSTR,
+	DT_B_COPYINTO,
+	DT_B_DIRNAME,
+	DT_B_HTONL,
+	DT_B_HTONLL,
+	DT_B_HTONS,
+	DT_B_INDEX,
+	DT_B_INET_NTOA,
+	DT_B_INET_NTOA6,
+	DT_B_INET_NTOP,
+	DT_B_JSON,
+	DT_B_LLTOSTR,
+	DT_B_NTOHL,
+	DT_B_NTOHLL,
+	DT_B_NTOHS,
+	DT_B_PROGENYOF,
+	DT_B_RAND,
+	DT_B_RINDEX,
+	DT_B_SPECULATION,
+	DT_B_STRCHR,
+	DT_B_STRJOIN,
+	DT_B_STRLEN,
+	DT_B_STRRCHR,
+	DT_B_STRSTR,
+	DT_B_STRTOK,
+	DT_B_STRTOLL,
+	DT_B_SUBSTR,
+	DT_B_TOLOWER,
+	DT_B_TOUPPER,
+	DT_B_FUNC,
+	DT_B_MOD,
+	DT_B_SYM,
+	DT_B_UADDR,
+	DT_B_UFUNC,
+	DT_B_UMOD,
+	DT_B_USYM,
+	DT_B_STACK,
+	DT_B_USTACK,
+	DT_B_JSTACK,
+
+	/* actions */
+	DT_B_BREAKPOINT,
+	DT_B_CHILL,
+	DT_B_CLEAR,
+	DT_B_COMMIT,
+	DT_B_COPYOUT,
+	DT_B_COPYOUTSTR,
+	DT_B_DENORMALIZE,
+	DT_B_DISCARD,
+	DT_B_EXIT,
+	DT_B_FREOPEN,
+	DT_B_FTRUNCATE,
+	DT_B_NORMALIZE,
+	DT_B_PANIC,
+	DT_B_PRINT,
+	DT_B_PRINTA,
+	DT_B_PRINTF,
+	DT_B_RAISE,
+	DT_B_SETOPT,
+	DT_B_SPECULATE,
+	DT_B_STOP,
+	DT_B_SYSTEM,
+	DT_B_TRACE,
+	DT_B_TRACEMEM,
+	DT_B_TRUNC,
+
+	/* aggregating functions */
+	DT_B_AVG,
+	DT_B_COUNT,
+	DT_B_LLQUANTIZE,
+	DT_B_LQUANTIZE,
+	DT_B_MAX,
+	DT_B_MIN,
+	DT_B_QUANTIZE,
+	DT_B_STDDEV,
+	DT_B_SUM,
+
+	/* the Guide's kernel variables and subroutines, refused */
+	DT_B_CHIP,
+	DT_B_FDS,
+	DT_B_LGRP,
+	DT_B_PSETID,
+	DT_B_DDI_PATHNAME,
+	DT_B_GETF,
+	DT_B_GETMAJOR,
+	DT_B_GETMINOR,
+	DT_B_MSGDSIZE,
+	DT_B_MSGSIZE,
+	DT_B_MUTEX_OWNED,
+	DT_B_MUTEX_OWNER,
+	DT_B_MUTEX_TYPE_ADAPTIVE,
+	DT_B_MUTEX_TYPE_SPIN,
+	DT_B_RW_ISWRITER,
+	DT_B_RW_READ_HELD,
+	DT_B_RW_WRITE_HELD,
+
+	DT_B_NBUILTINS
+} dt_bid_t;
+
 #define DB_F_ARGS	 0x1  /* args[]: typed probe arguments */
 #define DB_F_REGS	 0x2  /* uregs[]: indexed by register */
 #define DB_F_DATA	 0x4  /* records data */
@@ -393,6 +547,7 @@ typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
 #define DT_UREGS_MAX 47
 
 typedef struct dt_builtin {
+	dt_bid_t db_id; /* its index in the table */
 	const char *db_name;
 	dt_bkind_t db_kind;
 	const char *db_type;	    /* variable or return type, by name */
@@ -401,8 +556,12 @@ typedef struct dt_builtin {
 	int db_flags;
 } dt_builtin_t;
 
+/* The whole table, DT_B_NBUILTINS rows in id order; *n is set to their number. */
 const dt_builtin_t *dt_builtin_table(size_t *n);
+/* The row named name, or NULL. */
 const dt_builtin_t *dt_builtin_lookup(const char *name);
+/* The row of id, or NULL if id is not below DT_B_NBUILTINS. */
+const dt_builtin_t *dt_builtin_get(dt_bid_t id);
 
 /* ---------------------------------------------------------------- identifiers */
 

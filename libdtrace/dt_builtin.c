@@ -200,7 +200,7 @@ static const dt_builtin_t builtins[] = {
 	ROW(PRINT, .db_name = "print", .db_kind = DB_ACTION, .db_type = "void", .db_minargs = 1,
 	    .db_maxargs = 1, .db_args = "x", .db_flags = DB_F_DATA),
 	ROW(PRINTA, .db_name = "printa", .db_kind = DB_ACTION, .db_type = "void", .db_minargs = 1,
-	    .db_maxargs = -1, .db_args = "g*", .db_flags = DB_F_DATA | DB_F_PRINTA),
+	    .db_maxargs = -1, .db_args = "g*", .db_flags = DB_F_DATA),
 	ROW(PRINTF, .db_name = "printf", .db_kind = DB_ACTION, .db_type = "void", .db_minargs = 1,
 	    .db_maxargs = -1, .db_args = "fa*", .db_flags = DB_F_DATA | DB_F_FORMAT),
 	ROW(RAISE, .db_name = "raise", .db_kind = DB_ACTION, .db_type = "void", .db_minargs = 1,

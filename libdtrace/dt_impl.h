@@ -355,7 +355,7 @@ typedef struct dt_node {
 	size_t dn_strlen;
 	struct dt_node *dn_pdescs; /* clauses */
 	int dn_flags;		   /* DT_NF_* */
-	struct dt_ident *dn_ident; /* after checking: the identifier it names */
+	struct dt_ident *dn_ident; /* after checking: the identifier it names (built-ins: below) */
 	int dn_depth;		   /* how deeply the expression below nests (chains are flat) */
 	int dn_height;		   /* height of the expression tree below */
 	struct dt_xlator *dn_xlator;
@@ -525,12 +525,12 @@ typedef enum dt_bid {
 	DT_B_NBUILTINS
 } dt_bid_t;
 
+/* Properties rows share; what one built-in alone does is keyed on its id. */
 #define DB_F_ARGS	 0x1  /* args[]: typed probe arguments */
 #define DB_F_REGS	 0x2  /* uregs[]: indexed by register */
 #define DB_F_DATA	 0x4  /* records data */
 #define DB_F_DESTRUCTIVE 0x8  /* needs -w */
 #define DB_F_FORMAT	 0x10 /* first argument is a printf format */
-#define DB_F_PRINTA	 0x20 /* printa's optional format, then aggregations */
 #define DB_F_SPECULATE	 0x40
 #define DB_F_COMMIT	 0x80 /* commit() and discard() */
 #define DB_F_EXIT	 0x100
@@ -558,7 +558,10 @@ typedef struct dt_builtin {
 
 /* The whole table, DT_B_NBUILTINS rows in id order; *n is set to their number. */
 const dt_builtin_t *dt_builtin_table(size_t *n);
-/* The row named name, or NULL. */
+/*
+ * The row named name, or NULL.  The checker resolves a name once, to an
+ * identifier whose di_func is the row (see "Built-ins after checking").
+ */
 const dt_builtin_t *dt_builtin_lookup(const char *name);
 /* The row of id, or NULL if id is not below DT_B_NBUILTINS. */
 const dt_builtin_t *dt_builtin_get(dt_bid_t id);
@@ -587,12 +590,39 @@ typedef struct dt_ident {
 	dt_loc_t di_loc;    /* first declaration or use */
 	int di_nkeys;	    /* arrays and aggregations; -1 while unknown */
 	dt_type_t *di_keys[DT_MAXPROBEARGS];
-	int64_t di_value;		  /* enumerators */
-	struct dt_node *di_inline;	  /* inlines: the expression */
-	const struct dt_builtin *di_func; /* functions, aggregations: the aggregating function */
-	int di_nargs;			  /* aggregations: the function's arguments */
-	int64_t di_aggargs[4];		  /* aggregations: constant arguments (lquantize...) */
+	int64_t di_value;	   /* enumerators */
+	struct dt_node *di_inline; /* inlines: the expression */
+	/* DT_IDENT_BUILTIN and DT_IDENT_FUNC: the built-in's row; DT_IDENT_AGG: the
+	 * aggregating function's row.  Never NULL for these kinds; NULL for others. */
+	const struct dt_builtin *di_func;
+	int di_nargs;	       /* aggregations: the function's arguments */
+	int64_t di_aggargs[4]; /* aggregations: constant arguments (lquantize...) */
 } dt_ident_t;
+
+/*
+ * Built-ins after checking.  Once the checker has accepted a clause, every
+ * node in it that names a built-in leads to the built-in's row through its
+ * identifier, with no name to look up: n->dn_ident->di_func is the row, and a
+ * later stage (the code generator) switches on n->dn_ident->di_func->db_id.
+ * These nodes carry it:
+ *
+ *   DT_N_IDENT  a built-in variable (pid, arg0, execname, curpsinfo, also as
+ *               the dn_left of curpsinfo->pr_pid): DT_IDENT_BUILTIN.
+ *   DT_N_IDENT  args or uregs as the dn_left of a DT_N_INDEX (args[0],
+ *               uregs[0]): DT_IDENT_BUILTIN.  The DT_N_INDEX itself has no
+ *               dn_ident; its type is the element's.
+ *   DT_N_CALL   a subroutine or action, wherever it stands (a statement, an
+ *               expression, an aggregation key, an argument): DT_IDENT_FUNC.
+ *   DT_N_CALL   the aggregating function of @a[...] = f(...): DT_IDENT_FUNC.
+ *               The DT_N_AGG @a on the left has the aggregation's identifier
+ *               (DT_IDENT_AGG), whose di_func is the same row.
+ *   DT_N_AGG    an argument of printa(), clear(), trunc(), normalize(),
+ *               denormalize(): the aggregation's identifier (DT_IDENT_AGG).
+ *
+ * A node an inline stands for is a copy of the inline's checked expression:
+ * the same holds for it.  Rows with DB_F_KERNEL never get this far: the
+ * checker refuses them.
+ */
 
 typedef struct dt_pending_attr {
 	struct dt_pending_attr *pa_next;

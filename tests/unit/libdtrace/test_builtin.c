@@ -2,7 +2,9 @@
  * test_builtin.c -- the table of D's built-ins (dt_builtin.c): each id has
  * the row at its index, named as the id spells it; names are unique and
  * found again by name; each function's argument counts agree with its
- * argument kinds.
+ * argument kinds.  And what the checker promises a later stage: after a
+ * compile, every node that names a built-in leads to its row (dt_impl.h,
+ * "Built-ins after checking").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -255,11 +257,104 @@ static void test_prototypes(void)
 	CHECK_INT(checked, 44 + 24 + 9); /* subroutines, actions, aggregating functions */
 }
 
+/* ---------------------------------------------------------------- after checking */
+
+typedef struct walk {
+	int seen[DT_B_NBUILTINS]; /* nodes found linked, by id */
+	int unlinked;
+} walk_t;
+
+static void walk(walk_t *w, const dt_node_t *n);
+
+/* A node that names a built-in must lead to its row through dn_ident. */
+static void visit(walk_t *w, const dt_node_t *n)
+{
+	const dt_builtin_t *b = NULL;
+
+	if (n->dn_kind == DT_N_IDENT || n->dn_kind == DT_N_CALL)
+		b = dt_builtin_lookup(n->dn_name);
+	if (b != NULL) {
+		if (n->dn_ident != NULL && n->dn_ident->di_func == b) {
+			w->seen[b->db_id]++;
+		} else {
+			fprintf(stderr, "%s (node kind %d) does not lead to its row\n", n->dn_name,
+				n->dn_kind);
+			w->unlinked++;
+		}
+	}
+	if (n->dn_kind == DT_N_AGG) {
+		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_AGG &&
+		    n->dn_ident->di_func != NULL && n->dn_ident->di_func->db_kind == DB_AGGFUNC)
+			w->seen[n->dn_ident->di_func->db_id]++;
+		else
+			w->unlinked++;
+	}
+	walk(w, n->dn_left);
+	walk(w, n->dn_right);
+	walk(w, n->dn_cond);
+	walk(w, n->dn_args);
+}
+
+static void walk(walk_t *w, const dt_node_t *n)
+{
+	for (; n != NULL; n = n->dn_next)
+		visit(w, n);
+}
+
+static void test_checked_nodes(void)
+{
+	static const char src[] = "provider myp {\n"
+				  "	probe p(int, char *);\n"
+				  "};\n"
+				  "inline pid_t mypid = pid;\n"
+				  "myp*:::p\n"
+				  "/pid != 0/\n"
+				  "{\n"
+				  "	trace(args[0]);\n"
+				  "	x = uregs[0];\n"
+				  "	y = curpsinfo->pr_pid;\n"
+				  "	z = mypid;\n"
+				  "	@c[execname, ustack()] = count();\n"
+				  "	@q = lquantize(arg0, 0, 10, 1);\n"
+				  "	printf(\"%s %d\\n\", copyinstr(arg1), timestamp);\n"
+				  "	printa(@c);\n"
+				  "	trunc(@c, 5);\n"
+				  "}\n";
+	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	dtrace_prog_t *pgp;
+	walk_t w = { { 0 }, 0 };
+
+	CHECK(dtp != NULL);
+	if (dtp == NULL)
+		return;
+	pgp = dtrace_program_strcompile(dtp, src, "t.d", 0, 0, NULL);
+	if (pgp == NULL)
+		fprintf(stderr, "compile: %s\n", dtrace_errmsg(dtp, dtrace_errno(dtp)));
+	CHECK(pgp != NULL);
+	if (pgp != NULL)
+		walk(&w, pgp->dp_clauses);
+	CHECK_INT(w.unlinked, 0);
+	/* each kind of node the header lists was there to see */
+	CHECK_INT(w.seen[DT_B_ARGS], 1);      /* args[0]: the IDENT under the INDEX */
+	CHECK_INT(w.seen[DT_B_UREGS], 1);     /* uregs[0] */
+	CHECK_INT(w.seen[DT_B_CURPSINFO], 1); /* curpsinfo->pr_pid */
+	CHECK_INT(w.seen[DT_B_PID], 3);	      /* the inline, its use, the predicate */
+	CHECK_INT(w.seen[DT_B_TRACE], 1);     /* an action */
+	CHECK_INT(w.seen[DT_B_COPYINSTR], 1); /* a subroutine as an argument */
+	CHECK_INT(w.seen[DT_B_USTACK], 1);    /* a stack as a key */
+	CHECK_INT(w.seen[DT_B_COUNT], 4);     /* count() and @c three times */
+	CHECK_INT(w.seen[DT_B_LQUANTIZE], 2); /* lquantize() and @q */
+	CHECK_INT(w.seen[DT_B_PRINTA], 1);
+	CHECK_INT(w.seen[DT_B_TRUNC], 1);
+	dtrace_close(dtp);
+}
+
 int main(void)
 {
 	if (test_ids()) { /* a hole would crash the rest, name lookups first */
 		test_names();
 		test_prototypes();
+		test_checked_nodes();
 	}
 	return CHECK_DONE();
 }

@@ -123,6 +123,21 @@ void dt_idents_init(dt_pcb_t *pcb)
 	}
 }
 
+/*
+ * The identifier of the built-in function, action or aggregating function a
+ * call names, or NULL (not a call, or not one of those).  Its di_func is the
+ * row: the built-ins' names were resolved once, by dt_idents_init.
+ */
+static dt_ident_t *called(dt_pcb_t *pcb, const dt_node_t *n)
+{
+	dt_ident_t *id;
+
+	if (n->dn_kind != DT_N_CALL)
+		return NULL;
+	id = dt_ident_lookup(pcb->pcb_globals, n->dn_name);
+	return id != NULL && id->di_kind == DT_IDENT_FUNC ? id : NULL;
+}
+
 static dt_node_t *const_int(dt_node_t *n, int64_t v, dt_type_t *t)
 {
 	n->dn_value = (uint64_t)v;
@@ -508,8 +523,8 @@ static _Noreturn void proto_len(dt_pcb_t *pcb, const dt_loc_t *loc, const char *
 /* The constant arguments of lquantize and llquantize: checked and compared. */
 static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const char *aname)
 {
-	const char *f = call->dn_name;
-	bool lq = strcmp(f, "lquantize") == 0, llq = strcmp(f, "llquantize") == 0;
+	const char *f = id->di_func->db_name;
+	bool lq = id->di_func->db_id == DT_B_LQUANTIZE, llq = id->di_func->db_id == DT_B_LLQUANTIZE;
 	int64_t c[4] = { 0, 0, 0, 1 };
 	int nc = lq ? 3 : 4;
 
@@ -645,19 +660,20 @@ static void check_aggregation(dt_pcb_t *pcb, dt_node_t *asg, dt_cctx_t *cx)
 {
 	dt_node_t *lhs = asg->dn_left, *call = asg->dn_right;
 	dt_node_t *agg = lhs->dn_kind == DT_N_INDEX ? lhs->dn_left : lhs;
+	dt_ident_t *fid = called(pcb, call), *id;
 	const dt_builtin_t *b;
-	dt_ident_t *id;
 	char what[80];
 
 	if (asg->dn_op != T_ASSIGN)
 		dt_cerror(pcb, &asg->dn_loc, "D_AGG_FUNC",
 			  "@%s: an aggregation is assigned with '=' and an aggregating function",
 			  agg->dn_name);
-	if (call->dn_kind != DT_N_CALL || (b = dt_builtin_lookup(call->dn_name)) == NULL ||
-	    b->db_kind != DB_AGGFUNC)
+	if (fid == NULL || fid->di_func->db_kind != DB_AGGFUNC)
 		dt_cerror(pcb, &call->dn_loc, "D_AGG_FUNC",
 			  "@%s: an aggregating function (count, sum, quantize...) is required",
 			  agg->dn_name);
+	b = fid->di_func;
+	call->dn_ident = fid;
 	if (cx->cc_commit)
 		dt_cerror(pcb, &asg->dn_loc, "D_AGG_COMM",
 			  "aggregating actions may not follow commit( )");
@@ -728,9 +744,15 @@ static bool stringish(const dt_type_t *t)
 /* A call of one of the u* symbol functions: what %A prints without a target process. */
 static bool usymaddr(const dt_node_t *a)
 {
-	return a->dn_kind == DT_N_CALL && a->dn_name[0] == 'u' &&
-	       (strcmp(a->dn_name, "ufunc") == 0 || strcmp(a->dn_name, "usym") == 0 ||
-		strcmp(a->dn_name, "uaddr") == 0 || strcmp(a->dn_name, "umod") == 0);
+	if (a->dn_kind != DT_N_CALL || a->dn_ident == NULL || a->dn_ident->di_func == NULL)
+		return false;
+	switch (a->dn_ident->di_func->db_id) {
+	case DT_B_UADDR:
+	case DT_B_UFUNC:
+	case DT_B_UMOD:
+	case DT_B_USYM: return true;
+	default: return false;
+	}
 }
 
 /*
@@ -818,15 +840,15 @@ static const char *parse_conv(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, int
  * (printf) or against the keys and values of the aggregations (printa:
  * %@ is the aggregation's value, the other conversions its keys in order).
  */
-static void check_format(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, dt_node_t *args,
+static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, dt_node_t *args,
 			 const dt_ident_t *agg)
 {
-	const char *f = fmt->dn_string;
+	const char *fn = b->db_name, *f = fmt->dn_string;
 	dt_node_t *a = args;
 	int argn = 2, nconv = 0, nkey = 0;
 	bool printa = agg != NULL;
 
-	if (fmt->dn_strlen == 0 && !printa && strcmp(fn, "freopen") != 0)
+	if (fmt->dn_strlen == 0 && !printa && b->db_id != DT_B_FREOPEN)
 		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty",
 			  fn);
 	while (*f) {
@@ -975,7 +997,7 @@ static const char *kind_name(char k)
  * The tags DTrace gives the aggregation actions' errors: prototype,
  * non-aggregation argument, undefined aggregation, non-scalar argument.
  */
-static const char *agg_tag(const char *fn, int which)
+static const char *agg_tag(const dt_builtin_t *b, int which)
 {
 	static const char *const clear[] = { "D_CLEAR_PROTO", "D_CLEAR_AGGARG", "D_CLEAR_AGGBAD",
 					     "D_PROTO_ARG" };
@@ -986,32 +1008,34 @@ static const char *agg_tag(const char *fn, int which)
 	static const char *const printa[] = { "D_PRINTA_PROTO", "D_PRINTA_AGGARG",
 					      "D_PRINTA_AGGBAD", "D_PROTO_ARG" };
 
-	if (strcmp(fn, "trunc") == 0)
-		return trunc[which];
-	if (strcmp(fn, "normalize") == 0 || strcmp(fn, "denormalize") == 0)
-		return norm[which];
-	if (strcmp(fn, "printa") == 0)
-		return printa[which];
-	return clear[which];
+	switch (b->db_id) {
+	case DT_B_TRUNC: return trunc[which];
+	case DT_B_NORMALIZE:
+	case DT_B_DENORMALIZE: return norm[which];
+	case DT_B_PRINTA: return printa[which];
+	default: return clear[which];
+	}
 }
 
 /* An aggregation argument: it must be one, and defined already. */
-static dt_ident_t *agg_arg(dt_pcb_t *pcb, const char *fn, dt_node_t *a, int i)
+static dt_ident_t *agg_arg(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *a, int i)
 {
+	const char *fn = b->db_name;
+
 	if (a->dn_kind != DT_N_AGG)
-		dt_cerror(pcb, &a->dn_loc, agg_tag(fn, 1),
+		dt_cerror(pcb, &a->dn_loc, agg_tag(b, 1),
 			  "%s( ) argument #%d is incompatible with prototype: an aggregation is "
 			  "expected",
 			  fn, i + 1);
 	if ((a->dn_ident = dt_ident_lookup(pcb->pcb_aggs, a->dn_name)) == NULL)
-		dt_cerror(pcb, &a->dn_loc, agg_tag(fn, 2),
+		dt_cerror(pcb, &a->dn_loc, agg_tag(b, 2),
 			  "undefined aggregation used as argument to %s( ): @%s", fn, a->dn_name);
 	a->dn_type = type_named(pcb, "void");
 	return a->dn_ident;
 }
 
 /* printa([format,] @a, ...): the aggregations agree on their keys. */
-static void check_printa(dt_pcb_t *pcb, dt_node_t *n)
+static void check_printa(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b)
 {
 	dt_node_t *fmt = n->dn_args->dn_kind == DT_N_STRING ? n->dn_args : NULL;
 	dt_node_t *first = fmt != NULL ? fmt->dn_next : n->dn_args;
@@ -1025,7 +1049,7 @@ static void check_printa(dt_pcb_t *pcb, dt_node_t *n)
 	if (fmt != NULL)
 		fmt->dn_type = type_named(pcb, "string");
 	for (dt_node_t *a = first; a != NULL; a = a->dn_next, i++) {
-		dt_ident_t *id = agg_arg(pcb, "printa", a, i);
+		dt_ident_t *id = agg_arg(pcb, b, a, i);
 
 		if (a0 == NULL) {
 			a0 = id;
@@ -1045,7 +1069,7 @@ static void check_printa(dt_pcb_t *pcb, dt_node_t *n)
 				    tname(pcb, a0->di_keys[k]));
 	}
 	if (fmt != NULL)
-		check_format(pcb, "printa", fmt, NULL, a0);
+		check_format(pcb, b, fmt, NULL, a0);
 }
 
 /* clear, trunc, normalize, denormalize */
@@ -1056,19 +1080,19 @@ static void check_aggaction(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, 
 
 	/* DTrace's words: trunc(@) or trunc(@, n); the others take a fixed count */
 	if (na < b->db_minargs || na > b->db_maxargs)
-		proto_len(pcb, &n->dn_loc, agg_tag(b->db_name, 0), b->db_name, "( )", na,
+		proto_len(pcb, &n->dn_loc, agg_tag(b, 0), b->db_name, "( )", na,
 			  b->db_maxargs == b->db_minargs ? ""
 			  : na > b->db_maxargs		 ? "no more than "
 							 : "at least ",
 			  na > b->db_maxargs ? b->db_maxargs : b->db_minargs);
-	agg_arg(pcb, b->db_name, n->dn_args, 0);
+	agg_arg(pcb, b, n->dn_args, 0);
 	if (n->dn_args->dn_next != NULL) {
 		dt_node_t *a = n->dn_args->dn_next;
 
 		acx.cc_stmt = acx.cc_lhs = false;
 		check(pcb, a, &acx);
 		if (!dt_type_is_int(a->dn_type))
-			dt_cerror(pcb, &a->dn_loc, agg_tag(b->db_name, 3),
+			dt_cerror(pcb, &a->dn_loc, agg_tag(b, 3),
 				  "%s( ) argument #2 must be of scalar type", b->db_name);
 	}
 }
@@ -1103,87 +1127,53 @@ static bool xlated_ptr(const dt_node_t *n)
 	       (n->dn_ident->di_func->db_flags & DB_F_XLPTR);
 }
 
-static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+/* tracemem(address, size[, dynamic size]) */
+static void check_tracemem(dt_pcb_t *pcb, dt_node_t *n, int na, dt_cctx_t *acx)
 {
-	const dt_builtin_t *b = dt_builtin_lookup(n->dn_name);
-	dt_ident_t *id = dt_ident_lookup(pcb->pcb_globals, n->dn_name);
-	int na = count_list(n->dn_args), i = 0;
-	const char *fn = n->dn_name;
-	dt_cctx_t acx = *cx;
+	if (na < 2)
+		proto_len(pcb, &n->dn_loc, "D_PROTO_LEN", "tracemem", "( )", na, "", 2);
+	if (na > 3)
+		dt_cerror(pcb, &n->dn_loc, "D_TRACEMEM_ARGS",
+			  "tracemem( ) prototype mismatch: expected at most 3 args");
+	check(pcb, n->dn_args, acx);
+	if (!dt_type_is_scalar(n->dn_args->dn_type))
+		dt_cerror(pcb, &n->dn_args->dn_loc, "D_TRACEMEM_ADDR",
+			  "tracemem( ) argument #1 is incompatible with prototype: a pointer "
+			  "or integer address is expected");
+	positive_const(pcb, n->dn_args->dn_next, acx, "D_TRACEMEM_SIZE", "tracemem( ) size", false);
+	if (na == 3) {
+		dt_node_t *d = n->dn_args->dn_next->dn_next;
 
-	if (b == NULL || b->db_kind == DB_VAR) {
-		if (id != NULL && id->di_kind != DT_IDENT_FUNC)
-			dt_cerror(pcb, &n->dn_loc, "D_FUNC_IDKIND",
-				  "%s is not a function: it is a variable", fn);
-		dt_cerror(pcb, &n->dn_loc, "D_FUNC_UNDEF", "%s( ) is not a D function", fn);
+		check(pcb, d, acx);
+		if (!dt_type_is_int(d->dn_type))
+			dt_cerror(pcb, &d->dn_loc, "D_TRACEMEM_DYNSIZE",
+				  "tracemem( ) dynamic size must be an integer");
 	}
-	if (b->db_flags & DB_F_KERNEL)
-		kernel_only(pcb, n, b);
-	if (b->db_kind == DB_AGGFUNC)
-		dt_cerror(pcb, &n->dn_loc, "D_AGG_FUNC",
-			  "%s( ) may only be used to assign an aggregation: @name = %s(...)", fn,
-			  fn);
-	if (b->db_kind == DB_ACTION && !cx->cc_stmt)
-		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
-			  "action %s( ) may not be used in an expression", fn);
-	/* stack(), func() and friends record data: a statement or an aggregation key */
-	if ((b->db_flags & (DB_F_STACK | DB_F_SYMADDR)) && !cx->cc_stmt && !cx->cc_aggkey)
-		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
-			  "tracing function %s( ) may not be called from a D expression (D program "
-			  "context)",
-			  fn);
-	acx.cc_stmt = acx.cc_lhs = acx.cc_aggkey = false;
-	if (b->db_flags & DB_F_PRINTA) {
-		if (na == 0)
-			dt_cerror(pcb, &n->dn_loc, "D_PRINTA_PROTO",
-				  "printa( ) prototype mismatch: an aggregation is expected");
-		check_printa(pcb, n);
-		goto done;
-	}
-	if (strcmp(fn, "clear") == 0 || strcmp(fn, "trunc") == 0 || strcmp(fn, "normalize") == 0 ||
-	    strcmp(fn, "denormalize") == 0) {
-		check_aggaction(pcb, n, b, cx);
-		goto done;
-	}
-	if (strcmp(fn, "tracemem") == 0) {
-		if (na < 2)
-			proto_len(pcb, &n->dn_loc, "D_PROTO_LEN", "tracemem", "( )", na, "", 2);
-		if (na > 3)
-			dt_cerror(pcb, &n->dn_loc, "D_TRACEMEM_ARGS",
-				  "tracemem( ) prototype mismatch: expected at most 3 args");
-		check(pcb, n->dn_args, &acx);
-		if (!dt_type_is_scalar(n->dn_args->dn_type))
-			dt_cerror(
-			    pcb, &n->dn_args->dn_loc, "D_TRACEMEM_ADDR",
-			    "tracemem( ) argument #1 is incompatible with prototype: a pointer "
-			    "or integer address is expected");
-		positive_const(pcb, n->dn_args->dn_next, &acx, "D_TRACEMEM_SIZE",
-			       "tracemem( ) size", false);
-		if (na == 3) {
-			dt_node_t *d = n->dn_args->dn_next->dn_next;
+}
 
-			check(pcb, d, &acx);
-			if (!dt_type_is_int(d->dn_type))
-				dt_cerror(pcb, &d->dn_loc, "D_TRACEMEM_DYNSIZE",
-					  "tracemem( ) dynamic size must be an integer");
-		}
-		goto done;
-	}
-	if (b->db_flags & DB_F_STACK) {
-		bool user = fn[0] != 's';
+/* stack([frames]); ustack() and jstack() also take a string size */
+static void check_stack(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int na, dt_cctx_t *acx)
+{
+	bool user = b->db_id != DT_B_STACK;
 
-		if (na > (user ? 2 : 1))
-			dt_cerror(pcb, &n->dn_loc, user ? "D_USTACK_PROTO" : "D_STACK_PROTO",
-				  "%s( ) prototype mismatch: too many arguments", fn);
-		if (na >= 1)
-			positive_const(pcb, n->dn_args, &acx,
-				       user ? "D_USTACK_FRAMES" : "D_STACK_SIZE",
-				       user ? "the number of frames" : "the stack size", false);
-		if (na == 2)
-			positive_const(pcb, n->dn_args->dn_next, &acx, "D_USTACK_STRSIZE",
-				       "the string size", true);
-		goto done;
-	}
+	if (na > (user ? 2 : 1))
+		dt_cerror(pcb, &n->dn_loc, user ? "D_USTACK_PROTO" : "D_STACK_PROTO",
+			  "%s( ) prototype mismatch: too many arguments", b->db_name);
+	if (na >= 1)
+		positive_const(pcb, n->dn_args, acx, user ? "D_USTACK_FRAMES" : "D_STACK_SIZE",
+			       user ? "the number of frames" : "the stack size", false);
+	if (na == 2)
+		positive_const(pcb, n->dn_args->dn_next, acx, "D_USTACK_STRSIZE", "the string size",
+			       true);
+}
+
+/* Any other call: its arguments against the row's (db_minargs, db_maxargs, db_args). */
+static void check_proto(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int na, dt_cctx_t *acx)
+{
+	const char *fn = b->db_name;
+	bool trace = b->db_id == DT_B_TRACE;
+	int i = 0;
+
 	/*
 	 * DTrace's words: "N expected" for a fixed count and the fixed part of
 	 * printf(@, ...); "at least" and "at most" around optional arguments.
@@ -1214,24 +1204,23 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			continue;
 		}
 		if (a->dn_kind == DT_N_AGG)
-			dt_cerror(pcb, &a->dn_loc,
-				  strcmp(fn, "trace") == 0 ? "D_TRACE_AGG" : "D_PROTO_ARG",
+			dt_cerror(pcb, &a->dn_loc, trace ? "D_TRACE_AGG" : "D_PROTO_ARG",
 				  "%s( ) argument #%d may not be an aggregation", fn, i + 1);
-		if (strcmp(fn, "trace") == 0 && a->dn_kind == DT_N_CALL) {
-			const dt_builtin_t *f = dt_builtin_lookup(a->dn_name);
+		if (trace) {
+			const dt_ident_t *f = called(pcb, a);
 
-			if (f != NULL && f->db_kind == DB_AGGFUNC)
+			if (f != NULL && f->di_func->db_kind == DB_AGGFUNC)
 				dt_cerror(
 				    pcb, &a->dn_loc, "D_TRACE_DYN",
 				    "trace( ) argument has dynamic type: %s( ) is an aggregating "
 				    "function",
 				    a->dn_name);
 		}
-		check(pcb, a, &acx);
-		if (strcmp(fn, "trace") == 0 && dt_type_is_void(a->dn_type))
+		check(pcb, a, acx);
+		if (trace && dt_type_is_void(a->dn_type))
 			dt_cerror(pcb, &a->dn_loc, "D_TRACE_VOID",
 				  "trace( ) argument has void type");
-		if (strcmp(fn, "trace") == 0 && xlated_ptr(a))
+		if (trace && xlated_ptr(a))
 			dt_cerror(pcb, &a->dn_loc, "D_TRACE_DYN",
 				  "trace( ) may not be applied to a translated pointer: trace "
 				  "%s->member",
@@ -1246,11 +1235,61 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 				  fn, i + 1, kind_name(k), tname(pcb, a->dn_type));
 	}
 	if (b->db_flags & DB_F_FORMAT)
-		check_format(pcb, fn, n->dn_args, n->dn_args->dn_next, NULL);
-done:
+		check_format(pcb, b, n->dn_args, n->dn_args->dn_next, NULL);
+}
+
+static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_ident_t *id = dt_ident_lookup(pcb->pcb_globals, n->dn_name);
+	int na = count_list(n->dn_args);
+	const char *fn = n->dn_name;
+	const dt_builtin_t *b;
+	dt_cctx_t acx = *cx;
+
+	if (id == NULL || id->di_kind != DT_IDENT_FUNC) {
+		if (id != NULL)
+			dt_cerror(pcb, &n->dn_loc, "D_FUNC_IDKIND",
+				  "%s is not a function: it is a variable", fn);
+		dt_cerror(pcb, &n->dn_loc, "D_FUNC_UNDEF", "%s( ) is not a D function", fn);
+	}
+	b = id->di_func;
+	if (b->db_flags & DB_F_KERNEL)
+		kernel_only(pcb, n, b);
+	if (b->db_kind == DB_AGGFUNC)
+		dt_cerror(pcb, &n->dn_loc, "D_AGG_FUNC",
+			  "%s( ) may only be used to assign an aggregation: @name = %s(...)", fn,
+			  fn);
+	if (b->db_kind == DB_ACTION && !cx->cc_stmt)
+		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
+			  "action %s( ) may not be used in an expression", fn);
+	/* stack(), func() and friends record data: a statement or an aggregation key */
+	if ((b->db_flags & (DB_F_STACK | DB_F_SYMADDR)) && !cx->cc_stmt && !cx->cc_aggkey)
+		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
+			  "tracing function %s( ) may not be called from a D expression (D program "
+			  "context)",
+			  fn);
+	acx.cc_stmt = acx.cc_lhs = acx.cc_aggkey = false;
+	switch (b->db_id) {
+	case DT_B_PRINTA:
+		if (na == 0)
+			dt_cerror(pcb, &n->dn_loc, "D_PRINTA_PROTO",
+				  "printa( ) prototype mismatch: an aggregation is expected");
+		check_printa(pcb, n, b);
+		break;
+	case DT_B_CLEAR:
+	case DT_B_TRUNC:
+	case DT_B_NORMALIZE:
+	case DT_B_DENORMALIZE: check_aggaction(pcb, n, b, cx); break;
+	case DT_B_TRACEMEM: check_tracemem(pcb, n, na, &acx); break;
+	case DT_B_STACK:
+	case DT_B_USTACK:
+	case DT_B_JSTACK: check_stack(pcb, n, b, na, &acx); break;
+	default: check_proto(pcb, n, b, na, &acx); break;
+	}
 	if (b->db_kind == DB_ACTION || (cx->cc_stmt && (b->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
 		record_action(pcb, cx, b, &n->dn_loc);
-	n->dn_type = b->db_type != NULL && strcmp(b->db_type, "stack") != 0
+	/* a stack is recorded as a uint64_t here: db_type "stack" names no D type */
+	n->dn_type = b->db_type != NULL && !(b->db_flags & DB_F_STACK)
 			 ? type_named(pcb, b->db_type)
 			 : type_named(pcb, "uint64_t");
 	n->dn_ident = id;
@@ -1743,10 +1782,41 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	}
 }
 
+/* uregs[i]: a register of the thread, i a constant below DT_UREGS_MAX */
+static void check_uregs(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
+{
+	dt_cctx_t icx = *cx;
+	int na = count_list(n->dn_args);
+	dt_node_t *a = n->dn_args;
+
+	icx.cc_lhs = icx.cc_stmt = false;
+	if (na != 1)
+		proto_len(pcb, &n->dn_loc, "D_PROTO_LEN", "uregs", "[ ]", na, "", 1);
+	check(pcb, a, &icx);
+	if (!dt_type_is_int(a->dn_type) || !(a->dn_flags & DT_NF_CONST))
+		dt_cerror(pcb, &a->dn_loc, "D_PROTO_ARG",
+			  "uregs[ ] argument #1 is incompatible with the prototype: integer "
+			  "constant expected, %s given",
+			  (a->dn_flags & DT_NF_CONST) ? tname(pcb, a->dn_type)
+						      : "a non-constant expression");
+	if (dt_type_is_signed(a->dn_type) && (int64_t)a->dn_value < 0)
+		dt_cerror(pcb, &a->dn_loc, "D_REGS_IDX",
+			  "index %lld is out of range for array uregs",
+			  (long long)(int64_t)a->dn_value);
+	if (a->dn_value >= DT_UREGS_MAX)
+		dt_cerror(pcb, &a->dn_loc, "D_REGS_IDX",
+			  "index %llu is out of range for array uregs (0 to %d)",
+			  (unsigned long long)a->dn_value, DT_UREGS_MAX - 1);
+	n->dn_type = type_named(pcb, "uint64_t");
+	n->dn_flags = 0;
+}
+
 static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 {
 	dt_node_t *o = n->dn_left;
-	dt_ident_t *id = NULL;
+	/* a name's identifier; self-> and this-> arrays are looked up below */
+	dt_ident_t *id =
+	    o->dn_kind == DT_N_IDENT ? dt_ident_lookup(pcb->pcb_globals, o->dn_name) : NULL;
 	char what[80];
 
 	if (o->dn_kind == DT_N_INDEX && o->dn_left->dn_kind == DT_N_AGG)
@@ -1757,45 +1827,25 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		dt_cerror(pcb, &n->dn_loc, "D_OP_DYN",
 			  "@%s[ ] has a dynamic type: an aggregation has no value to read",
 			  o->dn_name);
-	/* the built-in arrays */
-	if (o->dn_kind == DT_N_IDENT && (strcmp(o->dn_name, "args") == 0)) {
-		if (cx->cc_lhs)
-			dt_cerror(pcb, &n->dn_loc, "D_OP_WRITE", "args[ ] may not be assigned");
-		check_args(pcb, n, cx);
-		return;
-	}
-	if (o->dn_kind == DT_N_IDENT && strcmp(o->dn_name, "uregs") == 0) {
-		dt_cctx_t icx = *cx;
-
-		int na = count_list(n->dn_args);
-		dt_node_t *a = n->dn_args;
-
-		icx.cc_lhs = icx.cc_stmt = false;
-		if (na != 1)
-			proto_len(pcb, &n->dn_loc, "D_PROTO_LEN", "uregs", "[ ]", na, "", 1);
-		check(pcb, a, &icx);
-		if (!dt_type_is_int(a->dn_type) || !(a->dn_flags & DT_NF_CONST))
-			dt_cerror(
-			    pcb, &a->dn_loc, "D_PROTO_ARG",
-			    "uregs[ ] argument #1 is incompatible with the prototype: integer "
-			    "constant expected, %s given",
-			    (a->dn_flags & DT_NF_CONST) ? tname(pcb, a->dn_type)
-							: "a non-constant expression");
-		if (dt_type_is_signed(a->dn_type) && (int64_t)a->dn_value < 0)
-			dt_cerror(pcb, &a->dn_loc, "D_REGS_IDX",
-				  "index %lld is out of range for array uregs",
-				  (long long)(int64_t)a->dn_value);
-		if (a->dn_value >= DT_UREGS_MAX)
-			dt_cerror(pcb, &a->dn_loc, "D_REGS_IDX",
-				  "index %llu is out of range for array uregs (0 to %d)",
-				  (unsigned long long)a->dn_value, DT_UREGS_MAX - 1);
-		n->dn_type = type_named(pcb, "uint64_t");
-		n->dn_flags = 0;
-		return;
+	/* the built-in arrays, whose names are not checked as scalars */
+	if (id != NULL && id->di_kind == DT_IDENT_BUILTIN) {
+		switch (id->di_func->db_id) {
+		case DT_B_ARGS:
+			o->dn_ident = id;
+			if (cx->cc_lhs)
+				dt_cerror(pcb, &n->dn_loc, "D_OP_WRITE",
+					  "args[ ] may not be assigned");
+			check_args(pcb, n, cx);
+			return;
+		case DT_B_UREGS:
+			o->dn_ident = id;
+			check_uregs(pcb, n, cx);
+			return;
+		default: break;
+		}
 	}
 	/* associative arrays: global or self->; scalar arrays and pointers otherwise */
 	if (o->dn_kind == DT_N_IDENT) {
-		id = dt_ident_lookup(pcb->pcb_globals, o->dn_name);
 		if (id == NULL || id->di_kind == DT_IDENT_ARRAY) {
 			if (id == NULL) {
 				if (!cx->cc_lhs)
@@ -1950,11 +2000,10 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			dt_cerror(pcb, &c->dn_loc, "D_OP_SCALAR",
 				  "operator ?: requires a condition of scalar type");
 		for (dt_node_t *b = l; b != NULL; b = b == l ? r : NULL) {
-			const dt_builtin_t *f =
-			    b->dn_kind == DT_N_CALL ? dt_builtin_lookup(b->dn_name) : NULL;
+			const dt_ident_t *f = called(pcb, b);
 
-			if (f != NULL && (f->db_kind == DB_ACTION ||
-					  (f->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
+			if (f != NULL && (f->di_func->db_kind == DB_ACTION ||
+					  (f->di_func->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
 				dt_cerror(pcb, &b->dn_loc, "D_OP_ACT",
 					  "action cannot be used in a conditional context");
 		}

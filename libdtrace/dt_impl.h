@@ -357,7 +357,7 @@ typedef struct dt_node {
 	size_t dn_strlen;
 	struct dt_node *dn_pdescs; /* clauses */
 	int dn_flags;		   /* DT_NF_* */
-	struct dt_ident *dn_ident; /* after checking: the identifier it names */
+	struct dt_ident *dn_ident; /* after checking: the identifier it names (built-ins: below) */
 	int dn_depth;		   /* how deeply the expression below nests (chains are flat) */
 	int dn_height;		   /* height of the expression tree below */
 	struct dt_xlator *dn_xlator;
@@ -373,12 +373,166 @@ typedef struct dt_node {
 
 typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
 
+/*
+ * One id per row of the table (dt_builtin.c), named DT_B_ and the built-in's
+ * name in capitals; the row of id i is the table's element i.  Code that
+ * treats a built-in specially switches on its id, never on its name.
+ */
+typedef enum dt_bid {
+	/* variables */
+	DT_B_ARG0,
+	DT_B_ARG1,
+	DT_B_ARG2,
+	DT_B_ARG3,
+	DT_B_ARG4,
+	DT_B_ARG5,
+	DT_B_ARG6,
+	DT_B_ARG7,
+	DT_B_ARG8,
+	DT_B_ARG9,
+	DT_B_ARGS,
+	DT_B_CALLER,
+	DT_B_CPU,
+	DT_B_CURCPU,
+	DT_B_CURLWPSINFO,
+	DT_B_CURPSINFO,
+	DT_B_CURTHREAD,
+	DT_B_CWD,
+	DT_B_EPID,
+	DT_B_ERRNO,
+	DT_B_EXECNAME,
+	DT_B_GID,
+	DT_B_ID,
+	DT_B_IPL,
+	DT_B_PID,
+	DT_B_PPID,
+	DT_B_PROBEFUNC,
+	DT_B_PROBEMOD,
+	DT_B_PROBENAME,
+	DT_B_PROBEPROV,
+	DT_B_ROOT,
+	DT_B_STACKDEPTH,
+	DT_B_TID,
+	DT_B_TIMESTAMP,
+	DT_B_UCALLER,
+	DT_B_UID,
+	DT_B_UREGS,
+	DT_B_USTACKDEPTH,
+	DT_B_VTIMESTAMP,
+	DT_B_WALLTIMESTAMP,
+	DT_B_ZONENAME,
+
+	/* subroutines */
+	DT_B_ALLOCA,
+	DT_B_BASENAME,
+	DT_B_BCOPY,
+	DT_B_CLEANPATH,
+	DT_B_COPYIN,
+	DT_B_COPYINSTR,
+	DT_B_COPYINTO,
+	DT_B_DIRNAME,
+	DT_B_HTONL,
+	DT_B_HTONLL,
+	DT_B_HTONS,
+	DT_B_INDEX,
+	DT_B_INET_NTOA,
+	DT_B_INET_NTOA6,
+	DT_B_INET_NTOP,
+	DT_B_JSON,
+	DT_B_LLTOSTR,
+	DT_B_NTOHL,
+	DT_B_NTOHLL,
+	DT_B_NTOHS,
+	DT_B_PROGENYOF,
+	DT_B_RAND,
+	DT_B_RINDEX,
+	DT_B_SPECULATION,
+	DT_B_STRCHR,
+	DT_B_STRJOIN,
+	DT_B_STRLEN,
+	DT_B_STRRCHR,
+	DT_B_STRSTR,
+	DT_B_STRTOK,
+	DT_B_STRTOLL,
+	DT_B_SUBSTR,
+	DT_B_TOLOWER,
+	DT_B_TOUPPER,
+	DT_B_FUNC,
+	DT_B_MOD,
+	DT_B_SYM,
+	DT_B_UADDR,
+	DT_B_UFUNC,
+	DT_B_UMOD,
+	DT_B_USYM,
+	DT_B_STACK,
+	DT_B_USTACK,
+	DT_B_JSTACK,
+
+	/* actions */
+	DT_B_BREAKPOINT,
+	DT_B_CHILL,
+	DT_B_CLEAR,
+	DT_B_COMMIT,
+	DT_B_COPYOUT,
+	DT_B_COPYOUTSTR,
+	DT_B_DENORMALIZE,
+	DT_B_DISCARD,
+	DT_B_EXIT,
+	DT_B_FREOPEN,
+	DT_B_FTRUNCATE,
+	DT_B_NORMALIZE,
+	DT_B_PANIC,
+	DT_B_PRINT,
+	DT_B_PRINTA,
+	DT_B_PRINTF,
+	DT_B_RAISE,
+	DT_B_SETOPT,
+	DT_B_SPECULATE,
+	DT_B_STOP,
+	DT_B_SYSTEM,
+	DT_B_TRACE,
+	DT_B_TRACEMEM,
+	DT_B_TRUNC,
+
+	/* aggregating functions */
+	DT_B_AVG,
+	DT_B_COUNT,
+	DT_B_LLQUANTIZE,
+	DT_B_LQUANTIZE,
+	DT_B_MAX,
+	DT_B_MIN,
+	DT_B_QUANTIZE,
+	DT_B_STDDEV,
+	DT_B_SUM,
+
+	/* the Guide's kernel variables and subroutines, refused */
+	DT_B_CHIP,
+	DT_B_FDS,
+	DT_B_LGRP,
+	DT_B_PSETID,
+	DT_B_DDI_PATHNAME,
+	DT_B_GETF,
+	DT_B_GETMAJOR,
+	DT_B_GETMINOR,
+	DT_B_MSGDSIZE,
+	DT_B_MSGSIZE,
+	DT_B_MUTEX_OWNED,
+	DT_B_MUTEX_OWNER,
+	DT_B_MUTEX_TYPE_ADAPTIVE,
+	DT_B_MUTEX_TYPE_SPIN,
+	DT_B_RW_ISWRITER,
+	DT_B_RW_READ_HELD,
+	DT_B_RW_WRITE_HELD,
+
+	DT_B_NBUILTINS
+} dt_bid_t;
+
+/* Properties rows share; what one built-in alone does is keyed on its id. */
 #define DB_F_ARGS	 0x1  /* args[]: typed probe arguments */
 #define DB_F_REGS	 0x2  /* uregs[]: indexed by register */
 #define DB_F_DATA	 0x4  /* records data */
 #define DB_F_DESTRUCTIVE 0x8  /* needs -w */
 #define DB_F_FORMAT	 0x10 /* first argument is a printf format */
-#define DB_F_PRINTA	 0x20 /* printa's optional format, then aggregations */
 #define DB_F_SPECULATE	 0x40
 #define DB_F_COMMIT	 0x80 /* commit() and discard() */
 #define DB_F_EXIT	 0x100
@@ -395,6 +549,7 @@ typedef enum dt_bkind { DB_VAR, DB_FUNC, DB_ACTION, DB_AGGFUNC } dt_bkind_t;
 #define DT_UREGS_MAX 47
 
 typedef struct dt_builtin {
+	dt_bid_t db_id; /* its index in the table */
 	const char *db_name;
 	dt_bkind_t db_kind;
 	const char *db_type;	    /* variable or return type, by name */
@@ -403,8 +558,15 @@ typedef struct dt_builtin {
 	int db_flags;
 } dt_builtin_t;
 
+/* The whole table, DT_B_NBUILTINS rows in id order; *n is set to their number. */
 const dt_builtin_t *dt_builtin_table(size_t *n);
+/*
+ * The row named name, or NULL.  The checker resolves a name once, to an
+ * identifier whose di_func is the row (see "Built-ins after checking").
+ */
 const dt_builtin_t *dt_builtin_lookup(const char *name);
+/* The row of id, or NULL if id is not below DT_B_NBUILTINS. */
+const dt_builtin_t *dt_builtin_get(dt_bid_t id);
 
 /* ---------------------------------------------------------------- identifiers */
 
@@ -430,12 +592,39 @@ typedef struct dt_ident {
 	dt_loc_t di_loc;    /* first declaration or use */
 	int di_nkeys;	    /* arrays and aggregations; -1 while unknown */
 	dt_type_t *di_keys[DT_MAXPROBEARGS];
-	int64_t di_value;		  /* enumerators */
-	struct dt_node *di_inline;	  /* inlines: the expression */
-	const struct dt_builtin *di_func; /* functions, aggregations: the aggregating function */
-	int di_nargs;			  /* aggregations: the function's arguments */
-	int64_t di_aggargs[4];		  /* aggregations: constant arguments (lquantize...) */
+	int64_t di_value;	   /* enumerators */
+	struct dt_node *di_inline; /* inlines: the expression */
+	/* DT_IDENT_BUILTIN and DT_IDENT_FUNC: the built-in's row; DT_IDENT_AGG: the
+	 * aggregating function's row.  Never NULL for these kinds; NULL for others. */
+	const struct dt_builtin *di_func;
+	int di_nargs;	       /* aggregations: the function's arguments */
+	int64_t di_aggargs[4]; /* aggregations: constant arguments (lquantize...) */
 } dt_ident_t;
+
+/*
+ * Built-ins after checking.  Once the checker has accepted a clause, every
+ * node in it that names a built-in leads to the built-in's row through its
+ * identifier, with no name to look up: n->dn_ident->di_func is the row, and a
+ * later stage (the code generator) switches on n->dn_ident->di_func->db_id.
+ * These nodes carry it:
+ *
+ *   DT_N_IDENT  a built-in variable (pid, arg0, execname, curpsinfo, also as
+ *               the dn_left of curpsinfo->pr_pid): DT_IDENT_BUILTIN.
+ *   DT_N_IDENT  args or uregs as the dn_left of a DT_N_INDEX (args[0],
+ *               uregs[0]): DT_IDENT_BUILTIN.  The DT_N_INDEX itself has no
+ *               dn_ident; its type is the element's.
+ *   DT_N_CALL   a subroutine or action, wherever it stands (a statement, an
+ *               expression, an aggregation key, an argument): DT_IDENT_FUNC.
+ *   DT_N_CALL   the aggregating function of @a[...] = f(...): DT_IDENT_FUNC.
+ *               The DT_N_AGG @a on the left has the aggregation's identifier
+ *               (DT_IDENT_AGG), whose di_func is the same row.
+ *   DT_N_AGG    an argument of printa(), clear(), trunc(), normalize(),
+ *               denormalize(): the aggregation's identifier (DT_IDENT_AGG).
+ *
+ * A node an inline stands for is a copy of the inline's checked expression:
+ * the same holds for it.  Rows with DB_F_KERNEL never get this far: the
+ * checker refuses them.
+ */
 
 typedef struct dt_pending_attr {
 	struct dt_pending_attr *pa_next;

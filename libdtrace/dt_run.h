@@ -248,7 +248,7 @@ typedef struct dt_run {
 	size_t r_nprogs, r_progcap;
 	int *r_links;
 	size_t r_nlinks, r_linkcap;
-	struct perf_buffer *r_pb;
+	ks_perfbuf_t *r_pb;
 	int r_ncpus;
 	/*
 	 * Kernel structure offsets for ppid, vtimestamp, curpsinfo and

@@ -11,7 +11,8 @@
  *     buffers, and the kernel's own types (BTF);
  *   - probing kernel features once.
  *
- * Nothing outside kernel-shim/ calls libbpf, bpf(2) or perf_event_open.
+ * Nothing outside kernel-shim/ calls libbpf, bpf(2) or perf_event_open
+ * (tests/unit/kernel_boundary.sh fails on a call elsewhere).
  *
  * Errors: functions return a file descriptor, a count or 0 on success and
  * a negative errno on failure; ks_prog_load() fills a caller's buffer with

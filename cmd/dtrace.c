@@ -30,7 +30,7 @@ static const char *g_pname = "dtrace";
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: %s [-CeGhlqVwZ] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
+		"Usage: %s [-CeGhlqSVwZ] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
 		"\t[-x opt[=val]] [-n program] [-s script] [-P provider] [-m module]\n"
 		"\t[-f function] [-c cmd] [-p pid] [arg|object ...]\n"
 		"\n"
@@ -50,6 +50,7 @@ static void usage(FILE *fp)
 		"\t-P  the probes of a provider (to enable, or with -l to list)\n"
 		"\t-q  quiet: print only what the program prints\n"
 		"\t-s  compile a D program file\n"
+		"\t-S  print each clause's compiled BPF code (to stderr)\n"
 		"\t-U  undefine a preprocessor symbol (with -C)\n"
 		"\t-V  print the version and exit\n"
 		"\t-w  permit destructive actions\n"
@@ -377,7 +378,7 @@ int main(int argc, char *argv[])
 	 * x.d 42 -p PID): getopt moves the operands (macro arguments, or -G's
 	 * objects) to the end, in order; "--" ends the options.
 	 */
-	while ((c = getopt(argc, argv, "c:CD:ef:GhI:lm:n:o:p:P:qs:U:vVwx:Z")) != -1) {
+	while ((c = getopt(argc, argv, "c:CD:ef:GhI:lm:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
 		switch (c) {
 		case 'c': cmd = optarg; break;
 		case 'p': grab = optarg; break;
@@ -389,6 +390,7 @@ int main(int argc, char *argv[])
 		case 'w': (void)dtrace_setopt(dtp, "destructive", NULL); break;
 		case 'Z': (void)dtrace_setopt(dtp, "zdefs", NULL); break;
 		case 'C': cflags |= DTRACE_C_CPP; break;
+		case 'S': cflags |= DTRACE_C_DIFV; break;
 		case 'D':
 		case 'I':
 		case 'U':

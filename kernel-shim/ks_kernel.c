@@ -1,6 +1,6 @@
 /*
- * ks_kernel.c -- building instruction sequences, creating maps, loading
- * programs, attaching them to uprobes, and probing what the kernel can do.
+ * ks_kernel.c -- building instruction sequences, loading programs,
+ * attaching them to uprobes, and probing what the kernel can do.
  *
  * Uprobes are attached through the perf "uprobe" PMU (perf_event_open
  * with the file and offset), which needs no tracefs, with the semaphore's
@@ -51,15 +51,6 @@ void ks_code_free(ks_code_t *c)
 		return;
 	free(c->kc_insns);
 	memset(c, 0, sizeof(*c));
-}
-
-int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, uint32_t value_size,
-		  uint32_t max_entries, uint32_t flags)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
-	int fd = bpf_map_create(type, name, key_size, value_size, max_entries, &opts);
-
-	return fd < 0 ? -errno : fd;
 }
 
 int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name,

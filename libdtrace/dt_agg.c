@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <bpf/bpf.h>
-
 #include "dt_run.h"
 
 typedef unsigned __int128 u128;
@@ -98,16 +96,16 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 	size_t per = vs * ncpu; /* u64s per key, every CPU */
 	dt_asnap_t *s = calloc(1, sizeof(*s));
 	uint8_t *keys = NULL, *kb = NULL;
-	uint64_t *vals = NULL, *vb = NULL, tok = 0;
+	uint64_t *vals = NULL, *vb = NULL;
 	/* a batch of at most 4096 keys and about 1 MiB of values (a 4095-bucket
 	   llquantize on many CPUs would otherwise ask for gigabytes) */
 	uint32_t batch = (uint32_t)(per * 8 >= (1u << 20) ? 1 : (1u << 20) / (per * 8));
+	ks_map_batch_t mb;
+	int rc = 0;
 
 	if (batch > 4096)
 		batch = 4096;
-	bool first = true, batched = true;
-	int rc = 0;
-
+	ks_map_batch_init(&mb, ag->ag_fd, ag->ag_keysize, (uint32_t)(per * 8));
 	keys = malloc(cap * ag->ag_keysize);
 	vals = malloc(cap * vs * 8);
 	kb = malloc((size_t)batch * ag->ag_keysize);
@@ -117,32 +115,17 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 		goto out;
 	}
 	for (;;) {
-		uint32_t got = batch;
-		int err;
+		int got = ks_map_lookup_batch(&mb, kb, vb, batch);
 
-		if (batched) {
-			LIBBPF_OPTS(bpf_map_batch_opts, o);
-
-			err = bpf_map_lookup_batch(ag->ag_fd, first ? NULL : &tok, &tok, kb, vb,
-						   &got, &o);
-			err = err < 0 ? errno : 0;
-			if (err == EINVAL && first) { /* no batches: one key at a time */
-				batched = false;
-				continue;
-			}
-			if (err != 0 && err != ENOENT) {
-				rc = dt_set_errmsg(dtp, EDT_ENABLING, "cannot read @%s: %s",
-						   ag->ag_name, strerror(err));
-				goto out;
-			}
-		} else {
-			err = bpf_map_get_next_key(ag->ag_fd, first ? NULL : kb, kb) == 0 ? 0
-											  : ENOENT;
-			got = err == 0 && bpf_map_lookup_elem(ag->ag_fd, kb, vb) == 0 ? 1 : 0;
+		if (got < 0) {
+			rc = dt_set_errmsg(dtp, EDT_ENABLING, "cannot read @%s: %s", ag->ag_name,
+					   strerror(-got));
+			goto out;
 		}
-		first = false;
-		if (n + got > cap) {
-			size_t nc = 2 * (n + got);
+		if (got == 0)
+			break;
+		if (n + (size_t)got > cap) {
+			size_t nc = 2 * (n + (size_t)got);
 			uint8_t *nk = realloc(keys, nc * ag->ag_keysize);
 			uint64_t *nv = nk != NULL ? realloc(vals, nc * vs * 8) : NULL;
 
@@ -155,15 +138,13 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 			vals = nv;
 			cap = nc;
 		}
-		for (uint32_t i = 0; i < got; i++, n++) {
+		for (int i = 0; i < got; i++, n++) {
 			memcpy(keys + n * ag->ag_keysize, kb + (size_t)i * ag->ag_keysize,
 			       ag->ag_keysize);
 			memset(vals + n * vs, 0, vs * 8);
 			for (size_t c = 0; c < ncpu; c++)
 				merge(ag, vals + n * vs, vb + (size_t)i * per + c * vs);
 		}
-		if (err == ENOENT)
-			break;
 	}
 	s->as_n = n;
 	s->as_keys = keys;
@@ -174,6 +155,7 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 	ag->ag_snap = s;
 	s = NULL;
 out:
+	ks_map_batch_fini(&mb);
 	free(s);
 	free(keys);
 	free(vals);
@@ -666,9 +648,9 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag, bool del, 
 		const uint8_t *key = s->as_keys + (ix != NULL ? ix[e] : e) * ag->ag_keysize;
 
 		if (del)
-			(void)bpf_map_delete_elem(ag->ag_fd, key);
+			(void)ks_map_delete(ag->ag_fd, key);
 		else
-			(void)bpf_map_update_elem(ag->ag_fd, key, zero, BPF_EXIST);
+			(void)ks_map_update(ag->ag_fd, key, zero, BPF_EXIST);
 	}
 	free(ix);
 	free(zero);

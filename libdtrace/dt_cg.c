@@ -52,7 +52,7 @@
 /* A scratch address: an offset in a region of the scratch value (dt_region_t). */
 #define SA(rg, off) (((uint32_t)(rg) << 24) | (uint32_t)(off))
 #define SA_RG(a)    ((uint32_t)(a) >> 24)
-#define SA_OFF(a)   ((uint32_t)(a) & 0xffffffu)
+#define SA_OFF(a)   ((uint32_t)(a)&0xffffffu)
 #define OFF(a)	    ((int16_t)SA_OFF(a)) /* for an instruction's off field */
 #define IMM(a)	    ((int32_t)SA_OFF(a)) /* for its imm */
 
@@ -84,8 +84,8 @@ typedef struct dt_cg {
 	bool cg_faults; /* the clause jumps to its fault block */
 } dt_cg_t;
 
-static _Noreturn void cg_verror(dt_cg_t *cg, const dt_node_t *n, const char *tag,
-				const char *fmt, va_list ap)
+static _Noreturn void cg_verror(dt_cg_t *cg, const dt_node_t *n, const char *tag, const char *fmt,
+				va_list ap)
 {
 	char msg[512];
 
@@ -345,8 +345,8 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	if (t != NULL && dt_type_is_sou(t) && (tsize(t) == 0 || tsize(t) > 4096))
 		cg_limit(cg, n, "a struct or union variable must have 1 to 4096 bytes");
 	if ((v = dt_arena_alloc(&ps->ps_arena, sizeof(*v))) == NULL ||
-	    dt_strset_add(ps->ps_vars, dt_arena_strndup(&ps->ps_arena, key, strlen(key)), v,
-			  NULL) < 0)
+	    dt_strset_add(ps->ps_vars, dt_arena_strndup(&ps->ps_arena, key, strlen(key)), v, NULL) <
+		0)
 		dt_cnomem(cg->cg_pcb);
 	v->v_kind = kind;
 	v->v_string = is_string(t);
@@ -1123,11 +1123,12 @@ static void cur_info_member(dt_cg_t *cg, dt_node_t *n)
 	const char *m = n->dn_name;
 	char what[64];
 
+	dt_bid_t id = n->dn_left->dn_ident->di_func->db_id;
+
 	snprintf(what, sizeof(what), "%s->%s", n->dn_left->dn_name, m);
-	if (strcmp(n->dn_left->dn_name, "curpsinfo") != 0 &&
-	    strcmp(n->dn_left->dn_name, "curlwpsinfo") != 0)
+	if (id != DT_B_CURPSINFO && id != DT_B_CURLWPSINFO)
 		cg_error(cg, n, "%s cannot be read here", what);
-	if (strcmp(n->dn_left->dn_name, "curlwpsinfo") == 0) {
+	if (id == DT_B_CURLWPSINFO) {
 		if (strcmp(m, "pr_lwpid") == 0) {
 			emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
 			extend(cg, R0, 4, false);
@@ -1163,80 +1164,129 @@ static void cur_info_member(dt_cg_t *cg, dt_node_t *n)
 	}
 }
 
+/* ---------------------------------------------------------------- built-in variables */
+
+/*
+ * The generators of built-ins, by id (the table at the end of the file):
+ * a variable's and a subroutine's leave the value in r0, an action's
+ * records what the consumer acts on.  arg is the row's g_arg.
+ */
+typedef void cg_gen_f(dt_cg_t *cg, dt_node_t *n, int arg);
+
+static void v_arg(dt_cg_t *cg, dt_node_t *n, int i)
+{
+	probe_arg(cg, i, n);
+}
+
+/* pid (arg 1: the upper half of pid_tgid) and tid; gid (1) and uid */
+static void v_upper_lower(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	bool ids =
+	    n->dn_ident->di_func->db_id == DT_B_UID || n->dn_ident->di_func->db_id == DT_B_GID;
+
+	emit(cg, KS_CALL(ids ? BPF_FUNC_get_current_uid_gid : BPF_FUNC_get_current_pid_tgid));
+	if (arg)
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+	else
+		extend(cg, R0, 4, false);
+}
+
+static void v_ppid(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	static const dt_toff_t path[] = { DT_TOFF_REAL_PARENT, DT_TOFF_TGID };
+
+	(void)n, (void)arg;
+	task_chain(cg, path, 2, 4);
+}
+
+static void v_vtimestamp(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	static const dt_toff_t path[] = { DT_TOFF_SUM_EXEC };
+
+	(void)n, (void)arg;
+	task_chain(cg, path, 1, 8);
+}
+
+/* errno: kept per thread by dt_cg_errno_prog() */
+static void v_errno(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	int none = label(cg);
+
+	(void)n, (void)arg;
+	cg->cg_ps->ps_use_errno = true;
+	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+	emit(cg, KS_STX_MEM(BPF_W, FP, R0, SLOT_TMP));
+	emit_map(cg, R1, DT_MAP_ERRNO);
+	emit(cg, KS_MOV64_REG(R2, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+	emit(cg, KS_LDX_MEM(BPF_W, R0, R0, 0));
+	place(cg, none);
+}
+
+/* r0 = what a helper without arguments returns (cpu, timestamp) */
+static void v_helper(dt_cg_t *cg, dt_node_t *n, int helper)
+{
+	(void)n;
+	emit(cg, KS_CALL(helper));
+}
+
+static void v_walltimestamp(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)n, (void)arg;
+	emit(cg, KS_CALL(BPF_FUNC_ktime_get_ns));
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_WALLOFF));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+}
+
+static void v_execname(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	uint32_t off = tmp_string(cg);
+
+	(void)n, (void)arg;
+	emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(off + 16), 0), off);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_MOV64_IMM(R2, 16));
+	emit(cg, KS_CALL(BPF_FUNC_get_current_comm));
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+}
+
+/* probeprov (0), probemod, probefunc, probename: a string each probe writes in its program */
+static void v_probestr(dt_cg_t *cg, dt_node_t *n, int which)
+{
+	(void)n;
+	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_PROBESTR,
+					.px_arg = which,
+					.px_off = SA_OFF(tmp_string(cg)) });
+}
+
+/* id, epid: a constant of the probe's, known when linking */
+static void v_reloc(dt_cg_t *cg, dt_node_t *n, int kind)
+{
+	(void)n;
+	emit_rel(cg, KS_MOV64_IMM(R0, 0), (dt_rlkind_t)kind, 0);
+}
+
+static const struct cg_builtin {
+	cg_gen_f *g_fn;
+	int g_arg;
+} * generator(const dt_node_t *n);
+
 static void builtin_var(dt_cg_t *cg, dt_node_t *n)
 {
-	const char *s = n->dn_name;
+	const dt_builtin_t *b = n->dn_ident->di_func;
+	const struct cg_builtin *g = generator(n);
 
-	if (strncmp(s, "arg", 3) == 0 && s[3] >= '0' && s[3] <= '9' && s[4] == '\0') {
-		probe_arg(cg, s[3] - '0', n);
-	} else if (strcmp(s, "pid") == 0 || strcmp(s, "tid") == 0) {
-		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-		if (s[0] == 'p')
-			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
-		else
-			extend(cg, R0, 4, false);
-	} else if (strcmp(s, "uid") == 0 || strcmp(s, "gid") == 0) {
-		emit(cg, KS_CALL(BPF_FUNC_get_current_uid_gid));
-		if (s[0] == 'g')
-			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
-		else
-			extend(cg, R0, 4, false);
-	} else if (strcmp(s, "ppid") == 0) {
-		static const dt_toff_t path[] = { DT_TOFF_REAL_PARENT, DT_TOFF_TGID };
-
-		task_chain(cg, path, 2, 4);
-	} else if (strcmp(s, "vtimestamp") == 0) {
-		static const dt_toff_t path[] = { DT_TOFF_SUM_EXEC };
-
-		task_chain(cg, path, 1, 8);
-	} else if (strcmp(s, "errno") == 0) { /* kept per thread by dt_cg_errno_prog() */
-		int none = label(cg);
-
-		cg->cg_ps->ps_use_errno = true;
-		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-		emit(cg, KS_STX_MEM(BPF_W, FP, R0, SLOT_TMP));
-		emit_map(cg, R1, DT_MAP_ERRNO);
-		emit(cg, KS_MOV64_REG(R2, FP));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
-		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
-		emit(cg, KS_LDX_MEM(BPF_W, R0, R0, 0));
-		place(cg, none);
-	} else if (strcmp(s, "cpu") == 0) {
-		emit(cg, KS_CALL(BPF_FUNC_get_smp_processor_id));
-	} else if (strcmp(s, "timestamp") == 0) {
-		emit(cg, KS_CALL(BPF_FUNC_ktime_get_ns));
-	} else if (strcmp(s, "walltimestamp") == 0) {
-		emit(cg, KS_CALL(BPF_FUNC_ktime_get_ns));
-		emit(cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_WALLOFF));
-		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
-	} else if (strcmp(s, "execname") == 0) {
-		uint32_t off = tmp_string(cg);
-
-		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(off + 16), 0), off);
-		emit(cg, KS_MOV64_REG(R1, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
-		emit(cg, KS_MOV64_IMM(R2, 16));
-		emit(cg, KS_CALL(BPF_FUNC_get_current_comm));
-		emit(cg, KS_MOV64_REG(R0, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
-	} else if (strcmp(s, "probeprov") == 0 || strcmp(s, "probemod") == 0 ||
-		   strcmp(s, "probefunc") == 0 || strcmp(s, "probename") == 0) {
-		/* the probe's own name: a string each probe writes in its program */
-		int which = s[5] == 'p' ? 0 : s[5] == 'm' ? 1 : s[5] == 'f' ? 2 : 3;
-
-		emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_PROBESTR,
-						.px_arg = which,
-						.px_off = SA_OFF(tmp_string(cg)) });
-	} else if (strcmp(s, "id") == 0) {
-		emit_rel(cg, KS_MOV64_IMM(R0, 0), DT_RL_PRID, 0);
-	} else if (strcmp(s, "epid") == 0) {
-		emit_rel(cg, KS_MOV64_IMM(R0, 0), DT_RL_EPID, 0);
-	} else if (strcmp(s, "curpsinfo") == 0 || strcmp(s, "curlwpsinfo") == 0) {
-		cg_error(cg, n, "%s can only be used as %s->member here", s, s);
-	} else {
-		cg_error(cg, n, "the built-in variable %s is not supported yet", s);
+	if (g != NULL) {
+		g->g_fn(cg, n, g->g_arg);
+		return;
 	}
+	if (b->db_flags & DB_F_XLPTR)
+		cg_error(cg, n, "%s can only be used as %s->member here", b->db_name, b->db_name);
+	cg_error(cg, n, "the built-in variable %s is not supported yet", b->db_name);
 }
 
 /* ---------------------------------------------------------------- subprograms */
@@ -1541,7 +1591,9 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			return;
 		}
 	case DT_N_INDEX:
-		if (n->dn_left->dn_kind == DT_N_IDENT && strcmp(n->dn_left->dn_name, "args") == 0) {
+		if (n->dn_left->dn_kind == DT_N_IDENT && n->dn_left->dn_ident != NULL &&
+		    n->dn_left->dn_ident->di_func != NULL &&
+		    n->dn_left->dn_ident->di_func->db_id == DT_B_ARGS) {
 			int i = (int)n->dn_args->dn_value;
 
 			probe_arg(cg, i, n);
@@ -1688,86 +1740,112 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 	}
 }
 
-/* Subroutines: values. */
+/* ---------------------------------------------------------------- subroutines */
+
+/* copyinstr(addr[, n]): n bytes at most, and the NUL */
+static void s_copyinstr(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	dt_node_t *a = n->dn_args;
+	uint32_t off = tmp_string(cg), len = cg->cg_strsize;
+	int small;
+
+	(void)arg;
+	if (a->dn_next == NULL) {
+		cg_expr(cg, a);
+		user_string(cg, off, true);
+		return;
+	}
+	cg_expr(cg, a->dn_next);
+	push(cg, n);
+	cg_expr(cg, a);
+	small = label(cg);
+	pop(cg, R2);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1));
+	emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)len, 0), small);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+	place(cg, small);
+	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
+	user_string(cg, off, false);
+}
+
+static void s_strlen(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)arg;
+	cg_expr(cg, n->dn_args);
+	emit(cg, KS_MOV64_REG(R1, R0));
+	call_sub(cg, DT_SUBR_STRLEN);
+}
+
+/*
+ * strjoin(a, b): a, then b from a's NUL: strsize bytes in all.  Two
+ * temporaries are reserved so that the verifier sees the second copy, at a
+ * variable offset, inside the scratch value.
+ */
+static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	dt_node_t *a = n->dn_args;
+	uint32_t off = tmp_string(cg), len = cg->cg_strsize;
+	int ok = label(cg), fits = label(cg);
+
+	(void)arg;
+	(void)tmp_string(cg);
+	cg_expr(cg, a->dn_next);
+	push(cg, n);
+	cg_expr(cg, a);
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	emit_to(cg, KS_JMP_IMM(BPF_JSGE, R0, 1, 0), ok); /* bytes copied, the NUL too */
+	emit(cg, KS_MOV64_IMM(R0, 1));
+	place(cg, ok);
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R0, 1)); /* a's length */
+	emit_to(cg, KS_JMP_IMM(BPF_JLE, R0, (int32_t)len - 1, 0), fits);
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)len - 1));
+	place(cg, fits);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+	emit(cg, KS_ALU64_REG(BPF_SUB, R2, R0)); /* 1 to strsize */
+	pop(cg, R3);
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+}
+
+/* A subroutine's value in r0. */
 static void cg_call(dt_cg_t *cg, dt_node_t *n)
 {
-	const char *f = n->dn_name;
-	dt_node_t *a = n->dn_args;
+	const struct cg_builtin *g = generator(n);
 
-	if (strcmp(f, "copyinstr") == 0) {
-		uint32_t off = tmp_string(cg), len = cg->cg_strsize;
-
-		if (a->dn_next == NULL) {
-			cg_expr(cg, a);
-			user_string(cg, off, true);
-			return;
-		}
-		/* copyinstr(addr, n): n bytes at most, and the NUL */
-		cg_expr(cg, a->dn_next);
-		push(cg, n);
-		cg_expr(cg, a);
-		{
-			int small = label(cg);
-
-			pop(cg, R2);
-			emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1));
-			emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)len, 0), small);
-			emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
-			place(cg, small);
-			emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
-		}
-		user_string(cg, off, false);
-		return;
-	}
-	if (strcmp(f, "strlen") == 0) {
-		cg_expr(cg, a);
-		emit(cg, KS_MOV64_REG(R1, R0));
-		call_sub(cg, DT_SUBR_STRLEN);
-		return;
-	}
-	if (strcmp(f, "strjoin") == 0) {
-		/*
-		 * a, then b from a's NUL: strsize bytes in all.  Two temporaries
-		 * are reserved so that the verifier sees the second copy, at a
-		 * variable offset, inside the scratch value.
-		 */
-		uint32_t off = tmp_string(cg), len = cg->cg_strsize;
-		int ok = label(cg), fits = label(cg);
-
-		(void)tmp_string(cg);
-		cg_expr(cg, a->dn_next);
-		push(cg, n);
-		cg_expr(cg, a);
-		emit(cg, KS_MOV64_REG(R3, R0));
-		emit(cg, KS_MOV64_REG(R1, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
-		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
-		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
-		emit_to(cg, KS_JMP_IMM(BPF_JSGE, R0, 1, 0), ok); /* bytes copied, the NUL too */
-		emit(cg, KS_MOV64_IMM(R0, 1));
-		place(cg, ok);
-		emit(cg, KS_ALU64_IMM(BPF_SUB, R0, 1)); /* a's length */
-		emit_to(cg, KS_JMP_IMM(BPF_JLE, R0, (int32_t)len - 1, 0), fits);
-		emit(cg, KS_MOV64_IMM(R0, (int32_t)len - 1));
-		place(cg, fits);
-		emit(cg, KS_MOV64_REG(R1, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
-		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
-		emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
-		emit(cg, KS_ALU64_REG(BPF_SUB, R2, R0)); /* 1 to strsize */
-		pop(cg, R3);
-		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
-		emit(cg, KS_MOV64_REG(R0, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
-		return;
-	}
-	cg_error(cg, n, "%s( ) is not supported yet", f);
+	if (g == NULL || n->dn_ident->di_func->db_kind != DB_FUNC)
+		cg_error(cg, n, "%s( ) is not supported yet", n->dn_name);
+	g->g_fn(cg, n, g->g_arg);
 }
 
 /* ---------------------------------------------------------------- aggregations */
 
 static const char *const aggfn_names[] = { "count",  "sum",	 "min",	      "max",	   "avg",
 					   "stddev", "quantize", "lquantize", "llquantize" };
+
+/* The aggregating function a built-in is, or -1. */
+static int aggfn_of(dt_bid_t id)
+{
+	switch (id) {
+	case DT_B_COUNT: return DT_AGG_COUNT;
+	case DT_B_SUM: return DT_AGG_SUM;
+	case DT_B_MIN: return DT_AGG_MIN;
+	case DT_B_MAX: return DT_AGG_MAX;
+	case DT_B_AVG: return DT_AGG_AVG;
+	case DT_B_STDDEV: return DT_AGG_STDDEV;
+	case DT_B_QUANTIZE: return DT_AGG_QUANTIZE;
+	case DT_B_LQUANTIZE: return DT_AGG_LQUANTIZE;
+	case DT_B_LLQUANTIZE: return DT_AGG_LLQUANTIZE;
+	default: return -1;
+	}
+}
 
 uint32_t dt_llq_orders(const int64_t a[4], dt_llq_order_t *o, int *norders)
 {
@@ -1800,22 +1878,21 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 {
 	dt_pstate_t *ps = cg->cg_ps;
 	const dt_ident_t *id = an->dn_ident;
-	const char *fname = id != NULL && id->di_func != NULL ? id->di_func->db_name : "";
-	dt_aggfn_t fn = DT_AGG_COUNT;
+	int fn = aggfn_of(id != NULL && id->di_func != NULL ? id->di_func->db_id : DT_B_NBUILTINS);
 	dt_agg_t *ag;
 	uint32_t off = 0;
 
 	for (uint32_t i = 0; i < ps->ps_naggs; i++)
 		if (strcmp(ps->ps_aggs[i]->ag_name, an->dn_name) == 0) {
-			if (strcmp(aggfn_names[ps->ps_aggs[i]->ag_fn], fname) != 0)
+			if ((int)ps->ps_aggs[i]->ag_fn != fn)
 				cg_verror_tag(cg, call, "D_AGG_REDEF",
 					      "@%s is %s( ) in another program, %s( ) here",
-					      an->dn_name, aggfn_names[ps->ps_aggs[i]->ag_fn], fname);
+					      an->dn_name, aggfn_names[ps->ps_aggs[i]->ag_fn],
+					      fn >= 0 ? aggfn_names[fn] : "?");
 			return ps->ps_aggs[i];
 		}
-	while (strcmp(aggfn_names[fn], fname) != 0)
-		if (++fn > DT_AGG_LLQUANTIZE)
-			cg_limit(cg, call, "@%s has no aggregating function", an->dn_name);
+	if (fn < 0)
+		cg_limit(cg, call, "@%s has no aggregating function", an->dn_name);
 	if (dt_grow(&ps->ps_aggs, &ps->ps_aggcap, ps->ps_naggs, sizeof(dt_agg_t *), 4) != 0)
 		dt_cnomem(cg->cg_pcb);
 	if ((ag = dt_arena_alloc(&ps->ps_arena, sizeof(*ag))) == NULL ||
@@ -1824,7 +1901,7 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 		dt_cnomem(cg->cg_pcb);
 	ps->ps_aggs[ps->ps_naggs++] = ag;
 	ag->ag_id = ps->ps_naggs;
-	ag->ag_fn = fn;
+	ag->ag_fn = (dt_aggfn_t)fn;
 	ag->ag_fd = -1;
 	ag->ag_normal = 1;
 	memcpy(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args));
@@ -2187,83 +2264,82 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 	}
 }
 
+static void a_trace(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int rec0 = cg->cg_st->st_nrecs;
+
+	(void)arg;
+	record_value(cg, s->dn_args);
+	add_act(cg, DT_A_TRACE, NULL, rec0);
+	cg->cg_st->st_data = true;
+}
+
+static void a_printf(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int rec0 = cg->cg_st->st_nrecs;
+
+	(void)arg;
+	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next)
+		record_value(cg, a);
+	add_act(cg, DT_A_PRINTF, s->dn_args->dn_string, rec0);
+	cg->cg_st->st_data = true;
+}
+
+/* printa, clear, trunc, normalize, denormalize (arg: the dt_akind_t) */
+static void a_agg(dt_cg_t *cg, dt_node_t *s, int kind)
+{
+	agg_action(cg, s, (dt_akind_t)kind);
+}
+
+static void a_exit(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int rec0 = cg->cg_st->st_nrecs;
+
+	(void)arg;
+	cg_expr(cg, s->dn_args);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 4, true)));
+	emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
+	emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
+	add_act(cg, DT_A_EXIT, NULL, rec0);
+	cg->cg_st->st_data = true;
+}
+
+static void a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	dt_node_t *sz = s->dn_args->dn_next;
+	int off, ok = label(cg), rec0 = cg->cg_st->st_nrecs;
+
+	(void)arg;
+	if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 || sz->dn_value > 4096)
+		cg_limit(cg, sz, "tracemem( ) needs a constant size from 1 to 4096");
+	cg_expr(cg, s->dn_args);
+	off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz->dn_value));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	add_act(cg, DT_A_TRACEMEM, NULL, rec0);
+	cg->cg_st->st_data = true;
+}
+
 static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 {
 	if (s->dn_kind == DT_N_CALL) {
-		const char *f = s->dn_name;
-		int rec0 = cg->cg_st->st_nrecs;
+		const struct cg_builtin *g = generator(s);
+		dt_bkind_t kind = s->dn_ident->di_func->db_kind;
 
-		if (strcmp(f, "trace") == 0) {
-			record_value(cg, s->dn_args);
-			add_act(cg, DT_A_TRACE, NULL, rec0);
-			cg->cg_st->st_data = true;
-			return;
-		}
-		if (strcmp(f, "printf") == 0) {
-			for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next)
-				record_value(cg, a);
-			add_act(cg, DT_A_PRINTF, s->dn_args->dn_string, rec0);
-			cg->cg_st->st_data = true;
-			return;
-		}
-		{
-			static const struct {
-				const char *name;
-				dt_akind_t kind;
-			} libacts[] = { { "printa", DT_A_PRINTA },
-					{ "clear", DT_A_CLEAR },
-					{ "trunc", DT_A_TRUNC },
-					{ "normalize", DT_A_NORMALIZE },
-					{ "denormalize", DT_A_DENORMALIZE } };
-
-			for (size_t i = 0; i < sizeof(libacts) / sizeof(libacts[0]); i++)
-				if (strcmp(f, libacts[i].name) == 0) {
-					agg_action(cg, s, libacts[i].kind);
-					return;
-				}
-		}
-		if (strcmp(f, "exit") == 0) {
-			cg_expr(cg, s->dn_args);
-			emit(cg,
-			     KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 4, true)));
-			emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
-			emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
-			add_act(cg, DT_A_EXIT, NULL, rec0);
-			cg->cg_st->st_data = true;
-			return;
-		}
-		if (strcmp(f, "tracemem") == 0) {
-			dt_node_t *sz = s->dn_args->dn_next;
-			int off, ok = label(cg);
-
-			if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 ||
-			    sz->dn_value > 4096)
-				cg_limit(cg, sz,
-					 "tracemem( ) needs a constant size from 1 to 4096");
-			cg_expr(cg, s->dn_args);
-			off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
-			emit(cg, KS_MOV64_REG(R9, R0));
-			emit(cg, KS_MOV64_REG(R3, R0));
-			emit(cg, KS_MOV64_REG(R1, R8));
-			emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
-			emit(cg, KS_MOV64_IMM(R2, (int32_t)sz->dn_value));
-			emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
-			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
-			fault(cg, DT_FLT_BADADDR, R9);
-			place(cg, ok);
-			add_act(cg, DT_A_TRACEMEM, NULL, rec0);
-			cg->cg_st->st_data = true;
-			return;
-		}
-		{
-			const dt_builtin_t *b = dt_builtin_lookup(f);
-
-			if (b != NULL && b->db_kind == DB_FUNC) { /* a subroutine for its effect */
-				cg_call(cg, s);
-				return;
-			}
-		}
-		cg_error(cg, s, "%s( ) is not supported yet", f);
+		if (g != NULL && kind == DB_ACTION)
+			g->g_fn(cg, s, g->g_arg);
+		else if (kind == DB_FUNC) /* a subroutine for its effect */
+			cg_call(cg, s);
+		else
+			cg_error(cg, s, "%s( ) is not supported yet", s->dn_name);
+		return;
 	}
 	if (s->dn_kind == DT_N_BINARY && s->dn_left != NULL &&
 	    (s->dn_left->dn_kind == DT_N_AGG ||
@@ -2521,4 +2597,66 @@ void dt_cg_errno_prog(dt_frag_t *fr)
 		    insns[i].src_reg == BPF_PSEUDO_MAP_FD)
 			dt_frag_reloc(fr, DT_RL_MAP, DT_MAP_ERRNO);
 	}
+}
+
+/* ---------------------------------------------------------------- the table */
+
+/*
+ * What generates each built-in, by id.  A built-in without a row here is
+ * refused at compile time (D_UNSUPPORTED): adding one is a row and its
+ * generator.
+ */
+static const struct cg_builtin generators[DT_B_NBUILTINS] = {
+	/* variables */
+	[DT_B_ARG0] = { v_arg, 0 },
+	[DT_B_ARG1] = { v_arg, 1 },
+	[DT_B_ARG2] = { v_arg, 2 },
+	[DT_B_ARG3] = { v_arg, 3 },
+	[DT_B_ARG4] = { v_arg, 4 },
+	[DT_B_ARG5] = { v_arg, 5 },
+	[DT_B_ARG6] = { v_arg, 6 },
+	[DT_B_ARG7] = { v_arg, 7 },
+	[DT_B_ARG8] = { v_arg, 8 },
+	[DT_B_ARG9] = { v_arg, 9 },
+	[DT_B_CPU] = { v_helper, BPF_FUNC_get_smp_processor_id },
+	[DT_B_EPID] = { v_reloc, DT_RL_EPID },
+	[DT_B_ERRNO] = { v_errno, 0 },
+	[DT_B_EXECNAME] = { v_execname, 0 },
+	[DT_B_GID] = { v_upper_lower, 1 },
+	[DT_B_ID] = { v_reloc, DT_RL_PRID },
+	[DT_B_PID] = { v_upper_lower, 1 },
+	[DT_B_PPID] = { v_ppid, 0 },
+	[DT_B_PROBEFUNC] = { v_probestr, 2 },
+	[DT_B_PROBEMOD] = { v_probestr, 1 },
+	[DT_B_PROBENAME] = { v_probestr, 3 },
+	[DT_B_PROBEPROV] = { v_probestr, 0 },
+	[DT_B_TID] = { v_upper_lower, 0 },
+	[DT_B_TIMESTAMP] = { v_helper, BPF_FUNC_ktime_get_ns },
+	[DT_B_UID] = { v_upper_lower, 0 },
+	[DT_B_VTIMESTAMP] = { v_vtimestamp, 0 },
+	[DT_B_WALLTIMESTAMP] = { v_walltimestamp, 0 },
+	/* subroutines */
+	[DT_B_COPYINSTR] = { s_copyinstr, 0 },
+	[DT_B_STRJOIN] = { s_strjoin, 0 },
+	[DT_B_STRLEN] = { s_strlen, 0 },
+	/* actions */
+	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
+	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },
+	[DT_B_EXIT] = { a_exit, 0 },
+	[DT_B_NORMALIZE] = { a_agg, DT_A_NORMALIZE },
+	[DT_B_PRINTA] = { a_agg, DT_A_PRINTA },
+	[DT_B_PRINTF] = { a_printf, 0 },
+	[DT_B_TRACE] = { a_trace, 0 },
+	[DT_B_TRACEMEM] = { a_tracemem, 0 },
+	[DT_B_TRUNC] = { a_agg, DT_A_TRUNC },
+};
+
+/* The generator of the built-in n names (a variable or a call), or NULL. */
+static const struct cg_builtin *generator(const dt_node_t *n)
+{
+	const dt_builtin_t *b = n->dn_ident != NULL ? n->dn_ident->di_func : NULL;
+
+	if (b == NULL || b->db_id >= DT_B_NBUILTINS || generators[b->db_id].g_fn == NULL)
+		return NULL;
+	return &generators[b->db_id];
 }

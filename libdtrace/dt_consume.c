@@ -13,9 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-
 #include "dt_run.h"
 
 static void message(dtrace_msg_f *f, void *arg, const char *fmt, ...)
@@ -431,7 +428,7 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 		return;
 	seen = r->r_drops_seen;
 	now = seen + nv;
-	if (bpf_map_lookup_elem(r->r_fd[DT_MAP_DROPS], &key, now) != 0)
+	if (ks_map_lookup(r->r_fd[DT_MAP_DROPS], &key, now) != 0)
 		return;
 	for (int k = 0; k < DT_DROP_NKINDS; k++) {
 		unsigned long long total = 0;
@@ -465,17 +462,15 @@ int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 	uint64_t bufsize = dt_option_get(dtp, "bufsize", 4 << 20);
 	long page = sysconf(_SC_PAGESIZE);
 	size_t pages = 1;
+	int err;
 
 	while (pages * 2 * (uint64_t)page <= bufsize) /* a power of two, bufsize at most */
 		pages *= 2;
-	r->r_pb = perf_buffer__new(r->r_fd[DT_MAP_EVENTS], pages, on_sample, NULL, dtp, NULL);
-	if (r->r_pb == NULL || libbpf_get_error(r->r_pb)) {
-		int err = errno;
-
-		r->r_pb = NULL;
+	/* no lost callback: the programs count what the buffers had no room for (dt_drops) */
+	if ((err = ks_perfbuf_create(r->r_fd[DT_MAP_EVENTS], pages, on_sample, NULL, dtp,
+				     &r->r_pb)) != 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot open the output buffers: %s",
-				     strerror(err));
-	}
+				     strerror(-err));
 	return 0;
 }
 
@@ -496,13 +491,14 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 		rate = 50000000ULL;
 	if (r->r_target > 0 && !r->r_target_child && r->r_pidfd >= 0)
 		p[n++] = (struct pollfd){ .fd = r->r_pidfd, .events = POLLIN };
-	p[n++] = (struct pollfd){ .fd = perf_buffer__epoll_fd(r->r_pb), .events = POLLIN };
+	p[n++] = (struct pollfd){ .fd = ks_perfbuf_fd(r->r_pb), .events = POLLIN };
 	(void)poll(p, (nfds_t)n, (int)(rate / 1000000ULL));
 }
 
 dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_run_t *r;
+	int err;
 
 	if (dtp == NULL)
 		return DTRACE_WORKSTATUS_ERROR;
@@ -513,9 +509,9 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 	r->r_out = fp;
 	if (dt_exec_rescan(dtp, r) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
-	if (perf_buffer__consume(r->r_pb) < 0) {
+	if ((err = ks_perfbuf_consume(r->r_pb)) < 0) {
 		dt_set_errmsg(dtp, EDT_ENABLING, "cannot read the output buffers: %s",
-			      strerror(errno));
+			      strerror(-err));
 		return DTRACE_WORKSTATUS_ERROR;
 	}
 	report_drops(dtp, r);
@@ -532,7 +528,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		if (r->r_end_drained)
 			return DTRACE_WORKSTATUS_DONE;
 		r->r_end_drained = true;
-		if (perf_buffer__consume(r->r_pb) < 0)
+		if (ks_perfbuf_consume(r->r_pb) < 0)
 			return DTRACE_WORKSTATUS_ERROR;
 		report_drops(dtp, r);
 		if (fp != NULL)

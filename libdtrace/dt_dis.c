@@ -353,13 +353,19 @@ void dt_dis(FILE *fp, const char *indent, const struct bpf_insn *insns, size_t n
 		text_t t = { .t_len = 0 };
 		const char *what;
 
+		what = note != NULL ? note(i, arg) : NULL;
+		if (what != NULL && what[0] == '=') { /* the caller's own text for it */
+			fprintf(fp, "%s%*zu: %s\n", indent != NULL ? indent : "", width, i,
+				what + 1);
+			len = 1;
+			continue;
+		}
 		if ((len = decode(&t, in, n - i)) == 0) {
 			t = (text_t){ .t_len = 0 };
 			put(&t, ".insn 0x%02x dst=%d src=%d off=%d imm=%d", in->code, in->dst_reg,
 			    in->src_reg, in->off, in->imm);
 			len = 1;
 		}
-		what = note != NULL ? note(i, arg) : NULL;
 		fprintf(fp, "%s%*zu: %s", indent != NULL ? indent : "", width, i, t.t_buf);
 		if (t.t_jumps || what != NULL)
 			fprintf(fp, "%*s;",

@@ -37,7 +37,9 @@ extern "C" {
 /*
  * A name for what instruction i refers to symbolically (a map, a record
  * offset, a relocated constant...), or NULL: the disassembler prints it as
- * a comment after the instruction.  It is called once for each instruction
+ * a comment after the instruction; a name that starts with '=' is printed
+ * instead of the instruction (a pseudo-instruction of the caller's, one
+ * slot).  It is called once for each instruction
  * printed (for a 64-bit load, with the index of its first half), and the
  * string is only read before the next call.
  */

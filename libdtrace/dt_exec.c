@@ -24,10 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
-
 #include "dt_run.h"
 
 /* ---------------------------------------------------------------- the run */
@@ -65,7 +61,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		if (r->r_progs[i].bp_fd >= 0)
 			close(r->r_progs[i].bp_fd);
 	free(r->r_progs);
-	perf_buffer__free(r->r_pb);
+	ks_perfbuf_free(r->r_pb);
 	for (int i = 0; i < DT_MAP_NFIXED; i++)
 		if (r->r_fd[i] >= 0)
 			close(r->r_fd[i]);
@@ -388,101 +384,53 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 	}
 }
 
-/*
- * The byte offset of member in the struct or union type_id, looking into
- * anonymous members too (mm_struct keeps arg_start in one); -1 if absent.
- */
-static int member_off_id(const struct btf *btf, int32_t type_id, const char *member, int depth)
-{
-	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)type_id);
-	const struct btf_member *m;
-
-	if (t == NULL || depth > 8 || (!btf_is_struct(t) && !btf_is_union(t)))
-		return -1;
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++) {
-		const char *name = btf__name_by_offset(btf, m->name_off);
-		int off = (int)(btf_member_bit_offset(t, (uint32_t)i) / 8);
-
-		if (name != NULL && strcmp(name, member) == 0)
-			return off;
-		if (name == NULL || name[0] == '\0') {
-			int in = member_off_id(btf, (int32_t)btf__resolve_type(btf, m->type),
-					       member, depth + 1);
-
-			if (in >= 0)
-				return off + in;
-		}
-	}
-	return -1;
-}
-
-/* A struct type's id, looked up once per struct (each lookup scans all vmlinux types). */
-static int struct_id(const struct btf *btf, const char *type)
-{
-	return btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
-}
-
-static int member_off(const struct btf *btf, int id, const char *member)
-{
-	return id < 0 ? -1 : member_off_id(btf, id, member, 0);
-}
-
-/* The value of an enumerator of enum type, or -1. */
-static long enum_value(const struct btf *btf, const char *type, const char *name)
-{
-	int id = btf__find_by_name_kind(btf, type, BTF_KIND_ENUM);
-	const struct btf_type *t;
-	const struct btf_enum *e;
-
-	if (id < 0 || (t = btf__type_by_id(btf, (uint32_t)id)) == NULL)
-		return -1;
-	e = btf_enum(t);
-	for (int i = 0; i < btf_vlen(t); i++, e++)
-		if (strcmp(btf__name_by_offset(btf, e->name_off), name) == 0)
-			return e->val;
-	return -1;
-}
-
-/* Offset of element n of the pointer array member, or -1. */
-static int elem_off(int member, long n)
-{
-	return member >= 0 && n >= 0 ? member + (int)n * 8 : -1;
-}
+/* Where each DT_TOFF_* is: a member path in a kernel struct, indexed by an enumerator or not. */
+static const struct {
+	dt_toff_t t_off;
+	const char *t_struct, *t_path, *t_enum, *t_index;
+} toffs[] = {
+	{ DT_TOFF_REAL_PARENT, "task_struct", "real_parent", NULL, NULL },
+	{ DT_TOFF_TGID, "task_struct", "tgid", NULL, NULL },
+	{ DT_TOFF_SUM_EXEC, "task_struct", "se.sum_exec_runtime", NULL, NULL },
+	{ DT_TOFF_GROUP_LEADER, "task_struct", "group_leader", NULL, NULL },
+	{ DT_TOFF_COMM, "task_struct", "comm", NULL, NULL },
+	{ DT_TOFF_CRED, "task_struct", "cred", NULL, NULL },
+	{ DT_TOFF_EUID, "cred", "euid", NULL, NULL },
+	{ DT_TOFF_EGID, "cred", "egid", NULL, NULL },
+	{ DT_TOFF_SIGNAL, "task_struct", "signal", NULL, NULL },
+	{ DT_TOFF_NR_THREADS, "signal_struct", "nr_threads", NULL, NULL },
+	{ DT_TOFF_PGID_PID, "signal_struct", "pids", "pid_type", "PIDTYPE_PGID" },
+	{ DT_TOFF_SID_PID, "signal_struct", "pids", "pid_type", "PIDTYPE_SID" },
+	{ DT_TOFF_PID_NR, "pid", "numbers[0].nr", NULL, NULL },
+	{ DT_TOFF_MM, "task_struct", "mm", NULL, NULL },
+	{ DT_TOFF_ARG_START, "mm_struct", "arg_start", NULL, NULL },
+	{ DT_TOFF_ARG_END, "mm_struct", "arg_end", NULL, NULL },
+};
 
 void dt_task_offsets(dt_run_t *r)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	int se, sum, pids, task, cred, sig, mm;
+	ks_btf_t *btf;
 
 	for (int i = 0; i < DT_TOFF_N; i++)
 		r->r_off[i] = -1;
-	if (btf == NULL || libbpf_get_error(btf))
+	if (ks_btf_open(&btf) != 0)
 		return;
-	task = struct_id(btf, "task_struct");
-	cred = struct_id(btf, "cred");
-	sig = struct_id(btf, "signal_struct");
-	mm = struct_id(btf, "mm_struct");
-	r->r_off[DT_TOFF_REAL_PARENT] = member_off(btf, task, "real_parent");
-	r->r_off[DT_TOFF_TGID] = member_off(btf, task, "tgid");
-	se = member_off(btf, task, "se");
-	sum = member_off(btf, struct_id(btf, "sched_entity"), "sum_exec_runtime");
-	r->r_off[DT_TOFF_SUM_EXEC] = se >= 0 && sum >= 0 ? se + sum : -1;
-	r->r_off[DT_TOFF_GROUP_LEADER] = member_off(btf, task, "group_leader");
-	r->r_off[DT_TOFF_COMM] = member_off(btf, task, "comm");
-	r->r_off[DT_TOFF_CRED] = member_off(btf, task, "cred");
-	r->r_off[DT_TOFF_EUID] = member_off(btf, cred, "euid");
-	r->r_off[DT_TOFF_EGID] = member_off(btf, cred, "egid");
-	r->r_off[DT_TOFF_SIGNAL] = member_off(btf, task, "signal");
-	r->r_off[DT_TOFF_NR_THREADS] = member_off(btf, sig, "nr_threads");
-	pids = member_off(btf, sig, "pids");
-	r->r_off[DT_TOFF_PGID_PID] = elem_off(pids, enum_value(btf, "pid_type", "PIDTYPE_PGID"));
-	r->r_off[DT_TOFF_SID_PID] = elem_off(pids, enum_value(btf, "pid_type", "PIDTYPE_SID"));
-	r->r_off[DT_TOFF_PID_NR] = member_off(btf, struct_id(btf, "pid"), "numbers");
-	r->r_off[DT_TOFF_MM] = member_off(btf, task, "mm");
-	r->r_off[DT_TOFF_ARG_START] = member_off(btf, mm, "arg_start");
-	r->r_off[DT_TOFF_ARG_END] = member_off(btf, mm, "arg_end");
-	btf__free(btf);
+	for (size_t i = 0; i < sizeof(toffs) / sizeof(toffs[0]); i++) {
+		const char *path = toffs[i].t_path;
+		char indexed[128];
+		int64_t ix;
+		int off;
+
+		if (toffs[i].t_enum != NULL) { /* pids[PIDTYPE_PGID] */
+			if (ks_btf_enum_value(btf, toffs[i].t_enum, toffs[i].t_index, &ix) != 0)
+				continue;
+			snprintf(indexed, sizeof(indexed), "%s[%lld]", path, (long long)ix);
+			path = indexed;
+		}
+		off = ks_btf_member_offset(btf, toffs[i].t_struct, path);
+		r->r_off[toffs[i].t_off] = off >= 0 ? off : -1;
+	}
+	ks_btf_close(btf);
 }
 
 static uint64_t clock_ns(clockid_t c)
@@ -503,11 +451,11 @@ static int set_activity(dt_run_t *r, uint64_t want, uint64_t from)
 	if (v == NULL)
 		return -1;
 	/* the state value is also the globals: read, change the header, write back */
-	if (bpf_map_lookup_elem(r->r_fd[DT_MAP_STATE], &key, v) == 0) {
+	if (ks_map_lookup(r->r_fd[DT_MAP_STATE], &key, v) == 0) {
 		memcpy(&cur, v + DT_ST_ACTIVITY, 8);
 		if (from == 0 || cur == from) {
 			memcpy(v + DT_ST_ACTIVITY, &want, 8);
-			rc = bpf_map_update_elem(r->r_fd[DT_MAP_STATE], &key, v, BPF_ANY);
+			rc = ks_map_update(r->r_fd[DT_MAP_STATE], &key, v, BPF_ANY);
 		} else {
 			rc = 0;
 		}
@@ -559,8 +507,9 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 	 */
 	zero = ps->ps_aggzero * (uint32_t)r->r_ncpus;
 	if (r->r_naggs > 0 || ps->ps_nsouvars > 0)
-		fd[DT_MAP_ZERO] = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
-						zero > ps->ps_sousize ? zero : ps->ps_sousize, 1, 0);
+		fd[DT_MAP_ZERO] =
+		    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
+				  zero > ps->ps_sousize ? zero : ps->ps_sousize, 1, 0);
 	for (int i = 0; i < DT_MAP_NFIXED; i++) {
 		if (fd[i] >= 0 || (i == DT_MAP_ERRNO && !ps->ps_use_errno) ||
 		    (i == DT_MAP_ZERO && r->r_naggs == 0 && ps->ps_nsouvars == 0))
@@ -683,7 +632,7 @@ static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 	r->r_naggs = r->r_ps->ps_naggs;
 	r->r_quiet = dt_option_get(dtp, "quiet", 0) != 0;
 	r->r_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
-	if ((r->r_ncpus = libbpf_num_possible_cpus()) <= 0)
+	if ((r->r_ncpus = ks_ncpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
 	if (plan(dtp, r, 0) != 0)
 		return -1;
@@ -715,6 +664,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	dt_run_t *r;
 	uint32_t key = 0;
 	uint8_t *state;
+	int err;
 
 	if (dtp == NULL)
 		return -1;
@@ -751,10 +701,9 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		memcpy(state + DT_ST_ACTIVITY, &act, 8);
 		memcpy(state + DT_ST_WALLOFF, &off, 8);
 	}
-	if (bpf_map_update_elem(r->r_fd[DT_MAP_STATE], &key, state, BPF_ANY) != 0) {
+	if ((err = ks_map_update(r->r_fd[DT_MAP_STATE], &key, state, BPF_ANY)) != 0) {
 		free(state);
-		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot set the state: %s",
-				     strerror(errno));
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot set the state: %s", strerror(-err));
 	}
 	free(state);
 	/*

@@ -717,6 +717,13 @@ int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...) __attribute__((form
 
 /* ---------------------------------------------------------------- compiler */
 
+/*
+ * A compile flag of the library's own (above the public DTRACE_C_* bits):
+ * parse and check only, for tests of the front-end's tree of constructs
+ * that code generation does not take yet.
+ */
+#define DT_C_FRONTEND 0x80000000u
+
 /* Parser control block: one per compile. */
 struct dt_pcb {
 	dtrace_hdl_t *pcb_hdl;

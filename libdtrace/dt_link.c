@@ -62,8 +62,7 @@ static uint32_t activity(dt_pkind_t kind)
 }
 
 /* Put into a copy of an instruction what its relocation says. */
-static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl,
-		     const dt_ecb_t *ecb)
+static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, const dt_ecb_t *ecb)
 {
 	dt_run_t *r = lk->lk_run;
 	dtrace_hdl_t *dtp = lk->lk_dtp;
@@ -87,7 +86,8 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl,
 		return;
 	case DT_RL_EPID: in->imm = ecb != NULL ? (int32_t)ecb->e_epid : 0; return;
 	case DT_RL_PRID:
-		in->imm = (int32_t)dtp->dt_probes[ecb != NULL ? ecb->e_probe : lk->lk_probe].dtpd_id;
+		in->imm =
+		    (int32_t)dtp->dt_probes[ecb != NULL ? ecb->e_probe : lk->lk_probe].dtpd_id;
 		return;
 	case DT_RL_NCPUS: in->imm = r->r_ncpus; return;
 	case DT_RL_TOFF:
@@ -99,7 +99,9 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl,
 				   "BTF: it is not available");
 		in->imm += r->r_off[rl->rl_arg];
 		return;
-	case DT_RL_ACTIVITY: in->imm = (int32_t)activity(dtp->dt_pinfo[lk->lk_probe].pi_kind); return;
+	case DT_RL_ACTIVITY:
+		in->imm = (int32_t)activity(dtp->dt_pinfo[lk->lk_probe].pi_kind);
+		return;
 	case DT_RL_CALL: return; /* a jump to the subprogram's label: the caller's */
 	}
 }
@@ -171,7 +173,8 @@ static void usdt_arg(dt_link_t *lk, int i, int action, int lfault)
 		if (*end != '\0')
 			link_error(lk, EDT_ENABLING,
 				   "USDT argument %d of %s:%s:%s:%s: unsupported operand %s", i,
-				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, op);
+				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+				   op);
 		if ((int64_t)v == (int32_t)v) {
 			dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, (int32_t)v));
 		} else {
@@ -182,8 +185,10 @@ static void usdt_arg(dt_link_t *lk, int i, int action, int lfault)
 		}
 	} else if (op[0] == '%') { /* a register */
 		if ((off = ks_reg_offset(op, &width)) < 0)
-			link_error(lk, EDT_ENABLING, "USDT argument %d of %s:%s:%s:%s: unknown register %s",
-				   i, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, op);
+			link_error(lk, EDT_ENABLING,
+				   "USDT argument %d of %s:%s:%s:%s: unknown register %s", i,
+				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+				   op);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));
 		if (width < 8)
 			dt_frag_extend(o, BPF_REG_0, (size_t)width, false);
@@ -193,9 +198,12 @@ static void usdt_arg(dt_link_t *lk, int i, int action, int lfault)
 		const char *paren = strchr(op, '(');
 		char *end;
 
-		if (paren == NULL || sscanf(paren, "(%15[^,)],%15[^,)],%ld)", base, index, &scale) < 1)
-			link_error(lk, EDT_ENABLING, "USDT argument %d of %s:%s:%s:%s: unsupported operand %s",
-				   i, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, op);
+		if (paren == NULL ||
+		    sscanf(paren, "(%15[^,)],%15[^,)],%ld)", base, index, &scale) < 1)
+			link_error(lk, EDT_ENABLING,
+				   "USDT argument %d of %s:%s:%s:%s: unsupported operand %s", i,
+				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+				   op);
 		if (paren != op) {
 			disp = strtol(op, &end, 0);
 			if (end != paren)
@@ -206,15 +214,18 @@ static void usdt_arg(dt_link_t *lk, int i, int action, int lfault)
 					   pd->dtpd_name, op);
 		}
 		if ((off = ks_reg_offset(base, &width)) < 0 || strcmp(base, "%rip") == 0)
-			link_error(lk, EDT_ENABLING, "USDT argument %d of %s:%s:%s:%s: unsupported base in %s",
-				   i, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, op);
+			link_error(lk, EDT_ENABLING,
+				   "USDT argument %d of %s:%s:%s:%s: unsupported base in %s", i,
+				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+				   op);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));
 		if (index[0] != '\0') {
 			if ((off = ks_reg_offset(index, &width)) < 0)
-				link_error(lk, EDT_ENABLING,
-					   "USDT argument %d of %s:%s:%s:%s: unsupported index in %s", i,
-					   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-					   op);
+				link_error(
+				    lk, EDT_ENABLING,
+				    "USDT argument %d of %s:%s:%s:%s: unsupported index in %s", i,
+				    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+				    op);
 			dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, (int16_t)off));
 			dt_frag_emit(o, KS_ALU64_IMM(BPF_MUL, BPF_REG_1, (int32_t)scale));
 			dt_frag_emit(o, KS_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1));
@@ -233,7 +244,7 @@ static void usdt_arg(dt_link_t *lk, int i, int action, int lfault)
 static void probe_string(dt_link_t *lk, const dt_ecb_t *ecb, int which, uint32_t off)
 {
 	const dtrace_probedesc_t *pd = &lk->lk_dtp->dt_probes[ecb->e_probe];
-	const char *s = which == 0 ? pd->dtpd_provider
+	const char *s = which == 0   ? pd->dtpd_provider
 			: which == 1 ? pd->dtpd_mod
 			: which == 2 ? pd->dtpd_func
 				     : pd->dtpd_name;
@@ -247,7 +258,8 @@ static void probe_string(dt_link_t *lk, const dt_ecb_t *ecb, int which, uint32_t
 
 		for (uint32_t j = 0; j < 4 && i + j < len; j++)
 			w |= (uint32_t)(unsigned char)s[i + j] << (8 * j);
-		dt_frag_emit(lk->lk_out, KS_ST_MEM(BPF_W, BPF_REG_8, (int16_t)(off + i), (int32_t)w));
+		dt_frag_emit(lk->lk_out,
+			     KS_ST_MEM(BPF_W, BPF_REG_8, (int16_t)(off + i), (int32_t)w));
 	}
 	dt_frag_emit(lk->lk_out, KS_MOV64_REG(BPF_REG_0, BPF_REG_8));
 	dt_frag_emit(lk->lk_out, KS_ALU64_IMM(BPF_ADD, BPF_REG_0, (int32_t)off));
@@ -275,8 +287,9 @@ static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb
 	case DT_PX_PROBESTR: probe_string(lk, ecb, px->px_arg, px->px_off); break;
 	case DT_PX_KEYZERO:
 		for (uint32_t z = 0; z < r->r_layout.ly_keysize; z += 8)
-			dt_frag_emit(o, KS_ST_MEM(BPF_DW, BPF_REG_8,
-						  (int16_t)(r->r_layout.ly_base[DT_SR_KEY] + z), 0));
+			dt_frag_emit(o,
+				     KS_ST_MEM(BPF_DW, BPF_REG_8,
+					       (int16_t)(r->r_layout.ly_base[DT_SR_KEY] + z), 0));
 		break;
 	case DT_PX_DEFOUT:
 	case DT_PX_FAULTS: break; /* the caller keeps or skips what follows */
@@ -382,8 +395,7 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 		link_error(lk, EDT_NOMEM, "out of memory linking a program");
 }
 
-int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec,
-		  dt_frag_t *out)
+int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec, dt_frag_t *out)
 {
 	dt_link_t lk;
 	char err[256];

@@ -309,7 +309,9 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	int err;
 
 	memset(&dtp->dt_diag, 0, sizeof(dtp->dt_diag));
-	if ((cflags & ~(unsigned)(DTRACE_C_CPP | DTRACE_C_ZDEFS)) != 0 || (argc > 0 && !argv)) {
+	if ((cflags & ~(unsigned)(DTRACE_C_CPP | DTRACE_C_ZDEFS | DTRACE_C_DIFV | DT_C_FRONTEND)) !=
+		0 ||
+	    (argc > 0 && !argv)) {
 		dt_set_errmsg(dtp, EDT_BADARG, "invalid compile flags or arguments");
 		return NULL;
 	}
@@ -348,8 +350,13 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	if (pcb.pcb_file == NULL || pcb.pcb_types == NULL)
 		dt_cnomem(&pcb);
 	dt_parse_program(&pcb);
-	dt_cg_program(&pcb); /* compiling is generating: -e finds what cannot run */
+	if (!(cflags & DT_C_FRONTEND))
+		dt_cg_program(&pcb); /* compiling is generating: -e finds what cannot run */
 	free(cppout);
+	if ((cflags & DTRACE_C_DIFV) && dt_program_dis(dtp, pgp, stderr) != 0) {
+		dtrace_program_destroy(dtp, pgp);
+		return NULL;
+	}
 	pgp->dp_next = dtp->dt_progs;
 	dtp->dt_progs = pgp;
 	dt_set_errno(dtp, 0);

@@ -146,11 +146,11 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 
 /* ---------------------------------------------------------------- names */
 
-static const char *const region_names[DT_SR_N] = { "rec", "err", "this", "key",
+static const char *const region_names[DT_SR_N] = { "rec", "err",   "this", "key",
 						   "val", "empty", "tmp" };
-static const char *const fixed_maps[DT_MAP_NFIXED] = {
-	"dt_state", "dt_scratch", "dt_dvars", "dt_events", "dt_drops", "dt_errno", "dt_zero"
-};
+static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",  "dt_scratch", "dt_dvars",
+						       "dt_events", "dt_drops",	  "dt_errno",
+						       "dt_zero" };
 static const char *const toff_names[DT_TOFF_N] = {
 	"task_struct.real_parent",
 	"task_struct.tgid",
@@ -195,7 +195,8 @@ size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, s
 	case DT_RL_PRID: return (size_t)snprintf(buf, len, "probe id");
 	case DT_RL_NCPUS: return (size_t)snprintf(buf, len, "ncpus");
 	case DT_RL_TOFF:
-		return (size_t)snprintf(buf, len, "+offsetof %s", a < DT_TOFF_N ? toff_names[a] : "?");
+		return (size_t)snprintf(buf, len, "+offsetof %s",
+					a < DT_TOFF_N ? toff_names[a] : "?");
 	case DT_RL_ACTIVITY: return (size_t)snprintf(buf, len, "activity");
 	case DT_RL_CALL:
 		return (size_t)snprintf(buf, len, "call %s", a < DT_SUBR_N ? subr_names[a] : "?");
@@ -205,16 +206,14 @@ size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, s
 
 size_t dt_pseudo_name(const dt_pseudo_t *px, char *buf, size_t len)
 {
-	static const char *const probestr[] = { "probeprov", "probemod", "probefunc",
-						"probename" };
+	static const char *const probestr[] = { "probeprov", "probemod", "probefunc", "probename" };
 
 	switch (px->px_kind) {
 	case DT_PX_ARG: return (size_t)snprintf(buf, len, "r0 = arg%d of the probe", px->px_arg);
 	case DT_PX_PROBESTR:
-		return (size_t)snprintf(buf, len, "r0 = %s in tmp+%u",
-					px->px_arg >= 0 && px->px_arg < 4 ? probestr[px->px_arg]
-									  : "?",
-					px->px_off);
+		return (size_t)snprintf(
+		    buf, len, "r0 = %s in tmp+%u",
+		    px->px_arg >= 0 && px->px_arg < 4 ? probestr[px->px_arg] : "?", px->px_off);
 	case DT_PX_KEYZERO: return (size_t)snprintf(buf, len, "zero the key");
 	case DT_PX_DEFOUT:
 		return (size_t)snprintf(buf, len, "when quiet, drop the next %d", px->px_arg);

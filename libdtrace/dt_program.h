@@ -151,15 +151,15 @@ typedef enum dt_pxkind {
 	DT_PX_DEFOUT,	/* the px_arg instructions after it, unless the consumer is quiet */
 	DT_PX_ERROR,	/* the ERROR clauses, after a fault's error record went out */
 	DT_PX_CLAUSES,	/* the prologue's place for the probe's clauses */
-	DT_PX_FAULTS,	/* the px_arg instructions after it (the fault block), if px_lfault is reached */
+	DT_PX_FAULTS, /* the px_arg instructions after it (the fault block), if px_lfault is reached */
 } dt_pxkind_t;
 
 typedef struct dt_pseudo {
 	dt_pxkind_t px_kind;
 	int px_arg;
-	uint32_t px_off;   /* DT_PX_PROBESTR: the temporary, in DT_SR_TMP */
-	int px_action;	   /* DT_PX_ARG: the statement, for a fault's record */
-	int px_lfault;	   /* DT_PX_ARG: the clause's fault label */
+	uint32_t px_off;     /* DT_PX_PROBESTR: the temporary, in DT_SR_TMP */
+	int px_action;	     /* DT_PX_ARG: the statement, for a fault's record */
+	int px_lfault;	     /* DT_PX_ARG: the clause's fault label */
 	const char *px_what; /* DT_PX_ARG: what is read, for a message at link time */
 } dt_pseudo_t;
 
@@ -193,7 +193,7 @@ void dt_frag_emit(dt_frag_t *, struct bpf_insn);
 int dt_frag_label(dt_frag_t *);
 void dt_frag_place(dt_frag_t *, int label);
 void dt_frag_emit_to(dt_frag_t *, struct bpf_insn, int label); /* a jump or call to label */
-void dt_frag_reloc(dt_frag_t *, dt_rlkind_t, uint32_t arg);	 /* on the last instruction */
+void dt_frag_reloc(dt_frag_t *, dt_rlkind_t, uint32_t arg);    /* on the last instruction */
 void dt_frag_pseudo(dt_frag_t *, const dt_pseudo_t *);
 /*
  * Fix every jump's offset, in place; the fragment keeps its labels.  0, or
@@ -353,9 +353,9 @@ typedef struct dt_pstate {
 	uint32_t ps_strsize; /* fixed by the first compile */
 	uint32_t ps_recmax;  /* the largest record */
 	uint32_t ps_thissize, ps_tmpsize, ps_keysize, ps_valsize;
-	uint32_t ps_sousize; /* the largest dynamic struct variable: dt_zero holds as many */
-	uint32_t ps_state;   /* the state value's size: header and globals */
-	bool ps_use_errno;   /* a clause reads errno */
+	uint32_t ps_sousize;   /* the largest dynamic struct variable: dt_zero holds as many */
+	uint32_t ps_state;     /* the state value's size: header and globals */
+	bool ps_use_errno;     /* a clause reads errno */
 	dt_frag_t ps_prologue; /* finds the maps, checks the activity, DT_PX_CLAUSES */
 	dt_frag_t ps_subrs[DT_SUBR_N];
 	bool ps_ready;

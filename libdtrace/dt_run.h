@@ -40,9 +40,9 @@ typedef struct dt_ecb {
 /* Where the scratch regions are and how large the values are, fixed by dtrace_go. */
 typedef struct dt_layout {
 	uint32_t ly_strsize;
-	uint32_t ly_base[DT_SR_N]; /* each scratch region's offset */
-	uint32_t ly_scratch;	   /* scratch value size */
-	uint32_t ly_state;	   /* state value size */
+	uint32_t ly_base[DT_SR_N];	 /* each scratch region's offset */
+	uint32_t ly_scratch;		 /* scratch value size */
+	uint32_t ly_state;		 /* state value size */
 	uint32_t ly_keysize, ly_valsize; /* dvars */
 } dt_layout_t;
 
@@ -74,7 +74,7 @@ typedef struct dt_run {
 	size_t r_nprogs, r_progcap;
 	int *r_links;
 	size_t r_nlinks, r_linkcap;
-	struct perf_buffer *r_pb;
+	ks_perfbuf_t *r_pb;
 	int r_ncpus;
 	/*
 	 * Kernel structure offsets for ppid, vtimestamp, curpsinfo and

@@ -7,10 +7,15 @@
  *   - loading programs and creating maps (through libbpf's low-level API);
  *   - attaching programs to uprobes with the kernel's ref_ctr semaphore
  *     (never by writing /proc/PID/mem), and to perf events;
+ *   - reading and writing map elements, reading the per-CPU output
+ *     buffers, and the kernel's own types (BTF);
  *   - probing kernel features once.
  *
- * Errors: functions return a file descriptor or 0 on success and a
- * negative errno on failure; ks_prog_load() fills a caller's buffer with
+ * Nothing outside kernel-shim/ calls libbpf, bpf(2) or perf_event_open
+ * (tests/unit/kernel_boundary.sh fails on a call elsewhere).
+ *
+ * Errors: functions return a file descriptor, a count or 0 on success and
+ * a negative errno on failure; ks_prog_load() fills a caller's buffer with
  * the verifier's log.
  */
 #ifndef KS_H
@@ -63,6 +68,54 @@ void ks_code_free(ks_code_t *);
 /* flags: BPF_F_NO_PREALLOC... */
 int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, uint32_t value_size,
 		  uint32_t max_entries, uint32_t flags);
+
+/*
+ * One element of a map, by key.  A value of a per-CPU map is every possible
+ * CPU's value (ks_ncpus() of them), each rounded up to 8 bytes.  0, or a
+ * negative errno: -ENOENT for a key that is not there (lookup, delete,
+ * update with BPF_EXIST), -EEXIST for one that is (BPF_NOEXIST), -E2BIG
+ * for a full map.
+ */
+int ks_map_lookup(int fd, const void *key, void *val);
+int ks_map_update(int fd, const void *key, const void *val, uint64_t flags); /* BPF_ANY... */
+int ks_map_delete(int fd, const void *key);
+
+/*
+ * The key after key into next (key NULL: the first key).  -ENOENT after the
+ * last one.  A key that has gone from a hash map meanwhile starts the walk
+ * again from the first key, as the kernel does.
+ */
+int ks_map_next_key(int fd, const void *key, void *next);
+
+/*
+ * Reading a whole map, many entries a call: a cursor the caller keeps,
+ * set up with ks_map_batch_init() and released with ks_map_batch_fini().
+ * keysize and valsize are a key's and a value's bytes as ks_map_lookup()
+ * reads them.  Kernels without batched reads (before 5.6), and map types
+ * without them, are read one key at a time behind the same calls.
+ */
+typedef struct ks_map_batch {
+	int mb_fd;
+	uint32_t mb_keysize, mb_valsize;
+	/* the shim's */
+	int mb_state;	   /* first call, batched, one key at a time, done */
+	uint64_t mb_token; /* the kernel's place in the map (batched) */
+	void *mb_last;	   /* the last key read (one at a time) */
+} ks_map_batch_t;
+
+void ks_map_batch_init(ks_map_batch_t *, int fd, uint32_t keysize, uint32_t valsize);
+/*
+ * Up to n entries: keys into keys (n * keysize bytes), their values into
+ * vals (n * valsize bytes).  Returns how many were read, 0 when the map has
+ * no more, or a negative errno (-ENOSPC: a hash bucket holds more than n
+ * keys; ask again with more room).  A map written meanwhile may be read
+ * with an entry missing or twice.
+ */
+int ks_map_lookup_batch(ks_map_batch_t *, void *keys, void *vals, uint32_t n);
+void ks_map_batch_fini(ks_map_batch_t *); /* accepts NULL */
+
+/* The number of possible CPUs (per-CPU maps hold a value for each), or a negative errno. */
+int ks_ncpus(void);
 /*
  * Load; on failure the verifier's log (if any) is in log.  attach_type is
  * the program's expected attach type: 0, or KS_UPROBE_MULTI for a program
@@ -125,6 +178,58 @@ int ks_attach_raw_tp(int prog_fd, const char *name);
  * threads, the waits share grace periods.
  */
 void ks_detach_all(const int *fds, size_t n);
+
+/* ---------------------------------------------------------------- output buffers */
+
+/*
+ * A reader of the per-CPU output buffers behind a BPF_MAP_TYPE_PERF_EVENT_ARRAY
+ * map (bpf_perf_event_output() writes them).  sample is called with each
+ * record, in this thread, from ks_perfbuf_consume(); data is valid during
+ * the call.  lost (may be NULL) is called with the number of records a
+ * CPU's buffer had no room for; the kernel reports them only when a later
+ * record fits.  Not thread-safe: one thread reads a buffer set.
+ */
+typedef struct ks_perfbuf ks_perfbuf_t;
+typedef void ks_sample_f(void *ctx, int cpu, void *data, uint32_t size);
+typedef void ks_lost_f(void *ctx, int cpu, uint64_t n);
+
+/*
+ * pages: each CPU's buffer, a power of two of pages.  Fills the map with
+ * one perf event per CPU.  0 and *pbp, or a negative errno (*pbp NULL).
+ */
+int ks_perfbuf_create(int map_fd, size_t pages, ks_sample_f *sample, ks_lost_f *lost, void *ctx,
+		      ks_perfbuf_t **pbp);
+/* An fd that polls readable when a buffer has data (an epoll fd); owned by pb. */
+int ks_perfbuf_fd(const ks_perfbuf_t *pb);
+/* Every record in every buffer, now, without waiting: 0 or a negative errno. */
+int ks_perfbuf_consume(ks_perfbuf_t *pb);
+void ks_perfbuf_free(ks_perfbuf_t *pb); /* accepts NULL */
+
+/* ---------------------------------------------------------------- kernel types */
+
+/*
+ * The running kernel's types (vmlinux BTF, /sys/kernel/btf/vmlinux):
+ * loaded once by ks_btf_open(), several megabytes until ks_btf_close().
+ * Finding a struct or enum by name scans every type, so each name is
+ * looked up once per handle and remembered.  Not thread-safe.
+ */
+typedef struct ks_btf ks_btf_t;
+
+/* 0 and *bp, or a negative errno (-ENOENT: a kernel without BTF). */
+int ks_btf_open(ks_btf_t **bp);
+void ks_btf_close(ks_btf_t *b); /* accepts NULL */
+
+/*
+ * The byte offset in struct sname of a member path: names joined by '.'
+ * ("se.sum_exec_runtime"), each optionally indexed ("pids[2]",
+ * "numbers[0].nr"); members of anonymous structs and unions are found as
+ * C finds them.  The offset, or a negative errno: -ENOENT (no such struct
+ * or member), -EINVAL (a bad path, an index outside its array, a member
+ * that is a bit-field or that a '.' or '[' cannot enter).
+ */
+int ks_btf_member_offset(ks_btf_t *b, const char *sname, const char *path);
+/* The value of enumerator name of enum ename ("pid_type", "PIDTYPE_PGID"): 0 or -ENOENT. */
+int ks_btf_enum_value(ks_btf_t *b, const char *ename, const char *name, int64_t *val);
 
 /* ---------------------------------------------------------------- architecture */
 

@@ -63,6 +63,7 @@ enum {
 };
 
 /* Compile flags (a subset of illumos DTRACE_C_*; same values). */
+#define DTRACE_C_DIFV  0x0001 /* print each clause's compiled code to stderr (dtrace -S) */
 #define DTRACE_C_CPP   0x0008 /* run the C preprocessor first */
 #define DTRACE_C_ZDEFS 0x0010 /* permit probe definitions that match nothing */
 

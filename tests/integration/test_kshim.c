@@ -2,19 +2,27 @@
  * The kernel shim against the real kernel: a BPF program built with the
  * shim's instruction macros, loaded, attached to a USDT probe (a libusdt
  * provider in this very process) with its semaphore's ref_ctr, counting
- * hits and summing an argument read from pt_regs by register name.
+ * hits and summing an argument read from pt_regs by register name; map
+ * elements, whole maps read in batches (and one key at a time where the
+ * kernel has no batches), the CPU count, kernel BTF offsets checked
+ * against libbpf's own reading, and the output buffers read back from a
+ * program run in place.
  *
  * Exit status 77 (skipped) when the machine cannot trace, except with
  * CI=true, where that is a failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "../unit/check.h"
 #include "dt_impl.h"
@@ -91,6 +99,416 @@ static uint64_t map_value(int fd, uint32_t key)
 	if (bpf_map_lookup_elem(fd, &key, &v) != 0)
 		return UINT64_MAX;
 	return v;
+}
+
+/* ---------------------------------------------------------------- maps */
+
+static void test_map_elems(void)
+{
+	int fd = ks_map_create(BPF_MAP_TYPE_HASH, "kst_elems", 4, 8, 256, 0);
+	uint32_t k = 7, next = 0;
+	uint64_t v = 0, w = 0;
+	uint8_t seen[100] = { 0 };
+	int n = 0, err;
+
+	CHECK(fd >= 0);
+	CHECK_INT(ks_map_lookup(fd, &k, &v), -ENOENT);
+	CHECK_INT(ks_map_delete(fd, &k), -ENOENT);
+	v = 42;
+	CHECK_INT(ks_map_update(fd, &k, &v, BPF_EXIST), -ENOENT);
+	CHECK_INT(ks_map_update(fd, &k, &v, BPF_NOEXIST), 0);
+	CHECK_INT(ks_map_update(fd, &k, &v, BPF_NOEXIST), -EEXIST);
+	CHECK_INT(ks_map_lookup(fd, &k, &w), 0);
+	CHECK_INT(w, 42);
+	v = 43;
+	CHECK_INT(ks_map_update(fd, &k, &v, BPF_EXIST), 0);
+	CHECK_INT(ks_map_lookup(fd, &k, &w), 0);
+	CHECK_INT(w, 43);
+	CHECK_INT(bpf_map_lookup_elem(fd, &k, &w), 0); /* libbpf sees what we wrote */
+	CHECK_INT(w, 43);
+	CHECK_INT(ks_map_delete(fd, &k), 0);
+	CHECK_INT(ks_map_lookup(fd, &k, &w), -ENOENT);
+
+	/* next_key walks every key once, then -ENOENT */
+	CHECK_INT(ks_map_next_key(fd, NULL, &next), -ENOENT); /* empty */
+	for (k = 0; k < 100; k++) {
+		v = k * 3;
+		CHECK_INT(ks_map_update(fd, &k, &v, BPF_ANY), 0);
+	}
+	for (err = ks_map_next_key(fd, NULL, &next); err == 0;
+	     err = ks_map_next_key(fd, &k, &next)) {
+		if (next < 100 && seen[next]++ == 0)
+			n++;
+		k = next;
+	}
+	CHECK_INT(err, -ENOENT);
+	CHECK_INT(n, 100);
+	for (k = 0; k < 100; k++)
+		if (seen[k] != 1)
+			CHECK_INT(seen[k], 1);
+	close(fd);
+	CHECK(ks_map_lookup(fd, &k, &w) == -EBADF);
+}
+
+/*
+ * Read a map of n keys (u32 key -> value (key * 3 + 1) as vsz bytes) in
+ * batches of at most per; each key once, its value right.
+ */
+static void check_batches(int fd, uint32_t n, uint32_t vsz, uint32_t per, uint64_t (*val)(uint32_t))
+{
+	uint32_t *keys = calloc(per, 4);
+	uint8_t *vals = calloc(per, vsz), *seen = calloc(n, 1);
+	ks_map_batch_t mb;
+	int got, total = 0, calls = 0, bad = 0;
+
+	ks_map_batch_init(&mb, fd, 4, vsz);
+	while ((got = ks_map_lookup_batch(&mb, keys, vals, per)) > 0) {
+		calls++;
+		CHECK(got <= (int)per);
+		for (int i = 0; i < got; i++) {
+			uint64_t v = 0;
+
+			memcpy(&v, vals + (size_t)i * vsz, vsz < 8 ? vsz : 8);
+			if (keys[i] >= n || seen[keys[i]]++ != 0 || v != val(keys[i]))
+				bad++;
+			total++;
+		}
+	}
+	CHECK_INT(got, 0);
+	CHECK_INT(bad, 0);
+	CHECK_INT(total, n);
+	CHECK(calls >= (int)((n + per - 1) / per)); /* it did take batches of at most per */
+	CHECK_INT(ks_map_lookup_batch(&mb, keys, vals, per), 0); /* done stays done */
+	ks_map_batch_fini(&mb);
+	ks_map_batch_fini(NULL);
+	free(keys);
+	free(vals);
+	free(seen);
+}
+
+static uint64_t three_k_1(uint32_t k)
+{
+	return (uint64_t)k * 3 + 1;
+}
+
+static uint64_t lo_ifindex(uint32_t k)
+{
+	(void)k;
+	return 1;
+}
+
+static void test_map_batches(void)
+{
+	enum { NKEYS = 1000 };
+	int fd = ks_map_create(BPF_MAP_TYPE_HASH, "kst_batch", 4, 8, NKEYS, 0), dm;
+	ks_map_batch_t mb;
+	uint64_t v;
+
+	CHECK(fd >= 0);
+	/* empty: nothing, at once */
+	ks_map_batch_init(&mb, fd, 4, 8);
+	CHECK_INT(ks_map_lookup_batch(&mb, &(uint32_t){ 0 }, &v, 1), 0);
+	ks_map_batch_fini(&mb);
+	for (uint32_t k = 0; k < NKEYS; k++) {
+		v = three_k_1(k);
+		CHECK_INT(ks_map_update(fd, &k, &v, BPF_NOEXIST), 0);
+	}
+	check_batches(fd, NKEYS, 8, 64, three_k_1);
+	check_batches(fd, NKEYS, 8, 4096, three_k_1);
+	close(fd);
+
+	/*
+	 * A device map has no batched reads (the kernel says ENOTSUPP): the
+	 * same calls read it one key at a time.  Each entry sends to lo.
+	 */
+	dm = ks_map_create(BPF_MAP_TYPE_DEVMAP_HASH, "kst_devmap", 4, 4, 64, 0);
+	CHECK(dm >= 0);
+	{
+		uint32_t k = 0, lo = 1, cnt = 4;
+		uint64_t tok;
+		uint8_t kb[16], vb[16];
+		LIBBPF_OPTS(bpf_map_batch_opts, o);
+
+		for (k = 0; k < 40; k++)
+			CHECK_INT(ks_map_update(dm, &k, &lo, BPF_ANY), 0);
+		/* the premise: libbpf's batch is refused here */
+		CHECK(bpf_map_lookup_batch(dm, NULL, &tok, kb, vb, &cnt, &o) < 0 &&
+		      errno != ENOENT);
+	}
+	check_batches(dm, 40, 4, 16, lo_ifindex);
+	close(dm);
+}
+
+/* The CPUs in /sys/devices/system/cpu/possible ("0-3", "0,2-5"). */
+static int possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	char buf[256], *p = buf;
+	int n = 0;
+
+	if (f == NULL || fgets(buf, sizeof(buf), f) == NULL) {
+		if (f != NULL)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	while (*p != '\0' && *p != '\n') {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		n += (int)(b - a + 1);
+		p = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------- BTF */
+
+/* A direct member's offset and bit-field-ness, read with libbpf: the oracle. */
+static int lb_member(const struct btf *btf, const char *sname, const char *mname, bool *bitfield)
+{
+	int id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
+	const struct btf_member *m = t != NULL ? btf_members(t) : NULL;
+
+	for (uint32_t i = 0; t != NULL && i < btf_vlen(t); i++, m++)
+		if (strcmp(btf__name_by_offset(btf, m->name_off), mname) == 0) {
+			if (bitfield != NULL)
+				*bitfield = btf_member_bitfield_size(t, i) != 0;
+			return (int)(btf_member_bit_offset(t, i) / 8);
+		}
+	return -1;
+}
+
+static int64_t lb_enum(const struct btf *btf, const char *ename, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, ename, BTF_KIND_ENUM);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (uint32_t)id) : NULL;
+
+	for (uint32_t i = 0; t != NULL && i < btf_vlen(t); i++)
+		if (strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), name) == 0)
+			return btf_enum(t)[i].val;
+	return -1;
+}
+
+static void test_btf(void)
+{
+	struct btf *lb = btf__load_vmlinux_btf();
+	ks_btf_t *b = NULL;
+	int64_t pgid = -1, sid = -1;
+	int tgid, se, sum, pids, comm, numbers, off, mm_size;
+	bool bf = false;
+
+	CHECK(lb != NULL);
+	CHECK_INT(ks_btf_open(&b), 0);
+	if (lb == NULL || b == NULL)
+		return;
+	tgid = lb_member(lb, "task_struct", "tgid", NULL);
+	CHECK(tgid > 0);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "tgid"), tgid);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "tgid"), tgid); /* again, remembered */
+	se = lb_member(lb, "task_struct", "se", NULL);
+	sum = lb_member(lb, "sched_entity", "sum_exec_runtime", NULL);
+	CHECK(se >= 0 && sum > 0);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "se.sum_exec_runtime"), se + sum);
+	CHECK_INT(ks_btf_member_offset(b, "cred", "euid"), lb_member(lb, "cred", "euid", NULL));
+	CHECK_INT(ks_btf_member_offset(b, "cred", "euid.val"), lb_member(lb, "cred", "euid", NULL));
+
+	/* enumerators, and indexes into arrays of pointers and of structs */
+	CHECK_INT(ks_btf_enum_value(b, "pid_type", "PIDTYPE_PGID", &pgid), 0);
+	CHECK_INT(pgid, lb_enum(lb, "pid_type", "PIDTYPE_PGID"));
+	CHECK_INT(ks_btf_enum_value(b, "pid_type", "PIDTYPE_SID", &sid), 0);
+	CHECK_INT(sid, lb_enum(lb, "pid_type", "PIDTYPE_SID"));
+	CHECK(pgid != sid);
+	CHECK_INT(ks_btf_enum_value(b, "pid_type", "PIDTYPE_NONE_SUCH", &sid), -ENOENT);
+	CHECK_INT(ks_btf_enum_value(b, "no_such_enum_kst", "X", &sid), -ENOENT);
+	pids = lb_member(lb, "signal_struct", "pids", NULL);
+	CHECK(pids > 0);
+	CHECK_INT(ks_btf_member_offset(b, "signal_struct", "pids[0]"), pids);
+	CHECK_INT(ks_btf_member_offset(b, "signal_struct", "pids[2]"), pids + 2 * 8);
+	CHECK_INT(ks_btf_member_offset(b, "signal_struct", "pids[99]"), -EINVAL);
+	numbers = lb_member(lb, "pid", "numbers", NULL);
+	CHECK(numbers > 0);
+	CHECK_INT(ks_btf_member_offset(b, "pid", "numbers[0].nr"), numbers);
+	CHECK_INT(ks_btf_member_offset(b, "pid", "numbers[1].ns"),
+		  numbers + 16 + lb_member(lb, "upid", "ns", NULL)); /* a flexible array */
+	comm = lb_member(lb, "task_struct", "comm", NULL);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "comm[15]"), comm + 15);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "comm[16]"), -EINVAL);
+
+	/* mm_struct keeps arg_start in an anonymous struct: libbpf's top level misses it */
+	CHECK_INT(lb_member(lb, "mm_struct", "arg_start", NULL), -1);
+	off = ks_btf_member_offset(b, "mm_struct", "arg_start");
+	mm_size = (int)btf__resolve_size(
+	    lb, (uint32_t)btf__find_by_name_kind(lb, "mm_struct", BTF_KIND_STRUCT));
+	CHECK(off > 0 && off < mm_size);
+	CHECK_INT(ks_btf_member_offset(b, "mm_struct", "arg_end"), off + 8);
+
+	/* what a path cannot say */
+	CHECK_INT(ks_btf_member_offset(b, "no_such_struct_kst", "x"), -ENOENT);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "no_such_member"), -ENOENT);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "cred.euid"), -EINVAL); /* a pointer */
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", ""), -EINVAL);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "tgid."), -EINVAL);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "tgid[0]"), -EINVAL);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "comm[-1]"), -EINVAL);
+	CHECK_INT(ks_btf_member_offset(b, "task_struct", "comm[1"), -EINVAL);
+	if (lb_member(lb, "task_struct", "sched_reset_on_fork", &bf) >= 0 && bf)
+		CHECK_INT(ks_btf_member_offset(b, "task_struct", "sched_reset_on_fork"), -EINVAL);
+	ks_btf_close(b);
+	ks_btf_close(NULL);
+	btf__free(lb);
+}
+
+/* ---------------------------------------------------------------- output buffers */
+
+#define MAGIC 0x6b7368696d2121ULL
+
+typedef struct got {
+	int samples, bad, cpu_bad, cpu;
+	uint64_t last, lost;
+} got_t;
+
+static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
+{
+	got_t *g = ctx;
+	uint64_t rec[2];
+
+	g->samples++;
+	if (cpu != g->cpu)
+		g->cpu_bad++;
+	if (size < sizeof(rec)) {
+		g->bad++;
+		return;
+	}
+	memcpy(rec, data, sizeof(rec));
+	if (rec[0] != MAGIC || rec[1] <= g->last) /* in order, each once */
+		g->bad++;
+	g->last = rec[1];
+}
+
+static void on_lost(void *ctx, int cpu, uint64_t n)
+{
+	got_t *g = ctx;
+
+	if (cpu != g->cpu)
+		g->cpu_bad++;
+	g->lost += n;
+}
+
+/*
+ * count[0] += 1, then output { MAGIC, count[0] } to this CPU's buffer:
+ * a raw tracepoint program, run in place.
+ */
+static int output_program(int count_fd, int events_fd, char *log, size_t loglen)
+{
+	const struct bpf_insn insns[] = {
+		KS_MOV64_REG(BPF_REG_6, BPF_REG_1), /* the context */
+		KS_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+		KS_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		KS_LD_MAP_FD(BPF_REG_1, count_fd),
+		KS_CALL(BPF_FUNC_map_lookup_elem),
+		KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 14),
+		KS_LDX_MEM(BPF_DW, BPF_REG_7, BPF_REG_0, 0),
+		KS_ALU64_IMM(BPF_ADD, BPF_REG_7, 1),
+		KS_STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_7, 0),
+		KS_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_7, -16),
+		KS_LD_IMM64(BPF_REG_8, MAGIC),
+		KS_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_8, -24),
+		KS_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		KS_LD_MAP_FD(BPF_REG_2, events_fd),
+		KS_LD_IMM64(BPF_REG_3, 0xffffffffULL), /* BPF_F_CURRENT_CPU */
+		KS_MOV64_REG(BPF_REG_4, BPF_REG_10),
+		KS_ALU64_IMM(BPF_ADD, BPF_REG_4, -24),
+		KS_MOV64_IMM(BPF_REG_5, 16),
+		KS_CALL(BPF_FUNC_perf_event_output),
+		KS_MOV64_IMM(BPF_REG_0, 0),
+		KS_EXIT(),
+	};
+	ks_code_t c = { 0 };
+	int fd;
+
+	ks_emit(&c, insns, sizeof(insns) / sizeof(insns[0]));
+	fd = ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "kst_output", &c, log, loglen);
+	if (fd < 0)
+		fprintf(stderr, "load: %s\n%s\n", strerror(-fd), log);
+	ks_code_free(&c);
+	return fd;
+}
+
+static void test_perfbuf(char *log, size_t loglen)
+{
+	enum { FILL = 1000 };
+	int ncpus = ks_ncpus(), cpu = sched_getcpu(), count_fd, events_fd, fd, hash;
+	ks_perfbuf_t *pb = (ks_perfbuf_t *)&pb;
+	got_t g = { 0 };
+	cpu_set_t one, old;
+	struct pollfd p;
+
+	CHECK(ncpus > 0 && cpu >= 0);
+	/* one CPU: every record goes to one buffer, in order */
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	CHECK_INT(sched_getaffinity(0, sizeof(old), &old), 0);
+	CHECK_INT(sched_setaffinity(0, sizeof(one), &one), 0);
+	g.cpu = cpu;
+	count_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "kst_seq", 4, 8, 1, 0);
+	events_fd =
+	    ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "kst_events", 4, 4, (uint32_t)ncpus, 0);
+	CHECK(count_fd >= 0 && events_fd >= 0);
+
+	/* bad arguments: a code and no buffer */
+	CHECK_INT(ks_perfbuf_create(events_fd, 1, NULL, NULL, &g, &pb), -EINVAL);
+	CHECK(pb == NULL);
+	CHECK_INT(ks_perfbuf_create(events_fd, 3, on_sample, NULL, &g, &pb), -EINVAL);
+	hash = ks_map_create(BPF_MAP_TYPE_HASH, "kst_nbuf", 4, 4, 4, 0);
+	CHECK(ks_perfbuf_create(hash, 1, on_sample, NULL, &g, &pb) < 0);
+	CHECK(pb == NULL);
+	close(hash);
+	ks_perfbuf_free(NULL);
+
+	/* one page per CPU: room for 127 records of 32 bytes */
+	CHECK_INT(ks_perfbuf_create(events_fd, 1, on_sample, on_lost, &g, &pb), 0);
+	CHECK(pb != NULL);
+	fd = output_program(count_fd, events_fd, log, loglen);
+	CHECK(fd >= 0);
+	if (pb == NULL || fd < 0)
+		goto out;
+	p = (struct pollfd){ .fd = ks_perfbuf_fd(pb), .events = POLLIN };
+	CHECK_INT(poll(&p, 1, 0), 0); /* nothing yet */
+	CHECK_INT(ks_prog_run(fd), 0);
+	CHECK_INT(poll(&p, 1, 1000), 1);
+	CHECK_INT(ks_perfbuf_consume(pb), 0);
+	CHECK_INT(g.samples, 1);
+	CHECK_INT(g.last, 1);
+	CHECK_INT(ks_perfbuf_consume(pb), 0); /* nothing twice */
+	CHECK_INT(g.samples, 1);
+
+	/* more than fits: the kernel tells of the lost when a later record fits */
+	for (int i = 0; i < FILL; i++)
+		ks_prog_run(fd);
+	CHECK_INT(ks_perfbuf_consume(pb), 0);
+	CHECK(g.samples > 1 && g.samples < FILL);
+	CHECK_INT(g.lost, 0);
+	CHECK_INT(ks_prog_run(fd), 0);
+	CHECK_INT(ks_perfbuf_consume(pb), 0);
+	CHECK(g.lost > 0);
+	CHECK_INT((uint64_t)g.samples + g.lost, 1 + FILL + 1);
+	CHECK_INT(g.last, 1 + FILL + 1);
+	CHECK_INT(g.bad, 0);
+	CHECK_INT(g.cpu_bad, 0);
+	fprintf(stderr, "perfbuf: %d records read, %llu lost\n", g.samples,
+		(unsigned long long)g.lost);
+out:
+	if (fd >= 0)
+		close(fd);
+	ks_perfbuf_free(pb);
+	close(count_fd);
+	close(events_fd);
+	sched_setaffinity(0, sizeof(old), &old);
 }
 
 int main(void)
@@ -235,6 +653,13 @@ int main(void)
 		close(fd);
 		ks_code_free(&rc);
 	}
+
+	test_map_elems();
+	test_map_batches();
+	CHECK_INT(ks_ncpus(), libbpf_num_possible_cpus());
+	CHECK_INT(ks_ncpus(), possible_cpus());
+	test_btf();
+	test_perfbuf(log, sizeof(log));
 
 	/* errors are codes, not crashes */
 	CHECK_INT(ks_attach_uprobe(prog_fd, "/nonexistent/file", 0x1000, 0, false, -1), -ENOENT);

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dt_provider.h"
 #include "dt_run.h"
 
 /* ---------------------------------------------------------------- the run */
@@ -55,8 +56,8 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		(void)ptrace(PTRACE_DETACH, r->r_target, 0, 0);
 	if (r->r_target_stopped) /* grabbed, never continued */
 		(void)kill(r->r_target, SIGCONT);
-	ks_detach_all(r->r_links, r->r_nlinks);
-	free(r->r_links);
+	ks_detach_all(r->r_links.ln_fds, r->r_links.ln_n);
+	free(r->r_links.ln_fds);
 	for (size_t i = 0; i < r->r_nprogs; i++)
 		if (r->r_progs[i].bp_fd >= 0)
 			close(r->r_progs[i].bp_fd);
@@ -106,10 +107,8 @@ static int match_stmt(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t first, un
 
 		if (dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, pd->dn_name, &desc) != 0)
 			return -1;
-		if (desc.dtpd_mod[0] == '/' && first == 0 && dt_probe_file(dtp, desc.dtpd_mod) != 0)
-			return -1;
-		if ((desc.dtpd_provider[0] == '\0' || strcmp(desc.dtpd_provider, "profile") == 0) &&
-		    first == 0 && dt_probe_timer(dtp, desc.dtpd_name) != 0)
+		/* probes made on demand: a file as the module, tick-10ms */
+		if (first == 0 && dt_probe_provide(dtp, &desc) != 0)
 			return -1;
 		for (size_t i = first; i < dtp->dt_nprobes; i++) {
 			int rc;
@@ -183,70 +182,39 @@ static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *ar
 	return 0;
 }
 
-static int add_link(dtrace_hdl_t *dtp, dt_run_t *r, int fd)
+typedef struct plan_arg {
+	dtrace_hdl_t *pa_dtp;
+	dt_run_t *pa_run;
+	size_t pa_probe;
+} plan_arg_t;
+
+static int plan_add(void *arg, const char *argspec)
 {
-	if (dt_grow(&r->r_links, &r->r_linkcap, r->r_nlinks, sizeof(int), 16) != 0) {
-		close(fd);
-		return dt_set_errno(dtp, EDT_NOMEM);
-	}
-	r->r_links[r->r_nlinks++] = fd;
-	return 0;
+	plan_arg_t *pa = arg;
+
+	return add_prog(pa->pa_dtp, pa->pa_run, pa->pa_probe, argspec);
 }
 
-/* The programs to build for probes from index first: one per probe and argument spec. */
+/* The programs to build for probes from index first on: as their providers say. */
 static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
 {
 	for (size_t p = first; p < dtp->dt_nprobes; p++) {
+		plan_arg_t pa = { dtp, r, p };
 		bool used = false;
 
-		if (dtp->dt_pinfo[p].pi_kind == DT_PK_ERROR) /* inlined where faults happen */
-			continue;
 		for (uint32_t i = 0; i < r->r_necbs && !used; i++)
 			used = r->r_ecbs[i].e_probe == p;
-		if (!used)
-			continue;
-		if (dtp->dt_pinfo[p].pi_kind != DT_PK_USDT) {
-			if (add_prog(dtp, r, p, NULL) != 0)
-				return -1;
-			continue;
-		}
-		for (dt_usite_t *s = dtp->dt_pinfo[p].pi_sites; s != NULL; s = s->us_next) {
-			bool seen = false;
-
-			for (size_t k = 0; k < r->r_nprogs && !seen; k++)
-				seen = r->r_progs[k].bp_probe == p &&
-				       strcmp(r->r_progs[k].bp_argspec, s->us_argspec) == 0;
-			if (!seen && add_prog(dtp, r, p, s->us_argspec) != 0)
-				return -1;
-		}
+		if (used && dt_probe_prov(dtp, p)->pv_programs(dtp, p, plan_add, &pa) != 0)
+			return -1;
 	}
 	return 0;
 }
 
-/*
- * BEGIN and END fire in dtrace's own thread: they are raw tracepoint
- * programs that dtrace runs itself (BPF_PROG_TEST_RUN), with nothing to
- * attach.  A uprobe on a function of our own would cost a uprobe
- * registration and, on detach, an RCU tasks-trace grace period: about
- * 0.1 s, most of dtrace's start-up.
- */
-static enum bpf_prog_type prog_type(dt_pkind_t kind)
-{
-	switch (kind) {
-	case DT_PK_BEGIN:
-	case DT_PK_END: return BPF_PROG_TYPE_RAW_TRACEPOINT;
-	case DT_PK_PROFILE:
-	case DT_PK_TICK: return BPF_PROG_TYPE_PERF_EVENT;
-	default: return BPF_PROG_TYPE_KPROBE;
-	}
-}
-
-/* Fire BEGIN or END: run its program, if a clause enabled it. */
+/* Fire BEGIN or END (the dtrace provider's): run its program, if a clause enabled it. */
 static void fire_own(dtrace_hdl_t *dtp, dt_run_t *r, dt_pkind_t kind)
 {
 	for (size_t k = 0; k < r->r_nprogs; k++)
-		if (dtp->dt_pinfo[r->r_progs[k].bp_probe].pi_kind == kind &&
-		    r->r_progs[k].bp_fd >= 0)
+		if (dt_probe_is(dtp, r->r_progs[k].bp_probe, kind) && r->r_progs[k].bp_fd >= 0)
 			(void)ks_prog_run(r->r_progs[k].bp_fd);
 }
 
@@ -255,6 +223,7 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 {
 	dt_bprog_t *bp = &r->r_progs[k];
 	dt_frag_t prog = { 0 };
+	enum bpf_prog_type type;
 	ks_code_t code;
 	int rc;
 	char *log;
@@ -269,11 +238,9 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	code = (ks_code_t){ prog.fr_insns, prog.fr_len, prog.fr_cap, false };
-	/* USDT sites of a program share one link where the kernel has uprobe_multi */
-	bp->bp_multi =
-	    dtp->dt_pinfo[bp->bp_probe].pi_kind == DT_PK_USDT && ks_features()->kf_uprobe_multi;
-	bp->bp_fd = ks_prog_load(prog_type(dtp->dt_pinfo[bp->bp_probe].pi_kind),
-				 bp->bp_multi ? KS_UPROBE_MULTI : 0, "dtrace", &code, log, 1 << 20);
+	dt_probe_prov(dtp, bp->bp_probe)
+	    ->pv_progtype(&dtp->dt_pinfo[bp->bp_probe], &type, &bp->bp_attach_type);
+	bp->bp_fd = ks_prog_load(type, bp->bp_attach_type, "dtrace", &code, log, 1 << 20);
 	dt_frag_free(&prog);
 	if (bp->bp_fd < 0) {
 		const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
@@ -298,90 +265,14 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 	return rc;
 }
 
-static int attach_err(dtrace_hdl_t *dtp, size_t probe, int err)
-{
-	const dtrace_probedesc_t *pd = &dtp->dt_probes[probe];
-
-	return dt_set_errmsg(dtp, err == EPERM || err == EACCES ? EDT_NOPRIV : EDT_ENABLING,
-			     "cannot enable %s:%s:%s:%s: %s", pd->dtpd_provider, pd->dtpd_mod,
-			     pd->dtpd_func, pd->dtpd_name, strerror(err));
-}
-
-/* Every site of a USDT program's probe with its argument spec, in one link. */
-static int attach_multi(dtrace_hdl_t *dtp, dt_run_t *r, const dt_bprog_t *bp)
-{
-	const dt_pinfo_t *pi = &dtp->dt_pinfo[bp->bp_probe];
-	uint64_t *offs, *refs;
-	size_t n = 0;
-	int fd;
-
-	for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next)
-		n += strcmp(s->us_argspec, bp->bp_argspec) == 0;
-	if (n == 0)
-		return 0;
-	offs = calloc(n, sizeof(*offs));
-	refs = calloc(n, sizeof(*refs));
-	if (offs == NULL || refs == NULL) {
-		free(offs);
-		free(refs);
-		return dt_set_errno(dtp, EDT_NOMEM);
-	}
-	n = 0;
-	for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next)
-		if (strcmp(s->us_argspec, bp->bp_argspec) == 0) {
-			offs[n] = s->us_off;
-			refs[n++] = s->us_refoff;
-		}
-	fd = ks_attach_uprobes(bp->bp_fd, pi->pi_path, offs, refs, NULL, n,
-			       pi->pi_pid > 0 ? pi->pi_pid : -1);
-	free(offs);
-	free(refs);
-	if (fd == -ESRCH && pi->pi_pid > 0) /* the process has gone */
-		return 0;
-	return fd < 0 ? attach_err(dtp, bp->bp_probe, -fd) : add_link(dtp, r, fd);
-}
-
+/* Attach r_progs[k] as its provider does. */
 static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 {
-	dt_bprog_t *bp = &r->r_progs[k];
-	const dt_pinfo_t *pi = &dtp->dt_pinfo[bp->bp_probe];
-	int fd;
+	const dt_bprog_t *bp = &r->r_progs[k];
 
-	switch (pi->pi_kind) {
-	case DT_PK_PROFILE:
-		for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
-			if ((fd = ks_attach_timer(bp->bp_fd, cpu, pi->pi_period)) == -ENODEV)
-				continue; /* a possible CPU that is not online */
-			if (fd < 0)
-				return attach_err(dtp, bp->bp_probe, -fd);
-			if (add_link(dtp, r, fd) != 0)
-				return -1;
-		}
-		return 0;
-	case DT_PK_TICK:
-		for (int cpu = 0; cpu < r->r_ncpus; cpu++) /* the first CPU that is online */
-			if ((fd = ks_attach_timer(bp->bp_fd, cpu, pi->pi_period)) != -ENODEV)
-				return fd < 0 ? attach_err(dtp, bp->bp_probe, -fd)
-					      : add_link(dtp, r, fd);
-		return attach_err(dtp, bp->bp_probe, ENODEV);
-	case DT_PK_USDT:
-		if (bp->bp_multi)
-			return attach_multi(dtp, r, bp);
-		for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next) {
-			if (strcmp(s->us_argspec, bp->bp_argspec) != 0)
-				continue;
-			fd = ks_attach_uprobe(bp->bp_fd, pi->pi_path, s->us_off, s->us_refoff,
-					      false, pi->pi_pid > 0 ? pi->pi_pid : -1);
-			if (fd == -ESRCH && pi->pi_pid > 0) /* the process has gone */
-				continue;
-			if (fd < 0)
-				return attach_err(dtp, bp->bp_probe, -fd);
-			if (add_link(dtp, r, fd) != 0)
-				return -1;
-		}
-		return 0;
-	default: return 0;
-	}
+	return dt_probe_prov(dtp, bp->bp_probe)
+	    ->pv_attach(dtp, bp->bp_probe, bp->bp_argspec, bp->bp_fd, bp->bp_attach_type,
+			r->r_ncpus, &r->r_links);
 }
 
 /* Where each DT_TOFF_* is: a member path in a kernel struct, indexed by an enumerator or not. */
@@ -583,7 +474,7 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 	if (link < 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot watch system calls for errno: %s",
 				     strerror(-link));
-	return add_link(dtp, r, link);
+	return dt_links_add(dtp, &r->r_links, link);
 }
 
 /*

@@ -805,6 +805,7 @@ typedef struct dt_usite {
 } dt_usite_t;
 
 typedef struct dt_pinfo {
+	const struct dt_provimpl *pi_prov; /* its provider (dt_provider.h) */
 	dt_pkind_t pi_kind;
 	uint64_t pi_period;   /* profile and tick: nanoseconds */
 	pid_t pi_pid;	      /* USDT: the process, or 0 for every process */
@@ -816,10 +817,6 @@ typedef struct dt_pinfo {
 int dt_probe_table(dtrace_hdl_t *);
 /* Add the probes of process pid not in the table yet; *first: the first new index. */
 int dt_probe_rescan(dtrace_hdl_t *, pid_t pid, size_t *first);
-/* Add profile-N or tick-N with a unit (tick-10ms, profile-1234hz) if new and valid. */
-int dt_probe_timer(dtrace_hdl_t *, const char *name);
-/* Add the probes of a file for every process (provider without PID, module = path). */
-int dt_probe_file(dtrace_hdl_t *, const char *path);
 /* Does the description match the probe (the rules of dtrace_probe_iter)? */
 bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p);
 /* ---------------------------------------------------------------- stapsdt notes */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dt_provider.h"
 #include "dt_run.h"
 
 typedef struct dt_link {
@@ -54,13 +55,6 @@ static int map_fd(dt_link_t *lk, uint32_t map)
 	link_error(lk, EDT_ENABLING, "internal error: a program names an unknown map");
 }
 
-static uint32_t activity(dt_pkind_t kind)
-{
-	return kind == DT_PK_BEGIN ? DT_ACTIVITY_WARMUP
-	       : kind == DT_PK_END ? DT_ACTIVITY_ENDING
-				   : DT_ACTIVITY_ACTIVE;
-}
-
 /* Put into a copy of an instruction what its relocation says. */
 static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, const dt_ecb_t *ecb)
 {
@@ -100,7 +94,8 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, c
 		in->imm += r->r_off[rl->rl_arg];
 		return;
 	case DT_RL_ACTIVITY:
-		in->imm = (int32_t)activity(dtp->dt_pinfo[lk->lk_probe].pi_kind);
+		in->imm = (int32_t)dt_probe_prov(dtp, lk->lk_probe)
+			      ->pv_activity(&dtp->dt_pinfo[lk->lk_probe]);
 		return;
 	case DT_RL_CALL: return; /* a jump to the subprogram's label: the caller's */
 	}
@@ -126,116 +121,6 @@ static void error_arg(dt_link_t *lk, int i)
 	else
 		dt_frag_emit(lk->lk_out, KS_LDX_MEM(i <= 3 ? BPF_W : BPF_DW, BPF_REG_0, BPF_REG_8,
 						    (int16_t)(e + (uint32_t)fields[i])));
-}
-
-/* arg0: the kernel's pc, arg1: the user pc; one of them is 0 */
-static void profile_arg(dt_link_t *lk, int i)
-{
-	dt_frag_t *o = lk->lk_out;
-	int user = dt_frag_label(o), done = dt_frag_label(o);
-
-	if (i > 1) {
-		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
-		return;
-	}
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 136)); /* pt_regs cs */
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 128)); /* pt_regs ip */
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, 3));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), user);
-	if (i == 1)
-		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
-	dt_frag_emit_to(o, KS_JA(0), done);
-	dt_frag_place(o, user);
-	if (i == 0)
-		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
-	dt_frag_place(o, done);
-}
-
-/* r0 = USDT argument i as the site's note describes it (0 where it has none). */
-static void usdt_arg(dt_link_t *lk, int i, int action, int lfault)
-{
-	dt_frag_t *o = lk->lk_out;
-	const dtrace_probedesc_t *pd = &lk->lk_dtp->dt_probes[lk->lk_probe];
-	const dt_stapsdt_arg_t *a;
-	const char *op;
-	int width, off;
-
-	if (i >= lk->lk_nargs) {
-		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
-		return;
-	}
-	a = &lk->lk_args[i];
-	op = a->sa_operand;
-	if (op[0] == '$') { /* a constant */
-		char *end;
-		long long v = strtoll(op + 1, &end, 0);
-
-		if (*end != '\0')
-			link_error(lk, EDT_ENABLING,
-				   "USDT argument %d of %s:%s:%s:%s: unsupported operand %s", i,
-				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-				   op);
-		if ((int64_t)v == (int32_t)v) {
-			dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, (int32_t)v));
-		} else {
-			struct bpf_insn ld[2] = { KS_LD_IMM64(BPF_REG_0, v) };
-
-			dt_frag_emit(o, ld[0]);
-			dt_frag_emit(o, ld[1]);
-		}
-	} else if (op[0] == '%') { /* a register */
-		if ((off = ks_reg_offset(op, &width)) < 0)
-			link_error(lk, EDT_ENABLING,
-				   "USDT argument %d of %s:%s:%s:%s: unknown register %s", i,
-				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-				   op);
-		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));
-		if (width < 8)
-			dt_frag_extend(o, BPF_REG_0, (size_t)width, false);
-	} else { /* disp(%base[,%index[,scale]]) */
-		char base[16] = "", index[16] = "";
-		long disp = 0, scale = 1;
-		const char *paren = strchr(op, '(');
-		char *end;
-
-		if (paren == NULL ||
-		    sscanf(paren, "(%15[^,)],%15[^,)],%ld)", base, index, &scale) < 1)
-			link_error(lk, EDT_ENABLING,
-				   "USDT argument %d of %s:%s:%s:%s: unsupported operand %s", i,
-				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-				   op);
-		if (paren != op) {
-			disp = strtol(op, &end, 0);
-			if (end != paren)
-				link_error(lk, EDT_ENABLING,
-					   "USDT argument %d of %s:%s:%s:%s: operand %s "
-					   "(symbol-relative) is not supported yet",
-					   i, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
-					   pd->dtpd_name, op);
-		}
-		if ((off = ks_reg_offset(base, &width)) < 0 || strcmp(base, "%rip") == 0)
-			link_error(lk, EDT_ENABLING,
-				   "USDT argument %d of %s:%s:%s:%s: unsupported base in %s", i,
-				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-				   op);
-		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));
-		if (index[0] != '\0') {
-			if ((off = ks_reg_offset(index, &width)) < 0)
-				link_error(
-				    lk, EDT_ENABLING,
-				    "USDT argument %d of %s:%s:%s:%s: unsupported index in %s", i,
-				    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-				    op);
-			dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, (int16_t)off));
-			dt_frag_emit(o, KS_ALU64_IMM(BPF_MUL, BPF_REG_1, (int32_t)scale));
-			dt_frag_emit(o, KS_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1));
-		}
-		if (disp != 0)
-			dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_0, (int32_t)disp));
-		dt_frag_load_user(o, (size_t)a->sa_size, a->sa_signed, action, lfault);
-		return;
-	}
-	dt_frag_extend(o, BPF_REG_0, (size_t)a->sa_size, a->sa_signed);
 }
 
 /* ---------------------------------------------------------------- expansions */
@@ -273,17 +158,16 @@ static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb
 	dt_frag_t *o = lk->lk_out;
 
 	switch (px->px_kind) {
-	case DT_PX_ARG:
+	case DT_PX_ARG: {
+		dt_argreq_t rq = { dtp, lk->lk_probe,  lk->lk_args,	     lk->lk_nargs,
+				   o,	px->px_action, lbase + px->px_lfault };
+
 		if (in_error)
 			error_arg(lk, px->px_arg);
-		else if (dtp->dt_pinfo[lk->lk_probe].pi_kind == DT_PK_PROFILE ||
-			 dtp->dt_pinfo[lk->lk_probe].pi_kind == DT_PK_TICK)
-			profile_arg(lk, px->px_arg);
-		else if (dtp->dt_pinfo[lk->lk_probe].pi_kind == DT_PK_USDT)
-			usdt_arg(lk, px->px_arg, px->px_action, lbase + px->px_lfault);
-		else
-			dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+		else if (dt_probe_prov(dtp, lk->lk_probe)->pv_arg(&rq, px->px_arg) != 0)
+			longjmp(lk->lk_jmp, 1);
 		break;
+	}
 	case DT_PX_PROBESTR: probe_string(lk, ecb, px->px_arg, px->px_off); break;
 	case DT_PX_KEYZERO:
 		for (uint32_t z = 0; z < r->r_layout.ly_keysize; z += 8)
@@ -297,7 +181,7 @@ static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb
 		if (in_error)
 			break;
 		for (uint32_t i = 0; i < r->r_necbs; i++)
-			if (dtp->dt_pinfo[r->r_ecbs[i].e_probe].pi_kind == DT_PK_ERROR)
+			if (dt_probe_is(dtp, r->r_ecbs[i].e_probe, DT_PK_ERROR))
 				link_frag(lk, &r->r_ecbs[i].e_stmt->st_code, &r->r_ecbs[i], true);
 		break;
 	case DT_PX_CLAUSES:

@@ -1,25 +1,20 @@
 /*
- * dt_probe.c -- the probes a consumer can enable, for dtrace -l and for
- * matching probe descriptions: the dtrace provider, profile and tick, and
- * the USDT probes (stapsdt notes) of the files mapped by running processes.
- *
- * USDT probes are found as the kernel would attach them: a process's
- * executable file mappings from /proc/PID/maps, each file's notes read
- * once per walk (libc is mapped by every process).  The function of a probe
- * is the symbol that holds its address, from .symtab or else .dynsym.
+ * dt_probe.c -- the probe table: the probes a consumer can enable, for
+ * dtrace -l and for matching probe descriptions, as the providers
+ * (dt_provider.h, the registry below) make them; probe descriptions and
+ * how they match.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
-#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "dt_impl.h"
+#include "dt_provider.h"
+
+/* The registry: every provider, in the order their probes are listed. */
+const dt_provimpl_t *const dt_providers[] = { &dt_prov_dtrace, &dt_prov_profile, &dt_prov_usdt,
+					      NULL };
 
 /* ---------------------------------------------------------------- descriptions */
 
@@ -99,37 +94,28 @@ bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p)
 
 /* ---------------------------------------------------------------- the walk */
 
-/* The probe table being built; IDs are positions in it, from 1. */
-typedef struct walk {
-	dtrace_probedesc_t *w_probes;
-	dt_pinfo_t *w_info;
-	size_t w_n, w_cap;
-	dt_arena_t *w_arena; /* the handle's probe arena: sites and paths */
-} walk_t;
-
-/* Add one probe; non-zero (out of memory) stops the walk. */
-static int visit(walk_t *w, const char *prov, const char *mod, const char *func, const char *name,
-		 const dt_pinfo_t *info)
+int dt_ptab_add(dt_ptab_t *w, const char *prov, const char *mod, const char *func, const char *name,
+		const dt_pinfo_t *info)
 {
 	dtrace_probedesc_t *d;
 
-	if (w->w_n == w->w_cap) {
-		size_t nc = w->w_cap ? 2 * w->w_cap : 64;
-		dtrace_probedesc_t *np = realloc(w->w_probes, nc * sizeof(*np));
+	if (w->pt_n == w->pt_cap) {
+		size_t nc = w->pt_cap ? 2 * w->pt_cap : 64;
+		dtrace_probedesc_t *np = realloc(w->pt_probes, nc * sizeof(*np));
 		dt_pinfo_t *ni;
 
 		if (np == NULL)
 			return 1;
-		w->w_probes = np;
-		if ((ni = realloc(w->w_info, nc * sizeof(*ni))) == NULL)
+		w->pt_probes = np;
+		if ((ni = realloc(w->pt_info, nc * sizeof(*ni))) == NULL)
 			return 1;
-		w->w_info = ni;
-		w->w_cap = nc;
+		w->pt_info = ni;
+		w->pt_cap = nc;
 	}
-	w->w_info[w->w_n] = *info;
-	d = &w->w_probes[w->w_n++];
+	w->pt_info[w->pt_n] = *info;
+	d = &w->pt_probes[w->pt_n++];
 	memset(d, 0, sizeof(*d));
-	d->dtpd_id = (dtrace_id_t)w->w_n;
+	d->dtpd_id = (dtrace_id_t)w->pt_n;
 	snprintf(d->dtpd_provider, sizeof(d->dtpd_provider), "%s", prov);
 	snprintf(d->dtpd_mod, sizeof(d->dtpd_mod), "%s", mod);
 	snprintf(d->dtpd_func, sizeof(d->dtpd_func), "%s", func);
@@ -137,613 +123,67 @@ static int visit(walk_t *w, const char *prov, const char *mod, const char *func,
 	return 0;
 }
 
-static const unsigned profile_rates[] = { 97, 199, 499, 997, 1999, 4001, 4999 };
-static const unsigned tick_rates[] = { 1, 10, 100, 500, 1000, 5000 };
-
-static int walk_fixed(walk_t *w)
-{
-	static const char *const dtrace_probes[] = { "BEGIN", "END", "ERROR" };
-	dt_pinfo_t pi = { 0 };
-	char name[32];
-
-	for (int i = 0; i < 3; i++) {
-		pi.pi_kind = DT_PK_BEGIN + i;
-		if (visit(w, "dtrace", "", "", dtrace_probes[i], &pi))
-			return 1;
-	}
-	for (int t = 0; t < 2; t++) { /* profile-N, then tick-N */
-		const unsigned *rates = t == 0 ? profile_rates : tick_rates;
-		size_t n = t == 0 ? sizeof(profile_rates) / sizeof(profile_rates[0])
-				  : sizeof(tick_rates) / sizeof(tick_rates[0]);
-
-		pi.pi_kind = t == 0 ? DT_PK_PROFILE : DT_PK_TICK;
-		for (size_t i = 0; i < n; i++) {
-			snprintf(name, sizeof(name), "%s-%u", t == 0 ? "profile" : "tick",
-				 rates[i]);
-			pi.pi_period = 1000000000ULL / rates[i];
-			if (visit(w, "profile", "", "", name, &pi))
-				return 1;
-		}
-	}
-	return 0;
-}
-
-/* ---------------------------------------------------------------- USDT files */
-
-typedef struct fprobe {
-	const char *fp_prov, *fp_func, *fp_name; /* in the handle's probe arena */
-	dt_usite_t *fp_sites;			 /* ditto */
-} fprobe_t;
-
-/* The USDT probes of one file, read once per walk. */
-typedef struct ufile {
-	dev_t uf_dev;
-	ino_t uf_ino;
-	const char *uf_module;
-	fprobe_t *uf_probes;
-	size_t uf_n;
-} ufile_t;
-
-typedef struct sym {
-	uint64_t s_addr, s_size;
-	const char *s_name;
-} sym_t;
-
-typedef struct freader {
-	ufile_t *fr_file;
-	dt_arena_t *fr_arena;
-	sym_t *fr_syms;
-	size_t fr_nsyms;
-	uint64_t fr_base;   /* address of .stapsdt.base in this file, or 0 */
-	GElf_Phdr *fr_load; /* PT_LOAD headers: addresses to file offsets */
-	size_t fr_nload;
-	bool fr_libusdt; /* a libusdt image: its symbols are provider_function_name */
-	size_t fr_cap;
-	bool fr_nomem;
-} freader_t;
-
-static int sym_cmp(const void *a, const void *b)
-{
-	const sym_t *x = a, *y = b;
-
-	return x->s_addr < y->s_addr ? -1 : x->s_addr > y->s_addr;
-}
-
-static const char *sym_at(const freader_t *fr, uint64_t pc)
-{
-	size_t lo = 0, hi = fr->fr_nsyms;
-
-	while (lo < hi) { /* lo: the first symbol that starts after pc */
-		size_t mid = (lo + hi) / 2;
-
-		if (fr->fr_syms[mid].s_addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* aliases and nested symbols start together: look a few back */
-	for (size_t i = lo, k = 0; i-- > 0 && k < 16; k++) {
-		const sym_t *s = &fr->fr_syms[i];
-
-		if (pc - s->s_addr < (s->s_size ? s->s_size : 1))
-			return s->s_name;
-	}
-	return "";
-}
-
-/* Function symbols of the file: .symtab if present, else .dynsym. */
-static int load_syms(Elf *elf, freader_t *fr)
-{
-	Elf_Scn *scn = NULL, *best = NULL;
-	size_t shstrndx, cap = 0;
-	GElf_Shdr sh, bsh = { 0 };
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return 0;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-
-		if (gelf_getshdr(scn, &sh) == NULL)
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name != NULL && strcmp(name, ".stapsdt.base") == 0)
-			fr->fr_base = sh.sh_addr;
-		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && best == NULL)) {
-			best = scn;
-			bsh = sh;
-		}
-	}
-	if (best != NULL) {
-		Elf_Data *data = elf_getdata(best, NULL);
-		size_t n = bsh.sh_entsize ? bsh.sh_size / bsh.sh_entsize : 0;
-
-		for (size_t i = 0; data != NULL && i < n; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (gelf_getsym(data, (int)i, &s) == NULL ||
-			    GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
-			    (name = elf_strptr(elf, bsh.sh_link, s.st_name)) == NULL ||
-			    name[0] == '\0')
-				continue;
-			if (dt_grow(&fr->fr_syms, &cap, fr->fr_nsyms, sizeof(sym_t), 256) != 0)
-				return -1;
-			fr->fr_syms[fr->fr_nsyms++] = (sym_t){ s.st_value, s.st_size, name };
-		}
-	}
-	if (fr->fr_nsyms > 0)
-		qsort(fr->fr_syms, fr->fr_nsyms, sizeof(sym_t), sym_cmp);
-	return 0;
-}
-
-/*
- * libusdt names a probe function provider_function_name: the function of
- * its probe is the middle part.
- */
-static const char *usdt_func(const char *sym, const char *prov, const char *name, size_t *len)
-{
-	size_t sl = strlen(sym), pl = strlen(prov), nl = strlen(name);
-
-	if (sl > pl + nl + 2 && strncmp(sym, prov, pl) == 0 && sym[pl] == '_' &&
-	    sym[sl - nl - 1] == '_' && strcmp(sym + sl - nl, name) == 0) {
-		*len = sl - pl - nl - 2;
-		return sym + pl + 1;
-	}
-	return sym;
-}
-
-/* The file offset of a link-time address, through the PT_LOAD headers; 0 if none holds it. */
-static uint64_t file_offset(const freader_t *fr, uint64_t addr)
-{
-	for (size_t i = 0; i < fr->fr_nload; i++) {
-		const GElf_Phdr *ph = &fr->fr_load[i];
-
-		if (addr >= ph->p_vaddr && addr - ph->p_vaddr < ph->p_filesz)
-			return addr - ph->p_vaddr + ph->p_offset;
-	}
-	return 0;
-}
-
-static int load_phdrs(Elf *elf, freader_t *fr)
-{
-	size_t n;
-
-	if (elf_getphdrnum(elf, &n) != 0 || n == 0)
-		return 0;
-	if ((fr->fr_load = calloc(n, sizeof(GElf_Phdr))) == NULL)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD)
-			fr->fr_load[fr->fr_nload++] = ph;
-	}
-	return 0;
-}
-
-static int note_cb(const dt_stapsdt_note_t *n, void *arg)
-{
-	freader_t *fr = arg;
-	ufile_t *uf = fr->fr_file;
-	uint64_t pc = n->sn_pc;
-	const char *func, *dname;
-	dt_usite_t *site;
-	size_t flen;
-
-	if (fr->fr_base != 0 && n->sn_base != 0) /* prelink moved the file */
-		pc += fr->fr_base - n->sn_base;
-	func = sym_at(fr, pc);
-	flen = strlen(func);
-	if (fr->fr_libusdt)
-		func = usdt_func(func, n->sn_provider, n->sn_name, &flen);
-	if ((func = dt_arena_strndup(fr->fr_arena, func, flen)) == NULL ||
-	    (dname = dt_probe_dname(fr->fr_arena, n->sn_name)) == NULL)
-		goto nomem;
-	if ((site = dt_arena_alloc(fr->fr_arena, sizeof(*site))) == NULL ||
-	    (site->us_argspec =
-		 dt_arena_strndup(fr->fr_arena, n->sn_argspec, strlen(n->sn_argspec))) == NULL)
-		goto nomem;
-	site->us_off = file_offset(fr, pc);
-	site->us_refoff = n->sn_sema != 0 ? file_offset(fr, n->sn_sema + (pc - n->sn_pc)) : 0;
-	site->us_nargs = n->sn_nargs;
-	if (site->us_off == 0) /* not in a loaded segment: not a site */
-		return 0;
-	for (size_t i = 0; i < uf->uf_n; i++) /* one probe for several sites */
-		if (strcmp(uf->uf_probes[i].fp_prov, n->sn_provider) == 0 &&
-		    strcmp(uf->uf_probes[i].fp_func, func) == 0 &&
-		    strcmp(uf->uf_probes[i].fp_name, dname) == 0) {
-			site->us_next = uf->uf_probes[i].fp_sites;
-			uf->uf_probes[i].fp_sites = site;
-			return 0;
-		}
-	if (dt_grow(&uf->uf_probes, &fr->fr_cap, uf->uf_n, sizeof(fprobe_t), 16) != 0)
-		goto nomem;
-	uf->uf_probes[uf->uf_n].fp_prov =
-	    dt_arena_strndup(fr->fr_arena, n->sn_provider, strlen(n->sn_provider));
-	if (uf->uf_probes[uf->uf_n].fp_prov == NULL)
-		goto nomem;
-	uf->uf_probes[uf->uf_n].fp_func = func;
-	uf->uf_probes[uf->uf_n].fp_sites = site;
-	uf->uf_probes[uf->uf_n++].fp_name = dname;
-	return 0;
-nomem:
-	fr->fr_nomem = true;
-	return 1;
-}
-
-/*
- * A libusdt image is PID-START-module-provider-N.so (us_provider.c names
- * it): its module is the one the program gave, and *libusdt is set.
- * Anything else is named by its base name.
- */
-static const char *module_name(dt_arena_t *a, const char *path, bool *libusdt)
-{
-	const char *base = strrchr(path, '/');
-	const char *p, *dash;
-	size_t n;
-
-	base = base != NULL ? base + 1 : path;
-	*libusdt = false;
-	p = base;
-	for (int k = 0; k < 2; k++) { /* PID- START- */
-		size_t d = strspn(p, "0123456789");
-
-		if (d == 0 || p[d] != '-')
-			return dt_arena_strndup(a, base, strlen(base));
-		p += d + 1;
-	}
-	n = strlen(p);
-	/* module-provider-N.so: the module ends before the second last dash */
-	dash = p + n - 3;
-	if (n < 4 || strcmp(dash, ".so") != 0)
-		return dt_arena_strndup(a, base, strlen(base));
-	while (dash > p && isdigit((unsigned char)dash[-1]))
-		dash--;
-	if (dash == p || dash[-1] != '-')
-		return dt_arena_strndup(a, base, strlen(base));
-	dash--;
-	while (dash > p && dash[-1] != '-')
-		dash--;
-	if (dash == p)
-		return dt_arena_strndup(a, base, strlen(base));
-	*libusdt = true;
-	return dt_arena_strndup(a, p, (size_t)(dash - 1 - p));
-}
-
-/* The files read in one walk; their strings and sites live in *fc_arena (the handle's). */
-typedef struct fcache {
-	ufile_t *fc_files;
-	size_t fc_n, fc_cap;
-	dt_arena_t *fc_arena;
-} fcache_t;
-
-/* The probes of the file at path (as seen from process pid); NULL: none. */
-static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nomem)
-{
-	char rpath[4096 + 64];
-	struct stat st;
-	freader_t fr;
-	ufile_t uf;
-	Elf *elf;
-	int fd;
-	char err[128];
-
-	/* through the process's root, so that containers' files resolve; a FIFO must not block */
-	snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)pid, path);
-	if ((fd = open(rpath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	for (size_t i = 0; i < fc->fc_n; i++)
-		if (fc->fc_files[i].uf_dev == st.st_dev && fc->fc_files[i].uf_ino == st.st_ino) {
-			close(fd);
-			return fc->fc_files[i].uf_n ? &fc->fc_files[i] : NULL;
-		}
-	memset(&uf, 0, sizeof(uf));
-	memset(&fr, 0, sizeof(fr));
-	uf.uf_dev = st.st_dev;
-	uf.uf_ino = st.st_ino;
-	fr.fr_file = &uf;
-	fr.fr_arena = fc->fc_arena;
-	if ((uf.uf_module = module_name(fc->fc_arena, path, &fr.fr_libusdt)) == NULL)
-		fr.fr_nomem = true;
-	elf = fr.fr_nomem ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
-		if (load_syms(elf, &fr) != 0 || load_phdrs(elf, &fr) != 0)
-			fr.fr_nomem = true;
-		else
-			(void)dt_stapsdt_iter(elf, note_cb, &fr, err, sizeof(err));
-	}
-	elf_end(elf);
-	close(fd);
-	free(fr.fr_syms);
-	free(fr.fr_load);
-	if (!fr.fr_nomem && dt_grow(&fc->fc_files, &fc->fc_cap, fc->fc_n, sizeof(ufile_t), 64) != 0)
-		fr.fr_nomem = true;
-	if (fr.fr_nomem) {
-		*nomem = true;
-		free(uf.uf_probes);
-		return NULL;
-	}
-	fc->fc_files[fc->fc_n++] = uf;
-	return uf.uf_n ? &fc->fc_files[fc->fc_n - 1] : NULL;
-}
-
-static void fcache_free(fcache_t *fc)
-{
-	for (size_t i = 0; i < fc->fc_n; i++)
-		free(fc->fc_files[i].uf_probes);
-	free(fc->fc_files);
-}
-
-static int pid_cmp(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Is this probe in the table already (a rescan)? */
-static bool known(const walk_t *w, size_t from, const char *prov, const char *mod,
-		  const fprobe_t *fp)
-{
-	for (size_t i = from; i < w->w_n; i++)
-		if (strcmp(w->w_probes[i].dtpd_name, fp->fp_name) == 0 &&
-		    strcmp(w->w_probes[i].dtpd_func, fp->fp_func) == 0 &&
-		    strcmp(w->w_probes[i].dtpd_provider, prov) == 0 &&
-		    strcmp(w->w_probes[i].dtpd_mod, mod) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The USDT probes of one process, each file once, in mapping order.  With
- * rescan, only probes not in the table already are added.
- */
-static int walk_process(walk_t *w, fcache_t *fc, pid_t pid, bool rescan, bool *nomem)
-{
-	char path[64], line[4096 + 256], prov[DTRACE_PROVNAMELEN + 16], rpath[4096 + 64];
-	size_t *seen = NULL; /* indexes: fc_files moves when it grows */
-	size_t nseen = 0;
-	dt_pinfo_t pi = { .pi_kind = DT_PK_USDT, .pi_pid = pid };
-	FILE *maps;
-	int rc = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if ((maps = fopen(path, "re")) == NULL)
-		return 0; /* gone, or not ours to read */
-	while (rc == 0 && fgets(line, sizeof(line), maps) != NULL) {
-		char perms[8], *file;
-		ufile_t *uf;
-		size_t *ns, idx;
-		bool dup = false;
-		int off = 0;
-
-		if (sscanf(line, "%*x-%*x %7s %*x %*x:%*x %*u %n", perms, &off) != 1 || off == 0 ||
-		    perms[2] != 'x')
-			continue;
-		file = line + off;
-		file[strcspn(file, "\n")] = '\0';
-		if (file[0] != '/' || strstr(file, " (deleted)") != NULL)
-			continue;
-		if ((uf = file_probes(fc, pid, file, nomem)) == NULL) {
-			if (*nomem)
-				rc = -1;
-			continue;
-		}
-		idx = (size_t)(uf - fc->fc_files);
-		for (size_t i = 0; i < nseen; i++)
-			dup |= seen[i] == idx;
-		if (dup)
-			continue;
-		if ((ns = realloc(seen, (nseen + 1) * sizeof(*ns))) == NULL) {
-			*nomem = true;
-			rc = -1;
-			break;
-		}
-		seen = ns;
-		seen[nseen++] = idx;
-		snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)pid, file);
-		pi.pi_path = NULL;
-		for (size_t i = 0; rc == 0 && i < uf->uf_n; i++) {
-			snprintf(prov, sizeof(prov), "%s%d", uf->uf_probes[i].fp_prov, (int)pid);
-			if (rescan && known(w, 0, prov, uf->uf_module, &uf->uf_probes[i]))
-				continue;
-			if (pi.pi_path == NULL && (pi.pi_path = dt_arena_strndup(
-						       w->w_arena, rpath, strlen(rpath))) == NULL) {
-				*nomem = true;
-				rc = -1;
-				break;
-			}
-			pi.pi_sites = uf->uf_probes[i].fp_sites;
-			if (visit(w, prov, uf->uf_module, uf->uf_probes[i].fp_func,
-				  uf->uf_probes[i].fp_name, &pi))
-				rc = 1;
-		}
-	}
-	fclose(maps);
-	free(seen);
-	return rc;
-}
-
-static int walk_usdt(walk_t *w)
-{
-	fcache_t fc = { .fc_arena = w->w_arena };
-	pid_t *pids = NULL, self = getpid();
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	bool nomem = false;
-	int rc = 0;
-	DIR *d;
-
-	if (elf_version(EV_CURRENT) == EV_NONE || (d = opendir("/proc")) == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		char *end;
-		long v = strtol(de->d_name, &end, 10);
-
-		if (*end != '\0' || v <= 0 || (pid_t)v == self)
-			continue;
-		if (dt_grow(&pids, &cap, n, sizeof(*pids), 256) != 0) {
-			nomem = true;
-			break;
-		}
-		pids[n++] = (pid_t)v;
-	}
-	closedir(d);
-	if (!nomem) {
-		if (n > 0)
-			qsort(pids, n, sizeof(*pids), pid_cmp);
-		for (size_t i = 0; rc == 0 && i < n; i++)
-			rc = walk_process(w, &fc, pids[i], false, &nomem);
-	}
-	fcache_free(&fc);
-	free(pids);
-	return nomem || rc != 0;
-}
-
-/* The probe table, read once per handle: stable IDs, one walk of /proc. */
+/* The probe table, read once per handle: stable IDs, each provider's probes in turn. */
 int dt_probe_table(dtrace_hdl_t *dtp)
 {
-	walk_t w = { .w_arena = &dtp->dt_parena };
+	dt_ptab_t t = { .pt_arena = &dtp->dt_parena };
 
 	if (dtp->dt_probes != NULL)
 		return 0;
-	if (walk_fixed(&w) != 0 || walk_usdt(&w) != 0) {
-		free(w.w_probes);
-		free(w.w_info);
-		return dt_set_errno(dtp, EDT_NOMEM);
-	}
-	dtp->dt_probes = w.w_probes;
-	dtp->dt_pinfo = w.w_info;
-	dtp->dt_nprobes = w.w_n;
-	dtp->dt_pcap = w.w_cap;
+	for (int i = 0; dt_providers[i] != NULL; i++)
+		if (dt_providers[i]->pv_populate(dtp, &t) != 0) {
+			free(t.pt_probes);
+			free(t.pt_info);
+			return dt_set_errno(dtp, EDT_NOMEM);
+		}
+	dt_ptab_put(dtp, &t);
 	return 0;
 }
 
-/* Continue the table: walk_t over the handle's arrays, and back. */
-static walk_t table_walk(dtrace_hdl_t *dtp);
-static void table_set(dtrace_hdl_t *dtp, const walk_t *w);
-
-int dt_probe_timer(dtrace_hdl_t *dtp, const char *name)
+dt_ptab_t dt_ptab_get(dtrace_hdl_t *dtp)
 {
-	bool tick = strncmp(name, "tick-", 5) == 0;
-	dt_pinfo_t pi = { .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE };
-	const char *num = name + (tick ? 5 : 8);
-	walk_t w;
-	int rc;
+	return (dt_ptab_t){ dtp->dt_probes, dtp->dt_pinfo, dtp->dt_nprobes, dtp->dt_pcap,
+			    &dtp->dt_parena };
+}
 
-	if (!tick && strncmp(name, "profile-", 8) != 0)
-		return 0;
+void dt_ptab_put(dtrace_hdl_t *dtp, const dt_ptab_t *t)
+{
+	dtp->dt_probes = t->pt_probes;
+	dtp->dt_pinfo = t->pt_info;
+	dtp->dt_nprobes = t->pt_n;
+	dtp->dt_pcap = t->pt_cap;
+}
+
+int dt_probe_provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
+{
 	if (dt_probe_table(dtp) != 0)
 		return -1;
-	for (size_t i = 0; i < dtp->dt_nprobes; i++)
-		if (strcmp(dtp->dt_probes[i].dtpd_provider, "profile") == 0 &&
-		    strcmp(dtp->dt_probes[i].dtpd_name, name) == 0)
-			return 0;
-	if (dt_time_parse(num, &pi.pi_period) != 0 || pi.pi_period == 0)
-		return 0;
-	/* the kernel's timers go no faster than this */
-	if (pi.pi_period < 10000)
-		return dt_set_errmsg(dtp, EDT_BADPSPEC, "%s: the interval must be 10us or more",
-				     name);
-	w = table_walk(dtp);
-	rc = visit(&w, "profile", "", "", name, &pi);
-	table_set(dtp, &w);
-	return rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
-}
-
-static walk_t table_walk(dtrace_hdl_t *dtp)
-{
-	return (walk_t){ dtp->dt_probes, dtp->dt_pinfo, dtp->dt_nprobes, dtp->dt_pcap,
-			 &dtp->dt_parena };
-}
-
-static void table_set(dtrace_hdl_t *dtp, const walk_t *w)
-{
-	dtp->dt_probes = w->w_probes;
-	dtp->dt_pinfo = w->w_info;
-	dtp->dt_nprobes = w->w_n;
-	dtp->dt_pcap = w->w_cap;
-}
-
-/* A hash of the executable mappings of pid (what a rescan reads), or 0. */
-static uint64_t exec_maps_hash(pid_t pid)
-{
-	char path[64], line[4096 + 256];
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	FILE *maps;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if ((maps = fopen(path, "re")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), maps) != NULL) {
-		char perms[8];
-
-		if (sscanf(line, "%*x-%*x %7s", perms) != 1 || perms[2] != 'x')
-			continue;
-		for (const char *c = line; *c != '\0'; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	}
-	fclose(maps);
-	return h;
+	for (int i = 0; dt_providers[i] != NULL; i++)
+		if (dt_providers[i]->pv_provide != NULL &&
+		    dt_providers[i]->pv_provide(dtp, desc) != 0)
+			return -1;
+	return 0;
 }
 
 int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 {
-	fcache_t fc = { .fc_arena = &dtp->dt_parena };
-	uint64_t h;
-	walk_t w;
-	bool nomem = false;
-	int rc;
-
 	if (dt_probe_table(dtp) != 0)
 		return -1;
 	*first = dtp->dt_nprobes;
-	/* the same executable mappings as last time: nothing new to read */
-	if ((h = exec_maps_hash(pid)) == 0 ||
-	    (pid == dtp->dt_rescan_pid && h == dtp->dt_rescan_hash))
-		return 0;
-	dtp->dt_rescan_pid = pid;
-	dtp->dt_rescan_hash = h;
-	w = table_walk(dtp);
-	rc = walk_process(&w, &fc, pid, true, &nomem);
-	table_set(dtp, &w);
-	fcache_free(&fc);
-	return nomem || rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+	for (int i = 0; dt_providers[i] != NULL; i++)
+		if (dt_providers[i]->pv_rescan != NULL && dt_providers[i]->pv_rescan(dtp, pid) != 0)
+			return -1;
+	return 0;
 }
 
-int dt_probe_file(dtrace_hdl_t *dtp, const char *path)
+int dt_links_add(dtrace_hdl_t *dtp, dt_links_t *l, int fd)
 {
-	fcache_t fc = { .fc_arena = &dtp->dt_parena };
-	dt_pinfo_t pi = { .pi_kind = DT_PK_USDT, .pi_pid = 0 };
-	bool nomem = false;
-	ufile_t *uf;
-	walk_t w;
-	int rc = 0;
-
-	if (dt_probe_table(dtp) != 0)
-		return -1;
-	for (size_t i = 0; i < dtp->dt_nprobes; i++) /* read already */
-		if (dtp->dt_pinfo[i].pi_kind == DT_PK_USDT && dtp->dt_pinfo[i].pi_pid == 0 &&
-		    strcmp(dtp->dt_probes[i].dtpd_mod, path) == 0)
-			return 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return dt_set_errno(dtp, EDT_ELF);
-	uf = file_probes(&fc, getpid(), path, &nomem);
-	w = table_walk(dtp);
-	if (uf != NULL && (pi.pi_path = dt_arena_strndup(w.w_arena, path, strlen(path))) == NULL)
-		nomem = true;
-	for (size_t i = 0; uf != NULL && !nomem && rc == 0 && i < uf->uf_n; i++) {
-		pi.pi_sites = uf->uf_probes[i].fp_sites;
-		rc = visit(&w, uf->uf_probes[i].fp_prov, pi.pi_path, uf->uf_probes[i].fp_func,
-			   uf->uf_probes[i].fp_name, &pi);
+	if (dt_grow(&l->ln_fds, &l->ln_cap, l->ln_n, sizeof(int), 16) != 0) {
+		close(fd);
+		return dt_set_errno(dtp, EDT_NOMEM);
 	}
-	table_set(dtp, &w);
-	fcache_free(&fc);
-	return nomem || rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+	l->ln_fds[l->ln_n++] = fd;
+	return 0;
 }
 
 int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probe_f *func,
@@ -758,8 +198,9 @@ int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 		return dt_set_errno(dtp, EDT_BADARG);
 	if (dt_probe_table(dtp) != 0)
 		return -1;
-	/* a module that is a path: the file's probes, whether or not a process maps it */
-	if (pdp != NULL && pdp->dtpd_mod[0] == '/' && dt_probe_file(dtp, pdp->dtpd_mod) != 0)
+	/* probes made on demand: a module that is a path (the file's probes, whether or not a
+	 * process maps it) */
+	if (pdp != NULL && dt_probe_provide(dtp, pdp) != 0)
 		return -1;
 	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
 		if (!dt_probe_match(pdp, &dtp->dt_probes[i]))

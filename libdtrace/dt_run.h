@@ -28,7 +28,7 @@
 #ifndef DT_RUN_H
 #define DT_RUN_H
 
-#include "dt_program.h"
+#include "dt_provider.h"
 #include "ks.h"
 
 typedef struct dt_ecb {
@@ -51,7 +51,7 @@ typedef struct dt_bprog {
 	size_t bp_probe;
 	const char *bp_argspec; /* USDT; NULL otherwise */
 	int bp_fd;
-	bool bp_multi; /* loaded for a uprobe_multi link */
+	uint32_t bp_attach_type; /* as loaded: 0, or KS_UPROBE_MULTI (one link for its sites) */
 } dt_bprog_t;
 
 typedef struct dt_run {
@@ -72,8 +72,7 @@ typedef struct dt_run {
 	uint32_t r_nsoufds;
 	dt_bprog_t *r_progs;
 	size_t r_nprogs, r_progcap;
-	int *r_links;
-	size_t r_nlinks, r_linkcap;
+	dt_links_t r_links;
 	ks_perfbuf_t *r_pb;
 	int r_ncpus;
 	/*

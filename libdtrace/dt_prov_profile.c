@@ -1,0 +1,153 @@
+/*
+ * dt_prov_profile.c -- the profile provider: profile-N fires on every CPU
+ * at a rate, tick-N on one CPU, both from the kernel's CPU clock timers
+ * (perf events).  Their arguments: arg0 the kernel's pc, arg1 the user
+ * pc, one of them 0.  Rates other than the listed ones are made on
+ * demand: tick-10ms, profile-1234hz.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dt_provider.h"
+
+static const unsigned profile_rates[] = { 97, 199, 499, 997, 1999, 4001, 4999 };
+static const unsigned tick_rates[] = { 1, 10, 100, 500, 1000, 5000 };
+
+static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
+{
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_profile };
+	char name[32];
+
+	(void)dtp;
+	for (int k = 0; k < 2; k++) { /* profile-N, then tick-N */
+		const unsigned *rates = k == 0 ? profile_rates : tick_rates;
+		size_t n = k == 0 ? sizeof(profile_rates) / sizeof(profile_rates[0])
+				  : sizeof(tick_rates) / sizeof(tick_rates[0]);
+
+		pi.pi_kind = k == 0 ? DT_PK_PROFILE : DT_PK_TICK;
+		for (size_t i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "%s-%u", k == 0 ? "profile" : "tick",
+				 rates[i]);
+			pi.pi_period = 1000000000ULL / rates[i];
+			if (dt_ptab_add(t, "profile", "", "", name, &pi))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* profile-N or tick-N with a unit (tick-10ms, profile-1234hz), if new and valid */
+static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
+{
+	const char *name = desc->dtpd_name;
+	bool tick = strncmp(name, "tick-", 5) == 0;
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_profile,
+			  .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE };
+	const char *num = name + (tick ? 5 : 8);
+	dt_ptab_t t;
+	int rc;
+
+	if (desc->dtpd_provider[0] != '\0' && strcmp(desc->dtpd_provider, "profile") != 0)
+		return 0;
+	if (!tick && strncmp(name, "profile-", 8) != 0)
+		return 0;
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		if (dtp->dt_pinfo[i].pi_prov == &dt_prov_profile &&
+		    strcmp(dtp->dt_probes[i].dtpd_name, name) == 0)
+			return 0;
+	if (dt_time_parse(num, &pi.pi_period) != 0 || pi.pi_period == 0)
+		return 0;
+	/* the kernel's timers go no faster than this */
+	if (pi.pi_period < 10000)
+		return dt_set_errmsg(dtp, EDT_BADPSPEC, "%s: the interval must be 10us or more",
+				     name);
+	t = dt_ptab_get(dtp);
+	rc = dt_ptab_add(&t, "profile", "", "", name, &pi);
+	dt_ptab_put(dtp, &t);
+	return rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+}
+
+static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
+{
+	(void)dtp, (void)p;
+	return add(arg, NULL);
+}
+
+static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type)
+{
+	(void)pi;
+	*type = BPF_PROG_TYPE_PERF_EVENT;
+	*attach_type = 0;
+}
+
+static uint32_t activity(const dt_pinfo_t *pi)
+{
+	(void)pi;
+	return DT_ACTIVITY_ACTIVE;
+}
+
+/* arg0: the kernel's pc, arg1: the user pc; one of them is 0 */
+static int arg(const dt_argreq_t *rq, int i)
+{
+	dt_frag_t *o = rq->ar_out;
+	int user = dt_frag_label(o), done = dt_frag_label(o);
+
+	if (i > 1) {
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+		return 0;
+	}
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 136)); /* pt_regs cs */
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 128)); /* pt_regs ip */
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, 3));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), user);
+	if (i == 1)
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+	dt_frag_emit_to(o, KS_JA(0), done);
+	dt_frag_place(o, user);
+	if (i == 0)
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+	dt_frag_place(o, done);
+	return 0;
+}
+
+static int attach_err(dtrace_hdl_t *dtp, size_t p, int err)
+{
+	const dtrace_probedesc_t *pd = &dtp->dt_probes[p];
+
+	return dt_set_errmsg(dtp, err == EPERM || err == EACCES ? EDT_NOPRIV : EDT_ENABLING,
+			     "cannot enable %s:%s:%s:%s: %s", pd->dtpd_provider, pd->dtpd_mod,
+			     pd->dtpd_func, pd->dtpd_name, strerror(err));
+}
+
+/* profile-N: a timer on every online CPU; tick-N: on the first online one */
+static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint32_t attach_type,
+		  int ncpus, dt_links_t *links)
+{
+	const dt_pinfo_t *pi = &dtp->dt_pinfo[p];
+	int link;
+
+	(void)argspec, (void)attach_type;
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		if ((link = ks_attach_timer(fd, cpu, pi->pi_period)) == -ENODEV)
+			continue; /* a possible CPU that is not online */
+		if (link < 0)
+			return attach_err(dtp, p, -link);
+		if (dt_links_add(dtp, links, link) != 0)
+			return -1;
+		if (pi->pi_kind == DT_PK_TICK)
+			return 0;
+	}
+	return pi->pi_kind == DT_PK_TICK ? attach_err(dtp, p, ENODEV) : 0;
+}
+
+const dt_provimpl_t dt_prov_profile = {
+	.pv_name = "profile",
+	.pv_populate = populate,
+	.pv_provide = provide,
+	.pv_programs = programs,
+	.pv_progtype = progtype,
+	.pv_activity = activity,
+	.pv_arg = arg,
+	.pv_attach = attach,
+};

@@ -1,0 +1,102 @@
+/*
+ * dt_provider.h -- providers as modules.  Each kind of probe is one file,
+ * dt_prov_NAME.c, that fills a dt_provimpl_t: which probes there are (for
+ * dtrace -l and matching), which it makes on demand, the BPF programs a
+ * probe needs and their type, the code that reads a probe argument, and
+ * how a loaded program is attached.  The registry, dt_providers[] in
+ * dt_probe.c, lists them; a new provider is a new file and a line there.
+ *
+ * Providers come after the program (dt_program.h: the fragments their
+ * argument code is emitted into) and before loading (dt_exec.c, which
+ * calls them): they know nothing of a run but what they are handed.
+ */
+#ifndef DT_PROVIDER_H
+#define DT_PROVIDER_H
+
+#include "dt_program.h"
+#include "ks.h"
+
+/* The probe table being added to: the handle's arrays, handed back with dt_ptab_put(). */
+typedef struct dt_ptab {
+	dtrace_probedesc_t *pt_probes;
+	dt_pinfo_t *pt_info;
+	size_t pt_n, pt_cap;
+	dt_arena_t *pt_arena; /* the handle's probe arena: sites and paths */
+} dt_ptab_t;
+
+dt_ptab_t dt_ptab_get(dtrace_hdl_t *);
+void dt_ptab_put(dtrace_hdl_t *, const dt_ptab_t *);
+/* Add one probe (its ID is its place, from 1): 0, or 1 out of memory. */
+int dt_ptab_add(dt_ptab_t *, const char *prov, const char *mod, const char *func, const char *name,
+		const dt_pinfo_t *);
+
+/* What linking asks a provider for: argument i of the probe, into r0 of ar_out. */
+typedef struct dt_argreq {
+	dtrace_hdl_t *ar_dtp;
+	size_t ar_probe;
+	const dt_stapsdt_arg_t *ar_args; /* a USDT program's argument specification, parsed */
+	int ar_nargs;
+	dt_frag_t *ar_out;
+	int ar_action, ar_lfault; /* for a fault's error record, and where it jumps */
+} dt_argreq_t;
+
+/* The attachments of a run (close each to detach). */
+typedef struct dt_links {
+	int *ln_fds;
+	size_t ln_n, ln_cap;
+} dt_links_t;
+
+/* Keep fd: 0, or -1 with EDT_NOMEM (fd closed). */
+int dt_links_add(dtrace_hdl_t *, dt_links_t *, int fd);
+
+/* A program probe p needs, for the USDT argument specification argspec (or NULL). */
+typedef int dt_progspec_f(void *arg, const char *argspec);
+
+typedef struct dt_provimpl {
+	const char *pv_name;
+	/* Add the probes there are now, when the table is first read: 0, or 1 (no memory). */
+	int (*pv_populate)(dtrace_hdl_t *, dt_ptab_t *);
+	/*
+	 * Make the probes a description names that are made on demand (tick-10ms,
+	 * a file as a module): 0, or -1 with the handle's error.  May be NULL.
+	 */
+	int (*pv_provide)(dtrace_hdl_t *, const dtrace_probedesc_t *);
+	/*
+	 * Add the probes of process pid that appeared since it was last read
+	 * (libraries loaded, providers made at run time): 0, or -1.  May be NULL.
+	 */
+	int (*pv_rescan)(dtrace_hdl_t *, pid_t pid);
+	/* Name each program probe p needs (none: its clauses run in other probes' programs). */
+	int (*pv_programs)(dtrace_hdl_t *, size_t p, dt_progspec_f *, void *);
+	/* The program's BPF type and expected attach type (0 or KS_UPROBE_MULTI). */
+	void (*pv_progtype)(const dt_pinfo_t *, enum bpf_prog_type *, uint32_t *attach_type);
+	/* The activity its clauses run in (DT_ACTIVITY_*). */
+	uint32_t (*pv_activity)(const dt_pinfo_t *);
+	/* r0 = argument i: 0, or -1 with the handle's error (an operand it cannot read). */
+	int (*pv_arg)(const dt_argreq_t *, int i);
+	/* Attach the loaded program of probe p for argspec, on ncpus CPUs: 0, or -1. */
+	int (*pv_attach)(dtrace_hdl_t *, size_t p, const char *argspec, int prog_fd,
+			 uint32_t attach_type, int ncpus, dt_links_t *);
+} dt_provimpl_t;
+
+extern const dt_provimpl_t dt_prov_dtrace, dt_prov_profile, dt_prov_usdt;
+
+/* Every provider, in the order its probes are first listed; NULL ends it. */
+extern const dt_provimpl_t *const dt_providers[];
+
+/* What dtrace_go and the consumer need to know of the dtrace provider's own probes. */
+static inline bool dt_probe_is(const dtrace_hdl_t *dtp, size_t p, dt_pkind_t kind)
+{
+	return dtp->dt_pinfo[p].pi_kind == kind;
+}
+
+/* A probe's provider. */
+static inline const dt_provimpl_t *dt_probe_prov(const dtrace_hdl_t *dtp, size_t p)
+{
+	return dtp->dt_pinfo[p].pi_prov;
+}
+
+/* Let every provider make the probes a description names on demand: 0, or -1. */
+int dt_probe_provide(dtrace_hdl_t *, const dtrace_probedesc_t *);
+
+#endif /* DT_PROVIDER_H */

@@ -324,6 +324,17 @@ static void load_user(dt_cg_t *cg, size_t sz, bool sign)
 	cg->cg_faults = true;
 }
 
+/*
+ * r0 = the value of type t at the user address in r0: an array is not
+ * read, it stands for its first element's address (as in C).
+ */
+static void load_value(dt_cg_t *cg, const dt_type_t *t)
+{
+	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
+		return;
+	load_user(cg, tsize(t), dt_type_is_signed(t));
+}
+
 /* ---------------------------------------------------------------- variables */
 
 static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *name,
@@ -342,6 +353,8 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		return v;
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
+	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
+		cg_error(cg, n, "array variables (%s[N]) are not supported yet", name);
 	if (t != NULL && dt_type_is_sou(t) && (tsize(t) == 0 || tsize(t) > 4096))
 		cg_limit(cg, n, "a struct or union variable must have 1 to 4096 bytes");
 	if ((v = dt_arena_alloc(&ps->ps_arena, sizeof(*v))) == NULL ||
@@ -1348,6 +1361,18 @@ static void sub_strlen(dt_cg_t *cg)
 static void cg_call(dt_cg_t *cg, dt_node_t *n);
 
 /* Compare strings: r0 = strcmp(left, right), compared as op wants into 0/1. */
+/*
+ * r0 = a string operand of a comparison: a D string as it is, a char
+ * pointer or array (a probe's char * argument) read as a string from the
+ * process's memory into a temporary.
+ */
+static void str_operand(dt_cg_t *cg, dt_node_t *n)
+{
+	cg_expr(cg, n);
+	if (!is_string(n->dn_type))
+		user_string(cg, tmp_string(cg), true);
+}
+
 static void str_compare(dt_cg_t *cg, dt_node_t *n)
 {
 	static const struct {
@@ -1360,9 +1385,9 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (ops[i].tok == n->dn_op)
 			jop = ops[i].jop;
-	cg_expr(cg, n->dn_left);
+	str_operand(cg, n->dn_left);
 	push(cg, n);
-	cg_expr(cg, n->dn_right);
+	str_operand(cg, n->dn_right);
 	emit(cg, KS_MOV64_REG(R2, R0));
 	pop(cg, R1);
 	call_sub(cg, DT_SUBR_STRCMP);
@@ -1581,7 +1606,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			cg_expr(cg, n->dn_left);
 			if (m->dm_off != 0)
 				emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
-			load_user(cg, tsize(m->dm_type), dt_type_is_signed(m->dm_type));
+			load_value(cg, m->dm_type);
 			return;
 		}
 		{ /* v.m: a member of a struct variable */
@@ -1616,7 +1641,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			pop(cg, R1);
 			emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)tsize(t)));
 			emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
-			load_user(cg, tsize(t), dt_type_is_signed(t));
+			load_value(cg, t);
 			return;
 		}
 		cg_error(cg, n, "this kind of index is not supported yet");
@@ -1649,7 +1674,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			if (!dt_type_is_scalar(t))
 				cg_error(cg, n, "only scalars can be read through a pointer yet");
 			cg_expr(cg, n->dn_left);
-			load_user(cg, tsize(t), dt_type_is_signed(t));
+			load_value(cg, t);
 			return;
 		case T_INC:
 		case T_DEC: assign(cg, n, n->dn_left, n->dn_op, NULL, false, false); return;

@@ -218,36 +218,25 @@ static void fire_own(dtrace_hdl_t *dtp, dt_run_t *r, dt_pkind_t kind)
 			(void)ks_prog_run(r->r_progs[k].bp_fd);
 }
 
-/* Link the program of r_progs[k]; load it when load is set. */
-static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
+/*
+ * Load a linked program of probe p's provider: the fd, or -1 with a message
+ * that names what (the verifier's last words say why).
+ */
+static int load(dtrace_hdl_t *dtp, size_t p, dt_frag_t *prog, uint32_t *attach_type,
+		const char *what)
 {
-	dt_bprog_t *bp = &r->r_progs[k];
-	dt_frag_t prog = { 0 };
+	ks_code_t code = { prog->fr_insns, prog->fr_len, prog->fr_cap, false };
 	enum bpf_prog_type type;
-	ks_code_t code;
-	int rc;
 	char *log;
+	int fd;
 
-	rc = dt_link_probe(dtp, r, bp->bp_probe, bp->bp_argspec, &prog);
-	if (rc != 0 || !load) {
-		dt_frag_free(&prog);
-		return rc;
-	}
-	if ((log = malloc(1 << 20)) == NULL) {
-		dt_frag_free(&prog);
+	if ((log = malloc(1 << 20)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	}
-	code = (ks_code_t){ prog.fr_insns, prog.fr_len, prog.fr_cap, false };
-	dt_probe_prov(dtp, bp->bp_probe)
-	    ->pv_progtype(&dtp->dt_pinfo[bp->bp_probe], &type, &bp->bp_attach_type);
-	bp->bp_fd = ks_prog_load(type, bp->bp_attach_type, "dtrace", &code, log, 1 << 20);
-	dt_frag_free(&prog);
-	if (bp->bp_fd < 0) {
-		const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
-		int err = -bp->bp_fd;
-		/* the verifier's last words say why */
+	dt_probe_prov(dtp, p)->pv_progtype(&dtp->dt_pinfo[p], &type, attach_type);
+	if ((fd = ks_prog_load(type, *attach_type, "dtrace", &code, log, 1 << 20)) < 0) {
+		int err = -fd;
 		size_t len = strlen(log);
-		const char *tail = log;
+		const char *tail;
 
 		while (len > 0 && log[len - 1] == '\n')
 			log[--len] = '\0';
@@ -255,13 +244,31 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool load)
 			if (log[len - 1] == '\n' && ++lines == 3)
 				break;
 		tail = log + len;
-		rc = dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
-				   "cannot load the program of %s:%s:%s:%s: %s%s%s",
-				   pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-				   strerror(err), *tail ? ": " : "", tail);
-		bp->bp_fd = -1;
+		fd = dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
+				   "cannot load the program of %s: %s%s%s", what, strerror(err),
+				   *tail ? ": " : "", tail);
 	}
 	free(log);
+	return fd;
+}
+
+/* Link the program of r_progs[k]; load it when load is set. */
+static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
+{
+	dt_bprog_t *bp = &r->r_progs[k];
+	const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
+	dt_frag_t prog = { 0 };
+	char what[DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN + DTRACE_FUNCNAMELEN + DTRACE_NAMELEN];
+	int rc;
+
+	rc = dt_link_probe(dtp, r, bp->bp_probe, bp->bp_argspec, &prog);
+	if (rc == 0 && ld) {
+		snprintf(what, sizeof(what), "%s:%s:%s:%s", pd->dtpd_provider, pd->dtpd_mod,
+			 pd->dtpd_func, pd->dtpd_name);
+		bp->bp_fd = load(dtp, bp->bp_probe, &prog, &bp->bp_attach_type, what);
+		rc = bp->bp_fd < 0 ? -1 : 0;
+	}
+	dt_frag_free(&prog);
 	return rc;
 }
 
@@ -546,6 +553,91 @@ int dt_exec_codegen(dtrace_hdl_t *dtp)
 		return -1;
 	for (size_t k = 0; k < r->r_nprogs; k++)
 		if (build(dtp, r, k, false) != 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * A USDT site's argument specification for dt_exec_verify: each kind of
+ * operand (registers of each width, constants, memory by base, index and
+ * scale) for the ten arguments argN reads.
+ */
+static const char verify_argspec[] = "-4@%edi 8@%rsi 4@$42 -8@-24(%rbp) 2@%ax 1@%cl "
+				     "-8@16(%rsp,%rdx,8) 8@%r9 -4@(%rax) 8@$-1";
+
+/* Load one clause alone on probe p (a stand-in): 0, or -1 naming the clause. */
+static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p,
+		     const char *argspec, const char *kind)
+{
+	dt_ecb_t *saved = r->r_ecbs, *ecbs;
+	uint32_t nsaved = r->r_necbs, n = 0, attach_type;
+	const dt_loc_t *loc = &st->st_clause->dn_loc;
+	dt_frag_t prog = { 0 };
+	char what[512];
+	int fd = -1;
+
+	/* the ERROR clauses stay: they are linked into every fault block */
+	if ((ecbs = calloc(nsaved + 1, sizeof(*ecbs))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < nsaved; i++)
+		if (dt_probe_is(dtp, saved[i].e_probe, DT_PK_ERROR))
+			ecbs[n++] = saved[i];
+	ecbs[n++] = (dt_ecb_t){ nsaved + 1, p, st };
+	r->r_ecbs = ecbs;
+	r->r_necbs = n;
+	snprintf(what, sizeof(what), "the clause at %s:%u:%u on a %s probe",
+		 loc->file != NULL ? loc->file : "<program>", loc->line, loc->col, kind);
+	if (dt_link_probe(dtp, r, p, argspec, &prog) == 0)
+		fd = load(dtp, p, &prog, &attach_type, what);
+	else {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		dt_set_errmsg(dtp, dtrace_errno(dtp), "%s: %s", what, msg);
+	}
+	dt_frag_free(&prog);
+	r->r_ecbs = saved;
+	r->r_necbs = nsaved;
+	free(ecbs);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+int dt_exec_verify(dtrace_hdl_t *dtp)
+{
+	dt_run_t *r = dtp->dt_run;
+	size_t begin = dtp->dt_nprobes, profile = dtp->dt_nprobes, usdt;
+	dt_pinfo_t upi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT };
+	dt_ptab_t t;
+
+	if (r == NULL || r->r_nstmts == 0)
+		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
+	if (r->r_started || r->r_nprogs > 0)
+		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
+	if (prepare(dtp, r) != 0 || create_maps(dtp, r) != 0)
+		return -1;
+	/* the programs of the probes the clauses matched, as dtrace_go loads them */
+	for (size_t k = 0; k < r->r_nprogs; k++)
+		if (build(dtp, r, k, true) != 0)
+			return -1;
+	/* every clause alone on a stand-in of each kind of probe */
+	for (size_t p = 0; p < dtp->dt_nprobes; p++) {
+		if (begin == dtp->dt_nprobes && dt_probe_is(dtp, p, DT_PK_BEGIN))
+			begin = p;
+		if (profile == dtp->dt_nprobes && dt_probe_prov(dtp, p) == &dt_prov_profile)
+			profile = p;
+	}
+	t = dt_ptab_get(dtp);
+	usdt = t.pt_n;
+	if (dt_ptab_add(&t, "verify", "", "", "usdt", &upi) != 0)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	dt_ptab_put(dtp, &t);
+	for (int s = 0; s < r->r_nstmts; s++)
+		if (verify_on(dtp, r, r->r_stmts[s], begin, NULL, "BEGIN") != 0 ||
+		    verify_on(dtp, r, r->r_stmts[s], profile, NULL, "profile") != 0 ||
+		    verify_on(dtp, r, r->r_stmts[s], usdt, verify_argspec, "USDT") != 0)
 			return -1;
 	return 0;
 }

@@ -132,5 +132,12 @@ void dt_agg_free(dt_run_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */
 int dt_exec_rescan(dtrace_hdl_t *, dt_run_t *);
 int dt_exec_codegen(dtrace_hdl_t *); /* link every program, no kernel */
+/*
+ * Load, and close, what dtrace_go would load, and every clause alone on a
+ * stand-in BEGIN, profile and USDT probe (each kind of argument operand):
+ * what -e accepted must load.  After dtrace_program_exec; nothing is
+ * attached.  0, or -1 with the handle's error naming the clause.
+ */
+int dt_exec_verify(dtrace_hdl_t *);
 
 #endif /* DT_RUN_H */

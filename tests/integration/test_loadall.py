@@ -1,0 +1,101 @@
+"""What dtrace -e accepts loads: every D program of the golden tests.
+
+Each tests/d/*/*.d and tests/dis/*.d file is compiled as the golden runner
+compiles it (its NAME.d.args macro arguments; -C, -q and -x options of its
+"@args:" line) and, when it compiles, loaded by loadcheck without
+attaching: the programs of the probes it matches here, and each clause
+alone on a stand-in BEGIN, profile and USDT probe whose arguments use
+every kind of operand.  The kernel's verifier is the oracle: a program the
+compiler accepted and the verifier refuses is a compiler defect (issue:
+"no program that -e accepts is refused at load").
+
+Environment: LOADCHECK (tests/integration/loadcheck), SOURCE_DIR.
+"""
+import glob
+import os
+import shlex
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import tracelib  # noqa: E402
+
+LOADCHECK = os.environ.get("LOADCHECK", "loadcheck")
+SOURCE = os.environ.get("SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def programs():
+    files = sorted(glob.glob(os.path.join(SOURCE, "tests", "d", "*", "*.d")))
+    files += sorted(glob.glob(os.path.join(SOURCE, "tests", "dis", "*.d")))
+    return files
+
+
+def command(path):
+    """loadcheck's command line for path, as run_golden.py would run dtrace."""
+    opts, macros = [], []
+    with open(path, errors="replace") as f:
+        for line in f:
+            if "@args:" in line:
+                words = shlex.split(line.split("@args:", 1)[1].rsplit("*/", 1)[0])
+                i = 0
+                while i < len(words):
+                    w = words[i]
+                    if w in ("-C", "-q"):
+                        opts.append(w)
+                    elif w == "-x" and i + 1 < len(words):
+                        opts += ["-x", words[i + 1]]
+                        i += 1
+                    elif w in ("-c", "-p", "-o", "-s", "-n"):
+                        i += 1  # a target or another program: not ours to load
+                    elif not w.startswith("-"):
+                        macros.append(w)
+                    i += 1
+    if os.path.exists(path + ".args"):
+        with open(path + ".args") as f:
+            macros += shlex.split(f.read())
+    return [LOADCHECK] + opts + [path] + macros
+
+
+class LoadAll(unittest.TestCase):
+    def test_every_accepted_program_loads(self):
+        tracelib.require_tracing(self, tools=())
+        loaded, refused, failures = 0, 0, []
+        for path in programs():
+            r = subprocess.run(command(path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, timeout=120)
+            if r.returncode == 0:
+                loaded += 1
+            elif r.returncode == 2:
+                refused += 1
+            elif r.returncode == 77:
+                self.fail("loadcheck has no privilege to load BPF: " + r.stderr)
+            else:
+                failures.append("%s: %s" % (os.path.relpath(path, SOURCE), r.stderr.strip()))
+        print("\n%d programs loaded, %d refused by the compiler, %d refused at load"
+              % (loaded, refused, len(failures)))
+        self.assertEqual(failures, [])
+        # the golden programs that compile are the many: a broken harness loads none
+        self.assertGreater(loaded, 200)
+
+    def test_a_refusal_is_reported(self):
+        """The harness can fail: a program the verifier refuses gives status 1."""
+        tracelib.require_tracing(self, tools=())
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            # 4097 bytes of strings in one record pass the compiler and exceed the scratch value
+            p = os.path.join(d, "big.d")
+            with open(p, "w") as f:
+                f.write("BEGIN { trace(probename); }\n")
+            r = subprocess.run([LOADCHECK, "-x", "strsize=4096", p], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(p, "w") as f:
+                f.write("BEGIN { x = \"a\"; }\n")
+            r = subprocess.run([LOADCHECK, "-x", "strsize=7", p], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, timeout=60)
+            self.assertEqual(r.returncode, 2, r.stderr)  # refused by the compiler
+
+
+if __name__ == "__main__":
+    unittest.main()

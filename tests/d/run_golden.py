@@ -22,8 +22,9 @@ In DIR:
                      (run first; "dtrace" means ours), "@args: ARGS" (more
                      dtrace arguments, e.g. -q -c ./trigger) and "@exit: N";
                      stdout must equal run.name.d.out and stderr
-                     run.name.d.err (empty if absent), with "DIF offset N"
-                     read as "DIF offset <n>" (instruction offsets move), and
+                     run.name.d.err (empty when absent: --update does not
+                     create an empty one), with "DIF offset N" read as
+                     "DIF offset <n>" (instruction offsets move), and
                      in JSON output "offset":N as "offset":"<n>", and
                      consecutive "dtrace: N ... drops on CPU C" lines of one
                      kind and CPU summed into one
@@ -266,7 +267,7 @@ class Golden:
                 return
             ok_out = self.check_text(name, os.path.join(self.dir, name + ".out"), out)
             errf = os.path.join(self.dir, name + ".err")
-            if not os.path.exists(errf) and err == "" and not self.update:
+            if not os.path.exists(errf) and err == "":
                 ok_err = True
             else:
                 ok_err = self.check_text(name + " (stderr)", errf, err)

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Golden tests for D programs and provider files.
 
-usage: run_golden.py DTRACE DIR [--update]
+usage: run_golden.py DTRACE DIR [--update] [--unprivileged]
 
 In DIR:
   err.D_TAG.name.d   must fail to compile: exit status 1, the tag in the
                      message (run with -x errtags), and stderr equal to
                      err.D_TAG.name.d.err (so the line and column too)
   NAME.d.args        macro arguments ($1...) for NAME.d, on one line
+  dis.name.d         "dtrace -e -S -s dis.name.d" must exit 0, print nothing on
+                     stdout and its compiled BPF code on stderr, equal to
+                     dis.name.d.dis
   tst.name.d         programs that must compile with -e and print nothing;
                      for provider definitions, also: dtrace -h's header
                      must build as C and C++ with -Wall -Wextra -Werror, and
@@ -22,8 +25,9 @@ In DIR:
                      (run first; "dtrace" means ours), "@args: ARGS" (more
                      dtrace arguments, e.g. -q -c ./trigger) and "@exit: N";
                      stdout must equal run.name.d.out and stderr
-                     run.name.d.err (empty if absent), with "DIF offset N"
-                     read as "DIF offset <n>" (instruction offsets move), and
+                     run.name.d.err (empty when absent: --update does not
+                     create an empty one), with "DIF offset N" read as
+                     "DIF offset <n>" (instruction offsets move), and
                      in JSON output "offset":N as "offset":"<n>", and
                      consecutive "dtrace: N ... drops on CPU C" lines of one
                      kind and CPU summed into one
@@ -33,6 +37,11 @@ In DIR:
                      equal NAME.cmd.err
 --update rewrites the expected files from what dtrace prints now (review the
 diff before committing it).
+--unprivileged runs dtrace as a user without privileges, to prove the cases
+need none: as root, as user and group 65534 (setpriv) on copies of dtrace and
+DIR that this user can read; otherwise as ourselves. Either way the runner
+first checks that such a process has a non-zero uid and no capabilities. Only
+dis and err cases, which only compile, can be run so.
 Prints "N passed, N failed" and exits non-zero on any failure.
 """
 import os
@@ -43,6 +52,8 @@ import subprocess
 import sys
 import tempfile
 
+
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
 DROPS = re.compile(r"^dtrace: (\d+) (.*drops on CPU \d+)$")
 
@@ -95,13 +106,81 @@ def note_sizes(obj):
     return "".join(l.rstrip() + "\n" for l in sorted(lines))
 
 
+def case_kind(name):
+    """dis, err, tst, run or cmd: what kind of case the file NAME is; None
+    for the other files (expected output, arguments, inputs)."""
+    if name.endswith(".cmd"):
+        return "cmd"
+    kind = name.split(".")[0]
+    if name.endswith(".d") and kind in ("dis", "err", "tst", "run"):
+        return kind
+    return None
+
+
+def readable_by_all(top):
+    """Directories under top (and top) searchable and files readable by
+    everyone: a copy keeps its source's modes, which may be private."""
+    os.chmod(top, 0o755)
+    for root, dirs, files in os.walk(top):
+        for d in dirs:
+            os.chmod(os.path.join(root, d), 0o755)
+        for f in files:
+            path = os.path.join(root, f)
+            os.chmod(path, os.stat(path).st_mode | 0o444)
+
+
 class Golden:
-    def __init__(self, dtrace, directory, update):
+    def __init__(self, dtrace, directory, update, unprivileged=False):
         self.dtrace = dtrace
         self.dir = os.path.abspath(directory)
         self.update = update
+        self.unprivileged = unprivileged
+        # how the cases that only compile run dtrace: as given, or (with
+        # --unprivileged, as root) a copy of it, in a copy of DIR, through setpriv
+        self.prefix = []
+        self.compile_dtrace = dtrace
+        self.compile_dir = self.dir
         self.passed = 0
         self.failed = []
+
+    def drop_privileges(self, tmp):
+        """Set up prefix, compile_dtrace and compile_dir for --unprivileged;
+        False (with the reason in failed) when the process they give is
+        privileged."""
+        if os.geteuid() == 0:
+            if shutil.which(NOBODY[0]) is None:
+                self.failed.append("--unprivileged: no %s (util-linux)" % NOBODY[0])
+                return False
+            top = os.path.join(tmp, "unprivileged")
+            os.mkdir(top)
+            shutil.copy(self.dtrace, os.path.join(top, "dtrace"))
+            shutil.copytree(self.dir, os.path.join(top, "w"))
+            readable_by_all(top)
+            self.prefix = NOBODY
+            self.compile_dtrace = os.path.join(top, "dtrace")
+            self.compile_dir = os.path.join(top, "w")
+            # tmp itself is private to us (mkdtemp); the copies are not
+            os.chmod(tmp, 0o711)
+        rc, status, err = run(self.prefix + ["cat", "/proc/self/status"], self.compile_dir)
+        fields = dict(l.split(":", 1) for l in status.splitlines() if ":" in l)
+        uids = fields.get("Uid", "0").split()
+        caps = fields.get("CapEff", "?").strip()
+        if rc != 0 or "0" in uids or caps.strip("0"):
+            self.failed.append("--unprivileged: the process is privileged or failed: exit "
+                               "status %d, uids %s, capabilities %s\n%s" %
+                               (rc, " ".join(uids), caps, err))
+            return False
+        return True
+
+    def compile(self, name, flags):
+        """dtrace FLAGS -s NAME NAME.args's arguments..., in compile_dir."""
+        args = []
+        argfile = os.path.join(self.dir, name + ".args")
+        if os.path.exists(argfile):
+            with open(argfile) as f:
+                args = f.read().split()
+        return run(self.prefix + [self.compile_dtrace] + flags + ["-s", name] + args,
+                   self.compile_dir)
 
     def check_text(self, name, expected_path, got):
         if self.update:
@@ -121,12 +200,7 @@ class Golden:
 
     def err_case(self, name):
         tag = name.split(".")[1]
-        args = []
-        argfile = os.path.join(self.dir, name + ".args")
-        if os.path.exists(argfile):
-            with open(argfile) as f:
-                args = f.read().split()
-        rc, _, err = run([self.dtrace, "-x", "errtags", "-e", "-s", name] + args, self.dir)
+        rc, _, err = self.compile(name, ["-x", "errtags", "-e"])
         if rc != 1:
             self.failed.append("%s: exit status %d, expected 1\n%s" % (name, rc, err))
             return
@@ -137,14 +211,19 @@ class Golden:
         if self.check_text(name, os.path.join(self.dir, name + ".err"), err):
             self.passed += 1
 
+    def dis_case(self, name):
+        rc, out, err = self.compile(name, ["-e", "-S"])
+        if rc != 0 or out or not err:
+            self.failed.append("%s: dtrace -e -S: exit status %d, %d bytes on stdout, "
+                               "%d on stderr, expected 0, none and some\n%s" %
+                               (name, rc, len(out), len(err), err))
+            return
+        if self.check_text(name, os.path.join(self.dir, name + ".dis"), err):
+            self.passed += 1
+
     def tst_case(self, name, tmp):
         # every tst file compiles cleanly with -e (arguments from NAME.args)
-        args = []
-        argfile = os.path.join(self.dir, name + ".args")
-        if os.path.exists(argfile):
-            with open(argfile) as f:
-                args = f.read().split()
-        rc, _, err = run([self.dtrace, "-e", "-s", name] + args, self.dir)
+        rc, _, err = self.compile(name, ["-e"])
         if rc != 0 or err:
             self.failed.append("%s: dtrace -e failed (%d)\n%s" % (name, rc, err))
             return
@@ -266,7 +345,7 @@ class Golden:
                 return
             ok_out = self.check_text(name, os.path.join(self.dir, name + ".out"), out)
             errf = os.path.join(self.dir, name + ".err")
-            if not os.path.exists(errf) and err == "" and not self.update:
+            if not os.path.exists(errf) and err == "":
                 ok_err = True
             else:
                 ok_err = self.check_text(name + " (stderr)", errf, err)
@@ -278,14 +357,26 @@ class Golden:
     def main(self):
         tmp = tempfile.mkdtemp(prefix="golden-")
         try:
-            for name in sorted(os.listdir(self.dir)):
-                if name.startswith("err.") and name.endswith(".d"):
+            if self.unprivileged and not self.drop_privileges(tmp):
+                names = []
+            else:
+                names = sorted(os.listdir(self.dir))
+            for name in names:
+                kind = case_kind(name)
+                if kind is None:
+                    continue
+                if self.unprivileged and kind not in ("dis", "err"):
+                    # tst cases build headers as root, run and cmd ones trace
+                    self.failed.append("%s: not a case --unprivileged can run" % name)
+                elif kind == "dis":
+                    self.dis_case(name)
+                elif kind == "err":
                     self.err_case(name)
-                elif name.startswith("tst.") and name.endswith(".d"):
+                elif kind == "tst":
                     self.tst_case(name, tmp)
-                elif name.endswith(".cmd"):
+                elif kind == "cmd":
                     self.cmd_case(name)
-                elif name.startswith("run.") and name.endswith(".d"):
+                else:
                     self.run_case(name)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -296,6 +387,9 @@ class Golden:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
+    options = [a for a in sys.argv[1:] if a.startswith("--")]
+    operands = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(operands) != 2 or set(options) - {"--update", "--unprivileged"}:
         sys.exit(__doc__)
-    sys.exit(Golden(os.path.abspath(sys.argv[1]), sys.argv[2], "--update" in sys.argv).main())
+    sys.exit(Golden(os.path.abspath(operands[0]), operands[1], "--update" in options,
+                    "--unprivileged" in options).main())

@@ -1,0 +1,5 @@
+/* a clause that records no data: the default output, dropped when quiet */
+syscall::close:entry
+{
+	closes++;
+}

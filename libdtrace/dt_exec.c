@@ -566,8 +566,8 @@ static const char verify_argspec[] = "-4@%edi 8@%rsi 4@$42 -8@-24(%rbp) 2@%ax 1@
 				     "-8@16(%rsp,%rdx,8) 8@%r9 -4@(%rax) 8@$-1";
 
 /* Load one clause alone on probe p (a stand-in): 0, or -1 naming the clause. */
-static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p,
-		     const char *argspec, const char *kind)
+static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, const char *argspec,
+		     const char *kind)
 {
 	dt_ecb_t *saved = r->r_ecbs, *ecbs;
 	uint32_t nsaved = r->r_necbs, n = 0, attach_type;

@@ -52,8 +52,7 @@ int main(int argc, char **argv)
 	}
 	dtp->dt_target = getpid(); /* $target */
 	(void)dtrace_setopt(dtp, "zdefs", NULL);
-	pgp = dtrace_program_fcompile(dtp, fp, argv[optind], cflags, argc - optind,
-				      argv + optind);
+	pgp = dtrace_program_fcompile(dtp, fp, argv[optind], cflags, argc - optind, argv + optind);
 	fclose(fp);
 	if (pgp == NULL) {
 		fprintf(stderr, "%s\n", dtrace_errmsg(dtp, dtrace_errno(dtp)));

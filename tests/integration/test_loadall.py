@@ -75,27 +75,34 @@ class LoadAll(unittest.TestCase):
         print("\n%d programs loaded, %d refused by the compiler, %d refused at load"
               % (loaded, refused, len(failures)))
         self.assertEqual(failures, [])
-        # the golden programs that compile are the many: a broken harness loads none
-        self.assertGreater(loaded, 200)
+        # 176 of the golden programs compile (November 2026): a broken harness loads none
+        self.assertGreater(loaded, 150)
 
-    def test_a_refusal_is_reported(self):
-        """The harness can fail: a program the verifier refuses gives status 1."""
+    def test_statuses(self):
+        """The harness can fail: loadcheck tells loaded (0), refused by the
+        compiler (2) and refused at load (1) apart."""
         tracelib.require_tracing(self, tools=())
         import tempfile
         with tempfile.TemporaryDirectory() as d:
-            # 4097 bytes of strings in one record pass the compiler and exceed the scratch value
-            p = os.path.join(d, "big.d")
-            with open(p, "w") as f:
-                f.write("BEGIN { trace(probename); }\n")
-            r = subprocess.run([LOADCHECK, "-x", "strsize=4096", p], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, timeout=60)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(p, "w") as f:
-                f.write("BEGIN { x = \"a\"; }\n")
-            r = subprocess.run([LOADCHECK, "-x", "strsize=7", p], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, timeout=60)
-            self.assertEqual(r.returncode, 2, r.stderr)  # refused by the compiler
+            p = os.path.join(d, "p.d")
 
+            def check(src, *opts):
+                with open(p, "w") as f:
+                    f.write(src)
+                return subprocess.run([LOADCHECK] + list(opts) + [p], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, timeout=60)
+
+            r = check("BEGIN { trace(probename); }\n")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = check("BEGIN { trace(substr(\"abc\", 1)); }\n")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("substr( ) is not supported yet", r.stderr)
+            # eight 4096-byte strings in one record: more scratch than BPF gives
+            r = check("BEGIN { printf(\"%s%s%s%s%s%s%s%s\", probename, probename, probename,"
+                      " probename, probename, probename, probename, probename); }\n",
+                      "-x", "strsize=4096")
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("more than 32768", r.stderr)
 
 if __name__ == "__main__":
     unittest.main()

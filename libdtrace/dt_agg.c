@@ -68,31 +68,26 @@ static void merge(const dt_agg_t *ag, uint64_t *tot, const uint64_t *cpu)
 	}
 }
 
-void dt_agg_snap_free(dt_agg_t *ag)
+void dt_agg_snap_free(dt_aggview_t *av)
 {
-	dt_asnap_t *s = ag->ag_snap;
+	dt_asnap_t *s = av->av_snap;
 
 	if (s == NULL)
 		return;
 	free(s->as_keys);
 	free(s->as_vals);
 	free(s);
-	ag->ag_snap = NULL;
-}
-
-void dt_agg_free(dt_run_t *r)
-{
-	for (uint32_t i = 0; i < r->r_naggs; i++)
-		dt_agg_snap_free(r->r_aggs[i]);
+	av->av_snap = NULL;
 }
 
 /*
  * Read the map, a batch at a time where the kernel can (one system call
  * for thousands of keys), key by key where it cannot.
  */
-static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
+static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av)
 {
-	size_t ncpu = (size_t)r->r_ncpus, vs = nslots(ag), cap = 1024, n = 0;
+	const dt_agg_t *ag = av->av_ag;
+	size_t ncpu = (size_t)r->r_ld.ld_ncpus, vs = nslots(ag), cap = 1024, n = 0;
 	size_t per = vs * ncpu; /* u64s per key, every CPU */
 	dt_asnap_t *s = calloc(1, sizeof(*s));
 	uint8_t *keys = NULL, *kb = NULL;
@@ -105,7 +100,7 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 
 	if (batch > 4096)
 		batch = 4096;
-	ks_map_batch_init(&mb, ag->ag_fd, ag->ag_keysize, (uint32_t)(per * 8));
+	ks_map_batch_init(&mb, av->av_fd, ag->ag_keysize, (uint32_t)(per * 8));
 	keys = malloc(cap * ag->ag_keysize);
 	vals = malloc(cap * vs * 8);
 	kb = malloc((size_t)batch * ag->ag_keysize);
@@ -151,8 +146,8 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag)
 	s->as_vals = vals;
 	keys = NULL;
 	vals = NULL;
-	dt_agg_snap_free(ag);
-	ag->ag_snap = s;
+	dt_agg_snap_free(av);
+	av->av_snap = s;
 	s = NULL;
 out:
 	ks_map_batch_fini(&mb);
@@ -459,14 +454,14 @@ static void print_quantize(FILE *fp, const dt_agg_t *ag, const uint64_t *v, uint
 	quantize_rows(fp, b, nb, first, last, normal, ag);
 }
 
-static void print_value(FILE *fp, const dt_agg_t *ag, const uint64_t *v)
+static void print_value(FILE *fp, const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
 {
 	if (ag->ag_fn >= DT_AGG_QUANTIZE)
-		print_quantize(fp, ag, v, ag->ag_normal);
+		print_quantize(fp, ag, v, normal);
 	else if (ag->ag_fn == DT_AGG_STDDEV)
-		fprintf(fp, " %16llu", (unsigned long long)stddev(v, ag->ag_normal));
+		fprintf(fp, " %16llu", (unsigned long long)stddev(v, normal));
 	else
-		fprintf(fp, " %16lld", (long long)scalar(ag, v, ag->ag_normal));
+		fprintf(fp, " %16lld", (long long)scalar(ag, v, normal));
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -513,9 +508,10 @@ static void bucket_range(const dt_agg_t *ag, uint32_t i, int64_t *lo, bool *has_
 }
 
 /* One entry: {"type":"aggregation",...} on a line. */
-static void json_entry(FILE *fp, const dt_agg_t *ag, const uint8_t *key, const uint64_t *v)
+static void json_entry(FILE *fp, const dt_agg_t *ag, const uint8_t *key, const uint64_t *v,
+		       uint64_t normal)
 {
-	int64_t d = ag->ag_normal ? (int64_t)ag->ag_normal : 1;
+	int64_t d = normal ? (int64_t)normal : 1;
 
 	fputs("{\"type\":\"aggregation\",\"name\":", fp);
 	dt_json_str(fp, ag->ag_name);
@@ -528,10 +524,9 @@ static void json_entry(FILE *fp, const dt_agg_t *ag, const uint8_t *key, const u
 	fputc(']', fp);
 	if (ag->ag_fn < DT_AGG_QUANTIZE) {
 		if (ag->ag_fn == DT_AGG_STDDEV)
-			fprintf(fp, ",\"value\":%llu}\n",
-				(unsigned long long)stddev(v, ag->ag_normal));
+			fprintf(fp, ",\"value\":%llu}\n", (unsigned long long)stddev(v, normal));
 		else
-			fprintf(fp, ",\"value\":%lld}\n", (long long)scalar(ag, v, ag->ag_normal));
+			fprintf(fp, ",\"value\":%lld}\n", (long long)scalar(ag, v, normal));
 		return;
 	}
 	fputs(",\"buckets\":[", fp);
@@ -558,11 +553,12 @@ static void json_entry(FILE *fp, const dt_agg_t *ag, const uint8_t *key, const u
 }
 
 /* Every entry of one aggregation, as dt_print_aggs prints it (or in JSON). */
-static int print_agg(dtrace_hdl_t *dtp, FILE *fp, dt_agg_t *ag)
+static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 {
-	const dt_asnap_t *s = ag->ag_snap != NULL ? ag->ag_snap : &g_empty;
+	const dt_agg_t *ag = av->av_ag;
+	const dt_asnap_t *s = av->av_snap != NULL ? av->av_snap : &g_empty;
 	size_t *ix = sorted(dtp, ag, s, 1, true);
-	bool json = dtp->dt_run->r_json;
+	bool json = dtp->dt_run->r_dr.dr_json;
 
 	if (ix == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
@@ -571,12 +567,12 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, dt_agg_t *ag)
 		const uint64_t *v = s->as_vals + ix[e] * nslots(ag);
 
 		if (json) {
-			json_entry(fp, ag, key, v);
+			json_entry(fp, ag, key, v, av->av_normal);
 			continue;
 		}
 		for (int k = 0; k < ag->ag_nkeys; k++)
 			dt_print_datum(fp, &ag->ag_keys[k], key, false, -50);
-		print_value(fp, ag, v);
+		print_value(fp, ag, v, av->av_normal);
 		fputc('\n', fp);
 	}
 	free(ix);
@@ -585,9 +581,9 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, dt_agg_t *ag)
 
 /* ---------------------------------------------------------------- actions */
 
-static dt_agg_t *agg_by_id(dt_run_t *r, uint32_t id)
+static dt_aggview_t *agg_by_id(dt_run_t *r, uint32_t id)
 {
-	return id >= 1 && id <= r->r_naggs ? r->r_aggs[id - 1] : NULL;
+	return id >= 1 && id <= r->r_dr.dr_naggs ? &r->r_dr.dr_aggs[id - 1] : NULL;
 }
 
 /* printa(@a) without a format: a blank line, then @a as at exit. */
@@ -595,23 +591,23 @@ int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_rec
 		  const uint8_t *data)
 {
 	dt_run_t *r = dtp->dt_run;
-	dt_agg_t *ag = act->a_naggs > 0 ? agg_by_id(r, act->a_aggs[0]) : NULL;
+	dt_aggview_t *ag = act->a_naggs > 0 ? agg_by_id(r, act->a_aggs[0]) : NULL;
 
 	(void)recs;
 	(void)data;
 	if (ag == NULL)
 		return 0;
 	for (int i = 0; i < act->a_naggs; i++) {
-		dt_agg_t *a = agg_by_id(r, act->a_aggs[i]);
+		dt_aggview_t *a = agg_by_id(r, act->a_aggs[i]);
 
 		if (a != NULL && snap(dtp, r, a) != 0)
 			return -1;
 		if (a != NULL)
-			a->ag_printed = true;
+			a->av_printed = true;
 	}
-	if (r->r_json) { /* a format is presentation: each aggregation's entries */
+	if (r->r_dr.dr_json) { /* a format is presentation: each aggregation's entries */
 		for (int i = 0; i < act->a_naggs; i++) {
-			dt_agg_t *a = agg_by_id(r, act->a_aggs[i]);
+			dt_aggview_t *a = agg_by_id(r, act->a_aggs[i]);
 
 			if (a != NULL && print_agg(dtp, fp, a) != 0)
 				return -1;
@@ -626,21 +622,22 @@ int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_rec
 }
 
 /* Zero (clear) or delete (trunc) the kernel's entries of @a not kept. */
-static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag, bool del, int64_t keep)
+static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool del, int64_t keep)
 {
+	const dt_agg_t *ag = av->av_ag;
 	dt_asnap_t *s;
 	size_t *ix = NULL, from = 0;
 	uint64_t *zero = NULL;
 
-	if (snap(dtp, r, ag) != 0)
+	if (snap(dtp, r, av) != 0)
 		return -1;
-	s = ag->ag_snap;
+	s = av->av_snap;
 	if (del && keep != 0) { /* keep the |keep| largest (smallest if negative) */
 		if ((ix = sorted(dtp, ag, s, keep > 0 ? -1 : 1, false)) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		from = (size_t)(keep > 0 ? keep : -keep);
 	}
-	if (!del && (zero = calloc((size_t)r->r_ncpus, ag->ag_valsize)) == NULL) {
+	if (!del && (zero = calloc((size_t)r->r_ld.ld_ncpus, ag->ag_valsize)) == NULL) {
 		free(ix);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
@@ -648,20 +645,20 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_agg_t *ag, bool del, 
 		const uint8_t *key = s->as_keys + (ix != NULL ? ix[e] : e) * ag->ag_keysize;
 
 		if (del)
-			(void)ks_map_delete(ag->ag_fd, key);
+			(void)ks_map_delete(av->av_fd, key);
 		else
-			(void)ks_map_update(ag->ag_fd, key, zero, BPF_EXIST);
+			(void)ks_map_update(av->av_fd, key, zero, BPF_EXIST);
 	}
 	free(ix);
 	free(zero);
-	dt_agg_snap_free(ag); /* stale now; every reader snaps afresh */
+	dt_agg_snap_free(av); /* stale now; every reader snaps afresh */
 	return 0;
 }
 
 int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data)
 {
 	dt_run_t *r = dtp->dt_run;
-	dt_agg_t *ag = act->a_naggs > 0 ? agg_by_id(r, act->a_aggs[0]) : NULL;
+	dt_aggview_t *ag = act->a_naggs > 0 ? agg_by_id(r, act->a_aggs[0]) : NULL;
 	int64_t n = 0;
 
 	if (ag == NULL)
@@ -671,8 +668,8 @@ int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs, 
 	switch (act->a_kind) {
 	case DT_A_CLEAR: return drop_entries(dtp, r, ag, false, 0);
 	case DT_A_TRUNC: return drop_entries(dtp, r, ag, true, n);
-	case DT_A_NORMALIZE: ag->ag_normal = n > 0 ? (uint64_t)n : 1; return 0;
-	case DT_A_DENORMALIZE: ag->ag_normal = 1; return 0;
+	case DT_A_NORMALIZE: ag->av_normal = n > 0 ? (uint64_t)n : 1; return 0;
+	case DT_A_DENORMALIZE: ag->av_normal = 1; return 0;
 	default: return 0;
 	}
 }
@@ -690,11 +687,11 @@ static int print_aggs(dtrace_hdl_t *dtp, FILE *fp, bool all)
 		return 0;
 	if (fp == NULL)
 		fp = stdout;
-	for (uint32_t i = 0; i < r->r_naggs; i++) {
-		uint32_t id = dt_option_get(dtp, "aggsortrev", 0) ? r->r_naggs - i : i + 1;
-		dt_agg_t *ag = r->r_aggs[id - 1];
+	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++) {
+		uint32_t id = dt_option_get(dtp, "aggsortrev", 0) ? r->r_dr.dr_naggs - i : i + 1;
+		dt_aggview_t *ag = &r->r_dr.dr_aggs[id - 1];
 
-		if (ag->ag_printed && !all)
+		if (ag->av_printed && !all)
 			continue;
 		if (snap(dtp, r, ag) != 0 || print_agg(dtp, fp, ag) != 0)
 			return -1;
@@ -737,9 +734,9 @@ static long find_key(const dt_agg_t *ag, const dt_asnap_t *s, const size_t *kix,
 /* Entries by their keys' bytes (arg: the aggregation's snapshot), for find_key. */
 static int bytecmp(const void *pa, const void *pb, void *arg)
 {
-	const dt_agg_t *ag = arg;
-	const dt_asnap_t *s = ag->ag_snap;
-	size_t ks = ag->ag_keysize;
+	const dt_aggview_t *av = arg;
+	const dt_asnap_t *s = av->av_snap;
+	size_t ks = av->av_ag->ag_keysize;
 
 	return memcmp(s->as_keys + *(const size_t *)pa * ks, s->as_keys + *(const size_t *)pb * ks,
 		      ks);
@@ -777,9 +774,13 @@ static int bundlecmp(const void *pa, const void *pb, void *arg)
 }
 
 /* Print one entry through the format: conversions with '@' take values, others keys. */
-static void print_bundle(FILE *fp, const char *fmt, const dt_agg_t *const *ags, int nags,
+static void print_bundle(FILE *fp, const char *fmt, const dt_aggview_t *const *avs, int nags,
 			 const bundle_t *b, uint8_t *buf)
 {
+	const dt_agg_t *ags[DT_MAXPROBEARGS + 1];
+
+	for (int i = 0; i < nags && i <= DT_MAXPROBEARGS; i++)
+		ags[i] = avs[i]->av_ag;
 	const dt_agg_t *ag0 = ags[0];
 	int key = 0, cur = 0;
 	const char *p = fmt;
@@ -821,16 +822,17 @@ static void print_bundle(FILE *fp, const char *fmt, const dt_agg_t *const *ags, 
 		if (at) {
 			const dt_agg_t *ag = ags[cur];
 			const uint64_t *v = b->b_vals[cur];
+			uint64_t normal = avs[cur]->av_normal;
 			int64_t x;
 
 			if (cur < nags - 1)
 				cur++;
 			if (ag->ag_fn >= DT_AGG_QUANTIZE) {
-				print_quantize(fp, ag, v, ag->ag_normal);
+				print_quantize(fp, ag, v, normal);
 				continue;
 			}
-			x = ag->ag_fn == DT_AGG_STDDEV ? (int64_t)stddev(v, ag->ag_normal)
-						       : scalar(ag, v, ag->ag_normal);
+			x = ag->ag_fn == DT_AGG_STDDEV ? (int64_t)stddev(v, normal)
+						       : scalar(ag, v, normal);
 			memcpy(buf + ag0->ag_keysize, &x, 8);
 			recs[nr++] =
 			    (dt_rec_t){ ag0->ag_keysize, 8, DT_RK_INT,
@@ -849,6 +851,7 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 	dt_run_t *r = dtp->dt_run;
 	int n = act->a_naggs, rc = 0;
 	const dt_agg_t **ags = calloc((size_t)n, sizeof(*ags));
+	const dt_aggview_t **avs = calloc((size_t)n, sizeof(*avs));
 	size_t **kix = calloc((size_t)n, sizeof(*kix));
 	uint64_t *zero = NULL;
 	bundle_t *bs = NULL;
@@ -856,23 +859,24 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 	uint8_t *buf = NULL;
 	size_t nb = 0, total = 0;
 
-	if (ags == NULL || kix == NULL)
+	if (ags == NULL || avs == NULL || kix == NULL)
 		goto nomem;
 	for (int i = 0; i < n; i++) {
 		const dt_asnap_t *s;
 
-		if ((ags[i] = agg_by_id(r, act->a_aggs[i])) == NULL)
+		if ((avs[i] = agg_by_id(r, act->a_aggs[i])) == NULL)
 			goto out;
-		s = ags[i]->ag_snap != NULL ? ags[i]->ag_snap : &g_empty;
+		ags[i] = avs[i]->av_ag;
+		s = avs[i]->av_snap != NULL ? avs[i]->av_snap : &g_empty;
 		total += s->as_n;
 		if ((kix[i] = malloc((s->as_n ? s->as_n : 1) * sizeof(size_t))) == NULL)
 			goto nomem;
 		for (size_t e = 0; e < s->as_n; e++)
 			kix[i][e] = e;
 		if (s->as_n > 0)
-			qsort_r(kix[i], s->as_n, sizeof(size_t), bytecmp, (void *)ags[i]);
+			qsort_r(kix[i], s->as_n, sizeof(size_t), bytecmp, (void *)avs[i]);
 	}
-	zero = calloc(1, r->r_ps->ps_aggzero ? r->r_ps->ps_aggzero : 8);
+	zero = calloc(1, r->r_en.en_ps->ps_aggzero ? r->r_en.en_ps->ps_aggzero : 8);
 	bs = calloc(total ? total : 1, sizeof(*bs));
 	vals = calloc((total ? total : 1) * (size_t)n, sizeof(*vals));
 	buf = calloc(1, ags[0]->ag_keysize + 8);
@@ -880,21 +884,21 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 		goto nomem;
 	/* the union of the keys: each key once, at its first aggregation */
 	for (int i = 0; i < n; i++) {
-		const dt_asnap_t *s = ags[i]->ag_snap != NULL ? ags[i]->ag_snap : &g_empty;
+		const dt_asnap_t *s = avs[i]->av_snap != NULL ? avs[i]->av_snap : &g_empty;
 
 		for (size_t e = 0; e < s->as_n; e++) {
 			const uint8_t *key = s->as_keys + e * ags[i]->ag_keysize;
 			bool seen = false;
 
 			for (int j = 0; j < i && !seen; j++)
-				seen = ags[j]->ag_snap != NULL &&
-				       find_key(ags[j], ags[j]->ag_snap, kix[j], key) >= 0;
+				seen = avs[j]->av_snap != NULL &&
+				       find_key(ags[j], avs[j]->av_snap, kix[j], key) >= 0;
 			if (seen)
 				continue;
 			bs[nb].b_key = key;
 			bs[nb].b_vals = vals + nb * (size_t)n;
 			for (int j = 0; j < n; j++) {
-				const dt_asnap_t *sj = ags[j]->ag_snap;
+				const dt_asnap_t *sj = avs[j]->av_snap;
 				long at = sj != NULL ? find_key(ags[j], sj, kix[j], key) : -1;
 
 				bs[nb].b_vals[j] =
@@ -914,7 +918,7 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 		qsort_r(bs, nb, sizeof(*bs), bundlecmp, &bsort);
 	}
 	for (size_t e = 0; e < nb; e++)
-		print_bundle(fp, act->a_fmt, ags, n, &bs[e], buf);
+		print_bundle(fp, act->a_fmt, avs, n, &bs[e], buf);
 	goto out;
 nomem:
 	rc = dt_set_errno(dtp, EDT_NOMEM);
@@ -923,6 +927,7 @@ out:
 		free(kix[i]);
 	free(kix);
 	free(ags);
+	free(avs);
 	free(zero);
 	free(bs);
 	free(vals);

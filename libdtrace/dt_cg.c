@@ -1927,8 +1927,6 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	ps->ps_aggs[ps->ps_naggs++] = ag;
 	ag->ag_id = ps->ps_naggs;
 	ag->ag_fn = (dt_aggfn_t)fn;
-	ag->ag_fd = -1;
-	ag->ag_normal = 1;
 	memcpy(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args));
 	ag->ag_nkeys = id->di_nkeys > 0 ? id->di_nkeys : 0;
 	for (int i = 0; i < ag->ag_nkeys; i++) {

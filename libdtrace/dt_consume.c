@@ -300,17 +300,17 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 	const dtrace_probedesc_t *pd;
 	char details[40] = "", where[32];
 
-	if (er->er_epid == 0 || er->er_epid > r->r_necbs)
+	if (er->er_epid == 0 || er->er_epid > r->r_en.en_necbs)
 		return;
-	pd = &dtp->dt_probes[r->r_ecbs[er->er_epid - 1].e_probe];
+	pd = &dtp->dt_probes[r->r_en.en_ecbs[er->er_epid - 1].e_probe];
 	if (er->er_fault == DT_FLT_BADADDR)
 		snprintf(details, sizeof(details), " (0x%llx)", (unsigned long long)er->er_addr);
 	if (er->er_action == 0)
 		snprintf(where, sizeof(where), "predicate");
 	else
 		snprintf(where, sizeof(where), "action #%u", er->er_action);
-	if (r->r_json)
-		dt_json_error(r->r_out != NULL ? r->r_out : stdout, er, pd,
+	if (r->r_dr.dr_json)
+		dt_json_error(r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout, er, pd,
 			      fault_name(er->er_fault));
 	message(dtp->dt_errh, dtp->dt_errharg,
 		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s at DIF offset %u",
@@ -322,7 +322,7 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 {
 	dtrace_hdl_t *dtp = ctx;
 	dt_run_t *r = dtp->dt_run;
-	FILE *fp = r->r_out != NULL ? r->r_out : stdout;
+	FILE *fp = r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout;
 	const uint8_t *d = data;
 	const dt_stmt_t *st;
 	const dtrace_probedesc_t *pd;
@@ -340,22 +340,22 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 		}
 		return;
 	}
-	if (epid > r->r_necbs)
+	if (epid > r->r_en.en_necbs)
 		return;
-	st = r->r_ecbs[epid - 1].e_stmt;
+	st = r->r_en.en_ecbs[epid - 1].e_stmt;
 	if (size < st->st_size)
 		return;
-	pd = &dtp->dt_probes[r->r_ecbs[epid - 1].e_probe];
-	if (r->r_json) {
-		if ((!r->r_quiet || dt_json_has_data(st)) &&
+	pd = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe];
+	if (r->r_dr.dr_json) {
+		if ((!r->r_dr.dr_quiet || dt_json_has_data(st)) &&
 		    dt_json_record(fp, cpu, pd, st, d) != 0)
-			r->r_error = errno;
-	} else if (!r->r_quiet) {
+			r->r_dr.dr_error = errno;
+	} else if (!r->r_dr.dr_quiet) {
 		char name[DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 2];
 
-		if (!r->r_header_done)
+		if (!r->r_dr.dr_header_done)
 			fprintf(fp, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
-		r->r_header_done = true;
+		r->r_dr.dr_header_done = true;
 		snprintf(name, sizeof(name), "%s:%s", pd->dtpd_func, pd->dtpd_name);
 		fprintf(fp, "%3d %6u %32s ", cpu, pd->dtpd_id, name);
 	}
@@ -365,12 +365,12 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 		switch (act->a_kind) {
 		case DT_A_TRACE:
 		case DT_A_TRACEMEM:
-			if (r->r_json)
+			if (r->r_dr.dr_json)
 				break;
-			dt_print_datum(fp, &st->st_recs[act->a_rec], d, r->r_quiet, -33);
+			dt_print_datum(fp, &st->st_recs[act->a_rec], d, r->r_dr.dr_quiet, -33);
 			break;
 		case DT_A_PRINTF:
-			if (r->r_json)
+			if (r->r_dr.dr_json)
 				break;
 			dt_print_printf(fp, act->a_fmt,
 					act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
@@ -378,25 +378,26 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 			break;
 		case DT_A_PRINTA:
 			if (dt_agg_printa(dtp, fp, act, st->st_recs, d) != 0)
-				r->r_error = dtrace_errno(dtp);
+				r->r_dr.dr_error = dtrace_errno(dtp);
 			break;
 		case DT_A_CLEAR:
 		case DT_A_TRUNC:
 		case DT_A_NORMALIZE:
 		case DT_A_DENORMALIZE:
 			if (dt_agg_libact(dtp, act, st->st_recs, d) != 0)
-				r->r_error = dtrace_errno(dtp);
+				r->r_dr.dr_error = dtrace_errno(dtp);
 			break;
 		case DT_A_EXIT:
-			if (!r->r_exited) {
-				r->r_exited = true;
-				r->r_exitval = (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
-				r->r_status = DTRACE_STATUS_EXITED;
+			if (!r->r_dr.dr_exited) {
+				r->r_dr.dr_exited = true;
+				r->r_dr.dr_exitval =
+				    (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
+				r->r_dr.dr_status = DTRACE_STATUS_EXITED;
 			}
 			break;
 		}
 	}
-	if (!r->r_quiet && !r->r_json)
+	if (!r->r_dr.dr_quiet && !r->r_dr.dr_json)
 		fputc('\n', fp);
 }
 
@@ -418,22 +419,23 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 		[DT_DROP_AGG] = { "aggregation ", "aggregation", true },
 		[DT_DROP_DYN] = { "dynamic variable ", "dynamic", false },
 	};
-	FILE *fp = r->r_out != NULL ? r->r_out : stdout;
-	size_t nv = (size_t)r->r_ncpus * DT_DROP_NKINDS;
+	FILE *fp = r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout;
+	size_t nv = (size_t)r->r_ld.ld_ncpus * DT_DROP_NKINDS;
 	uint64_t *seen, *now;
 	uint32_t key = 0;
 
 	/* the counts as last reported, then room for the counts now */
-	if (r->r_drops_seen == NULL && (r->r_drops_seen = calloc(2 * nv, sizeof(uint64_t))) == NULL)
+	if (r->r_dr.dr_drops_seen == NULL &&
+	    (r->r_dr.dr_drops_seen = calloc(2 * nv, sizeof(uint64_t))) == NULL)
 		return;
-	seen = r->r_drops_seen;
+	seen = r->r_dr.dr_drops_seen;
 	now = seen + nv;
-	if (ks_map_lookup(r->r_fd[DT_MAP_DROPS], &key, now) != 0)
+	if (ks_map_lookup(r->r_ld.ld_fd[DT_MAP_DROPS], &key, now) != 0)
 		return;
 	for (int k = 0; k < DT_DROP_NKINDS; k++) {
 		unsigned long long total = 0;
 
-		for (int cpu = 0; cpu < r->r_ncpus; cpu++) {
+		for (int cpu = 0; cpu < r->r_ld.ld_ncpus; cpu++) {
 			size_t i = (size_t)cpu * DT_DROP_NKINDS + (size_t)k;
 			unsigned long long n = now[i] - seen[i];
 
@@ -443,14 +445,14 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 			total += n;
 			if (!kinds[k].per_cpu)
 				continue;
-			if (r->r_json)
+			if (r->r_dr.dr_json)
 				dt_json_drop(fp, kinds[k].json, cpu, n);
 			message(dtp->dt_droph, dtp->dt_dropharg, "%llu %sdrop%s on CPU %d", n,
 				kinds[k].what, n > 1 ? "s" : "", cpu);
 		}
 		if (kinds[k].per_cpu || total == 0)
 			continue;
-		if (r->r_json)
+		if (r->r_dr.dr_json)
 			dt_json_drop(fp, kinds[k].json, -1, total);
 		message(dtp->dt_droph, dtp->dt_dropharg, "%llu %sdrop%s", total, kinds[k].what,
 			total > 1 ? "s" : "");
@@ -459,16 +461,25 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 
 int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 {
+	dt_drain_t *dr = &r->r_dr;
 	uint64_t bufsize = dt_option_get(dtp, "bufsize", 4 << 20);
 	long page = sysconf(_SC_PAGESIZE);
 	size_t pages = 1;
 	int err;
 
+	/* the consumer's view of each aggregation: its map, normalize()'s factor */
+	if (r->r_en.en_naggs > 0 &&
+	    (dr->dr_aggs = calloc(r->r_en.en_naggs, sizeof(*dr->dr_aggs))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < r->r_en.en_naggs; i++)
+		dr->dr_aggs[i] =
+		    (dt_aggview_t){ r->r_en.en_aggs[i], r->r_ld.ld_aggfds[i], 1, false, NULL };
+	dr->dr_naggs = r->r_en.en_naggs;
 	while (pages * 2 * (uint64_t)page <= bufsize) /* a power of two, bufsize at most */
 		pages *= 2;
 	/* no lost callback: the programs count what the buffers had no room for (dt_drops) */
-	if ((err = ks_perfbuf_create(r->r_fd[DT_MAP_EVENTS], pages, on_sample, NULL, dtp,
-				     &r->r_pb)) != 0)
+	if ((err = ks_perfbuf_create(r->r_ld.ld_fd[DT_MAP_EVENTS], pages, on_sample, NULL, dtp,
+				     &dr->dr_pb)) != 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot open the output buffers: %s",
 				     strerror(-err));
 	return 0;
@@ -483,15 +494,15 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	struct pollfd p[2];
 	int n = 0;
 
-	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_pb == NULL)
+	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL)
 		return;
 	rate = dt_option_get(dtp, "switchrate", 1000000000ULL);
 	/* a target that exits is seen at once; a -c child is polled */
-	if (r->r_target_child && !r->r_target_exited && rate > 50000000ULL)
+	if (r->r_tg.tg_child && !r->r_tg.tg_exited && rate > 50000000ULL)
 		rate = 50000000ULL;
-	if (r->r_target > 0 && !r->r_target_child && r->r_pidfd >= 0)
-		p[n++] = (struct pollfd){ .fd = r->r_pidfd, .events = POLLIN };
-	p[n++] = (struct pollfd){ .fd = ks_perfbuf_fd(r->r_pb), .events = POLLIN };
+	if (r->r_tg.tg_pid > 0 && !r->r_tg.tg_child && r->r_tg.tg_pidfd >= 0)
+		p[n++] = (struct pollfd){ .fd = r->r_tg.tg_pidfd, .events = POLLIN };
+	p[n++] = (struct pollfd){ .fd = ks_perfbuf_fd(r->r_dr.dr_pb), .events = POLLIN };
 	(void)poll(p, (nfds_t)n, (int)(rate / 1000000ULL));
 }
 
@@ -502,14 +513,14 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 
 	if (dtp == NULL)
 		return DTRACE_WORKSTATUS_ERROR;
-	if ((r = dtp->dt_run) == NULL || r->r_pb == NULL) {
+	if ((r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL) {
 		dt_set_errno(dtp, EDT_NOTRACE);
 		return DTRACE_WORKSTATUS_ERROR;
 	}
-	r->r_out = fp;
+	r->r_dr.dr_out = fp;
 	if (dt_exec_rescan(dtp, r) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
-	if ((err = ks_perfbuf_consume(r->r_pb)) < 0) {
+	if ((err = ks_perfbuf_consume(r->r_dr.dr_pb)) < 0) {
 		dt_set_errmsg(dtp, EDT_ENABLING, "cannot read the output buffers: %s",
 			      strerror(-err));
 		return DTRACE_WORKSTATUS_ERROR;
@@ -517,18 +528,18 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 	report_drops(dtp, r);
 	if (fp != NULL)
 		fflush(fp);
-	if (r->r_exited && !r->r_stopped) {
+	if (r->r_dr.dr_exited && !r->r_dr.dr_stopped) {
 		/* exit(): END now; its records are drained next time */
 		dtrace_stop(dtp);
-		r->r_status = DTRACE_STATUS_EXITED;
+		r->r_dr.dr_status = DTRACE_STATUS_EXITED;
 		return DTRACE_WORKSTATUS_OKAY;
 	}
-	if (r->r_stopped) {
+	if (r->r_dr.dr_stopped) {
 		/* END fired synchronously: one more pass has drained it */
-		if (r->r_end_drained)
+		if (r->r_dr.dr_end_drained)
 			return DTRACE_WORKSTATUS_DONE;
-		r->r_end_drained = true;
-		if (ks_perfbuf_consume(r->r_pb) < 0)
+		r->r_dr.dr_end_drained = true;
+		if (ks_perfbuf_consume(r->r_dr.dr_pb) < 0)
 			return DTRACE_WORKSTATUS_ERROR;
 		report_drops(dtp, r);
 		if (fp != NULL)

@@ -38,10 +38,10 @@ static dt_run_t *run_get(dtrace_hdl_t *dtp)
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return NULL;
 	for (int i = 0; i < DT_MAP_NFIXED; i++)
-		r->r_fd[i] = -1;
-	r->r_pidfd = -1;
-	r->r_off[0] = -2; /* not looked up */
-	r->r_status = DTRACE_STATUS_NONE;
+		r->r_ld.ld_fd[i] = -1;
+	r->r_tg.tg_pidfd = -1;
+	r->r_ld.ld_off[0] = -2; /* not looked up */
+	r->r_dr.dr_status = DTRACE_STATUS_NONE;
 	dtp->dt_run = r;
 	return r;
 }
@@ -52,35 +52,36 @@ void dt_run_free(dtrace_hdl_t *dtp)
 
 	if (r == NULL)
 		return;
-	if (r->r_target_child && !r->r_target_exited)
-		(void)ptrace(PTRACE_DETACH, r->r_target, 0, 0);
-	if (r->r_target_stopped) /* grabbed, never continued */
-		(void)kill(r->r_target, SIGCONT);
-	ks_detach_all(r->r_links.ln_fds, r->r_links.ln_n);
-	free(r->r_links.ln_fds);
-	for (size_t i = 0; i < r->r_nprogs; i++)
-		if (r->r_progs[i].bp_fd >= 0)
-			close(r->r_progs[i].bp_fd);
-	free(r->r_progs);
-	ks_perfbuf_free(r->r_pb);
+	if (r->r_tg.tg_child && !r->r_tg.tg_exited)
+		(void)ptrace(PTRACE_DETACH, r->r_tg.tg_pid, 0, 0);
+	if (r->r_tg.tg_stopped) /* grabbed, never continued */
+		(void)kill(r->r_tg.tg_pid, SIGCONT);
+	ks_detach_all(r->r_ld.ld_links.ln_fds, r->r_ld.ld_links.ln_n);
+	free(r->r_ld.ld_links.ln_fds);
+	for (size_t i = 0; i < r->r_ld.ld_nprogs; i++)
+		if (r->r_ld.ld_progs[i].bp_fd >= 0)
+			close(r->r_ld.ld_progs[i].bp_fd);
+	free(r->r_ld.ld_progs);
+	ks_perfbuf_free(r->r_dr.dr_pb);
 	for (int i = 0; i < DT_MAP_NFIXED; i++)
-		if (r->r_fd[i] >= 0)
-			close(r->r_fd[i]);
-	for (uint32_t i = 0; i < r->r_nsoufds; i++)
-		if (r->r_soufds[i] >= 0)
-			close(r->r_soufds[i]);
-	free(r->r_soufds);
-	free(r->r_drops_seen);
-	for (uint32_t i = 0; i < r->r_naggs; i++)
-		if (r->r_aggs[i]->ag_fd >= 0) {
-			close(r->r_aggs[i]->ag_fd);
-			r->r_aggs[i]->ag_fd = -1;
-		}
-	dt_agg_free(r);
-	if (r->r_pidfd >= 0)
-		close(r->r_pidfd);
-	free(r->r_stmts);
-	free(r->r_ecbs);
+		if (r->r_ld.ld_fd[i] >= 0)
+			close(r->r_ld.ld_fd[i]);
+	for (uint32_t i = 0; i < r->r_ld.ld_nsoufds; i++)
+		if (r->r_ld.ld_soufds[i] >= 0)
+			close(r->r_ld.ld_soufds[i]);
+	free(r->r_ld.ld_soufds);
+	free(r->r_dr.dr_drops_seen);
+	for (uint32_t i = 0; i < r->r_ld.ld_naggfds; i++)
+		if (r->r_ld.ld_aggfds[i] >= 0)
+			close(r->r_ld.ld_aggfds[i]);
+	free(r->r_ld.ld_aggfds);
+	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++)
+		dt_agg_snap_free(&r->r_dr.dr_aggs[i]);
+	free(r->r_dr.dr_aggs);
+	if (r->r_tg.tg_pidfd >= 0)
+		close(r->r_tg.tg_pidfd);
+	free(r->r_en.en_stmts);
+	free(r->r_en.en_ecbs);
 	free(r);
 	dtp->dt_run = NULL;
 }
@@ -89,20 +90,24 @@ void dt_run_free(dtrace_hdl_t *dtp)
 
 static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 {
-	for (uint32_t i = 0; i < r->r_necbs; i++) /* two descriptions, one probe */
-		if (r->r_ecbs[i].e_probe == probe && r->r_ecbs[i].e_stmt == r->r_stmts[stmt])
+	for (uint32_t i = 0; i < r->r_en.en_necbs; i++) /* two descriptions, one probe */
+		if (r->r_en.en_ecbs[i].e_probe == probe &&
+		    r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[stmt])
 			return 0;
-	if (dt_grow(&r->r_ecbs, &r->r_ecbcap, r->r_necbs, sizeof(dt_ecb_t), 32) != 0)
+	if (dt_grow(&r->r_en.en_ecbs, &r->r_en.en_ecbcap, r->r_en.en_necbs, sizeof(dt_ecb_t), 32) !=
+	    0)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	r->r_ecbs[r->r_necbs] = (dt_ecb_t){ r->r_necbs + 1, probe, r->r_stmts[stmt] };
-	r->r_necbs++;
+	r->r_en.en_ecbs[r->r_en.en_necbs] =
+	    (dt_ecb_t){ r->r_en.en_necbs + 1, probe, r->r_en.en_stmts[stmt] };
+	r->r_en.en_necbs++;
 	return 1;
 }
 
 /* Enable the statement for every probe from index first on that its descriptions match. */
 static int match_stmt(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t first, unsigned *nmatch)
 {
-	for (dt_node_t *pd = r->r_stmts[stmt]->st_clause->dn_pdescs; pd != NULL; pd = pd->dn_next) {
+	for (dt_node_t *pd = r->r_en.en_stmts[stmt]->st_clause->dn_pdescs; pd != NULL;
+	     pd = pd->dn_next) {
 		dtrace_probedesc_t desc;
 
 		if (dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, pd->dn_name, &desc) != 0)
@@ -133,7 +138,7 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		return -1;
 	if (pgp == NULL)
 		return dt_set_errno(dtp, EDT_BADARG);
-	if (dtp->dt_run != NULL && dtp->dt_run->r_started)
+	if (dtp->dt_run != NULL && dtp->dt_run->r_ld.ld_started)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started: no more programs");
 	if ((r = run_get(dtp)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
@@ -145,12 +150,12 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		dt_node_t *c = pgp->dp_stmts[k].st_clause;
 		unsigned before = nmatch;
 
-		ns = realloc(r->r_stmts, (size_t)(r->r_nstmts + 1) * sizeof(*ns));
+		ns = realloc(r->r_en.en_stmts, (size_t)(r->r_en.en_nstmts + 1) * sizeof(*ns));
 		if (ns == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
-		r->r_stmts = ns;
-		ns[r->r_nstmts++] = &pgp->dp_stmts[k];
-		if (match_stmt(dtp, r, r->r_nstmts - 1, 0, &nmatch) != 0)
+		r->r_en.en_stmts = ns;
+		ns[r->r_en.en_nstmts++] = &pgp->dp_stmts[k];
+		if (match_stmt(dtp, r, r->r_en.en_nstmts - 1, 0, &nmatch) != 0)
 			return -1;
 		for (dt_node_t *pd = c->dn_pdescs; pd != NULL; pd = pd->dn_next)
 			ndesc++;
@@ -176,9 +181,10 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 
 static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec)
 {
-	if (dt_grow(&r->r_progs, &r->r_progcap, r->r_nprogs, sizeof(dt_bprog_t), 16) != 0)
+	if (dt_grow(&r->r_ld.ld_progs, &r->r_ld.ld_progcap, r->r_ld.ld_nprogs, sizeof(dt_bprog_t),
+		    16) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	r->r_progs[r->r_nprogs++] = (dt_bprog_t){ probe, argspec, -1, false };
+	r->r_ld.ld_progs[r->r_ld.ld_nprogs++] = (dt_bprog_t){ probe, argspec, -1, false };
 	return 0;
 }
 
@@ -202,8 +208,8 @@ static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
 		plan_arg_t pa = { dtp, r, p };
 		bool used = false;
 
-		for (uint32_t i = 0; i < r->r_necbs && !used; i++)
-			used = r->r_ecbs[i].e_probe == p;
+		for (uint32_t i = 0; i < r->r_en.en_necbs && !used; i++)
+			used = r->r_en.en_ecbs[i].e_probe == p;
 		if (used && dt_probe_prov(dtp, p)->pv_programs(dtp, p, plan_add, &pa) != 0)
 			return -1;
 	}
@@ -213,9 +219,10 @@ static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
 /* Fire BEGIN or END (the dtrace provider's): run its program, if a clause enabled it. */
 static void fire_own(dtrace_hdl_t *dtp, dt_run_t *r, dt_pkind_t kind)
 {
-	for (size_t k = 0; k < r->r_nprogs; k++)
-		if (dt_probe_is(dtp, r->r_progs[k].bp_probe, kind) && r->r_progs[k].bp_fd >= 0)
-			(void)ks_prog_run(r->r_progs[k].bp_fd);
+	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
+		if (dt_probe_is(dtp, r->r_ld.ld_progs[k].bp_probe, kind) &&
+		    r->r_ld.ld_progs[k].bp_fd >= 0)
+			(void)ks_prog_run(r->r_ld.ld_progs[k].bp_fd);
 }
 
 /*
@@ -255,7 +262,7 @@ static int load(dtrace_hdl_t *dtp, size_t p, dt_frag_t *prog, uint32_t *attach_t
 /* Link the program of r_progs[k]; load it when load is set. */
 static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
 {
-	dt_bprog_t *bp = &r->r_progs[k];
+	dt_bprog_t *bp = &r->r_ld.ld_progs[k];
 	const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
 	dt_frag_t prog = { 0 };
 	char what[DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN + DTRACE_FUNCNAMELEN + DTRACE_NAMELEN];
@@ -275,11 +282,11 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
 /* Attach r_progs[k] as its provider does. */
 static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 {
-	const dt_bprog_t *bp = &r->r_progs[k];
+	const dt_bprog_t *bp = &r->r_ld.ld_progs[k];
 
 	return dt_probe_prov(dtp, bp->bp_probe)
 	    ->pv_attach(dtp, bp->bp_probe, bp->bp_argspec, bp->bp_fd, bp->bp_attach_type,
-			r->r_ncpus, &r->r_links);
+			r->r_ld.ld_ncpus, &r->r_ld.ld_links);
 }
 
 /* Where each DT_TOFF_* is: a member path in a kernel struct, indexed by an enumerator or not. */
@@ -310,7 +317,7 @@ void dt_task_offsets(dt_run_t *r)
 	ks_btf_t *btf;
 
 	for (int i = 0; i < DT_TOFF_N; i++)
-		r->r_off[i] = -1;
+		r->r_ld.ld_off[i] = -1;
 	if (ks_btf_open(&btf) != 0)
 		return;
 	for (size_t i = 0; i < sizeof(toffs) / sizeof(toffs[0]); i++) {
@@ -326,7 +333,7 @@ void dt_task_offsets(dt_run_t *r)
 			path = indexed;
 		}
 		off = ks_btf_member_offset(btf, toffs[i].t_struct, path);
-		r->r_off[toffs[i].t_off] = off >= 0 ? off : -1;
+		r->r_ld.ld_off[toffs[i].t_off] = off >= 0 ? off : -1;
 	}
 	ks_btf_close(btf);
 }
@@ -342,18 +349,18 @@ static uint64_t clock_ns(clockid_t c)
 static int set_activity(dt_run_t *r, uint64_t want, uint64_t from)
 {
 	uint32_t key = 0;
-	uint8_t *v = calloc(1, r->r_layout.ly_state);
+	uint8_t *v = calloc(1, r->r_ld.ld_layout.ly_state);
 	uint64_t cur;
 	int rc = -1;
 
 	if (v == NULL)
 		return -1;
 	/* the state value is also the globals: read, change the header, write back */
-	if (ks_map_lookup(r->r_fd[DT_MAP_STATE], &key, v) == 0) {
+	if (ks_map_lookup(r->r_ld.ld_fd[DT_MAP_STATE], &key, v) == 0) {
 		memcpy(&cur, v + DT_ST_ACTIVITY, 8);
 		if (from == 0 || cur == from) {
 			memcpy(v + DT_ST_ACTIVITY, &want, 8);
-			rc = ks_map_update(r->r_fd[DT_MAP_STATE], &key, v, BPF_ANY);
+			rc = ks_map_update(r->r_ld.ld_fd[DT_MAP_STATE], &key, v, BPF_ANY);
 		} else {
 			rc = 0;
 		}
@@ -376,12 +383,12 @@ static int map_err(dtrace_hdl_t *dtp, int fd, const char *what)
 
 static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
-	const dt_layout_t *ly = &r->r_layout;
-	const dt_pstate_t *ps = r->r_ps;
+	const dt_layout_t *ly = &r->r_ld.ld_layout;
+	const dt_pstate_t *ps = r->r_en.en_ps;
 	uint64_t dyn = dt_option_get(dtp, "dynvarsize", 1 << 20);
 	uint32_t entry = ly->ly_keysize + ly->ly_valsize + 64;
 	uint32_t n = (uint32_t)(dyn / entry > 1 ? dyn / entry : 1), zero;
-	int *fd = r->r_fd;
+	int *fd = r->r_ld.ld_fd;
 
 	fd[DT_MAP_STATE] = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4, ly->ly_state, 1, 0);
 	fd[DT_MAP_SCRATCH] =
@@ -389,7 +396,7 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 	fd[DT_MAP_DVARS] =
 	    ks_map_create(BPF_MAP_TYPE_HASH, "dt_dvars", ly->ly_keysize, ly->ly_valsize, n, 0);
 	fd[DT_MAP_EVENTS] = ks_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_events", 4, 4,
-					  (uint32_t)r->r_ncpus, 0);
+					  (uint32_t)r->r_ld.ld_ncpus, 0);
 	fd[DT_MAP_DROPS] =
 	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4, 8 * DT_DROP_NKINDS, 1, 0);
 	if (ps->ps_use_errno) /* the least recently seen threads make room */
@@ -403,14 +410,14 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 	 * each new key, 3 us a key against 0.5 us here (bench/agg_bench.py).
 	 * The price: CPUs that hit the same key at once share its cache lines.
 	 */
-	zero = ps->ps_aggzero * (uint32_t)r->r_ncpus;
-	if (r->r_naggs > 0 || ps->ps_nsouvars > 0)
+	zero = ps->ps_aggzero * (uint32_t)r->r_ld.ld_ncpus;
+	if (r->r_en.en_naggs > 0 || ps->ps_nsouvars > 0)
 		fd[DT_MAP_ZERO] =
 		    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
 				  zero > ps->ps_sousize ? zero : ps->ps_sousize, 1, 0);
 	for (int i = 0; i < DT_MAP_NFIXED; i++) {
 		if (fd[i] >= 0 || (i == DT_MAP_ERRNO && !ps->ps_use_errno) ||
-		    (i == DT_MAP_ZERO && r->r_naggs == 0 && ps->ps_nsouvars == 0))
+		    (i == DT_MAP_ZERO && r->r_en.en_naggs == 0 && ps->ps_nsouvars == 0))
 			continue;
 		int err = fd[i];
 
@@ -418,7 +425,7 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		return map_err(dtp, err, "the BPF maps");
 	}
 	if (ps->ps_nsouvars > 0 &&
-	    (r->r_soufds = malloc(ps->ps_nsouvars * sizeof(*r->r_soufds))) == NULL)
+	    (r->r_ld.ld_soufds = malloc(ps->ps_nsouvars * sizeof(*r->r_ld.ld_soufds))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (uint32_t i = 0; i < ps->ps_nsouvars; i++) {
 		const dt_souvar_t *sv = &ps->ps_souvars[i];
@@ -426,26 +433,30 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		char name[16];
 
 		snprintf(name, sizeof(name), "dt_sou%u", sv->sv_id);
-		r->r_soufds[i] = ks_map_create(BPF_MAP_TYPE_HASH, name, ly->ly_keysize, sv->sv_size,
-					       entries(max), 0);
-		r->r_nsoufds++;
-		if (r->r_soufds[i] < 0)
-			return map_err(dtp, r->r_soufds[i], "the map of a struct variable");
+		r->r_ld.ld_soufds[i] = ks_map_create(BPF_MAP_TYPE_HASH, name, ly->ly_keysize,
+						     sv->sv_size, entries(max), 0);
+		r->r_ld.ld_nsoufds++;
+		if (r->r_ld.ld_soufds[i] < 0)
+			return map_err(dtp, r->r_ld.ld_soufds[i], "the map of a struct variable");
 	}
-	for (uint32_t i = 0; i < r->r_naggs; i++) {
-		dt_agg_t *ag = r->r_aggs[i];
+	if (r->r_en.en_naggs > 0 &&
+	    (r->r_ld.ld_aggfds = malloc(r->r_en.en_naggs * sizeof(*r->r_ld.ld_aggfds))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < r->r_en.en_naggs; i++) {
+		dt_agg_t *ag = r->r_en.en_aggs[i];
 		uint64_t aggsize = dt_option_get(dtp, "aggsize", 4 << 20);
 		uint64_t each = ag->ag_keysize + (uint64_t)ag->ag_valsize; /* aggsize is per CPU */
 		uint64_t max = aggsize / each;
 		char name[16], what[64];
 
 		snprintf(name, sizeof(name), "dt_agg%u", ag->ag_id);
-		ag->ag_fd = ks_map_create(BPF_MAP_TYPE_HASH, name, ag->ag_keysize,
-					  ag->ag_valsize * (uint32_t)r->r_ncpus, entries(max),
-					  BPF_F_NO_PREALLOC);
-		if (ag->ag_fd < 0) {
+		r->r_ld.ld_aggfds[i] = ks_map_create(BPF_MAP_TYPE_HASH, name, ag->ag_keysize,
+						     ag->ag_valsize * (uint32_t)r->r_ld.ld_ncpus,
+						     entries(max), BPF_F_NO_PREALLOC);
+		r->r_ld.ld_naggfds++;
+		if (r->r_ld.ld_aggfds[i] < 0) {
 			snprintf(what, sizeof(what), "the map of @%s", ag->ag_name);
-			return map_err(dtp, ag->ag_fd, what);
+			return map_err(dtp, r->r_ld.ld_aggfds[i], what);
 		}
 	}
 	return 0;
@@ -463,7 +474,7 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 	char log[4096];
 	int fd, link;
 
-	if (!r->r_ps->ps_use_errno)
+	if (!r->r_en.en_ps->ps_use_errno)
 		return 0;
 	if (dt_link_errno(dtp, r, &prog) != 0) {
 		dt_frag_free(&prog);
@@ -481,7 +492,7 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 	if (link < 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot watch system calls for errno: %s",
 				     strerror(-link));
-	return dt_links_add(dtp, &r->r_links, link);
+	return dt_links_add(dtp, &r->r_ld.ld_links, link);
 }
 
 /*
@@ -490,8 +501,8 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
  */
 static int layout(dtrace_hdl_t *dtp, dt_run_t *r)
 {
-	const dt_pstate_t *ps = r->r_ps;
-	dt_layout_t *ly = &r->r_layout;
+	const dt_pstate_t *ps = r->r_en.en_ps;
+	dt_layout_t *ly = &r->r_ld.ld_layout;
 	uint32_t size[DT_SR_N] = { 0 };
 
 	ly->ly_strsize = ps->ps_strsize;
@@ -524,13 +535,13 @@ static int layout(dtrace_hdl_t *dtp, dt_run_t *r)
  */
 static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 {
-	if ((r->r_ps = dtp->dt_pstate) == NULL || r->r_nstmts == 0)
+	if ((r->r_en.en_ps = dtp->dt_pstate) == NULL || r->r_en.en_nstmts == 0)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
-	r->r_aggs = r->r_ps->ps_aggs;
-	r->r_naggs = r->r_ps->ps_naggs;
-	r->r_quiet = dt_option_get(dtp, "quiet", 0) != 0;
-	r->r_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
-	if ((r->r_ncpus = ks_ncpus()) <= 0)
+	r->r_en.en_aggs = r->r_en.en_ps->ps_aggs;
+	r->r_en.en_naggs = r->r_en.en_ps->ps_naggs;
+	r->r_dr.dr_quiet = dt_option_get(dtp, "quiet", 0) != 0;
+	r->r_dr.dr_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
+	if ((r->r_ld.ld_ncpus = ks_ncpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
 	if (plan(dtp, r, 0) != 0)
 		return -1;
@@ -545,13 +556,13 @@ int dt_exec_codegen(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r = dtp->dt_run;
 
-	if (r == NULL || r->r_nstmts == 0) /* clauses that match nothing are sized on BEGIN */
+	if (r == NULL || r->r_en.en_nstmts == 0) /* clauses that match nothing are sized on BEGIN */
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
-	if (r->r_started || r->r_nprogs > 0)
+	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
 	if (prepare(dtp, r) != 0)
 		return -1;
-	for (size_t k = 0; k < r->r_nprogs; k++)
+	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
 		if (build(dtp, r, k, false) != 0)
 			return -1;
 	return 0;
@@ -569,8 +580,8 @@ static const char verify_argspec[] = "-4@%edi 8@%rsi 4@$42 -8@-24(%rbp) 2@%ax 1@
 static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, const char *argspec,
 		     const char *kind)
 {
-	dt_ecb_t *saved = r->r_ecbs, *ecbs;
-	uint32_t nsaved = r->r_necbs, n = 0, attach_type;
+	dt_ecb_t *saved = r->r_en.en_ecbs, *ecbs;
+	uint32_t nsaved = r->r_en.en_necbs, n = 0, attach_type;
 	const dt_loc_t *loc = &st->st_clause->dn_loc;
 	dt_frag_t prog = { 0 };
 	char what[512];
@@ -583,8 +594,8 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 		if (dt_probe_is(dtp, saved[i].e_probe, DT_PK_ERROR))
 			ecbs[n++] = saved[i];
 	ecbs[n++] = (dt_ecb_t){ nsaved + 1, p, st };
-	r->r_ecbs = ecbs;
-	r->r_necbs = n;
+	r->r_en.en_ecbs = ecbs;
+	r->r_en.en_necbs = n;
 	snprintf(what, sizeof(what), "the clause at %s:%u:%u on a %s probe",
 		 loc->file != NULL ? loc->file : "<program>", loc->line, loc->col, kind);
 	if (dt_link_probe(dtp, r, p, argspec, &prog) == 0)
@@ -596,8 +607,8 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 		dt_set_errmsg(dtp, dtrace_errno(dtp), "%s: %s", what, msg);
 	}
 	dt_frag_free(&prog);
-	r->r_ecbs = saved;
-	r->r_necbs = nsaved;
+	r->r_en.en_ecbs = saved;
+	r->r_en.en_necbs = nsaved;
 	free(ecbs);
 	if (fd < 0)
 		return -1;
@@ -612,14 +623,14 @@ int dt_exec_verify(dtrace_hdl_t *dtp)
 	dt_pinfo_t upi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT };
 	dt_ptab_t t;
 
-	if (r == NULL || r->r_nstmts == 0)
+	if (r == NULL || r->r_en.en_nstmts == 0)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
-	if (r->r_started || r->r_nprogs > 0)
+	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
 	if (prepare(dtp, r) != 0 || create_maps(dtp, r) != 0)
 		return -1;
 	/* the programs of the probes the clauses matched, as dtrace_go loads them */
-	for (size_t k = 0; k < r->r_nprogs; k++)
+	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
 	/* every clause alone on a stand-in of each kind of probe */
@@ -634,10 +645,10 @@ int dt_exec_verify(dtrace_hdl_t *dtp)
 	if (dt_ptab_add(&t, "verify", "", "", "usdt", &upi) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	dt_ptab_put(dtp, &t);
-	for (int s = 0; s < r->r_nstmts; s++)
-		if (verify_on(dtp, r, r->r_stmts[s], begin, NULL, "BEGIN") != 0 ||
-		    verify_on(dtp, r, r->r_stmts[s], profile, NULL, "profile") != 0 ||
-		    verify_on(dtp, r, r->r_stmts[s], usdt, verify_argspec, "USDT") != 0)
+	for (int s = 0; s < r->r_en.en_nstmts; s++)
+		if (verify_on(dtp, r, r->r_en.en_stmts[s], begin, NULL, "BEGIN") != 0 ||
+		    verify_on(dtp, r, r->r_en.en_stmts[s], profile, NULL, "profile") != 0 ||
+		    verify_on(dtp, r, r->r_en.en_stmts[s], usdt, verify_argspec, "USDT") != 0)
 			return -1;
 	return 0;
 }
@@ -653,9 +664,9 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return -1;
 	/* with a target, clauses that match nothing yet (-Z) wait for its probes */
 	if ((r = dtp->dt_run) == NULL ||
-	    (r->r_necbs == 0 && (r->r_target <= 0 || r->r_nstmts == 0)))
+	    (r->r_en.en_necbs == 0 && (r->r_tg.tg_pid <= 0 || r->r_en.en_nstmts == 0)))
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
-	if (r->r_started)
+	if (r->r_ld.ld_started)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
 	if (geteuid() != 0 && access("/proc/self/status", R_OK) == 0) {
 		/* CAP_BPF is bit 39, CAP_PERFMON 38 */
@@ -675,7 +686,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return -1;
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
-	if ((state = calloc(1, r->r_layout.ly_state)) == NULL)
+	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	{
 		uint64_t act = DT_ACTIVITY_WARMUP,
@@ -684,7 +695,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		memcpy(state + DT_ST_ACTIVITY, &act, 8);
 		memcpy(state + DT_ST_WALLOFF, &off, 8);
 	}
-	if ((err = ks_map_update(r->r_fd[DT_MAP_STATE], &key, state, BPF_ANY)) != 0) {
+	if ((err = ks_map_update(r->r_ld.ld_fd[DT_MAP_STATE], &key, state, BPF_ANY)) != 0) {
 		free(state);
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot set the state: %s", strerror(-err));
 	}
@@ -693,16 +704,16 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	 * second pass: every program loaded, then all attached in one go, so
 	 * that a target watching its semaphores sees them rise close together
 	 */
-	r->r_started = true;
-	for (size_t k = 0; k < r->r_nprogs; k++)
+	r->r_ld.ld_started = true;
+	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
-	for (size_t k = 0; k < r->r_nprogs; k++)
+	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
 		if (attach(dtp, r, k) != 0)
 			return -1;
 	if (dt_consume_open(dtp, r) != 0)
 		return -1;
-	r->r_status = DTRACE_STATUS_OKAY;
+	r->r_dr.dr_status = DTRACE_STATUS_OKAY;
 	fire_own(dtp, r, DT_PK_BEGIN);
 	(void)set_activity(r, DT_ACTIVITY_ACTIVE, DT_ACTIVITY_WARMUP);
 	return 0;
@@ -717,22 +728,22 @@ int dt_exec_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 	size_t first, progs;
 	unsigned n = 0;
 
-	if (r->r_target <= 0 || r->r_target_exited || r->r_stopped)
+	if (r->r_tg.tg_pid <= 0 || r->r_tg.tg_exited || r->r_dr.dr_stopped)
 		return 0;
-	if (dt_probe_rescan(dtp, r->r_target, &first) != 0)
+	if (dt_probe_rescan(dtp, r->r_tg.tg_pid, &first) != 0)
 		return -1;
 	if (first == dtp->dt_nprobes)
 		return 0;
-	for (int s = 0; s < r->r_nstmts; s++)
+	for (int s = 0; s < r->r_en.en_nstmts; s++)
 		if (match_stmt(dtp, r, s, first, &n) != 0)
 			return -1;
-	progs = r->r_nprogs;
+	progs = r->r_ld.ld_nprogs;
 	if (n == 0 || plan(dtp, r, first) != 0)
 		return n == 0 ? 0 : -1;
-	for (size_t k = progs; k < r->r_nprogs; k++)
+	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
-	for (size_t k = progs; k < r->r_nprogs; k++) /* loaded first, as in dtrace_go */
+	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++) /* loaded first, as in dtrace_go */
 		if (attach(dtp, r, k) != 0)
 			return -1;
 	return 0;
@@ -744,26 +755,27 @@ int dtrace_stop(dtrace_hdl_t *dtp)
 
 	if (dtp == NULL)
 		return -1;
-	if ((r = dtp->dt_run) == NULL || !r->r_started)
+	if ((r = dtp->dt_run) == NULL || !r->r_ld.ld_started)
 		return dt_set_errno(dtp, EDT_NOTRACE);
-	if (r->r_stopped)
+	if (r->r_dr.dr_stopped)
 		return 0;
-	r->r_stopped = true;
+	r->r_dr.dr_stopped = true;
 	(void)set_activity(r, DT_ACTIVITY_ENDING, 0);
 	fire_own(dtp, r, DT_PK_END);
-	if (r->r_status != DTRACE_STATUS_EXITED)
-		r->r_status = DTRACE_STATUS_STOPPED;
+	if (r->r_dr.dr_status != DTRACE_STATUS_EXITED)
+		r->r_dr.dr_status = DTRACE_STATUS_STOPPED;
 	return 0;
 }
 
 int dtrace_status(dtrace_hdl_t *dtp)
 {
-	return dtp != NULL && dtp->dt_run != NULL ? dtp->dt_run->r_status : DTRACE_STATUS_NONE;
+	return dtp != NULL && dtp->dt_run != NULL ? dtp->dt_run->r_dr.dr_status
+						  : DTRACE_STATUS_NONE;
 }
 
 int dtrace_exit_value(dtrace_hdl_t *dtp)
 {
-	return dtp != NULL && dtp->dt_run != NULL ? dtp->dt_run->r_exitval : 0;
+	return dtp != NULL && dtp->dt_run != NULL ? dtp->dt_run->r_dr.dr_exitval : 0;
 }
 
 int dtrace_oformat(dtrace_hdl_t *dtp)
@@ -777,7 +789,7 @@ static void set_target(dtrace_hdl_t *dtp, dt_run_t *r, pid_t pid)
 {
 	if (dtp->dt_target == 0)
 		dtp->dt_target = pid;
-	r->r_target = pid;
+	r->r_tg.tg_pid = pid;
 }
 
 /* The entry point of pid's executable, from its auxiliary vector; 0 if unknown. */
@@ -857,7 +869,7 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 		return dt_set_errno(dtp, EDT_BADARG);
 	if ((r = run_get(dtp)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	if (r->r_target > 0)
+	if (r->r_tg.tg_pid > 0)
 		return dt_set_errmsg(dtp, EDT_PROC, "there is a target already");
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		return dt_set_errmsg(dtp, EDT_PROC, "pipe: %s", strerror(errno));
@@ -897,7 +909,7 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 				     WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	}
 	set_target(dtp, r, pid);
-	r->r_target_child = true;
+	r->r_tg.tg_child = true;
 	return pid;
 }
 
@@ -929,19 +941,19 @@ int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid)
 		return dt_set_errno(dtp, EDT_BADARG);
 	if ((r = run_get(dtp)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	if (r->r_target > 0)
+	if (r->r_tg.tg_pid > 0)
 		return dt_set_errmsg(dtp, EDT_PROC, "there is a target already");
 	if ((fd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0)
 		return dt_set_errmsg(dtp, EDT_PROC, "failed to grab pid %d: %s", pid,
 				     strerror(errno == ESRCH ? ESRCH : errno));
-	r->r_pidfd = fd;
+	r->r_tg.tg_pidfd = fd;
 	set_target(dtp, r, pid);
 	/*
 	 * Stopped (every thread) until dtrace_proc_continue(), as illumos
 	 * grabs: probes it fires while being enabled would come before BEGIN.
 	 */
 	if (kill(pid, SIGSTOP) == 0) {
-		r->r_target_stopped = true;
+		r->r_tg.tg_stopped = true;
 		for (int i = 0; i < 200 && !proc_stopped(pid); i++)
 			usleep(1000);
 	}
@@ -954,14 +966,14 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 
 	if (dtp == NULL)
 		return -1;
-	if ((r = dtp->dt_run) == NULL || r->r_target <= 0)
+	if ((r = dtp->dt_run) == NULL || r->r_tg.tg_pid <= 0)
 		return dt_set_errno(dtp, EDT_BADARG);
-	if (r->r_target_child && ptrace(PTRACE_DETACH, r->r_target, 0, 0) != 0)
-		return dt_set_errmsg(dtp, EDT_PROC, "cannot continue pid %d: %s", (int)r->r_target,
-				     strerror(errno));
-	if (r->r_target_stopped) {
-		r->r_target_stopped = false;
-		(void)kill(r->r_target, SIGCONT);
+	if (r->r_tg.tg_child && ptrace(PTRACE_DETACH, r->r_tg.tg_pid, 0, 0) != 0)
+		return dt_set_errmsg(dtp, EDT_PROC, "cannot continue pid %d: %s",
+				     (int)r->r_tg.tg_pid, strerror(errno));
+	if (r->r_tg.tg_stopped) {
+		r->r_tg.tg_stopped = false;
+		(void)kill(r->r_tg.tg_pid, SIGCONT);
 	}
 	return 0;
 }
@@ -970,35 +982,35 @@ int dtrace_proc_exited(dtrace_hdl_t *dtp, int *status)
 {
 	dt_run_t *r;
 
-	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_target <= 0)
+	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_tg.tg_pid <= 0)
 		return 0;
-	if (!r->r_target_exited) {
-		if (r->r_target_child) {
+	if (!r->r_tg.tg_exited) {
+		if (r->r_tg.tg_child) {
 			int st;
-			pid_t w = waitpid(r->r_target, &st, WNOHANG);
+			pid_t w = waitpid(r->r_tg.tg_pid, &st, WNOHANG);
 
-			if (w == r->r_target && (WIFEXITED(st) || WIFSIGNALED(st))) {
-				r->r_target_exited = true;
-				r->r_target_status = st;
+			if (w == r->r_tg.tg_pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+				r->r_tg.tg_exited = true;
+				r->r_tg.tg_status = st;
 			} else if (w < 0 && errno == ECHILD) {
-				r->r_target_exited = true;
-				r->r_target_status = -1;
+				r->r_tg.tg_exited = true;
+				r->r_tg.tg_status = -1;
 			}
 		} else {
-			struct pollfd p = { .fd = r->r_pidfd, .events = POLLIN };
+			struct pollfd p = { .fd = r->r_tg.tg_pidfd, .events = POLLIN };
 
-			if (r->r_pidfd < 0 || poll(&p, 1, 0) > 0) {
-				r->r_target_exited = true;
-				r->r_target_status = -1;
+			if (r->r_tg.tg_pidfd < 0 || poll(&p, 1, 0) > 0) {
+				r->r_tg.tg_exited = true;
+				r->r_tg.tg_status = -1;
 			}
 		}
 	}
-	if (r->r_target_exited && status != NULL)
-		*status = r->r_target_status;
-	return r->r_target_exited;
+	if (r->r_tg.tg_exited && status != NULL)
+		*status = r->r_tg.tg_status;
+	return r->r_tg.tg_exited;
 }
 
 int dtrace_proc_target(dtrace_hdl_t *dtp)
 {
-	return dtp != NULL && dtp->dt_run != NULL ? (int)dtp->dt_run->r_target : 0;
+	return dtp != NULL && dtp->dt_run != NULL ? (int)dtp->dt_run->r_tg.tg_pid : 0;
 }

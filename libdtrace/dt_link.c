@@ -47,11 +47,11 @@ static int map_fd(dt_link_t *lk, uint32_t map)
 	dt_run_t *r = lk->lk_run;
 
 	if (map < DT_MAP_NFIXED)
-		return r->r_fd[map];
-	if (map >= DT_MAP_SOU(0) && map - DT_MAP_SOU(0) < r->r_nsoufds)
-		return r->r_soufds[map - DT_MAP_SOU(0)];
-	if (map >= DT_MAP_AGG(1) && map - DT_MAP_AGG(0) <= r->r_naggs)
-		return r->r_aggs[map - DT_MAP_AGG(1)]->ag_fd;
+		return r->r_ld.ld_fd[map];
+	if (map >= DT_MAP_SOU(0) && map - DT_MAP_SOU(0) < r->r_ld.ld_nsoufds)
+		return r->r_ld.ld_soufds[map - DT_MAP_SOU(0)];
+	if (map >= DT_MAP_AGG(1) && map - DT_MAP_AGG(0) <= r->r_ld.ld_naggfds)
+		return r->r_ld.ld_aggfds[map - DT_MAP_AGG(1)];
 	link_error(lk, EDT_ENABLING, "internal error: a program names an unknown map");
 }
 
@@ -69,7 +69,7 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, c
 		in->imm = map_fd(lk, rl->rl_arg);
 		return;
 	case DT_RL_SCR:
-		v = r->r_layout.ly_base[rl->rl_arg < DT_SR_N ? rl->rl_arg : 0];
+		v = r->r_ld.ld_layout.ly_base[rl->rl_arg < DT_SR_N ? rl->rl_arg : 0];
 		if (cls == BPF_LDX || cls == BPF_STX || cls == BPF_ST) {
 			if (in->off + v > INT16_MAX)
 				link_error(lk, EDT_ENABLING, "the scratch value is too large");
@@ -83,15 +83,16 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, c
 		in->imm =
 		    (int32_t)dtp->dt_probes[ecb != NULL ? ecb->e_probe : lk->lk_probe].dtpd_id;
 		return;
-	case DT_RL_NCPUS: in->imm = r->r_ncpus; return;
+	case DT_RL_NCPUS: in->imm = r->r_ld.ld_ncpus; return;
 	case DT_RL_TOFF:
-		if (r->r_off[0] == -2) /* loading the kernel's BTF takes time: only when needed */
+		if (r->r_ld.ld_off[0] ==
+		    -2) /* loading the kernel's BTF takes time: only when needed */
 			dt_task_offsets(r);
-		if (rl->rl_arg >= DT_TOFF_N || r->r_off[rl->rl_arg] < 0)
+		if (rl->rl_arg >= DT_TOFF_N || r->r_ld.ld_off[rl->rl_arg] < 0)
 			link_error(lk, EDT_ENABLING,
 				   "the program reads the current task, which needs the kernel's "
 				   "BTF: it is not available");
-		in->imm += r->r_off[rl->rl_arg];
+		in->imm += r->r_ld.ld_off[rl->rl_arg];
 		return;
 	case DT_RL_ACTIVITY:
 		in->imm = (int32_t)dt_probe_prov(dtp, lk->lk_probe)
@@ -114,7 +115,7 @@ static void error_arg(dt_link_t *lk, int i)
 				      offsetof(dt_errrec_t, er_pc),
 				      offsetof(dt_errrec_t, er_fault),
 				      offsetof(dt_errrec_t, er_addr) };
-	uint32_t e = lk->lk_run->r_layout.ly_base[DT_SR_ERR];
+	uint32_t e = lk->lk_run->r_ld.ld_layout.ly_base[DT_SR_ERR];
 
 	if (i < 1 || i > 5)
 		dt_frag_emit(lk->lk_out, KS_MOV64_IMM(BPF_REG_0, 0));
@@ -133,9 +134,9 @@ static void probe_string(dt_link_t *lk, const dt_ecb_t *ecb, int which, uint32_t
 			: which == 1 ? pd->dtpd_mod
 			: which == 2 ? pd->dtpd_func
 				     : pd->dtpd_name;
-	uint32_t len = (uint32_t)strlen(s), n = lk->lk_run->r_layout.ly_strsize;
+	uint32_t len = (uint32_t)strlen(s), n = lk->lk_run->r_ld.ld_layout.ly_strsize;
 
-	off += lk->lk_run->r_layout.ly_base[DT_SR_TMP];
+	off += lk->lk_run->r_ld.ld_layout.ly_base[DT_SR_TMP];
 	if (len > n - 1)
 		len = n - 1;
 	for (uint32_t i = 0; i < len + 1; i += 4) {
@@ -170,24 +171,26 @@ static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb
 	}
 	case DT_PX_PROBESTR: probe_string(lk, ecb, px->px_arg, px->px_off); break;
 	case DT_PX_KEYZERO:
-		for (uint32_t z = 0; z < r->r_layout.ly_keysize; z += 8)
-			dt_frag_emit(o,
-				     KS_ST_MEM(BPF_DW, BPF_REG_8,
-					       (int16_t)(r->r_layout.ly_base[DT_SR_KEY] + z), 0));
+		for (uint32_t z = 0; z < r->r_ld.ld_layout.ly_keysize; z += 8)
+			dt_frag_emit(
+			    o, KS_ST_MEM(BPF_DW, BPF_REG_8,
+					 (int16_t)(r->r_ld.ld_layout.ly_base[DT_SR_KEY] + z), 0));
 		break;
 	case DT_PX_DEFOUT:
 	case DT_PX_FAULTS: break; /* the caller keeps or skips what follows */
 	case DT_PX_ERROR:
 		if (in_error)
 			break;
-		for (uint32_t i = 0; i < r->r_necbs; i++)
-			if (dt_probe_is(dtp, r->r_ecbs[i].e_probe, DT_PK_ERROR))
-				link_frag(lk, &r->r_ecbs[i].e_stmt->st_code, &r->r_ecbs[i], true);
+		for (uint32_t i = 0; i < r->r_en.en_necbs; i++)
+			if (dt_probe_is(dtp, r->r_en.en_ecbs[i].e_probe, DT_PK_ERROR))
+				link_frag(lk, &r->r_en.en_ecbs[i].e_stmt->st_code,
+					  &r->r_en.en_ecbs[i], true);
 		break;
 	case DT_PX_CLAUSES:
-		for (uint32_t i = 0; i < r->r_necbs; i++)
-			if (r->r_ecbs[i].e_probe == lk->lk_probe)
-				link_frag(lk, &r->r_ecbs[i].e_stmt->st_code, &r->r_ecbs[i], false);
+		for (uint32_t i = 0; i < r->r_en.en_necbs; i++)
+			if (r->r_en.en_ecbs[i].e_probe == lk->lk_probe)
+				link_frag(lk, &r->r_en.en_ecbs[i].e_stmt->st_code,
+					  &r->r_en.en_ecbs[i], false);
 		break;
 	}
 }
@@ -254,7 +257,7 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 		if (in.code == DT_PSEUDO_CODE) {
 			const dt_pseudo_t *px = &fr->fr_px[in.imm];
 
-			if (px->px_kind == DT_PX_DEFOUT && lk->lk_run->r_quiet)
+			if (px->px_kind == DT_PX_DEFOUT && lk->lk_run->r_dr.dr_quiet)
 				skip_to = i + 1 + (size_t)px->px_arg;
 			else if (px->px_kind == DT_PX_FAULTS &&
 				 !jumps_to(o, fix0, lbase + px->px_lfault))
@@ -295,12 +298,12 @@ int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *args
 		return -1;
 	for (int k = 0; k < DT_SUBR_N; k++)
 		lk.lk_sub[k] = dt_frag_label(out);
-	link_frag(&lk, &r->r_ps->ps_prologue, NULL, false);
+	link_frag(&lk, &r->r_en.en_ps->ps_prologue, NULL, false);
 	for (int k = 0; k < DT_SUBR_N; k++) {
 		if (!lk.lk_used[k])
 			continue;
 		dt_frag_place(out, lk.lk_sub[k]);
-		link_frag(&lk, &r->r_ps->ps_subrs[k], NULL, false);
+		link_frag(&lk, &r->r_en.en_ps->ps_subrs[k], NULL, false);
 	}
 	if (out->fr_oom)
 		return dt_set_errno(dtp, EDT_NOMEM);

@@ -301,7 +301,7 @@ typedef enum dt_aggfn {
 #define DT_QUANTIZE_ZERO	63
 #define DT_LLQUANTIZE_MAXORDERS 64
 
-/* An aggregation as compiled; what the consumer keeps of it is in dt_aggstate_t. */
+/* An aggregation as compiled; its map and what the consumer keeps of it are the run's (dt_run.h). */
 typedef struct dt_agg {
 	const char *ag_name; /* without '@'; "" for the anonymous one */
 	uint32_t ag_id;	     /* from 1, in order of first use */
@@ -312,11 +312,6 @@ typedef struct dt_agg {
 	dt_rec_t ag_keys[DT_MAXPROBEARGS]; /* where each key is in the map's key */
 	uint32_t ag_keysize, ag_valsize, ag_nbuckets;
 	int64_t *ag_llqval; /* llquantize: each bucket's label (its lower bound) */
-	/* the loaded program's and the consumer's */
-	int ag_fd;
-	uint64_t ag_normal; /* normalize(): 1 unless set */
-	bool ag_printed;    /* printed by printa: not again at exit */
-	void *ag_snap;	    /* the last snapshot (dt_agg.c) */
 } dt_agg_t;
 
 /*

@@ -54,46 +54,77 @@ typedef struct dt_bprog {
 	uint32_t bp_attach_type; /* as loaded: 0, or KS_UPROBE_MULTI (one link for its sites) */
 } dt_bprog_t;
 
-typedef struct dt_run {
-	dt_stmt_t **r_stmts; /* the clauses of the programs enabled, in order */
-	int r_nstmts;
-	dt_ecb_t *r_ecbs; /* EPID n at r_ecbs[n - 1] */
-	uint32_t r_necbs;
-	size_t r_ecbcap;
-	dt_pstate_t *r_ps; /* what the programs share: variables, aggregations, sizes */
-	dt_layout_t r_layout;
-	dt_agg_t **r_aggs; /* r_ps's, by id - 1 */
-	uint32_t r_naggs;
-	bool r_quiet;
-	bool r_json; /* -x oformat=json */
-	/* kernel objects: the maps by dt_mapid_t (-1: none), dynamic struct variables' */
-	int r_fd[DT_MAP_NFIXED];
-	int *r_soufds;
-	uint32_t r_nsoufds;
-	dt_bprog_t *r_progs;
-	size_t r_nprogs, r_progcap;
-	dt_links_t r_links;
-	ks_perfbuf_t *r_pb;
-	int r_ncpus;
+/* The clauses of the programs exec'd, matched to probes: per dtrace_program_exec. */
+typedef struct dt_enabling {
+	dt_stmt_t **en_stmts; /* the clauses of the programs enabled, in order */
+	int en_nstmts;
+	dt_ecb_t *en_ecbs; /* EPID n at en_ecbs[n - 1] */
+	uint32_t en_necbs;
+	size_t en_ecbcap;
+	dt_pstate_t *en_ps; /* what the programs share: variables, aggregations, sizes */
+	dt_agg_t **en_aggs; /* en_ps's, by id - 1 */
+	uint32_t en_naggs;
+} dt_enabling_t;
+
+/* What dtrace_go made in the kernel, and where it put things: per go. */
+typedef struct dt_loaded {
+	bool ld_started; /* dtrace_go() has run */
+	dt_layout_t ld_layout;
+	int ld_fd[DT_MAP_NFIXED]; /* the maps by dt_mapid_t (-1: none) */
+	int *ld_soufds;		  /* dynamic struct variables' maps */
+	uint32_t ld_nsoufds;
+	int *ld_aggfds; /* aggregations' maps, by id - 1 */
+	uint32_t ld_naggfds;
+	dt_bprog_t *ld_progs;
+	size_t ld_nprogs, ld_progcap;
+	dt_links_t ld_links;
+	int ld_ncpus;
 	/*
 	 * Kernel structure offsets for ppid, vtimestamp, curpsinfo and
 	 * curlwpsinfo, from the kernel's BTF (DT_TOFF_*): -1 where the kernel
 	 * has no such member, -2 (in [0]) until first looked up.
 	 */
-	int r_off[DT_TOFF_N];
-	/* the consumer */
-	FILE *r_out;
-	int r_status; /* DTRACE_STATUS_* */
-	int r_exitval;
-	bool r_started; /* dtrace_go() has run */
-	bool r_exited, r_stopped, r_header_done, r_end_drained;
-	uint64_t *r_drops_seen; /* dt_drops as last reported, [cpu][kind]; then room for a read */
-	int r_error;		/* a callback's errno */
-	/* the target */
-	pid_t r_target;
-	int r_pidfd;
-	bool r_target_exited, r_target_child, r_target_stopped;
-	int r_target_status;
+	int ld_off[DT_TOFF_N];
+} dt_loaded_t;
+
+/* An aggregation as the consumer reads it: the compiled one, its map, what printa and normalize() left. */
+typedef struct dt_aggview {
+	const dt_agg_t *av_ag;
+	int av_fd;		  /* the loaded map (dt_loaded_t's) */
+	uint64_t av_normal;	  /* normalize(): 1 unless set */
+	bool av_printed;	  /* printed by printa: not again at exit */
+	struct dt_asnap *av_snap; /* the last snapshot (dt_agg.c) */
+} dt_aggview_t;
+
+/* The consumer: per work loop, from dt_consume_open on. */
+typedef struct dt_drain {
+	ks_perfbuf_t *dr_pb;
+	bool dr_quiet;
+	bool dr_json; /* -x oformat=json */
+	FILE *dr_out;
+	int dr_status; /* DTRACE_STATUS_* */
+	int dr_exitval;
+	bool dr_exited, dr_stopped, dr_header_done, dr_end_drained;
+	uint64_t *dr_drops_seen; /* dt_drops as last reported, [cpu][kind]; then room for a read */
+	int dr_error;		 /* a callback's errno */
+	dt_aggview_t *dr_aggs;	 /* by id - 1 */
+	uint32_t dr_naggs;
+} dt_drain_t;
+
+/* The process traced: -c (created) or -p (grabbed). */
+typedef struct dt_target {
+	pid_t tg_pid;
+	int tg_pidfd;
+	bool tg_exited, tg_child, tg_stopped;
+	int tg_status;
+} dt_target_t;
+
+/* The run: its four parts, each of one lifetime. */
+typedef struct dt_run {
+	dt_enabling_t r_en;
+	dt_loaded_t r_ld;
+	dt_drain_t r_dr;
+	dt_target_t r_tg;
 } dt_run_t;
 
 /*
@@ -127,8 +158,7 @@ void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd
 int dt_agg_printa(dtrace_hdl_t *, FILE *, const dt_act_t *, const dt_rec_t *, const uint8_t *);
 int dt_agg_printa_fmt(dtrace_hdl_t *, FILE *, const dt_act_t *);
 int dt_agg_libact(dtrace_hdl_t *, const dt_act_t *, const dt_rec_t *, const uint8_t *);
-void dt_agg_snap_free(dt_agg_t *);
-void dt_agg_free(dt_run_t *);
+void dt_agg_snap_free(dt_aggview_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */
 int dt_exec_rescan(dtrace_hdl_t *, dt_run_t *);
 int dt_exec_codegen(dtrace_hdl_t *); /* link every program, no kernel */

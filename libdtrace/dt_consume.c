@@ -518,7 +518,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		return DTRACE_WORKSTATUS_ERROR;
 	}
 	r->r_dr.dr_out = fp;
-	if (dt_exec_rescan(dtp, r) != 0)
+	if (dt_load_rescan(dtp, r) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
 	if ((err = ks_perfbuf_consume(r->r_dr.dr_pb)) < 0) {
 		dt_set_errmsg(dtp, EDT_ENABLING, "cannot read the output buffers: %s",

@@ -690,7 +690,7 @@ struct dtrace_hdl {
 	pid_t dt_rescan_pid;		  /* dt_probe_rescan: the process last read, */
 	uint64_t dt_rescan_hash;	  /* and a hash of its executable mappings */
 	struct dt_pstate *dt_pstate;	  /* what compiled programs share (dt_program.h) */
-	struct dt_run *dt_run;		  /* the enabled program (dt_exec.c), or NULL */
+	struct dt_run *dt_run;		  /* the enabled program (dt_load.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
 	void *dt_errharg, *dt_dropharg;
 	/* last diagnostic; strings live in dt_diagbuf */
@@ -711,7 +711,7 @@ uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);
 /* The values of the oformat option. */
 #define DT_OFORMAT_TEXT 0
 #define DT_OFORMAT_JSON 1
-/* Free the enabled program of the handle, if any (dt_exec.c). */
+/* Free the enabled program of the handle, if any (dt_load.c). */
 void dt_run_free(dtrace_hdl_t *);
 int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

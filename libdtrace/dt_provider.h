@@ -7,7 +7,7 @@
  * dt_probe.c, lists them; a new provider is a new file and a line there.
  *
  * Providers come after the program (dt_program.h: the fragments their
- * argument code is emitted into) and before loading (dt_exec.c, which
+ * argument code is emitted into) and before loading (dt_load.c, which
  * calls them): they know nothing of a run but what they are handed.
  */
 #ifndef DT_PROVIDER_H

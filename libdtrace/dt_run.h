@@ -1,29 +1,8 @@
 /*
- * dt_run.h -- an enabled program: what the code generator (dt_cg.c) lays
- * out, the runtime (dt_exec.c) loads and attaches, and the consumer
- * (dt_consume.c) decodes.
- *
- * The record ABI, shared by the generated BPF code and the consumer:
- *
- *   every output record starts with a u32 EPID (an enabled (clause, probe)
- *   pair, from 1) and a u32 of padding; the clause's data follows at fixed
- *   offsets, each item 8-byte aligned: integers as 8 bytes normalised to
- *   their type, strings as strsize bytes, tracemem as its bytes.  EPID 0 is
- *   an error record (dt_errrec_t).
- *
- * Maps: "state" (array, one value: the header below, then the global
- * variables), "scratch" (per-CPU array, one value: the record being built,
- * clause-local variables, temporaries), "dvars" (hash: thread-local
- * variables and associative arrays, bounded by dynvarsize), "events"
- * (perf event array: the per-CPU output buffers), "dt_drops" (per-CPU
- * array: drops by kind), "dt_errno" (thread -> errno, when read), "dt_zero"
- * (a zero value for new aggregation entries and struct elements), one hash
- * per aggregation and one per dynamic struct or union variable (dt_souvar_t).
- */
-/*
  * dt_run.h -- an enabled program: the compiled clauses (dt_program.h)
- * matched to probes, linked (dt_link.c), loaded and attached (dt_exec.c),
- * and read by the consumer (dt_consume.c, dt_agg.c).
+ * matched to probes, linked (dt_link.c), loaded and attached (dt_load.c),
+ * and read by the consumer (dt_consume.c, dt_agg.c).  The record ABI and
+ * the maps are dt_program.h's.
  */
 #ifndef DT_RUN_H
 #define DT_RUN_H
@@ -159,15 +138,17 @@ int dt_agg_printa(dtrace_hdl_t *, FILE *, const dt_act_t *, const dt_rec_t *, co
 int dt_agg_printa_fmt(dtrace_hdl_t *, FILE *, const dt_act_t *);
 int dt_agg_libact(dtrace_hdl_t *, const dt_act_t *, const dt_rec_t *, const uint8_t *);
 void dt_agg_snap_free(dt_aggview_t *);
+/* The handle's run, made on first use (dt_load.c); NULL: no memory. */
+dt_run_t *dt_run_get(dtrace_hdl_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */
-int dt_exec_rescan(dtrace_hdl_t *, dt_run_t *);
-int dt_exec_codegen(dtrace_hdl_t *); /* link every program, no kernel */
+int dt_load_rescan(dtrace_hdl_t *, dt_run_t *);
+int dt_load_link_all(dtrace_hdl_t *); /* link every program, no kernel */
 /*
  * Load, and close, what dtrace_go would load, and every clause alone on a
  * stand-in BEGIN, profile and USDT probe (each kind of argument operand):
  * what -e accepted must load.  After dtrace_program_exec; nothing is
  * attached.  0, or -1 with the handle's error naming the clause.
  */
-int dt_exec_verify(dtrace_hdl_t *);
+int dt_load_verify(dtrace_hdl_t *);
 
 #endif /* DT_RUN_H */

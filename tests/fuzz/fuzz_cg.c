@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (in != NULL)
 		fclose(in);
 	if (pgp != NULL && dtrace_program_exec(dtp, pgp, NULL) == 0)
-		(void)dt_exec_codegen(dtp);
+		(void)dt_load_link_all(dtp);
 	dtrace_close(dtp);
 	return 0;
 }

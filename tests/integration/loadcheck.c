@@ -5,7 +5,7 @@
  *
  * Compiles FILE as dtrace -Z would (descriptions may match nothing) and
  * then loads, without attaching, what dtrace_go would load and every
- * clause alone on a stand-in BEGIN, profile and USDT probe (dt_exec_verify).
+ * clause alone on a stand-in BEGIN, profile and USDT probe (dt_load_verify).
  * $target is this process.  Exit status: 0 it loads; 2 it does not
  * compile (not this tool's question); 1 it compiles and fails to load (the
  * message on stderr); 77 no privilege to load BPF.
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 		dtrace_close(dtp);
 		return 0;
 	}
-	rc = dtrace_program_exec(dtp, pgp, NULL) == 0 && dt_exec_verify(dtp) == 0 ? 0 : 1;
+	rc = dtrace_program_exec(dtp, pgp, NULL) == 0 && dt_load_verify(dtp) == 0 ? 0 : 1;
 	if (rc != 0) {
 		fprintf(stderr, "%s\n", dtrace_errmsg(dtp, dtrace_errno(dtp)));
 		if (dtrace_errno(dtp) == EDT_NOPRIV)

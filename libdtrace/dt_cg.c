@@ -941,19 +941,9 @@ static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 /* r0 = a temporary holding the string s (len bytes, cut at strsize - 1). */
 static void string_literal(dt_cg_t *cg, const char *s, size_t len)
 {
-	uint32_t off = tmp_string(cg), n = cg->cg_strsize;
-
-	if (len > n - 1)
-		len = n - 1;
-	for (uint32_t i = 0; i < len + 1; i += 4) {
-		uint32_t w = 0;
-
-		for (uint32_t j = 0; j < 4 && i + j < len; j++)
-			w |= (uint32_t)(unsigned char)s[i + j] << (8 * j);
-		emit_sa(cg, KS_ST_MEM(BPF_W, R8, OFF(off + i), (int32_t)w), off);
-	}
-	emit(cg, KS_MOV64_REG(R0, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	dt_frag_string(cg->cg_fr, SA_OFF(tmp_string(cg)), s, len, cg->cg_strsize);
+	if (cg->cg_fr->fr_oom)
+		dt_cnomem(cg->cg_pcb);
 }
 
 /*
@@ -1226,7 +1216,10 @@ static void v_errno(dt_cg_t *cg, dt_node_t *n, int arg)
 	int none = label(cg);
 
 	(void)n, (void)arg;
-	cg->cg_ps->ps_use_errno = true;
+	if (!cg->cg_ps->ps_use_errno) { /* the watcher's program, made once */
+		dt_cg_errno_prog(&cg->cg_ps->ps_errno);
+		cg->cg_ps->ps_use_errno = true;
+	}
 	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
 	emit(cg, KS_STX_MEM(BPF_W, FP, R0, SLOT_TMP));
 	emit_map(cg, R1, DT_MAP_ERRNO);

@@ -134,21 +134,8 @@ static void probe_string(dt_link_t *lk, const dt_ecb_t *ecb, int which, uint32_t
 			: which == 1 ? pd->dtpd_mod
 			: which == 2 ? pd->dtpd_func
 				     : pd->dtpd_name;
-	uint32_t len = (uint32_t)strlen(s), n = lk->lk_run->r_ld.ld_layout.ly_strsize;
 
-	off += lk->lk_run->r_ld.ld_layout.ly_base[DT_SR_TMP];
-	if (len > n - 1)
-		len = n - 1;
-	for (uint32_t i = 0; i < len + 1; i += 4) {
-		uint32_t w = 0;
-
-		for (uint32_t j = 0; j < 4 && i + j < len; j++)
-			w |= (uint32_t)(unsigned char)s[i + j] << (8 * j);
-		dt_frag_emit(lk->lk_out,
-			     KS_ST_MEM(BPF_W, BPF_REG_8, (int16_t)(off + i), (int32_t)w));
-	}
-	dt_frag_emit(lk->lk_out, KS_MOV64_REG(BPF_REG_0, BPF_REG_8));
-	dt_frag_emit(lk->lk_out, KS_ALU64_IMM(BPF_ADD, BPF_REG_0, (int32_t)off));
+	dt_frag_string(lk->lk_out, off, s, strlen(s), lk->lk_run->r_ld.ld_layout.ly_strsize);
 }
 
 static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb_t *ecb,
@@ -282,7 +269,13 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 		link_error(lk, EDT_NOMEM, "out of memory linking a program");
 }
 
-int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec, dt_frag_t *out)
+/*
+ * Link the fragment top (a prologue and the clauses it takes, or a whole
+ * program) for probe p (or none), then the subprograms it calls; apply
+ * what expansions left to relocate; resolve the jumps.
+ */
+static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *argspec,
+			const dt_frag_t *top, dt_frag_t *out)
 {
 	dt_link_t lk;
 	char err[256];
@@ -290,7 +283,7 @@ int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *args
 	memset(&lk, 0, sizeof(lk));
 	lk.lk_dtp = dtp;
 	lk.lk_run = r;
-	lk.lk_probe = probe;
+	lk.lk_probe = p;
 	lk.lk_out = out;
 	if (argspec != NULL && (lk.lk_nargs = dt_stapsdt_args(argspec, lk.lk_args)) < 0)
 		lk.lk_nargs = 0;
@@ -298,7 +291,7 @@ int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *args
 		return -1;
 	for (int k = 0; k < DT_SUBR_N; k++)
 		lk.lk_sub[k] = dt_frag_label(out);
-	link_frag(&lk, &r->r_en.en_ps->ps_prologue, NULL, false);
+	link_frag(&lk, top, NULL, false);
 	for (int k = 0; k < DT_SUBR_N; k++) {
 		if (!lk.lk_used[k])
 			continue;
@@ -307,7 +300,7 @@ int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *args
 	}
 	if (out->fr_oom)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	/* what expansions emitted with relocations (a fault's error record) */
+	/* what expansions emitted with relocations (a fault's error record, a probe's name) */
 	for (size_t i = 0; i < out->fr_nrel; i++)
 		relocate(&lk, &out->fr_insns[out->fr_rel[i].rl_insn], &out->fr_rel[i], NULL);
 	out->fr_nrel = 0;
@@ -316,26 +309,12 @@ int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *args
 	return 0;
 }
 
+int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec, dt_frag_t *out)
+{
+	return link_program(dtp, r, probe, argspec, &r->r_en.en_ps->ps_prologue, out);
+}
+
 int dt_link_errno(dtrace_hdl_t *dtp, dt_run_t *r, dt_frag_t *out)
 {
-	dt_frag_t fr = { 0 };
-	dt_link_t lk;
-	char err[256];
-
-	memset(&lk, 0, sizeof(lk));
-	lk.lk_dtp = dtp;
-	lk.lk_run = r;
-	lk.lk_out = out;
-	dt_cg_errno_prog(&fr);
-	if (setjmp(lk.lk_jmp) != 0) {
-		dt_frag_free(&fr);
-		return -1;
-	}
-	if (fr.fr_oom)
-		link_error(&lk, EDT_NOMEM, "out of memory");
-	link_frag(&lk, &fr, NULL, false);
-	dt_frag_free(&fr);
-	if (dt_frag_resolve(out, err, sizeof(err)) != 0)
-		return dt_set_errmsg(dtp, EDT_ENABLING, "%s", err);
-	return 0;
+	return link_program(dtp, r, 0, NULL, &r->r_en.en_ps->ps_errno, out);
 }

@@ -176,6 +176,15 @@ int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 	return 0;
 }
 
+int dt_probe_attach_err(dtrace_hdl_t *dtp, size_t p, int err)
+{
+	const dtrace_probedesc_t *pd = &dtp->dt_probes[p];
+
+	return dt_set_errmsg(dtp, err == EPERM || err == EACCES ? EDT_NOPRIV : EDT_ENABLING,
+			     "cannot enable %s:%s:%s:%s: %s", pd->dtpd_provider, pd->dtpd_mod,
+			     pd->dtpd_func, pd->dtpd_name, strerror(err));
+}
+
 int dt_links_add(dtrace_hdl_t *dtp, dt_links_t *l, int fd)
 {
 	if (dt_grow(&l->ln_fds, &l->ln_cap, l->ln_n, sizeof(int), 16) != 0) {

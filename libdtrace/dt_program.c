@@ -137,6 +137,7 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 	free(ps->ps_souvars);
 	free(ps->ps_aggs);
 	dt_frag_free(&ps->ps_prologue);
+	dt_frag_free(&ps->ps_errno);
 	for (int i = 0; i < DT_SUBR_N; i++)
 		dt_frag_free(&ps->ps_subrs[i]);
 	dt_arena_free(&ps->ps_arena);
@@ -257,6 +258,23 @@ void dt_frag_fault(dt_frag_t *fr, int kind, int addrreg, int action, int lfault)
 		dt_frag_reloc(fr, DT_RL_SCR, DT_SR_ERR);
 	}
 	dt_frag_emit_to(fr, KS_JA(0), lfault);
+}
+
+void dt_frag_string(dt_frag_t *fr, uint32_t off, const char *s, size_t len, uint32_t strsize)
+{
+	if (len > strsize - 1)
+		len = strsize - 1;
+	for (uint32_t i = 0; i < len + 1; i += 4) {
+		uint32_t w = 0;
+
+		for (uint32_t j = 0; j < 4 && i + j < len; j++)
+			w |= (uint32_t)(unsigned char)s[i + j] << (8 * j);
+		dt_frag_emit(fr, KS_ST_MEM(BPF_W, BPF_REG_8, (int16_t)(off + i), (int32_t)w));
+		dt_frag_reloc(fr, DT_RL_SCR, DT_SR_TMP);
+	}
+	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_0, BPF_REG_8));
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_ADD, BPF_REG_0, (int32_t)off));
+	dt_frag_reloc(fr, DT_RL_SCR, DT_SR_TMP);
 }
 
 void dt_frag_load_user(dt_frag_t *fr, size_t sz, bool sign, int action, int lfault)

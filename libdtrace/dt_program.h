@@ -209,6 +209,8 @@ void dt_frag_free(dt_frag_t *);
 void dt_frag_extend(dt_frag_t *, int reg, size_t sz, bool sign); /* from sz bytes */
 /* The error record of a fault (r8's DT_SR_ERR), then a jump to the clause's lfault. */
 void dt_frag_fault(dt_frag_t *, int kind, int addrreg, int action, int lfault);
+/* r0 = a temporary at off in DT_SR_TMP holding s (len bytes, cut at strsize - 1). */
+void dt_frag_string(dt_frag_t *, uint32_t off, const char *s, size_t len, uint32_t strsize);
 /* r0 = sz bytes of user memory at r0, extended; a bad address faults (r9 clobbered). */
 void dt_frag_load_user(dt_frag_t *, size_t sz, bool sign, int action, int lfault);
 
@@ -352,6 +354,7 @@ typedef struct dt_pstate {
 	uint32_t ps_state;     /* the state value's size: header and globals */
 	bool ps_use_errno;     /* a clause reads errno */
 	dt_frag_t ps_prologue; /* finds the maps, checks the activity, DT_PX_CLAUSES */
+	dt_frag_t ps_errno;    /* the errno watcher (a sys_exit raw tracepoint's), if used */
 	dt_frag_t ps_subrs[DT_SUBR_N];
 	bool ps_ready;
 } dt_pstate_t;

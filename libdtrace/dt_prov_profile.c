@@ -111,15 +111,6 @@ static int arg(const dt_argreq_t *rq, int i)
 	return 0;
 }
 
-static int attach_err(dtrace_hdl_t *dtp, size_t p, int err)
-{
-	const dtrace_probedesc_t *pd = &dtp->dt_probes[p];
-
-	return dt_set_errmsg(dtp, err == EPERM || err == EACCES ? EDT_NOPRIV : EDT_ENABLING,
-			     "cannot enable %s:%s:%s:%s: %s", pd->dtpd_provider, pd->dtpd_mod,
-			     pd->dtpd_func, pd->dtpd_name, strerror(err));
-}
-
 /* profile-N: a timer on every online CPU; tick-N: on the first online one */
 static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint32_t attach_type,
 		  int ncpus, dt_links_t *links)
@@ -132,13 +123,13 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 		if ((link = ks_attach_timer(fd, cpu, pi->pi_period)) == -ENODEV)
 			continue; /* a possible CPU that is not online */
 		if (link < 0)
-			return attach_err(dtp, p, -link);
+			return dt_probe_attach_err(dtp, p, -link);
 		if (dt_links_add(dtp, links, link) != 0)
 			return -1;
 		if (pi->pi_kind == DT_PK_TICK)
 			return 0;
 	}
-	return pi->pi_kind == DT_PK_TICK ? attach_err(dtp, p, ENODEV) : 0;
+	return pi->pi_kind == DT_PK_TICK ? dt_probe_attach_err(dtp, p, ENODEV) : 0;
 }
 
 const dt_provimpl_t dt_prov_profile = {

@@ -650,15 +650,6 @@ static int arg(const dt_argreq_t *rq, int i)
 
 /* ---------------------------------------------------------------- attaching */
 
-static int attach_err(dtrace_hdl_t *dtp, size_t p, int err)
-{
-	const dtrace_probedesc_t *pd = &dtp->dt_probes[p];
-
-	return dt_set_errmsg(dtp, err == EPERM || err == EACCES ? EDT_NOPRIV : EDT_ENABLING,
-			     "cannot enable %s:%s:%s:%s: %s", pd->dtpd_provider, pd->dtpd_mod,
-			     pd->dtpd_func, pd->dtpd_name, strerror(err));
-}
-
 /* Every site of the probe with the argument spec, in one link. */
 static int attach_multi(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, dt_links_t *links)
 {
@@ -690,7 +681,7 @@ static int attach_multi(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd
 	free(refs);
 	if (link == -ESRCH && pi->pi_pid > 0) /* the process has gone */
 		return 0;
-	return link < 0 ? attach_err(dtp, p, -link) : dt_links_add(dtp, links, link);
+	return link < 0 ? dt_probe_attach_err(dtp, p, -link) : dt_links_add(dtp, links, link);
 }
 
 static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint32_t attach_type,
@@ -710,7 +701,7 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 		if (link == -ESRCH && pi->pi_pid > 0) /* the process has gone */
 			continue;
 		if (link < 0)
-			return attach_err(dtp, p, -link);
+			return dt_probe_attach_err(dtp, p, -link);
 		if (dt_links_add(dtp, links, link) != 0)
 			return -1;
 	}

@@ -96,6 +96,9 @@ static inline const dt_provimpl_t *dt_probe_prov(const dtrace_hdl_t *dtp, size_t
 	return dtp->dt_pinfo[p].pi_prov;
 }
 
+/* "cannot enable P:M:F:N: why" for errno err (EDT_NOPRIV for EPERM, EACCES): -1. */
+int dt_probe_attach_err(dtrace_hdl_t *, size_t p, int err);
+
 /* Let every provider make the probes a description names on demand: 0, or -1. */
 int dt_probe_provide(dtrace_hdl_t *, const dtrace_probedesc_t *);
 

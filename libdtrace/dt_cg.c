@@ -85,6 +85,8 @@ typedef struct dt_cg {
 } dt_cg_t;
 
 static _Noreturn void cg_verror(dt_cg_t *cg, const dt_node_t *n, const char *tag, const char *fmt,
+				va_list ap) __attribute__((format(printf, 4, 0)));
+static _Noreturn void cg_verror(dt_cg_t *cg, const dt_node_t *n, const char *tag, const char *fmt,
 				va_list ap)
 {
 	char msg[512];

@@ -1835,6 +1835,19 @@ static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
 }
 
+/*
+ * htons, htonl, htonll and their ntoh twins (bits: 16, 32, 64): the
+ * argument converted to the prototype's uintN_t, as C would, then in
+ * network order.  BPF_TO_BE is both: it keeps the low bits and swaps
+ * them on a little-endian machine only, so the code is right on either;
+ * ntoh is the same swap.
+ */
+static void s_byteorder(dt_cg_t *cg, dt_node_t *n, int bits)
+{
+	cg_expr(cg, n->dn_args);
+	emit(cg, KS_ENDIAN(BPF_TO_BE, R0, bits));
+}
+
 /* A subroutine's value in r0. */
 static void cg_call(dt_cg_t *cg, dt_node_t *n)
 {
@@ -2655,6 +2668,12 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_WALLTIMESTAMP] = { v_walltimestamp, 0 },
 	/* subroutines */
 	[DT_B_COPYINSTR] = { s_copyinstr, 0 },
+	[DT_B_HTONL] = { s_byteorder, 32 },
+	[DT_B_HTONLL] = { s_byteorder, 64 },
+	[DT_B_HTONS] = { s_byteorder, 16 },
+	[DT_B_NTOHL] = { s_byteorder, 32 },
+	[DT_B_NTOHLL] = { s_byteorder, 64 },
+	[DT_B_NTOHS] = { s_byteorder, 16 },
 	[DT_B_STRJOIN] = { s_strjoin, 0 },
 	[DT_B_STRLEN] = { s_strlen, 0 },
 	/* actions */

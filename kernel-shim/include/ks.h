@@ -45,6 +45,8 @@
 #define KS_JA(off)		    KS_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
 #define KS_CALL(helper)		    KS_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, helper)
 #define KS_EXIT()		    KS_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* d converted to a bits-wide integer in byte order end (BPF_TO_BE, BPF_TO_LE), zero-extended */
+#define KS_ENDIAN(end, d, bits) KS_INSN(BPF_ALU | BPF_END | (end), d, 0, 0, bits)
 /* a map's fd into d: two instructions */
 #define KS_LD_MAP_FD(d, fd) \
 	KS_INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), KS_INSN(0, 0, 0, 0, 0)

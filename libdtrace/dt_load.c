@@ -122,7 +122,6 @@ static int match_stmt(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t first, un
 
 			if (!dt_probe_match(&desc, &dtp->dt_probes[i]))
 				continue;
-			/* a USDT probe in every process needs a path in its description */
 			if ((rc = add_ecb(dtp, r, stmt, i)) < 0)
 				return -1;
 			*nmatch += (unsigned)rc;
@@ -186,7 +185,7 @@ static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *ar
 	if (dt_grow(&r->r_ld.ld_progs, &r->r_ld.ld_progcap, r->r_ld.ld_nprogs, sizeof(dt_bprog_t),
 		    16) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	r->r_ld.ld_progs[r->r_ld.ld_nprogs++] = (dt_bprog_t){ probe, argspec, -1, false };
+	r->r_ld.ld_progs[r->r_ld.ld_nprogs++] = (dt_bprog_t){ probe, argspec, -1, 0 };
 	return 0;
 }
 
@@ -558,7 +557,7 @@ int dt_load_link_all(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r = dtp->dt_run;
 
-	if (r == NULL || r->r_en.en_nstmts == 0) /* clauses that match nothing are sized on BEGIN */
+	if (r == NULL || r->r_en.en_nstmts == 0)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
@@ -624,6 +623,7 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 	size_t begin = dtp->dt_nprobes, profile = dtp->dt_nprobes, usdt;
 	dt_pinfo_t upi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT };
 	dt_ptab_t t;
+	int rc = 0;
 
 	if (r == NULL || r->r_en.en_nstmts == 0)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
@@ -647,12 +647,13 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 	if (dt_ptab_add(&t, "verify", "", "", "usdt", &upi) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	dt_ptab_put(dtp, &t);
-	for (int s = 0; s < r->r_en.en_nstmts; s++)
+	for (int s = 0; s < r->r_en.en_nstmts && rc == 0; s++)
 		if (verify_on(dtp, r, r->r_en.en_stmts[s], begin, NULL, "BEGIN") != 0 ||
 		    verify_on(dtp, r, r->r_en.en_stmts[s], profile, NULL, "profile") != 0 ||
 		    verify_on(dtp, r, r->r_en.en_stmts[s], usdt, verify_argspec, "USDT") != 0)
-			return -1;
-	return 0;
+			rc = -1;
+	dtp->dt_nprobes = usdt; /* the stand-in leaves the table: it is last */
+	return rc;
 }
 
 int dtrace_go(dtrace_hdl_t *dtp)
@@ -668,7 +669,7 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	if ((r = dtp->dt_run) == NULL ||
 	    (r->r_en.en_necbs == 0 && (r->r_tg.tg_pid <= 0 || r->r_en.en_nstmts == 0)))
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
-	if (r->r_ld.ld_started)
+	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0) /* or dt_load_link_all() ran */
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
 	if (geteuid() != 0 && access("/proc/self/status", R_OK) == 0) {
 		/* CAP_BPF is bit 39, CAP_PERFMON 38 */

@@ -97,8 +97,11 @@ static int arg(const dt_argreq_t *rq, int i)
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
 		return 0;
 	}
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 136)); /* pt_regs cs */
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 128)); /* pt_regs ip */
+	/* the privilege level in cs says whose pc ip is (pt_regs, as the architecture lays it) */
+	dt_frag_emit(o,
+		     KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, (int16_t)ks_reg_offset("cs", NULL)));
+	dt_frag_emit(o,
+		     KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)ks_reg_offset("ip", NULL)));
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, 3));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), user);
 	if (i == 1)

@@ -1,10 +1,11 @@
 /*
- * libFuzzer target: the D back-end.  Programs that compile are matched to
- * this machine's probes (-Z: clauses that match nothing are built for BEGIN,
- * as dtrace_go sizes them) and code-generated in both of dtrace_go's passes
- * (sizing, then final layout), without loading anything into the kernel.
- * The code generator must refuse what it cannot build with an error, never
- * crash, hang, leak or read out of bounds.
+ * libFuzzer target: the D back-end.  Compiling generates each clause's
+ * code; programs that compile are then matched to this machine's probes
+ * (-Z) and every probe's program is linked as dtrace_go links it (the
+ * prologue, the clauses, their argument code, the ERROR clauses in fault
+ * blocks, relocations, jumps), without loading anything into the kernel.
+ * The code generator and the linker must refuse what they cannot build
+ * with an error, never crash, hang, leak or read out of bounds.
  */
 #include <stdint.h>
 #include <stdio.h>

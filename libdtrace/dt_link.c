@@ -23,6 +23,14 @@ typedef struct dt_link {
 	dt_stapsdt_arg_t lk_args[DT_MAXPROBEARGS]; /* a USDT probe's, from its note */
 	int lk_nargs;
 	int lk_sub[DT_SUBR_N]; /* the subprograms' labels in lk_out */
+	/*
+	 * Each fragment's labels in the order of their places, one buffer per
+	 * depth of link_frag (the prologue, a clause, an ERROR clause in its
+	 * fault block): freed by link_program, also after a link_error.
+	 */
+	int *lk_order[4];
+	size_t lk_ordcap[4];
+	int lk_depth;
 	bool lk_used[DT_SUBR_N];
 	jmp_buf lk_jmp;
 } dt_link_t;
@@ -48,10 +56,15 @@ static int map_fd(dt_link_t *lk, uint32_t map)
 
 	if (map < DT_MAP_NFIXED)
 		return r->r_ld.ld_fd[map];
-	if (map >= DT_MAP_SOU(0) && map - DT_MAP_SOU(0) < r->r_ld.ld_nsoufds)
-		return r->r_ld.ld_soufds[map - DT_MAP_SOU(0)];
-	if (map >= DT_MAP_AGG(1) && map - DT_MAP_AGG(0) <= r->r_ld.ld_naggfds)
-		return r->r_ld.ld_aggfds[map - DT_MAP_AGG(1)];
+	/* a compiled map that is not made (dt_load_link_all: no kernel) links as -1 */
+	if (map >= DT_MAP_SOU(0) && map - DT_MAP_SOU(0) < r->r_en.en_ps->ps_nsouvars)
+		return map - DT_MAP_SOU(0) < r->r_ld.ld_nsoufds
+			   ? r->r_ld.ld_soufds[map - DT_MAP_SOU(0)]
+			   : -1;
+	if (map >= DT_MAP_AGG(1) && map - DT_MAP_AGG(0) <= r->r_en.en_naggs)
+		return map - DT_MAP_AGG(0) <= r->r_ld.ld_naggfds
+			   ? r->r_ld.ld_aggfds[map - DT_MAP_AGG(1)]
+			   : -1;
 	link_error(lk, EDT_ENABLING, "internal error: a program names an unknown map");
 }
 
@@ -204,13 +217,25 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 	size_t fix0 = o->fr_nfix; /* the jumps this fragment's code makes start here */
 	size_t ri = 0, fi = 0, li = 0, nl = (size_t)fr->fr_nlabels;
 	int *order;
+	size_t *cap;
 	size_t skip_to = 0;
 
 	/* the fragment's labels in the program, and in the order of their places */
 	for (int l = 0; l < fr->fr_nlabels; l++)
 		(void)dt_frag_label(o);
-	if ((order = malloc((nl ? nl : 1) * sizeof(int))) == NULL)
-		link_error(lk, EDT_NOMEM, "out of memory linking a program");
+	if (lk->lk_depth >= 4)
+		link_error(lk, EDT_ENABLING, "internal error: fragments nest too deeply");
+	cap = &lk->lk_ordcap[lk->lk_depth];
+	if (*cap < nl || lk->lk_order[lk->lk_depth] == NULL) {
+		size_t nc = nl > 2 * *cap ? nl : 2 * *cap;
+		int *no = realloc(lk->lk_order[lk->lk_depth], (nc ? nc : 16) * sizeof(int));
+
+		if (no == NULL)
+			link_error(lk, EDT_NOMEM, "out of memory linking a program");
+		lk->lk_order[lk->lk_depth] = no;
+		*cap = nc ? nc : 16;
+	}
+	order = lk->lk_order[lk->lk_depth++];
 	for (size_t l = 0; l < nl; l++)
 		order[l] = (int)l;
 	for (size_t a = 1; a < nl; a++) { /* insertion sort: placed in nearly this order */
@@ -264,7 +289,7 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 	}
 	while (li < nl)
 		dt_frag_place(o, lbase + order[li++]);
-	free(order);
+	lk->lk_depth--;
 	if (o->fr_oom)
 		link_error(lk, EDT_NOMEM, "out of memory linking a program");
 }
@@ -287,8 +312,11 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	lk.lk_out = out;
 	if (argspec != NULL && (lk.lk_nargs = dt_stapsdt_args(argspec, lk.lk_args)) < 0)
 		lk.lk_nargs = 0;
-	if (setjmp(lk.lk_jmp) != 0)
+	if (setjmp(lk.lk_jmp) != 0) {
+		for (int d = 0; d < 4; d++)
+			free(lk.lk_order[d]);
 		return -1;
+	}
 	for (int k = 0; k < DT_SUBR_N; k++)
 		lk.lk_sub[k] = dt_frag_label(out);
 	link_frag(&lk, top, NULL, false);
@@ -298,6 +326,8 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 		dt_frag_place(out, lk.lk_sub[k]);
 		link_frag(&lk, &r->r_en.en_ps->ps_subrs[k], NULL, false);
 	}
+	for (int d = 0; d < 4; d++)
+		free(lk.lk_order[d]);
 	if (out->fr_oom)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	/* what expansions emitted with relocations (a fault's error record, a probe's name) */

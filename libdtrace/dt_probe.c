@@ -13,8 +13,8 @@
 #include "dt_provider.h"
 
 /* The registry: every provider, in the order their probes are listed. */
-const dt_provimpl_t *const dt_providers[] = { &dt_prov_dtrace, &dt_prov_profile, &dt_prov_usdt,
-					      NULL };
+#define DT_PROV_ENTRY(name) &dt_prov_##name,
+const dt_provimpl_t *const dt_providers[] = { DT_PROVIDERS(DT_PROV_ENTRY) NULL };
 
 /* ---------------------------------------------------------------- descriptions */
 

@@ -79,9 +79,18 @@ typedef struct dt_provimpl {
 			 uint32_t attach_type, int ncpus, dt_links_t *);
 } dt_provimpl_t;
 
-extern const dt_provimpl_t dt_prov_dtrace, dt_prov_profile, dt_prov_usdt;
+/*
+ * The providers, in the order their probes are first listed: each NAME is
+ * a file dt_prov_NAME.c that defines dt_prov_NAME.  A new provider is its
+ * file and its name here.
+ */
+#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt)
 
-/* Every provider, in the order its probes are first listed; NULL ends it. */
+#define DT_PROV_EXTERN(name) extern const dt_provimpl_t dt_prov_##name;
+DT_PROVIDERS(DT_PROV_EXTERN)
+#undef DT_PROV_EXTERN
+
+/* Every provider of DT_PROVIDERS, in its order; NULL ends it. */
 extern const dt_provimpl_t *const dt_providers[];
 
 /* What dtrace_go and the consumer need to know of the dtrace provider's own probes. */

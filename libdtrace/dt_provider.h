@@ -4,7 +4,8 @@
  * dtrace -l and matching), which it makes on demand, the BPF programs a
  * probe needs and their type, the code that reads a probe argument, and
  * how a loaded program is attached.  The registry, dt_providers[] in
- * dt_probe.c, lists them; a new provider is a new file and a line there.
+ * dt_probe.c, is made from DT_PROVIDERS below: a new provider is a new file
+ * and its name there.
  *
  * Providers come after the program (dt_program.h: the fragments their
  * argument code is emitted into) and before loading (dt_load.c, which

@@ -1914,16 +1914,17 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	int fn = aggfn_of(id != NULL && id->di_func != NULL ? id->di_func->db_id : DT_B_NBUILTINS);
 	dt_agg_t *ag;
 	uint32_t off = 0;
+	char key[256], *kname;
 
-	for (uint32_t i = 0; i < ps->ps_naggs; i++)
-		if (strcmp(ps->ps_aggs[i]->ag_name, an->dn_name) == 0) {
-			if ((int)ps->ps_aggs[i]->ag_fn != fn)
-				cg_verror_tag(cg, call, "D_AGG_REDEF",
-					      "@%s is %s( ) in another program, %s( ) here",
-					      an->dn_name, aggfn_names[ps->ps_aggs[i]->ag_fn],
-					      fn >= 0 ? aggfn_names[fn] : "?");
-			return ps->ps_aggs[i];
-		}
+	/* by name in the table of variables, as @name: one look-up, not a walk of the list */
+	snprintf(key, sizeof(key), "@%s", an->dn_name);
+	if ((ag = (dt_agg_t *)dt_strset_get(ps->ps_vars, key)) != NULL) {
+		if ((int)ag->ag_fn != fn)
+			cg_verror_tag(cg, call, "D_AGG_REDEF",
+				      "@%s is %s( ) in another program, %s( ) here", an->dn_name,
+				      aggfn_names[ag->ag_fn], fn >= 0 ? aggfn_names[fn] : "?");
+		return ag;
+	}
 	if (fn < 0)
 		cg_limit(cg, call, "@%s has no aggregating function", an->dn_name);
 	if (dt_grow(&ps->ps_aggs, &ps->ps_aggcap, ps->ps_naggs, sizeof(dt_agg_t *), 4) != 0)
@@ -1931,6 +1932,9 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	if ((ag = dt_arena_alloc(&ps->ps_arena, sizeof(*ag))) == NULL ||
 	    (ag->ag_name = dt_arena_strndup(&ps->ps_arena, an->dn_name, strlen(an->dn_name))) ==
 		NULL)
+		dt_cnomem(cg->cg_pcb);
+	if ((kname = dt_arena_strndup(&ps->ps_arena, key, strlen(key))) == NULL ||
+	    dt_strset_add(ps->ps_vars, kname, ag, NULL) < 0)
 		dt_cnomem(cg->cg_pcb);
 	ps->ps_aggs[ps->ps_naggs++] = ag;
 	ag->ag_id = ps->ps_naggs;

@@ -339,7 +339,7 @@ uint32_t dt_llq_orders(const int64_t args[4], dt_llq_order_t *o, int *norders);
  */
 typedef struct dt_pstate {
 	dt_arena_t ps_arena;
-	dt_strset_t *ps_vars; /* variable name -> its place (dt_cg.c) */
+	dt_strset_t *ps_vars; /* variable name -> its place (dt_cg.c); "@name" -> its dt_agg_t */
 	int ps_nvarids;
 	dt_souvar_t *ps_souvars;
 	uint32_t ps_nsouvars;

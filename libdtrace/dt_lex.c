@@ -617,7 +617,7 @@ static bool lex_pspec(dt_pcb_t *pcb, dt_token_t *tk)
 		memcpy(name, pcb->pcb_buf + s, n);
 		name[n] = '\0';
 		for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
-			if (strcmp(keywords[i].name, name) == 0)
+			if (keywords[i].name[0] == name[0] && strcmp(keywords[i].name, name) == 0)
 				return false;
 		if (pcb->pcb_types != NULL && dt_type_lookup(pcb->pcb_types, name) != NULL)
 			return false;
@@ -700,7 +700,8 @@ static void lex_token(dt_pcb_t *pcb, dt_token_t *tk)
 		tk->tk_str = lex_name(pcb, &tk->tk_len);
 		tk->tk_kind = T_IDENT;
 		for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
-			if (strcmp(keywords[i].name, tk->tk_str) == 0) {
+			if (keywords[i].name[0] == tk->tk_str[0] &&
+			    strcmp(keywords[i].name, tk->tk_str) == 0) {
 				tk->tk_kind = keywords[i].tok;
 				break;
 			}
@@ -747,8 +748,12 @@ static void lex_token(dt_pcb_t *pcb, dt_token_t *tk)
 		return;
 	}
 	for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
-		size_t n = strlen(operators[i].op);
+		size_t n;
 
+		if (operators[i].op[0] !=
+		    pcb->pcb_buf[pcb->pcb_pos]) /* the memcmp only for those */
+			continue;
+		n = strlen(operators[i].op);
 		if (pcb->pcb_pos + n <= pcb->pcb_len &&
 		    memcmp(pcb->pcb_buf + pcb->pcb_pos, operators[i].op, n) == 0) {
 			while (n-- > 0)

@@ -97,6 +97,57 @@ int dt_frag_resolve(dt_frag_t *fr, char *err, size_t errlen)
 	return 0;
 }
 
+void dt_frag_reset(dt_frag_t *fr)
+{
+	fr->fr_len = 0;
+	fr->fr_nlabels = 0;
+	fr->fr_nfix = fr->fr_nrel = fr->fr_npx = 0;
+}
+
+/* n elements of size bytes from src into a new exact-size array at *dst: 0, or -1. */
+static int dup_array(void *dst, const void *src, size_t n, size_t size, size_t *cap)
+{
+	void **d = dst;
+
+	*d = NULL;
+	if (cap != NULL)
+		*cap = n;
+	if (n == 0)
+		return 0;
+	if ((*d = malloc(n * size)) == NULL)
+		return -1;
+	memcpy(*d, src, n * size);
+	return 0;
+}
+
+int dt_frag_copy(dt_frag_t *dst, const dt_frag_t *src)
+{
+	size_t labcap;
+
+	memset(dst, 0, sizeof(*dst));
+	if (src->fr_oom ||
+	    dup_array(&dst->fr_insns, src->fr_insns, src->fr_len, sizeof(struct bpf_insn),
+		      &dst->fr_cap) != 0 ||
+	    dup_array(&dst->fr_labels, src->fr_labels, (size_t)src->fr_nlabels, sizeof(long),
+		      &labcap) != 0 ||
+	    dup_array(&dst->fr_fix, src->fr_fix, src->fr_nfix, sizeof(dt_fixup_t),
+		      &dst->fr_fixcap) != 0 ||
+	    dup_array(&dst->fr_rel, src->fr_rel, src->fr_nrel, sizeof(dt_reloc_t),
+		      &dst->fr_relcap) != 0 ||
+	    dup_array(&dst->fr_px, src->fr_px, src->fr_npx, sizeof(dt_pseudo_t), &dst->fr_pxcap) !=
+		0) {
+		dt_frag_free(dst);
+		return -1;
+	}
+	dst->fr_len = src->fr_len;
+	dst->fr_labcap = labcap;
+	dst->fr_nlabels = src->fr_nlabels;
+	dst->fr_nfix = src->fr_nfix;
+	dst->fr_nrel = src->fr_nrel;
+	dst->fr_npx = src->fr_npx;
+	return 0;
+}
+
 void dt_frag_free(dt_frag_t *fr)
 {
 	free(fr->fr_insns);
@@ -138,6 +189,7 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 	free(ps->ps_aggs);
 	dt_frag_free(&ps->ps_prologue);
 	dt_frag_free(&ps->ps_errno);
+	dt_frag_free(&ps->ps_work);
 	for (int i = 0; i < DT_SUBR_N; i++)
 		dt_frag_free(&ps->ps_subrs[i]);
 	dt_arena_free(&ps->ps_arena);

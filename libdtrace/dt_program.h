@@ -201,6 +201,10 @@ void dt_frag_pseudo(dt_frag_t *, const dt_pseudo_t *);
  */
 int dt_frag_resolve(dt_frag_t *, char *err, size_t errlen);
 void dt_frag_free(dt_frag_t *);
+/* Empty a fragment for reuse; it keeps its memory. */
+void dt_frag_reset(dt_frag_t *);
+/* A copy of src in arrays of its exact sizes: 0, or -1 (no memory; dst empty). */
+int dt_frag_copy(dt_frag_t *dst, const dt_frag_t *src);
 
 /*
  * Sequences the code generator and the providers' argument code share.
@@ -356,6 +360,7 @@ typedef struct dt_pstate {
 	dt_frag_t ps_prologue; /* finds the maps, checks the activity, DT_PX_CLAUSES */
 	dt_frag_t ps_errno;    /* the errno watcher (a sys_exit raw tracepoint's), if used */
 	dt_frag_t ps_subrs[DT_SUBR_N];
+	dt_frag_t ps_work; /* where code generation builds a clause, reused (dt_cg.c) */
 	bool ps_ready;
 } dt_pstate_t;
 

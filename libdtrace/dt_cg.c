@@ -1306,48 +1306,57 @@ static void call_sub(dt_cg_t *cg, dt_subr_t sub)
 	cg->cg_st->st_subrs[sub] = true;
 }
 
-/* r0 = strcmp(r1, r2) over strsize bytes at most; r1, r2 point into map values. */
+/*
+ * r0 = strcmp(r1, r2) over strsize bytes at most; r1, r2 point into map
+ * values at 8-byte boundaries (every string's place is).  A word at a
+ * time: the verifier walks a bounded loop once per iteration and keeps a
+ * branch pending for each, so a byte loop over 4096-byte strings exceeded
+ * its 8192 pending branches at one call.  Equal words holding a NUL end
+ * it, equal; the first word that differs is compared byte by byte.
+ */
 static void sub_strcmp(dt_cg_t *cg)
 {
-	int loop = label(cg), diff = label(cg), eq = label(cg);
+	int loop = label(cg), diff = label(cg), ret = label(cg), eq = label(cg);
 
 	emit(cg, KS_MOV64_IMM(R3, 0));
 	place(cg, loop);
 	emit_to(cg, KS_JMP_IMM(BPF_JGE, R3, (int32_t)cg->cg_strsize, 0), eq);
 	emit(cg, KS_MOV64_REG(R4, R1));
 	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R3));
-	emit(cg, KS_LDX_MEM(BPF_B, R4, R4, 0));
+	emit(cg, KS_LDX_MEM(BPF_DW, R4, R4, 0));
 	emit(cg, KS_MOV64_REG(R5, R2));
 	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R3));
-	emit(cg, KS_LDX_MEM(BPF_B, R5, R5, 0));
+	emit(cg, KS_LDX_MEM(BPF_DW, R5, R5, 0));
 	emit_to(cg, KS_JMP_REG(BPF_JNE, R4, R5, 0), diff);
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R4, 0, 0), eq);
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, 1));
+	/* a zero byte in the word: (w - 0x01..01) & ~w & 0x80..80 is not 0 */
+	emit_imm64(cg, R0, 0x0101010101010101ULL);
+	emit(cg, KS_MOV64_REG(R5, R4));
+	emit(cg, KS_ALU64_REG(BPF_SUB, R5, R0));
+	emit(cg, KS_ALU64_IMM(BPF_XOR, R4, -1));
+	emit(cg, KS_ALU64_REG(BPF_AND, R5, R4));
+	emit_imm64(cg, R0, 0x8080808080808080ULL);
+	emit(cg, KS_ALU64_REG(BPF_AND, R5, R0));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R5, 0, 0), eq);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R3, 8));
 	jump(cg, loop);
-	place(cg, diff);
-	emit(cg, KS_MOV64_REG(R0, R4));
-	emit(cg, KS_ALU64_REG(BPF_SUB, R0, R5));
+	place(cg, diff); /* the first byte that differs, or a NUL before it (little-endian) */
+	for (int k = 0; k < 8; k++) {
+		emit(cg, KS_MOV64_REG(R0, R4));
+		emit(cg, KS_MOV64_REG(R1, R5));
+		if (k > 0) {
+			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 8 * k));
+			emit(cg, KS_ALU64_IMM(BPF_RSH, R1, 8 * k));
+		}
+		emit(cg, KS_ALU64_IMM(BPF_AND, R0, 0xff));
+		emit(cg, KS_ALU64_IMM(BPF_AND, R1, 0xff));
+		emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R1, 0), ret);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), eq);
+	}
+	place(cg, ret);
+	emit(cg, KS_ALU64_REG(BPF_SUB, R0, R1));
 	emit(cg, KS_EXIT());
 	place(cg, eq);
 	emit(cg, KS_MOV64_IMM(R0, 0));
-	emit(cg, KS_EXIT());
-}
-
-/* r0 = strlen(r1), strsize - 1 at most. */
-static void sub_strlen(dt_cg_t *cg)
-{
-	int loop = label(cg), done = label(cg);
-
-	emit(cg, KS_MOV64_IMM(R0, 0));
-	place(cg, loop);
-	emit_to(cg, KS_JMP_IMM(BPF_JGE, R0, (int32_t)cg->cg_strsize - 1, 0), done);
-	emit(cg, KS_MOV64_REG(R4, R1));
-	emit(cg, KS_ALU64_REG(BPF_ADD, R4, R0));
-	emit(cg, KS_LDX_MEM(BPF_B, R4, R4, 0));
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R4, 0, 0), done);
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, 1));
-	jump(cg, loop);
-	place(cg, done);
 	emit(cg, KS_EXIT());
 }
 
@@ -1788,12 +1797,27 @@ static void s_copyinstr(dt_cg_t *cg, dt_node_t *n, int arg)
 	user_string(cg, off, false);
 }
 
+/*
+ * strlen(s): the kernel's string copy into a temporary measures it (the
+ * bytes it copied, the NUL too): one helper call, where a byte loop cost
+ * the verifier a pending branch per byte and per call.
+ */
 static void s_strlen(dt_cg_t *cg, dt_node_t *n, int arg)
 {
+	uint32_t off = tmp_string(cg);
+	int ok = label(cg);
+
 	(void)arg;
 	cg_expr(cg, n->dn_args);
-	emit(cg, KS_MOV64_REG(R1, R0));
-	call_sub(cg, DT_SUBR_STRLEN);
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R0, 1));
+	emit_to(cg, KS_JMP_IMM(BPF_JSGE, R0, 0, 0), ok);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, ok);
 }
 
 /*
@@ -2556,8 +2580,6 @@ void dt_cg_program(dt_pcb_t *pcb)
 		cg_prologue(&cg);
 		cg.cg_fr = &ps->ps_subrs[DT_SUBR_STRCMP];
 		sub_strcmp(&cg);
-		cg.cg_fr = &ps->ps_subrs[DT_SUBR_STRLEN];
-		sub_strlen(&cg);
 		ps->ps_ready = true;
 	}
 	if ((pgp->dp_stmts = calloc((size_t)n, sizeof(dt_stmt_t))) == NULL)

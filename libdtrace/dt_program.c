@@ -222,7 +222,7 @@ static const char *const toff_names[DT_TOFF_N] = {
 	"mm_struct.arg_start",
 	"mm_struct.arg_end",
 };
-static const char *const subr_names[DT_SUBR_N] = { "strcmp", "strlen" };
+static const char *const subr_names[DT_SUBR_N] = { "strcmp" };
 
 size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, size_t len)
 {

@@ -221,7 +221,6 @@ void dt_frag_load_user(dt_frag_t *, size_t sz, bool sign, int action, int lfault
 /* Shared subprograms, called with DT_RL_CALL. */
 typedef enum dt_subr {
 	DT_SUBR_STRCMP, /* r0 = strcmp(r1, r2) over strsize bytes */
-	DT_SUBR_STRLEN, /* r0 = strlen(r1), strsize - 1 at most */
 	DT_SUBR_N
 } dt_subr_t;
 

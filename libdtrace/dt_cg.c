@@ -82,6 +82,7 @@ typedef struct dt_cg {
 	uint32_t cg_tmp; /* temporaries used by this clause */
 	int cg_lfault;
 	bool cg_faults; /* the clause jumps to its fault block */
+	bool cg_exits;	/* the clause calls exit() */
 } dt_cg_t;
 
 static _Noreturn void cg_verror(dt_cg_t *cg, const dt_node_t *n, const char *tag, const char *fmt,
@@ -351,8 +352,28 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		 : kind == V_SELF ? "self->"
 				  : "",
 		 name);
-	if ((v = (dt_var_t *)dt_strset_get(ps->ps_vars, key)) != NULL)
+	if ((v = (dt_var_t *)dt_strset_get(ps->ps_vars, key)) != NULL) {
+		/*
+		 * Programs are checked apart (each its own names), and share
+		 * variables by name here: the same name must be the same kind
+		 * of value in each, as one program's assignments would make it.
+		 */
+		bool str = is_string(t), sou = t != NULL && dt_type_is_sou(t);
+		uint32_t size = sou   ? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
+				: str ? cg->cg_strsize
+				      : 8;
+
+		if (t != NULL && (v->v_string != str || v->v_sou != sou || v->v_size != size))
+			cg_verror_tag(cg, n, "D_OP_INCOMPAT",
+				      "%s is %s in another program, %s here", key,
+				      v->v_string ? "a string"
+				      : v->v_sou  ? "a struct or union"
+						  : "a scalar",
+				      str   ? "a string"
+				      : sou ? "a struct or union"
+					    : "a scalar");
 		return v;
+	}
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
 	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
@@ -360,8 +381,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	if (t != NULL && dt_type_is_sou(t) && (tsize(t) == 0 || tsize(t) > 4096))
 		cg_limit(cg, n, "a struct or union variable must have 1 to 4096 bytes");
 	if ((v = dt_arena_alloc(&ps->ps_arena, sizeof(*v))) == NULL ||
-	    dt_strset_add(ps->ps_vars, dt_arena_strndup(&ps->ps_arena, key, strlen(key)), v, NULL) <
-		0)
+	    dt_pstate_insert(ps, key, v) != 0)
 		dt_cnomem(cg->cg_pcb);
 	v->v_kind = kind;
 	v->v_string = is_string(t);
@@ -1248,18 +1268,11 @@ static void v_walltimestamp(dt_cg_t *cg, dt_node_t *n, int arg)
 	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
 }
 
+/* execname: the thread's command name, as curlwpsinfo->pr_name (cut at strsize - 1) */
 static void v_execname(dt_cg_t *cg, dt_node_t *n, int arg)
 {
-	uint32_t off = tmp_string(cg);
-
 	(void)n, (void)arg;
-	emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(off + 16), 0), off);
-	emit(cg, KS_MOV64_REG(R1, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
-	emit(cg, KS_MOV64_IMM(R2, 16));
-	emit(cg, KS_CALL(BPF_FUNC_get_current_comm));
-	emit(cg, KS_MOV64_REG(R0, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	comm_string(cg, false);
 }
 
 /* probeprov (0), probemod, probefunc, probename: a string each probe writes in its program */
@@ -1755,6 +1768,8 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		return;
 	}
 	case DT_N_CAST:
+		if (is_string(t) && !is_string(n->dn_left->dn_type))
+			cg_error(cg, n, "a cast of a scalar to string is not supported yet");
 		cg_expr(cg, n->dn_left);
 		if (dt_type_is_int(t))
 			normalize(cg, R0, t);
@@ -1938,15 +1953,25 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	int fn = aggfn_of(id != NULL && id->di_func != NULL ? id->di_func->db_id : DT_B_NBUILTINS);
 	dt_agg_t *ag;
 	uint32_t off = 0;
-	char key[256], *kname;
+	char key[256];
 
 	/* by name in the table of variables, as @name: one look-up, not a walk of the list */
 	snprintf(key, sizeof(key), "@%s", an->dn_name);
 	if ((ag = (dt_agg_t *)dt_strset_get(ps->ps_vars, key)) != NULL) {
+		bool same = id == NULL || id->di_nkeys <= 0 ? ag->ag_nkeys == 0
+							    : ag->ag_nkeys == id->di_nkeys;
+
 		if ((int)ag->ag_fn != fn)
 			cg_verror_tag(cg, call, "D_AGG_REDEF",
 				      "@%s is %s( ) in another program, %s( ) here", an->dn_name,
 				      aggfn_names[ag->ag_fn], fn >= 0 ? aggfn_names[fn] : "?");
+		for (int i = 0; same && i < ag->ag_nkeys; i++)
+			same = (ag->ag_keys[i].r_kind == DT_RK_STR) == is_string(id->di_keys[i]);
+		if (!same ||
+		    (id != NULL && memcmp(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args)) != 0))
+			cg_verror_tag(cg, call, "D_AGG_REDEF",
+				      "@%s has other keys or arguments in another program",
+				      an->dn_name);
 		return ag;
 	}
 	if (fn < 0)
@@ -1957,8 +1982,7 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	    (ag->ag_name = dt_arena_strndup(&ps->ps_arena, an->dn_name, strlen(an->dn_name))) ==
 		NULL)
 		dt_cnomem(cg->cg_pcb);
-	if ((kname = dt_arena_strndup(&ps->ps_arena, key, strlen(key))) == NULL ||
-	    dt_strset_add(ps->ps_vars, kname, ag, NULL) < 0)
+	if (dt_pstate_insert(ps, key, ag) != 0)
 		dt_cnomem(cg->cg_pcb);
 	ps->ps_aggs[ps->ps_naggs++] = ag;
 	ag->ag_id = ps->ps_naggs;
@@ -2357,8 +2381,7 @@ static void a_exit(dt_cg_t *cg, dt_node_t *s, int arg)
 	(void)arg;
 	cg_expr(cg, s->dn_args);
 	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 4, true)));
-	emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
-	emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
+	cg->cg_exits = true; /* draining once the record is out: cg_clause */
 	add_act(cg, DT_A_EXIT, NULL, rec0);
 	cg->cg_st->st_data = true;
 }
@@ -2470,6 +2493,7 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	cg->cg_action = 0;
 	cg->cg_lfault = lfault;
 	cg->cg_faults = false;
+	cg->cg_exits = false;
 	cg->cg_tmp = 0; /* temporaries live for one clause */
 	cg->cg_sp = 0;
 	cg->cg_loc = &c->dn_loc;
@@ -2493,6 +2517,16 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	 */
 	if (st->st_data) {
 		emit_output(cg, 0, st->st_size);
+		/*
+		 * exit(): nothing records from now on.  Only once the record that
+		 * tells the consumer is out: a fault after exit() in the clause
+		 * abandons the clause, its exit too (before, the activity changed
+		 * and the consumer, never told, waited for ever).
+		 */
+		if (cg->cg_exits) {
+			emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
+			emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
+		}
 	} else if (!st->st_agg) { /* linking drops the output when the consumer is quiet */
 		size_t px = cg->cg_fr->fr_npx, from;
 
@@ -2544,6 +2578,22 @@ static void cg_prologue(dt_cg_t *cg)
 	emit(cg, KS_EXIT());
 }
 
+/* What the values need so far, within what BPF gives: else the clause that crossed it. */
+static void check_size(dt_cg_t *cg, const dt_node_t *c)
+{
+	uint32_t base[DT_SR_N], scratch, state;
+
+	dt_pstate_layout(cg->cg_ps, base, &scratch, &state);
+	if (scratch > DT_VALUE_MAX)
+		cg_limit(cg, c,
+			 "the program needs %u bytes of scratch space (records, temporaries, "
+			 "clause-local variables), more than %u: lower strsize?",
+			 scratch, DT_VALUE_MAX);
+	if (state > DT_VALUE_MAX)
+		cg_limit(cg, c, "the global variables need %u bytes, more than %u: lower strsize?",
+			 state, DT_VALUE_MAX);
+}
+
 void dt_cg_program(dt_pcb_t *pcb)
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
@@ -2570,6 +2620,7 @@ void dt_cg_program(dt_pcb_t *pcb)
 		dt_cerror(pcb, &pgp->dp_clauses->dn_loc, "D_CG_LIMIT",
 			  "strsize is %u for the programs compiled before: it cannot change",
 			  ps->ps_strsize);
+	dt_pstate_begin(ps); /* what this compile adds is undone if it fails (dt_open.c) */
 	memset(&cg, 0, sizeof(cg));
 	cg.cg_pcb = pcb;
 	cg.cg_ps = ps;
@@ -2603,6 +2654,7 @@ void dt_cg_program(dt_pcb_t *pcb)
 		cg_clause(&cg, st);
 		if (dt_frag_copy(&st->st_code, &ps->ps_work) != 0)
 			dt_cnomem(pcb);
+		check_size(&cg, c);
 	}
 }
 

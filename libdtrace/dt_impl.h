@@ -683,6 +683,7 @@ struct dtrace_hdl {
 	char **dt_cppargv; /* -I/-D/-U arguments, malloc'd */
 	int dt_cppargc;
 	dtrace_prog_t *dt_progs;
+	dtrace_prog_t *dt_retired;     /* destroyed while enabled: freed with the handle */
 	dtrace_probedesc_t *dt_probes; /* the probe table (dt_probe.c); NULL until read */
 	struct dt_pinfo *dt_pinfo;     /* what each probe attaches to, same index */
 	size_t dt_nprobes, dt_pcap;
@@ -711,6 +712,8 @@ uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);
 /* The values of the oformat option. */
 #define DT_OFORMAT_TEXT 0
 #define DT_OFORMAT_JSON 1
+/* Does the handle's run point into pgp's clauses (dt_load.c)? */
+bool dt_run_uses(const dtrace_hdl_t *, const dtrace_prog_t *);
 /* Free the enabled program of the handle, if any (dt_load.c). */
 void dt_run_free(dtrace_hdl_t *);
 int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -130,22 +130,11 @@ static int match_stmt(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t first, un
 	return 0;
 }
 
-int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *info)
+/* Enable the program's clauses: 0, or -1 with nothing of it enabled. */
+static int exec_program(dtrace_hdl_t *dtp, dt_run_t *r, dtrace_prog_t *pgp, dtrace_proginfo_t *info)
 {
-	dt_run_t *r;
 	unsigned ndesc = 0, nmatch = 0;
 
-	if (dtp == NULL)
-		return -1;
-	if (pgp == NULL)
-		return dt_set_errno(dtp, EDT_BADARG);
-	if (dtp->dt_run != NULL && dtp->dt_run->r_ld.ld_started)
-		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started: no more programs");
-	if ((r = dt_run_get(dtp)) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	/* the probe table, read now: it holds the processes running now */
-	if (dt_probe_table(dtp) != 0)
-		return -1;
 	for (int k = 0; k < pgp->dp_nstmts; k++) {
 		dt_stmt_t **ns;
 		dt_node_t *c = pgp->dp_stmts[k].st_clause;
@@ -176,6 +165,44 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		info->dpi_matches = nmatch;
 	}
 	return 0;
+}
+
+int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *info)
+{
+	dt_run_t *r;
+	int nstmts;
+	uint32_t necbs;
+
+	if (dtp == NULL)
+		return -1;
+	if (pgp == NULL)
+		return dt_set_errno(dtp, EDT_BADARG);
+	if (dtp->dt_run != NULL && dtp->dt_run->r_ld.ld_started)
+		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started: no more programs");
+	if ((r = dt_run_get(dtp)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	/* the probe table, read now: it holds the processes running now */
+	if (dt_probe_table(dtp) != 0)
+		return -1;
+	nstmts = r->r_en.en_nstmts;
+	necbs = r->r_en.en_necbs;
+	if (exec_program(dtp, r, pgp, info) != 0) { /* none of its clauses stays enabled */
+		r->r_en.en_nstmts = nstmts;
+		r->r_en.en_necbs = necbs;
+		return -1;
+	}
+	return 0;
+}
+
+bool dt_run_uses(const dtrace_hdl_t *dtp, const dtrace_prog_t *pgp)
+{
+	const dt_run_t *r = dtp->dt_run;
+
+	for (int i = 0; r != NULL && i < r->r_en.en_nstmts; i++)
+		if (r->r_en.en_stmts[i] >= pgp->dp_stmts &&
+		    r->r_en.en_stmts[i] < pgp->dp_stmts + pgp->dp_nstmts)
+			return true;
+	return false;
 }
 
 /* ---------------------------------------------------------------- loading */
@@ -504,29 +531,16 @@ static int layout(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	const dt_pstate_t *ps = r->r_en.en_ps;
 	dt_layout_t *ly = &r->r_ld.ld_layout;
-	uint32_t size[DT_SR_N] = { 0 };
 
 	ly->ly_strsize = ps->ps_strsize;
 	ly->ly_keysize = ps->ps_keysize;
 	ly->ly_valsize = ps->ps_valsize;
-	size[DT_SR_REC] = (ps->ps_recmax + 7) & ~7u;
-	size[DT_SR_ERR] = sizeof(dt_errrec_t);
-	size[DT_SR_THIS] = (ps->ps_thissize + 7) & ~7u;
-	size[DT_SR_KEY] = ps->ps_keysize;
-	size[DT_SR_VAL] = ps->ps_valsize;
-	size[DT_SR_EMPTY] = ps->ps_strsize;
-	size[DT_SR_TMP] = ps->ps_tmpsize;
-	ly->ly_scratch = 0;
-	for (int i = 0; i < DT_SR_N; i++) {
-		ly->ly_base[i] = ly->ly_scratch;
-		ly->ly_scratch += size[i];
-	}
-	ly->ly_state = (ps->ps_state + 7) & ~7u;
-	if (ly->ly_scratch > 32768 || ly->ly_state > 32768)
+	dt_pstate_layout(ps, ly->ly_base, &ly->ly_scratch, &ly->ly_state);
+	if (ly->ly_scratch > DT_VALUE_MAX || ly->ly_state > DT_VALUE_MAX) /* the compiler checks */
 		return dt_set_errmsg(dtp, EDT_ENABLING,
 				     "the program needs %u bytes of scratch and %u of variables: "
-				     "more than 32768 (lower strsize?)",
-				     ly->ly_scratch, ly->ly_state);
+				     "more than %u (lower strsize?)",
+				     ly->ly_scratch, ly->ly_state, DT_VALUE_MAX);
 	return 0;
 }
 

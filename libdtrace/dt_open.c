@@ -176,6 +176,14 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	free(dtp->dt_cppargv);
 	free(dtp->dt_cpppath);
 	dt_run_free(dtp);
+	while (dtp->dt_retired != NULL) {
+		dtrace_prog_t *pgp = dtp->dt_retired;
+
+		dtp->dt_retired = pgp->dp_next;
+		dt_stmts_free(pgp);
+		dt_arena_free(&pgp->dp_arena);
+		free(pgp);
+	}
 	dt_pstate_free(dtp);
 	free(dtp->dt_probes);
 	free(dtp->dt_pinfo);
@@ -295,6 +303,11 @@ void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
 			break;
 		}
 	}
+	if (dt_run_uses(dtp, pgp)) { /* the run reads its clauses: they go with the handle */
+		pgp->dp_next = dtp->dt_retired;
+		dtp->dt_retired = pgp;
+		return;
+	}
 	dt_stmts_free(pgp);
 	dt_arena_free(&pgp->dp_arena);
 	free(pgp);
@@ -338,6 +351,8 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	if ((err = setjmp(pcb.pcb_jmp)) != 0) {
 		if (err == EDT_NOMEM)
 			dt_set_errno(dtp, EDT_NOMEM);
+		if (dtp->dt_pstate != NULL) /* what code generation had added for it */
+			dt_pstate_undo(dtp->dt_pstate);
 		dt_stmts_free(pgp);
 		dt_arena_free(&pgp->dp_arena);
 		free(pgp);
@@ -352,6 +367,8 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	dt_parse_program(&pcb);
 	if (!(cflags & DT_C_FRONTEND))
 		dt_cg_program(&pcb); /* compiling is generating: -e finds what cannot run */
+	if (dtp->dt_pstate != NULL)
+		dt_pstate_end(dtp->dt_pstate);
 	free(cppout);
 	if ((cflags & DTRACE_C_DIFV) && dt_program_dis(dtp, pgp, stderr) != 0) {
 		dtrace_program_destroy(dtp, pgp);

@@ -99,6 +99,7 @@ int dt_frag_resolve(dt_frag_t *fr, char *err, size_t errlen)
 
 void dt_frag_reset(dt_frag_t *fr)
 {
+	fr->fr_oom = false;
 	fr->fr_len = 0;
 	fr->fr_nlabels = 0;
 	fr->fr_nfix = fr->fr_nrel = fr->fr_npx = 0;
@@ -179,6 +180,102 @@ dt_pstate_t *dt_pstate(dtrace_hdl_t *dtp)
 	return ps;
 }
 
+void dt_pstate_layout(const dt_pstate_t *ps, uint32_t base[DT_SR_N], uint32_t *scratch,
+		      uint32_t *state)
+{
+	uint32_t size[DT_SR_N] = { 0 };
+
+	size[DT_SR_REC] = (ps->ps_recmax + 7) & ~7u;
+	size[DT_SR_ERR] = sizeof(dt_errrec_t);
+	size[DT_SR_THIS] = (ps->ps_thissize + 7) & ~7u;
+	size[DT_SR_KEY] = ps->ps_keysize;
+	size[DT_SR_VAL] = ps->ps_valsize;
+	size[DT_SR_EMPTY] = ps->ps_strsize;
+	size[DT_SR_TMP] = ps->ps_tmpsize;
+	*scratch = 0;
+	for (int i = 0; i < DT_SR_N; i++) {
+		base[i] = *scratch;
+		*scratch += size[i];
+	}
+	*state = (ps->ps_state + 7) & ~7u;
+}
+
+int dt_pstate_insert(dt_pstate_t *ps, const char *key, const void *val)
+{
+	struct dt_pstate_mark *m = &ps->ps_mark;
+	char *k = dt_arena_strndup(&ps->ps_arena, key, strlen(key));
+
+	/* put, not add: an undone compile leaves its names with no place */
+	if (k == NULL || dt_strset_put(ps->ps_vars, k, val) != 0)
+		return -1;
+	if (m->pm_open) {
+		if (dt_grow(&m->pm_keys, &m->pm_keycap, m->pm_nkeys, sizeof(char *), 16) != 0)
+			return -1;
+		m->pm_keys[m->pm_nkeys++] = k;
+	}
+	return 0;
+}
+
+void dt_pstate_begin(dt_pstate_t *ps)
+{
+	struct dt_pstate_mark *m = &ps->ps_mark;
+
+	m->pm_open = true;
+	m->pm_nsouvars = ps->ps_nsouvars;
+	m->pm_naggs = ps->ps_naggs;
+	m->pm_aggzero = ps->ps_aggzero;
+	m->pm_strsize = ps->ps_strsize;
+	m->pm_recmax = ps->ps_recmax;
+	m->pm_thissize = ps->ps_thissize;
+	m->pm_tmpsize = ps->ps_tmpsize;
+	m->pm_keysize = ps->ps_keysize;
+	m->pm_valsize = ps->ps_valsize;
+	m->pm_sousize = ps->ps_sousize;
+	m->pm_state = ps->ps_state;
+	m->pm_nvarids = ps->ps_nvarids;
+	m->pm_use_errno = ps->ps_use_errno;
+	m->pm_ready = ps->ps_ready;
+	m->pm_nkeys = 0;
+}
+
+void dt_pstate_end(dt_pstate_t *ps)
+{
+	ps->ps_mark.pm_open = false;
+}
+
+void dt_pstate_undo(dt_pstate_t *ps)
+{
+	struct dt_pstate_mark *m = &ps->ps_mark;
+
+	if (!m->pm_open)
+		return;
+	for (size_t i = 0; i < m->pm_nkeys; i++)
+		(void)dt_strset_put(ps->ps_vars, m->pm_keys[i], NULL); /* in place: no memory */
+	ps->ps_nsouvars = m->pm_nsouvars;
+	ps->ps_naggs = m->pm_naggs;
+	ps->ps_aggzero = m->pm_aggzero;
+	ps->ps_strsize = m->pm_strsize;
+	ps->ps_recmax = m->pm_recmax;
+	ps->ps_thissize = m->pm_thissize;
+	ps->ps_tmpsize = m->pm_tmpsize;
+	ps->ps_keysize = m->pm_keysize;
+	ps->ps_valsize = m->pm_valsize;
+	ps->ps_sousize = m->pm_sousize;
+	ps->ps_state = m->pm_state;
+	ps->ps_nvarids = m->pm_nvarids;
+	if (!m->pm_use_errno) {
+		ps->ps_use_errno = false;
+		dt_frag_free(&ps->ps_errno);
+	}
+	if (!m->pm_ready) { /* made by this compile: the next makes them again */
+		ps->ps_ready = false;
+		dt_frag_free(&ps->ps_prologue);
+		for (int i = 0; i < DT_SUBR_N; i++)
+			dt_frag_free(&ps->ps_subrs[i]);
+	}
+	m->pm_open = false;
+}
+
 void dt_pstate_free(dtrace_hdl_t *dtp)
 {
 	dt_pstate_t *ps = dtp->dt_pstate;
@@ -187,6 +284,7 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 		return;
 	free(ps->ps_souvars);
 	free(ps->ps_aggs);
+	free(ps->ps_mark.pm_keys);
 	dt_frag_free(&ps->ps_prologue);
 	dt_frag_free(&ps->ps_errno);
 	dt_frag_free(&ps->ps_work);

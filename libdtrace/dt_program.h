@@ -361,7 +361,39 @@ typedef struct dt_pstate {
 	dt_frag_t ps_subrs[DT_SUBR_N];
 	dt_frag_t ps_work; /* where code generation builds a clause, reused (dt_cg.c) */
 	bool ps_ready;
+	/* what the compile in progress added, undone if it fails (dt_pstate_undo) */
+	struct dt_pstate_mark {
+		bool pm_open;
+		uint32_t pm_nsouvars, pm_naggs, pm_aggzero, pm_strsize, pm_recmax;
+		uint32_t pm_thissize, pm_tmpsize, pm_keysize, pm_valsize, pm_sousize, pm_state;
+		int pm_nvarids;
+		bool pm_use_errno, pm_ready;
+		const char **pm_keys; /* names it entered in ps_vars */
+		size_t pm_nkeys, pm_keycap;
+	} ps_mark;
 } dt_pstate_t;
+
+/* The largest scratch or state value BPF gives (a per-CPU array's value). */
+#define DT_VALUE_MAX 32768
+
+/*
+ * Where each scratch region starts (the record at 0, then the others in
+ * dt_region_t's order) and how large the scratch and state values are,
+ * for what the compiles so far need.
+ */
+void dt_pstate_layout(const dt_pstate_t *, uint32_t base[DT_SR_N], uint32_t *scratch,
+		      uint32_t *state);
+
+/* Enter a variable's or an aggregation's (@name) place under a copy of key: 0, or -1. */
+int dt_pstate_insert(dt_pstate_t *, const char *key, const void *val);
+/*
+ * A compile that generates code brackets what it adds to the shared state:
+ * begin before, then end (keep it) or undo (a compile error: as if the
+ * program had never been compiled).
+ */
+void dt_pstate_begin(dt_pstate_t *);
+void dt_pstate_end(dt_pstate_t *);
+void dt_pstate_undo(dt_pstate_t *);
 
 /* The handle's shared state, made on first use: NULL with EDT_NOMEM set. */
 dt_pstate_t *dt_pstate(dtrace_hdl_t *);

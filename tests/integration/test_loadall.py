@@ -97,12 +97,16 @@ class LoadAll(unittest.TestCase):
             r = check("BEGIN { trace(substr(\"abc\", 1)); }\n")
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn("substr( ) is not supported yet", r.stderr)
-            # eight 4096-byte strings in one record: more scratch than BPF gives
+            # eight 4096-byte strings in one record: the compiler knows the scratch is too small
             r = check("BEGIN { printf(\"%s%s%s%s%s%s%s%s\", probename, probename, probename,"
                       " probename, probename, probename, probename, probename); }\n",
                       "-x", "strsize=4096")
-            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn("more than 32768", r.stderr)
+            # 2,000 clauses on one probe: a program longer than a BPF jump reaches, known at load
+            r = check("BEGIN { trace(timestamp); }\n" * 2000)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("too large for a BPF jump", r.stderr)
 
 if __name__ == "__main__":
     unittest.main()

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "../check.h"
-#include "dt_impl.h"
+#include "dt_program.h"
 
 /* ---------------------------------------------------------------- lexer */
 
@@ -565,6 +565,50 @@ static void test_probe_descriptions(void)
 	dtrace_close(dtp);
 }
 
+/*
+ * Programs compiled into one handle share variables and aggregations by
+ * name: the same name must be the same kind of value in each; and a
+ * compile that fails leaves nothing of its own in the shared state (a
+ * binding may compile again on the handle).
+ */
+static void test_shared_state(void)
+{
+	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	dt_pstate_t *ps;
+
+	CHECK(dtp != NULL);
+	if (dtp == NULL)
+		return;
+	CHECK(dtrace_program_strcompile(dtp, "BEGIN { x = \"abc\"; @a[1] = count(); }", "a.d", 0, 0,
+					NULL) != NULL);
+	CHECK(dtrace_program_strcompile(dtp, "BEGIN { x = 1; }", "b.d", 0, 0, NULL) == NULL);
+	CHECK_STR(dtp->dt_diag.dtdg_tag, "D_OP_INCOMPAT");
+	CHECK(dtrace_program_strcompile(dtp, "BEGIN { @a[\"k\"] = count(); }", "c.d", 0, 0, NULL) ==
+	      NULL);
+	CHECK_STR(dtp->dt_diag.dtdg_tag, "D_AGG_REDEF");
+	ps = dtp->dt_pstate;
+	CHECK(ps != NULL);
+	if (ps == NULL) {
+		dtrace_close(dtp);
+		return;
+	}
+	CHECK_INT((int)ps->ps_naggs, 1);
+	/* fails at code generation after @b and y were made: neither stays */
+	CHECK(dtrace_program_strcompile(
+		  dtp, "BEGIN { @b = sum(1); y = \"s\"; trace(substr(\"a\", 0)); }", "d.d", 0, 0,
+		  NULL) == NULL);
+	CHECK_STR(dtp->dt_diag.dtdg_tag, "D_UNSUPPORTED");
+	CHECK_INT((int)ps->ps_naggs, 1);
+	CHECK(dt_strset_get(ps->ps_vars, "y") == NULL);
+	CHECK(dt_strset_get(ps->ps_vars, "@b") == NULL);
+	/* so @b and y may be something else now */
+	CHECK(dtrace_program_strcompile(dtp, "BEGIN { @b = count(); y = 2; }", "e.d", 0, 0, NULL) !=
+	      NULL);
+	CHECK_INT((int)ps->ps_naggs, 2);
+	CHECK(dt_strset_get(ps->ps_vars, "y") != NULL);
+	dtrace_close(dtp);
+}
+
 int main(void)
 {
 	test_lex_numbers();
@@ -580,5 +624,6 @@ int main(void)
 	test_cpp();
 	test_stapsdt_parse();
 	test_probe_descriptions();
+	test_shared_state();
 	return CHECK_DONE();
 }

@@ -461,6 +461,7 @@ static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 }
 
 static void cg_expr(dt_cg_t *cg, dt_node_t *n);
+static void str_operand(dt_cg_t *cg, dt_node_t *n);
 
 /* Compute keys, each waiting on the stack; returns how many. */
 static int eval_keys(dt_cg_t *cg, dt_node_t *keys)
@@ -1823,7 +1824,7 @@ static void s_strlen(dt_cg_t *cg, dt_node_t *n, int arg)
 	int ok = label(cg);
 
 	(void)arg;
-	cg_expr(cg, n->dn_args);
+	str_operand(cg, n->dn_args);
 	emit(cg, KS_MOV64_REG(R3, R0));
 	emit(cg, KS_MOV64_REG(R1, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
@@ -1848,9 +1849,9 @@ static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 
 	(void)arg;
 	(void)tmp_string(cg);
-	cg_expr(cg, a->dn_next);
+	str_operand(cg, a->dn_next);
 	push(cg, n);
-	cg_expr(cg, a);
+	str_operand(cg, a);
 	emit(cg, KS_MOV64_REG(R3, R0));
 	emit(cg, KS_MOV64_REG(R1, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);

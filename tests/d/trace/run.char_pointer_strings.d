@@ -5,6 +5,10 @@
  */
 /* @setup: ./build.sh */
 /* @args: -q -c "./trigger 3" */
+provider trig {
+	probe tick(int i, const char *name, long sq);
+};
+
 trig$target:::tick
 {
 	printf("%d %d %s %d\n", args[0], strlen(args[1]), strjoin(args[1], "!"),

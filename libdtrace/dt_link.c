@@ -69,7 +69,8 @@ static int map_fd(dt_link_t *lk, uint32_t map)
 }
 
 /* Put into a copy of an instruction what its relocation says. */
-static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, const dt_ecb_t *ecb)
+static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, const dt_ecb_t *ecb,
+		     bool in_error)
 {
 	dt_run_t *r = lk->lk_run;
 	dtrace_hdl_t *dtp = lk->lk_dtp;
@@ -82,7 +83,10 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, c
 		in->imm = map_fd(lk, rl->rl_arg);
 		return;
 	case DT_RL_SCR:
-		v = r->r_ld.ld_layout.ly_base[rl->rl_arg < DT_SR_N ? rl->rl_arg : 0];
+		/* an ERROR clause's fault keeps the error record its arguments come from */
+		v = r->r_ld.ld_layout.ly_base[rl->rl_arg == DT_SR_ERR && in_error ? DT_SR_ERR2
+					      : rl->rl_arg < DT_SR_N		  ? rl->rl_arg
+										  : 0];
 		if (cls == BPF_LDX || cls == BPF_STX || cls == BPF_ST) {
 			if (in->off + v > INT16_MAX)
 				link_error(lk, EDT_ENABLING, "the scratch value is too large");
@@ -258,7 +262,7 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 		while (li < nl && fr->fr_labels[order[li]] == (long)i)
 			dt_frag_place(o, lbase + order[li++]);
 		for (; ri < fr->fr_nrel && fr->fr_rel[ri].rl_insn == i; ri++) {
-			relocate(lk, &in, &fr->fr_rel[ri], ecb);
+			relocate(lk, &in, &fr->fr_rel[ri], ecb, in_error);
 			if (fr->fr_rel[ri].rl_kind == DT_RL_CALL)
 				call = (int)fr->fr_rel[ri].rl_arg;
 		}
@@ -332,7 +336,7 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 		return dt_set_errno(dtp, EDT_NOMEM);
 	/* what expansions emitted with relocations (a fault's error record, a probe's name) */
 	for (size_t i = 0; i < out->fr_nrel; i++)
-		relocate(&lk, &out->fr_insns[out->fr_rel[i].rl_insn], &out->fr_rel[i], NULL);
+		relocate(&lk, &out->fr_insns[out->fr_rel[i].rl_insn], &out->fr_rel[i], NULL, false);
 	out->fr_nrel = 0;
 	if (dt_frag_resolve(out, err, sizeof(err)) != 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "%s", err);

@@ -187,6 +187,7 @@ void dt_pstate_layout(const dt_pstate_t *ps, uint32_t base[DT_SR_N], uint32_t *s
 
 	size[DT_SR_REC] = (ps->ps_recmax + 7) & ~7u;
 	size[DT_SR_ERR] = sizeof(dt_errrec_t);
+	size[DT_SR_ERR2] = sizeof(dt_errrec_t);
 	size[DT_SR_THIS] = (ps->ps_thissize + 7) & ~7u;
 	size[DT_SR_KEY] = ps->ps_keysize;
 	size[DT_SR_VAL] = ps->ps_valsize;
@@ -297,8 +298,8 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 
 /* ---------------------------------------------------------------- names */
 
-static const char *const region_names[DT_SR_N] = { "rec", "err",   "this", "key",
-						   "val", "empty", "tmp" };
+static const char *const region_names[DT_SR_N] = { "rec", "err", "err2",  "this",
+						   "key", "val", "empty", "tmp" };
 static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",  "dt_scratch", "dt_dvars",
 						       "dt_events", "dt_drops",	  "dt_errno",
 						       "dt_zero" };

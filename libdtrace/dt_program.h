@@ -88,6 +88,7 @@ typedef enum dt_mapid {
 typedef enum dt_region {
 	DT_SR_REC,   /* the record being built: at 0, never relocated */
 	DT_SR_ERR,   /* the error record */
+	DT_SR_ERR2,  /* an ERROR clause's own error record: its ERR stays the fault's */
 	DT_SR_THIS,  /* clause-local variables */
 	DT_SR_KEY,   /* a dynamic variable's or aggregation's key */
 	DT_SR_VAL,   /* a dynamic variable's value */

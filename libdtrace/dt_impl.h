@@ -803,7 +803,8 @@ typedef struct dt_usite {
 	struct dt_usite *us_next;
 	uint64_t us_off;	/* file offset of the probe site */
 	uint64_t us_refoff;	/* file offset of the semaphore, or 0 */
-	const char *us_argspec; /* the note's argument specification */
+	const char *us_argspec; /* the note's argument specification; a symbol operand relative
+				   to %rip is written DELTA(%site), from the site's address */
 	int us_nargs;		/* -1: the specification could not be parsed */
 } dt_usite_t;
 

@@ -586,10 +586,10 @@ int dt_load_link_all(dtrace_hdl_t *dtp)
 /*
  * A USDT site's argument specification for dt_load_verify: each kind of
  * operand (registers of each width, constants, memory by base, index and
- * scale) for the ten arguments argN reads.
+ * scale, a symbol relative to the probe's address) for the ten arguments argN reads.
  */
 static const char verify_argspec[] = "-4@%edi 8@%rsi 4@$42 -8@-24(%rbp) 2@%ax 1@%cl "
-				     "-8@16(%rsp,%rdx,8) 8@%r9 -4@(%rax) 8@$-1";
+				     "-8@16(%rsp,%rdx,8) 8@%r9 -4@(%rax) 8@-4096(%site)";
 
 /* Load one clause alone on probe p (a stand-in): 0, or -1 naming the clause. */
 static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, const char *argspec,

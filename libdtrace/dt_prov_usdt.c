@@ -56,6 +56,7 @@ typedef struct freader {
 	GElf_Phdr *fr_load; /* PT_LOAD headers: addresses to file offsets */
 	size_t fr_nload;
 	bool fr_libusdt; /* a libusdt image: its symbols are provider_function_name */
+	Elf *fr_elf;	 /* the file, while its notes are read */
 	size_t fr_cap;
 	bool fr_nomem;
 } freader_t;
@@ -179,6 +180,109 @@ static int load_phdrs(Elf *elf, freader_t *fr)
 	return 0;
 }
 
+/* The link-time address of the symbol name in the file (.symtab, else .dynsym): 0, or -1. */
+static int sym_addr(Elf *elf, const char *name, size_t len, uint64_t *addr)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		Elf_Scn *scn = NULL;
+		GElf_Shdr sh;
+
+		while ((scn = elf_nextscn(elf, scn)) != NULL) {
+			Elf_Data *data;
+			size_t n;
+
+			if (gelf_getshdr(scn, &sh) == NULL ||
+			    sh.sh_type != (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM) ||
+			    (data = elf_getdata(scn, NULL)) == NULL || sh.sh_entsize == 0)
+				continue;
+			n = sh.sh_size / sh.sh_entsize;
+			for (size_t i = 0; i < n; i++) {
+				GElf_Sym sy;
+				const char *s;
+
+				if (gelf_getsym(data, (int)i, &sy) != NULL &&
+				    sy.st_shndx != SHN_UNDEF &&
+				    (s = elf_strptr(elf, sh.sh_link, sy.st_name)) != NULL &&
+				    strncmp(s, name, len) == 0 && s[len] == '\0') {
+					*addr = sy.st_value;
+					return 0;
+				}
+			}
+		}
+	}
+	return -1;
+}
+
+/*
+ * An operand relative to the instruction pointer names a symbol: "40+sym(%rip)",
+ * "sym+8(%rip)" (what gcc writes for a global argument).  The program reads
+ * it at the probe's own address plus the distance to the symbol, known here
+ * from the file: written "DELTA(%site)", %site being the probe's address.
+ * False if it names no symbol the file has.
+ */
+static bool rip_operand(freader_t *fr, const char *op, uint64_t pc, char *out, size_t outlen)
+{
+	size_t len = strlen(op) - strlen("(%rip)");
+	int64_t off = 0;
+	uint64_t addr = 0;
+	bool sym = false;
+
+	for (size_t i = 0; i < len;) {
+		size_t j = i + (op[i] == '+' || op[i] == '-');
+		int sign = op[i] == '-' ? -1 : 1;
+		size_t e = j;
+
+		while (e < len && op[e] != '+' && op[e] != '-')
+			e++;
+		if (e == j)
+			return false;
+		if (op[j] >= '0' && op[j] <= '9') {
+			off += sign * (int64_t)strtoll(op + j, NULL, 0);
+		} else {
+			if (sym || sign < 0 || fr->fr_elf == NULL ||
+			    sym_addr(fr->fr_elf, op + j, e - j, &addr) != 0)
+				return false;
+			sym = true;
+		}
+		i = e;
+	}
+	if (!sym)
+		return false;
+	snprintf(out, outlen, "%lld(%%site)", (long long)(int64_t)(addr + (uint64_t)off - pc));
+	return true;
+}
+
+/*
+ * The site's argument specification, with symbol operands relative to the
+ * instruction pointer made relative to the site (rip_operand); the note's
+ * own where it has none or a symbol cannot be found.
+ */
+static const char *site_argspec(freader_t *fr, const dt_stapsdt_note_t *n, uint64_t pc)
+{
+	char buf[DT_MAXPROBEARGS * 160], op[128];
+	size_t len = 0;
+
+	if (strstr(n->sn_argspec, "(%rip)") == NULL || n->sn_nargs <= 0)
+		return dt_arena_strndup(fr->fr_arena, n->sn_argspec, strlen(n->sn_argspec));
+	for (int i = 0; i < n->sn_nargs; i++) {
+		const dt_stapsdt_arg_t *a = &n->sn_args[i];
+		size_t ol = strlen(a->sa_operand);
+		const char *o = a->sa_operand;
+
+		if (ol > 6 && strcmp(o + ol - 6, "(%rip)") == 0) {
+			if (!rip_operand(fr, o, pc, op, sizeof(op)))
+				return dt_arena_strndup(fr->fr_arena, n->sn_argspec,
+							strlen(n->sn_argspec));
+			o = op;
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s%d@%s", i ? " " : "",
+					a->sa_signed ? "-" : "", a->sa_size, o);
+		if (len >= sizeof(buf))
+			return dt_arena_strndup(fr->fr_arena, n->sn_argspec, strlen(n->sn_argspec));
+	}
+	return dt_arena_strndup(fr->fr_arena, buf, len);
+}
+
 static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 {
 	freader_t *fr = arg;
@@ -198,8 +302,7 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 	    (dname = dt_probe_dname(fr->fr_arena, n->sn_name)) == NULL)
 		goto nomem;
 	if ((site = dt_arena_alloc(fr->fr_arena, sizeof(*site))) == NULL ||
-	    (site->us_argspec =
-		 dt_arena_strndup(fr->fr_arena, n->sn_argspec, strlen(n->sn_argspec))) == NULL)
+	    (site->us_argspec = site_argspec(fr, n, pc)) == NULL)
 		goto nomem;
 	site->us_off = file_offset(fr, pc);
 	site->us_refoff = n->sn_sema != 0 ? file_offset(fr, n->sn_sema + (pc - n->sn_pc)) : 0;
@@ -309,6 +412,7 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 		fr.fr_nomem = true;
 	elf = fr.fr_nomem ? NULL : elf_begin(fd, ELF_C_READ, NULL);
 	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
+		fr.fr_elf = elf;
 		if (load_syms(elf, &fr) != 0 || load_phdrs(elf, &fr) != 0)
 			fr.fr_nomem = true;
 		else
@@ -624,11 +728,12 @@ static int arg(const dt_argreq_t *rq, int i)
 			return arg_error(rq, i, "unsupported operand", op);
 		if (paren != op) {
 			disp = strtol(op, &end, 0);
-			if (end != paren)
-				return arg_error(rq, i,
-						 "symbol-relative operand not supported yet:", op);
+			if (end != paren) /* a symbol the file's tables do not have (stripped) */
+				return arg_error(rq, i, "no symbol in the file's tables for", op);
 		}
-		if ((off = ks_reg_offset(base, &width)) < 0 || strcmp(base, "%rip") == 0)
+		/* %site: the probe's own address, in ip when a uprobe fires (site_argspec) */
+		if ((off = ks_reg_offset(strcmp(base, "%site") == 0 ? "ip" : base, &width)) < 0 ||
+		    strcmp(base, "%rip") == 0)
 			return arg_error(rq, i, "unsupported base in", op);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));
 		if (index[0] != '\0') {
@@ -638,6 +743,8 @@ static int arg(const dt_argreq_t *rq, int i)
 			dt_frag_emit(o, KS_ALU64_IMM(BPF_MUL, BPF_REG_1, (int32_t)scale));
 			dt_frag_emit(o, KS_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1));
 		}
+		if (disp != (int32_t)disp)
+			return arg_error(rq, i, "displacement out of range in", op);
 		if (disp != 0)
 			dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_0, (int32_t)disp));
 		dt_frag_load_user(o, (size_t)a->sa_size, a->sa_signed, rq->ar_action,

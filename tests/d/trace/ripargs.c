@@ -2,7 +2,7 @@
  * ripargs: systemtap's <sys/sdt.h> (its "nor" constraints let gcc pass a
  * global in memory) fires rip:::glob(counter, stats.b) three times; gcc -O2
  * writes the operands as symbols relative to %rip, "-4@counter(%rip)
- * -8@8+stats(%rip)" (build.sh checks that it did).
+ * -8@8+stats(%rip)" (build_ripargs.sh checks that it did).
  */
 #include <sys/sdt.h>
 

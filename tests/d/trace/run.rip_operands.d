@@ -4,7 +4,7 @@
  * probes; PostgreSQL's buffer and checkpoint probes have them): read from
  * the probe's address plus the symbol's distance, found in the file.
  */
-/* @setup: ./build.sh */
+/* @setup: ./build_ripargs.sh */
 /* @args: -q -c ./ripargs */
 rip$target:::glob
 {

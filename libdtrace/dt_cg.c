@@ -1374,6 +1374,35 @@ static void sub_strcmp(dt_cg_t *cg)
 	emit(cg, KS_EXIT());
 }
 
+/*
+ * A subprogram written in C (libdtrace/bpf/, turned into instructions by
+ * bpf2c at build time): its instructions, its calls and callback
+ * addresses as relocations linking resolves, strsize written in (the
+ * bodies compare every index with it, a constant the verifier knows).
+ */
+static void sub_bpf(dt_cg_t *cg, dt_subr_t k)
+{
+	const dt_bpf_func_t *f = &dt_bpf_funcs[k - DT_SUBR_BPF];
+
+	for (size_t i = 0; i < f->bf_len; i++) {
+		struct bpf_insn in = f->bf_insns[i];
+		const dt_bpf_rel_t *rl = NULL;
+
+		for (size_t r = 0; r < f->bf_nrels; r++)
+			if (f->bf_rels[r].br_kind != DT_BPF_R_NONE && f->bf_rels[r].br_insn == i)
+				rl = &f->bf_rels[r];
+		if (rl == NULL) {
+			emit(cg, in);
+		} else if (rl->br_kind == DT_BPF_R_STRSIZE) {
+			in.imm = (int32_t)cg->cg_strsize;
+			emit(cg, in);
+		} else {
+			emit_rel(cg, in, rl->br_kind == DT_BPF_R_CALL ? DT_RL_CALL : DT_RL_FUNC,
+				 rl->br_to);
+		}
+	}
+}
+
 /* ---------------------------------------------------------------- expressions */
 
 static void cg_call(dt_cg_t *cg, dt_node_t *n);
@@ -1873,6 +1902,52 @@ static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
 	emit(cg, KS_MOV64_REG(R0, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+}
+
+/*
+ * A call of a subroutine whose body is C (libdtrace/bpf/dt_strings.c):
+ * r1 a new temporary for a string result, then the arguments in order
+ * (strings as str_operand leaves them, pointers to strsize bytes), then
+ * dflt[] for those the script left out; r0 the result.  sub is the
+ * function, nd how many defaults follow the script's arguments at most.
+ */
+static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int64_t *dflt)
+{
+	bool str = is_string(n->dn_type);
+	uint32_t off = str ? tmp_string(cg) : 0;
+	int na = 0, reg = str ? R2 : R1;
+
+	for (dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next, na++) {
+		if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
+			str_operand(cg, a);
+		else
+			cg_expr(cg, a);
+		push(cg, a);
+	}
+	if (reg + na + nd - 1 > R5)
+		cg_limit(cg, n, "too many arguments for a subroutine body");
+	for (int i = na - 1; i >= 0; i--)
+		pop(cg, reg + i);
+	for (int d = 0; d < nd; d++)
+		emit_imm64(cg, reg + na + d, (uint64_t)dflt[d]);
+	if (str) {
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	}
+	call_sub(cg, sub);
+	if (str) { /* the temporary, as the verifier knows it from here */
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	}
+}
+
+/* substr(s, index [, length]): without a length, strsize (as illumos) */
+static void s_substr(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	int64_t len = cg->cg_strsize;
+
+	(void)arg;
+	call_bpf(cg, n, DT_SUBR_SUBSTR, n->dn_args->dn_next->dn_next == NULL, &len);
 }
 
 /*
@@ -2632,6 +2707,10 @@ void dt_cg_program(dt_pcb_t *pcb)
 		cg_prologue(&cg);
 		cg.cg_fr = &ps->ps_subrs[DT_SUBR_STRCMP];
 		sub_strcmp(&cg);
+		for (int k = DT_SUBR_BPF; k < DT_SUBR_N; k++) {
+			cg.cg_fr = &ps->ps_subrs[k];
+			sub_bpf(&cg, (dt_subr_t)k);
+		}
 		ps->ps_ready = true;
 	}
 	if ((pgp->dp_stmts = calloc((size_t)n, sizeof(dt_stmt_t))) == NULL)
@@ -2763,6 +2842,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_NTOHS] = { s_byteorder, 16 },
 	[DT_B_STRJOIN] = { s_strjoin, 0 },
 	[DT_B_STRLEN] = { s_strlen, 0 },
+	[DT_B_SUBSTR] = { s_substr, 0 },
 	/* actions */
 	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },

@@ -115,7 +115,8 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, c
 		in->imm = (int32_t)dt_probe_prov(dtp, lk->lk_probe)
 			      ->pv_activity(&dtp->dt_pinfo[lk->lk_probe]);
 		return;
-	case DT_RL_CALL: return; /* a jump to the subprogram's label: the caller's */
+	case DT_RL_CALL:
+	case DT_RL_FUNC: return; /* a jump to the subprogram's label: the caller's */
 	}
 }
 
@@ -263,7 +264,8 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 			dt_frag_place(o, lbase + order[li++]);
 		for (; ri < fr->fr_nrel && fr->fr_rel[ri].rl_insn == i; ri++) {
 			relocate(lk, &in, &fr->fr_rel[ri], ecb, in_error);
-			if (fr->fr_rel[ri].rl_kind == DT_RL_CALL)
+			if (fr->fr_rel[ri].rl_kind == DT_RL_CALL ||
+			    fr->fr_rel[ri].rl_kind == DT_RL_FUNC)
 				call = (int)fr->fr_rel[ri].rl_arg;
 		}
 		if (fix)
@@ -307,6 +309,7 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 			const dt_frag_t *top, dt_frag_t *out)
 {
 	dt_link_t lk;
+	bool linked[DT_SUBR_N] = { false };
 	char err[256];
 
 	memset(&lk, 0, sizeof(lk));
@@ -324,11 +327,16 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	for (int k = 0; k < DT_SUBR_N; k++)
 		lk.lk_sub[k] = dt_frag_label(out);
 	link_frag(&lk, top, NULL, false);
-	for (int k = 0; k < DT_SUBR_N; k++) {
-		if (!lk.lk_used[k])
-			continue;
-		dt_frag_place(out, lk.lk_sub[k]);
-		link_frag(&lk, &r->r_en.en_ps->ps_subrs[k], NULL, false);
+	/* each subprogram called, once; one may call others (the C bodies do) */
+	for (bool more = true; more;) {
+		more = false;
+		for (int k = 0; k < DT_SUBR_N; k++) {
+			if (!lk.lk_used[k] || linked[k])
+				continue;
+			linked[k] = more = true;
+			dt_frag_place(out, lk.lk_sub[k]);
+			link_frag(&lk, &r->r_en.en_ps->ps_subrs[k], NULL, false);
+		}
 	}
 	for (int d = 0; d < 4; d++)
 		free(lk.lk_order[d]);

@@ -85,7 +85,8 @@ int dt_frag_resolve(dt_frag_t *fr, char *err, size_t errlen)
 			snprintf(err, errlen, "internal error: a label was never placed");
 			return -1;
 		}
-		if (in->code == (BPF_JMP | BPF_CALL)) {
+		if (in->code == (BPF_JMP | BPF_CALL) ||
+		    (in->code == (BPF_LD | BPF_DW | BPF_IMM) && in->src_reg == BPF_PSEUDO_FUNC)) {
 			in->imm = (int32_t)off;
 		} else if (off > INT16_MAX || off < INT16_MIN) {
 			snprintf(err, errlen, "a clause is too large for a BPF jump");
@@ -321,7 +322,13 @@ static const char *const toff_names[DT_TOFF_N] = {
 	"mm_struct.arg_start",
 	"mm_struct.arg_end",
 };
-static const char *const subr_names[DT_SUBR_N] = { "strcmp" };
+/* a subprogram's name: strcmp, or the C function's */
+static const char *subr_name(uint32_t a)
+{
+	return a == DT_SUBR_STRCMP ? "strcmp"
+	       : a < DT_SUBR_N	   ? dt_bpf_funcs[a - DT_SUBR_BPF].bf_name
+				   : "?";
+}
 
 size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, size_t len)
 {
@@ -350,8 +357,8 @@ size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, s
 		return (size_t)snprintf(buf, len, "+offsetof %s",
 					a < DT_TOFF_N ? toff_names[a] : "?");
 	case DT_RL_ACTIVITY: return (size_t)snprintf(buf, len, "activity");
-	case DT_RL_CALL:
-		return (size_t)snprintf(buf, len, "call %s", a < DT_SUBR_N ? subr_names[a] : "?");
+	case DT_RL_CALL: return (size_t)snprintf(buf, len, "call %s", subr_name(a));
+	case DT_RL_FUNC: return (size_t)snprintf(buf, len, "func %s", subr_name(a));
 	}
 	return (size_t)snprintf(buf, len, "?");
 }

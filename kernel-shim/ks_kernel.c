@@ -21,6 +21,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/btf.h>
 
 #include "ks.h"
 
@@ -53,14 +54,111 @@ void ks_code_free(ks_code_t *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name,
-		 const ks_code_t *code, char *log, size_t loglen)
+/*
+ * The subprograms' BTF.  A program that passes a function's address
+ * (ld_imm64 BPF_PSEUDO_FUNC: a bpf_loop() callback) must describe each of
+ * its functions with BTF func_info, or the verifier refuses it ("missing
+ * btf func_info").  The least that passes: an int, a prototype returning
+ * it, and one static function of that prototype per subprogram (static:
+ * the verifier checks each call in its caller's context, as without
+ * BTF).  Returns the BTF's fd and fills *info (its starts, ascending,
+ * from 0: a call's or address's target is i + imm + 1), or -errno; 0
+ * functions (no function address) returns -ENOENT: load without BTF.
+ */
+static int subprog_btf(const ks_code_t *code, struct bpf_func_info **info, uint32_t *n)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach_type);
+	static const char strs[] = "\0int\0dtrace";
+	struct btf_header *h;
+	uint32_t *t, *starts, ns = 1, ntypes;
+	size_t tlen, size;
+	bool addr = false;
+	char *blob;
+	int fd;
+
+	for (size_t i = 0; i < code->kc_len; i++)
+		if (code->kc_insns[i].code == (BPF_LD | BPF_DW | BPF_IMM) &&
+		    code->kc_insns[i].src_reg == BPF_PSEUDO_FUNC)
+			addr = true;
+	if (!addr)
+		return -ENOENT;
+	if ((starts = calloc(code->kc_len + 1, sizeof(*starts))) == NULL)
+		return -ENOMEM;
+	starts[0] = 0;
+	for (size_t i = 0; i < code->kc_len; i++) {
+		const struct bpf_insn *in = &code->kc_insns[i];
+		long to;
+
+		if (!((in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL) ||
+		      (in->code == (BPF_LD | BPF_DW | BPF_IMM) && in->src_reg == BPF_PSEUDO_FUNC)))
+			continue;
+		to = (long)i + in->imm + 1;
+		if (to <= 0 || (size_t)to >= code->kc_len)
+			continue; /* the verifier says what is wrong */
+		starts[ns++] = (uint32_t)to;
+	}
+	/* sort and unique (few functions: insertion sort) */
+	for (uint32_t a = 1; a < ns; a++)
+		for (uint32_t b = a; b > 0 && starts[b - 1] > starts[b]; b--) {
+			uint32_t x = starts[b];
+
+			starts[b] = starts[b - 1];
+			starts[b - 1] = x;
+		}
+	ntypes = 0;
+	for (uint32_t a = 0; a < ns; a++)
+		if (a == 0 || starts[a] != starts[a - 1])
+			starts[ntypes++] = starts[a];
+	ns = ntypes;
+	/* [1] int, [2] int (void), [3...] static int dtrace(void) */
+	tlen = 16 + 12 + 12 * (size_t)ns;
+	size = sizeof(*h) + tlen + sizeof(strs);
+	if ((blob = calloc(1, size)) == NULL || (*info = calloc(ns, sizeof(**info))) == NULL) {
+		free(blob);
+		free(starts);
+		return -ENOMEM;
+	}
+	h = (struct btf_header *)blob;
+	h->magic = BTF_MAGIC;
+	h->version = BTF_VERSION;
+	h->hdr_len = sizeof(*h);
+	h->type_off = 0;
+	h->type_len = (uint32_t)tlen;
+	h->str_off = (uint32_t)tlen;
+	h->str_len = sizeof(strs);
+	t = (uint32_t *)(blob + sizeof(*h));
+	*t++ = 1; /* "int" */
+	*t++ = (uint32_t)BTF_KIND_INT << 24;
+	*t++ = 4;
+	*t++ = (uint32_t)BTF_INT_SIGNED << 24 | 32;
+	*t++ = 0;
+	*t++ = (uint32_t)BTF_KIND_FUNC_PROTO << 24; /* no parameters */
+	*t++ = 1;
+	for (uint32_t k = 0; k < ns; k++) {
+		*t++ = 5; /* "dtrace" */
+		*t++ = (uint32_t)BTF_KIND_FUNC << 24 | BTF_FUNC_STATIC;
+		*t++ = 2;
+		(*info)[k].insn_off = starts[k];
+		(*info)[k].type_id = 3 + k;
+	}
+	memcpy(blob + sizeof(*h) + tlen, strs, sizeof(strs));
+	fd = bpf_btf_load(blob, size, NULL);
+	fd = fd < 0 ? -errno : fd;
+	free(blob);
+	free(starts);
+	if (fd < 0) {
+		free(*info);
+		*info = NULL;
+	}
+	*n = ns;
+	return fd;
+}
+
+/* bpf_prog_load, then again with the verifier's log if it failed */
+static int prog_load(enum bpf_prog_type type, const char *name, const ks_code_t *code,
+		     struct bpf_prog_load_opts opts, char *log, size_t loglen)
+{
 	int fd, err;
 
-	if (code->kc_oom || code->kc_len == 0)
-		return -EINVAL;
 	if (log != NULL && loglen > 0)
 		log[0] = '\0';
 	/* without a log first: a verbose log of a large program could overflow it */
@@ -77,6 +175,32 @@ int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name
 			return fd;
 	}
 	return err;
+}
+
+int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name,
+		 const ks_code_t *code, char *log, size_t loglen)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach_type);
+	struct bpf_func_info *info = NULL;
+	uint32_t ninfo = 0;
+	int fd, btf;
+
+	if (code->kc_oom || code->kc_len == 0)
+		return -EINVAL;
+	btf = subprog_btf(code, &info, &ninfo);
+	if (btf == -ENOMEM)
+		return btf;
+	if (btf >= 0) {
+		opts.prog_btf_fd = btf;
+		opts.func_info = info;
+		opts.func_info_cnt = ninfo;
+		opts.func_info_rec_size = sizeof(*info);
+	}
+	fd = prog_load(type, name, code, opts, log, loglen);
+	if (btf >= 0)
+		close(btf);
+	free(info);
+	return fd;
 }
 
 int ks_prog_run(int prog_fd)

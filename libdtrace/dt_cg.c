@@ -1907,15 +1907,20 @@ static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 /*
  * A call of a subroutine whose body is C (libdtrace/bpf/dt_strings.c):
  * r1 a new temporary for a string result, then the arguments in order
- * (strings as str_operand leaves them, pointers to strsize bytes), then
- * dflt[] for those the script left out; r0 the result.  sub is the
- * function, nd how many defaults follow the script's arguments at most.
+ * (strings as str_operand leaves them, pointers to strsize bytes; an
+ * integer where a string may be, strtok's NULL, as it is), then the nd
+ * values of dflt[], then the scratch address state if not 0 (strtok's
+ * saved string); r0 the result.  A string result the body gives as
+ * NULL (strchr() finding nothing, strtok() at the end) faults as illumos
+ * does reading it: an invalid address, 0 (DT_FLT_ILLOP for lltostr()'s
+ * base).
  */
-static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int64_t *dflt)
+static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int64_t *dflt,
+		     uint32_t state)
 {
 	bool str = is_string(n->dn_type);
 	uint32_t off = str ? tmp_string(cg) : 0;
-	int na = 0, reg = str ? R2 : R1;
+	int na = 0, reg = str ? R2 : R1, ok = label(cg);
 
 	for (dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next, na++) {
 		if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
@@ -1924,21 +1929,39 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 			cg_expr(cg, a);
 		push(cg, a);
 	}
-	if (reg + na + nd - 1 > R5)
+	if (reg + na + nd + (state != 0) - 1 > R5)
 		cg_limit(cg, n, "too many arguments for a subroutine body");
 	for (int i = na - 1; i >= 0; i--)
 		pop(cg, reg + i);
 	for (int d = 0; d < nd; d++)
 		emit_imm64(cg, reg + na + d, (uint64_t)dflt[d]);
+	if (state != 0) {
+		emit(cg, KS_MOV64_REG(reg + na + nd, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, reg + na + nd, IMM(state)), state);
+	}
 	if (str) {
 		emit(cg, KS_MOV64_REG(R1, R8));
 		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 	}
 	call_sub(cg, sub);
-	if (str) { /* the temporary, as the verifier knows it from here */
-		emit(cg, KS_MOV64_REG(R0, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
-	}
+	if (!str)
+		return;
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
+	fault(cg, sub == DT_SUBR_LLTOSTR ? DT_FLT_ILLOP : DT_FLT_BADADDR, R0);
+	place(cg, ok);
+	/* the temporary, as the verifier knows it from here */
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+}
+
+/* how many arguments the script gave */
+static int nargs(const dt_node_t *n)
+{
+	int k = 0;
+
+	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
+		k++;
+	return k;
 }
 
 /* substr(s, index [, length]): without a length, strsize (as illumos) */
@@ -1947,7 +1970,63 @@ static void s_substr(dt_cg_t *cg, dt_node_t *n, int arg)
 	int64_t len = cg->cg_strsize;
 
 	(void)arg;
-	call_bpf(cg, n, DT_SUBR_SUBSTR, n->dn_args->dn_next->dn_next == NULL, &len);
+	call_bpf(cg, n, DT_SUBR_SUBSTR, nargs(n) == 2, &len, 0);
+}
+
+/* index(s, sub [, pos]), rindex(): the C body is told whether pos was given */
+static void s_index(dt_cg_t *cg, dt_node_t *n, int sub)
+{
+	static const int64_t nopos[2] = { 0, 0 }, haspos[1] = { 1 };
+
+	if (nargs(n) == 2)
+		call_bpf(cg, n, (dt_subr_t)sub, 2, nopos, 0);
+	else
+		call_bpf(cg, n, (dt_subr_t)sub, 1, haspos, 0);
+	normalize(cg, R0, n->dn_type);
+}
+
+/* lltostr(v [, base]): base 10 unless given */
+static void s_lltostr(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	static const int64_t ten = 10;
+
+	(void)arg;
+	call_bpf(cg, n, DT_SUBR_LLTOSTR, nargs(n) == 1, &ten, 0);
+}
+
+/* the subroutines whose arguments are all given: strstr, strchr, toupper, basename... */
+static void s_cbody(dt_cg_t *cg, dt_node_t *n, int sub)
+{
+	call_bpf(cg, n, (dt_subr_t)sub, 0, NULL, 0);
+}
+
+/*
+ * cleanpath(s): its body carries the output's length and its state in
+ * work words of the DT_SR_SUBR region (map memory the verifier does not
+ * track: dt_strings.c says why).
+ */
+static void s_cleanpath(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)arg;
+	cg->cg_ps->ps_subrsize = cg->cg_strsize + 64;
+	call_bpf(cg, n, DT_SUBR_CLEANPATH, 0, NULL, SA(DT_SR_SUBR, cg->cg_strsize + 40));
+}
+
+/*
+ * strtok(s, delim): the saved string is in the DT_SR_SUBR region (per CPU,
+ * as illumos's is per probe firing, and kept across firings here), passed
+ * as a fourth argument; s is NULL (the constant, 0) to go on with it.
+ */
+static void s_strtok(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	dt_node_t *s = n->dn_args;
+
+	(void)arg;
+	if (!is_string(s->dn_type) && !dt_type_is_ptr(dt_type_resolve(s->dn_type)) &&
+	    !((s->dn_flags & DT_NF_CONST) && s->dn_value == 0))
+		cg_error(cg, s, "strtok( )'s first argument must be a string or NULL");
+	cg->cg_ps->ps_subrsize = cg->cg_strsize + 64;
+	call_bpf(cg, n, DT_SUBR_STRTOK, 0, NULL, SA(DT_SR_SUBR, 0));
 }
 
 /*
@@ -2843,6 +2922,18 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_STRJOIN] = { s_strjoin, 0 },
 	[DT_B_STRLEN] = { s_strlen, 0 },
 	[DT_B_SUBSTR] = { s_substr, 0 },
+	[DT_B_INDEX] = { s_index, DT_SUBR_INDEX },
+	[DT_B_RINDEX] = { s_index, DT_SUBR_RINDEX },
+	[DT_B_STRSTR] = { s_cbody, DT_SUBR_STRSTR },
+	[DT_B_STRCHR] = { s_cbody, DT_SUBR_STRCHR },
+	[DT_B_STRRCHR] = { s_cbody, DT_SUBR_STRRCHR },
+	[DT_B_TOUPPER] = { s_cbody, DT_SUBR_TOUPPER },
+	[DT_B_TOLOWER] = { s_cbody, DT_SUBR_TOLOWER },
+	[DT_B_LLTOSTR] = { s_lltostr, 0 },
+	[DT_B_BASENAME] = { s_cbody, DT_SUBR_BASENAME },
+	[DT_B_DIRNAME] = { s_cbody, DT_SUBR_DIRNAME },
+	[DT_B_CLEANPATH] = { s_cleanpath, 0 },
+	[DT_B_STRTOK] = { s_strtok, 0 },
 	/* actions */
 	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },

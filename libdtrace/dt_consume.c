@@ -290,6 +290,7 @@ static const char *fault_name(uint64_t f)
 	switch (f) {
 	case DT_FLT_BADADDR: return "invalid address";
 	case DT_FLT_DIVZERO: return "divide-by-zero";
+	case DT_FLT_ILLOP: return "illegal operation";
 	default: return "unknown fault";
 	}
 }

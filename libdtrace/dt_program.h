@@ -57,6 +57,7 @@
 
 /* faults, as illumos DTRACEFLT_* */
 #define DT_FLT_BADADDR 1
+#define DT_FLT_ILLOP   2 /* lltostr()'s base out of range */
 #define DT_FLT_DIVZERO 3
 
 typedef struct dt_errrec {
@@ -95,6 +96,7 @@ typedef enum dt_region {
 	DT_SR_VAL,   /* a dynamic variable's value */
 	DT_SR_EMPTY, /* strsize zero bytes */
 	DT_SR_TMP,   /* string temporaries */
+	DT_SR_SUBR,  /* the C bodies' own: strtok()'s saved string, work words (dt_strings.c) */
 	DT_SR_N,
 } dt_region_t;
 
@@ -393,6 +395,7 @@ typedef struct dt_pstate {
 	uint32_t ps_strsize; /* fixed by the first compile */
 	uint32_t ps_recmax;  /* the largest record */
 	uint32_t ps_thissize, ps_tmpsize, ps_keysize, ps_valsize;
+	uint32_t ps_subrsize;  /* DT_SR_SUBR: 0, or strsize + 64 when a C body needs it */
 	uint32_t ps_sousize;   /* the largest dynamic struct variable: dt_zero holds as many */
 	uint32_t ps_state;     /* the state value's size: header and globals */
 	bool ps_use_errno;     /* a clause reads errno */
@@ -406,6 +409,7 @@ typedef struct dt_pstate {
 		bool pm_open;
 		uint32_t pm_nsouvars, pm_naggs, pm_aggzero, pm_strsize, pm_recmax;
 		uint32_t pm_thissize, pm_tmpsize, pm_keysize, pm_valsize, pm_sousize, pm_state;
+		uint32_t pm_subrsize;
 		int pm_nvarids;
 		bool pm_use_errno, pm_ready;
 		const char **pm_keys; /* names it entered in ps_vars */

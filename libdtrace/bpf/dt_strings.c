@@ -13,6 +13,18 @@
 
 /* the entry points dt_cg.c calls (and the host's unit test) */
 char *dt_substr(char *dst, const char *s, s64 index, s64 remaining);
+s64 dt_index(const char *s, const char *sub, s64 pos, s64 haspos);
+s64 dt_rindex(const char *s, const char *sub, s64 pos, s64 haspos);
+char *dt_strstr(char *dst, const char *s, const char *sub);
+char *dt_strchr(char *dst, const char *s, s64 c);
+char *dt_strrchr(char *dst, const char *s, s64 c);
+char *dt_toupper(char *dst, const char *s);
+char *dt_tolower(char *dst, const char *s);
+char *dt_lltostr(char *dst, s64 v, s64 base);
+char *dt_basename(char *dst, const char *s);
+char *dt_dirname(char *dst, const char *s);
+char *dt_cleanpath(char *dst, const char *s, u64 *w);
+char *dt_strtok(char *dst, const char *s, const char *delim, char *state);
 
 /* strlen(s), measured by copying s to dst (which the caller overwrites after) */
 static DT_FN s64 len_by_copy(char *dst, const char *s)
@@ -55,5 +67,609 @@ DT_FN char *dt_substr(char *dst, const char *s, s64 index, s64 remaining)
 	if (n > STRSIZE - 1)
 		n = STRSIZE - 1;
 	bpf_probe_read_kernel_str(dst, (u32)n + 1, s + index);
+	return dst;
+}
+
+/* ---------------------------------------------------------------- strlen */
+
+struct len_ctx {
+	const char *s;
+	u64 n;
+};
+
+static long len_cb(u64 i, void *c)
+{
+	struct len_ctx *x = c;
+
+	if (i >= STRSIZE)
+		return 1;
+	if (x->s[i] == '\0') {
+		x->n = i;
+		return 1;
+	}
+	return 0;
+}
+
+/* strlen(s), without a place to copy it to */
+static DT_FN s64 str_len(const char *s)
+{
+	struct len_ctx x = { s, STRSIZE - 1 };
+
+	bpf_loop(STRSIZE, len_cb, &x, 0);
+	return (s64)x.n;
+}
+
+/* s from pos to its end into dst (NULL when pos is not in s's STRSIZE bytes) */
+static DT_FN char *suffix(char *dst, const char *s, s64 pos)
+{
+	if (pos < 0 || (u64)pos >= STRSIZE)
+		return 0;
+	bpf_probe_read_kernel_str(dst, STRSIZE, s + pos);
+	return dst;
+}
+
+/* ---------------------------------------------------------------- searching */
+
+/*
+ * Loops are bpf_loop() callbacks, and what a callback indexes memory with
+ * comes from its own index or is the same in every call: a counter
+ * carried from one call to the next would have to be exact for the
+ * verifier, which would then check every call apart (strsize of them).
+ * Counters that must be carried live in map memory (the work words the
+ * caller passes), whose loads the verifier does not track.
+ */
+struct find_ctx {
+	const char *s, *sub;
+	s64 start, inc, count, found, pos;
+	u64 sublen, miss;
+};
+
+/* sub's byte j against s's at pos + j */
+static long cmp_cb(u64 j, void *c)
+{
+	struct find_ctx *f = c;
+	u64 k = (u64)f->pos + j;
+
+	if (j >= STRSIZE || k >= STRSIZE || f->s[k] != f->sub[j]) {
+		f->miss = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* position i of the search: sub there ends it */
+static long find_cb(u64 i, void *c)
+{
+	struct find_ctx *f = c;
+	s64 pos = f->start + f->inc * (s64)i;
+
+	if ((s64)i >= f->count || pos < 0 || (u64)pos >= STRSIZE)
+		return 1;
+	f->pos = pos;
+	f->miss = 0;
+	bpf_loop((u32)f->sublen, cmp_cb, f, 0);
+	if (!f->miss) {
+		f->found = pos;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The first of count positions from start, stepping by inc, where sub is
+ * in s; -1 if none.  illumos compares with strncmp at each position, the
+ * same thing.
+ */
+static DT_FN s64 search(const char *s, const char *sub, s64 start, s64 inc, s64 count)
+{
+	struct find_ctx f = { s, sub, start, inc, count, -1, 0, 0, 0 };
+
+	f.sublen = (u64)str_len(sub);
+	bpf_loop(STRSIZE + 1, find_cb, &f, 0);
+	return f.found;
+}
+
+/*
+ * index(s, sub [, pos]) and rindex(): illumos DIF_SUBR_INDEX/RINDEX, Perl's
+ * rules.  Both of "" give 0 whatever pos; index clamps a negative pos to
+ * 0 and gives, from pos at or past the end, the length for an empty sub
+ * (else -1); rindex gives, for a negative pos, 0 for an empty sub (else
+ * -1) and clamps a pos past the end to the length.
+ */
+DT_FN s64 dt_index(const char *s, const char *sub, s64 pos, s64 haspos)
+{
+	s64 len = str_len(s), sublen = str_len(sub);
+
+	if (len == 0 && sublen == 0)
+		return 0;
+	if (!haspos || pos < 0)
+		pos = 0;
+	if (haspos && pos >= len)
+		return sublen == 0 ? len : -1;
+	return search(s, sub, pos, 1, len - pos);
+}
+
+DT_FN s64 dt_rindex(const char *s, const char *sub, s64 pos, s64 haspos)
+{
+	s64 len = str_len(s), sublen = str_len(sub);
+
+	if (len == 0 && sublen == 0)
+		return 0;
+	if (haspos && pos < 0)
+		return sublen == 0 ? 0 : -1;
+	if (!haspos || pos > len)
+		pos = len;
+	return search(s, sub, pos, -1, pos + 1);
+}
+
+/* strstr(s, sub): s from sub's first place, or NULL (illumos DIF_SUBR_STRSTR) */
+DT_FN char *dt_strstr(char *dst, const char *s, const char *sub)
+{
+	s64 len = str_len(s);
+
+	return suffix(dst, s, search(s, sub, 0, 1, len == 0 ? 1 : len));
+}
+
+struct chr_ctx {
+	const char *s;
+	s64 found, last;
+	char c;
+};
+
+static long chr_cb(u64 i, void *c)
+{
+	struct chr_ctx *x = c;
+	char ch;
+
+	if (i >= STRSIZE)
+		return 1;
+	ch = x->s[i];
+	if (ch == x->c) {
+		x->found = (s64)i;
+		if (!x->last)
+			return 1;
+	}
+	return ch == '\0';
+}
+
+/*
+ * strchr(s, c), strrchr(s, c): s from c's first (last) place, or NULL;
+ * c as a char, and its NUL is a place too (illumos DIF_SUBR_STRCHR).
+ */
+DT_FN char *dt_strchr(char *dst, const char *s, s64 c)
+{
+	struct chr_ctx x = { s, -1, 0, (char)c };
+
+	bpf_loop(STRSIZE, chr_cb, &x, 0);
+	return suffix(dst, s, x.found);
+}
+
+DT_FN char *dt_strrchr(char *dst, const char *s, s64 c)
+{
+	struct chr_ctx x = { s, -1, 1, (char)c };
+
+	bpf_loop(STRSIZE, chr_cb, &x, 0);
+	return suffix(dst, s, x.found);
+}
+
+/* ---------------------------------------------------------------- case */
+
+struct case_ctx {
+	char *dst;
+	const char *s;
+	char lo, hi, to;
+};
+
+static long case_cb(u64 i, void *c)
+{
+	struct case_ctx *x = c;
+	char ch;
+
+	if (i >= STRSIZE - 1) {
+		if (i < STRSIZE)
+			x->dst[i] = '\0';
+		return 1;
+	}
+	ch = x->s[i];
+	if (ch >= x->lo && ch <= x->hi)
+		ch = (char)(x->to + (ch - x->lo));
+	x->dst[i] = ch;
+	return ch == '\0';
+}
+
+/* toupper(s), tolower(s): ASCII letters only (illumos DIF_SUBR_TOUPPER) */
+DT_FN char *dt_toupper(char *dst, const char *s)
+{
+	struct case_ctx x = { dst, s, 'a', 'z', 'A' };
+
+	bpf_loop(STRSIZE, case_cb, &x, 0);
+	return dst;
+}
+
+DT_FN char *dt_tolower(char *dst, const char *s)
+{
+	struct case_ctx x = { dst, s, 'A', 'Z', 'a' };
+
+	bpf_loop(STRSIZE, case_cb, &x, 0);
+	return dst;
+}
+
+/* ---------------------------------------------------------------- lltostr */
+
+/*
+ * lltostr(v [, base]): illumos DIF_SUBR_LLTOSTR.  Base 2 to 36, digits
+ * then lower-case letters; base 10 signed, any other the bits unsigned;
+ * base 8 with a leading 0, base 16 with 0x.  A bad base is NULL (the
+ * caller's illegal operation).
+ */
+DT_FN char *dt_lltostr(char *dst, s64 v, s64 base)
+{
+	char buf[72];
+	u64 val, b, d;
+	int k = 70;
+
+	if (base <= 1 || base > 36)
+		return 0;
+	b = (u64)base;
+	val = base == 10 && v < 0 ? (u64)0 - (u64)v : (u64)v;
+	buf[71] = '\0';
+	for (int n = 0; n < 64 && val != 0; n++) {
+		d = val % b;
+		buf[k--] = (char)(d <= 9 ? '0' + d : 'a' + (d - 10));
+		val /= b;
+	}
+	if (v == 0 && base == 16)
+		buf[k--] = '0';
+	if (base == 16)
+		buf[k--] = 'x';
+	if (v == 0 || base == 8 || base == 16)
+		buf[k--] = '0';
+	if (v < 0 && base == 10)
+		buf[k--] = '-';
+	if (k < 0 || k > 70)
+		return 0;
+	bpf_probe_read_kernel_str(dst, STRSIZE, &buf[k + 1]);
+	return dst;
+}
+
+/* ---------------------------------------------------------------- paths */
+
+struct path_ctx {
+	const char *s;
+	s64 len, state, lastbase, firstbase, lastdir;
+};
+
+/* backwards from the end: the basename's last byte, its first, the dirname's last */
+static long path_cb(u64 k, void *c)
+{
+	struct path_ctx *x = c;
+	s64 i = x->len - 1 - (s64)k;
+	char ch;
+
+	if (i < 0 || (u64)i >= STRSIZE)
+		return 1;
+	ch = x->s[i];
+	if (x->state == 0 && ch != '/') {
+		x->lastbase = i;
+		x->state = 1;
+	} else if (x->state == 1 && ch == '/') {
+		x->firstbase = i + 1;
+		x->state = 2;
+	} else if (x->state == 2 && ch != '/') {
+		x->lastdir = i;
+		return 1;
+	}
+	return 0;
+}
+
+/* s[start..end] into dst */
+static DT_FN char *span(char *dst, const char *s, s64 start, s64 end)
+{
+	u64 n;
+
+	dst[0] = '\0';
+	if (start < 0 || (u64)start >= STRSIZE || end < start)
+		return dst;
+	n = (u64)(end - start) + 1;
+	if (n > STRSIZE - 1)
+		n = STRSIZE - 1;
+	bpf_probe_read_kernel_str(dst, (u32)n + 1, s + start);
+	return dst;
+}
+
+/*
+ * basename(s), dirname(s): illumos DIF_SUBR_BASENAME/DIRNAME.  "" gives
+ * "."; a string of slashes "/"; trailing slashes are not part of either;
+ * a name without a slash has dirname ".", one with only a leading slash
+ * dirname "/".
+ */
+static DT_FN char *path_part(char *dst, const char *s, s64 dir)
+{
+	struct path_ctx x = { s, str_len(s), 0, -1, -1, -1 };
+
+	if (x.len == 0) {
+		dst[0] = '.';
+		dst[1] = '\0';
+		return dst;
+	}
+	bpf_loop(STRSIZE, path_cb, &x, 0);
+	if (x.lastbase == -1) /* only slashes */
+		x.firstbase = x.lastbase = x.lastdir = 0;
+	if (x.firstbase == -1) {
+		if (dir) {
+			dst[0] = '.';
+			dst[1] = '\0';
+			return dst;
+		}
+		x.firstbase = 0;
+	}
+	if (dir)
+		return span(dst, s, 0, x.lastdir == -1 ? 0 : x.lastdir);
+	return span(dst, s, x.firstbase, x.lastbase);
+}
+
+DT_FN char *dt_basename(char *dst, const char *s)
+{
+	return path_part(dst, s, 0);
+}
+
+DT_FN char *dt_dirname(char *dst, const char *s)
+{
+	return path_part(dst, s, 1);
+}
+
+/*
+ * cleanpath(s): illumos DIF_SUBR_CLEANPATH, a byte of s a step: "//" and
+ * "/./" go, "/../" (and "/.." at the end) takes back the last component
+ * written; the output stops 5 bytes before strsize.  The output's length
+ * and the state are carried in work words w[0] and w[1] (map memory).
+ */
+enum { CP_TOP, CP_SLASH, CP_DOT, CP_DOTDOT, CP_END };
+
+struct clean_ctx {
+	char *dst;
+	const char *s;
+	u64 *w;
+};
+
+static void put(struct clean_ctx *x, char ch)
+{
+	u64 j = x->w[0];
+
+	if (j >= STRSIZE)
+		return;
+	x->dst[j] = ch;
+	x->w[0] = j + 1;
+}
+
+/* back to the last slash written (or the start) */
+static long back_cb(u64 k, void *c)
+{
+	struct clean_ctx *x = c;
+	u64 j = x->w[0];
+
+	(void)k;
+	if (j == 0 || j > STRSIZE)
+		return 1;
+	x->w[0] = --j;
+	return x->dst[j] == '/';
+}
+
+/* a slash read at the top: on to the next component, unless the output is full */
+static long slash(struct clean_ctx *x)
+{
+	if (x->w[0] + 5 >= STRSIZE) {
+		x->w[1] = CP_END;
+		return 1;
+	}
+	x->w[1] = CP_SLASH;
+	return 0;
+}
+
+static long clean_cb(u64 i, void *c)
+{
+	struct clean_ctx *x = c;
+	u64 st = x->w[1];
+	char ch;
+
+	if (i >= STRSIZE || st == CP_END)
+		return 1;
+	ch = x->s[i];
+	if (st == CP_TOP) {
+		if (x->w[0] + 5 >= STRSIZE) {
+			x->w[1] = CP_END;
+			return 1;
+		}
+		if (ch == '/')
+			return slash(x);
+		put(x, ch);
+	} else if (st == CP_SLASH) {
+		if (ch == '/')
+			return slash(x);
+		if (ch == '.') {
+			x->w[1] = CP_DOT;
+			return 0;
+		}
+		put(x, '/');
+		put(x, ch);
+		x->w[1] = CP_TOP;
+	} else if (st == CP_DOT) {
+		if (ch == '/')
+			return slash(x);
+		if (ch == '.') {
+			x->w[1] = CP_DOTDOT;
+			return 0;
+		}
+		put(x, '/');
+		put(x, '.');
+		put(x, ch);
+		x->w[1] = CP_TOP;
+	} else {
+		if (ch != '/' && ch != '\0') {
+			put(x, '/');
+			put(x, '.');
+			put(x, '.');
+			put(x, ch);
+			x->w[1] = CP_TOP;
+			return 0;
+		}
+		/* "/../" or "/..": back to the previous slash; this slash starts the next */
+		bpf_loop(STRSIZE, back_cb, x, 0);
+		if (ch == '\0') {
+			x->w[0] = x->w[0] + 1;
+			x->w[1] = CP_END;
+			return 1;
+		}
+		x->w[1] = CP_TOP;
+		return slash(x);
+	}
+	if (ch == '\0') {
+		x->w[1] = CP_END;
+		return 1;
+	}
+	return 0;
+}
+
+DT_FN char *dt_cleanpath(char *dst, const char *s, u64 *w)
+{
+	struct clean_ctx x = { dst, s, w };
+	u64 j;
+
+	w[0] = 0;
+	w[1] = CP_TOP;
+	bpf_loop(STRSIZE, clean_cb, &x, 0);
+	j = w[0];
+	if (j >= STRSIZE)
+		j = STRSIZE - 1;
+	dst[j] = '\0';
+	return dst;
+}
+
+/* ---------------------------------------------------------------- strtok */
+
+/*
+ * strtok's region (DT_SR_SUBR, per CPU): the saved string (STRSIZE
+ * bytes), a byte saying it is there, then at STRSIZE + 8 the delimiters'
+ * bitmap (32 bytes).
+ */
+struct tok_ctx {
+	char *dst, *st;
+	const char *delim;
+	u8 *map;
+	u64 start, end, len;
+};
+
+static long map_cb(u64 k, void *c)
+{
+	struct tok_ctx *x = c;
+	u8 ch;
+
+	if (k >= STRSIZE)
+		return 1;
+	ch = (u8)x->delim[k];
+	if (ch == 0)
+		return 1;
+	x->map[ch >> 3] |= (u8)(1 << (ch & 7));
+	return 0;
+}
+
+static int is_delim(struct tok_ctx *x, u8 ch)
+{
+	return (x->map[ch >> 3] >> (ch & 7)) & 1;
+}
+
+static long zero_cb(u64 k, void *c)
+{
+	struct tok_ctx *x = c;
+
+	if (k >= 32)
+		return 1;
+	x->map[k] = 0;
+	return 0;
+}
+
+/* the first byte that is not a delimiter (or the NUL) */
+static long skip_cb(u64 k, void *c)
+{
+	struct tok_ctx *x = c;
+	u8 ch;
+
+	if (k >= STRSIZE)
+		return 1;
+	ch = (u8)x->st[k];
+	if (ch == 0 || !is_delim(x, ch)) {
+		x->start = k;
+		return 1;
+	}
+	return 0;
+}
+
+/* the token from start, to a delimiter or the NUL; strsize - 1 bytes at most */
+static long token_cb(u64 k, void *c)
+{
+	struct tok_ctx *x = c;
+	u64 from = x->start + k;
+	u8 ch;
+
+	if (k >= STRSIZE - 1 || from >= STRSIZE) {
+		x->len = k;
+		x->end = from;
+		return 1;
+	}
+	ch = (u8)x->st[from];
+	if (ch == 0 || is_delim(x, ch)) {
+		x->len = k;
+		x->end = from;
+		return 1;
+	}
+	x->dst[k] = (char)ch;
+	return 0;
+}
+
+/* what follows the token to the front of the saved string */
+static long shift_cb(u64 k, void *c)
+{
+	struct tok_ctx *x = c;
+	u64 from = x->end + k;
+	char ch;
+
+	if (k >= STRSIZE || from >= STRSIZE) {
+		if (k < STRSIZE)
+			x->st[k] = '\0';
+		return 1;
+	}
+	ch = x->st[from];
+	x->st[k] = ch;
+	return ch == '\0';
+}
+
+/*
+ * strtok(s, delim): illumos DIF_SUBR_STRTOK.  The token of s (of the
+ * saved string when s is NULL) after any delimiters, or NULL when none is
+ * left (and the saved string is gone: a later strtok(NULL, ...) is NULL
+ * too).  What follows the token is kept from its delimiter on.
+ */
+DT_FN char *dt_strtok(char *dst, const char *s, const char *delim, char *state)
+{
+	struct tok_ctx x = { dst, state, delim, (u8 *)state + STRSIZE + 8, STRSIZE, 0, 0 };
+
+	if (s != 0) {
+		bpf_probe_read_kernel_str(state, STRSIZE, s);
+		state[STRSIZE] = 1;
+	} else if (state[STRSIZE] == 0) {
+		return 0;
+	}
+	bpf_loop(32, zero_cb, &x, 0);
+	bpf_loop(STRSIZE, map_cb, &x, 0);
+	bpf_loop(STRSIZE, skip_cb, &x, 0);
+	if (x.start >= STRSIZE || state[x.start] == '\0') {
+		state[STRSIZE] = 0;
+		return 0;
+	}
+	bpf_loop(STRSIZE, token_cb, &x, 0);
+	if (x.len >= STRSIZE)
+		return 0;
+	dst[x.len] = '\0';
+	bpf_loop(STRSIZE, shift_cb, &x, 0);
 	return dst;
 }

@@ -21,7 +21,7 @@ u64 dt_host_strsize;
 /* arguments live in buffers of strsize bytes, as in the scratch value */
 static char arg[4][MAXSIZE], dst[MAXSIZE];
 
-static const char *put(int i, const char *s)
+static const char *in_arg(int i, const char *s)
 {
 	memset(arg[i], 'Z', sizeof(arg[i]));
 	strncpy(arg[i], s, STRSIZE - 1);
@@ -32,7 +32,7 @@ static const char *put(int i, const char *s)
 static const char *substr3(const char *s, s64 index, s64 len)
 {
 	memset(dst, 'X', sizeof(dst));
-	return dt_substr(dst, put(0, s), index, len);
+	return dt_substr(dst, in_arg(0, s), index, len);
 }
 
 static const char *substr2(const char *s, s64 index)
@@ -79,8 +79,157 @@ static void test_substr(void)
 	CHECK_STR(substr3("abcdefghij", 7, 5), "");
 }
 
+static s64 idx(const char *s, const char *sub, s64 pos, int haspos, int r)
+{
+	in_arg(0, s);
+	in_arg(1, sub);
+	return r ? dt_rindex(arg[0], arg[1], pos, haspos) : dt_index(arg[0], arg[1], pos, haspos);
+}
+
+/* NULL as "(null)", for CHECK_STR */
+static const char *nul(const char *p)
+{
+	return p != NULL ? p : "(null)";
+}
+
+static void test_search(void)
+{
+	const char *p = "/usr/lib/../bin/dtrace";
+
+	dt_host_strsize = 256;
+	CHECK_INT(idx(p, "/", 0, 0, 0), 0);
+	CHECK_INT(idx(p, "/", 2, 1, 0), 4);
+	CHECK_INT(idx(p, "/", 0, 0, 1), 15);
+	CHECK_INT(idx(p, "/", 10, 1, 1), 8);
+	CHECK_INT(idx("", "", 0, 0, 0), 0);
+	CHECK_INT(idx("", "", 7, 1, 0), 0);
+	CHECK_INT(idx("", "", -7, 1, 1), 0);
+	CHECK_INT(idx("abc", "", 0, 0, 0), 0);
+	CHECK_INT(idx("abc", "", 5, 1, 0), 3); /* Perl: the length */
+	CHECK_INT(idx("abc", "c", 5, 1, 0), -1);
+	CHECK_INT(idx("abc", "c", -5, 1, 0), 2);
+	CHECK_INT(idx("abc", "abcd", 0, 0, 0), -1);
+	CHECK_INT(idx("aaa", "aa", 1, 1, 0), 1);
+	CHECK_INT(idx("", "a", 0, 0, 0), -1);
+	CHECK_INT(idx("abc", "", 0, 0, 1), 3);
+	CHECK_INT(idx("abc", "", -1, 1, 1), 0); /* Perl: 0 */
+	CHECK_INT(idx("abc", "a", -1, 1, 1), -1);
+	CHECK_INT(idx("abc", "c", 100, 1, 1), 2);
+	CHECK_INT(idx("abcabc", "bc", 0, 0, 1), 4);
+	CHECK_INT(idx("abcabc", "bc", 3, 1, 1), 1);
+	CHECK_INT(idx("", "a", 0, 0, 1), -1);
+
+	memset(dst, 'X', sizeof(dst));
+	CHECK_STR(nul(dt_strstr(dst, in_arg(0, "abc"), in_arg(1, ""))), "abc");
+	CHECK_STR(nul(dt_strstr(dst, in_arg(0, ""), in_arg(1, ""))), "");
+	CHECK_STR(nul(dt_strstr(dst, in_arg(0, ""), in_arg(1, "a"))), "(null)");
+	CHECK_STR(nul(dt_strstr(dst, in_arg(0, "abcbc"), in_arg(1, "bc"))), "bcbc");
+	CHECK_STR(nul(dt_strstr(dst, in_arg(0, "abc"), in_arg(1, "x"))), "(null)");
+	CHECK_STR(nul(dt_strstr(dst, in_arg(0, "abc"), in_arg(1, "abcd"))), "(null)");
+	CHECK_STR(nul(dt_strchr(dst, in_arg(0, "abcabc"), 'c')), "cabc");
+	CHECK_STR(nul(dt_strchr(dst, in_arg(0, "abc"), 0)), ""); /* the NUL is a place */
+	CHECK_STR(nul(dt_strchr(dst, in_arg(0, "abc"), 'z')), "(null)");
+	CHECK_STR(nul(dt_strchr(dst, in_arg(0, "abc"), 'a' + 256)), "abc"); /* as a char */
+	CHECK_STR(nul(dt_strrchr(dst, in_arg(0, "a/b/c"), '/')), "/c");
+	CHECK_STR(nul(dt_strrchr(dst, in_arg(0, "a/b/c"), 0)), "");
+	CHECK_STR(nul(dt_strrchr(dst, in_arg(0, ""), 'a')), "(null)");
+}
+
+static void test_case_and_numbers(void)
+{
+	dt_host_strsize = 256;
+	CHECK_STR(dt_toupper(dst, in_arg(0, "MiXeD 123 ~{`@")), "MIXED 123 ~{`@");
+	CHECK_STR(dt_tolower(dst, in_arg(0, "MiXeD 123 [@")), "mixed 123 [@");
+	CHECK_STR(dt_toupper(dst, in_arg(0, "")), "");
+	CHECK_STR(nul(dt_lltostr(dst, -1234, 10)), "-1234");
+	CHECK_STR(nul(dt_lltostr(dst, 0, 10)), "0");
+	CHECK_STR(nul(dt_lltostr(dst, 0, 16)), "0x0");
+	CHECK_STR(nul(dt_lltostr(dst, 0, 8)), "0");
+	CHECK_STR(nul(dt_lltostr(dst, 8, 8)), "010");
+	CHECK_STR(nul(dt_lltostr(dst, 255, 16)), "0xff");
+	CHECK_STR(nul(dt_lltostr(dst, -1, 16)), "0xffffffffffffffff");
+	CHECK_STR(nul(dt_lltostr(dst, INT64_MIN, 10)), "-9223372036854775808");
+	CHECK_STR(nul(dt_lltostr(dst, INT64_MAX, 10)), "9223372036854775807");
+	CHECK_STR(nul(dt_lltostr(dst, -5, 2)),
+		  "1111111111111111111111111111111111111111111111111111111111111011");
+	CHECK_STR(nul(dt_lltostr(dst, 35, 36)), "z");
+	CHECK_STR(nul(dt_lltostr(dst, 1, 1)), "(null)");
+	CHECK_STR(nul(dt_lltostr(dst, 1, 37)), "(null)");
+	dt_host_strsize = 8; /* cut at strsize */
+	CHECK_STR(nul(dt_lltostr(dst, 123456789, 10)), "1234567");
+	CHECK_STR(dt_toupper(dst, in_arg(0, "abcdefghij")), "ABCDEFG");
+}
+
+static void test_paths(void)
+{
+	static const char *const cases[][3] = {
+		/* s, basename, dirname */
+		{ "", ".", "." },
+		{ "/", "/", "/" },
+		{ "///", "/", "/" },
+		{ "a", "a", "." },
+		{ "a/", "a", "." },
+		{ "/a", "a", "/" },
+		{ "a/b", "b", "a" },
+		{ "//a//b//", "b", "//a" },
+		{ "/usr/lib/../bin/dtrace", "dtrace", "/usr/lib/../bin" },
+	};
+	static const char *const clean[][2] = {
+		{ "/usr/lib/../bin/dtrace", "/usr/bin/dtrace" },
+		{ "a//b", "a/b" },
+		{ "/./a", "/a" },
+		{ "/a/..", "/" },
+		{ "a/..", "a" }, /* illumos backs up to the start, and keeps it */
+		{ "/a/b/../../c", "/c" },
+		{ "/a/./b/.", "/a/b/." },
+		{ "/...", "/..." },
+		{ "/..x/y", "/..x/y" },
+		{ "/.x", "/.x" },
+		{ "a/", "a/" },
+		{ "", "" },
+		{ "/../a", "/a" },
+	};
+	u64 w[3];
+
+	dt_host_strsize = 256;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_STR(dt_basename(dst, in_arg(0, cases[i][0])), cases[i][1]);
+		CHECK_STR(dt_dirname(dst, in_arg(0, cases[i][0])), cases[i][2]);
+	}
+	for (size_t i = 0; i < sizeof(clean) / sizeof(clean[0]); i++)
+		CHECK_STR(dt_cleanpath(dst, in_arg(0, clean[i][0]), w), clean[i][1]);
+	dt_host_strsize = 16; /* the output stops 5 bytes before strsize */
+	CHECK_STR(dt_cleanpath(dst, in_arg(0, "/abcdefghijklmn"), w), "/abcdefghij");
+}
+
+static void test_strtok(void)
+{
+	static char state[MAXSIZE + 64];
+
+	dt_host_strsize = 256;
+	memset(state, 0x55, sizeof(state));
+	state[256] = 0;
+	CHECK_STR(nul(dt_strtok(dst, NULL, in_arg(1, "/"), state)), "(null)"); /* nothing saved */
+	CHECK_STR(nul(dt_strtok(dst, in_arg(0, "/usr//lib/"), in_arg(1, "/"), state)), "usr");
+	CHECK_STR(nul(dt_strtok(dst, NULL, in_arg(1, "/"), state)), "lib");
+	CHECK_STR(nul(dt_strtok(dst, NULL, in_arg(1, "/"), state)), "(null)");
+	CHECK_STR(nul(dt_strtok(dst, NULL, in_arg(1, "/"), state)), "(null)");
+	CHECK_STR(nul(dt_strtok(dst, in_arg(0, ""), in_arg(1, "/"), state)), "(null)");
+	CHECK_STR(nul(dt_strtok(dst, in_arg(0, "abc"), in_arg(1, ""), state)), "abc");
+	CHECK_STR(nul(dt_strtok(dst, NULL, in_arg(1, ""), state)), "(null)");
+	/* the delimiters may change from one call to the next */
+	CHECK_STR(nul(dt_strtok(dst, in_arg(0, ",a;b,c"), in_arg(1, ",;"), state)), "a");
+	CHECK_STR(nul(dt_strtok(dst, NULL, in_arg(1, ","), state)), ";b");
+	CHECK_STR(nul(dt_strtok(dst, NULL, in_arg(1, ","), state)), "c");
+	CHECK_STR(nul(dt_strtok(dst, in_arg(0, "///"), in_arg(1, "/"), state)), "(null)");
+}
+
 int main(void)
 {
 	test_substr();
+	test_search();
+	test_case_and_numbers();
+	test_paths();
+	test_strtok();
 	return CHECK_DONE();
 }

@@ -22,6 +22,4 @@ BEGIN
 	trace(lltostr(255, 16));
 	trace(toupper(execname));
 	trace(tolower("MiXeD"));
-	trace(strtoll("0x1f", 16));
-	trace(strtoll("42"));
 }

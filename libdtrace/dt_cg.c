@@ -1691,6 +1691,16 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			load_value(cg, t);
 			return;
 		}
+		if (is_string(n->dn_left->dn_type)) { /* s[i]: a char, 0 past the end */
+			str_operand(cg, n->dn_left);
+			push(cg, n);
+			cg_expr(cg, n->dn_args);
+			emit(cg, KS_MOV64_REG(R2, R0));
+			pop(cg, R1);
+			call_sub(cg, DT_SUBR_CHAR_AT);
+			normalize(cg, R0, t);
+			return;
+		}
 		cg_error(cg, n, "this kind of index is not supported yet");
 	case DT_N_UNARY:
 		switch (n->dn_op) {
@@ -1798,16 +1808,23 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		return;
 	}
 	case DT_N_CAST:
-		if (is_string(t) && !is_string(n->dn_left->dn_type))
-			cg_error(cg, n, "a cast of a scalar to string is not supported yet");
 		cg_expr(cg, n->dn_left);
+		if (is_string(t) && !is_string(n->dn_left->dn_type)) { /* as stringof */
+			user_string(cg, tmp_string(cg), true);
+			return;
+		}
 		if (dt_type_is_int(t))
 			normalize(cg, R0, t);
 		return;
 	case DT_N_STRINGOF:
-		if (!is_string(n->dn_left->dn_type))
-			cg_error(cg, n, "stringof of a non-string is not supported yet");
+		/*
+		 * illumos reads the string at the value (an integer or a
+		 * pointer) as an address, so stringof(42) faults at 0x2a; the
+		 * address space here is the traced process's.
+		 */
 		cg_expr(cg, n->dn_left);
+		if (!is_string(n->dn_left->dn_type))
+			user_string(cg, tmp_string(cg), true);
 		return;
 	case DT_N_CALL: cg_call(cg, n); return;
 	default: cg_error(cg, n, "this expression is not supported in a program yet");

@@ -25,6 +25,7 @@ char *dt_basename(char *dst, const char *s);
 char *dt_dirname(char *dst, const char *s);
 char *dt_cleanpath(char *dst, const char *s, u64 *w);
 char *dt_strtok(char *dst, const char *s, const char *delim, char *state);
+s64 dt_char_at(const char *s, s64 i);
 
 /* strlen(s), measured by copying s to dst (which the caller overwrites after) */
 static DT_FN s64 len_by_copy(char *dst, const char *s)
@@ -106,6 +107,14 @@ static DT_FN char *suffix(char *dst, const char *s, s64 pos)
 		return 0;
 	bpf_probe_read_kernel_str(dst, STRSIZE, s + pos);
 	return dst;
+}
+
+/* s[i]: its byte, 0 outside the string (its NUL and past it) */
+DT_FN s64 dt_char_at(const char *s, s64 i)
+{
+	if (i < 0 || i >= str_len(s) || (u64)i >= STRSIZE)
+		return 0;
+	return s[i];
 }
 
 /* ---------------------------------------------------------------- searching */

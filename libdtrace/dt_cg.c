@@ -2018,6 +2018,48 @@ static void s_cbody(dt_cg_t *cg, dt_node_t *n, int sub)
 }
 
 /*
+ * inet_ntoa(p) (which 0), inet_ntoa6(p) (1), inet_ntop(af, p) (2): the
+ * address is read from the traced process by the body (its work area at
+ * strsize + 64 in DT_SR_SUBR), which gives NULL
+ * when it cannot (a fault at the address, kept in r9 across the call) and
+ * 1 for an af that is neither IPv4 nor IPv6 (an illegal operation).
+ */
+static void s_inet(dt_cg_t *cg, dt_node_t *n, int which)
+{
+	dt_node_t *a = n->dn_args;
+	uint32_t off = tmp_string(cg), work = SA(DT_SR_SUBR, cg->cg_strsize + 64);
+	int notnull = label(cg), ok = label(cg);
+
+	cg->cg_ps->ps_subrsize = DT_SUBR_REGION(cg->cg_strsize);
+	if (which == 2) {
+		cg_expr(cg, a);
+		push(cg, a);
+		a = a->dn_next;
+	}
+	cg_expr(cg, a);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	if (which == 2)
+		pop(cg, R3);
+	else
+		emit(cg, KS_MOV64_IMM(R3, which == 0 ? 2 : 10));
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_MOV64_IMM(R4, which == 1));
+	emit(cg, KS_MOV64_REG(R5, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R5, IMM(work)), work);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	call_sub(cg, DT_SUBR_INET);
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), notnull);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, notnull);
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 1, 0), ok);
+	fault(cg, DT_FLT_ILLOP, -1);
+	place(cg, ok);
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+}
+
+/*
  * cleanpath(s): its body carries the output's length and its state in
  * work words of the DT_SR_SUBR region (map memory the verifier does not
  * track: dt_strings.c says why).
@@ -2025,7 +2067,7 @@ static void s_cbody(dt_cg_t *cg, dt_node_t *n, int sub)
 static void s_cleanpath(dt_cg_t *cg, dt_node_t *n, int arg)
 {
 	(void)arg;
-	cg->cg_ps->ps_subrsize = cg->cg_strsize + 64;
+	cg->cg_ps->ps_subrsize = DT_SUBR_REGION(cg->cg_strsize);
 	call_bpf(cg, n, DT_SUBR_CLEANPATH, 0, NULL, SA(DT_SR_SUBR, cg->cg_strsize + 40));
 }
 
@@ -2042,7 +2084,7 @@ static void s_strtok(dt_cg_t *cg, dt_node_t *n, int arg)
 	if (!is_string(s->dn_type) && !dt_type_is_ptr(dt_type_resolve(s->dn_type)) &&
 	    !((s->dn_flags & DT_NF_CONST) && s->dn_value == 0))
 		cg_error(cg, s, "strtok( )'s first argument must be a string or NULL");
-	cg->cg_ps->ps_subrsize = cg->cg_strsize + 64;
+	cg->cg_ps->ps_subrsize = DT_SUBR_REGION(cg->cg_strsize);
 	call_bpf(cg, n, DT_SUBR_STRTOK, 0, NULL, SA(DT_SR_SUBR, 0));
 }
 
@@ -2951,6 +2993,9 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_DIRNAME] = { s_cbody, DT_SUBR_DIRNAME },
 	[DT_B_CLEANPATH] = { s_cleanpath, 0 },
 	[DT_B_STRTOK] = { s_strtok, 0 },
+	[DT_B_INET_NTOA] = { s_inet, 0 },
+	[DT_B_INET_NTOA6] = { s_inet, 1 },
+	[DT_B_INET_NTOP] = { s_inet, 2 },
 	/* actions */
 	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },

@@ -96,9 +96,16 @@ typedef enum dt_region {
 	DT_SR_VAL,   /* a dynamic variable's value */
 	DT_SR_EMPTY, /* strsize zero bytes */
 	DT_SR_TMP,   /* string temporaries */
-	DT_SR_SUBR,  /* the C bodies' own: strtok()'s saved string, work words (dt_strings.c) */
+	DT_SR_SUBR,  /* the C bodies' own (dt_strings.c): DT_SUBR_REGION bytes when used */
 	DT_SR_N,
 } dt_region_t;
+
+/*
+ * DT_SR_SUBR, for strsize s: strtok()'s saved string (s bytes), its flag
+ * (8), its delimiters' bitmap (32), cleanpath()'s work words (24), the
+ * inet subroutines' work area (128).
+ */
+#define DT_SUBR_REGION(s) ((s) + 192)
 
 /*
  * Kernel structure offsets code generation reads the current task

@@ -38,6 +38,7 @@ extern char dt_strsize_[];
 static long (*const bpf_probe_read_kernel_str)(void *dst, u32 size, const void *src) = (void *)115;
 static long (*const bpf_loop)(u32 n, long (*cb)(u64 i, void *ctx), void *ctx,
 			      u64 flags) = (void *)181;
+static long (*const bpf_probe_read_user)(void *dst, u32 size, const void *src) = (void *)112;
 
 /* a subprogram of its own, entered by a call the verifier checks in context */
 #define DT_FN __attribute__((noinline))
@@ -62,6 +63,15 @@ static inline long bpf_probe_read_kernel_str(void *dst, u32 size, const void *sr
 	}
 	d[i] = '\0';
 	return (long)i + 1;
+}
+
+/* the traced process's memory is the test's own; NULL is a bad address */
+static inline long bpf_probe_read_user(void *dst, u32 size, const void *src)
+{
+	if (src == 0)
+		return -14;
+	__builtin_memcpy(dst, src, size);
+	return 0;
 }
 
 static inline long bpf_loop(u32 n, long (*cb)(u64 i, void *ctx), void *ctx, u64 flags)

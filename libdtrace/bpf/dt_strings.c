@@ -26,6 +26,8 @@ char *dt_dirname(char *dst, const char *s);
 char *dt_cleanpath(char *dst, const char *s, u64 *w);
 char *dt_strtok(char *dst, const char *s, const char *delim, char *state);
 s64 dt_char_at(const char *s, s64 i);
+struct inet_w;
+char *dt_inet(char *dst, const void *addr, s64 af, s64 v4only, struct inet_w *w);
 
 /* strlen(s), measured by copying s to dst (which the caller overwrites after) */
 static DT_FN s64 len_by_copy(char *dst, const char *s)
@@ -680,5 +682,161 @@ DT_FN char *dt_strtok(char *dst, const char *s, const char *delim, char *state)
 		return 0;
 	dst[x.len] = '\0';
 	bpf_loop(STRSIZE, shift_cb, &x, 0);
+	return dst;
+}
+
+/* ---------------------------------------------------------------- inet */
+
+/*
+ * inet's work area, in map memory (the DT_SR_SUBR region at STRSIZE + 64,
+ * 128 bytes): the address, the text written backwards from buf[k], and
+ * the state of the loops, which the verifier does not track there.
+ */
+struct inet_w {
+	u8 a[16];
+	char buf[48];
+	s64 k, i, first, try, num, v4at;
+};
+
+struct inet_ctx {
+	struct inet_w *w;
+};
+
+static void out(struct inet_w *w, char ch)
+{
+	s64 k = w->k;
+
+	if (k < 0 || k >= 48)
+		return;
+	w->buf[k] = ch;
+	w->k = k - 1;
+}
+
+/* the IPv4 bytes a[v4at..v4at + 3], last first: decimal, dotted */
+static long v4_cb(u64 n, void *c)
+{
+	struct inet_w *w = ((struct inet_ctx *)c)->w;
+	u64 i = 3 - n, at = (u64)w->v4at + i;
+	u8 v;
+
+	if (n > 3 || at >= 16)
+		return 1;
+	v = w->a[at];
+	if (v == 0)
+		out(w, '0');
+	for (int d = 0; d < 3 && v != 0; d++) {
+		out(w, (char)('0' + v % 10));
+		v /= 10;
+	}
+	if (i > 0)
+		out(w, '.');
+	return 0;
+}
+
+/* illumos's search for the longest run of zero groups: first, num bytes */
+static long zero_run_cb(u64 i, void *c)
+{
+	struct inet_w *w = ((struct inet_ctx *)c)->w;
+	s64 t = w->try;
+	u8 b;
+
+	if (i >= 16)
+		return 1;
+	b = w->a[i];
+	if (b == 0 && t == -1 && i % 2 == 0) {
+		w->try = (s64)i;
+		return 0;
+	}
+	if (t != -1 && (b != 0 || i == 15)) {
+		if ((s64)i - t <= w->num) {
+			w->try = -1;
+			return 0;
+		}
+		w->first = t;
+		w->num = (s64)(i - i % 2) - t;
+		w->try = -1;
+		if (b == 0 && i == 15)
+			w->num += 2;
+	}
+	return 0;
+}
+
+/* the group at byte i (from the last), hexadecimal, or "::" for the run */
+static long group_cb(u64 n, void *c)
+{
+	struct inet_w *w = ((struct inet_ctx *)c)->w;
+	s64 i = w->i;
+	u32 val;
+
+	if (n >= 8 || i < 0 || i > 14)
+		return 1;
+	if (i == w->first + w->num - 2) {
+		out(w, ':');
+		out(w, ':');
+		w->i = i - (w->num - 2) - 2;
+		return 0;
+	}
+	if (i < 14 && i != w->first - 2)
+		out(w, ':');
+	val = ((u32)w->a[i] << 8) + w->a[i + 1];
+	if (val == 0)
+		out(w, '0');
+	for (int d = 0; d < 4 && val != 0; d++) {
+		out(w, (char)(val % 16 < 10 ? '0' + val % 16 : 'a' + val % 16 - 10));
+		val /= 16;
+	}
+	w->i = i - 2;
+	return 0;
+}
+
+/*
+ * inet_ntoa(p), inet_ntoa6(p), inet_ntop(af, p): illumos
+ * DIF_SUBR_INET_NTOA/NTOA6/NTOP, the address read from the traced
+ * process (NULL if it cannot be).  af 2 is IPv4; 10 (Linux) or 26
+ * (illumos) IPv6, written as RFC 1884 with the longest run of zero bytes
+ * (a group or more) as "::" and a v4-mapped or v4-compatible address's
+ * last 4 bytes dotted (v4only: inet_ntoa6, only those); any other af is
+ * (char *)1, an illegal operation for the caller.
+ */
+DT_FN char *dt_inet(char *dst, const void *addr, s64 af, s64 v4only, struct inet_w *w)
+{
+	struct inet_ctx x = { w };
+	const u8 *a = w->a;
+	s64 k;
+
+	w->k = 46;
+	w->buf[47] = '\0';
+	w->v4at = 0;
+	if (af == 2) {
+		if (bpf_probe_read_user(w->a, 4, addr) != 0)
+			return 0;
+		bpf_loop(4, v4_cb, &x, 0);
+		goto out;
+	}
+	if (af != 10 && af != 26)
+		return (char *)1;
+	if (bpf_probe_read_user(w->a, 16, addr) != 0)
+		return 0;
+	w->first = -1;
+	w->try = -1;
+	w->num = 1;
+	bpf_loop(16, zero_run_cb, &x, 0);
+	w->i = 14;
+	/* v4-mapped (::ffff:a.b.c.d) or v4-compatible (::a.b.c.d, not :: or ::1) */
+	if ((a[0] | a[1] | a[2] | a[3] | a[4] | a[5] | a[6] | a[7] | a[8] | a[9]) == 0 &&
+	    ((a[10] == 0xff && a[11] == 0xff) ||
+	     ((a[10] | a[11]) == 0 && ((a[12] | a[13] | a[14]) != 0 || a[15] > 1)))) {
+		w->v4at = 12;
+		bpf_loop(4, v4_cb, &x, 0);
+		if (v4only)
+			goto out;
+		w->i = 10;
+	}
+	bpf_loop(8, group_cb, &x, 0);
+out:
+	k = w->k;
+	if (k < -1 || k > 46)
+		return 0;
+	bpf_probe_read_kernel_str(dst, STRSIZE, &w->buf[k + 1]);
 	return dst;
 }

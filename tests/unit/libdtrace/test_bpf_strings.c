@@ -7,6 +7,7 @@
  * source, compiled to BPF, is what probes run; the goldens in
  * tests/d/strings check it there.
  */
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,8 +225,45 @@ static void test_strtok(void)
 	CHECK_STR(nul(dt_strtok(dst, in_arg(0, "///"), in_arg(1, "/"), state)), "(null)");
 }
 
+/* af's text of the address text (inet_pton's), written as illumos does */
+static const char *inet(int af, const char *text, int v4only)
+{
+	static struct inet_w w;
+	unsigned char a[16];
+
+	inet_pton(af == 2 ? AF_INET : AF_INET6, text, a);
+	return nul(dt_inet(dst, a, af, v4only, &w));
+}
+
+static void test_inet(void)
+{
+	static struct inet_w w;
+
+	dt_host_strsize = 256;
+	CHECK_STR(inet(2, "0.0.0.0", 0), "0.0.0.0");
+	CHECK_STR(inet(2, "10.200.0.9", 0), "10.200.0.9");
+	CHECK_STR(inet(2, "255.255.255.255", 0), "255.255.255.255");
+	CHECK_STR(inet(10, "::", 0), "::");
+	CHECK_STR(inet(10, "::1", 0), "::1");
+	CHECK_STR(inet(26, "1::", 0), "1::");
+	CHECK_STR(inet(10, "1:0:2:3:4:5:6:7", 0), "1::2:3:4:5:6:7"); /* one group, unlike glibc */
+	CHECK_STR(inet(10, "1:0:0:2:0:0:0:3", 0), "1:0:0:2::3");
+	CHECK_STR(inet(10, "0:0:1::", 0), "0:0:1::");
+	CHECK_STR(inet(10, "1:2:3:4:5:6:7:0", 0), "1:2:3:4:5:6:7:0");
+	CHECK_STR(inet(10, "fe80::214:4fff:fe0b:76c8", 0), "fe80::214:4fff:fe0b:76c8");
+	CHECK_STR(inet(10, "::ffff:1.2.3.4", 0), "::ffff:1.2.3.4");
+	CHECK_STR(inet(10, "::ffff:1.2.3.4", 1), "1.2.3.4");
+	CHECK_STR(inet(10, "::1.2.3.4", 0), "::1.2.3.4");
+	CHECK_STR(inet(10, "::1.2.3.4", 1), "1.2.3.4");
+	CHECK_STR(inet(10, "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 0),
+		  "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff");
+	CHECK(dt_inet(dst, NULL, 2, 0, &w) == NULL);
+	CHECK(dt_inet(dst, dst, 99, 0, &w) == (char *)1);
+}
+
 int main(void)
 {
+	test_inet();
 	test_substr();
 	test_search();
 	test_case_and_numbers();

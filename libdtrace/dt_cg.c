@@ -2018,6 +2018,33 @@ static void s_cbody(dt_cg_t *cg, dt_node_t *n, int sub)
 }
 
 /*
+ * strtoll(s [, base]): a base outside 2..36 is an illegal operation (as
+ * illumos), checked before the body runs.
+ */
+static void s_strtoll(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	dt_node_t *a = n->dn_args;
+	int bad = label(cg), ok = label(cg);
+
+	(void)arg;
+	str_operand(cg, a);
+	push(cg, a);
+	if (a->dn_next != NULL) {
+		cg_expr(cg, a->dn_next);
+		emit_to(cg, KS_JMP_IMM(BPF_JSLE, R0, 1, 0), bad);
+		emit_to(cg, KS_JMP_IMM(BPF_JSLE, R0, 36, 0), ok);
+		place(cg, bad);
+		fault(cg, DT_FLT_ILLOP, -1);
+		place(cg, ok);
+		emit(cg, KS_MOV64_REG(R2, R0));
+	} else {
+		emit(cg, KS_MOV64_IMM(R2, 10));
+	}
+	pop(cg, R1);
+	call_sub(cg, DT_SUBR_STRTOLL);
+}
+
+/*
  * inet_ntoa(p) (which 0), inet_ntoa6(p) (1), inet_ntop(af, p) (2): the
  * address is read from the traced process by the body (its work area at
  * strsize + 64 in DT_SR_SUBR), which gives NULL
@@ -2993,6 +3020,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_DIRNAME] = { s_cbody, DT_SUBR_DIRNAME },
 	[DT_B_CLEANPATH] = { s_cleanpath, 0 },
 	[DT_B_STRTOK] = { s_strtok, 0 },
+	[DT_B_STRTOLL] = { s_strtoll, 0 },
 	[DT_B_INET_NTOA] = { s_inet, 0 },
 	[DT_B_INET_NTOA6] = { s_inet, 1 },
 	[DT_B_INET_NTOP] = { s_inet, 2 },

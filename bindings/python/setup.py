@@ -1,10 +1,13 @@
 """Builds the two extensions of the dtrace package from the repository's
 C sources (libusdt, libdtrace, kernel-shim): pip install bindings/python.
 
-Needs libelf-dev and libbpf-dev (Debian names), as the CMake build does."""
+Needs libelf-dev and libbpf-dev (Debian names) and clang, as the CMake
+build does: the string subroutines' bodies (libdtrace/bpf/) are C compiled
+to BPF at build time and turned into C by bpf2c."""
 import glob
 import os
 import shutil
+import subprocess
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -19,9 +22,33 @@ def sources(folder, pattern):
                   for f in glob.glob(os.path.join(ROOT, folder, pattern)))
 
 
+def bpf_code(build_temp):
+    """libdtrace's generated dt_bpf_code.c and .h, as libdtrace/CMakeLists.txt
+    makes them: the folder holding both."""
+    out = os.path.abspath(os.path.join(build_temp, "bpf_code"))
+    os.makedirs(out, exist_ok=True)
+    bpf = os.path.join(ROOT, "libdtrace", "bpf")
+    clang = next((c for c in ("clang", "clang-14", "clang-15", "clang-16") if shutil.which(c)),
+                 None)
+    if clang is None:
+        raise RuntimeError("clang is needed to compile libdtrace/bpf/ to BPF")
+    subprocess.check_call([clang, "-target", "bpf", "-O2", "-mcpu=v3", "-fwrapv",
+                           "-ffunction-sections", "-Wall", "-Wextra", "-Werror", "-c",
+                           os.path.join(bpf, "dt_strings.c"), "-o", "dt_bpf_code.o"], cwd=out)
+    subprocess.check_call([os.environ.get("CC", "cc"), "-O2", os.path.join(bpf, "bpf2c.c"),
+                           "-o", "bpf2c", "-lelf"], cwd=out)
+    subprocess.check_call([os.path.join(out, "bpf2c"), "dt_bpf_code.o", "dt_bpf_code.c",
+                           "dt_bpf_code.h"], cwd=out)
+    return out
+
+
 class BuildExt(build_ext):
     def build_extension(self, ext):
         here = os.path.dirname(os.path.abspath(__file__))
+        if ext.name == "dtrace._consumer":
+            gen = bpf_code(self.build_temp)
+            ext.sources = list(ext.sources) + [os.path.join(gen, "dt_bpf_code.c")]
+            ext.include_dirs = list(ext.include_dirs) + [gen]
         srcs = []
         for s in ext.sources:
             if not s.startswith(".."):

@@ -26,6 +26,7 @@ char *dt_dirname(char *dst, const char *s);
 char *dt_cleanpath(char *dst, const char *s, u64 *w);
 char *dt_strtok(char *dst, const char *s, const char *delim, char *state);
 s64 dt_char_at(const char *s, s64 i);
+s64 dt_strtoll(const char *s, s64 base);
 struct inet_w;
 char *dt_inet(char *dst, const void *addr, s64 af, s64 v4only, struct inet_w *w);
 
@@ -683,6 +684,86 @@ DT_FN char *dt_strtok(char *dst, const char *s, const char *delim, char *state)
 	dst[x.len] = '\0';
 	bpf_loop(STRSIZE, shift_cb, &x, 0);
 	return dst;
+}
+
+/* ---------------------------------------------------------------- strtoll */
+
+struct ll_ctx {
+	const char *s;
+	u64 start;
+	s64 base, val;
+};
+
+static long ws_cb(u64 i, void *c)
+{
+	struct ll_ctx *x = c;
+	char ch;
+
+	if (i >= STRSIZE)
+		return 1;
+	ch = x->s[i];
+	if (ch != ' ' && ch != '\t') {
+		x->start = i;
+		return 1;
+	}
+	return 0;
+}
+
+static long digit_cb(u64 k, void *c)
+{
+	struct ll_ctx *x = c;
+	u64 pos = x->start + k;
+	char ch;
+	s64 d;
+
+	if (pos >= STRSIZE)
+		return 1;
+	ch = x->s[pos];
+	if (ch >= '0' && ch <= '9')
+		d = ch - '0';
+	else if (ch >= 'a' && ch <= 'z')
+		d = ch - 'a' + 10;
+	else if (ch >= 'A' && ch <= 'Z')
+		d = ch - 'A' + 10;
+	else
+		return 1;
+	if (d >= x->base)
+		return 1;
+	x->val = x->val * x->base + d;
+	return 0;
+}
+
+static int is_xdigit(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+}
+
+/*
+ * strtoll(s [, base]): illumos's dtrace_strtoll.  Spaces and tabs first,
+ * a sign, "0x" or "0X" skipped in base 16 when a hex digit follows, then
+ * the digits of the base (letters either case); what follows is ignored,
+ * and overflow wraps.  The caller checks the base (2 to 36).
+ */
+DT_FN s64 dt_strtoll(const char *s, s64 base)
+{
+	struct ll_ctx x = { s, STRSIZE, base, 0 };
+	u64 p;
+	int neg = 0;
+
+	bpf_loop(STRSIZE, ws_cb, &x, 0);
+	p = x.start;
+	if (p >= STRSIZE)
+		return 0;
+	if (s[p] == '-' || s[p] == '+') {
+		neg = s[p] == '-';
+		p++;
+	}
+	if (base == 16 && p + 2 < STRSIZE && s[p] == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X') &&
+	    is_xdigit(s[p + 2]))
+		p += 2;
+	x.start = p;
+	bpf_loop(STRSIZE, digit_cb, &x, 0);
+	return neg ? (s64)((u64)0 - (u64)x.val) : x.val;
 }
 
 /* ---------------------------------------------------------------- inet */

@@ -22,4 +22,6 @@ BEGIN
 	trace(lltostr(255, 16));
 	trace(toupper(execname));
 	trace(tolower("MiXeD"));
+	trace(strtoll("0x1f", 16));
+	trace(strtoll("42"));
 }

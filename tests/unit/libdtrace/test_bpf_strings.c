@@ -261,8 +261,44 @@ static void test_inet(void)
 	CHECK(dt_inet(dst, dst, 99, 0, &w) == (char *)1);
 }
 
+static s64 ll(const char *s, s64 base)
+{
+	return dt_strtoll(in_arg(0, s), base);
+}
+
+static void test_strtoll(void)
+{
+	dt_host_strsize = 256;
+	CHECK_INT(ll("42", 10), 42);
+	CHECK_INT(ll("  -17xyz", 10), -17);
+	CHECK_INT(ll("\t 12", 10), 12);
+	CHECK_INT(ll("+8", 10), 8);
+	CHECK_INT(ll("1 2", 10), 1);
+	CHECK_INT(ll("0x1f", 16), 31);
+	CHECK_INT(ll("0X1F", 16), 31);
+	CHECK_INT(ll("1f", 16), 31);
+	CHECK_INT(ll("0x", 16), 0);   /* no hex digit after 0x: 0, then x stops */
+	CHECK_INT(ll("0x1f", 10), 0); /* 0x only in base 16 */
+	CHECK_INT(ll("z", 36), 35);
+	CHECK_INT(ll("Zz", 36), 1295);
+	CHECK_INT(ll("777", 8), 511);
+	CHECK_INT(ll("789", 8), 7);
+	CHECK_INT(ll("101", 2), 5);
+	CHECK_INT(ll("", 10), 0);
+	CHECK_INT(ll("-", 10), 0);
+	CHECK_INT(ll("   ", 10), 0);
+	CHECK_INT(ll("9223372036854775807", 10), INT64_MAX);
+	CHECK_INT(ll("9223372036854775808", 10), INT64_MIN); /* wraps */
+	CHECK_INT(ll("-9223372036854775808", 10), INT64_MIN);
+	dt_host_strsize = 8; /* a digit in the last place strsize holds */
+	CHECK_INT(ll("      5", 10), 5);
+	CHECK_INT(ll("     -5", 10), -5);
+	CHECK_INT(ll("      -", 10), 0);
+}
+
 int main(void)
 {
+	test_strtoll();
 	test_inet();
 	test_substr();
 	test_search();

@@ -2099,8 +2099,9 @@ static void s_cleanpath(dt_cg_t *cg, dt_node_t *n, int arg)
 }
 
 /*
- * strtok(s, delim): the saved string is in the DT_SR_SUBR region (per CPU,
- * as illumos's is per probe firing, and kept across firings here), passed
+ * strtok(s, delim): the saved string is in the DT_SR_SUBR region (per CPU;
+ * linking clears its "saved" byte when a probe fires, so it lasts the
+ * firing, as illumos's), passed
  * as a fourth argument; s is NULL (the constant, 0) to go on with it.
  */
 static void s_strtok(dt_cg_t *cg, dt_node_t *n, int arg)

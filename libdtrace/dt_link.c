@@ -192,6 +192,16 @@ static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb
 					  &r->r_en.en_ecbs[i], true);
 		break;
 	case DT_PX_CLAUSES:
+		/*
+		 * strtok()'s saved string lasts one probe firing, as illumos's
+		 * (dtms_strtok, in the firing's machine state): its "saved" byte
+		 * is cleared first, when a program has the region.
+		 */
+		if (r->r_en.en_ps->ps_subrsize > 0)
+			dt_frag_emit(o, KS_ST_MEM(BPF_B, BPF_REG_8,
+						  (int16_t)(r->r_ld.ld_layout.ly_base[DT_SR_SUBR] +
+							    r->r_ld.ld_layout.ly_strsize),
+						  0));
 		for (uint32_t i = 0; i < r->r_en.en_necbs; i++)
 			if (r->r_en.en_ecbs[i].e_probe == lk->lk_probe)
 				link_frag(lk, &r->r_en.en_ecbs[i].e_stmt->st_code,

@@ -1,7 +1,7 @@
 /*
- * strtok(s, delim) and strtok(NULL, delim): the saved string is per CPU
- * and outlives the clause (illumos keeps it for the probe firing's other
- * clauses); at the end strtok() is NULL, which faults when used (an
+ * strtok(s, delim) and strtok(NULL, delim): the saved string outlives the
+ * clause but not the probe firing (illumos keeps it in the firing's
+ * machine state); at the end strtok() is NULL, which faults when used (an
  * invalid address, 0, as in illumos), and stays NULL.  The delimiters may
  * change from call to call.
  */
@@ -30,4 +30,10 @@ BEGIN
 	printf(" [%s]", strtok(NULL, ","));
 	printf(" [%s]\n", strtok("abc", ""));
 	exit(0);
+}
+
+/* another firing: the saved string is gone, as in illumos */
+END
+{
+	printf("[%s]\n", strtok(NULL, "/"));
 }

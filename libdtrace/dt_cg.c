@@ -1963,9 +1963,12 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 	call_sub(cg, sub);
 	if (!str)
 		return;
-	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
-	fault(cg, sub == DT_SUBR_LLTOSTR ? DT_FLT_ILLOP : DT_FLT_BADADDR, R0);
-	place(cg, ok);
+	if (sub == DT_SUBR_STRCHR || sub == DT_SUBR_STRRCHR || sub == DT_SUBR_STRSTR ||
+	    sub == DT_SUBR_STRTOK || sub == DT_SUBR_LLTOSTR) { /* the bodies that may be NULL */
+		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
+		fault(cg, sub == DT_SUBR_LLTOSTR ? DT_FLT_ILLOP : DT_FLT_BADADDR, R0);
+		place(cg, ok);
+	}
 	/* the temporary, as the verifier knows it from here */
 	emit(cg, KS_MOV64_REG(R0, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);

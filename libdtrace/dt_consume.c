@@ -71,8 +71,11 @@ static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw,
 	if (!raw && printable_string(c, n)) {
 		size_t len = strnlen(c, n);
 
+		/* a key of a packed or histogram aggregation has a positive width */
 		if (quiet)
 			fprintf(fp, "%.*s", (int)len, c);
+		else if (width >= 0 && len < n)
+			fprintf(fp, " %*.*s", width, (int)len, c);
 		else
 			fprintf(fp, "  %-*.*s", width < 0 ? -width : width, (int)len, c);
 		return;

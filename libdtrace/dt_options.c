@@ -19,13 +19,15 @@ typedef enum {
 	OPT_UINT,
 	OPT_STRING,
 	OPT_SORT,
-	OPT_OFORMAT
+	OPT_OFORMAT,
+	OPT_ENCODING
 } optkind_t;
 
 static const struct {
 	const char *name;
 	optkind_t kind;
 } options[] = {
+	{ "agghist", OPT_BOOL },      { "aggpack", OPT_BOOL },	     { "encoding", OPT_ENCODING },
 	{ "aggpercpu", OPT_BOOL },    { "aggrate", OPT_TIME },	     { "aggsize", OPT_SIZE },
 	{ "aggsortkey", OPT_BOOL },   { "aggsortkeypos", OPT_UINT }, { "aggsortpos", OPT_UINT },
 	{ "aggsortrev", OPT_BOOL },   { "aggzoom", OPT_BOOL },	     { "bufpolicy", OPT_STRING },
@@ -178,6 +180,16 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 			else
 				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
 						     "option oformat is json or text: \"%s\"",
+						     val ? val : "");
+			break;
+		case OPT_ENCODING: /* illumos dt_opt_encoding: 1 ascii, 2 utf8 */
+			if (val != NULL && strcmp(val, "ascii") == 0)
+				v = 1;
+			else if (val != NULL && strcmp(val, "utf8") == 0)
+				v = 2;
+			else
+				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
+						     "option encoding is ascii or utf8: \"%s\"",
 						     val ? val : "");
 			break;
 		case OPT_STRING:

@@ -1154,7 +1154,8 @@ static void print_bundle(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			memcpy(buf + ag0->ag_keysize, &x, 8);
 			recs[nr++] =
 			    (dt_rec_t){ ag0->ag_keysize, 8, DT_RK_INT,
-					ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV };
+					ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV,
+					false };
 		} else if (key < ag0->ag_nkeys) {
 			recs[nr++] = ag0->ag_keys[key++];
 		} else if (*conv != '\0') {

@@ -248,6 +248,10 @@ static void normalize(dt_cg_t *cg, int reg, const dt_type_t *t)
 	size_t sz = tsize(t);
 	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
 
+	if (r != NULL && r->dtt_kind == DT_TK_FLOAT && sz == 4) { /* a float's bits */
+		dt_frag_extend(cg->cg_fr, reg, 4, false);
+		return;
+	}
 	if (t == NULL || sz >= 8 || sz == 0 || !dt_type_is_int(t))
 		return;
 	if (r->dtt_kind == DT_TK_INT && r->dtt_name != NULL && strcmp(r->dtt_name, "_Bool") == 0) {
@@ -1994,13 +1998,14 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 		const dt_type_t *t = id->di_keys[i];
 
 		if (is_string(t)) {
-			ag->ag_keys[i] = (dt_rec_t){ off, cg->cg_strsize, DT_RK_STR, false };
+			ag->ag_keys[i] = (dt_rec_t){ off, cg->cg_strsize, DT_RK_STR, false, false };
 			off += cg->cg_strsize;
 		} else if (dt_type_is_scalar(t)) {
 			size_t sz = tsize(t);
 
-			ag->ag_keys[i] = (dt_rec_t){ off, (uint32_t)(sz ? sz : 8), DT_RK_INT,
-						     dt_type_is_int(t) && dt_type_is_signed(t) };
+			ag->ag_keys[i] =
+			    (dt_rec_t){ off, (uint32_t)(sz ? sz : 8), DT_RK_INT,
+					dt_type_is_int(t) && dt_type_is_signed(t), false };
 			off += 8;
 		} else {
 			cg_error(cg, call, "@%s: keys of this type are not supported yet",
@@ -2278,7 +2283,7 @@ static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
 	cg->cg_recoff += (store + 7) & ~7u;
 	if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t), 8) != 0)
 		dt_cnomem(cg->cg_pcb);
-	st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign };
+	st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign, false };
 	return (int)off;
 }
 
@@ -2342,6 +2347,12 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 		int off = add_rec(cg, DT_RK_INT, (uint32_t)(sz ? sz : 8),
 				  dt_type_is_int(t) && dt_type_is_signed(t));
 
+		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
+	} else if (dt_type_resolve(t)->dtt_kind == DT_TK_FLOAT && tsize(t) <= 8) {
+		/* a float's or double's bits, as illumos records them (its size) */
+		int off = add_rec(cg, DT_RK_INT, (uint32_t)tsize(t), false);
+
+		cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1].r_float = true;
 		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
 	} else {
 		cg_error(cg, n, "values of this type cannot be traced yet");

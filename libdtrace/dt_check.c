@@ -2038,8 +2038,15 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 		check(pcb, n->dn_left, &sub);
 		from = dt_type_resolve(n->dn_left->dn_type);
-		/* C's scalar casts, plus (string) of a scalar, as stringof */
+		/*
+		 * C's scalar casts, plus (string) of a scalar, as stringof.  D
+		 * has no floating-point arithmetic, so no conversion to or from
+		 * float, double or long double (illumos: not dt_node_is_scalar)
+		 * but to its own type.
+		 */
 		if (dt_type_is_sou(to) || dt_type_is_sou(from) || to->dtt_kind == DT_TK_ARRAY ||
+		    ((to->dtt_kind == DT_TK_FLOAT || from->dtt_kind == DT_TK_FLOAT) &&
+		     !(to->dtt_kind == from->dtt_kind && to->dtt_size == from->dtt_size)) ||
 		    (dt_type_is_string(from) && !dt_type_is_string(to)) ||
 		    (dt_type_is_string(to) && !dt_type_is_string(from) && !dt_type_is_scalar(from)))
 			dt_cerror(pcb, &n->dn_loc, "D_CAST_INVAL",

@@ -108,6 +108,27 @@ static int64_t rec_int(const dt_rec_t *rec, const uint8_t *data)
 }
 
 /*
+ * pfprint_fp: a float's or a double's bits as the double printf takes (the
+ * checker lets only floating-point values reach %e %f %g).
+ */
+static double rec_double(const dt_rec_t *rec, const uint8_t *data)
+{
+	if (rec->r_float && rec->r_size == 4) {
+		float f;
+
+		memcpy(&f, data + rec->r_off, 4);
+		return (double)f;
+	}
+	if (rec->r_float) {
+		double d;
+
+		memcpy(&d, data + rec->r_off, 8);
+		return d;
+	}
+	return rec->r_signed ? (double)rec_int(rec, data) : (double)(uint64_t)rec_int(rec, data);
+}
+
+/*
  * A traced value or an aggregation key, as illumos's dt_print_datum: an
  * integer by its size, bytes as a string (strwidth columns) or a dump.
  */
@@ -241,9 +262,7 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		case 'g':
 		case 'G':
 			snprintf(spec + sl, sizeof(spec) - sl, "%c", conv);
-			fprintf(fp, spec,
-				rec->r_signed ? (double)rec_int(rec, data)
-					      : (double)(uint64_t)rec_int(rec, data));
+			fprintf(fp, spec, rec_double(rec, data));
 			break;
 		case 'Y': {
 			time_t t = (time_t)(rec_int(rec, data) / 1000000000LL);

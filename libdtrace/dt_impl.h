@@ -828,6 +828,7 @@ bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p);
 typedef struct dt_stapsdt_arg {
 	int sa_size; /* 1, 2, 4 or 8 bytes */
 	bool sa_signed;
+	bool sa_float;	      /* "4f@", "8f@": a float or double's bits (gcc's <sys/sdt.h>) */
 	char sa_operand[128]; /* "%rax", "-4(%rbp)", "$5", "sym+8(%rip)", ... */
 } dt_stapsdt_arg_t;
 

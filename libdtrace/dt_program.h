@@ -233,6 +233,7 @@ typedef struct dt_rec {
 	uint32_t r_off, r_size; /* r_size: the type's size for integers */
 	dt_rkind_t r_kind;
 	bool r_signed;
+	bool r_float; /* DT_RK_INT holding a float's (4) or double's (8) bits */
 } dt_rec_t;
 
 typedef enum dt_akind {

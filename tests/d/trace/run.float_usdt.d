@@ -1,0 +1,16 @@
+/*
+ * A double passed through libusdt (its note says "8f@%rsi") reads as
+ * args[1] typed double by the provider definition, and prints with %f %e
+ * %g as printf(3) prints 0, -1.5, 1e300, the smallest denormal, -0,
+ * infinity and a negative NaN; arg1 is its bits.
+ */
+/* @setup: ./build_fp_usdt.sh */
+/* @args: -Z -q -c ./fp_usdt */
+provider fpu {
+	probe val(int, double);
+};
+
+fpu$target:::val
+{
+	printf("%d %f %e %g %.3G %x\n", args[0], args[1], args[1], args[1], args[1], arg1);
+}

@@ -2332,11 +2332,97 @@ static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
 	st->st_acts[st->st_nacts++] = (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0, NULL, 0 };
 }
 
+/*
+ * Record a struct or union's bytes: a variable's (a dynamic one absent
+ * reads as zeros, as its members do) or memory's (*p, p->m: a bad address
+ * faults).  Of 1, 2, 4 or 8 bytes it is recorded as an integer of that
+ * size and printed as one, as illumos's dt_consume prints a record by its
+ * size alone; any other size as bytes (a string if they look like one,
+ * else a dump, as dt_print_bytes).
+ */
+static void record_sou(dt_cg_t *cg, dt_node_t *n)
+{
+	size_t sz = tsize(n->dn_type);
+	bool asint = sz == 1 || sz == 2 || sz == 4 || sz == 8;
+	int off, ok = label(cg);
+
+	if (sz == 0 || sz > 4096)
+		cg_limit(cg, n, "a traced struct or union must have 1 to 4096 bytes");
+	off = add_rec(cg, asint ? DT_RK_INT : DT_RK_BYTES, (uint32_t)sz, false);
+	if (asint)
+		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
+	if ((n->dn_kind == DT_N_UNARY && n->dn_op == T_STAR) ||
+	    (n->dn_kind == DT_N_MEMBER && n->dn_op == T_ARROW && n->dn_left->dn_kind != DT_N_SELF &&
+	     n->dn_left->dn_kind != DT_N_THIS)) {
+		cg_expr(cg, n->dn_left); /* the pointer */
+		if (n->dn_kind == DT_N_MEMBER) {
+			const dt_type_t *st =
+			    dt_type_resolve(dt_type_resolve(n->dn_left->dn_type)->dtt_ref);
+			const dt_member_t *m = dt_type_member(st, n->dn_name);
+
+			if (m == NULL)
+				cg_error(cg, n, "member %s cannot be traced yet", n->dn_name);
+			if (m->dm_off != 0)
+				emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
+		}
+		emit(cg, KS_MOV64_REG(R9, R0));
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+		fault(cg, DT_FLT_BADADDR, R9);
+		place(cg, ok);
+		return;
+	}
+	if (!names_variable(n)) {
+		cg_error(cg, n, "values of this type cannot be traced yet");
+		return;
+	}
+	{
+		lval_t lv = lvalue_of(cg, n);
+		const dt_var_t *v = lv.lv_var;
+
+		if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+			int base;
+			uint32_t at = var_place(cg, v, &base) + lv.lv_moff;
+
+			emit(cg, KS_MOV64_REG(R3, base));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R3, IMM(at)), at);
+		} else {
+			int have = label(cg);
+
+			dyn_key(cg, v, lv.lv_keys);
+			emit_map(cg, R1, dvar_map(v));
+			emit(cg, KS_MOV64_REG(R2, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+			emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+			emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+			emit_lookup0(cg, DT_MAP_ZERO); /* absent: its zeros */
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+			place(cg, have);
+			emit(cg, KS_MOV64_REG(R3, R0));
+			if (lv.lv_moff != 0)
+				emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)lv.lv_moff));
+		}
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+		place(cg, ok);
+	}
+}
+
 /* Record the value of n (in r0 after this) in the clause's record. */
 static void record_value(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *t = n->dn_type;
 
+	if (dt_type_is_sou(t)) {
+		record_sou(cg, n);
+		return;
+	}
 	cg_expr(cg, n);
 	if (is_string(t)) {
 		int off = add_rec(cg, DT_RK_STR, cg->cg_strsize, false);

@@ -52,7 +52,12 @@ int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg)
 
 /* ---------------------------------------------------------------- printing data */
 
-static bool printable_string(const char *c, size_t n)
+/*
+ * Do the bytes look like a string (dt_print_bytes)?  Printable characters
+ * (isprint, isspace, \b, \a), then a NUL or the end; for a struct's bytes
+ * (whole) only NULs after the first NUL too, as illumos checks.
+ */
+static bool printable_string(const char *c, size_t n, bool whole)
 {
 	size_t i;
 
@@ -62,13 +67,17 @@ static bool printable_string(const char *c, size_t n)
 		if (!isprint((unsigned char)c[i]) && !isspace((unsigned char)c[i]) &&
 		    c[i] != '\b' && c[i] != '\a')
 			return false;
+	for (; whole && i < n; i++)
+		if (c[i] != '\0')
+			return false;
 	return true;
 }
 
 /* dt_print_bytes: a string if it looks like one, else a hex dump. */
-static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw, int width)
+static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw, bool whole,
+			int width)
 {
-	if (!raw && printable_string(c, n)) {
+	if (!raw && printable_string(c, n, whole)) {
 		size_t len = strnlen(c, n);
 
 		/* a key of a packed or histogram aggregation has a positive width */
@@ -138,7 +147,7 @@ void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool qui
 
 	if (rec->r_kind != DT_RK_INT) {
 		print_bytes(fp, (const char *)data + rec->r_off, rec->r_size, quiet,
-			    rec->r_kind == DT_RK_MEM, strwidth);
+			    rec->r_kind == DT_RK_MEM, rec->r_kind == DT_RK_BYTES, strwidth);
 		return;
 	}
 	v = rec_int(rec, data);

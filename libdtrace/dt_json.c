@@ -67,6 +67,7 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 	case DT_RK_INT: json_int(fp, rec, data); break;
 	case DT_RK_STR: dt_json_bytes(fp, c, strnlen(c, rec->r_size)); break;
 	case DT_RK_MEM:
+	case DT_RK_BYTES:
 		fputc('[', fp);
 		for (uint32_t i = 0; i < rec->r_size; i++)
 			fprintf(fp, "%s%u", i ? "," : "", (unsigned char)c[i]);

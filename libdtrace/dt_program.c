@@ -504,7 +504,7 @@ static int dis_frag(const dtrace_hdl_t *dtp, FILE *fp, const dt_frag_t *fr)
 
 int dt_program_dis(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, FILE *fp)
 {
-	static const char *const kinds[] = { "int", "string", "memory" };
+	static const char *const kinds[] = { "int", "string", "memory", "bytes" };
 
 	for (int k = 0; k < pgp->dp_nstmts; k++) {
 		const dt_stmt_t *st = &pgp->dp_stmts[k];

@@ -227,7 +227,8 @@ typedef enum dt_subr {
 
 /* ---------------------------------------------------------------- clauses */
 
-typedef enum dt_rkind { DT_RK_INT, DT_RK_STR, DT_RK_MEM } dt_rkind_t;
+/* DT_RK_BYTES: a struct or union's bytes, printed as dt_print_bytes does (a string or a dump) */
+typedef enum dt_rkind { DT_RK_INT, DT_RK_STR, DT_RK_MEM, DT_RK_BYTES } dt_rkind_t;
 
 typedef struct dt_rec {
 	uint32_t r_off, r_size; /* r_size: the type's size for integers */

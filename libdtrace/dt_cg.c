@@ -2329,7 +2329,8 @@ static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
 
 	if (dt_grow(&st->st_acts, &st->st_actcap, (size_t)st->st_nacts, sizeof(dt_act_t), 8) != 0)
 		dt_cnomem(cg->cg_pcb);
-	st->st_acts[st->st_nacts++] = (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0, NULL, 0 };
+	st->st_acts[st->st_nacts++] =
+	    (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0, NULL, 0, NULL };
 }
 
 /*
@@ -2504,6 +2505,39 @@ static void a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 	fault(cg, DT_FLT_BADADDR, R9);
 	place(cg, ok);
 	add_act(cg, DT_A_TRACEMEM, NULL, rec0);
+	cg->cg_st->st_data = true;
+}
+
+/*
+ * print(p), as Oracle's dtrace 2 has it: the pointer, then the bytes of
+ * what it points to (at most 4096), printed by its type by the consumer;
+ * a bad address faults.
+ */
+static void a_print(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	const dt_type_t *pt = dt_type_resolve(s->dn_args->dn_type);
+	const dt_type_t *t = pt != NULL ? pt->dtt_ref : NULL;
+	size_t sz = t != NULL ? dt_type_size(t) : 0;
+	int rec0 = cg->cg_st->st_nrecs, poff, off, ok = label(cg);
+
+	(void)arg;
+	if (sz == 0 || sz > 4096)
+		cg_limit(cg, s->dn_args, "print( ) can print 1 to 4096 bytes");
+	cg_expr(cg, s->dn_args);
+	poff = add_rec(cg, DT_RK_INT, 8, false);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)poff));
+	off = add_rec(cg, DT_RK_MEM, (uint32_t)sz, false);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	add_act(cg, DT_A_PRINT, NULL, rec0);
+	cg->cg_st->st_acts[cg->cg_st->st_nacts - 1].a_type = t;
 	cg->cg_st->st_data = true;
 }
 
@@ -2865,6 +2899,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },
 	[DT_B_EXIT] = { a_exit, 0 },
 	[DT_B_NORMALIZE] = { a_agg, DT_A_NORMALIZE },
+	[DT_B_PRINT] = { a_print, 0 },
 	[DT_B_PRINTA] = { a_agg, DT_A_PRINTA },
 	[DT_B_PRINTF] = { a_printf, 0 },
 	[DT_B_TRACE] = { a_trace, 0 },

@@ -1151,6 +1151,30 @@ static void check_tracemem(dt_pcb_t *pcb, dt_node_t *n, int na, dt_cctx_t *acx)
 	}
 }
 
+static void check_proto(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int na, dt_cctx_t *acx);
+
+/*
+ * print(p): a pointer to something of a known, non-zero size, in the
+ * words of Oracle's dtrace 2 (D_PROTO_ARG, D_PRINT_SIZE).
+ */
+static void check_print(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int na, dt_cctx_t *acx)
+{
+	const dt_type_t *t;
+
+	check_proto(pcb, n, b, na, acx);
+	t = dt_type_resolve(n->dn_args->dn_type);
+	if (t == NULL || t->dtt_kind != DT_TK_PTR)
+		dt_cerror(pcb, &n->dn_args->dn_loc, "D_PROTO_ARG",
+			  "print( ) argument #1 is incompatible with prototype:\n"
+			  "\tprototype: void *\n\t argument: %s",
+			  tname(pcb, n->dn_args->dn_type));
+	if (dt_type_size(t->dtt_ref) == 0)
+		dt_cerror(pcb, &n->dn_args->dn_loc, "D_PRINT_SIZE",
+			  "print( ) argument #1 reference has type '%s' with size 0; cannot "
+			  "print( ) it.",
+			  tname(pcb, t->dtt_ref));
+}
+
 /* stack([frames]); ustack() and jstack() also take a string size */
 static void check_stack(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int na, dt_cctx_t *acx)
 {
@@ -1281,6 +1305,7 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	case DT_B_NORMALIZE:
 	case DT_B_DENORMALIZE: check_aggaction(pcb, n, b, cx); break;
 	case DT_B_TRACEMEM: check_tracemem(pcb, n, na, &acx); break;
+	case DT_B_PRINT: check_print(pcb, n, b, na, &acx); break;
 	case DT_B_STACK:
 	case DT_B_USTACK:
 	case DT_B_JSTACK: check_stack(pcb, n, b, na, &acx); break;

@@ -314,6 +314,156 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 
 #pragma GCC diagnostic pop
 
+/* ---------------------------------------------------------------- print() */
+
+/*
+ * print(p) as Oracle's dtrace 2 prints it (its tests' expected output,
+ * test/unittest/print): "0xADDR = *", then the value with its type in
+ * parentheses, each line indented to the column where the data of a
+ * probe's line starts (44, after "CPU ID FUNCTION:NAME"), one more per
+ * level; members and elements that are all zeros are left out, a char
+ * array ends at its first NUL, an enum names its value.
+ */
+#define DT_PRINT_INDENT 44
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0)
+			return false;
+	return true;
+}
+
+/* The type as the parentheses spell it: "struct s", "union", "char [5]", "uint64_t". */
+static void print_tname(const dt_type_t *t, char *buf, size_t len)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+
+	if (t->dtt_kind == DT_TK_ARRAY ||
+	    (t->dtt_kind != DT_TK_TYPEDEF && r != NULL && r->dtt_kind == DT_TK_ARRAY)) {
+		char e[256];
+
+		print_tname(r->dtt_ref, e, sizeof(e));
+		snprintf(buf, len, "%s [%zu]", e, r->dtt_nelems);
+		return;
+	}
+	if ((t->dtt_kind == DT_TK_STRUCT || t->dtt_kind == DT_TK_UNION) &&
+	    (t->dtt_name == NULL || t->dtt_name[0] == '\0')) {
+		snprintf(buf, len, "%s", t->dtt_kind == DT_TK_STRUCT ? "struct" : "union");
+		return;
+	}
+	dt_type_name(t, buf, len);
+}
+
+static uint64_t load_uint(const uint8_t *p, size_t sz)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, sz < 8 ? sz : 8); /* little-endian: the low bytes first */
+	return v;
+}
+
+static void print_scalar(FILE *fp, const dt_type_t *t, const uint8_t *p)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+	size_t sz = dt_type_size(r);
+	uint64_t u = load_uint(p, sz);
+
+	if (r->dtt_kind == DT_TK_PTR) {
+		fprintf(fp, "0x%llx", (unsigned long long)u);
+		return;
+	}
+	if (r->dtt_kind == DT_TK_FLOAT) {
+		if (sz == 4) {
+			float f;
+
+			memcpy(&f, p, 4);
+			fprintf(fp, "%f", (double)f);
+		} else if (sz == 8) {
+			double d;
+
+			memcpy(&d, p, 8);
+			fprintf(fp, "%f", d);
+		} else {
+			fprintf(fp, "?");
+		}
+		return;
+	}
+	if (r->dtt_kind == DT_TK_ENUM) {
+		int64_t v = (int32_t)u;
+
+		for (const dt_member_t *e = r->dtt_tag != NULL ? r->dtt_tag->td_enums : NULL;
+		     e != NULL; e = e->dm_next)
+			if ((int64_t)e->dm_off == v) {
+				fputs(e->dm_name, fp);
+				return;
+			}
+		fprintf(fp, "%lld", (long long)v);
+		return;
+	}
+	if (r->dtt_name != NULL && sz == 1 && strcmp(r->dtt_name, "char") == 0 && isprint((int)u)) {
+		fprintf(fp, "'%c'", (int)u);
+		return;
+	}
+	if (r->dtt_flags & DT_TF_SIGNED) {
+		int64_t v = sz >= 8 ? (int64_t)u : (int64_t)(u << (64 - 8 * sz)) >> (64 - 8 * sz);
+
+		fprintf(fp, "%lld", (long long)v);
+	} else {
+		fprintf(fp, "%llu", (unsigned long long)u);
+	}
+}
+
+static void print_value(FILE *fp, const dt_type_t *t, const uint8_t *p, int depth, const char *name)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+	char tn[512];
+
+	print_tname(t, tn, sizeof(tn));
+	fprintf(fp, "%*s", DT_PRINT_INDENT + depth, "");
+	if (name != NULL)
+		fprintf(fp, ".%s = ", name);
+	fprintf(fp, "(%s)", tn);
+	if (r->dtt_kind == DT_TK_STRUCT || r->dtt_kind == DT_TK_UNION) {
+		fputs(" {\n", fp);
+		for (const dt_member_t *m = r->dtt_tag != NULL ? r->dtt_tag->td_members : NULL;
+		     m != NULL; m = m->dm_next) {
+			size_t msz = dt_type_size(m->dm_type);
+
+			if (m->dm_name == NULL || m->dm_bits != 0 || all_zero(p + m->dm_off, msz))
+				continue; /* padding, bit-fields (not printed), zeros */
+			print_value(fp, m->dm_type, p + m->dm_off, depth + 1, m->dm_name);
+		}
+		fprintf(fp, "%*s}", DT_PRINT_INDENT + depth, "");
+	} else if (r->dtt_kind == DT_TK_ARRAY) {
+		const dt_type_t *e = dt_type_resolve(r->dtt_ref);
+		size_t esz = dt_type_size(e);
+		bool chars = e->dtt_kind == DT_TK_INT && esz == 1 && e->dtt_name != NULL &&
+			     strcmp(e->dtt_name, "char") == 0;
+
+		fputs(" [\n", fp);
+		for (size_t i = 0; esz > 0 && i < r->dtt_nelems; i++) {
+			if (chars && p[i] == 0)
+				break;
+			if (all_zero(p + i * esz, esz))
+				continue;
+			print_value(fp, r->dtt_ref, p + i * esz, depth + 1, NULL);
+		}
+		fprintf(fp, "%*s]", DT_PRINT_INDENT + depth, "");
+	} else {
+		print_scalar(fp, t, p);
+	}
+	fputs(depth > 0 ? ",\n" : "\n", fp);
+}
+
+void dt_print_typed(FILE *fp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data)
+{
+	const dt_rec_t *pr = &recs[act->a_rec], *vr = &recs[act->a_rec + 1];
+
+	fprintf(fp, "0x%llx = *\n", (unsigned long long)rec_int(pr, data));
+	print_value(fp, act->a_type, data + vr->r_off, 0, NULL);
+}
+
 /* ---------------------------------------------------------------- records */
 
 static const char *fault_name(uint64_t f)
@@ -399,6 +549,10 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 			if (r->r_dr.dr_json)
 				break;
 			dt_print_datum(fp, &st->st_recs[act->a_rec], d, r->r_dr.dr_quiet, -33);
+			break;
+		case DT_A_PRINT:
+			if (!r->r_dr.dr_json)
+				dt_print_typed(fp, act, st->st_recs, d);
 			break;
 		case DT_A_PRINTF:
 			if (r->r_dr.dr_json)

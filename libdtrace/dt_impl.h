@@ -217,6 +217,7 @@ typedef struct dt_tagdef {
 	bool td_complete;
 	size_t td_size, td_align;
 	dt_member_t *td_members; /* struct and union */
+	dt_member_t *td_enums;	 /* enum: its enumerators in order, dm_off the value (int64_t) */
 	dt_loc_t td_loc;	 /* where it was defined */
 } dt_tagdef_t;
 

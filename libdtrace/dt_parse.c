@@ -225,8 +225,18 @@ static void enum_body(dt_pcb_t *pcb, dt_type_t *e)
 			dt_cerror(pcb, &loc, "D_DECL_IDRED", "identifier %s is already declared",
 				  name);
 		id = dt_ident_add(pcb, pcb->pcb_globals, name, DT_IDENT_ENUM, &loc);
-		id->di_value = next++;
+		id->di_value = next;
 		id->di_type = e;
+		{ /* kept with the type too, for print() to name a value */
+			dt_member_t *en = dt_palloc(pcb, sizeof(*en)),
+				    **tail = &e->dtt_tag->td_enums;
+
+			while (*tail != NULL)
+				tail = &(*tail)->dm_next;
+			*en = (dt_member_t){ NULL, name, e, (size_t)next, 0 };
+			*tail = en;
+		}
+		next++;
 		if (TOK.tk_kind != T_COMMA)
 			break;
 		dt_lex_next(pcb);

@@ -242,6 +242,7 @@ typedef enum dt_akind {
 	DT_A_PRINTF,
 	DT_A_EXIT,
 	DT_A_TRACEMEM,
+	DT_A_PRINT, /* print(p): the pointer, then the bytes of *p, printed by a_type */
 	/* done by the consumer when it reads the record, as illumos's library actions */
 	DT_A_PRINTA,
 	DT_A_CLEAR,
@@ -256,6 +257,7 @@ typedef struct dt_act {
 	int a_rec, a_nrecs;
 	const uint32_t *a_aggs; /* printa...: the aggregations' ids */
 	int a_naggs;
+	const dt_type_t *a_type; /* print(): the pointee's type */
 } dt_act_t;
 
 /* A clause as compiled: the same for every probe it enables. */

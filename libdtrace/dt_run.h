@@ -121,6 +121,8 @@ void dt_task_offsets(dt_run_t *);
 int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
 void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth);
+/* print(p): the pointer and the value it points to, by the action's type (Oracle's format) */
+void dt_print_typed(FILE *fp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data);
 void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data);
 /* -x oformat=json (dt_json.c): one object per line. */

@@ -378,7 +378,8 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 					    : "a scalar");
 		return v;
 	}
-	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t))
+	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
+	    !(dt_type_resolve(t)->dtt_kind == DT_TK_FLOAT && tsize(t) <= 8))
 		cg_error(cg, n, "variables of this type are not supported yet");
 	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		cg_error(cg, n, "array variables (%s[N]) are not supported yet", name);

@@ -1,0 +1,2 @@
+# exit 2
+-x encoding=latin1 -e -n "BEGIN { exit(0); }"

@@ -16,8 +16,10 @@
  *   every output record starts with a u32 EPID (an enabled (clause, probe)
  *   pair, from 1) and a u32 of padding; the clause's data follows at fixed
  *   offsets, each item 8-byte aligned: integers as 8 bytes normalised to
- *   their type, strings as strsize bytes, tracemem as its bytes.  EPID 0 is
- *   an error record (dt_errrec_t).
+ *   their type (a float's or double's bits too, r_float), strings as
+ *   strsize bytes, tracemem as its bytes, a traced struct or union as its
+ *   bytes (an integer when of 1, 2, 4 or 8), print() as the pointer then
+ *   the pointee's bytes.  EPID 0 is an error record (dt_errrec_t).
  *
  * Maps (dt_mapid_t): "state" (array, one value: the header below, then
  * the global variables), "scratch" (per-CPU array, one value: the record

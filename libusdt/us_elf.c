@@ -40,16 +40,14 @@ static int type_size(usdt_argtype_t t)
 	}
 }
 
-/* A double is "8f@" as <sys/sdt.h> writes one (its bits, in a general register here). */
 void us_arg_spec(usdt_argtype_t t, int i, char *buf, size_t len)
 {
 	int sz = type_size(t);
-	const char *f = t == USDT_ARG_DOUBLE ? "f" : "";
 
 	if (i < 6)
-		snprintf(buf, len, "%d%s@%s", sz, f, (sz == 8 || sz == -8) ? regs64[i] : regs32[i]);
+		snprintf(buf, len, "%d@%s", sz, (sz == 8 || sz == -8) ? regs64[i] : regs32[i]);
 	else /* the return address is at 0(%rsp) */
-		snprintf(buf, len, "%d%s@%d(%%rsp)", sz, f, 8 * (i - 5));
+		snprintf(buf, len, "%d@%d(%%rsp)", sz, 8 * (i - 5));
 }
 
 typedef struct buf {

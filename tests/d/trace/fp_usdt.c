@@ -1,8 +1,7 @@
 /*
  * fp_usdt: declares provider "fpu" with libusdt at run time, probe
  * main:val(int32, double), waits until a tracer enables it, then fires it
- * for known doubles (run.float_usdt.d).  libusdt passes a double's bits
- * and writes "8f@" in its note.
+ * for known doubles (run.float_usdt.d).  libusdt passes a double's bits.
  */
 #include <math.h>
 #include <stdio.h>

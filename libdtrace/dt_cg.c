@@ -335,11 +335,20 @@ static void load_user(dt_cg_t *cg, size_t sz, bool sign)
  * r0 = the value of type t at the user address in r0: an array is not
  * read, it stands for its first element's address (as in C).
  */
+/* A float or double: a value held as its bits (D has no floating-point arithmetic). */
+static bool is_float(const dt_type_t *t)
+{
+	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
+
+	return r != NULL && r->dtt_kind == DT_TK_FLOAT && r->dtt_size <= 8;
+}
+
 static void load_value(dt_cg_t *cg, const dt_type_t *t)
 {
 	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		return;
-	load_user(cg, tsize(t), dt_type_is_signed(t));
+	load_user(cg, tsize(t),
+		  dt_type_is_signed(t) && !is_float(t)); /* a float's bits as they are */
 }
 
 /* ---------------------------------------------------------------- variables */
@@ -379,7 +388,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		return v;
 	}
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
-	    !(dt_type_resolve(t)->dtt_kind == DT_TK_FLOAT && tsize(t) <= 8))
+	    !is_float(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
 	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		cg_error(cg, n, "array variables (%s[N]) are not supported yet", name);
@@ -650,7 +659,7 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 			cg_error(cg, n,
 				 "the . operator is supported on variables only yet (not on "
 				 "memory: p->m.x, (*p).m)");
-		if (m->dm_bits != 0 || (!dt_type_is_sou(mt) &&
+		if (m->dm_bits != 0 || (!dt_type_is_sou(mt) && !is_float(mt) &&
 					(!dt_type_is_scalar(mt) || mt->dtt_kind == DT_TK_ARRAY)))
 			cg_error(cg, n,
 				 "member %s: only integer, pointer, struct and union members of a "
@@ -1623,7 +1632,8 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			    dt_type_resolve(dt_type_resolve(n->dn_left->dn_type)->dtt_ref);
 
 			m = dt_type_member(st, n->dn_name);
-			if (m == NULL || m->dm_bits != 0 || !dt_type_is_scalar(m->dm_type))
+			if (m == NULL || m->dm_bits != 0 ||
+			    (!dt_type_is_scalar(m->dm_type) && !is_float(m->dm_type)))
 				cg_error(cg, n, "member %s: only scalar members can be read yet",
 					 n->dn_name);
 			cg_expr(cg, n->dn_left);
@@ -1694,7 +1704,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			return;
 		}
 		case T_STAR:
-			if (!dt_type_is_scalar(t))
+			if (!dt_type_is_scalar(t) && !is_float(t))
 				cg_error(cg, n, "only scalars can be read through a pointer yet");
 			cg_expr(cg, n->dn_left);
 			load_value(cg, t);
@@ -2436,7 +2446,7 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 				  dt_type_is_int(t) && dt_type_is_signed(t));
 
 		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
-	} else if (dt_type_resolve(t)->dtt_kind == DT_TK_FLOAT && tsize(t) <= 8) {
+	} else if (is_float(t)) {
 		/* a float's or double's bits, as illumos records them (its size) */
 		int off = add_rec(cg, DT_RK_INT, (uint32_t)tsize(t), false);
 

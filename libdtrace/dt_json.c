@@ -17,6 +17,7 @@
  * with any byte that is not valid UTF-8 written as \u00XX.
  */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "dt_run.h"
@@ -63,6 +64,23 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 {
 	const char *c = (const char *)data + rec->r_off;
 
+	if (rec->r_float) { /* a number; JSON has none for infinities and NaNs */
+		double d;
+
+		if (rec->r_size == 4) {
+			float f;
+
+			memcpy(&f, c, 4);
+			d = f;
+		} else {
+			memcpy(&d, c, 8);
+		}
+		if (isfinite(d))
+			fprintf(fp, "%.17g", d);
+		else
+			fputs("null", fp);
+		return;
+	}
 	switch (rec->r_kind) {
 	case DT_RK_INT: json_int(fp, rec, data); break;
 	case DT_RK_STR: dt_json_bytes(fp, c, strnlen(c, rec->r_size)); break;

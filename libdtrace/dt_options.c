@@ -34,9 +34,9 @@ static const struct {
 	{ "dynvarsize", OPT_SIZE },   { "empty", OPT_BOOL },	     { "flowindent", OPT_BOOL },
 	{ "jstackframes", OPT_UINT }, { "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },
 	{ "oformat", OPT_OFORMAT },   { "quiet", OPT_BOOL },	     { "rawbytes", OPT_BOOL },
-	{ "specsize", OPT_SIZE },     { "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },
-	{ "statusrate", OPT_TIME },   { "strsize", OPT_SIZE },	     { "switchrate", OPT_TIME },
-	{ "ustackframes", OPT_UINT }, { "zdefs", OPT_BOOL },
+	{ "scratchsize", OPT_SIZE },  { "specsize", OPT_SIZE },	     { "stackframes", OPT_UINT },
+	{ "stackindent", OPT_UINT },  { "statusrate", OPT_TIME },    { "strsize", OPT_SIZE },
+	{ "switchrate", OPT_TIME },   { "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },
 };
 
 static int parse_size(const char *v, uint64_t *out)

@@ -2771,13 +2771,54 @@ static void a_trace(dt_cg_t *cg, dt_node_t *s, int arg)
 	cg->cg_st->st_data = true;
 }
 
+/*
+ * The conversion character the format gives its argument i (from 0), or
+ * 0: widths and precisions given as * take an argument each.
+ */
+static char conv_of(const char *f, int i)
+{
+	int n = 0;
+
+	while ((f = strchr(f, '%')) != NULL) {
+		if (*++f == '%') {
+			f++;
+			continue;
+		}
+		for (; *f != '\0' && strchr("#0- +'", *f) != NULL; f++)
+			;
+		for (; *f == '*' || *f == '.' || *f == '?' || (*f >= '0' && *f <= '9'); f++)
+			if (*f == '*' && n++ == i)
+				return '*';
+		for (; *f != '\0' && strchr("hlLjzt", *f) != NULL; f++)
+			;
+		if (*f == '\0')
+			return 0;
+		if (n++ == i)
+			return *f;
+		f++;
+	}
+	return 0;
+}
+
 static void a_printf(dt_cg_t *cg, dt_node_t *s, int arg)
 {
-	int rec0 = cg->cg_st->st_nrecs;
+	int rec0 = cg->cg_st->st_nrecs, i = 0;
 
 	(void)arg;
-	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next)
+	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next, i++) {
+		char c = conv_of(s->dn_args->dn_string, i);
+
+		/* %s of a char pointer: the string it points to, as stringof() */
+		if ((c == 's' || c == 'S') && !is_string(a->dn_type) &&
+		    dt_type_is_ptr(a->dn_type)) {
+			int off = add_rec(cg, DT_RK_STR, cg->cg_strsize, false);
+
+			str_operand(cg, a);
+			copy_string(cg, R8, (uint32_t)off);
+			continue;
+		}
 		record_value(cg, a);
+	}
 	add_act(cg, DT_A_PRINTF, s->dn_args->dn_string, rec0);
 	cg->cg_st->st_data = true;
 }

@@ -20,8 +20,8 @@ struct two {
 trig$target:::tick
 {
 	this->p = (char *)copyin(arg1, 6);
-	printf("%d %c%c %s %s|", arg0, *this->p, this->p[1], stringof(this->p),
-	    stringof(copyin(arg1, 6)));
+	printf("%d %c%c %s %s %s|", arg0, *this->p, this->p[1], stringof(this->p),
+	    stringof(copyin(arg1, 6)), this->p);
 	printf("%c %x|", ((struct two *)copyin(arg1, sizeof (struct two)))->b,
 	    *(int *)copyin(arg1, 4));
 	b = (char *)alloca(8);

@@ -1,0 +1,22 @@
+/*
+ * setopt(): quiet switched on while tracing (the probe lines stop); an
+ * option fixed while tracing (bufsize) and an unknown one are library
+ * errors, in illumos' words.
+ */
+BEGIN
+{
+	printf("not quiet yet");
+}
+
+BEGIN
+{
+	setopt("quiet");
+	setopt("bufsize", "4m");
+	setopt("nosuchoption", "1");
+}
+
+BEGIN
+{
+	printf("quiet now\n");
+	exit(0);
+}

@@ -1718,10 +1718,42 @@ static bool is_memory(const dt_node_t *n)
 		return l->dn_kind != DT_N_SELF && l->dn_kind != DT_N_THIS &&
 		       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL &&
 			 l->dn_ident->di_kind == DT_IDENT_BUILTIN);
+	if (n->dn_kind == DT_N_MEMBER) /* (*p).m, p->a.b */
+		return is_memory(l);
 	return n->dn_kind == DT_N_INDEX &&
 	       !(n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) &&
 	       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL && l->dn_ident->di_func != NULL) &&
-	       dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_PTR;
+	       (dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_PTR ||
+		(dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_ARRAY && is_memory(l)));
+}
+
+/* r0 = the address of the memory n designates (is_memory(n)). */
+static void mem_address(dt_cg_t *cg, dt_node_t *n)
+{
+	if (n->dn_kind == DT_N_UNARY) {
+		cg_expr(cg, n->dn_left);
+	} else if (n->dn_kind == DT_N_MEMBER) {
+		const dt_type_t *lt = dt_type_resolve(n->dn_left->dn_type);
+		const dt_type_t *st = n->dn_op == T_ARROW ? dt_type_resolve(lt->dtt_ref) : lt;
+		const dt_member_t *m = st != NULL ? dt_type_member(st, n->dn_name) : NULL;
+
+		if (m == NULL || m->dm_bits != 0)
+			cg_error(cg, n, "member %s: bit-fields in memory are not supported yet",
+				 n->dn_name);
+		if (n->dn_op == T_ARROW)
+			cg_expr(cg, n->dn_left);
+		else
+			mem_address(cg, n->dn_left);
+		if (m->dm_off != 0)
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
+	} else {
+		cg_expr(cg, n->dn_args);
+		push(cg, n);
+		cg_expr(cg, n->dn_left);
+		pop(cg, R1);
+		emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)tsize(n->dn_type)));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	}
 }
 
 /*
@@ -1744,25 +1776,7 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 	normalize(cg, R0, t);
 	push(cg, n);
 	s_val = slot_at(cg->cg_sp);
-	if (target->dn_kind == DT_N_UNARY) {
-		cg_expr(cg, target->dn_left);
-	} else if (target->dn_kind == DT_N_MEMBER) {
-		const dt_type_t *st =
-		    dt_type_resolve(dt_type_resolve(target->dn_left->dn_type)->dtt_ref);
-		const dt_member_t *m = dt_type_member(st, target->dn_name);
-
-		if (m == NULL || m->dm_bits != 0)
-			cg_error(cg, n, "member %s cannot be stored yet", target->dn_name);
-		cg_expr(cg, target->dn_left);
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
-	} else {
-		cg_expr(cg, target->dn_args);
-		push(cg, n);
-		cg_expr(cg, target->dn_left);
-		pop(cg, R1);
-		emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)sz));
-		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
-	}
+	mem_address(cg, target);
 	emit(cg, KS_MOV64_IMM(R9, (int32_t)sz));
 	scratch_dest(cg);
 	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_val));
@@ -1888,6 +1902,16 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			if (m->dm_off != 0)
 				emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
 			load_value_at(cg, m->dm_type, n->dn_left);
+			return;
+		}
+		if (is_memory(n)) { /* (*p).m, p->a.b: memory */
+			if (!dt_type_is_scalar(t))
+				cg_error(cg, n,
+					 "member %s: a struct or union in memory is used by its "
+					 "members only",
+					 n->dn_name);
+			mem_address(cg, n);
+			load_value_at(cg, t, n);
 			return;
 		}
 		{ /* v.m: a member of a struct variable */

@@ -1,5 +1,6 @@
 /*
- * setopt(): quiet switched on while tracing (the probe lines stop); an
+ * setopt(): quiet switched on while tracing (the probe lines stop), then
+ * off with "no" (illumos' yes/no words); an
  * option fixed while tracing (bufsize) and an unknown one are library
  * errors, in illumos' words.
  */
@@ -18,5 +19,11 @@ BEGIN
 BEGIN
 {
 	printf("quiet now\n");
+	setopt("quiet", "no");
+}
+
+BEGIN
+{
+	printf("loud again");
 	exit(0);
 }

@@ -2965,6 +2965,20 @@ static void a_setopt(dt_cg_t *cg, dt_node_t *s, int arg)
 	cg->cg_st->st_data = true;
 }
 
+/*
+ * copyout(), copyoutstr(): writing the process's memory needs
+ * bpf_probe_write_user, which a kernel in lockdown (integrity) refuses
+ * when the program loads: refused here rather than there.
+ */
+static void a_copyout(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	(void)arg;
+	cg_error(cg, s,
+		 "%s( ) is not supported yet: writing the process's memory needs "
+		 "bpf_probe_write_user, which kernels in lockdown refuse",
+		 s->dn_name);
+}
+
 /* chill(), breakpoint(), panic(): the kernel's, refused with what they would do */
 static void a_kernel_only(dt_cg_t *cg, dt_node_t *s, int arg)
 {
@@ -3365,6 +3379,8 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_BREAKPOINT] = { a_kernel_only, 0 },
 	[DT_B_CHILL] = { a_kernel_only, 0 },
 	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
+	[DT_B_COPYOUT] = { a_copyout, 0 },
+	[DT_B_COPYOUTSTR] = { a_copyout, 0 },
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },
 	[DT_B_EXIT] = { a_exit, 0 },
 	[DT_B_FREOPEN] = { a_consumer_fmt, DT_A_FREOPEN },

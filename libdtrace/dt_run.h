@@ -88,6 +88,7 @@ typedef struct dt_drain {
 	int dr_error;		 /* a callback's errno */
 	dt_aggview_t *dr_aggs;	 /* by id - 1 */
 	uint32_t dr_naggs;
+	int dr_saved_fd; /* freopen(): the output's first descriptor, dup'd; 0: none yet */
 } dt_drain_t;
 
 /* The process traced: -c (created) or -p (grabbed). */

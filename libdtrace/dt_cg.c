@@ -2443,6 +2443,172 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 	cg_expr(cg, s);
 }
 
+/* ---------------------------------------------------------------- speculations */
+
+/*
+ * A fault without an instruction offset: illumos sets CPU_DTRACE_ILLOP
+ * outside DIF for a speculation id above nspec, and dtrace(1) then prints
+ * no "at DIF offset" (dt_handle_err: offset -1).
+ */
+static void fault_nopc(dt_cg_t *cg, int kind)
+{
+	size_t at = here(cg);
+
+	fault(cg, kind, -1);
+	if (!cg->cg_fr->fr_oom && at + 1 < cg->cg_fr->fr_len)
+		cg->cg_fr->fr_insns[at + 1].imm = (int32_t)DT_ERR_NOPC; /* dt_frag_fault's er_pc */
+}
+
+/* r0 = the address of dt_spec's slot at the index in reg, or a jump to none (r1-r5 clobbered). */
+static void spec_slot(dt_cg_t *cg, int reg, int none)
+{
+	emit(cg, KS_STX_MEM(BPF_W, FP, reg, SLOT_TMP));
+	emit_map(cg, R1, DT_MAP_SPEC);
+	emit(cg, KS_MOV64_REG(R2, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+}
+
+/*
+ * The speculation id in r0, as illumos's dtrace_speculation_buffer takes
+ * it: 0 (a speculation() that failed) jumps to none, silently; above nspec
+ * is an illegal operation.  Then r9 = the id, r0 = its slot's address and
+ * r1 = the slot, whose state must be ACTIVE (else none).
+ */
+static void spec_active(dt_cg_t *cg, int none)
+{
+	int ok = label(cg);
+
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+	emit_to(cg, KS_JMP_IMM(BPF_JLE, R0, 0, 0), ok);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	fault_nopc(cg, DT_FLT_ILLOP);
+	place(cg, ok);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R0, 1));
+	spec_slot(cg, R0, none);
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, 0xff));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R2, DT_SPEC_ACTIVE, 0), none);
+}
+
+/* r1 = the tag of the speculation whose slot is in r1 and id in r9 (DT_SPEC_TAG). */
+static void spec_tag(dt_cg_t *cg)
+{
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R1, 8));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 0xffff));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R1, 16));
+	emit(cg, KS_ALU64_REG(BPF_OR, R1, R9));
+}
+
+/*
+ * speculation(), as illumos's dtrace_speculation: the first INACTIVE slot
+ * becomes ACTIVE (compare and exchange, its generation one more) and its
+ * id, from 1, is the value; none: 0, and a failure counted, "busy" if a
+ * slot is being committed or discarded (the consumer has not cleaned it
+ * yet), else "unavailable".  The loops are bounded by nspec (DT_SPEC_MAX).
+ */
+static void s_speculation(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	int loop = label(cg), next = label(cg), got = label(cg), fail = label(cg);
+	int loop2 = label(cg), next2 = label(cg), busy = label(cg), unavail = label(cg);
+	int zero = label(cg), done = label(cg);
+
+	(void)n;
+	(void)arg;
+	emit(cg, KS_MOV64_IMM(R9, 0));
+	place(cg, loop);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R9, 0, 0), fail);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	spec_slot(cg, R9, next);
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, 0xff));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R2, DT_SPEC_INACTIVE, 0), next);
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 0x100 + DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R0, R1));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R3, R2, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JEQ, R0, R1, 0), got);
+	place(cg, next); /* taken, or taken by another CPU meanwhile */
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	jump(cg, loop);
+	place(cg, got);
+	emit(cg, KS_MOV64_REG(R0, R9));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, 1));
+	jump(cg, done);
+	place(cg, fail);
+	emit(cg, KS_MOV64_IMM(R9, 0));
+	place(cg, loop2);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R9, 0, 0), unavail);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	spec_slot(cg, R9, next2);
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 0xff));
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R1, DT_SPEC_COMMITTING)); /* COMMITTING or DISCARDING */
+	emit_to(cg, KS_JMP_IMM(BPF_JLE, R1, DT_SPEC_DISCARDING - DT_SPEC_COMMITTING, 0), busy);
+	place(cg, next2);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	jump(cg, loop2);
+	place(cg, busy);
+	count_drop(cg, DT_DROP_SPECBUSY);
+	jump(cg, zero);
+	place(cg, unavail);
+	count_drop(cg, DT_DROP_SPECUNAVAIL);
+	place(cg, zero);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, done);
+}
+
+/*
+ * speculate(id): the clause's record goes to the speculation, its tag in
+ * the record's header; a speculation that is not ACTIVE (0, committed,
+ * discarded) takes nothing and the record is not sent (cg_clause).
+ */
+static void a_speculate(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int none = label(cg);
+
+	(void)arg;
+	cg_expr(cg, s->dn_args);
+	spec_active(cg, none);
+	spec_tag(cg);
+	emit(cg, KS_STX_MEM(BPF_W, R8, R1, 4));
+	place(cg, none);
+	cg->cg_st->st_spec = true;
+}
+
+/*
+ * commit(id), discard(id) (kind: DT_A_COMMIT, DT_A_DISCARD): an ACTIVE
+ * speculation becomes COMMITTING or DISCARDING and the record carries its
+ * tag, for the consumer to print or drop what it holds; anything else
+ * records 0 and does nothing, as dtrace_speculation_commit and _discard.
+ */
+static void a_commit(dt_cg_t *cg, dt_node_t *s, int kind)
+{
+	int none = label(cg), rec0 = cg->cg_st->st_nrecs, off;
+	int to = kind == DT_A_COMMIT ? DT_SPEC_COMMITTING : DT_SPEC_DISCARDING;
+
+	cg_expr(cg, s->dn_args);
+	off = add_rec(cg, DT_RK_INT, 4, false);
+	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
+	spec_active(cg, none);
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, to - DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R0, R1));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R3, R2, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R1, 0), none); /* another CPU's commit or discard won */
+	spec_tag(cg);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R1, (int16_t)off));
+	place(cg, none);
+	add_act(cg, (dt_akind_t)kind, NULL, rec0);
+	cg->cg_st->st_data = true;
+}
+
 /* ---------------------------------------------------------------- clauses */
 
 /*
@@ -2516,7 +2682,15 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	 * when quiet, nor when it aggregates (as DTrace: aggregating is its
 	 * output).  Whether it is quiet is the consumer's, known at load.
 	 */
-	if (st->st_data) {
+	if (st->st_spec) {
+		/* speculate(): to its speculation, or nowhere (tag 0: a_speculate) */
+		int skip = label(cg);
+
+		emit(cg, KS_LDX_MEM(BPF_W, R1, R8, 4));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), skip);
+		emit_output(cg, 0, st->st_size);
+		place(cg, skip);
+	} else if (st->st_data) {
 		emit_output(cg, 0, st->st_size);
 		/*
 		 * exit(): nothing records from now on.  Only once the record that
@@ -2761,15 +2935,19 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_NTOHL] = { s_byteorder, 32 },
 	[DT_B_NTOHLL] = { s_byteorder, 64 },
 	[DT_B_NTOHS] = { s_byteorder, 16 },
+	[DT_B_SPECULATION] = { s_speculation, 0 },
 	[DT_B_STRJOIN] = { s_strjoin, 0 },
 	[DT_B_STRLEN] = { s_strlen, 0 },
 	/* actions */
 	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
+	[DT_B_COMMIT] = { a_commit, DT_A_COMMIT },
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },
+	[DT_B_DISCARD] = { a_commit, DT_A_DISCARD },
 	[DT_B_EXIT] = { a_exit, 0 },
 	[DT_B_NORMALIZE] = { a_agg, DT_A_NORMALIZE },
 	[DT_B_PRINTA] = { a_agg, DT_A_PRINTA },
 	[DT_B_PRINTF] = { a_printf, 0 },
+	[DT_B_SPECULATE] = { a_speculate, 0 },
 	[DT_B_TRACE] = { a_trace, 0 },
 	[DT_B_TRACEMEM] = { a_tracemem, 0 },
 	[DT_B_TRUNC] = { a_agg, DT_A_TRUNC },

@@ -8,8 +8,9 @@
  *   {"type":"aggregation","name":A,"function":"count","keys":[...],"value":V}
  *     (quantizations: "buckets":[{"min":LO,"max":HI,"count":N}, ...], the
  *     non-empty buckets, null for an open end)
- *   {"type":"drop","kind":"principal"|"aggregation"|"dynamic","count":N[,"cpu":C]}
- *     (principal and aggregation drops are per CPU, dynamic ones not)
+ *   {"type":"drop","kind":"principal"|"aggregation"|"dynamic"|"speculative"|
+ *    "speculation_busy"|"speculation_unavailable","count":N[,"cpu":C]}
+ *     (principal and aggregation drops are per CPU, the others not)
  *   {"type":"error","epid":E,"id":ID,"provider":...,"fault":F,"address":A,
  *    "action":N,"offset":O}
  *

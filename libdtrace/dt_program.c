@@ -302,7 +302,7 @@ static const char *const region_names[DT_SR_N] = { "rec", "err", "err2",  "this"
 						   "key", "val", "empty", "tmp" };
 static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",  "dt_scratch", "dt_dvars",
 						       "dt_events", "dt_drops",	  "dt_errno",
-						       "dt_zero" };
+						       "dt_zero",   "dt_spec" };
 static const char *const toff_names[DT_TOFF_N] = {
 	"task_struct.real_parent",
 	"task_struct.tgid",
@@ -346,6 +346,7 @@ size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, s
 	case DT_RL_EPID: return (size_t)snprintf(buf, len, "epid");
 	case DT_RL_PRID: return (size_t)snprintf(buf, len, "probe id");
 	case DT_RL_NCPUS: return (size_t)snprintf(buf, len, "ncpus");
+	case DT_RL_NSPEC: return (size_t)snprintf(buf, len, "nspec");
 	case DT_RL_TOFF:
 		return (size_t)snprintf(buf, len, "+offsetof %s",
 					a < DT_TOFF_N ? toff_names[a] : "?");

@@ -556,6 +556,7 @@ static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 		gen = (uint32_t)DT_SPEC_GEN(v);
 		if (st != DT_SPEC_COMMITTING && st != DT_SPEC_DISCARDING) {
 			sb->sb_orphan = 0;
+			sb->sb_clean = false;
 			continue;
 		}
 		if (spec_closed(sb, gen) == 0) {

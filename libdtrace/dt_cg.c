@@ -2515,9 +2515,12 @@ static void s_speculation(dt_cg_t *cg, dt_node_t *n, int arg)
 	int loop = label(cg), next = label(cg), got = label(cg), fail = label(cg);
 	int loop2 = label(cg), next2 = label(cg), busy = label(cg), unavail = label(cg);
 	int zero = label(cg), done = label(cg);
+	uint64_t nspec = dt_option_get(cg->cg_pcb->pcb_hdl, "nspec", 1);
 
-	(void)n;
 	(void)arg;
+	if (nspec > DT_SPEC_MAX) /* dtrace_go refuses it too, if raised after compiling */
+		cg_limit(cg, n, "nspec is %llu: speculation( ) looks at every slot, at most %u",
+			 (unsigned long long)nspec, DT_SPEC_MAX);
 	emit(cg, KS_MOV64_IMM(R9, 0));
 	place(cg, loop);
 	emit_to(cg, KS_JMP_IMM(BPF_JGE, R9, 0, 0), fail);

@@ -2459,48 +2459,50 @@ static void fault_nopc(dt_cg_t *cg, int kind)
 		cg->cg_fr->fr_insns[at + 1].imm = (int32_t)DT_ERR_NOPC; /* dt_frag_fault's er_pc */
 }
 
-/* r0 = the address of dt_spec's slot at the index in reg, or a jump to none (r1-r5 clobbered). */
-static void spec_slot(dt_cg_t *cg, int reg, int none)
+/* r0 = dt_spec's value (every slot), or a jump to none (r1-r5 clobbered). */
+static void spec_slots(dt_cg_t *cg, int none)
 {
-	emit(cg, KS_STX_MEM(BPF_W, FP, reg, SLOT_TMP));
-	emit_map(cg, R1, DT_MAP_SPEC);
-	emit(cg, KS_MOV64_REG(R2, FP));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, SLOT_TMP));
-	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_lookup0(cg, DT_MAP_SPEC);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
 }
 
 /*
  * The speculation id in r0, as illumos's dtrace_speculation_buffer takes
  * it: 0 (a speculation() that failed) jumps to none, silently; above nspec
- * is an illegal operation.  Then r9 = the id, r0 = its slot's address and
- * r1 = the slot, whose state must be ACTIVE (else none).
+ * is an illegal operation.  Then r9 = its slot's offset ((id - 1) * 8),
+ * r0 = the slot's address and r1 = the slot, whose state must be ACTIVE
+ * (else none).
  */
 static void spec_active(dt_cg_t *cg, int none)
 {
 	int ok = label(cg);
 
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
-	emit_to(cg, KS_JMP_IMM(BPF_JLE, R0, 0, 0), ok);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R9, 1)); /* 0 .. nspec - 1, checked so for the verifier */
+	emit_to(cg, KS_JMP_IMM(BPF_JLT, R9, 0, 0), ok);
 	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
 	fault_nopc(cg, DT_FLT_ILLOP);
 	place(cg, ok);
-	emit(cg, KS_MOV64_REG(R9, R0));
-	emit(cg, KS_ALU64_IMM(BPF_SUB, R0, 1));
-	spec_slot(cg, R0, none);
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R9, 3));
+	spec_slots(cg, none);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R9));
 	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
 	emit(cg, KS_MOV64_REG(R2, R1));
 	emit(cg, KS_ALU64_IMM(BPF_AND, R2, 0xff));
 	emit_to(cg, KS_JMP_IMM(BPF_JNE, R2, DT_SPEC_ACTIVE, 0), none);
 }
 
-/* r1 = the tag of the speculation whose slot is in r1 and id in r9 (DT_SPEC_TAG). */
+/* r1 = the tag of the speculation whose slot is in r1 and offset in r9 (DT_SPEC_TAG). */
 static void spec_tag(dt_cg_t *cg)
 {
 	emit(cg, KS_ALU64_IMM(BPF_RSH, R1, 8));
 	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 0xffff));
 	emit(cg, KS_ALU64_IMM(BPF_LSH, R1, 16));
-	emit(cg, KS_ALU64_REG(BPF_OR, R1, R9));
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R2, 3));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1)); /* the id */
+	emit(cg, KS_ALU64_REG(BPF_OR, R1, R2));
 }
 
 /*
@@ -2508,55 +2510,65 @@ static void spec_tag(dt_cg_t *cg)
  * becomes ACTIVE (compare and exchange, its generation one more) and its
  * id, from 1, is the value; none: 0, and a failure counted, "busy" if a
  * slot is being committed or discarded (the consumer has not cleaned it
- * yet), else "unavailable".  The loops are bounded by nspec (DT_SPEC_MAX).
+ * yet), else "unavailable".  The loop, bounded by nspec, has one test
+ * whose outcome the verifier cannot know, the exchange, and it jumps back
+ * on failure: the verifier follows the taken slot to the end of the
+ * program before it tries the next, so it keeps one pending branch, not
+ * one per slot.  Busy is gathered without a branch: state bit 1 is set in
+ * COMMITTING and DISCARDING only.
  */
 static void s_speculation(dt_cg_t *cg, dt_node_t *n, int arg)
 {
-	int loop = label(cg), next = label(cg), got = label(cg), fail = label(cg);
-	int loop2 = label(cg), next2 = label(cg), busy = label(cg), unavail = label(cg);
+	int loop = label(cg), next = label(cg), fail = label(cg), unavail = label(cg);
 	int zero = label(cg), done = label(cg);
 	uint64_t nspec = dt_option_get(cg->cg_pcb->pcb_hdl, "nspec", 1);
+
+	uint32_t id = tmp_string(cg);
 
 	(void)arg;
 	if (nspec > DT_SPEC_MAX) /* dtrace_go refuses it too, if raised after compiling */
 		cg_limit(cg, n, "nspec is %llu: speculation( ) looks at every slot, at most %u",
 			 (unsigned long long)nspec, DT_SPEC_MAX);
+	if (++cg->cg_ps->ps_specsites * nspec > DT_SPEC_WALK)
+		cg_limit(cg, n,
+			 "%u speculation( ) calls with nspec %llu: the verifier would walk more "
+			 "than %u slots",
+			 cg->cg_ps->ps_specsites, (unsigned long long)nspec, DT_SPEC_WALK);
+	spec_slots(cg, zero);
+	emit(cg, KS_MOV64_REG(R1, R0));
+	emit(cg, KS_MOV64_IMM(R3, 0)); /* busy */
 	emit(cg, KS_MOV64_IMM(R9, 0));
 	place(cg, loop);
 	emit_to(cg, KS_JMP_IMM(BPF_JGE, R9, 0, 0), fail);
 	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
-	spec_slot(cg, R9, next);
-	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
-	emit(cg, KS_MOV64_REG(R2, R1));
-	emit(cg, KS_ALU64_IMM(BPF_AND, R2, 0xff));
-	emit_to(cg, KS_JMP_IMM(BPF_JNE, R2, DT_SPEC_INACTIVE, 0), next);
-	emit(cg, KS_MOV64_REG(R2, R1));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 0x100 + DT_SPEC_ACTIVE));
-	emit(cg, KS_MOV64_REG(R3, R0));
-	emit(cg, KS_MOV64_REG(R0, R1));
-	emit(cg, KS_ATOMIC_CMPXCHG64(R3, R2, 0));
-	emit_to(cg, KS_JMP_REG(BPF_JEQ, R0, R1, 0), got);
-	place(cg, next); /* taken, or taken by another CPU meanwhile */
+	emit(cg, KS_MOV64_REG(R5, R9));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R5, 3));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R1)); /* the slot */
+	emit(cg, KS_LDX_MEM(BPF_DW, R2, R5, 0));
+	emit(cg, KS_MOV64_REG(R4, R2));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R4, 1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R4, 1));
+	emit(cg, KS_ALU64_REG(BPF_OR, R3, R4));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, -0x100)); /* expected: this generation, INACTIVE */
+	emit(cg, KS_MOV64_REG(R4, R2));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, 0x100 + DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R0, R2));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R5, R4, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R2, 0), next); /* not INACTIVE, or taken meanwhile */
+	/*
+	 * The id, through memory the verifier does not follow: as a known
+	 * constant it would differ at done for each slot, and the verifier
+	 * would walk the rest of the program once per slot taken.
+	 */
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R9, OFF(id)), id);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(id)), id);
+	jump(cg, done);
+	place(cg, next);
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
 	jump(cg, loop);
-	place(cg, got);
-	emit(cg, KS_MOV64_REG(R0, R9));
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, 1));
-	jump(cg, done);
 	place(cg, fail);
-	emit(cg, KS_MOV64_IMM(R9, 0));
-	place(cg, loop2);
-	emit_to(cg, KS_JMP_IMM(BPF_JGE, R9, 0, 0), unavail);
-	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
-	spec_slot(cg, R9, next2);
-	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
-	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 0xff));
-	emit(cg, KS_ALU64_IMM(BPF_SUB, R1, DT_SPEC_COMMITTING)); /* COMMITTING or DISCARDING */
-	emit_to(cg, KS_JMP_IMM(BPF_JLE, R1, DT_SPEC_DISCARDING - DT_SPEC_COMMITTING, 0), busy);
-	place(cg, next2);
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
-	jump(cg, loop2);
-	place(cg, busy);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R3, 0, 0), unavail);
 	count_drop(cg, DT_DROP_SPECBUSY);
 	jump(cg, zero);
 	place(cg, unavail);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -524,19 +525,19 @@ static uint64_t now_ns(void)
 }
 
 /*
- * Clean, at cleanrate: each closed slot becomes INACTIVE again.  Only the
- * consumer changes a COMMITTING or DISCARDING slot, so writing it is safe.
- * Scan, once a second (or at the end, final): a slot the programs left
- * COMMITTING or DISCARDING whose record never came (the principal buffer
- * was full, or the clause faulted after its commit()) is closed as it says
- * once it is seen so at two scans, so that no speculation stays busy.
+ * Clean, at cleanrate: each closed slot becomes INACTIVE again, by
+ * compare-and-exchange on the mapped value (the programs never write a
+ * closed slot; the exchange keeps it so).  Scan, once a second (or at the
+ * end, final): a slot the programs left COMMITTING or DISCARDING whose
+ * record never came (the principal buffer was full, or the clause faulted
+ * after its commit()) is closed as it says once it is seen so at two
+ * scans, so that no speculation stays busy.
  */
 static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 {
 	dt_drain_t *dr = &r->r_dr;
 	uint64_t now = now_ns();
 	bool scan = final || now - dr->dr_lastscan >= 1000000000ULL;
-	int fd = r->r_ld.ld_fd[DT_MAP_SPEC];
 
 	if (dr->dr_spec == NULL || (!final && !scan && now - dr->dr_lastclean < dr->dr_cleanrate))
 		return;
@@ -545,13 +546,12 @@ static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 		dr->dr_lastscan = now;
 	for (uint32_t i = 0; i < r->r_ld.ld_nspec; i++) {
 		dt_specbuf_t *sb = &dr->dr_spec[i];
-		uint64_t v;
+		uint64_t v, inactive;
 		uint32_t st, gen;
 
 		if (!sb->sb_clean && !scan)
 			continue;
-		if (ks_map_lookup(fd, &i, &v) != 0)
-			continue;
+		v = __atomic_load_n(&dr->dr_slots[i], __ATOMIC_ACQUIRE);
 		st = (uint32_t)DT_SPEC_STATE(v);
 		gen = (uint32_t)DT_SPEC_GEN(v);
 		if (st != DT_SPEC_COMMITTING && st != DT_SPEC_DISCARDING) {
@@ -566,9 +566,10 @@ static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 			}
 			spec_close(dtp, DT_SPEC_TAG(gen, i + 1), st == DT_SPEC_COMMITTING);
 		}
-		v = (v & ~(uint64_t)0xff) | DT_SPEC_INACTIVE;
-		if (ks_map_update(fd, &i, &v, BPF_ANY) == 0)
-			sb->sb_clean = false;
+		inactive = (v & ~(uint64_t)0xff) | DT_SPEC_INACTIVE;
+		(void)__atomic_compare_exchange_n(&dr->dr_slots[i], &v, inactive, false,
+						  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+		sb->sb_clean = false;
 	}
 }
 
@@ -582,6 +583,9 @@ void dt_consume_spec_free(dt_run_t *r)
 	}
 	free(r->r_dr.dr_spec);
 	r->r_dr.dr_spec = NULL;
+	if (r->r_dr.dr_slots != NULL)
+		munmap(r->r_dr.dr_slots, r->r_dr.dr_slotsmap);
+	r->r_dr.dr_slots = NULL;
 }
 
 /* Whether a clause of the run speculates, commits or discards. */
@@ -603,6 +607,7 @@ static bool uses_spec(const dt_run_t *r)
 static int spec_open(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	dt_drain_t *dr = &r->r_dr;
+	long page = sysconf(_SC_PAGESIZE);
 
 	dr->dr_specsize = dt_option_get(dtp, "specsize", 32 << 10);  /* illumos's default */
 	dr->dr_cleanrate = dt_option_get(dtp, "cleanrate", 9900990); /* 101hz, as illumos */
@@ -610,6 +615,15 @@ static int spec_open(dtrace_hdl_t *dtp, dt_run_t *r)
 		dr->dr_cleanrate = 1000000;
 	if (r->r_ld.ld_nspec == 0 || !uses_spec(r))
 		return 0;
+	dr->dr_slotsmap =
+	    ((size_t)r->r_ld.ld_nspec * 8 + (size_t)page - 1) / (size_t)page * (size_t)page;
+	dr->dr_slots = mmap(NULL, dr->dr_slotsmap, PROT_READ | PROT_WRITE, MAP_SHARED,
+			    r->r_ld.ld_fd[DT_MAP_SPEC], 0);
+	if (dr->dr_slots == MAP_FAILED) {
+		dr->dr_slots = NULL;
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot map the speculations: %s",
+				     strerror(errno));
+	}
 	if ((dr->dr_spec = calloc(r->r_ld.ld_nspec, sizeof(*dr->dr_spec))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (uint64_t i = 0; i < r->r_ld.ld_nspec; i++) {

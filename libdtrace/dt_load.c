@@ -428,9 +428,14 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 					  (uint32_t)r->r_ld.ld_ncpus, 0);
 	fd[DT_MAP_DROPS] =
 	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4, 8 * DT_DROP_NKINDS, 1, 0);
-	/* a slot per speculation, at least one for the map to exist (nspec=0: none taken) */
-	fd[DT_MAP_SPEC] = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_spec", 4, 8,
-					r->r_ld.ld_nspec > 0 ? (uint32_t)r->r_ld.ld_nspec : 1, 0);
+	/*
+	 * dt_spec: one value, a u64 slot per speculation (at least one: nspec=0
+	 * takes none), mapped by the consumer, which frees closed slots with
+	 * compare-and-exchange as the programs take them
+	 */
+	fd[DT_MAP_SPEC] = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_spec", 4,
+					8 * (r->r_ld.ld_nspec > 0 ? (uint32_t)r->r_ld.ld_nspec : 1),
+					1, BPF_F_MMAPABLE);
 	if (ps->ps_use_errno) /* the least recently seen threads make room */
 		fd[DT_MAP_ERRNO] = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
 	/*

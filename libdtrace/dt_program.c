@@ -232,6 +232,7 @@ void dt_pstate_begin(dt_pstate_t *ps)
 	m->pm_keysize = ps->ps_keysize;
 	m->pm_valsize = ps->ps_valsize;
 	m->pm_sousize = ps->ps_sousize;
+	m->pm_specsites = ps->ps_specsites;
 	m->pm_state = ps->ps_state;
 	m->pm_nvarids = ps->ps_nvarids;
 	m->pm_use_errno = ps->ps_use_errno;
@@ -262,6 +263,7 @@ void dt_pstate_undo(dt_pstate_t *ps)
 	ps->ps_keysize = m->pm_keysize;
 	ps->ps_valsize = m->pm_valsize;
 	ps->ps_sousize = m->pm_sousize;
+	ps->ps_specsites = m->pm_specsites;
 	ps->ps_state = m->pm_state;
 	ps->ps_nvarids = m->pm_nvarids;
 	if (!m->pm_use_errno) {

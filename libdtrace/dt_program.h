@@ -27,8 +27,8 @@
  * "events" (perf event array: the per-CPU output buffers), "dt_drops"
  * (per-CPU array: drops by kind), "dt_errno" (thread -> errno, when read),
  * "dt_zero" (a zero value for new aggregation entries and struct
- * elements), "dt_spec" (array, nspec u64 slots: each speculation's
- * DT_SPEC_* state and generation), one hash per aggregation and one per dynamic struct or union
+ * elements), "dt_spec" (array, one mmapable value: nspec u64 slots, each
+ * speculation's DT_SPEC_* state and generation), one hash per aggregation and one per dynamic struct or union
  * variable (dt_souvar_t).
  */
 #ifndef DT_PROGRAM_H
@@ -54,7 +54,7 @@
 
 /*
  * Speculations (as illumos dtrace_speculation_state_t, fewer states): slot
- * id - 1 of dt_spec holds generation << 8 | state.  speculation() takes an
+ * id - 1 of dt_spec's value holds generation << 8 | state.  speculation() takes an
  * INACTIVE slot (the generation goes up by one), commit() and discard()
  * move an ACTIVE one to COMMITTING or DISCARDING and write the tag in
  * their record; the consumer, which holds the speculative records, acts on
@@ -70,10 +70,12 @@
 #define DT_SPEC_GEN(v)	     (((v) >> 8) & 0xffff) /* the generation as a tag has it */
 #define DT_SPEC_TAG(gen, id) ((uint32_t)(gen) << 16 | (uint32_t)(id))
 /*
- * nspec at most: speculation() looks at every slot, and the verifier keeps
- * a pending branch per slot and look (it refuses more than 8192 in all)
+ * nspec at most: speculation() looks at every slot, and the verifier walks
+ * the rest of the program from each
  */
 #define DT_SPEC_MAX 256
+/* speculation() calls times nspec at most, in all the programs of a handle */
+#define DT_SPEC_WALK 8192
 
 /* activity (as illumos dtrace_activity_t): which probes may record */
 #define DT_ACTIVITY_WARMUP   1 /* BEGIN only */
@@ -389,6 +391,7 @@ typedef struct dt_pstate {
 	uint32_t ps_recmax;  /* the largest record */
 	uint32_t ps_thissize, ps_tmpsize, ps_keysize, ps_valsize;
 	uint32_t ps_sousize;   /* the largest dynamic struct variable: dt_zero holds as many */
+	uint32_t ps_specsites; /* speculation() calls: each walks nspec slots (dt_cg.c) */
 	uint32_t ps_state;     /* the state value's size: header and globals */
 	bool ps_use_errno;     /* a clause reads errno */
 	dt_frag_t ps_prologue; /* finds the maps, checks the activity, DT_PX_CLAUSES */
@@ -401,6 +404,7 @@ typedef struct dt_pstate {
 		bool pm_open;
 		uint32_t pm_nsouvars, pm_naggs, pm_aggzero, pm_strsize, pm_recmax;
 		uint32_t pm_thissize, pm_tmpsize, pm_keysize, pm_valsize, pm_sousize, pm_state;
+		uint32_t pm_specsites;
 		int pm_nvarids;
 		bool pm_use_errno, pm_ready;
 		const char **pm_keys; /* names it entered in ps_vars */

@@ -120,6 +120,8 @@ typedef struct dt_drain {
 	uint32_t dr_naggs;
 	/* speculations: when the programs use them */
 	dt_specbuf_t *dr_spec; /* by id - 1, ld_nspec of them */
+	uint64_t *dr_slots;    /* dt_spec's value, mapped */
+	size_t dr_slotsmap;    /* its mapping's size */
 	uint64_t dr_specsize, dr_cleanrate;
 	uint64_t dr_specdrops, dr_specdrops_seen; /* records beyond specsize */
 	uint64_t dr_lastclean, dr_lastscan;	  /* CLOCK_MONOTONIC ns */

@@ -784,8 +784,12 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL)
 		return;
 	rate = dt_option_get(dtp, "switchrate", 1000000000ULL);
-	if (r->r_dr.dr_spec != NULL && r->r_dr.dr_cleanrate < rate) /* closed slots wait for us */
-		rate = r->r_dr.dr_cleanrate;
+	/* closed slots wait for the consumer to be free again: cleanrate then */
+	for (uint64_t i = 0; r->r_dr.dr_spec != NULL && i < r->r_ld.ld_nspec; i++)
+		if (r->r_dr.dr_spec[i].sb_clean && r->r_dr.dr_cleanrate < rate) {
+			rate = r->r_dr.dr_cleanrate;
+			break;
+		}
 	/* a target that exits is seen at once; a -c child is polled */
 	if (r->r_tg.tg_child && !r->r_tg.tg_exited && rate > 50000000ULL)
 		rate = 50000000ULL;

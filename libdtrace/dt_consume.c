@@ -456,10 +456,12 @@ static void spec_close(dtrace_hdl_t *dtp, uint32_t tag, bool commit)
 		return;
 	sb->sb_closed[sb->sb_nextclosed] = gen | DT_SB_CLOSED | (commit ? DT_SB_COMMITTED : 0);
 	sb->sb_nextclosed = (sb->sb_nextclosed + 1) % DT_SPEC_NCLOSED;
-	if (sb->sb_gen == gen && commit)
-		for (dt_specrec_t *sr = sb->sb_head; sr != NULL; sr = sr->sr_next)
-			print_record(dtp, sr->sr_cpu, sr->sr_data, false);
-	spec_drop_held(r, sb);
+	if (sb->sb_gen == gen) { /* else what is held is a later generation's */
+		if (commit)
+			for (dt_specrec_t *sr = sb->sb_head; sr != NULL; sr = sr->sr_next)
+				print_record(dtp, sr->sr_cpu, sr->sr_data, false);
+		spec_drop_held(r, sb);
+	}
 	sb->sb_clean = true;
 	sb->sb_orphan = 0;
 }
@@ -497,8 +499,12 @@ static void spec_record(dtrace_hdl_t *dtp, int cpu, const dt_stmt_t *st, const u
 			print_record(dtp, cpu, d, false);
 		return;
 	}
-	if (sb->sb_head != NULL && sb->sb_gen != gen)
+	if (sb->sb_head != NULL && sb->sb_gen != gen) {
+		/* older than what is held: closed long ago, its closing forgotten */
+		if (((gen - sb->sb_gen) & 0xffff) >= 0x8000)
+			return;
 		spec_drop_held(r, sb); /* a generation never closed: cannot happen */
+	}
 	sb->sb_gen = gen;
 	if (sb->sb_bytes[cpu] + size > r->r_dr.dr_specsize) {
 		r->r_dr.dr_specdrops++;

@@ -5,7 +5,9 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -292,6 +294,7 @@ static const char *fault_name(uint64_t f)
 	case DT_FLT_BADADDR: return "invalid address";
 	case DT_FLT_DIVZERO: return "divide-by-zero";
 	case DT_FLT_ILLOP: return "illegal operation";
+	case DT_FLT_NOSCRATCH: return "out of scratch space";
 	default: return "unknown fault";
 	}
 }
@@ -320,6 +323,121 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s%s", er->er_epid,
 		pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
 		fault_name(er->er_fault), details, where, offinfo);
+}
+
+/* ---------------------------------------------------------------- library actions */
+
+/* An error of an action the library does, as illumos' dt_handle_liberr words it. */
+static void liberr(dtrace_hdl_t *dtp, uint32_t epid, const dtrace_probedesc_t *pd, const char *what)
+{
+	message(dtp->dt_errh, dtp->dt_errharg,
+		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s", epid, pd->dtpd_id,
+		pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, what);
+}
+
+/*
+ * The string system() and freopen() format, as printf would print it,
+ * cut at strsize - 1 bytes (illumos formats into a strsize buffer).  NULL
+ * when out of memory.
+ */
+static char *format_string(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs,
+			   const uint8_t *d)
+{
+	size_t strsize = dt_option_get(dtp, "strsize", 256), len = 0;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		return NULL;
+	dt_print_printf(f, act->a_fmt, act->a_nrecs > 0 ? &recs[act->a_rec] : NULL, act->a_nrecs,
+			d);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	if (strsize > 0 && len > strsize - 1)
+		buf[strsize - 1] = '\0';
+	return buf;
+}
+
+/*
+ * freopen(): the output goes to the file named from now on (appended to,
+ * as illumos opens it "a"); freopen("") puts the first output back.  The
+ * stream stays the same: its descriptor is made the file's (dup2), so a
+ * failure leaves the output as it was, which illumos gets with
+ * /dev/fd/N.
+ */
+static void reopen_output(dtrace_hdl_t *dtp, dt_drain_t *dr, FILE *fp, const char *name,
+			  uint32_t epid, const dtrace_probedesc_t *pd)
+{
+	int fd;
+
+	fflush(fp);
+	if (name[0] == '\0') {
+		if (dr->dr_saved_fd > 0)
+			(void)dup2(dr->dr_saved_fd, fileno(fp));
+		return;
+	}
+	if ((fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666)) < 0) {
+		char what[PATH_MAX + 128];
+
+		snprintf(what, sizeof(what), "couldn't freopen() \"%s\": %s", name,
+			 strerror(errno));
+		liberr(dtp, epid, pd, what);
+		return;
+	}
+	if (dr->dr_saved_fd <= 0 && (dr->dr_saved_fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 1)) < 0)
+		dr->dr_saved_fd = 0;
+	(void)dup2(fd, fileno(fp));
+	close(fd);
+}
+
+/* The options setopt() may not change while tracing: illumos' run-time ones. */
+static bool fixed_option(const char *name)
+{
+	static const char *const fixed[] = { "aggsize",	      "bufpolicy",   "bufresize",
+					     "bufsize",	      "cleanrate",   "cpu",
+					     "destructive",   "dynvarsize",  "jstackframes",
+					     "jstackstrsize", "nspec",	     "scratchsize",
+					     "specsize",      "stackframes", "statusrate",
+					     "strsize",	      "ustackframes" };
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (strcmp(fixed[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* setopt(name[, value]), as illumos' dt_setopt: a failure is a library error. */
+static void set_option(dtrace_hdl_t *dtp, dt_drain_t *dr, const dt_act_t *act, const dt_rec_t *recs,
+		       const uint8_t *d, uint32_t epid, const dtrace_probedesc_t *pd)
+{
+	const dt_rec_t *rn = &recs[act->a_rec];
+	char *name = strndup((const char *)d + rn->r_off, rn->r_size), *val = NULL;
+	int err = 0;
+
+	if (act->a_nrecs > 1)
+		val = strndup((const char *)d + recs[act->a_rec + 1].r_off,
+			      recs[act->a_rec + 1].r_size);
+	if (name == NULL || (act->a_nrecs > 1 && val == NULL)) {
+		dr->dr_error = ENOMEM;
+	} else if (fixed_option(name)) {
+		err = EDT_ACTIVE;
+	} else if (dt_option_set(dtp, name, val) != 0) {
+		err = dtrace_errno(dtp);
+	} else {
+		dr->dr_quiet = dt_option_get(dtp, "quiet", 0) != 0;
+	}
+	if (err != 0) {
+		char what[1024];
+
+		/* illumos' message ends with a newline of its own, before dtrace(1)'s */
+		snprintf(what, sizeof(what), "couldn't set option \"%s\" to \"%s\": %s\n", name,
+			 val != NULL ? val : "1", dtrace_errmsg(NULL, err));
+		liberr(dtp, epid, pd, what);
+	}
+	free(name);
+	free(val);
 }
 
 static void spec_ops(dtrace_hdl_t *dtp, const dt_stmt_t *st, const uint8_t *d);
@@ -358,11 +476,49 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 
 		switch (act->a_kind) {
 		case DT_A_TRACE:
-		case DT_A_TRACEMEM:
 			if (r->r_dr.dr_json)
 				break;
 			dt_print_datum(fp, &st->st_recs[act->a_rec], d, r->r_dr.dr_quiet, -33);
 			break;
+		case DT_A_TRACEMEM: {
+			/* tracemem(a, size, dsize): dsize bytes, all when 0 or more than size */
+			dt_rec_t mem = st->st_recs[act->a_rec + act->a_nrecs - 1];
+			uint64_t dsize =
+			    act->a_nrecs > 1 ? (uint64_t)rec_int(&st->st_recs[act->a_rec], d) : 0;
+
+			if (r->r_dr.dr_json)
+				break;
+			if (dsize != 0 && dsize < mem.r_size)
+				mem.r_size = (uint32_t)dsize;
+			dt_print_datum(fp, &mem, d, r->r_dr.dr_quiet, -33);
+			break;
+		}
+		case DT_A_SYSTEM:
+		case DT_A_FREOPEN: {
+			char *s = format_string(dtp, act, st->st_recs, d);
+
+			if (s == NULL) {
+				r->r_dr.dr_error = ENOMEM;
+				break;
+			}
+			if (act->a_kind == DT_A_FREOPEN) {
+				reopen_output(dtp, &r->r_dr, fp, s, epid, pd);
+			} else {
+				/* what was printed before comes before the command's output */
+				fflush(fp);
+				fflush(stdout);
+				if (system(s) == -1)
+					r->r_dr.dr_error = errno;
+			}
+			free(s);
+			break;
+		}
+		case DT_A_FTRUNCATE:
+			fflush(fp);
+			if (ftruncate(fileno(fp), 0) == 0)
+				(void)fseeko(fp, 0, SEEK_SET);
+			break;
+		case DT_A_SETOPT: set_option(dtp, &r->r_dr, act, st->st_recs, d, epid, pd); break;
 		case DT_A_PRINTF:
 			if (r->r_dr.dr_json)
 				break;

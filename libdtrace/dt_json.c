@@ -119,13 +119,24 @@ int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stm
 
 		switch (act->a_kind) {
 		case DT_A_TRACE:
-		case DT_A_TRACEMEM:
+		case DT_A_TRACEMEM: {
+			/* tracemem's memory is its last record (after a dynamic size) */
+			dt_rec_t rec = st->st_recs[act->a_rec + act->a_nrecs - 1];
+
+			if (act->a_kind == DT_A_TRACEMEM && act->a_nrecs > 1) {
+				int64_t dsize;
+
+				memcpy(&dsize, d + st->st_recs[act->a_rec].r_off, 8);
+				if (dsize != 0 && (uint64_t)dsize < rec.r_size)
+					rec.r_size = (uint32_t)dsize;
+			}
 			fprintf(fp, "%s{\"action\":\"%s\",\"value\":", first ? "" : ",",
 				act->a_kind == DT_A_TRACE ? "trace" : "tracemem");
-			dt_json_datum(fp, &st->st_recs[act->a_rec], d);
+			dt_json_datum(fp, &rec, d);
 			fputc('}', fp);
 			first = false;
 			break;
+		}
 		case DT_A_PRINTF:
 			if ((mf = open_memstream(&text, &len)) == NULL)
 				return -1;

@@ -74,6 +74,8 @@ void dt_run_free(dtrace_hdl_t *dtp)
 	free(r->r_ld.ld_soufds);
 	free(r->r_dr.dr_drops_seen);
 	dt_consume_spec_free(r);
+	if (r->r_dr.dr_saved_fd > 0)
+		close(r->r_dr.dr_saved_fd);
 	for (uint32_t i = 0; i < r->r_ld.ld_naggfds; i++)
 		if (r->r_ld.ld_aggfds[i] >= 0)
 			close(r->r_ld.ld_aggfds[i]);
@@ -715,6 +717,16 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	}
 	if (prepare(dtp, r) != 0)
 		return -1;
+	/*
+	 * raise(), stop(), system() ... need -w (the destructive option):
+	 * illumos' kernel refuses to go (EACCES), dtrace_go says
+	 * EDT_DESTRUCTIVE, and dtrace(1) "could not enable tracing:
+	 * Destructive actions not allowed".
+	 */
+	if (!dt_option_get(dtp, "destructive", 0))
+		for (int i = 0; i < r->r_en.en_nstmts; i++)
+			if (r->r_en.en_stmts[i]->st_destructive)
+				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)

@@ -84,10 +84,27 @@
 #define DT_ACTIVITY_ENDING   4 /* END only */
 
 /* faults, as illumos DTRACEFLT_* */
-#define DT_FLT_BADADDR 1
-#define DT_FLT_DIVZERO 3
-#define DT_FLT_ILLOP   4	  /* speculate(), commit(), discard() of an id above nspec */
-#define DT_ERR_NOPC    UINT32_MAX /* er_pc: the fault is not at an instruction (-1) */
+#define DT_FLT_BADADDR	 1
+#define DT_FLT_DIVZERO	 3
+#define DT_FLT_NOSCRATCH 5 /* alloca() or copyin() beyond the scratch space */
+/* illegal operation (illumos 3): raise() of no signal; speculate(), commit(), discard() above nspec */
+#define DT_FLT_ILLOP 6
+#define DT_ERR_NOPC  UINT32_MAX /* er_pc: the fault is not at an instruction (-1) */
+
+/*
+ * The alloca region (DT_SR_ALLOCA), when a clause allocates: a u64 the
+ * bytes given out in this clause (a multiple of 8, scratchsize at most;
+ * reset when the clause starts), a u64 word where an address is stored
+ * and read back as a plain number (a map value pointer cannot be kept in
+ * a variable or traced), then 2 * scratchsize bytes: an allocation starts
+ * within the first scratchsize and has scratchsize bytes at most, the
+ * bounds the verifier can see.  Pointers to this memory are what D calls
+ * scratch memory: a pointer read between DT_ALLOCA_DATA and scratchsize
+ * after it is read with probe_read_kernel, any other with probe_read_user.
+ */
+#define DT_ALLOCA_USED 0
+#define DT_ALLOCA_WORD 8
+#define DT_ALLOCA_DATA 16
 
 typedef struct dt_errrec {
 	uint32_t er_zero;   /* EPID 0 */
@@ -118,14 +135,15 @@ typedef enum dt_mapid {
 
 /* The regions of the scratch value after the record, placed when the program loads. */
 typedef enum dt_region {
-	DT_SR_REC,   /* the record being built: at 0, never relocated */
-	DT_SR_ERR,   /* the error record */
-	DT_SR_ERR2,  /* an ERROR clause's own error record: its ERR stays the fault's */
-	DT_SR_THIS,  /* clause-local variables */
-	DT_SR_KEY,   /* a dynamic variable's or aggregation's key */
-	DT_SR_VAL,   /* a dynamic variable's value */
-	DT_SR_EMPTY, /* strsize zero bytes */
-	DT_SR_TMP,   /* string temporaries */
+	DT_SR_REC,    /* the record being built: at 0, never relocated */
+	DT_SR_ERR,    /* the error record */
+	DT_SR_ERR2,   /* an ERROR clause's own error record: its ERR stays the fault's */
+	DT_SR_THIS,   /* clause-local variables */
+	DT_SR_KEY,    /* a dynamic variable's or aggregation's key */
+	DT_SR_VAL,    /* a dynamic variable's value */
+	DT_SR_EMPTY,  /* strsize zero bytes */
+	DT_SR_TMP,    /* string temporaries */
+	DT_SR_ALLOCA, /* alloca() and copyin(): DT_ALLOCA_* below */
 	DT_SR_N,
 } dt_region_t;
 
@@ -279,8 +297,12 @@ typedef enum dt_akind {
 	DT_A_TRUNC,
 	DT_A_NORMALIZE,
 	DT_A_DENORMALIZE,
-	DT_A_COMMIT,  /* a_rec: the speculation's tag, or 0 (nothing to commit) */
-	DT_A_DISCARD, /* the same, for discard() */
+	DT_A_SYSTEM,	/* a command, formatted as printf, run with /bin/sh */
+	DT_A_FREOPEN,	/* the output reopened on the file named ("": restored) */
+	DT_A_FTRUNCATE, /* the output file truncated */
+	DT_A_SETOPT,	/* an option set: its name, its value if given */
+	DT_A_COMMIT,	/* a_rec: the speculation's tag, or 0 (nothing to commit) */
+	DT_A_DISCARD,	/* the same, for discard() */
 } dt_akind_t;
 
 typedef struct dt_act {
@@ -294,10 +316,11 @@ typedef struct dt_act {
 /* A clause as compiled: the same for every probe it enables. */
 typedef struct dt_stmt {
 	dt_node_t *st_clause;
-	uint32_t st_size; /* record size, EPID included */
-	bool st_data;	  /* records data (else only its EPID) */
-	bool st_agg;	  /* aggregates */
-	bool st_spec;	  /* speculate(): the record goes to a speculation (tag 0: nowhere) */
+	uint32_t st_size;    /* record size, EPID included */
+	bool st_data;	     /* records data (else only its EPID) */
+	bool st_agg;	     /* aggregates */
+	bool st_destructive; /* raise, stop, system...: needs -w */
+	bool st_spec;	     /* speculate(): the record goes to a speculation (tag 0: nowhere) */
 	dt_rec_t *st_recs;
 	int st_nrecs;
 	size_t st_reccap;
@@ -390,12 +413,13 @@ typedef struct dt_pstate {
 	uint32_t ps_strsize; /* fixed by the first compile */
 	uint32_t ps_recmax;  /* the largest record */
 	uint32_t ps_thissize, ps_tmpsize, ps_keysize, ps_valsize;
-	uint32_t ps_sousize;   /* the largest dynamic struct variable: dt_zero holds as many */
-	uint32_t ps_specsites; /* speculation() calls: each walks nspec slots (dt_cg.c) */
-	uint32_t ps_state;     /* the state value's size: header and globals */
-	bool ps_use_errno;     /* a clause reads errno */
-	dt_frag_t ps_prologue; /* finds the maps, checks the activity, DT_PX_CLAUSES */
-	dt_frag_t ps_errno;    /* the errno watcher (a sys_exit raw tracepoint's), if used */
+	uint32_t ps_scratchsize; /* alloca()'s: the alloca region is used when not 0 */
+	uint32_t ps_sousize;	 /* the largest dynamic struct variable: dt_zero holds as many */
+	uint32_t ps_specsites;	 /* speculation() calls: each walks nspec slots (dt_cg.c) */
+	uint32_t ps_state;	 /* the state value's size: header and globals */
+	bool ps_use_errno;	 /* a clause reads errno */
+	dt_frag_t ps_prologue;	 /* finds the maps, checks the activity, DT_PX_CLAUSES */
+	dt_frag_t ps_errno;	 /* the errno watcher (a sys_exit raw tracepoint's), if used */
 	dt_frag_t ps_subrs[DT_SUBR_N];
 	dt_frag_t ps_work; /* where code generation builds a clause, reused (dt_cg.c) */
 	bool ps_ready;
@@ -404,7 +428,7 @@ typedef struct dt_pstate {
 		bool pm_open;
 		uint32_t pm_nsouvars, pm_naggs, pm_aggzero, pm_strsize, pm_recmax;
 		uint32_t pm_thissize, pm_tmpsize, pm_keysize, pm_valsize, pm_sousize, pm_state;
-		uint32_t pm_specsites;
+		uint32_t pm_scratchsize, pm_specsites;
 		int pm_nvarids;
 		bool pm_use_errno, pm_ready;
 		const char **pm_keys; /* names it entered in ps_vars */

@@ -118,6 +118,7 @@ typedef struct dt_drain {
 	int dr_error;		 /* a callback's errno */
 	dt_aggview_t *dr_aggs;	 /* by id - 1 */
 	uint32_t dr_naggs;
+	int dr_saved_fd; /* freopen(): the output's first descriptor, dup'd; 0: none yet */
 	/* speculations: when the programs use them */
 	dt_specbuf_t *dr_spec; /* by id - 1, ld_nspec of them */
 	uint64_t *dr_slots;    /* dt_spec's value, mapped */

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The per-call cost of D subroutines and speculations (root needed).
+"""The per-call cost of D subroutines (root needed).  A speculation's
+round (speculation, speculate, commit) is bench/spec_bench.py's.
 
   bench/subr_bench.py [BUILD_DIR] [HITS] [ROUNDS]
 
@@ -34,17 +35,10 @@ VARIANTS = [
     ("strtok", "this->t = strtok(this->s, \"/\"); this->t = strtok(NULL, \"/\");",
      "strtok twice (first, next)"),
     ("basename", "this->t = basename(this->s);", "basename( )"),
-    ("trace", "trace(arg0);", "trace(arg0): a record, for the speculation's sake"),
-    ("speculation", "", "speculation, speculate, trace(arg0), commit (three clauses)"),
 ]
 
 
 def clause(name, body):
-    if name == "speculation":
-        return ("bench$target:::two { n++; " + PATH + " self->spec = speculation(); } "
-                "bench$target:::two { speculate(self->spec); trace(arg0); } "
-                "bench$target:::two { commit(self->spec); } "
-                "END { printf(\"\\ncounted %d\\n\", n); }")
     return ("bench$target:::two { n++; %s %s } END { printf(\"\\ncounted %%d\\n\", n); }"
             % (PATH, body))
 
@@ -86,12 +80,9 @@ def main():
                          stdout=subprocess.PIPE, text=True).stdout.strip())
 
     cmds, missing = {}, []
-    # -x bufsize=16m for all: no variant may drop records (trace, speculation)
     for name, body, _ in VARIANTS:
         prog = clause(name, body)
-        # -spec options: 16 buffers, so that a hit's speculation is free again
-        opts = ["-x", "nspec=16", "-x", "bufsize=16m"] if name == "speculation" else \
-               ["-x", "bufsize=16m"]
+        opts = ["-x", "bufsize=16m"]
         rc, _, err = run([dtrace, "-q", "-e"] + opts + ["-n", prog])
         if rc != 0:
             why = err.strip().splitlines()[0] if err.strip() else "rc %d" % rc

@@ -3162,6 +3162,187 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 	cg_expr(cg, s);
 }
 
+/* ---------------------------------------------------------------- speculations */
+
+/*
+ * A fault without an instruction offset: illumos sets CPU_DTRACE_ILLOP
+ * outside DIF for a speculation id above nspec, and dtrace(1) then prints
+ * no "at DIF offset" (dt_handle_err: offset -1).
+ */
+static void fault_nopc(dt_cg_t *cg, int kind)
+{
+	size_t at = here(cg);
+
+	fault(cg, kind, -1);
+	if (!cg->cg_fr->fr_oom && at + 1 < cg->cg_fr->fr_len)
+		cg->cg_fr->fr_insns[at + 1].imm = (int32_t)DT_ERR_NOPC; /* dt_frag_fault's er_pc */
+}
+
+/* r0 = dt_spec's value (every slot), or a jump to none (r1-r5 clobbered). */
+static void spec_slots(dt_cg_t *cg, int none)
+{
+	emit_lookup0(cg, DT_MAP_SPEC);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+}
+
+/*
+ * The speculation id in r0, as illumos's dtrace_speculation_buffer takes
+ * it: 0 (a speculation() that failed) jumps to none, silently; above nspec
+ * is an illegal operation.  Then r9 = its slot's offset ((id - 1) * 8),
+ * r0 = the slot's address and r1 = the slot, whose state must be ACTIVE
+ * (else none).
+ */
+static void spec_active(dt_cg_t *cg, int none)
+{
+	int ok = label(cg);
+
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R9, 1)); /* 0 .. nspec - 1, checked so for the verifier */
+	emit_to(cg, KS_JMP_IMM(BPF_JLT, R9, 0, 0), ok);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	fault_nopc(cg, DT_FLT_ILLOP);
+	place(cg, ok);
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R9, 3));
+	spec_slots(cg, none);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R9));
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, 0xff));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R2, DT_SPEC_ACTIVE, 0), none);
+}
+
+/* r1 = the tag of the speculation whose slot is in r1 and offset in r9 (DT_SPEC_TAG). */
+static void spec_tag(dt_cg_t *cg)
+{
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R1, 8));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 0xffff));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R1, 16));
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R2, 3));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1)); /* the id */
+	emit(cg, KS_ALU64_REG(BPF_OR, R1, R2));
+}
+
+/*
+ * speculation(), as illumos's dtrace_speculation: the first INACTIVE slot
+ * becomes ACTIVE (compare and exchange, its generation one more) and its
+ * id, from 1, is the value; none: 0, and a failure counted, "busy" if a
+ * slot is being committed or discarded (the consumer has not cleaned it
+ * yet), else "unavailable".  The loop, bounded by nspec, has one test
+ * whose outcome the verifier cannot know, the exchange, and it jumps back
+ * on failure: the verifier follows the taken slot to the end of the
+ * program before it tries the next, so it keeps one pending branch, not
+ * one per slot.  Busy is gathered without a branch: state bit 1 is set in
+ * COMMITTING and DISCARDING only.
+ */
+static void s_speculation(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	int loop = label(cg), next = label(cg), fail = label(cg), unavail = label(cg);
+	int zero = label(cg), done = label(cg);
+	uint64_t nspec = dt_option_get(cg->cg_pcb->pcb_hdl, "nspec", 1);
+
+	uint32_t id = tmp_string(cg);
+
+	(void)arg;
+	if (nspec > DT_SPEC_MAX) /* dtrace_go refuses it too, if raised after compiling */
+		cg_limit(cg, n, "nspec is %llu: speculation( ) looks at every slot, at most %u",
+			 (unsigned long long)nspec, DT_SPEC_MAX);
+	if (++cg->cg_ps->ps_specsites * nspec > DT_SPEC_WALK)
+		cg_limit(cg, n,
+			 "%u speculation( ) calls with nspec %llu: the verifier would walk more "
+			 "than %u slots",
+			 cg->cg_ps->ps_specsites, (unsigned long long)nspec, DT_SPEC_WALK);
+	spec_slots(cg, zero);
+	emit(cg, KS_MOV64_REG(R1, R0));
+	emit(cg, KS_MOV64_IMM(R3, 0)); /* busy */
+	emit(cg, KS_MOV64_IMM(R9, 0));
+	place(cg, loop);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R9, 0, 0), fail);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	emit(cg, KS_MOV64_REG(R5, R9));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R5, 3));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R1)); /* the slot */
+	emit(cg, KS_LDX_MEM(BPF_DW, R2, R5, 0));
+	emit(cg, KS_MOV64_REG(R4, R2));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R4, 1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R4, 1));
+	emit(cg, KS_ALU64_REG(BPF_OR, R3, R4));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, -0x100)); /* expected: this generation, INACTIVE */
+	emit(cg, KS_MOV64_REG(R4, R2));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, 0x100 + DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R0, R2));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R5, R4, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R2, 0), next); /* not INACTIVE, or taken meanwhile */
+	/*
+	 * The id, through memory the verifier does not follow: as a known
+	 * constant it would differ at done for each slot, and the verifier
+	 * would walk the rest of the program once per slot taken.
+	 */
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R9, OFF(id)), id);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(id)), id);
+	jump(cg, done);
+	place(cg, next);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	jump(cg, loop);
+	place(cg, fail);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R3, 0, 0), unavail);
+	count_drop(cg, DT_DROP_SPECBUSY);
+	jump(cg, zero);
+	place(cg, unavail);
+	count_drop(cg, DT_DROP_SPECUNAVAIL);
+	place(cg, zero);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, done);
+}
+
+/*
+ * speculate(id): the clause's record goes to the speculation, its tag in
+ * the record's header; a speculation that is not ACTIVE (0, committed,
+ * discarded) takes nothing and the record is not sent (cg_clause).
+ */
+static void a_speculate(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int none = label(cg);
+
+	(void)arg;
+	cg_expr(cg, s->dn_args);
+	spec_active(cg, none);
+	spec_tag(cg);
+	emit(cg, KS_STX_MEM(BPF_W, R8, R1, 4));
+	place(cg, none);
+	cg->cg_st->st_spec = true;
+}
+
+/*
+ * commit(id), discard(id) (kind: DT_A_COMMIT, DT_A_DISCARD): an ACTIVE
+ * speculation becomes COMMITTING or DISCARDING and the record carries its
+ * tag, for the consumer to print or drop what it holds; anything else
+ * records 0 and does nothing, as dtrace_speculation_commit and _discard.
+ */
+static void a_commit(dt_cg_t *cg, dt_node_t *s, int kind)
+{
+	int none = label(cg), rec0 = cg->cg_st->st_nrecs, off;
+	int to = kind == DT_A_COMMIT ? DT_SPEC_COMMITTING : DT_SPEC_DISCARDING;
+
+	cg_expr(cg, s->dn_args);
+	off = add_rec(cg, DT_RK_INT, 4, false);
+	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
+	spec_active(cg, none);
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, to - DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R0, R1));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R3, R2, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R1, 0), none); /* another CPU's commit or discard won */
+	spec_tag(cg);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R1, (int16_t)off));
+	place(cg, none);
+	add_act(cg, (dt_akind_t)kind, NULL, rec0);
+	cg->cg_st->st_data = true;
+}
+
 /* ---------------------------------------------------------------- clauses */
 
 /*
@@ -3258,7 +3439,15 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	 * when quiet, nor when it aggregates (as DTrace: aggregating is its
 	 * output).  Whether it is quiet is the consumer's, known at load.
 	 */
-	if (st->st_data) {
+	if (st->st_spec) {
+		/* speculate(): to its speculation, or nowhere (tag 0: a_speculate) */
+		int skip = label(cg);
+
+		emit(cg, KS_LDX_MEM(BPF_W, R1, R8, 4));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), skip);
+		emit_output(cg, 0, st->st_size);
+		place(cg, skip);
+	} else if (st->st_data) {
 		emit_output(cg, 0, st->st_size);
 		/*
 		 * exit(): nothing records from now on.  Only once the record that
@@ -3509,15 +3698,18 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_NTOHS] = { s_byteorder, 16 },
 	[DT_B_PROGENYOF] = { s_progenyof, 0 },
 	[DT_B_RAND] = { s_rand, 0 },
+	[DT_B_SPECULATION] = { s_speculation, 0 },
 	[DT_B_STRJOIN] = { s_strjoin, 0 },
 	[DT_B_STRLEN] = { s_strlen, 0 },
 	/* actions */
 	[DT_B_BREAKPOINT] = { a_kernel_only, 0 },
 	[DT_B_CHILL] = { a_kernel_only, 0 },
 	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
+	[DT_B_COMMIT] = { a_commit, DT_A_COMMIT },
 	[DT_B_COPYOUT] = { a_copyout, 0 },
 	[DT_B_COPYOUTSTR] = { a_copyout, 0 },
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },
+	[DT_B_DISCARD] = { a_commit, DT_A_DISCARD },
 	[DT_B_EXIT] = { a_exit, 0 },
 	[DT_B_FREOPEN] = { a_consumer_fmt, DT_A_FREOPEN },
 	[DT_B_FTRUNCATE] = { a_ftruncate, 0 },
@@ -3528,6 +3720,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_PRINTF] = { a_printf, 0 },
 	[DT_B_RAISE] = { a_signal, 0 },
 	[DT_B_SETOPT] = { a_setopt, 0 },
+	[DT_B_SPECULATE] = { a_speculate, 0 },
 	[DT_B_STOP] = { a_signal, 1 },
 	[DT_B_SYSTEM] = { a_consumer_fmt, DT_A_SYSTEM },
 	[DT_B_TRACE] = { a_trace, 0 },

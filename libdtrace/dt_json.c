@@ -8,8 +8,9 @@
  *   {"type":"aggregation","name":A,"function":"count","keys":[...],"value":V}
  *     (quantizations: "buckets":[{"min":LO,"max":HI,"count":N}, ...], the
  *     non-empty buckets, null for an open end)
- *   {"type":"drop","kind":"principal"|"aggregation"|"dynamic","count":N[,"cpu":C]}
- *     (principal and aggregation drops are per CPU, dynamic ones not)
+ *   {"type":"drop","kind":"principal"|"aggregation"|"dynamic"|"speculative"|
+ *    "speculation_busy"|"speculation_unavailable","count":N[,"cpu":C]}
+ *     (principal and aggregation drops are per CPU, the others not)
  *   {"type":"error","epid":E,"id":ID,"provider":...,"fault":F,"address":A,
  *    "action":N,"offset":O}
  *
@@ -195,5 +196,7 @@ void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd
 	dt_json_str(fp, fault);
 	if (er->er_fault == DT_FLT_BADADDR)
 		fprintf(fp, ",\"address\":%llu", (unsigned long long)er->er_addr);
-	fprintf(fp, ",\"action\":%u,\"offset\":%u}\n", er->er_action, er->er_pc);
+	/* a fault at no instruction (an illegal speculation id) has offset -1, as dtrace(1)'s */
+	fprintf(fp, ",\"action\":%u,\"offset\":%lld}\n", er->er_action,
+		er->er_pc == DT_ERR_NOPC ? -1LL : (long long)er->er_pc);
 }

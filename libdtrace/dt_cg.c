@@ -2498,6 +2498,14 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	cg->cg_tmp = 0; /* temporaries live for one clause */
 	cg->cg_sp = 0;
 	cg->cg_loc = &c->dn_loc;
+	/*
+	 * The activity, again for each clause: an exit() in an earlier clause
+	 * of this firing ends it, as illumos' dtrace_probe checks the state's
+	 * activity before each ECB (exit() made it DRAINING).
+	 */
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_ACTIVITY));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R1, 0, 0), end);
+	dt_frag_reloc(cg->cg_fr, DT_RL_ACTIVITY, 0);
 	emit_rel(cg, KS_ST_MEM(BPF_W, R8, 0, 0), DT_RL_EPID, 0);
 	emit(cg, KS_ST_MEM(BPF_W, R8, 4, 0));
 	if (c->dn_cond != NULL) {
@@ -2525,8 +2533,19 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 		 * and the consumer, never told, waited for ever).
 		 */
 		if (cg->cg_exits) {
+			/*
+			 * Not in END: illumos' exit() in COOLDOWN leaves the
+			 * activity, so END's later clauses run (and a later exit()
+			 * there gives the status).
+			 */
+			int keep = label(cg);
+
+			emit(cg, KS_MOV64_IMM(R1, 0));
+			dt_frag_reloc(cg->cg_fr, DT_RL_ACTIVITY, 0);
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, DT_ACTIVITY_ENDING, 0), keep);
 			emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
 			emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
+			place(cg, keep);
 		}
 	} else if (!st->st_agg) { /* linking drops the output when the consumer is quiet */
 		size_t px = cg->cg_fr->fr_npx, from;

@@ -388,12 +388,14 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 				r->r_dr.dr_error = dtrace_errno(dtp);
 			break;
 		case DT_A_EXIT:
-			if (!r->r_dr.dr_exited) {
-				r->r_dr.dr_exited = true;
-				r->r_dr.dr_exitval =
-				    (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
-				r->r_dr.dr_status = DTRACE_STATUS_EXITED;
-			}
+			/*
+			 * The last exit() record read gives the status, as dtrace(1)'s
+			 * chewrec sets g_status at each: END's exit(5) after exit(3)
+			 * is 5 (the kernel records an exit() in END, in COOLDOWN).
+			 */
+			r->r_dr.dr_exited = true;
+			r->r_dr.dr_exitval = (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
+			r->r_dr.dr_status = DTRACE_STATUS_EXITED;
 			break;
 		}
 	}
@@ -466,6 +468,16 @@ int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 	long page = sysconf(_SC_PAGESIZE);
 	size_t pages = 1;
 	int err;
+
+	/*
+	 * illumos' kernel (dtrace_state_buffer) finds no 8-byte aligned size in
+	 * a bufsize under 8 and fails the go with ENOMEM; with 0 it makes no
+	 * principal buffer at all and drops every record.  A perf buffer is a
+	 * page at least, so both are refused here rather than traced into a
+	 * buffer the user did not ask for.
+	 */
+	if (bufsize < 8)
+		return dt_set_errno(dtp, ENOMEM);
 
 	/* the consumer's view of each aggregation: its map, normalize()'s factor */
 	if (r->r_en.en_naggs > 0 &&

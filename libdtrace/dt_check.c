@@ -9,6 +9,7 @@
  * constant arguments of their first use.  Errors carry DTrace's tags.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -799,39 +800,97 @@ static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_nod
 typedef struct fmt_conv {
 	char conv;
 	char len[3];
-	int star; /* '*' width and precision arguments before it */
+	int star;	 /* '*' width and precision arguments before it */
+	bool dynw, dynp; /* which: a '*' width, a '*' precision */
 } fmt_conv_t;
 
-/* Parse one conversion at f (after '%'); returns the character after it. */
+/*
+ * Parse one conversion at f (after '%'); returns the character after it.
+ * As illumos dt_printf_create: flags, digits, '*', '.' and length letters
+ * come in any order, and its messages, which carry no tag (it reports them
+ * with yywarn).  A width or precision above INT_MAX overflows its int (C
+ * leaves that undefined; printf cannot take it): refused here.
+ */
 static const char *parse_conv(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, int nconv,
 			      const char *f, fmt_conv_t *c)
 {
+	int dot = 0, digits = 0, n = 0;
+	bool dynw = false, dynp = false;
+
+	(void)fn;
 	memset(c, 0, sizeof(*c));
-	while (*f && strchr("#-+ 0'?", *f))
-		f++;
-	for (int part = 0; part < 2; part++) {
-		if (*f == '*') {
-			c->star++;
-			f++;
-		} else {
-			while (isdigit((unsigned char)*f))
-				f++;
+	for (;; f++) {
+		if (isdigit((unsigned char)*f)) {
+			uint64_t v = 0;
+
+			if (!dot && !digits && *f == '0')
+				continue;
+			for (; isdigit((unsigned char)*f); f++)
+				if ((v = v * 10 + (uint64_t)(*f - '0')) > INT_MAX)
+					dt_cerror(pcb, &fmt->dn_loc, "",
+						  "format conversion #%d has a %s larger than %d",
+						  nconv, dot ? "precision" : "width", INT_MAX);
+			f--;
+			digits++;
+			continue;
 		}
-		if (part == 0 && *f == '.')
-			f++;
-		else
-			break;
+		switch (*f) {
+		case '#':
+		case '+':
+		case '-':
+		case ' ':
+		case '\'':
+		case '?': continue;
+		case '*':
+			if (dot ? dynp : dynw) /* sic: illumos says "precision" for both */
+				dt_cerror(pcb, &fmt->dn_loc, "",
+					  "format conversion #%d has more than one '*' specified "
+					  "for the output precision",
+					  nconv);
+			if (dot)
+				dynp = c->dynp = true;
+			else
+				dynw = c->dynw = true;
+			c->star++;
+			continue;
+		case '.':
+			if (dot++ != 0)
+				dt_cerror(pcb, &fmt->dn_loc, "",
+					  "format conversion #%d has more than one '.' specified",
+					  nconv);
+			digits = 0;
+			continue;
+		case '$':
+			dt_cerror(pcb, &fmt->dn_loc, "",
+				  "format conversion #%d uses unsupported positional format (%%n$)",
+				  nconv);
+		case '%':
+			dt_cerror(
+			    pcb, &fmt->dn_loc, "",
+			    "format conversion #%d cannot be combined with other format flags: "
+			    "%%%%",
+			    nconv);
+		case '\0':
+			dt_cerror(pcb, &fmt->dn_loc, "",
+				  "format conversion #%d name expected before end of format string",
+				  nconv);
+		case 'h':
+		case 'l':
+		case 'L':
+		case 'j':
+		case 'z':
+		case 't':
+			if (n < 2)
+				c->len[n++] = *f;
+			continue;
+		default: break;
+		}
+		break;
 	}
-	for (int i = 0; i < 2 && *f && strchr("hlLjzt", *f); i++)
-		c->len[i] = *f++;
 	c->conv = *f;
-	if (c->conv == '\0')
-		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
-			  "%s( ) format conversion #%d is incomplete", fn, nconv);
 	if (c->conv != '@' && !strchr("diouxXcsSpaAeEfFgGkYT", c->conv))
-		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
-			  "%s( ) format conversion #%d is undefined: %%%s%c", fn, nconv, c->len,
-			  isprint((unsigned char)c->conv) ? c->conv : '?');
+		dt_cerror(pcb, &fmt->dn_loc, "", "format conversion #%d is undefined: %%%s%c",
+			  nconv, c->len, isprint((unsigned char)c->conv) ? c->conv : '?');
 	return f + 1;
 }
 
@@ -863,8 +922,11 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 		f = parse_conv(pcb, fn, fmt, ++nconv, f, &c);
 		if (c.conv == '@') {
 			if (!printa)
-				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_AGG_CONV",
-					  "%%@ conversion is only allowed in printa( )");
+				dt_cerror(
+				    pcb, &fmt->dn_loc, "D_PRINTF_AGG_CONV",
+				    "%%@ conversion requires an aggregation and is not for use "
+				    "with %s( )",
+				    fn);
 			continue;
 		}
 		if (printa) {
@@ -886,11 +948,12 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 			continue;
 		}
 		for (int k = 0; k < c.star; k++, argn++) {
+			/* the width's argument first, as C and dt_printf_validate take them */
 			if (a == NULL)
 				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_DYN_PROTO",
-					  "%s( ) prototype mismatch: conversion #%d needs a width "
-					  "or precision argument",
-					  fn, nconv);
+					  "%s( ) prototype mismatch: conversion #%d (%%%s%c) is "
+					  "missing a corresponding \"%s\" argument",
+					  fn, nconv, c.len, c.conv, k == 0 && c.dynw ? "*" : ".*");
 			if (!dt_type_is_int(a->dn_type))
 				dt_cerror(
 				    pcb, &a->dn_loc, "D_PRINTF_DYN_TYPE",
@@ -900,9 +963,9 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 		}
 		if (a == NULL)
 			dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_PROTO",
-				  "%s( ) prototype mismatch: conversion #%d (%%%c) is missing a "
+				  "%s( ) prototype mismatch: conversion #%d (%%%s%c) is missing a "
 				  "corresponding value argument",
-				  fn, nconv, c.conv);
+				  fn, nconv, c.len, c.conv);
 		if (!conv_ok(c.conv, c.len, a->dn_type, a))
 			dt_cerror(
 			    pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
@@ -914,8 +977,9 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 	}
 	if (a != NULL && !printa)
 		dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_EXTRA",
-			  "%s( ) prototype mismatch: %d extra argument%s", fn, count_list(a),
-			  count_list(a) == 1 ? "" : "s");
+			  "%s( ) prototype mismatch: only %d arguments required by this format "
+			  "string",
+			  fn, argn - 2);
 }
 
 /* ---------------------------------------------------------------- calls */

@@ -1323,14 +1323,17 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		dt_cerror(pcb, &n->dn_loc, "D_AGG_FUNC",
 			  "%s( ) may only be used to assign an aggregation: @name = %s(...)", fn,
 			  fn);
-	if (b->db_kind == DB_ACTION && !cx->cc_stmt)
-		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
-			  "action %s( ) may not be used in an expression", fn);
-	/* stack(), func() and friends record data: a statement or an aggregation key */
-	if ((b->db_flags & (DB_F_STACK | DB_F_SYMADDR)) && !cx->cc_stmt && !cx->cc_aggkey)
+	/*
+	 * An action used as a value: illumos' dt_cg_node says so for every
+	 * function that is not a subroutine, naming its kind (dt_idkind_name:
+	 * an action is a "tracing function").  stack(), func() and friends
+	 * record data: a statement or an aggregation key.
+	 */
+	if ((b->db_kind == DB_ACTION && !cx->cc_stmt) ||
+	    ((b->db_flags & (DB_F_STACK | DB_F_SYMADDR)) && !cx->cc_stmt && !cx->cc_aggkey))
 		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
 			  "tracing function %s( ) may not be called from a D expression (D program "
-			  "context)",
+			  "context required)",
 			  fn);
 	acx.cc_stmt = acx.cc_lhs = acx.cc_aggkey = false;
 	switch (b->db_id) {

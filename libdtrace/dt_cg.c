@@ -291,23 +291,6 @@ static bool cmp_unsigned(const dt_type_t *a, const dt_type_t *b)
 	return ua ? sa >= sb : sb >= sa;
 }
 
-/*
- * Bring r1 (of type a) and r0 (of type b) to the type C's usual arithmetic
- * conversions give them, where the 64-bit operation would see other
- * values: registers hold values normalised to their own type, which a
- * 64-bit conversion keeps, but an int -1 is 0xffffffff as an unsigned int.
- */
-static void convert_pair(dt_cg_t *cg, const dt_type_t *a, const dt_type_t *b)
-{
-	bool sign;
-
-	if (!dt_type_is_int(a) || !dt_type_is_int(b) || tsize(a) > 4 || tsize(b) > 4)
-		return;
-	sign = !cmp_unsigned(a, b);
-	extend(cg, R1, 4, sign);
-	extend(cg, R0, 4, sign);
-}
-
 /* ---------------------------------------------------------------- faults */
 
 /* The error record of a fault (addrreg: the address, or -1), then the fault block. */
@@ -461,6 +444,7 @@ static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 }
 
 static void cg_expr(dt_cg_t *cg, dt_node_t *n);
+static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void str_operand(dt_cg_t *cg, dt_node_t *n);
 
 /* Compute keys, each waiting on the stack; returns how many. */
@@ -814,7 +798,7 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 }
 
 static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
-		  const dt_type_t *t);
+		  const dt_type_t *t, bool wide);
 
 /*
  * For op=, ++ and --: keep the old value r0 at stack slot s_old, then
@@ -829,7 +813,7 @@ static void new_value(dt_cg_t *cg, dt_tok_t op, const dt_type_t *t, const dt_nod
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
 	else
 		emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t);
+	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t, false);
 	emit(cg, KS_MOV64_REG(R0, R1));
 	normalize(cg, R0, t);
 }
@@ -1417,11 +1401,23 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 	place(cg, done);
 }
 
-/* r1 = r1 op r0 for an arithmetic operator; the result's type is t. */
+/*
+ * r1 = r1 op r0 for an arithmetic operator; the result's type is t.  On the
+ * 64-bit registers, as DIF computes: the types choose signed or unsigned
+ * division and shift only; the result is narrowed to t unless wide (an
+ * operand of another operator, which computes on the 64 bits).
+ */
 static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
-		  const dt_type_t *t)
+		  const dt_type_t *t, bool wide)
 {
-	bool uns = cmp_unsigned(lt, rt);
+	/*
+	 * An assignment operator has its left operand's type, and DIF divides
+	 * by it (illumos dt_cook_op2 propagates it, K&R A7.17): int -1 /= 2u
+	 * is 0.  Other operators have the usual conversions' type.
+	 */
+	bool uns = dt_tok_is_assign(op) || op == T_INC || op == T_DEC
+		       ? dt_type_is_ptr(lt) || !dt_type_is_signed(lt)
+		       : cmp_unsigned(lt, rt);
 	const dt_type_t *rl = dt_type_resolve(lt);
 	size_t scale = dt_type_is_ptr(rl) && dt_type_is_int(rt) ? tsize(rl->dtt_ref) : 1;
 	int ok;
@@ -1452,7 +1448,6 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
 		fault(cg, DT_FLT_DIVZERO, -1);
 		place(cg, ok);
-		convert_pair(cg, lt, rt);
 		{
 			int alu = (op == T_SLASH || op == T_DIV_EQ) ? BPF_DIV : BPF_MOD;
 
@@ -1474,7 +1469,8 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		break;
 	default: cg_error(cg, NULL, "internal error: operator %s", dt_tok_name(op));
 	}
-	normalize(cg, R1, t);
+	if (!wide)
+		normalize(cg, R1, t);
 }
 
 static void compare(dt_cg_t *cg, dt_node_t *n)
@@ -1494,11 +1490,11 @@ static void compare(dt_cg_t *cg, dt_node_t *n)
 	case T_GT: jop = uns ? BPF_JGT : BPF_JSGT; break;
 	default: jop = uns ? BPF_JGE : BPF_JSGE; break;
 	}
-	cg_expr(cg, n->dn_left);
+	/* the 64-bit values, as DIF compares them: -1 == 0xffffffff is false */
+	cg_value(cg, n->dn_left, true);
 	push(cg, n);
-	cg_expr(cg, n->dn_right);
+	cg_value(cg, n->dn_right, true);
 	pop(cg, R1);
-	convert_pair(cg, n->dn_left->dn_type, n->dn_right->dn_type);
 	emit_to(cg, KS_JMP_REG(jop, R1, R0, 0), yes);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	jump(cg, done);
@@ -1554,7 +1550,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		lv_load(cg, &lv);
 		emit(cg, KS_MOV64_REG(R1, R0));
 		pop(cg, R0);
-		arith(cg, op, t, rhs->dn_type, t);
+		arith(cg, op, t, rhs->dn_type, t, false);
 		emit(cg, KS_MOV64_REG(R0, R1));
 		lv_store(cg, &lv, n);
 		return;
@@ -1565,23 +1561,48 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		push(cg, n);
 	emit(cg, KS_MOV64_REG(R1, R0));
 	emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, t, t);
+	arith(cg, op, t, t, t, false);
 	emit(cg, KS_MOV64_REG(R0, R1));
 	lv_store(cg, &lv, n);
 	if (post)
 		pop(cg, R0);
 }
 
+/* A folded constant as its type holds it (folding keeps 64 bits, as DIF). */
+static uint64_t narrow_const(const dt_type_t *t, uint64_t v)
+{
+	size_t sz = tsize(t);
+
+	if (t == NULL || !dt_type_is_int(t) || sz == 0 || sz >= 8)
+		return v;
+	if (dt_type_is_signed(t))
+		return (uint64_t)((int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz));
+	return v & ((1ULL << (8 * sz)) - 1);
+}
+
+/* r0 = the value of n, normalised to its type */
 static void cg_expr(dt_cg_t *cg, dt_node_t *n)
+{
+	cg_value(cg, n, false);
+}
+
+/*
+ * r0 = the value of n; wide: an arithmetic result may keep the 64 bits it
+ * was computed in (for an operand of an arithmetic operator or comparison:
+ * DIF narrows a value only when it is stored, loaded, cast or recorded).
+ */
+static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 {
 	const dt_type_t *t = n->dn_type;
 
 	if ((n->dn_flags & DT_NF_CONST) && n->dn_kind != DT_N_STRING) {
-		emit_imm64(cg, R0, n->dn_value);
+		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
 		return;
 	}
 	switch (n->dn_kind) {
-	case DT_N_INT: emit_imm64(cg, R0, n->dn_value); return;
+	case DT_N_INT:
+		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
+		return;
 	case DT_N_STRING: string_literal(cg, n->dn_string, n->dn_strlen); return;
 	case DT_N_IDENT:
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_BUILTIN) {
@@ -1666,15 +1687,17 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 	case DT_N_UNARY:
 		switch (n->dn_op) {
 		case T_MINUS:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			emit(cg, KS_ALU64_IMM(BPF_NEG, R0, 0));
-			normalize(cg, R0, t);
+			if (!wide || !dt_type_is_signed(t)) /* as the folding: unsigned is cut */
+				normalize(cg, R0, t);
 			return;
-		case T_PLUS: cg_expr(cg, n->dn_left); return;
+		case T_PLUS: cg_value(cg, n->dn_left, wide); return;
 		case T_TILDE:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			emit(cg, KS_ALU64_IMM(BPF_XOR, R0, -1));
-			normalize(cg, R0, t);
+			if (!wide || !dt_type_is_signed(t))
+				normalize(cg, R0, t);
 			return;
 		case T_BANG: {
 			int z = label(cg), done = label(cg);
@@ -1748,11 +1771,11 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			cg_expr(cg, n->dn_right);
 			return;
 		default:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			push(cg, n);
-			cg_expr(cg, n->dn_right);
+			cg_value(cg, n->dn_right, true);
 			pop(cg, R1);
-			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t);
+			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t, wide);
 			emit(cg, KS_MOV64_REG(R0, R1));
 			return;
 		}

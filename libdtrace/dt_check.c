@@ -1671,19 +1671,23 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 	if ((l->dn_flags & DT_NF_CONST) && (r->dn_flags & DT_NF_CONST) &&
 	    dt_type_is_int(l->dn_type) && dt_type_is_int(r->dn_type)) {
 		/*
-		 * C's usual arithmetic conversions first: -1 == 0xffffffff
-		 * compares two unsigned ints, and -1 / 2u divides 4294967295.
-		 * A shift converts each operand on its own (the left one gives
-		 * the type).
+		 * As DIF computes, and illumos' dt_node_op2 folds: on the 64-bit
+		 * values, the type (C's usual arithmetic conversions; for a
+		 * shift the left operand's) choosing only signed or unsigned
+		 * division, shift and comparison.  The result keeps its 64 bits
+		 * until it is stored, cast or recorded: (0x7fffffff + 1) / 2 is
+		 * 1073741824, and -1 == 0xffffffff is false (0xffffffffffffffff
+		 * against 0xffffffff).  A shift count is taken mod 64, as C's
+		 * shift of a register on x86-64 (illumos' folding and its DIF
+		 * emulator) and BPF's do.
 		 */
 		bool shift = n->dn_op == T_SHL || n->dn_op == T_SHR;
 		const dt_type_t *lt =
 		    shift ? promote(pcb, l->dn_type) : arith_type(pcb, l->dn_type, r->dn_type);
-		const dt_type_t *rt = shift ? promote(pcb, r->dn_type) : lt;
-		int64_t v = fold(pcb, n, truncate_to(lt, (int64_t)l->dn_value),
-				 truncate_to(rt, (int64_t)r->dn_value), !dt_type_is_signed(lt));
+		int64_t v = fold(pcb, n, (int64_t)l->dn_value, (int64_t)r->dn_value,
+				 !dt_type_is_signed(lt));
 
-		const_int(n, truncate_to(n->dn_type, v), n->dn_type);
+		const_int(n, v, n->dn_type);
 	} else if ((n->dn_op == T_SLASH || n->dn_op == T_PERCENT) && (r->dn_flags & DT_NF_CONST) &&
 		   r->dn_value == 0) {
 		dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO", "expression contains division by zero");
@@ -1727,7 +1731,14 @@ static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			v = n->dn_op == T_MINUS	  ? (int64_t)(0 - (uint64_t)v)
 			    : n->dn_op == T_TILDE ? ~v
 						  : v;
-			const_int(n, truncate_to(n->dn_type, v), n->dn_type);
+			/*
+			 * 64 bits, as DIF computes; an unsigned result is cut to its
+			 * type's size, as illumos' dt_node_op1 does for a negation
+			 * (-1u is 4294967295, and ~0u too).
+			 */
+			if (!dt_type_is_signed(n->dn_type))
+				v = truncate_to(n->dn_type, v);
+			const_int(n, v, n->dn_type);
 		}
 		return;
 	case T_BANG:

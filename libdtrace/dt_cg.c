@@ -726,9 +726,25 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
  */
 static void get_or_make(dt_cg_t *cg, uint32_t map, uint32_t key, int drop)
 {
-	int have = label(cg);
+	int have = label(cg), sp0 = cg->cg_sp;
+	bool agg = map >= DT_MAP_AGG(1) && map < DT_MAP_SOU(0);
 
-	emit_map(cg, R1, map);
+	/*
+	 * An aggregation's map is found in the array of maps of its shape, at
+	 * its id (dt_load.c, agg_outer), and kept on the stack for the calls.
+	 */
+	if (agg) {
+		emit_map(cg, R1, map);
+		emit(cg, KS_ST_MEM(BPF_W, FP, -8, (int32_t)(map - DT_MAP_AGG(0))));
+		emit(cg, KS_MOV64_REG(R2, FP));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, -8));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
+		push(cg, NULL);
+		emit(cg, KS_MOV64_REG(R1, R0));
+	} else {
+		emit_map(cg, R1, map);
+	}
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
@@ -736,17 +752,24 @@ static void get_or_make(dt_cg_t *cg, uint32_t map, uint32_t key, int drop)
 	emit_lookup0(cg, DT_MAP_ZERO);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	emit(cg, KS_MOV64_REG(R3, R0));
-	emit_map(cg, R1, map);
+	if (agg)
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
+	else
+		emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
 	emit(cg, KS_CALL(BPF_FUNC_map_update_elem)); /* EEXIST: another CPU made it */
-	emit_map(cg, R1, map);
+	if (agg)
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
+	else
+		emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	place(cg, have);
+	cg->cg_sp = sp0; /* the slot is free again (nothing reads it after) */
 }
 
 /*
@@ -2599,11 +2622,13 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 /*
  * The prologue every probe's program starts with: the context, the state
  * and scratch values, the activity check; then the probe's clauses; then
- * the exit.
+ * the exit.  The checks jump to an exit before the clauses, not after
+ * them: a jump reaches 32767 instructions, and a probe's clauses together
+ * may be far more (the kernel takes a million).
  */
 static void cg_prologue(dt_cg_t *cg)
 {
-	int exit_l = label(cg);
+	int exit_l = label(cg), clauses = label(cg);
 
 	emit(cg, KS_MOV64_REG(R6, R1));
 	emit_lookup0(cg, DT_MAP_STATE);
@@ -2615,10 +2640,81 @@ static void cg_prologue(dt_cg_t *cg)
 	emit_lookup0(cg, DT_MAP_SCRATCH);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
 	emit(cg, KS_MOV64_REG(R8, R0));
-	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_CLAUSES });
+	jump(cg, clauses);
 	place(cg, exit_l);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	emit(cg, KS_EXIT());
+	place(cg, clauses);
+	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_CLAUSES });
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	emit(cg, KS_EXIT());
+}
+
+/*
+ * A probe's program holds its clauses, and the kernel loads a program of
+ * at most a million instructions (BPF_COMPLEXITY_LIMIT_INSNS).  Which
+ * probes a description matches is known when the program is enabled; the
+ * clauses that name the same description (as written) surely share one,
+ * so their sum is refused here, at the clause that crosses the limit.
+ * (The verifier has limits of its own, met before this one by code with
+ * many branches: it keeps at most 8192 of them pending on one path, about
+ * 2,300 aggregation updates.  Those it reports when the program loads.)
+ */
+#define DT_PROG_MAXINSNS 1000000
+
+typedef struct desc_size {
+	const char *ds_name;
+	size_t ds_len;
+	const dt_node_t *ds_clause;
+} desc_size_t;
+
+static int desc_cmp(const void *a, const void *b)
+{
+	const desc_size_t *x = a, *y = b;
+	int c = strcmp(x->ds_name, y->ds_name);
+
+	if (c != 0)
+		return c;
+	return x->ds_clause->dn_loc.off < y->ds_clause->dn_loc.off
+		   ? -1
+		   : x->ds_clause->dn_loc.off > y->ds_clause->dn_loc.off;
+}
+
+static void check_prog_sizes(dt_cg_t *cg, const dtrace_prog_t *pgp)
+{
+	size_t n = 0, k = 0, sum = 0;
+	desc_size_t *d;
+
+	for (int i = 0; i < pgp->dp_nstmts; i++)
+		for (const dt_node_t *p = pgp->dp_stmts[i].st_clause->dn_pdescs; p != NULL;
+		     p = p->dn_next)
+			n++;
+	if (n == 0 || (d = calloc(n, sizeof(*d))) == NULL)
+		return; /* without memory the kernel will say it */
+	for (int i = 0; i < pgp->dp_nstmts; i++)
+		for (const dt_node_t *p = pgp->dp_stmts[i].st_clause->dn_pdescs; p != NULL;
+		     p = p->dn_next)
+			d[k++] = (desc_size_t){ p->dn_name != NULL ? p->dn_name : "",
+						pgp->dp_stmts[i].st_code.fr_len,
+						pgp->dp_stmts[i].st_clause };
+	qsort(d, n, sizeof(*d), desc_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || strcmp(d[i].ds_name, d[i - 1].ds_name) != 0)
+			sum = cg->cg_ps->ps_prologue.fr_len;
+		sum += d[i].ds_len;
+		if (sum > DT_PROG_MAXINSNS) {
+			const dt_node_t *c = d[i].ds_clause;
+			const char *name = d[i].ds_name;
+
+			free(d);
+			cg_limit(
+			    cg, c,
+			    "the clauses for %s need %zu BPF instructions, more than the %d the "
+			    "kernel loads in one program",
+			    name, sum, DT_PROG_MAXINSNS);
+		}
+	}
+	free(d);
 }
 
 /* What the values need so far, within what BPF gives: else the clause that crossed it. */
@@ -2699,6 +2795,7 @@ void dt_cg_program(dt_pcb_t *pcb)
 			dt_cnomem(pcb);
 		check_size(&cg, c);
 	}
+	check_prog_sizes(&cg, pgp);
 }
 
 void dt_stmts_free(dtrace_prog_t *pgp)

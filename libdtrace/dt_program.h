@@ -26,8 +26,11 @@
  * "events" (perf event array: the per-CPU output buffers), "dt_drops"
  * (per-CPU array: drops by kind), "dt_errno" (thread -> errno, when read),
  * "dt_zero" (a zero value for new aggregation entries and struct
- * elements), one hash per aggregation and one per dynamic struct or union
- * variable (dt_souvar_t).
+ * elements), one hash per aggregation, reached through an array of maps
+ * per shape (key and value sizes) at the aggregation's id, so that a
+ * program names one map per shape, not per aggregation (the kernel lets a
+ * program name 64), and one hash per dynamic struct or union variable
+ * (dt_souvar_t).
  */
 #ifndef DT_PROGRAM_H
 #define DT_PROGRAM_H
@@ -81,7 +84,7 @@ typedef enum dt_mapid {
 	DT_MAP_NFIXED,
 } dt_mapid_t;
 
-#define DT_MAP_AGG(id) (0x10000u + (id)) /* aggregation id (from 1) */
+#define DT_MAP_AGG(id) (0x10000u + (id)) /* aggregation id (from 1): its shape's array of maps */
 #define DT_MAP_SOU(i)  (0x20000u + (i))	 /* dynamic struct variable i (from 0) */
 
 /* The regions of the scratch value after the record, placed when the program loads. */

@@ -321,6 +321,190 @@ static void load_value(dt_cg_t *cg, const dt_type_t *t)
 	load_user(cg, tsize(t), dt_type_is_signed(t));
 }
 
+/* ---------------------------------------------------------------- scratch memory */
+
+/*
+ * alloca() and copyin() give out memory of the alloca region (DT_SR_ALLOCA,
+ * dt_program.h), scratchsize bytes a clause (-x scratchsize, 4096 if not
+ * set; illumos gives what is left of the buffer).  The first clause that
+ * allocates fixes the size for the handle, as the first compile fixes
+ * strsize.
+ */
+static uint32_t scratch_limit(const dt_cg_t *cg)
+{
+	uint64_t s = dt_option_get(cg->cg_pcb->pcb_hdl, "scratchsize", 4096);
+
+	if (cg->cg_ps->ps_scratchsize != 0)
+		return cg->cg_ps->ps_scratchsize;
+	return s < 8 ? 8 : s > 8192 ? 8192 : (uint32_t)((s + 7) & ~7ull);
+}
+
+static uint32_t scratch_use(dt_cg_t *cg)
+{
+	if (cg->cg_ps->ps_scratchsize == 0)
+		cg->cg_ps->ps_scratchsize = scratch_limit(cg);
+	return cg->cg_ps->ps_scratchsize;
+}
+
+/*
+ * reg = the address of the alloca region's data as a number: a map value
+ * pointer stored and read back (the verifier lets a privileged program
+ * store one), so that it can be kept in variables, traced and compared.
+ */
+static void alloca_base(dt_cg_t *cg, int reg)
+{
+	uint32_t w = SA(DT_SR_ALLOCA, DT_ALLOCA_WORD), d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+
+	emit(cg, KS_MOV64_REG(reg, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, reg, IMM(d)), d);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, reg, OFF(w)), w);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, reg, R8, OFF(w)), w);
+}
+
+/*
+ * Give out r0 bytes of the alloca region, as illumos: rounded up to 8, and
+ * an "out of scratch space" fault past scratchsize.  Then r0 = the
+ * allocation's offset in the data and r9 its size, each 0 to scratchsize
+ * (bounds the verifier sees).
+ */
+static void allocate(dt_cg_t *cg)
+{
+	uint32_t lim = scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
+	int ok = label(cg), bad = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R9, (int32_t)lim, 0), bad);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(u)), u);
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R0, (int32_t)lim, 0), bad);
+	emit(cg, KS_MOV64_REG(R1, R9));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, 7));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, -8));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
+	emit_to(cg, KS_JMP_IMM(BPF_JLE, R1, (int32_t)lim, 0), ok);
+	place(cg, bad);
+	fault(cg, DT_FLT_NOSCRATCH, -1);
+	place(cg, ok);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R1, OFF(u)), u);
+}
+
+/*
+ * The destination of a copy into scratch memory (copyinto, bcopy): the
+ * address in r0 must lie in what this clause allocated, with r9 bytes
+ * after it (illumos' dtrace_inscratch), else a bad address fault on it.
+ * Then r1 = a pointer to it the verifier can bound; r9 stays the size.
+ */
+static void scratch_dest(dt_cg_t *cg)
+{
+	uint32_t lim = scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED),
+		 d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+	int ok = label(cg), bad = label(cg);
+
+	emit(cg, KS_MOV64_REG(R2, R0));
+	alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_SUB, R2, R1)); /* the offset in the data */
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R2, (int32_t)lim, 0), bad);
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R9, (int32_t)lim, 0), bad);
+	emit(cg, KS_MOV64_REG(R3, R2));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R3, R9));
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R4, R8, OFF(u)), u);
+	emit_to(cg, KS_JMP_REG(BPF_JLE, R3, R4, 0), ok);
+	place(cg, bad);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(d)), d);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R2));
+}
+
+/*
+ * Call helper (a probe_read_user one) on the source address in r3, or its
+ * probe_read_kernel twin when r3 points into the alloca region: memory
+ * alloca() or copyin() gave, which D reads as illumos reads its scratch
+ * memory.  Comparing a number with a map value pointer needs a
+ * privileged program, as tracing does.  r4 clobbered.
+ */
+static void read_any(dt_cg_t *cg, int helper)
+{
+	uint32_t d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+	int user = label(cg), done = label(cg);
+	int kernel = helper == BPF_FUNC_probe_read_user_str ? BPF_FUNC_probe_read_kernel_str
+							    : BPF_FUNC_probe_read_kernel;
+
+	emit(cg, KS_MOV64_REG(R4, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R4, IMM(d)), d);
+	emit_to(cg, KS_JMP_REG(BPF_JLT, R3, R4, 0), user);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, (int32_t)scratch_limit(cg)));
+	emit_to(cg, KS_JMP_REG(BPF_JGE, R3, R4, 0), user);
+	emit(cg, KS_CALL(kernel));
+	jump(cg, done);
+	place(cg, user);
+	emit(cg, KS_CALL(helper));
+	place(cg, done);
+}
+
+/*
+ * Might the address n computes point to scratch memory?  Only through
+ * alloca(), copyin() or a variable (which may hold what they gave): other
+ * addresses (a probe's arguments, what they point to) are the process's,
+ * read as before.
+ */
+static bool may_scratch(const dt_node_t *n)
+{
+	if (n == NULL)
+		return false;
+	if (n->dn_kind == DT_N_CALL && n->dn_ident != NULL && n->dn_ident->di_func != NULL &&
+	    (n->dn_ident->di_func->db_id == DT_B_ALLOCA ||
+	     n->dn_ident->di_func->db_id == DT_B_COPYIN))
+		return true;
+	if (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
+	    n->dn_ident->di_kind == DT_IDENT_SCALAR)
+		return true;
+	if (n->dn_kind == DT_N_MEMBER && n->dn_left != NULL &&
+	    (n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS))
+		return true;
+	if (n->dn_kind == DT_N_INDEX && n->dn_ident != NULL &&
+	    n->dn_ident->di_kind == DT_IDENT_ARRAY)
+		return true;
+	if (may_scratch(n->dn_left) || may_scratch(n->dn_right) || may_scratch(n->dn_cond))
+		return true;
+	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
+		if (may_scratch(a))
+			return true;
+	return false;
+}
+
+/* r0 = sz bytes at the address in r0, user or scratch memory; a bad address faults. */
+static void load_any(dt_cg_t *cg, size_t sz, bool sign)
+{
+	int ok = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	read_any(cg, BPF_FUNC_probe_read_user);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, FP, SLOT_TMP));
+	extend(cg, R0, sz, sign);
+}
+
+/* r0 = the value of type t at the address in r0, which addr computed. */
+static void load_value_at(dt_cg_t *cg, const dt_type_t *t, const dt_node_t *addr)
+{
+	if (!may_scratch(addr)) {
+		load_value(cg, t);
+		return;
+	}
+	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
+		return;
+	load_any(cg, tsize(t), dt_type_is_signed(t));
+}
+
 /* ---------------------------------------------------------------- variables */
 
 static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *name,
@@ -980,7 +1164,9 @@ static void string_literal(dt_cg_t *cg, const char *s, size_t len)
  * r0 = a temporary (scratch address off) holding the user string at the
  * address in r0, R2 bytes at most (set_len: strsize); a bad address faults.
  */
-static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
+static void read_any(dt_cg_t *cg, int helper);
+
+static void string_from(dt_cg_t *cg, uint32_t off, bool set_len, bool any)
 {
 	int ok = label(cg);
 
@@ -990,12 +1176,20 @@ static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 	if (set_len)
 		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
-	emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
+	if (any)
+		read_any(cg, BPF_FUNC_probe_read_user_str);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
 	emit_to(cg, KS_JMP_IMM(BPF_JSGT, R0, 0, 0), ok);
 	fault(cg, DT_FLT_BADADDR, R9);
 	place(cg, ok);
 	emit(cg, KS_MOV64_REG(R0, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+}
+
+static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
+{
+	string_from(cg, off, set_len, false);
 }
 
 /*
@@ -1394,8 +1588,8 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n);
 static void str_operand(dt_cg_t *cg, dt_node_t *n)
 {
 	cg_expr(cg, n);
-	if (!is_string(n->dn_type))
-		user_string(cg, tmp_string(cg), true);
+	if (!is_string(n->dn_type)) /* scratch memory too: stringof(copyin(p, n)) */
+		string_from(cg, tmp_string(cg), true, may_scratch(n));
 }
 
 static void str_compare(dt_cg_t *cg, dt_node_t *n)
@@ -1532,12 +1726,95 @@ static bool is_global_int(const lval_t *lv)
 	       (!lv->lv_var->v_sou || lv->lv_member);
 }
 
+/* Is n memory a pointer designates (*p, p->m, p[i]), not a variable? */
+static bool is_memory(const dt_node_t *n)
+{
+	const dt_node_t *l = n->dn_left;
+
+	if (n->dn_kind == DT_N_UNARY && n->dn_op == T_STAR)
+		return true;
+	if (n->dn_kind == DT_N_MEMBER && n->dn_op == T_ARROW)
+		return l->dn_kind != DT_N_SELF && l->dn_kind != DT_N_THIS &&
+		       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL &&
+			 l->dn_ident->di_kind == DT_IDENT_BUILTIN);
+	if (n->dn_kind == DT_N_MEMBER) /* (*p).m, p->a.b */
+		return is_memory(l);
+	return n->dn_kind == DT_N_INDEX &&
+	       !(n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) &&
+	       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL && l->dn_ident->di_func != NULL) &&
+	       (dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_PTR ||
+		(dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_ARRAY && is_memory(l)));
+}
+
+/* r0 = the address of the memory n designates (is_memory(n)). */
+static void mem_address(dt_cg_t *cg, dt_node_t *n)
+{
+	if (n->dn_kind == DT_N_UNARY) {
+		cg_expr(cg, n->dn_left);
+	} else if (n->dn_kind == DT_N_MEMBER) {
+		const dt_type_t *lt = dt_type_resolve(n->dn_left->dn_type);
+		const dt_type_t *st = n->dn_op == T_ARROW ? dt_type_resolve(lt->dtt_ref) : lt;
+		const dt_member_t *m = st != NULL ? dt_type_member(st, n->dn_name) : NULL;
+
+		if (m == NULL || m->dm_bits != 0)
+			cg_error(cg, n, "member %s: bit-fields in memory are not supported yet",
+				 n->dn_name);
+		if (n->dn_op == T_ARROW)
+			cg_expr(cg, n->dn_left);
+		else
+			mem_address(cg, n->dn_left);
+		if (m->dm_off != 0)
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
+	} else {
+		cg_expr(cg, n->dn_args);
+		push(cg, n);
+		cg_expr(cg, n->dn_left);
+		pop(cg, R1);
+		emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)tsize(n->dn_type)));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	}
+}
+
+/*
+ * *p = e, p->m = e, p[i] = e: a store into scratch memory this clause
+ * allocated, as illumos allows (dtrace_canstore); anywhere else is a bad
+ * address fault.  r0 = the value.
+ */
+static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs)
+{
+	const dt_type_t *t = target->dn_type;
+	size_t sz = tsize(t);
+	int16_t s_val;
+
+	if (op != T_ASSIGN || rhs == NULL)
+		cg_error(cg, n, "only = can store through a pointer yet");
+	if (!dt_type_is_scalar(t) || (target->dn_flags & DT_NF_BITFIELD) ||
+	    dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
+		cg_error(cg, n, "only integers and pointers can be stored through a pointer yet");
+	cg_expr(cg, rhs);
+	normalize(cg, R0, t);
+	push(cg, n);
+	s_val = slot_at(cg->cg_sp);
+	mem_address(cg, target);
+	emit(cg, KS_MOV64_IMM(R9, (int32_t)sz));
+	scratch_dest(cg);
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_val));
+	emit(cg, KS_STX_MEM(bpf_size(sz), R1, R0, 0));
+	pop(cg, R0);
+}
+
 /* Assignment, compound assignment, ++ and --; stmt: the value is not used. */
 static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
 		   bool post, bool stmt)
 {
-	lval_t lv = lvalue(cg, target);
+	lval_t lv;
 	const dt_type_t *t = target->dn_type;
+
+	if (is_memory(target)) {
+		memory_store(cg, n, target, op, rhs);
+		return;
+	}
+	lv = lvalue(cg, target);
 
 	/*
 	 * A global integer counted by a statement (x++, x += e): one atomic
@@ -1668,7 +1945,17 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			cg_expr(cg, n->dn_left);
 			if (m->dm_off != 0)
 				emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
-			load_value(cg, m->dm_type);
+			load_value_at(cg, m->dm_type, n->dn_left);
+			return;
+		}
+		if (is_memory(n)) { /* (*p).m, p->a.b: memory */
+			if (!dt_type_is_scalar(t))
+				cg_error(cg, n,
+					 "member %s: a struct or union in memory is used by its "
+					 "members only",
+					 n->dn_name);
+			mem_address(cg, n);
+			load_value_at(cg, t, n);
 			return;
 		}
 		{ /* v.m: a member of a struct variable */
@@ -1703,7 +1990,7 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			pop(cg, R1);
 			emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)tsize(t)));
 			emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
-			load_value(cg, t);
+			load_value_at(cg, t, n);
 			return;
 		}
 		cg_error(cg, n, "this kind of index is not supported yet");
@@ -1738,7 +2025,7 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			if (!dt_type_is_scalar(t))
 				cg_error(cg, n, "only scalars can be read through a pointer yet");
 			cg_expr(cg, n->dn_left);
-			load_value(cg, t);
+			load_value_at(cg, t, n->dn_left);
 			return;
 		case T_INC:
 		case T_DEC: assign(cg, n, n->dn_left, n->dn_op, NULL, false, false); return;
@@ -1822,9 +2109,9 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			normalize(cg, R0, t);
 		return;
 	case DT_N_STRINGOF:
-		if (!is_string(n->dn_left->dn_type))
+		if (!is_string(n->dn_left->dn_type) && !dt_type_is_ptr(n->dn_left->dn_type))
 			cg_error(cg, n, "stringof of a non-string is not supported yet");
-		cg_expr(cg, n->dn_left);
+		str_operand(cg, n->dn_left);
 		return;
 	case DT_N_CALL: cg_call(cg, n); return;
 	default: cg_error(cg, n, "this expression is not supported in a program yet");
@@ -1846,15 +2133,19 @@ static void s_copyinstr(dt_cg_t *cg, dt_node_t *n, int arg)
 		user_string(cg, off, true);
 		return;
 	}
-	cg_expr(cg, a->dn_next);
-	push(cg, n);
 	cg_expr(cg, a);
+	push(cg, n);
+	cg_expr(cg, a->dn_next);
 	small = label(cg);
-	pop(cg, R2);
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1));
-	emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)len, 0), small);
-	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+	/* illumos: maxlen + 1 bytes if maxlen < strsize (unsigned), else strsize */
+	emit(cg, KS_MOV64_REG(R2, R0));
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)len));
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R2, (int32_t)len, 0), small);
+	emit(cg, KS_MOV64_REG(R0, R2));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, 1));
 	place(cg, small);
+	emit(cg, KS_MOV64_REG(R2, R0));
+	pop(cg, R0);
 	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
 	user_string(cg, off, false);
 }
@@ -1932,6 +2223,152 @@ static void s_byteorder(dt_cg_t *cg, dt_node_t *n, int bits)
 {
 	cg_expr(cg, n->dn_args);
 	emit(cg, KS_ENDIAN(BPF_TO_BE, R0, bits));
+}
+
+/* alloca(size): size bytes of scratch memory, for this clause (illumos: not zeroed) */
+static void s_alloca(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)arg;
+	cg_expr(cg, n->dn_args);
+	allocate(cg);
+	alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+}
+
+/*
+ * copyin(addr, size): size bytes of the process's memory at addr, copied
+ * into scratch memory allocated as alloca() does; r0 = where.  A bad
+ * address faults, giving it.
+ */
+static void s_copyin(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	uint32_t d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+	int16_t s_addr, s_off;
+	int ok = label(cg);
+
+	(void)arg;
+	cg_expr(cg, n->dn_args);
+	push(cg, n);
+	s_addr = slot_at(cg->cg_sp);
+	cg_expr(cg, n->dn_args->dn_next);
+	allocate(cg);
+	push(cg, n);
+	s_off = slot_at(cg->cg_sp);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(d)), d);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_addr));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_addr));
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_off));
+	alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	cg->cg_sp -= 2;
+}
+
+/*
+ * copyinto(addr, size, dest) and bcopy(src, dest, size): size bytes into
+ * dest, which must be scratch memory this clause allocated (illumos:
+ * dtrace_inscratch, else a bad address fault on dest).  copyinto reads
+ * the process's memory; bcopy reads scratch memory or the process's.
+ */
+static void s_copyto(dt_cg_t *cg, dt_node_t *n, int bcopy)
+{
+	dt_node_t *src = n->dn_args;
+	dt_node_t *dest = bcopy ? src->dn_next : src->dn_next->dn_next;
+	dt_node_t *size = bcopy ? src->dn_next->dn_next : src->dn_next;
+	int16_t s_src, s_size;
+	int ok = label(cg);
+
+	cg_expr(cg, src);
+	push(cg, n);
+	s_src = slot_at(cg->cg_sp);
+	cg_expr(cg, size);
+	push(cg, n);
+	s_size = slot_at(cg->cg_sp);
+	cg_expr(cg, dest);
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_size));
+	scratch_dest(cg);
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_src));
+	if (bcopy)
+		read_any(cg, BPF_FUNC_probe_read_user);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_src));
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	cg->cg_sp -= 2;
+}
+
+/* rand(): bpf_get_prandom_u32 as an int (illumos: a per-CPU generator of its own) */
+static void s_rand(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)n, (void)arg;
+	emit(cg, KS_CALL(BPF_FUNC_get_prandom_u32));
+	extend(cg, R0, 4, true);
+}
+
+#define PROGENY_DEPTH 64 /* the ancestors progenyof() looks at */
+
+/*
+ * progenyof(pid): is the current process pid or a descendant of it?  As
+ * illumos walks p_parent: the process, then each real_parent up to the
+ * idle task (pid 0, its own parent), at most PROGENY_DEPTH of them.
+ */
+static void s_progenyof(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	int loop = label(cg), yes = label(cg), no = label(cg), done = label(cg);
+	int16_t s_task, s_count;
+
+	(void)arg;
+	cg_expr(cg, n->dn_args);
+	if (cg->cg_sp + 2 > SLOT_MAX)
+		cg_limit(cg, n, "expression too deeply nested for the BPF stack");
+	s_task = slot_at(++cg->cg_sp);
+	s_count = slot_at(++cg->cg_sp);
+	extend(cg, R0, 4, true); /* a pid_t */
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_CALL(BPF_FUNC_get_current_task));
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_task)); /* the task */
+	emit(cg, KS_ST_MEM(BPF_DW, FP, s_count, 0));  /* the count */
+	place(cg, loop);
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, s_count));
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R1, PROGENY_DEPTH, 0), no);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, 1));
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R1, s_count));
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_task));
+	add_toff(cg, R3, DT_TOFF_TGID);
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+	emit(cg, KS_MOV64_IMM(R2, 4));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), no);
+	emit(cg, KS_LDX_MEM(BPF_W, R1, FP, SLOT_TMP));
+	extend(cg, R1, 4, true);
+	emit_to(cg, KS_JMP_REG(BPF_JEQ, R1, R9, 0), yes);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), no); /* the idle task: the top */
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_task));
+	add_toff(cg, R3, DT_TOFF_REAL_PARENT);
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, s_task));
+	emit(cg, KS_MOV64_IMM(R2, 8));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), no);
+	jump(cg, loop);
+	place(cg, yes);
+	emit(cg, KS_MOV64_IMM(R0, 1));
+	jump(cg, done);
+	place(cg, no);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, done);
+	cg->cg_sp -= 2;
 }
 
 /* A subroutine's value in r0. */
@@ -2404,13 +2841,54 @@ static void a_trace(dt_cg_t *cg, dt_node_t *s, int arg)
 	cg->cg_st->st_data = true;
 }
 
+/*
+ * The conversion character the format gives its argument i (from 0), or
+ * 0: widths and precisions given as * take an argument each.
+ */
+static char conv_of(const char *f, int i)
+{
+	int n = 0;
+
+	while ((f = strchr(f, '%')) != NULL) {
+		if (*++f == '%') {
+			f++;
+			continue;
+		}
+		for (; *f != '\0' && strchr("#0- +'", *f) != NULL; f++)
+			;
+		for (; *f == '*' || *f == '.' || *f == '?' || (*f >= '0' && *f <= '9'); f++)
+			if (*f == '*' && n++ == i)
+				return '*';
+		for (; *f != '\0' && strchr("hlLjzt", *f) != NULL; f++)
+			;
+		if (*f == '\0')
+			return 0;
+		if (n++ == i)
+			return *f;
+		f++;
+	}
+	return 0;
+}
+
 static void a_printf(dt_cg_t *cg, dt_node_t *s, int arg)
 {
-	int rec0 = cg->cg_st->st_nrecs;
+	int rec0 = cg->cg_st->st_nrecs, i = 0;
 
 	(void)arg;
-	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next)
+	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next, i++) {
+		char c = conv_of(s->dn_args->dn_string, i);
+
+		/* %s of a char pointer: the string it points to, as stringof() */
+		if ((c == 's' || c == 'S') && !is_string(a->dn_type) &&
+		    dt_type_is_ptr(a->dn_type)) {
+			int off = add_rec(cg, DT_RK_STR, cg->cg_strsize, false);
+
+			str_operand(cg, a);
+			copy_string(cg, R8, (uint32_t)off);
+			continue;
+		}
 		record_value(cg, a);
+	}
 	add_act(cg, DT_A_PRINTF, s->dn_args->dn_string, rec0);
 	cg->cg_st->st_data = true;
 }
@@ -2433,6 +2911,11 @@ static void a_exit(dt_cg_t *cg, dt_node_t *s, int arg)
 	cg->cg_st->st_data = true;
 }
 
+/*
+ * tracemem(addr, size[, dsize]): size bytes recorded; the consumer prints
+ * dsize of them (illumos' DTRACEACT_TRACEMEM_DYNSIZE record: all of them
+ * when dsize is 0 or more than size).
+ */
 static void a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 {
 	dt_node_t *sz = s->dn_args->dn_next;
@@ -2441,6 +2924,10 @@ static void a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 	(void)arg;
 	if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 || sz->dn_value > 4096)
 		cg_limit(cg, sz, "tracemem( ) needs a constant size from 1 to 4096");
+	if (sz->dn_next != NULL) {
+		cg_expr(cg, sz->dn_next);
+		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 8, false)));
+	}
 	cg_expr(cg, s->dn_args);
 	off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
 	emit(cg, KS_MOV64_REG(R9, R0));
@@ -2448,12 +2935,108 @@ static void a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 	emit(cg, KS_MOV64_REG(R1, R8));
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz->dn_value));
-	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	if (may_scratch(s->dn_args))
+		read_any(cg, BPF_FUNC_probe_read_user);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
 	fault(cg, DT_FLT_BADADDR, R9);
 	place(cg, ok);
 	add_act(cg, DT_A_TRACEMEM, NULL, rec0);
 	cg->cg_st->st_data = true;
+}
+
+/*
+ * raise(sig): the signal to the current thread, as illumos does when the
+ * probe's thread returns to user mode (bpf_send_signal_thread, at once);
+ * a signal out of 1..64 is an illegal operation.  stop(): SIGSTOP to the
+ * current process (illumos stops it).  Neither records anything.
+ */
+static void a_signal(dt_cg_t *cg, dt_node_t *s, int stop)
+{
+	int ok = label(cg), bad = label(cg);
+
+	if (stop) {
+		emit(cg, KS_MOV64_IMM(R1, 19)); /* SIGSTOP */
+		emit(cg, KS_CALL(BPF_FUNC_send_signal));
+	} else {
+		cg_expr(cg, s->dn_args);
+		emit_to(cg, KS_JMP_IMM(BPF_JSLT, R0, 1, 0), bad);
+		emit_to(cg, KS_JMP_IMM(BPF_JSLE, R0, 64, 0), ok);
+		place(cg, bad);
+		fault(cg, DT_FLT_ILLOP, -1);
+		place(cg, ok);
+		emit(cg, KS_MOV64_REG(R1, R0));
+		emit(cg, KS_CALL(BPF_FUNC_send_signal_thread));
+	}
+	cg->cg_st->st_destructive = true;
+}
+
+/*
+ * system(fmt, ...), freopen(fmt, ...): the values as printf records them;
+ * the consumer formats the string and runs the command (or reopens its
+ * output) when it reads the record, in order with the other output.
+ */
+static void a_consumer_fmt(dt_cg_t *cg, dt_node_t *s, int kind)
+{
+	int rec0 = cg->cg_st->st_nrecs;
+
+	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next)
+		record_value(cg, a);
+	add_act(cg, (dt_akind_t)kind, s->dn_args->dn_string, rec0);
+	cg->cg_st->st_data = true;
+	cg->cg_st->st_destructive = true;
+}
+
+/* ftruncate(): the consumer truncates its output file */
+static void a_ftruncate(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	(void)s, (void)arg;
+	add_act(cg, DT_A_FTRUNCATE, NULL, cg->cg_st->st_nrecs);
+	cg->cg_st->st_data = true;
+}
+
+/* setopt(name[, value]): the consumer sets the option when it reads the record */
+static void a_setopt(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int rec0 = cg->cg_st->st_nrecs;
+
+	(void)arg;
+	for (dt_node_t *a = s->dn_args; a != NULL; a = a->dn_next) {
+		if (!is_string(a->dn_type))
+			cg_error(cg, a, "setopt( ) takes strings");
+		record_value(cg, a);
+	}
+	add_act(cg, DT_A_SETOPT, NULL, rec0);
+	cg->cg_st->st_data = true;
+}
+
+/*
+ * copyout(), copyoutstr(): writing the process's memory needs
+ * bpf_probe_write_user, which a kernel in lockdown (integrity) refuses
+ * when the program loads: refused here rather than there.
+ */
+static void a_copyout(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	(void)arg;
+	cg_error(cg, s,
+		 "%s( ) is not supported yet: writing the process's memory needs "
+		 "bpf_probe_write_user, which kernels in lockdown refuse",
+		 s->dn_name);
+}
+
+/* chill(), breakpoint(), panic(): the kernel's, refused with what they would do */
+static void a_kernel_only(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	(void)arg;
+	cg_error(cg, s,
+		 "%s( ) is a kernel action (illumos: %s): it cannot be done from a BPF "
+		 "program",
+		 s->dn_name,
+		 s->dn_ident->di_func->db_id == DT_B_CHILL ? "spin the CPU for a time"
+		 : s->dn_ident->di_func->db_id == DT_B_PANIC
+		     ? "panic the system"
+		     : "stop the system in the kernel debugger");
 }
 
 static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
@@ -2487,6 +3070,187 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 		return;
 	}
 	cg_expr(cg, s);
+}
+
+/* ---------------------------------------------------------------- speculations */
+
+/*
+ * A fault without an instruction offset: illumos sets CPU_DTRACE_ILLOP
+ * outside DIF for a speculation id above nspec, and dtrace(1) then prints
+ * no "at DIF offset" (dt_handle_err: offset -1).
+ */
+static void fault_nopc(dt_cg_t *cg, int kind)
+{
+	size_t at = here(cg);
+
+	fault(cg, kind, -1);
+	if (!cg->cg_fr->fr_oom && at + 1 < cg->cg_fr->fr_len)
+		cg->cg_fr->fr_insns[at + 1].imm = (int32_t)DT_ERR_NOPC; /* dt_frag_fault's er_pc */
+}
+
+/* r0 = dt_spec's value (every slot), or a jump to none (r1-r5 clobbered). */
+static void spec_slots(dt_cg_t *cg, int none)
+{
+	emit_lookup0(cg, DT_MAP_SPEC);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+}
+
+/*
+ * The speculation id in r0, as illumos's dtrace_speculation_buffer takes
+ * it: 0 (a speculation() that failed) jumps to none, silently; above nspec
+ * is an illegal operation.  Then r9 = its slot's offset ((id - 1) * 8),
+ * r0 = the slot's address and r1 = the slot, whose state must be ACTIVE
+ * (else none).
+ */
+static void spec_active(dt_cg_t *cg, int none)
+{
+	int ok = label(cg);
+
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R9, 1)); /* 0 .. nspec - 1, checked so for the verifier */
+	emit_to(cg, KS_JMP_IMM(BPF_JLT, R9, 0, 0), ok);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	fault_nopc(cg, DT_FLT_ILLOP);
+	place(cg, ok);
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R9, 3));
+	spec_slots(cg, none);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R9));
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, 0xff));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R2, DT_SPEC_ACTIVE, 0), none);
+}
+
+/* r1 = the tag of the speculation whose slot is in r1 and offset in r9 (DT_SPEC_TAG). */
+static void spec_tag(dt_cg_t *cg)
+{
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R1, 8));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 0xffff));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R1, 16));
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R2, 3));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1)); /* the id */
+	emit(cg, KS_ALU64_REG(BPF_OR, R1, R2));
+}
+
+/*
+ * speculation(), as illumos's dtrace_speculation: the first INACTIVE slot
+ * becomes ACTIVE (compare and exchange, its generation one more) and its
+ * id, from 1, is the value; none: 0, and a failure counted, "busy" if a
+ * slot is being committed or discarded (the consumer has not cleaned it
+ * yet), else "unavailable".  The loop, bounded by nspec, has one test
+ * whose outcome the verifier cannot know, the exchange, and it jumps back
+ * on failure: the verifier follows the taken slot to the end of the
+ * program before it tries the next, so it keeps one pending branch, not
+ * one per slot.  Busy is gathered without a branch: state bit 1 is set in
+ * COMMITTING and DISCARDING only.
+ */
+static void s_speculation(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	int loop = label(cg), next = label(cg), fail = label(cg), unavail = label(cg);
+	int zero = label(cg), done = label(cg);
+	uint64_t nspec = dt_option_get(cg->cg_pcb->pcb_hdl, "nspec", 1);
+
+	uint32_t id = tmp_string(cg);
+
+	(void)arg;
+	if (nspec > DT_SPEC_MAX) /* dtrace_go refuses it too, if raised after compiling */
+		cg_limit(cg, n, "nspec is %llu: speculation( ) looks at every slot, at most %u",
+			 (unsigned long long)nspec, DT_SPEC_MAX);
+	if (++cg->cg_ps->ps_specsites * nspec > DT_SPEC_WALK)
+		cg_limit(cg, n,
+			 "%u speculation( ) calls with nspec %llu: the verifier would walk more "
+			 "than %u slots",
+			 cg->cg_ps->ps_specsites, (unsigned long long)nspec, DT_SPEC_WALK);
+	spec_slots(cg, zero);
+	emit(cg, KS_MOV64_REG(R1, R0));
+	emit(cg, KS_MOV64_IMM(R3, 0)); /* busy */
+	emit(cg, KS_MOV64_IMM(R9, 0));
+	place(cg, loop);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R9, 0, 0), fail);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	emit(cg, KS_MOV64_REG(R5, R9));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R5, 3));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R1)); /* the slot */
+	emit(cg, KS_LDX_MEM(BPF_DW, R2, R5, 0));
+	emit(cg, KS_MOV64_REG(R4, R2));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R4, 1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R4, 1));
+	emit(cg, KS_ALU64_REG(BPF_OR, R3, R4));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, -0x100)); /* expected: this generation, INACTIVE */
+	emit(cg, KS_MOV64_REG(R4, R2));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, 0x100 + DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R0, R2));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R5, R4, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R2, 0), next); /* not INACTIVE, or taken meanwhile */
+	/*
+	 * The id, through memory the verifier does not follow: as a known
+	 * constant it would differ at done for each slot, and the verifier
+	 * would walk the rest of the program once per slot taken.
+	 */
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R9, OFF(id)), id);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(id)), id);
+	jump(cg, done);
+	place(cg, next);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	jump(cg, loop);
+	place(cg, fail);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R3, 0, 0), unavail);
+	count_drop(cg, DT_DROP_SPECBUSY);
+	jump(cg, zero);
+	place(cg, unavail);
+	count_drop(cg, DT_DROP_SPECUNAVAIL);
+	place(cg, zero);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, done);
+}
+
+/*
+ * speculate(id): the clause's record goes to the speculation, its tag in
+ * the record's header; a speculation that is not ACTIVE (0, committed,
+ * discarded) takes nothing and the record is not sent (cg_clause).
+ */
+static void a_speculate(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int none = label(cg);
+
+	(void)arg;
+	cg_expr(cg, s->dn_args);
+	spec_active(cg, none);
+	spec_tag(cg);
+	emit(cg, KS_STX_MEM(BPF_W, R8, R1, 4));
+	place(cg, none);
+	cg->cg_st->st_spec = true;
+}
+
+/*
+ * commit(id), discard(id) (kind: DT_A_COMMIT, DT_A_DISCARD): an ACTIVE
+ * speculation becomes COMMITTING or DISCARDING and the record carries its
+ * tag, for the consumer to print or drop what it holds; anything else
+ * records 0 and does nothing, as dtrace_speculation_commit and _discard.
+ */
+static void a_commit(dt_cg_t *cg, dt_node_t *s, int kind)
+{
+	int none = label(cg), rec0 = cg->cg_st->st_nrecs, off;
+	int to = kind == DT_A_COMMIT ? DT_SPEC_COMMITTING : DT_SPEC_DISCARDING;
+
+	cg_expr(cg, s->dn_args);
+	off = add_rec(cg, DT_RK_INT, 4, false);
+	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
+	spec_active(cg, none);
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, to - DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R0, R1));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R3, R2, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R1, 0), none); /* another CPU's commit or discard won */
+	spec_tag(cg);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R1, (int16_t)off));
+	place(cg, none);
+	add_act(cg, (dt_akind_t)kind, NULL, rec0);
+	cg->cg_st->st_data = true;
 }
 
 /* ---------------------------------------------------------------- clauses */
@@ -2530,6 +3294,23 @@ static void fault_block(dt_cg_t *cg)
 	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_ERROR });
 }
 
+/* Does the clause c (its predicate, its statements) call alloca() or copyin()? */
+static bool allocates(const dt_node_t *n)
+{
+	if (n == NULL)
+		return false;
+	if (n->dn_kind == DT_N_CALL && n->dn_ident != NULL && n->dn_ident->di_func != NULL &&
+	    (n->dn_ident->di_func->db_id == DT_B_ALLOCA ||
+	     n->dn_ident->di_func->db_id == DT_B_COPYIN))
+		return true;
+	if (allocates(n->dn_left) || allocates(n->dn_right) || allocates(n->dn_cond))
+		return true;
+	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
+		if (allocates(a))
+			return true;
+	return false;
+}
+
 static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 {
 	dt_node_t *c = st->st_clause;
@@ -2554,6 +3335,12 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	dt_frag_reloc(cg->cg_fr, DT_RL_ACTIVITY, 0);
 	emit_rel(cg, KS_ST_MEM(BPF_W, R8, 0, 0), DT_RL_EPID, 0);
 	emit(cg, KS_ST_MEM(BPF_W, R8, 4, 0));
+	if (allocates(c)) { /* scratch memory lives for the clause */
+		uint32_t u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
+
+		(void)scratch_use(cg);
+		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(u), 0), u);
+	}
 	if (c->dn_cond != NULL) {
 		cg_expr(cg, c->dn_cond);
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), end);
@@ -2570,7 +3357,15 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	 * when quiet, nor when it aggregates (as DTrace: aggregating is its
 	 * output).  Whether it is quiet is the consumer's, known at load.
 	 */
-	if (st->st_data) {
+	if (st->st_spec) {
+		/* speculate(): to its speculation, or nowhere (tag 0: a_speculate) */
+		int skip = label(cg);
+
+		emit(cg, KS_LDX_MEM(BPF_W, R1, R8, 4));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), skip);
+		emit_output(cg, 0, st->st_size);
+		place(cg, skip);
+	} else if (st->st_data) {
 		emit_output(cg, 0, st->st_size);
 		/*
 		 * exit(): nothing records from now on.  Only once the record that
@@ -2893,22 +3688,43 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_VTIMESTAMP] = { v_vtimestamp, 0 },
 	[DT_B_WALLTIMESTAMP] = { v_walltimestamp, 0 },
 	/* subroutines */
+	[DT_B_ALLOCA] = { s_alloca, 0 },
+	[DT_B_BCOPY] = { s_copyto, 1 },
+	[DT_B_COPYIN] = { s_copyin, 0 },
 	[DT_B_COPYINSTR] = { s_copyinstr, 0 },
+	[DT_B_COPYINTO] = { s_copyto, 0 },
 	[DT_B_HTONL] = { s_byteorder, 32 },
 	[DT_B_HTONLL] = { s_byteorder, 64 },
 	[DT_B_HTONS] = { s_byteorder, 16 },
 	[DT_B_NTOHL] = { s_byteorder, 32 },
 	[DT_B_NTOHLL] = { s_byteorder, 64 },
 	[DT_B_NTOHS] = { s_byteorder, 16 },
+	[DT_B_PROGENYOF] = { s_progenyof, 0 },
+	[DT_B_RAND] = { s_rand, 0 },
+	[DT_B_SPECULATION] = { s_speculation, 0 },
 	[DT_B_STRJOIN] = { s_strjoin, 0 },
 	[DT_B_STRLEN] = { s_strlen, 0 },
 	/* actions */
+	[DT_B_BREAKPOINT] = { a_kernel_only, 0 },
+	[DT_B_CHILL] = { a_kernel_only, 0 },
 	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
+	[DT_B_COMMIT] = { a_commit, DT_A_COMMIT },
+	[DT_B_COPYOUT] = { a_copyout, 0 },
+	[DT_B_COPYOUTSTR] = { a_copyout, 0 },
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },
+	[DT_B_DISCARD] = { a_commit, DT_A_DISCARD },
 	[DT_B_EXIT] = { a_exit, 0 },
+	[DT_B_FREOPEN] = { a_consumer_fmt, DT_A_FREOPEN },
+	[DT_B_FTRUNCATE] = { a_ftruncate, 0 },
 	[DT_B_NORMALIZE] = { a_agg, DT_A_NORMALIZE },
 	[DT_B_PRINTA] = { a_agg, DT_A_PRINTA },
+	[DT_B_PANIC] = { a_kernel_only, 0 },
 	[DT_B_PRINTF] = { a_printf, 0 },
+	[DT_B_RAISE] = { a_signal, 0 },
+	[DT_B_SETOPT] = { a_setopt, 0 },
+	[DT_B_SPECULATE] = { a_speculate, 0 },
+	[DT_B_STOP] = { a_signal, 1 },
+	[DT_B_SYSTEM] = { a_consumer_fmt, DT_A_SYSTEM },
 	[DT_B_TRACE] = { a_trace, 0 },
 	[DT_B_TRACEMEM] = { a_tracemem, 0 },
 	[DT_B_TRUNC] = { a_agg, DT_A_TRUNC },

@@ -100,6 +100,7 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, c
 		    (int32_t)dtp->dt_probes[ecb != NULL ? ecb->e_probe : lk->lk_probe].dtpd_id;
 		return;
 	case DT_RL_NCPUS: in->imm = r->r_ld.ld_ncpus; return;
+	case DT_RL_NSPEC: in->imm = (int32_t)r->r_ld.ld_nspec; return;
 	case DT_RL_TOFF:
 		if (r->r_ld.ld_off[0] ==
 		    -2) /* loading the kernel's BTF takes time: only when needed */

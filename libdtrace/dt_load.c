@@ -73,6 +73,9 @@ void dt_run_free(dtrace_hdl_t *dtp)
 			close(r->r_ld.ld_soufds[i]);
 	free(r->r_ld.ld_soufds);
 	free(r->r_dr.dr_drops_seen);
+	dt_consume_spec_free(r);
+	if (r->r_dr.dr_saved_fd > 0)
+		close(r->r_dr.dr_saved_fd);
 	for (uint32_t i = 0; i < r->r_ld.ld_naggfds; i++)
 		if (r->r_ld.ld_aggfds[i] >= 0)
 			close(r->r_ld.ld_aggfds[i]);
@@ -433,6 +436,14 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 					  (uint32_t)r->r_ld.ld_ncpus, 0);
 	fd[DT_MAP_DROPS] =
 	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4, 8 * DT_DROP_NKINDS, 1, 0);
+	/*
+	 * dt_spec: one value, a u64 slot per speculation (at least one: nspec=0
+	 * takes none), mapped by the consumer, which frees closed slots with
+	 * compare-and-exchange as the programs take them
+	 */
+	fd[DT_MAP_SPEC] = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_spec", 4,
+					8 * (r->r_ld.ld_nspec > 0 ? (uint32_t)r->r_ld.ld_nspec : 1),
+					1, BPF_F_MMAPABLE);
 	if (ps->ps_use_errno) /* the least recently seen threads make room */
 		fd[DT_MAP_ERRNO] = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
 	/*
@@ -606,6 +617,11 @@ static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 	r->r_dr.dr_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
 	if ((r->r_ld.ld_ncpus = ks_ncpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
+	/* speculation() looks at every slot, and the verifier walks each look */
+	r->r_ld.ld_nspec = dt_option_get(dtp, "nspec", 1);
+	if (r->r_ld.ld_nspec > DT_SPEC_MAX)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "nspec is %llu: at most %u speculations",
+				     (unsigned long long)r->r_ld.ld_nspec, DT_SPEC_MAX);
 	if (plan(dtp, r, 0) != 0)
 		return -1;
 	return layout(dtp, r);
@@ -749,6 +765,16 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	}
 	if (prepare(dtp, r) != 0)
 		return -1;
+	/*
+	 * raise(), stop(), system() ... need -w (the destructive option):
+	 * illumos' kernel refuses to go (EACCES), dtrace_go says
+	 * EDT_DESTRUCTIVE, and dtrace(1) "could not enable tracing:
+	 * Destructive actions not allowed".
+	 */
+	if (!dt_option_get(dtp, "destructive", 0))
+		for (int i = 0; i < r->r_en.en_nstmts; i++)
+			if (r->r_en.en_stmts[i]->st_destructive)
+				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)

@@ -101,6 +101,8 @@ static const char *const errlist[] = {
 	[EDT_ENABLING - EDT_BASE] = "The kernel refused to enable a probe",
 	[EDT_NOTRACE - EDT_BASE] = "Tracing is not active",
 	[EDT_PROC - EDT_BASE] = "Cannot create or grab the process",
+	[EDT_DESTRUCTIVE - EDT_BASE] = "Destructive actions not allowed",
+	[EDT_ACTIVE - EDT_BASE] = "Operation illegal when tracing is active",
 };
 
 int dt_set_errno(dtrace_hdl_t *dtp, int err)

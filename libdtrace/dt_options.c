@@ -34,9 +34,9 @@ static const struct {
 	{ "dynvarsize", OPT_SIZE },   { "empty", OPT_BOOL },	     { "flowindent", OPT_BOOL },
 	{ "jstackframes", OPT_UINT }, { "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },
 	{ "oformat", OPT_OFORMAT },   { "quiet", OPT_BOOL },	     { "rawbytes", OPT_BOOL },
-	{ "specsize", OPT_SIZE },     { "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },
-	{ "statusrate", OPT_TIME },   { "strsize", OPT_SIZE },	     { "switchrate", OPT_TIME },
-	{ "ustackframes", OPT_UINT }, { "zdefs", OPT_BOOL },
+	{ "scratchsize", OPT_SIZE },  { "specsize", OPT_SIZE },	     { "stackframes", OPT_UINT },
+	{ "stackindent", OPT_UINT },  { "statusrate", OPT_TIME },    { "strsize", OPT_SIZE },
+	{ "switchrate", OPT_TIME },   { "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },
 };
 
 static int parse_size(const char *v, uint64_t *out)
@@ -133,6 +133,33 @@ int dt_time_parse(const char *v, uint64_t *out)
 	return 0;
 }
 
+/* A switch's value: 1 (or the number) to set it, 0 to unset it; -1 if neither. */
+static int bool_value(const char *v, uint64_t *out)
+{
+	static const char *const couples[][2] = {
+		{ "yes", "no" },     { "enable", "disable" }, { "enabled", "disabled" },
+		{ "true", "false" }, { "on", "off" },	      { "set", "unset" }
+	};
+	char *end;
+
+	*out = 0;
+	if (*v == '\0')
+		return 0;
+	for (size_t i = 0; i < sizeof(couples) / sizeof(couples[0]); i++) {
+		if (strcasecmp(couples[i][0], v) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(couples[i][1], v) == 0)
+			return 0;
+	}
+	errno = 0;
+	if (!isdigit((unsigned char)*v) || (*out = strtoull(v, &end, 0), errno != 0 || *end))
+		return -1;
+	*out = *out != 0 ? *out : 1; /* a number sets it, 0 too (illumos: not UNSET) */
+	return 0;
+}
+
 int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 {
 	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
@@ -143,8 +170,17 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 			continue;
 		switch (options[i].kind) {
 		case OPT_BOOL:
-			if (val != NULL && *val != '\0')
+			/*
+			 * As illumos' dt_opt_runtime: no value or a number sets it,
+			 * yes/no, on/off... set or unset it, "" unsets it
+			 * (setopt("quiet", "no") while tracing).
+			 */
+			if (val != NULL && bool_value(val, &v) != 0)
 				return dt_set_errno(dtp, EDT_BADOPTVAL);
+			if (val != NULL && v == 0) {
+				dtp->dt_optset[i] = false;
+				return 0;
+			}
 			break;
 		case OPT_SIZE:
 			if (val == NULL || parse_size(val, &v) != 0)

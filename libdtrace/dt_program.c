@@ -193,6 +193,7 @@ void dt_pstate_layout(const dt_pstate_t *ps, uint32_t base[DT_SR_N], uint32_t *s
 	size[DT_SR_VAL] = ps->ps_valsize;
 	size[DT_SR_EMPTY] = ps->ps_strsize;
 	size[DT_SR_TMP] = ps->ps_tmpsize;
+	size[DT_SR_ALLOCA] = ps->ps_scratchsize ? DT_ALLOCA_DATA + 2 * ps->ps_scratchsize : 0;
 	*scratch = 0;
 	for (int i = 0; i < DT_SR_N; i++) {
 		base[i] = *scratch;
@@ -229,9 +230,11 @@ void dt_pstate_begin(dt_pstate_t *ps)
 	m->pm_recmax = ps->ps_recmax;
 	m->pm_thissize = ps->ps_thissize;
 	m->pm_tmpsize = ps->ps_tmpsize;
+	m->pm_scratchsize = ps->ps_scratchsize;
 	m->pm_keysize = ps->ps_keysize;
 	m->pm_valsize = ps->ps_valsize;
 	m->pm_sousize = ps->ps_sousize;
+	m->pm_specsites = ps->ps_specsites;
 	m->pm_state = ps->ps_state;
 	m->pm_nvarids = ps->ps_nvarids;
 	m->pm_use_errno = ps->ps_use_errno;
@@ -259,9 +262,11 @@ void dt_pstate_undo(dt_pstate_t *ps)
 	ps->ps_recmax = m->pm_recmax;
 	ps->ps_thissize = m->pm_thissize;
 	ps->ps_tmpsize = m->pm_tmpsize;
+	ps->ps_scratchsize = m->pm_scratchsize;
 	ps->ps_keysize = m->pm_keysize;
 	ps->ps_valsize = m->pm_valsize;
 	ps->ps_sousize = m->pm_sousize;
+	ps->ps_specsites = m->pm_specsites;
 	ps->ps_state = m->pm_state;
 	ps->ps_nvarids = m->pm_nvarids;
 	if (!m->pm_use_errno) {
@@ -298,11 +303,11 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 
 /* ---------------------------------------------------------------- names */
 
-static const char *const region_names[DT_SR_N] = { "rec", "err", "err2",  "this",
-						   "key", "val", "empty", "tmp" };
+static const char *const region_names[DT_SR_N] = { "rec", "err",   "err2", "this",  "key",
+						   "val", "empty", "tmp",  "alloca" };
 static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",  "dt_scratch", "dt_dvars",
 						       "dt_events", "dt_drops",	  "dt_errno",
-						       "dt_zero" };
+						       "dt_zero",   "dt_spec" };
 static const char *const toff_names[DT_TOFF_N] = {
 	"task_struct.real_parent",
 	"task_struct.tgid",
@@ -346,6 +351,7 @@ size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, s
 	case DT_RL_EPID: return (size_t)snprintf(buf, len, "epid");
 	case DT_RL_PRID: return (size_t)snprintf(buf, len, "probe id");
 	case DT_RL_NCPUS: return (size_t)snprintf(buf, len, "ncpus");
+	case DT_RL_NSPEC: return (size_t)snprintf(buf, len, "nspec");
 	case DT_RL_TOFF:
 		return (size_t)snprintf(buf, len, "+offsetof %s",
 					a < DT_TOFF_N ? toff_names[a] : "?");

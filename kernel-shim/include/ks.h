@@ -45,6 +45,10 @@
 #define KS_JA(off)		    KS_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
 #define KS_CALL(helper)		    KS_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, helper)
 #define KS_EXIT()		    KS_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* r0 = *(u64 *)(d + off), and if it was r0 (before) *(u64 *)(d + off) = s: atomically */
+#define KS_ATOMIC_CMPXCHG64(d, s, off) \
+	KS_INSN(BPF_STX | BPF_DW | BPF_ATOMIC, d, s, off, BPF_CMPXCHG)
+
 /* d converted to a bits-wide integer in byte order end (BPF_TO_BE, BPF_TO_LE), zero-extended */
 #define KS_ENDIAN(end, d, bits) KS_INSN(BPF_ALU | BPF_END | (end), d, 0, 0, bits)
 /* a map's fd into d: two instructions */

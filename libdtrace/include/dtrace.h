@@ -59,6 +59,8 @@ enum {
 	EDT_ENABLING,		/* the kernel refused a program or an attachment */
 	EDT_NOTRACE,		/* no program has been enabled, or tracing was stopped */
 	EDT_PROC,		/* cannot create or grab the target process */
+	EDT_DESTRUCTIVE,	/* destructive actions without -w (destructive option) */
+	EDT_ACTIVE,		/* an option setopt() cannot change while tracing */
 	EDT_MAX
 };
 

@@ -295,23 +295,6 @@ static bool cmp_unsigned(const dt_type_t *a, const dt_type_t *b)
 	return ua ? sa >= sb : sb >= sa;
 }
 
-/*
- * Bring r1 (of type a) and r0 (of type b) to the type C's usual arithmetic
- * conversions give them, where the 64-bit operation would see other
- * values: registers hold values normalised to their own type, which a
- * 64-bit conversion keeps, but an int -1 is 0xffffffff as an unsigned int.
- */
-static void convert_pair(dt_cg_t *cg, const dt_type_t *a, const dt_type_t *b)
-{
-	bool sign;
-
-	if (!dt_type_is_int(a) || !dt_type_is_int(b) || tsize(a) > 4 || tsize(b) > 4)
-		return;
-	sign = !cmp_unsigned(a, b);
-	extend(cg, R1, 4, sign);
-	extend(cg, R0, 4, sign);
-}
-
 /* ---------------------------------------------------------------- faults */
 
 /* The error record of a fault (addrreg: the address, or -1), then the fault block. */
@@ -659,6 +642,7 @@ static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 }
 
 static void cg_expr(dt_cg_t *cg, dt_node_t *n);
+static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void str_operand(dt_cg_t *cg, dt_node_t *n);
 
 /* Compute keys, each waiting on the stack; returns how many. */
@@ -940,9 +924,25 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
  */
 static void get_or_make(dt_cg_t *cg, uint32_t map, uint32_t key, int drop)
 {
-	int have = label(cg);
+	int have = label(cg), sp0 = cg->cg_sp;
+	bool agg = map >= DT_MAP_AGG(1) && map < DT_MAP_SOU(0);
 
-	emit_map(cg, R1, map);
+	/*
+	 * An aggregation's map is found in the array of maps of its shape, at
+	 * its id (dt_load.c, agg_outer), and kept on the stack for the calls.
+	 */
+	if (agg) {
+		emit_map(cg, R1, map);
+		emit(cg, KS_ST_MEM(BPF_W, FP, -8, (int32_t)(map - DT_MAP_AGG(0))));
+		emit(cg, KS_MOV64_REG(R2, FP));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, -8));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
+		push(cg, NULL);
+		emit(cg, KS_MOV64_REG(R1, R0));
+	} else {
+		emit_map(cg, R1, map);
+	}
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
@@ -950,17 +950,24 @@ static void get_or_make(dt_cg_t *cg, uint32_t map, uint32_t key, int drop)
 	emit_lookup0(cg, DT_MAP_ZERO);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	emit(cg, KS_MOV64_REG(R3, R0));
-	emit_map(cg, R1, map);
+	if (agg)
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
+	else
+		emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
 	emit(cg, KS_CALL(BPF_FUNC_map_update_elem)); /* EEXIST: another CPU made it */
-	emit_map(cg, R1, map);
+	if (agg)
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
+	else
+		emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	place(cg, have);
+	cg->cg_sp = sp0; /* the slot is free again (nothing reads it after) */
 }
 
 /*
@@ -1012,7 +1019,7 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 }
 
 static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
-		  const dt_type_t *t);
+		  const dt_type_t *t, bool wide);
 
 /*
  * For op=, ++ and --: keep the old value r0 at stack slot s_old, then
@@ -1027,7 +1034,7 @@ static void new_value(dt_cg_t *cg, dt_tok_t op, const dt_type_t *t, const dt_nod
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
 	else
 		emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t);
+	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t, false);
 	emit(cg, KS_MOV64_REG(R0, R1));
 	normalize(cg, R0, t);
 }
@@ -1625,11 +1632,23 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 	place(cg, done);
 }
 
-/* r1 = r1 op r0 for an arithmetic operator; the result's type is t. */
+/*
+ * r1 = r1 op r0 for an arithmetic operator; the result's type is t.  On the
+ * 64-bit registers, as DIF computes: the types choose signed or unsigned
+ * division and shift only; the result is narrowed to t unless wide (an
+ * operand of another operator, which computes on the 64 bits).
+ */
 static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
-		  const dt_type_t *t)
+		  const dt_type_t *t, bool wide)
 {
-	bool uns = cmp_unsigned(lt, rt);
+	/*
+	 * An assignment operator has its left operand's type, and DIF divides
+	 * by it (illumos dt_cook_op2 propagates it, K&R A7.17): int -1 /= 2u
+	 * is 0.  Other operators have the usual conversions' type.
+	 */
+	bool uns = dt_tok_is_assign(op) || op == T_INC || op == T_DEC
+		       ? dt_type_is_ptr(lt) || !dt_type_is_signed(lt)
+		       : cmp_unsigned(lt, rt);
 	const dt_type_t *rl = dt_type_resolve(lt);
 	size_t scale = dt_type_is_ptr(rl) && dt_type_is_int(rt) ? tsize(rl->dtt_ref) : 1;
 	int ok;
@@ -1660,7 +1679,6 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
 		fault(cg, DT_FLT_DIVZERO, -1);
 		place(cg, ok);
-		convert_pair(cg, lt, rt);
 		{
 			int alu = (op == T_SLASH || op == T_DIV_EQ) ? BPF_DIV : BPF_MOD;
 
@@ -1682,7 +1700,8 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		break;
 	default: cg_error(cg, NULL, "internal error: operator %s", dt_tok_name(op));
 	}
-	normalize(cg, R1, t);
+	if (!wide)
+		normalize(cg, R1, t);
 }
 
 static void compare(dt_cg_t *cg, dt_node_t *n)
@@ -1702,11 +1721,11 @@ static void compare(dt_cg_t *cg, dt_node_t *n)
 	case T_GT: jop = uns ? BPF_JGT : BPF_JSGT; break;
 	default: jop = uns ? BPF_JGE : BPF_JSGE; break;
 	}
-	cg_expr(cg, n->dn_left);
+	/* the 64-bit values, as DIF compares them: -1 == 0xffffffff is false */
+	cg_value(cg, n->dn_left, true);
 	push(cg, n);
-	cg_expr(cg, n->dn_right);
+	cg_value(cg, n->dn_right, true);
 	pop(cg, R1);
-	convert_pair(cg, n->dn_left->dn_type, n->dn_right->dn_type);
 	emit_to(cg, KS_JMP_REG(jop, R1, R0, 0), yes);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	jump(cg, done);
@@ -1845,7 +1864,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		lv_load(cg, &lv);
 		emit(cg, KS_MOV64_REG(R1, R0));
 		pop(cg, R0);
-		arith(cg, op, t, rhs->dn_type, t);
+		arith(cg, op, t, rhs->dn_type, t, false);
 		emit(cg, KS_MOV64_REG(R0, R1));
 		lv_store(cg, &lv, n);
 		return;
@@ -1856,23 +1875,48 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		push(cg, n);
 	emit(cg, KS_MOV64_REG(R1, R0));
 	emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, t, t);
+	arith(cg, op, t, t, t, false);
 	emit(cg, KS_MOV64_REG(R0, R1));
 	lv_store(cg, &lv, n);
 	if (post)
 		pop(cg, R0);
 }
 
+/* A folded constant as its type holds it (folding keeps 64 bits, as DIF). */
+static uint64_t narrow_const(const dt_type_t *t, uint64_t v)
+{
+	size_t sz = tsize(t);
+
+	if (t == NULL || !dt_type_is_int(t) || sz == 0 || sz >= 8)
+		return v;
+	if (dt_type_is_signed(t))
+		return (uint64_t)((int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz));
+	return v & ((1ULL << (8 * sz)) - 1);
+}
+
+/* r0 = the value of n, normalised to its type */
 static void cg_expr(dt_cg_t *cg, dt_node_t *n)
+{
+	cg_value(cg, n, false);
+}
+
+/*
+ * r0 = the value of n; wide: an arithmetic result may keep the 64 bits it
+ * was computed in (for an operand of an arithmetic operator or comparison:
+ * DIF narrows a value only when it is stored, loaded, cast or recorded).
+ */
+static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 {
 	const dt_type_t *t = n->dn_type;
 
 	if ((n->dn_flags & DT_NF_CONST) && n->dn_kind != DT_N_STRING) {
-		emit_imm64(cg, R0, n->dn_value);
+		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
 		return;
 	}
 	switch (n->dn_kind) {
-	case DT_N_INT: emit_imm64(cg, R0, n->dn_value); return;
+	case DT_N_INT:
+		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
+		return;
 	case DT_N_STRING: string_literal(cg, n->dn_string, n->dn_strlen); return;
 	case DT_N_IDENT:
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_BUILTIN) {
@@ -1968,15 +2012,17 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 	case DT_N_UNARY:
 		switch (n->dn_op) {
 		case T_MINUS:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			emit(cg, KS_ALU64_IMM(BPF_NEG, R0, 0));
-			normalize(cg, R0, t);
+			if (!wide || !dt_type_is_signed(t)) /* as the folding: unsigned is cut */
+				normalize(cg, R0, t);
 			return;
-		case T_PLUS: cg_expr(cg, n->dn_left); return;
+		case T_PLUS: cg_value(cg, n->dn_left, wide); return;
 		case T_TILDE:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			emit(cg, KS_ALU64_IMM(BPF_XOR, R0, -1));
-			normalize(cg, R0, t);
+			if (!wide || !dt_type_is_signed(t))
+				normalize(cg, R0, t);
 			return;
 		case T_BANG: {
 			int z = label(cg), done = label(cg);
@@ -2050,11 +2096,11 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			cg_expr(cg, n->dn_right);
 			return;
 		default:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			push(cg, n);
-			cg_expr(cg, n->dn_right);
+			cg_value(cg, n->dn_right, true);
 			pop(cg, R1);
-			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t);
+			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t, wide);
 			emit(cg, KS_MOV64_REG(R0, R1));
 			return;
 		}
@@ -3415,6 +3461,14 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	cg->cg_tmp = 0; /* temporaries live for one clause */
 	cg->cg_sp = 0;
 	cg->cg_loc = &c->dn_loc;
+	/*
+	 * The activity, again for each clause: an exit() in an earlier clause
+	 * of this firing ends it, as illumos' dtrace_probe checks the state's
+	 * activity before each ECB (exit() made it DRAINING).
+	 */
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_ACTIVITY));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R1, 0, 0), end);
+	dt_frag_reloc(cg->cg_fr, DT_RL_ACTIVITY, 0);
 	emit_rel(cg, KS_ST_MEM(BPF_W, R8, 0, 0), DT_RL_EPID, 0);
 	emit(cg, KS_ST_MEM(BPF_W, R8, 4, 0));
 	if (allocates(c)) { /* scratch memory lives for the clause */
@@ -3456,8 +3510,19 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 		 * and the consumer, never told, waited for ever).
 		 */
 		if (cg->cg_exits) {
+			/*
+			 * Not in END: illumos' exit() in COOLDOWN leaves the
+			 * activity, so END's later clauses run (and a later exit()
+			 * there gives the status).
+			 */
+			int keep = label(cg);
+
+			emit(cg, KS_MOV64_IMM(R1, 0));
+			dt_frag_reloc(cg->cg_fr, DT_RL_ACTIVITY, 0);
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, DT_ACTIVITY_ENDING, 0), keep);
 			emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
 			emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
+			place(cg, keep);
 		}
 	} else if (!st->st_agg) { /* linking drops the output when the consumer is quiet */
 		size_t px = cg->cg_fr->fr_npx, from;
@@ -3488,11 +3553,13 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 /*
  * The prologue every probe's program starts with: the context, the state
  * and scratch values, the activity check; then the probe's clauses; then
- * the exit.
+ * the exit.  The checks jump to an exit before the clauses, not after
+ * them: a jump reaches 32767 instructions, and a probe's clauses together
+ * may be far more (the kernel takes a million).
  */
 static void cg_prologue(dt_cg_t *cg)
 {
-	int exit_l = label(cg);
+	int exit_l = label(cg), clauses = label(cg);
 
 	emit(cg, KS_MOV64_REG(R6, R1));
 	emit_lookup0(cg, DT_MAP_STATE);
@@ -3504,10 +3571,81 @@ static void cg_prologue(dt_cg_t *cg)
 	emit_lookup0(cg, DT_MAP_SCRATCH);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
 	emit(cg, KS_MOV64_REG(R8, R0));
-	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_CLAUSES });
+	jump(cg, clauses);
 	place(cg, exit_l);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	emit(cg, KS_EXIT());
+	place(cg, clauses);
+	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_CLAUSES });
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	emit(cg, KS_EXIT());
+}
+
+/*
+ * A probe's program holds its clauses, and the kernel loads a program of
+ * at most a million instructions (BPF_COMPLEXITY_LIMIT_INSNS).  Which
+ * probes a description matches is known when the program is enabled; the
+ * clauses that name the same description (as written) surely share one,
+ * so their sum is refused here, at the clause that crosses the limit.
+ * (The verifier has limits of its own, met before this one by code with
+ * many branches: it keeps at most 8192 of them pending on one path, about
+ * 2,300 aggregation updates.  Those it reports when the program loads.)
+ */
+#define DT_PROG_MAXINSNS 1000000
+
+typedef struct desc_size {
+	const char *ds_name;
+	size_t ds_len;
+	const dt_node_t *ds_clause;
+} desc_size_t;
+
+static int desc_cmp(const void *a, const void *b)
+{
+	const desc_size_t *x = a, *y = b;
+	int c = strcmp(x->ds_name, y->ds_name);
+
+	if (c != 0)
+		return c;
+	return x->ds_clause->dn_loc.off < y->ds_clause->dn_loc.off
+		   ? -1
+		   : x->ds_clause->dn_loc.off > y->ds_clause->dn_loc.off;
+}
+
+static void check_prog_sizes(dt_cg_t *cg, const dtrace_prog_t *pgp)
+{
+	size_t n = 0, k = 0, sum = 0;
+	desc_size_t *d;
+
+	for (int i = 0; i < pgp->dp_nstmts; i++)
+		for (const dt_node_t *p = pgp->dp_stmts[i].st_clause->dn_pdescs; p != NULL;
+		     p = p->dn_next)
+			n++;
+	if (n == 0 || (d = calloc(n, sizeof(*d))) == NULL)
+		return; /* without memory the kernel will say it */
+	for (int i = 0; i < pgp->dp_nstmts; i++)
+		for (const dt_node_t *p = pgp->dp_stmts[i].st_clause->dn_pdescs; p != NULL;
+		     p = p->dn_next)
+			d[k++] = (desc_size_t){ p->dn_name != NULL ? p->dn_name : "",
+						pgp->dp_stmts[i].st_code.fr_len,
+						pgp->dp_stmts[i].st_clause };
+	qsort(d, n, sizeof(*d), desc_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || strcmp(d[i].ds_name, d[i - 1].ds_name) != 0)
+			sum = cg->cg_ps->ps_prologue.fr_len;
+		sum += d[i].ds_len;
+		if (sum > DT_PROG_MAXINSNS) {
+			const dt_node_t *c = d[i].ds_clause;
+			const char *name = d[i].ds_name;
+
+			free(d);
+			cg_limit(
+			    cg, c,
+			    "the clauses for %s need %zu BPF instructions, more than the %d the "
+			    "kernel loads in one program",
+			    name, sum, DT_PROG_MAXINSNS);
+		}
+	}
+	free(d);
 }
 
 /* What the values need so far, within what BPF gives: else the clause that crossed it. */
@@ -3588,6 +3726,7 @@ void dt_cg_program(dt_pcb_t *pcb)
 			dt_cnomem(pcb);
 		check_size(&cg, c);
 	}
+	check_prog_sizes(&cg, pgp);
 }
 
 void dt_stmts_free(dtrace_prog_t *pgp)

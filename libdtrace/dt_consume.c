@@ -194,44 +194,87 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 			p += 2;
 			continue;
 		}
-		spec[sl++] = *p++;
-		while (*p != '\0' && strchr("#0- +'", *p) != NULL && sl < 8)
-			spec[sl++] = *p++;
-		if (*p == '*') {
-			if (ri < nrecs)
-				width = (int)rec_int(&recs[ri++], data);
-			have_w = true;
-			p++;
-		} else if (*p == '?') {
-			width = 16;
-			have_w = true;
-			p++;
-		} else {
-			while (isdigit((unsigned char)*p)) {
-				width = width * 10 + (*p++ - '0');
-				have_w = true;
+		/*
+		 * The conversion as illumos dt_printf_create reads it: flags,
+		 * digits, '*', '.' and length letters in any order (the last
+		 * '0' or '-' wins between the two), the digits after a '.'
+		 * the precision; dt_printf_format then writes the flags in a
+		 * fixed order, and a width or precision only when it is not 0.
+		 * A '*' precision below 0 is none, as C's printf takes it.
+		 */
+		{
+			bool alt = false, zpad = false, left = false, spos = false, group = false,
+			     space = false;
+			int dot = 0, digits = 0;
+
+			for (p++;; p++) {
+				if (isdigit((unsigned char)*p)) {
+					long long n = 0;
+
+					if (!dot && !digits && *p == '0') {
+						zpad = true;
+						left = false;
+						continue;
+					}
+					for (; isdigit((unsigned char)*p); p++)
+						if ((n = n * 10 + (*p - '0')) > INT_MAX)
+							n = INT_MAX; /* the compiler refuses more */
+					p--;
+					digits++;
+					if (dot)
+						prec = (int)n, have_p = true;
+					else
+						width = (int)n, have_w = true;
+					continue;
+				}
+				if (*p == '#')
+					alt = true;
+				else if (*p == '+')
+					spos = true;
+				else if (*p == '\'')
+					group = true;
+				else if (*p == ' ')
+					space = true;
+				else if (*p == '-')
+					left = true, zpad = false;
+				else if (*p == '?')
+					width = 16, have_w = true;
+				else if (*p == '.')
+					dot++, digits = 0, have_p = true,
+					       prec = prec < 0 ? 0 : prec;
+				else if (*p == '*' && dot) {
+					prec = ri < nrecs ? (int)rec_int(&recs[ri++], data) : 0;
+					if (prec < 0)
+						prec = 0, have_p = false;
+				} else if (*p == '*') {
+					width = ri < nrecs ? (int)rec_int(&recs[ri++], data) : 0;
+					have_w = true;
+					if (width < 0 && width != INT_MIN) /* C: a '-' flag */
+						left = true, zpad = false, width = -width;
+				} else if (*p != '\0' && strchr("hlLwjzt", *p) != NULL)
+					continue;
+				else
+					break;
 			}
+			spec[sl++] = '%';
+			if (alt)
+				spec[sl++] = '#';
+			if (zpad)
+				spec[sl++] = '0';
+			if (left)
+				spec[sl++] = '-';
+			if (spos)
+				spec[sl++] = '+';
+			if (group)
+				spec[sl++] = '\'';
+			if (space)
+				spec[sl++] = ' ';
 		}
-		if (*p == '.') {
-			p++;
-			prec = 0;
-			have_p = true;
-			if (*p == '*') {
-				if (ri < nrecs)
-					prec = (int)rec_int(&recs[ri++], data);
-				p++;
-			} else {
-				while (isdigit((unsigned char)*p))
-					prec = prec * 10 + (*p++ - '0');
-			}
-		}
-		while (*p != '\0' && strchr("hlLwjzt", *p) != NULL)
-			p++;
 		conv = *p != '\0' ? *p++ : 's';
 		spec[sl] = '\0';
-		if (have_w)
+		if (have_w && width != 0)
 			sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, "%d", width);
-		if (have_p)
+		if (have_p && prec > 0)
 			sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, ".%d", prec);
 		if (ri >= nrecs)
 			break;
@@ -723,12 +766,14 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 				r->r_dr.dr_error = dtrace_errno(dtp);
 			break;
 		case DT_A_EXIT:
-			if (!r->r_dr.dr_exited) {
-				r->r_dr.dr_exited = true;
-				r->r_dr.dr_exitval =
-				    (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
-				r->r_dr.dr_status = DTRACE_STATUS_EXITED;
-			}
+			/*
+			 * The last exit() record read gives the status, as dtrace(1)'s
+			 * chewrec sets g_status at each: END's exit(5) after exit(3)
+			 * is 5 (the kernel records an exit() in END, in COOLDOWN).
+			 */
+			r->r_dr.dr_exited = true;
+			r->r_dr.dr_exitval = (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
+			r->r_dr.dr_status = DTRACE_STATUS_EXITED;
 			break;
 		case DT_A_COMMIT:
 		case DT_A_DISCARD: break; /* after the record: spec_ops */
@@ -1098,6 +1143,16 @@ int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 	long page = sysconf(_SC_PAGESIZE);
 	size_t pages = 1;
 	int err;
+
+	/*
+	 * illumos' kernel (dtrace_state_buffer) finds no 8-byte aligned size in
+	 * a bufsize under 8 and fails the go with ENOMEM; with 0 it makes no
+	 * principal buffer at all and drops every record.  A perf buffer is a
+	 * page at least, so both are refused here rather than traced into a
+	 * buffer the user did not ask for.
+	 */
+	if (bufsize < 8)
+		return dt_set_errno(dtp, ENOMEM);
 
 	/* the consumer's view of each aggregation: its map, normalize()'s factor */
 	if (r->r_en.en_naggs > 0 &&

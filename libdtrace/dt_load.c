@@ -80,6 +80,10 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		if (r->r_ld.ld_aggfds[i] >= 0)
 			close(r->r_ld.ld_aggfds[i]);
 	free(r->r_ld.ld_aggfds);
+	for (uint32_t i = 0; i < r->r_ld.ld_nouterfds; i++)
+		close(r->r_ld.ld_outerfds[i]);
+	free(r->r_ld.ld_outerfds);
+	free(r->r_ld.ld_aggouter);
 	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++)
 		dt_agg_snap_free(&r->r_dr.dr_aggs[i]);
 	free(r->r_dr.dr_aggs);
@@ -412,6 +416,8 @@ static int map_err(dtrace_hdl_t *dtp, int fd, const char *what)
 			     what, strerror(-fd));
 }
 
+static int agg_outer(dtrace_hdl_t *dtp, dt_run_t *r);
+
 static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	const dt_layout_t *ly = &r->r_ld.ld_layout;
@@ -497,6 +503,48 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 			snprintf(what, sizeof(what), "the map of @%s", ag->ag_name);
 			return map_err(dtp, r->r_ld.ld_aggfds[i], what);
 		}
+	}
+	return agg_outer(dtp, r);
+}
+
+/*
+ * The programs reach each aggregation's map through an array of maps, at
+ * the aggregation's id: a program may name at most 64 maps (the kernel's
+ * MAX_USED_MAPS), and one per aggregation stopped a clause at about 55.
+ * The maps an array holds must have the same key and value sizes, so
+ * there is one array per shape, which every aggregation of that shape
+ * names (a program names one map per shape, whatever the number of
+ * aggregations); slots of other shapes stay empty.
+ */
+static int agg_outer(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint32_t n = r->r_en.en_naggs;
+
+	if (n == 0)
+		return 0;
+	if ((r->r_ld.ld_aggouter = malloc(n * sizeof(int))) == NULL ||
+	    (r->r_ld.ld_outerfds = malloc(n * sizeof(int))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < n; i++) {
+		dt_agg_t *ag = r->r_en.en_aggs[i];
+		uint32_t key = ag->ag_id;
+		int fd = -1, err;
+
+		for (uint32_t j = 0; j < i && fd < 0; j++)
+			if (r->r_en.en_aggs[j]->ag_keysize == ag->ag_keysize &&
+			    r->r_en.en_aggs[j]->ag_valsize == ag->ag_valsize)
+				fd = r->r_ld.ld_aggouter[j];
+		if (fd < 0) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "dt_aggs%u", r->r_ld.ld_nouterfds);
+			if ((fd = ks_map_create_outer(name, n + 1, r->r_ld.ld_aggfds[i])) < 0)
+				return map_err(dtp, fd, "the array of aggregation maps");
+			r->r_ld.ld_outerfds[r->r_ld.ld_nouterfds++] = fd;
+		}
+		r->r_ld.ld_aggouter[i] = fd;
+		if ((err = ks_map_update(fd, &key, &r->r_ld.ld_aggfds[i], BPF_ANY)) != 0)
+			return map_err(dtp, err, "the array of aggregation maps");
 	}
 	return 0;
 }

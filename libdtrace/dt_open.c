@@ -287,8 +287,9 @@ _Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, co
 	dg->dtdg_tag = dtp->dt_diagtag;
 	dg->dtdg_message = dtp->dt_diagmsg;
 	dg->dtdg_source = dtp->dt_diagsrc;
-	dt_set_errmsg(dtp, EDT_COMPILER, "%s%s%sline %u: %s", dtp->dt_errtags ? "[" : "",
-		      dtp->dt_errtags ? tag : "", dtp->dt_errtags ? "] " : "", loc->line,
+	/* an empty tag: a message DTrace gives without one (dt_printf_create's yywarn) */
+	dt_set_errmsg(dtp, EDT_COMPILER, "%s%s%sline %u: %s", dtp->dt_errtags && *tag ? "[" : "",
+		      dtp->dt_errtags ? tag : "", dtp->dt_errtags && *tag ? "] " : "", loc->line,
 		      dtp->dt_diagmsg);
 	longjmp(pcb->pcb_jmp, EDT_COMPILER);
 }

@@ -63,7 +63,8 @@ static int parse_size(const char *v, uint64_t *out)
 	case '\0': break;
 	default: return -1;
 	}
-	if (*end != '\0' || (n != 0 && mul > UINT64_MAX / n))
+	/* as illumos dt_opt_size: at most INT64_MAX */
+	if (*end != '\0' || (n != 0 && mul > (uint64_t)INT64_MAX / n))
 		return -1;
 	*out = n * mul;
 	return 0;
@@ -177,10 +178,7 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 			 * (setopt("quiet", "no") while tracing).
 			 */
 			if (val != NULL && bool_value(val, &v) != 0)
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s takes no value, a number or "
-						     "yes/no: \"%s\"",
-						     name, val);
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			if (val != NULL && v == 0) {
 				dtp->dt_optset[i] = false;
 				return 0;
@@ -188,25 +186,17 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 			break;
 		case OPT_SIZE:
 			if (val == NULL || parse_size(val, &v) != 0)
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s needs a size (e.g. 4m): \"%s\"",
-						     name, val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_TIME:
 			if (val == NULL || dt_time_parse(val, &v) != 0)
-				return dt_set_errmsg(
-				    dtp, EDT_BADOPTVAL,
-				    "option %s needs a time or rate (e.g. 10ms, 50hz): "
-				    "\"%s\"",
-				    name, val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_UINT:
 			errno = 0;
 			if (val == NULL || !isdigit((unsigned char)*val) ||
 			    (v = strtoull(val, &end, 0), errno != 0 || *end != '\0'))
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s needs a number: \"%s\"", name,
-						     val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_OFORMAT:
 			if (val != NULL && strcmp(val, "json") == 0)
@@ -215,9 +205,7 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 				 (strcmp(val, "text") == 0 || strcmp(val, "none") == 0))
 				v = DT_OFORMAT_TEXT;
 			else
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option oformat is json or text: \"%s\"",
-						     val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_ENCODING: /* illumos dt_opt_encoding: 1 ascii, 2 utf8 */
 			if (val != NULL && strcmp(val, "ascii") == 0)
@@ -232,15 +220,14 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 		case OPT_STRING:
 		case OPT_SORT:
 			if (val == NULL || *val == '\0')
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL, "option %s needs a value",
-						     name);
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		}
 		dtp->dt_options[i] = v;
 		dtp->dt_optset[i] = true;
 		return 0;
 	}
-	return dt_set_errmsg(dtp, EDT_BADOPTNAME, "unknown option: %s", name);
+	return dt_set_errno(dtp, EDT_BADOPTNAME);
 }
 
 bool dt_option_isset(const dtrace_hdl_t *dtp, const char *name)
@@ -249,6 +236,18 @@ bool dt_option_isset(const dtrace_hdl_t *dtp, const char *name)
 		if (strcmp(options[i].name, name) == 0)
 			return dtp->dt_optset[i];
 	return false;
+}
+
+int dtrace_getopt(dtrace_hdl_t *dtp, const char *opt, int64_t *val)
+{
+	if (dtp == NULL || opt == NULL || val == NULL)
+		return dtp == NULL ? -1 : dt_set_errno(dtp, EDT_BADOPTNAME);
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (strcmp(options[i].name, opt) == 0) {
+			*val = dtp->dt_optset[i] ? (int64_t)dtp->dt_options[i] : DTRACEOPT_UNSET;
+			return 0;
+		}
+	return dt_set_errno(dtp, EDT_BADOPTNAME);
 }
 
 uint64_t dt_option_get(const dtrace_hdl_t *dtp, const char *name, uint64_t dflt)

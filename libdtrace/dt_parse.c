@@ -1303,9 +1303,16 @@ static void pragma(dt_pcb_t *pcb)
 				  "malformed #pragma D option: expected 'option name[=value]'");
 		if ((eq = strchr(w[2], '=')) != NULL)
 			*eq++ = '\0';
-		if (dt_option_set(pcb->pcb_hdl, w[2], eq) != 0)
-			dt_cerror(pcb, &loc, "D_PRAGMA_OPTSET", "failed to set option '%s': %s",
-				  w[2], pcb->pcb_hdl->dt_errmsg);
+		/* illumos dt_pragma.c's words, with the value when there is one */
+		if (dt_option_set(pcb->pcb_hdl, w[2], eq) != 0) {
+			const char *msg = dtrace_errmsg(pcb->pcb_hdl, dtrace_errno(pcb->pcb_hdl));
+
+			if (eq == NULL)
+				dt_cerror(pcb, &loc, "D_PRAGMA_OPTSET",
+					  "failed to set option '%s': %s", w[2], msg);
+			dt_cerror(pcb, &loc, "D_PRAGMA_OPTSET",
+				  "failed to set option '%s' to '%s': %s", w[2], eq, msg);
+		}
 	} else if (strcmp(w[1], "depends_on") == 0) {
 		if (n != 4)
 			dt_cerror(

@@ -31,8 +31,11 @@
  * (per-CPU array: drops by kind), "dt_errno" (thread -> errno, when read),
  * "dt_zero" (a zero value for new aggregation entries and struct
  * elements), "dt_spec" (array, one mmapable value: nspec u64 slots, each
- * speculation's DT_SPEC_* state and generation), one hash per aggregation and one per dynamic struct or union
- * variable (dt_souvar_t).
+ * speculation's DT_SPEC_* state and generation), one hash per aggregation,
+ * reached through an array of maps per shape (key and value sizes) at the
+ * aggregation's id, so that a program names one map per shape, not per
+ * aggregation (the kernel lets a program name 64), and one hash per
+ * dynamic struct or union variable (dt_souvar_t).
  */
 #ifndef DT_PROGRAM_H
 #define DT_PROGRAM_H
@@ -133,7 +136,7 @@ typedef enum dt_mapid {
 	DT_MAP_NFIXED,
 } dt_mapid_t;
 
-#define DT_MAP_AGG(id) (0x10000u + (id)) /* aggregation id (from 1) */
+#define DT_MAP_AGG(id) (0x10000u + (id)) /* aggregation id (from 1): its shape's array of maps */
 #define DT_MAP_SOU(i)  (0x20000u + (i))	 /* dynamic struct variable i (from 0) */
 
 /* The regions of the scratch value after the record, placed when the program loads. */

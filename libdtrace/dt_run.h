@@ -54,6 +54,9 @@ typedef struct dt_loaded {
 	uint32_t ld_nsoufds;
 	int *ld_aggfds; /* aggregations' maps, by id - 1 */
 	uint32_t ld_naggfds;
+	int *ld_aggouter; /* by id - 1: the array of maps holding it, at its id (not owned) */
+	int *ld_outerfds; /* those arrays: one per shape (key and value sizes) */
+	uint32_t ld_nouterfds;
 	dt_bprog_t *ld_progs;
 	size_t ld_nprogs, ld_progcap;
 	dt_links_t ld_links;

@@ -74,6 +74,12 @@ void ks_code_free(ks_code_t *);
 /* flags: BPF_F_NO_PREALLOC... */
 int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, uint32_t value_size,
 		  uint32_t max_entries, uint32_t flags);
+/*
+ * An array of max_entries maps (BPF_MAP_TYPE_ARRAY_OF_MAPS) that hold maps
+ * like inner_fd: a program finds one by index, and the maps it reaches so
+ * do not count against the kernel's 64 maps a program may name.
+ */
+int ks_map_create_outer(const char *name, uint32_t max_entries, int inner_fd);
 
 /*
  * One element of a map, by key.  A value of a per-CPU map is every possible

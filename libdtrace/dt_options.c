@@ -213,9 +213,7 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 			else if (val != NULL && strcmp(val, "utf8") == 0)
 				v = 2;
 			else
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option encoding is ascii or utf8: \"%s\"",
-						     val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_STRING:
 		case OPT_SORT:

@@ -1,66 +1,124 @@
 #!/usr/bin/env python3
-"""The cost of a string subroutine call in a probe (root needed).
+"""The per-call cost of D subroutines (root needed).  A speculation's
+round (speculation, speculate, commit) is bench/spec_bench.py's.
 
-usage: subr_bench.py [BUILD_DIR [hits [repetitions]]]
+  bench/subr_bench.py [BUILD_DIR] [HITS] [ROUNDS]
 
-hit_loop fires bench:::two `hits` times under `dtrace -q -n` with a clause
-that sets a clause-local string, then calls the subroutine ten times
-(`this->r = substr(this->s, 4, 10);` ...), and again with the same clause
-without the calls; hit_loop times its own loop.  The difference, divided by
-ten, is the cost of one call: the C body (libdtrace/bpf/dt_strings.c) and
-the code around it.  Best of the repetitions, the variants interleaved.
-Prints ns per call for each subroutine, at strsize 256.
+hit_loop fires bench:::two HITS times (default 200000) under one clause per
+variant.  Every clause first does the same work as the baseline (counts the
+hit and builds a path string of 39 bytes), then calls what it measures
+once per hit, on that string.  hit_loop times its own loop, so a variant's
+ns/hit minus the baseline's is the cost of one call as the traced program
+feels it.  Variants take turns for ROUNDS rounds (default 5): the fastest
+round counts (noise only ever adds time), and the median is shown too.
+Each variant's END prints its count, which must equal HITS: a figure from a
+run that lost hits would mean nothing.  A variant that this dtrace cannot
+compile (dtrace -e fails) is listed as such, not measured.
+
+bpftrace counting the same probe is measured in the same rounds, as the
+peer's cost of a bare hit on this machine.
+Prints figures; passes or fails nothing.
 """
 import os
-import re
+import statistics
 import subprocess
 import sys
 
-S = '"the quick brown fox jumps over the lazy dog"'
-CALLS = {
-    "substr": "substr(this->s, 4, 10)",
-    "strtok": 'strtok(this->s, " ")',
-    "strtok(NULL)": 'strtok(NULL, " ")',
-    "index": 'index(this->s, "lazy")',
-    "strchr": "strchr(this->s, 'z')",
-    "toupper": "toupper(this->s)",
-    "basename": "basename(this->s)",
-    "cleanpath": "cleanpath(this->s)",
-    "lltostr": "lltostr(arg0)",
-    "strlen (emitted)": "strlen(this->s)",
-}
+PATH = 'this->s = "/usr/lib/x86_64-linux-gnu/libstdc++.so.6";'
+
+# name, clause body (after the baseline's n++ and the path), what it measures
+VARIANTS = [
+    ("baseline", "", "n++ and the path string: what every call is measured against"),
+    ("strlen", "this->r = strlen(this->s);", "strlen( )"),
+    ("strjoin", "this->t = strjoin(this->s, \".1\");", "strjoin( )"),
+    ("substr", "this->t = substr(this->s, 5, 10);", "substr(s, 5, 10)"),
+    ("strtok", "this->t = strtok(this->s, \"/\"); this->t = strtok(NULL, \"/\");",
+     "strtok twice (first, next)"),
+    ("basename", "this->t = basename(this->s);", "basename( )"),
+    ("index", "this->r = index(this->s, \"libstd\");", "index(s, \"libstd\")"),
+    ("strchr", "this->t = strchr(this->s, '+');", "strchr(s, '+')"),
+    ("toupper", "this->t = toupper(this->s);", "toupper( )"),
+    ("cleanpath", "this->t = cleanpath(this->s);", "cleanpath( )"),
+    ("lltostr", "this->t = lltostr(n);", "lltostr(n)"),
+    ("strtoll", "this->r = strtoll(\"-123456789\");", "strtoll( )"),
+]
 
 
-def run(dtrace, loop, hits, body):
-    prog = "bench$target:::two { this->s = %s; this->t = strtok(this->s, \" \"); %s }" % (S, body)
-    p = subprocess.run([dtrace, "-q", "-n", prog, "-c", "%s %d" % (loop, hits)],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
-    m = re.search(r"ns/hit ([0-9.]+)", p.stdout)
-    if p.returncode != 0 or m is None:
-        sys.exit("subr_bench: %s\n%s%s" % (prog, p.stdout, p.stderr))
-    return float(m.group(1))
+def clause(name, body):
+    return ("bench$target:::two { n++; %s %s } END { printf(\"\\ncounted %%d\\n\", n); }"
+            % (PATH, body))
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def per_hit(name, cmd, prefix, n):
+    """ns per hit from hit_loop's stdout; the count from the tool's (-o OUT for ours)."""
+    out_file = os.path.join(os.environ.get("TMPDIR", "/tmp"), "subr_bench.%d" % os.getpid())
+    if cmd[0] != "bpftrace":
+        cmd = cmd[:1] + ["-o", out_file] + cmd[1:]
+    rc, out, err = run(cmd)
+    traced = out
+    if cmd[0] != "bpftrace":
+        with open(out_file) as f:
+            traced = f.read()
+        os.unlink(out_file)
+    hits = [l for l in out.splitlines() if l.startswith("hits ")]
+    counts = [l for l in traced.splitlines() if l.startswith(prefix)]
+    if rc != 0 or not hits or not counts:
+        sys.exit("%s: no figure (rc %d): %s%s" % (name, rc, out[-500:], err[-500:]))
+    counted = int(counts[0].split()[-1])
+    if counted != n:
+        sys.exit("%s counted %d hits of %d" % (name, counted, n))
+    return float(hits[0].split()[3])
 
 
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
-    hits = int(sys.argv[2]) if len(sys.argv) > 2 else 200000
-    reps = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 200000
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     dtrace = os.path.join(build, "bin", "dtrace")
     loop = os.path.realpath(os.path.join(build, "bench", "hit_loop"))
-    best = {}
-    names = ["(none)"] + list(CALLS)
-    for r in range(reps):
-        for i in range(len(names)):
-            name = names[(i + r) % len(names)]
-            body = "" if name == "(none)" else " ".join(
-                "this->r%d = %s;" % (k, CALLS[name]) for k in range(10))
-            ns = run(dtrace, loop, hits, body)
-            best[name] = min(best.get(name, ns), ns)
-    base = best["(none)"]
-    print("ns per hit without calls: %.1f (best of %d, %d hits)" % (base, reps, hits))
-    print("%-18s %12s" % ("subroutine", "ns per call"))
-    for name in CALLS:
-        print("%-18s %12.1f" % (name, (best[name] - base) / 10))
+    print(subprocess.run(["bash", "-c", "build=%s; . %s/machine.sh; bench_machine"
+                          % (build, os.path.dirname(os.path.abspath(__file__)))],
+                         stdout=subprocess.PIPE, text=True).stdout.strip())
+
+    cmds, missing = {}, []
+    for name, body, _ in VARIANTS:
+        prog = clause(name, body)
+        opts = ["-x", "bufsize=16m"]
+        rc, _, err = run([dtrace, "-q", "-e"] + opts + ["-n", prog])
+        if rc != 0:
+            why = err.strip().splitlines()[0] if err.strip() else "rc %d" % rc
+            missing.append((name, why.split(": line 1: ")[-1]))
+            continue
+        cmds[name] = ([dtrace, "-q"] + opts + ["-n", prog, "-c", "%s %d" % (loop, n)],
+                      "counted")
+    if subprocess.run(["sh", "-c", "command -v bpftrace"], stdout=subprocess.DEVNULL).returncode == 0:
+        cmds["bpftrace count"] = (["bpftrace", "-e", "usdt:%s:bench:two { @n = count(); }" % loop,
+                                   "-c", "%s %d" % (loop, n)], "@n:")
+
+    ns = {t: [] for t in cmds}
+    names = list(cmds)
+    for i in range(rounds):
+        order = names[i % len(names):] + names[:i % len(names)]
+        for t in order:
+            ns[t].append(per_hit(t, cmds[t][0], cmds[t][1], n))
+
+    base = min(ns["baseline"])
+    what = {name: w for name, _, w in VARIANTS}
+    what["bpftrace count"] = "bpftrace's @n = count(), the peer's bare hit"
+    print("\nper hit, bench:::two fired %d times, %d rounds (each count checked)" % (n, rounds))
+    print("  %-15s %11s %9s %14s  %s" % ("", "best ns/hit", "median", "call ns (best)", "what"))
+    for t in names:
+        extra = "%14.1f" % (min(ns[t]) - base) if t not in ("baseline", "bpftrace count") else \
+                "%14s" % "-"
+        print("  %-15s %11.1f %9.1f %s  %s" % (t, min(ns[t]), statistics.median(ns[t]), extra,
+                                               what[t]))
+    for name, why in missing:
+        print("  %-15s not compiled by this dtrace: %s" % (name, why))
 
 
 if __name__ == "__main__":

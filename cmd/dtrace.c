@@ -29,35 +29,37 @@ static const char *g_pname = "dtrace";
 
 static void usage(FILE *fp)
 {
-	fprintf(fp,
-		"Usage: %s [-CeGhlqSVwZ] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
-		"\t[-x opt[=val]] [-n program] [-s script] [-P provider] [-m module]\n"
-		"\t[-f function] [-c cmd] [-p pid] [arg|object ...]\n"
-		"\n"
-		"\t-c  run a command and trace it ($target), exit when it exits\n"
-		"\t-C  run the C preprocessor over the scripts\n"
-		"\t-D  define a preprocessor symbol (with -C)\n"
-		"\t-e  exit after compiling the scripts\n"
-		"\t-G  write an ELF object with the probes of the provider definitions\n"
-		"\t-h  write a C/C++ header for the provider definitions\n"
-		"\t-f  the probes of a function (to enable, or with -l to list)\n"
-		"\t-I  add a preprocessor include directory (with -C)\n"
-		"\t-l  list probes (all, or those that -n, -P, -m or -f describe)\n"
-		"\t-m  the probes of a module (to enable, or with -l to list)\n"
-		"\t-n  compile a program given on the command line\n"
-		"\t-o  output file (traced data, or -h/-G output: default script name .h/.o)\n"
-		"\t-p  trace a running process ($target), exit when it exits\n"
-		"\t-P  the probes of a provider (to enable, or with -l to list)\n"
-		"\t-q  quiet: print only what the program prints\n"
-		"\t-s  compile a D program file\n"
-		"\t-S  print each clause's compiled BPF code (to stderr)\n"
-		"\t-U  undefine a preprocessor symbol (with -C)\n"
-		"\t-V  print the version and exit\n"
-		"\t-w  permit destructive actions\n"
-		"\t-x  set an option (bufsize, switchrate, strsize, quiet, dynvarsize,\n"
-		"\t    oformat=json for one JSON object per line, ...)\n"
-		"\t-Z  permit descriptions that match no probes\n",
-		g_pname);
+	fprintf(
+	    fp,
+	    "Usage: %s [-CeGhlqSVwZ] [-b bufsz] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
+	    "\t[-x opt[=val]] [-n program] [-s script] [-P provider] [-m module]\n"
+	    "\t[-f function] [-c cmd] [-p pid] [arg|object ...]\n"
+	    "\n"
+	    "\t-b  set trace buffer size (-x bufsize)\n"
+	    "\t-c  run a command and trace it ($target), exit when it exits\n"
+	    "\t-C  run the C preprocessor over the scripts\n"
+	    "\t-D  define a preprocessor symbol (with -C)\n"
+	    "\t-e  exit after compiling the scripts\n"
+	    "\t-G  write an ELF object with the probes of the provider definitions\n"
+	    "\t-h  write a C/C++ header for the provider definitions\n"
+	    "\t-f  the probes of a function (to enable, or with -l to list)\n"
+	    "\t-I  add a preprocessor include directory (with -C)\n"
+	    "\t-l  list probes (all, or those that -n, -P, -m or -f describe)\n"
+	    "\t-m  the probes of a module (to enable, or with -l to list)\n"
+	    "\t-n  compile a program given on the command line\n"
+	    "\t-o  output file (traced data, or -h/-G output: default script name .h/.o)\n"
+	    "\t-p  trace a running process ($target), exit when it exits\n"
+	    "\t-P  the probes of a provider (to enable, or with -l to list)\n"
+	    "\t-q  quiet: print only what the program prints\n"
+	    "\t-s  compile a D program file\n"
+	    "\t-S  print each clause's compiled BPF code (to stderr)\n"
+	    "\t-U  undefine a preprocessor symbol (with -C)\n"
+	    "\t-V  print the version and exit\n"
+	    "\t-w  permit destructive actions\n"
+	    "\t-x  set an option (bufsize, switchrate, strsize, quiet, dynvarsize,\n"
+	    "\t    oformat=json for one JSON object per line, ...)\n"
+	    "\t-Z  permit descriptions that match no probes\n",
+	    g_pname);
 }
 
 static void print_diag(dtrace_hdl_t *dtp)
@@ -378,8 +380,16 @@ int main(int argc, char *argv[])
 	 * x.d 42 -p PID): getopt moves the operands (macro arguments, or -G's
 	 * objects) to the end, in order; "--" ends the options.
 	 */
-	while ((c = getopt(argc, argv, "c:CD:ef:GhI:lm:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
+	while ((c = getopt(argc, argv, "b:c:CD:ef:GhI:lm:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
 		switch (c) {
+		case 'b': /* dtrace(1): -b is -x bufsize; a bad value is an error (1), not usage (2) */
+			if (dtrace_setopt(dtp, "bufsize", optarg) != 0) {
+				fprintf(stderr, "%s: failed to set -b %s: %s\n", g_pname, optarg,
+					dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				status = 1;
+				goto done;
+			}
+			break;
 		case 'c': cmd = optarg; break;
 		case 'p': grab = optarg; break;
 		case 'q':
@@ -401,7 +411,7 @@ int main(int argc, char *argv[])
 					  optarg) != 0) {
 				fprintf(stderr, "%s: failed to set -%c %s: %s\n", g_pname, c,
 					optarg, dtrace_errmsg(dtp, dtrace_errno(dtp)));
-				status = 2;
+				status = 1;
 				goto done;
 			}
 			break;
@@ -439,7 +449,7 @@ int main(int argc, char *argv[])
 			if (dtrace_setopt(dtp, optarg, eq) != 0) {
 				fprintf(stderr, "%s: failed to set -x %s: %s\n", g_pname, optarg,
 					dtrace_errmsg(dtp, dtrace_errno(dtp)));
-				status = 2;
+				status = 1;
 				goto done;
 			}
 			break;
@@ -551,6 +561,13 @@ int main(int argc, char *argv[])
 	}
 	if (compile_only && mode == MODE_NONE)
 		goto done;
+	{
+		/* as dtrace(1): a program's #pragma D option quiet is -q (no notices either) */
+		int64_t q;
+
+		if (dtrace_getopt(dtp, "quiet", &q) == 0 && q != DTRACEOPT_UNSET)
+			quiet = true;
+	}
 
 	if (mode == MODE_HEADER) {
 		if (output == NULL)

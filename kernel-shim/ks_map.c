@@ -28,6 +28,14 @@ int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, u
 	return fd < 0 ? -errno : fd;
 }
 
+int ks_map_create_outer(const char *name, uint32_t max_entries, int inner_fd)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = (uint32_t)inner_fd);
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, name, 4, 4, max_entries, &opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
 int ks_map_lookup(int fd, const void *key, void *val)
 {
 	return bpf_map_lookup_elem(fd, key, val) == 0 ? 0 : -errno;

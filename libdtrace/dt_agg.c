@@ -350,8 +350,69 @@ static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s
 
 /* ---------------------------------------------------------------- printing */
 
+/*
+ * -x encoding (illumos dt_opt_encoding): DT_ENC_UTF8 draws bars with the
+ * Unicode block elements, DT_ENC_ASCII never; unset, only aggpack's
+ * packed histograms choose by the terminal.
+ */
+enum { DT_ENC_UNSET, DT_ENC_ASCII, DT_ENC_UTF8 };
+
+static int encoding(const dtrace_hdl_t *dtp)
+{
+	return (int)dt_option_get(dtp, "encoding", DT_ENC_UNSET);
+}
+
+/* A code point below 0x10000 as UTF-8's three bytes (the block elements U+2581..U+258F). */
+static void put_utf8(FILE *fp, unsigned cp)
+{
+	fputc(0xe0 | (cp >> 12), fp);
+	fputc(0x80 | ((cp >> 6) & 0x3f), fp);
+	fputc(0x80 | (cp & 0x3f), fp);
+}
+
+/*
+ * dt_quantize_total: bars are drawn against the sum of the rows shown, or
+ * with -x aggzoom against the largest row, which then fills 95% of the
+ * bar (DTRACE_AGGZOOM_MAX).
+ */
+#define DT_AGGZOOM_MAX 0.95
+
+static void quantize_total(bool zoom, int64_t datum, long double *total)
+{
+	long double val = fabsl((long double)datum);
+
+	if (!zoom) {
+		*total += val;
+		return;
+	}
+	val *= 1 / DT_AGGZOOM_MAX;
+	if (*total < val)
+		*total = val;
+}
+
+/* dt_print_quantline_utf8: eighths of a cell, U+2588 full down to U+258F. */
+static void quantline_utf8(FILE *fp, int64_t val, uint64_t normal, long double total)
+{
+	static const char sp[] = "                                        ";
+	unsigned len = 40, i, whole, partial;
+	long double f = fabsl((long double)val) * len / total;
+
+	whole = (unsigned)f;
+	partial = (unsigned)((f - (long double)(unsigned)f) * 8.0L);
+	fputc('|', fp);
+	for (i = 0; i < whole; i++)
+		put_utf8(fp, 0x2588);
+	if (partial != 0) {
+		put_utf8(fp, 0x258f - (partial - 1));
+		i++;
+	}
+	fprintf(fp, "%s %-9lld\n", sp + (i < len ? i : len),
+		(long long)(val / (int64_t)(normal ? normal : 1)));
+}
+
 /* dt_print_quantline: one row's bar and count. */
-static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total, bool pos, bool neg)
+static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total, bool pos, bool neg,
+		      bool utf8)
 {
 	static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
 	static const char sp[] = "                                        ";
@@ -359,9 +420,15 @@ static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total,
 	unsigned depth = 0;
 	long long shown = (long long)(val / (int64_t)(normal ? normal : 1));
 
+	if (!neg && pos && utf8) {
+		quantline_utf8(fp, val, normal, total);
+		return;
+	}
 	if (!neg || !pos) {
 		if (total > 0)
 			depth = (unsigned)(fabsl((long double)val) * len / total + 0.5L);
+		if (depth > (unsigned)len) /* never past the bar (illumos: not reached) */
+			depth = (unsigned)len;
 		if (!neg)
 			fprintf(fp, "|%s%s %-9lld\n", ats + len - depth, sp + depth, shown);
 		else
@@ -370,6 +437,8 @@ static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total,
 	}
 	len /= 2;
 	depth = (unsigned)(fabsl((long double)val) * len / total + 0.5L);
+	if (depth > (unsigned)len)
+		depth = (unsigned)len;
 	if (val <= 0)
 		fprintf(fp, "%s%s|%*s %-9lld\n", sp + 20 + depth, ats + 20 + len - depth, len, "",
 			shown);
@@ -378,23 +447,24 @@ static void quantline(FILE *fp, int64_t val, uint64_t normal, long double total,
 			shown);
 }
 
-static void quantize_rows(FILE *fp, const int64_t *b, uint32_t nb, uint32_t first, uint32_t last,
-			  uint64_t normal, const dt_agg_t *ag)
+static void quantize_rows(dtrace_hdl_t *dtp, FILE *fp, const int64_t *b, uint32_t nb,
+			  uint32_t first, uint32_t last, uint64_t normal, const dt_agg_t *ag)
 {
 	long double total = 0;
-	bool pos = false, neg = false;
+	bool pos = false, neg = false, zoom = dt_option_isset(dtp, "aggzoom");
+	bool utf8 = encoding(dtp) == DT_ENC_UTF8;
 
 	for (uint32_t i = first; i <= last; i++) {
 		pos |= b[i] > 0;
 		neg |= b[i] < 0;
-		total += fabsl((long double)b[i]);
+		quantize_total(zoom, b[i], &total);
 	}
 	fprintf(fp, "\n%16s %41s %-9s\n", "value", "------------- Distribution -------------",
 		"count");
 	if (ag->ag_fn == DT_AGG_QUANTIZE) {
 		for (uint32_t i = first; i <= last; i++) {
 			fprintf(fp, "%16lld ", (long long)qbucket_value((int)i));
-			quantline(fp, b[i], normal, total, pos, neg);
+			quantline(fp, b[i], normal, total, pos, neg, utf8);
 		}
 	} else if (ag->ag_fn == DT_AGG_LQUANTIZE) {
 		int64_t base = ag->ag_args[0], levels = ag->ag_args[1], step = ag->ag_args[2];
@@ -411,7 +481,7 @@ static void quantize_rows(FILE *fp, const int64_t *b, uint32_t nb, uint32_t firs
 			} else {
 				fprintf(fp, "%16d ", (int)(base + (int64_t)(i - 1) * step));
 			}
-			quantline(fp, b[i], normal, total, pos, neg);
+			quantline(fp, b[i], normal, total, pos, neg, utf8);
 		}
 	} else {
 		for (uint32_t i = first; i <= last; i++) {
@@ -424,13 +494,14 @@ static void quantize_rows(FILE *fp, const int64_t *b, uint32_t nb, uint32_t firs
 			} else {
 				fprintf(fp, "%16lld ", (long long)ag->ag_llqval[i]);
 			}
-			quantline(fp, b[i], normal, total, pos, neg);
+			quantline(fp, b[i], normal, total, pos, neg, utf8);
 		}
 	}
 }
 
 /* dt_print_quantize and its kin: one empty bucket kept on each side. */
-static void print_quantize(FILE *fp, const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
+static void print_quantize(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint64_t *v,
+			   uint64_t normal)
 {
 	const int64_t *b = (const int64_t *)(v + 1);
 	uint32_t nb = ag->ag_nbuckets, first = 0, last = nb - 1;
@@ -451,13 +522,14 @@ static void print_quantize(FILE *fp, const dt_agg_t *ag, const uint64_t *v, uint
 		if (last < nb - 1)
 			last++;
 	}
-	quantize_rows(fp, b, nb, first, last, normal, ag);
+	quantize_rows(dtp, fp, b, nb, first, last, normal, ag);
 }
 
-static void print_value(FILE *fp, const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
+static void print_value(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint64_t *v,
+			uint64_t normal)
 {
 	if (ag->ag_fn >= DT_AGG_QUANTIZE)
-		print_quantize(fp, ag, v, normal);
+		print_quantize(dtp, fp, ag, v, normal);
 	else if (ag->ag_fn == DT_AGG_STDDEV)
 		fprintf(fp, " %16llu", (unsigned long long)stddev(v, normal));
 	else
@@ -552,6 +624,220 @@ static void json_entry(FILE *fp, const dt_agg_t *ag, const uint8_t *key, const u
 	fputs("]}\n", fp);
 }
 
+/* ---------------------------------------------------------------- agghist, aggpack */
+
+/*
+ * -x agghist draws count(), sum(), avg() and stddev() as one histogram,
+ * a row per key; -x aggpack prints each quantize() and lquantize() on one
+ * line.  As illumos (dt_aggregate_total, dt_aggregate_minmaxbin and
+ * dt_print_datum), the rows share one scale per aggregation and a header
+ * before the first.
+ */
+
+/* dtrace_aggdata's dtada_total and its flags, for agghist */
+typedef struct histtotal {
+	long double ht_total;
+	bool ht_pos, ht_neg;
+} histtotal_t;
+
+/* The key columns' width in a packed or histogram header: each key's width and a space. */
+static int packed_keywidth(const dt_agg_t *ag)
+{
+	int width = 0;
+
+	for (int k = 0; k < ag->ag_nkeys; k++) {
+		const dt_rec_t *r = &ag->ag_keys[k];
+		int w = 16; /* 8 bytes, and anything not an integer */
+
+		if (r->r_kind == DT_RK_INT && r->r_size == 4)
+			w = 8;
+		else if (r->r_kind == DT_RK_INT && r->r_size == 2)
+			w = 5;
+		else if (r->r_kind == DT_RK_INT && r->r_size == 1)
+			w = 3;
+		width += w + 1;
+	}
+	return width;
+}
+
+/*
+ * The value agghist measures an entry by (dt_aggregate_total): count and
+ * sum their values, avg its mean, stddev its deviation.  illumos draws the
+ * bar from the first word of the data (dt_print_datum asserts count or
+ * sum), which for avg() and stddev() is the count of values: a bar longer
+ * than the scale, read past its strings.  Here their bar is the measure.
+ */
+static int64_t hist_measure(const dt_agg_t *ag, const uint64_t *v)
+{
+	switch (ag->ag_fn) {
+	case DT_AGG_COUNT: return (int64_t)v[0];
+	case DT_AGG_SUM: return (int64_t)v[1];
+	case DT_AGG_AVG: return v[0] ? (int64_t)v[1] / (int64_t)v[0] : 0;
+	default: return (int64_t)stddev(v, 1);
+	}
+}
+
+static void hist_total(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s, histtotal_t *t)
+{
+	bool zoom = dt_option_isset(dtp, "aggzoom");
+
+	*t = (histtotal_t){ 0, false, false };
+	for (size_t e = 0; e < s->as_n; e++) {
+		int64_t val = hist_measure(ag, s->as_vals + e * nslots(ag));
+
+		t->ht_pos |= val > 0;
+		if (val < 0) {
+			t->ht_neg = true;
+			val = -val;
+		}
+		if (zoom) {
+			val = (int64_t)((long double)val * (1 / DT_AGGZOOM_MAX));
+			if ((long double)val > t->ht_total)
+				t->ht_total = (long double)val;
+		} else {
+			t->ht_total += (long double)val;
+		}
+	}
+}
+
+/* dt_ndigits: the columns of a bucket's label in a packed header, at least 4. */
+static int ndigits(long long val)
+{
+	int rval = 1;
+	long long cmp = 10;
+
+	if (val < 0) {
+		val = val == INT64_MIN ? INT64_MAX : -val;
+		rval++;
+	}
+	while (val > cmp && cmp > 0) {
+		rval++;
+		cmp *= 10;
+	}
+	return rval < 4 ? 4 : rval;
+}
+
+/*
+ * Whether packed histograms use the block elements: as -x encoding says,
+ * else unless TERM names a terminal that cannot show them (sun, sun-color,
+ * dumb).  illumos reads an unset TERM as a null string; it is ASCII here.
+ */
+static bool packed_utf8(const dtrace_hdl_t *dtp)
+{
+	const char *term;
+
+	switch (encoding(dtp)) {
+	case DT_ENC_ASCII: return false;
+	case DT_ENC_UTF8: return true;
+	default:
+		term = getenv("TERM");
+		return term != NULL && strcmp(term, "sun") != 0 && strcmp(term, "sun-color") != 0 &&
+		       strcmp(term, "dumb") != 0;
+	}
+}
+
+/* dt_print_packed: one bucket as one character, scaled against total. */
+static void packed_cell(FILE *fp, long double datum, long double total, bool utf8)
+{
+	static const char ascii[] = "__xxxxXX", neg[] = "vvvvVV";
+
+	if (datum == 0) {
+		fputc(' ', fp);
+		return;
+	}
+	if (datum < 0) {
+		long double val = fabsl(datum * (long double)(sizeof(neg) - 2)) / total;
+
+		fputc(neg[(unsigned)(val + 0.5L)], fp);
+		return;
+	}
+	if (utf8) {
+		put_utf8(fp, 0x2581 + (unsigned)(datum * 7 / total + 0.5L));
+		return;
+	}
+	fputc(ascii[(unsigned)(datum * (long double)(sizeof(ascii) - 2) / total + 0.5L)], fp);
+}
+
+/* dt_aggregate_minmaxbin for quantize: the buckets any entry uses, then one more each side. */
+static void packed_range(const dt_agg_t *ag, const dt_asnap_t *s, uint32_t *min, uint32_t *max)
+{
+	int lo = -1, hi = -1;
+
+	if (ag->ag_fn == DT_AGG_LQUANTIZE) { /* always every bucket */
+		*min = 0;
+		*max = ag->ag_nbuckets - 1;
+		return;
+	}
+	for (size_t e = 0; e < s->as_n; e++) {
+		const int64_t *b = (const int64_t *)(s->as_vals + e * nslots(ag) + 1);
+
+		for (int i = 0; i < (int)ag->ag_nbuckets; i++) {
+			if (b[i] == 0)
+				continue;
+			if (lo == -1 || i < lo)
+				lo = i;
+			if (i > hi)
+				hi = i;
+		}
+	}
+	if (lo == -1)
+		lo = hi = DT_QUANTIZE_ZERO;
+	if (lo != 0 && lo != DT_QUANTIZE_ZERO)
+		lo--;
+	if (hi < DT_QUANTIZE_NBUCKETS - 1)
+		hi++;
+	*min = (uint32_t)lo;
+	*max = (uint32_t)hi;
+}
+
+/* dt_print_quanthdr_packed */
+static void packed_header(FILE *fp, const dt_agg_t *ag, uint32_t min, uint32_t max)
+{
+	int width = packed_keywidth(ag), minwidth = 7, maxwidth = 8;
+
+	if (ag->ag_fn == DT_AGG_QUANTIZE) {
+		minwidth = ndigits((long long)qbucket_value((int)min));
+		maxwidth = ndigits((long long)qbucket_value((int)max));
+	}
+	fprintf(fp, "\n%*s %*s .", width, width > 0 ? "key" : "", minwidth, "min");
+	for (uint32_t i = min; i <= max; i++)
+		fputc('-', fp);
+	fprintf(fp, ". %*s | count\n", -maxwidth, "max");
+}
+
+/* dt_print_quantize_packed and dt_print_lquantize_packed: one entry's row. */
+static void packed_row(FILE *fp, const dt_agg_t *ag, const uint64_t *v, uint32_t min, uint32_t max,
+		       bool zoom, bool utf8)
+{
+	const int64_t *b = (const int64_t *)(v + 1);
+	long double total = 0, count = 0;
+	char c[32];
+
+	if (ag->ag_fn == DT_AGG_QUANTIZE) {
+		long long minval = (long long)qbucket_value((int)min);
+
+		fprintf(fp, " %*lld :", ndigits(minval), minval);
+	} else {
+		snprintf(c, sizeof(c), "< %d", (int)ag->ag_args[0]);
+		fprintf(fp, "%8s :", c);
+	}
+	for (uint32_t i = min; i <= max; i++) {
+		quantize_total(zoom, b[i], &total);
+		count += (long double)b[i];
+	}
+	for (uint32_t i = min; i <= max; i++)
+		packed_cell(fp, (long double)b[i], total, utf8);
+	if (ag->ag_fn == DT_AGG_QUANTIZE) {
+		long long maxval = (long long)qbucket_value((int)max);
+
+		fprintf(fp, ": %*lld | %lld\n", -ndigits(maxval), maxval, (long long)count);
+	} else {
+		snprintf(c, sizeof(c), ">= %d",
+			 (int)(ag->ag_args[0] + ag->ag_args[1] * ag->ag_args[2]));
+		fprintf(fp, ": %-8s | %lld\n", c, (long long)count);
+	}
+}
+
 /* Every entry of one aggregation, as dt_print_aggs prints it (or in JSON). */
 static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 {
@@ -559,9 +845,23 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 	const dt_asnap_t *s = av->av_snap != NULL ? av->av_snap : &g_empty;
 	size_t *ix = sorted(dtp, ag, s, 1, true);
 	bool json = dtp->dt_run->r_dr.dr_json;
+	bool hist = !json && dt_option_isset(dtp, "agghist") && ag->ag_fn != DT_AGG_MIN &&
+		    ag->ag_fn != DT_AGG_MAX && ag->ag_fn < DT_AGG_QUANTIZE;
+	bool pack = !json && !hist && dt_option_isset(dtp, "aggpack") &&
+		    (ag->ag_fn == DT_AGG_QUANTIZE || ag->ag_fn == DT_AGG_LQUANTIZE);
+	bool zoom = dt_option_isset(dtp, "aggzoom"), utf8 = false;
+	histtotal_t ht;
+	uint32_t min = 0, max = 0;
+	int width = hist || pack ? 16 : -50;
 
 	if (ix == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
+	if (hist)
+		hist_total(dtp, ag, s, &ht);
+	if (pack) {
+		packed_range(ag, s, &min, &max);
+		utf8 = packed_utf8(dtp);
+	}
 	for (size_t e = 0; e < s->as_n; e++) {
 		const uint8_t *key = s->as_keys + ix[e] * ag->ag_keysize;
 		const uint64_t *v = s->as_vals + ix[e] * nslots(ag);
@@ -570,9 +870,27 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 			json_entry(fp, ag, key, v, av->av_normal);
 			continue;
 		}
+		if (e == 0 && hist) {
+			int kw = packed_keywidth(ag);
+
+			fprintf(fp, "\n%*s %41s %-9s\n", kw ? kw : 16, kw ? "key" : "value",
+				"------------- Distribution -------------", "count");
+		} else if (e == 0 && pack) {
+			packed_header(fp, ag, min, max);
+		}
 		for (int k = 0; k < ag->ag_nkeys; k++)
-			dt_print_datum(fp, &ag->ag_keys[k], key, false, -50);
-		print_value(fp, ag, v, av->av_normal);
+			dt_print_datum(fp, &ag->ag_keys[k], key, false, width);
+		if (hist) {
+			fputc(' ', fp);
+			quantline(fp, hist_measure(ag, v), av->av_normal, ht.ht_total, ht.ht_pos,
+				  ht.ht_neg, encoding(dtp) == DT_ENC_UTF8);
+			continue;
+		}
+		if (pack) {
+			packed_row(fp, ag, v, min, max, zoom, utf8);
+			continue;
+		}
+		print_value(dtp, fp, ag, v, av->av_normal);
 		fputc('\n', fp);
 	}
 	free(ix);
@@ -774,8 +1092,8 @@ static int bundlecmp(const void *pa, const void *pb, void *arg)
 }
 
 /* Print one entry through the format: conversions with '@' take values, others keys. */
-static void print_bundle(FILE *fp, const char *fmt, const dt_aggview_t *const *avs, int nags,
-			 const bundle_t *b, uint8_t *buf)
+static void print_bundle(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
+			 const dt_aggview_t *const *avs, int nags, const bundle_t *b, uint8_t *buf)
 {
 	const dt_agg_t *ags[DT_MAXPROBEARGS + 1];
 
@@ -828,7 +1146,7 @@ static void print_bundle(FILE *fp, const char *fmt, const dt_aggview_t *const *a
 			if (cur < nags - 1)
 				cur++;
 			if (ag->ag_fn >= DT_AGG_QUANTIZE) {
-				print_quantize(fp, ag, v, normal);
+				print_quantize(dtp, fp, ag, v, normal);
 				continue;
 			}
 			x = ag->ag_fn == DT_AGG_STDDEV ? (int64_t)stddev(v, normal)
@@ -836,7 +1154,8 @@ static void print_bundle(FILE *fp, const char *fmt, const dt_aggview_t *const *a
 			memcpy(buf + ag0->ag_keysize, &x, 8);
 			recs[nr++] =
 			    (dt_rec_t){ ag0->ag_keysize, 8, DT_RK_INT,
-					ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV };
+					ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV,
+					false };
 		} else if (key < ag0->ag_nkeys) {
 			recs[nr++] = ag0->ag_keys[key++];
 		} else if (*conv != '\0') {
@@ -918,7 +1237,7 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 		qsort_r(bs, nb, sizeof(*bs), bundlecmp, &bsort);
 	}
 	for (size_t e = 0; e < nb; e++)
-		print_bundle(fp, act->a_fmt, avs, n, &bs[e], buf);
+		print_bundle(dtp, fp, act->a_fmt, avs, n, &bs[e], buf);
 	goto out;
 nomem:
 	rc = dt_set_errno(dtp, EDT_NOMEM);

@@ -248,6 +248,10 @@ static void normalize(dt_cg_t *cg, int reg, const dt_type_t *t)
 	size_t sz = tsize(t);
 	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
 
+	if (r != NULL && r->dtt_kind == DT_TK_FLOAT && sz == 4) { /* a float's bits */
+		dt_frag_extend(cg->cg_fr, reg, 4, false);
+		return;
+	}
 	if (t == NULL || sz >= 8 || sz == 0 || !dt_type_is_int(t))
 		return;
 	if (r->dtt_kind == DT_TK_INT && r->dtt_name != NULL && strcmp(r->dtt_name, "_Bool") == 0) {
@@ -291,23 +295,6 @@ static bool cmp_unsigned(const dt_type_t *a, const dt_type_t *b)
 	return ua ? sa >= sb : sb >= sa;
 }
 
-/*
- * Bring r1 (of type a) and r0 (of type b) to the type C's usual arithmetic
- * conversions give them, where the 64-bit operation would see other
- * values: registers hold values normalised to their own type, which a
- * 64-bit conversion keeps, but an int -1 is 0xffffffff as an unsigned int.
- */
-static void convert_pair(dt_cg_t *cg, const dt_type_t *a, const dt_type_t *b)
-{
-	bool sign;
-
-	if (!dt_type_is_int(a) || !dt_type_is_int(b) || tsize(a) > 4 || tsize(b) > 4)
-		return;
-	sign = !cmp_unsigned(a, b);
-	extend(cg, R1, 4, sign);
-	extend(cg, R0, 4, sign);
-}
-
 /* ---------------------------------------------------------------- faults */
 
 /* The error record of a fault (addrreg: the address, or -1), then the fault block. */
@@ -331,11 +318,204 @@ static void load_user(dt_cg_t *cg, size_t sz, bool sign)
  * r0 = the value of type t at the user address in r0: an array is not
  * read, it stands for its first element's address (as in C).
  */
+/* A float or double: a value held as its bits (D has no floating-point arithmetic). */
+static bool is_float(const dt_type_t *t)
+{
+	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
+
+	return r != NULL && r->dtt_kind == DT_TK_FLOAT && r->dtt_size <= 8;
+}
+
 static void load_value(dt_cg_t *cg, const dt_type_t *t)
 {
 	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		return;
-	load_user(cg, tsize(t), dt_type_is_signed(t));
+	load_user(cg, tsize(t),
+		  dt_type_is_signed(t) && !is_float(t)); /* a float's bits as they are */
+}
+
+/* ---------------------------------------------------------------- scratch memory */
+
+/*
+ * alloca() and copyin() give out memory of the alloca region (DT_SR_ALLOCA,
+ * dt_program.h), scratchsize bytes a clause (-x scratchsize, 4096 if not
+ * set; illumos gives what is left of the buffer).  The first clause that
+ * allocates fixes the size for the handle, as the first compile fixes
+ * strsize.
+ */
+static uint32_t scratch_limit(const dt_cg_t *cg)
+{
+	uint64_t s = dt_option_get(cg->cg_pcb->pcb_hdl, "scratchsize", 4096);
+
+	if (cg->cg_ps->ps_scratchsize != 0)
+		return cg->cg_ps->ps_scratchsize;
+	return s < 8 ? 8 : s > 8192 ? 8192 : (uint32_t)((s + 7) & ~7ull);
+}
+
+static uint32_t scratch_use(dt_cg_t *cg)
+{
+	if (cg->cg_ps->ps_scratchsize == 0)
+		cg->cg_ps->ps_scratchsize = scratch_limit(cg);
+	return cg->cg_ps->ps_scratchsize;
+}
+
+/*
+ * reg = the address of the alloca region's data as a number: a map value
+ * pointer stored and read back (the verifier lets a privileged program
+ * store one), so that it can be kept in variables, traced and compared.
+ */
+static void alloca_base(dt_cg_t *cg, int reg)
+{
+	uint32_t w = SA(DT_SR_ALLOCA, DT_ALLOCA_WORD), d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+
+	emit(cg, KS_MOV64_REG(reg, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, reg, IMM(d)), d);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, reg, OFF(w)), w);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, reg, R8, OFF(w)), w);
+}
+
+/*
+ * Give out r0 bytes of the alloca region, as illumos: rounded up to 8, and
+ * an "out of scratch space" fault past scratchsize.  Then r0 = the
+ * allocation's offset in the data and r9 its size, each 0 to scratchsize
+ * (bounds the verifier sees).
+ */
+static void allocate(dt_cg_t *cg)
+{
+	uint32_t lim = scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
+	int ok = label(cg), bad = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R9, (int32_t)lim, 0), bad);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(u)), u);
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R0, (int32_t)lim, 0), bad);
+	emit(cg, KS_MOV64_REG(R1, R9));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, 7));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, -8));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
+	emit_to(cg, KS_JMP_IMM(BPF_JLE, R1, (int32_t)lim, 0), ok);
+	place(cg, bad);
+	fault(cg, DT_FLT_NOSCRATCH, -1);
+	place(cg, ok);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R1, OFF(u)), u);
+}
+
+/*
+ * The destination of a copy into scratch memory (copyinto, bcopy): the
+ * address in r0 must lie in what this clause allocated, with r9 bytes
+ * after it (illumos' dtrace_inscratch), else a bad address fault on it.
+ * Then r1 = a pointer to it the verifier can bound; r9 stays the size.
+ */
+static void scratch_dest(dt_cg_t *cg)
+{
+	uint32_t lim = scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED),
+		 d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+	int ok = label(cg), bad = label(cg);
+
+	emit(cg, KS_MOV64_REG(R2, R0));
+	alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_SUB, R2, R1)); /* the offset in the data */
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R2, (int32_t)lim, 0), bad);
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R9, (int32_t)lim, 0), bad);
+	emit(cg, KS_MOV64_REG(R3, R2));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R3, R9));
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R4, R8, OFF(u)), u);
+	emit_to(cg, KS_JMP_REG(BPF_JLE, R3, R4, 0), ok);
+	place(cg, bad);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(d)), d);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R2));
+}
+
+/*
+ * Call helper (a probe_read_user one) on the source address in r3, or its
+ * probe_read_kernel twin when r3 points into the alloca region: memory
+ * alloca() or copyin() gave, which D reads as illumos reads its scratch
+ * memory.  Comparing a number with a map value pointer needs a
+ * privileged program, as tracing does.  r4 clobbered.
+ */
+static void read_any(dt_cg_t *cg, int helper)
+{
+	uint32_t d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+	int user = label(cg), done = label(cg);
+	int kernel = helper == BPF_FUNC_probe_read_user_str ? BPF_FUNC_probe_read_kernel_str
+							    : BPF_FUNC_probe_read_kernel;
+
+	emit(cg, KS_MOV64_REG(R4, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R4, IMM(d)), d);
+	emit_to(cg, KS_JMP_REG(BPF_JLT, R3, R4, 0), user);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, (int32_t)scratch_limit(cg)));
+	emit_to(cg, KS_JMP_REG(BPF_JGE, R3, R4, 0), user);
+	emit(cg, KS_CALL(kernel));
+	jump(cg, done);
+	place(cg, user);
+	emit(cg, KS_CALL(helper));
+	place(cg, done);
+}
+
+/*
+ * Might the address n computes point to scratch memory?  Only through
+ * alloca(), copyin() or a variable (which may hold what they gave): other
+ * addresses (a probe's arguments, what they point to) are the process's,
+ * read as before.
+ */
+static bool may_scratch(const dt_node_t *n)
+{
+	if (n == NULL)
+		return false;
+	if (n->dn_kind == DT_N_CALL && n->dn_ident != NULL && n->dn_ident->di_func != NULL &&
+	    (n->dn_ident->di_func->db_id == DT_B_ALLOCA ||
+	     n->dn_ident->di_func->db_id == DT_B_COPYIN))
+		return true;
+	if (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
+	    n->dn_ident->di_kind == DT_IDENT_SCALAR)
+		return true;
+	if (n->dn_kind == DT_N_MEMBER && n->dn_left != NULL &&
+	    (n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS))
+		return true;
+	if (n->dn_kind == DT_N_INDEX && n->dn_ident != NULL &&
+	    n->dn_ident->di_kind == DT_IDENT_ARRAY)
+		return true;
+	if (may_scratch(n->dn_left) || may_scratch(n->dn_right) || may_scratch(n->dn_cond))
+		return true;
+	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
+		if (may_scratch(a))
+			return true;
+	return false;
+}
+
+/* r0 = sz bytes at the address in r0, user or scratch memory; a bad address faults. */
+static void load_any(dt_cg_t *cg, size_t sz, bool sign)
+{
+	int ok = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	read_any(cg, BPF_FUNC_probe_read_user);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, FP, SLOT_TMP));
+	extend(cg, R0, sz, sign);
+}
+
+/* r0 = the value of type t at the address in r0, which addr computed. */
+static void load_value_at(dt_cg_t *cg, const dt_type_t *t, const dt_node_t *addr)
+{
+	if (!may_scratch(addr)) {
+		load_value(cg, t);
+		return;
+	}
+	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
+		return;
+	load_any(cg, tsize(t), dt_type_is_signed(t) && !is_float(t));
 }
 
 /* ---------------------------------------------------------------- variables */
@@ -374,7 +554,8 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 					    : "a scalar");
 		return v;
 	}
-	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t))
+	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
+	    !is_float(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
 	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		cg_error(cg, n, "array variables (%s[N]) are not supported yet", name);
@@ -461,6 +642,7 @@ static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 }
 
 static void cg_expr(dt_cg_t *cg, dt_node_t *n);
+static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void str_operand(dt_cg_t *cg, dt_node_t *n);
 
 /* Compute keys, each waiting on the stack; returns how many. */
@@ -645,7 +827,7 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 			cg_error(cg, n,
 				 "the . operator is supported on variables only yet (not on "
 				 "memory: p->m.x, (*p).m)");
-		if (m->dm_bits != 0 || (!dt_type_is_sou(mt) &&
+		if (m->dm_bits != 0 || (!dt_type_is_sou(mt) && !is_float(mt) &&
 					(!dt_type_is_scalar(mt) || mt->dtt_kind == DT_TK_ARRAY)))
 			cg_error(cg, n,
 				 "member %s: only integer, pointer, struct and union members of a "
@@ -742,9 +924,25 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
  */
 static void get_or_make(dt_cg_t *cg, uint32_t map, uint32_t key, int drop)
 {
-	int have = label(cg);
+	int have = label(cg), sp0 = cg->cg_sp;
+	bool agg = map >= DT_MAP_AGG(1) && map < DT_MAP_SOU(0);
 
-	emit_map(cg, R1, map);
+	/*
+	 * An aggregation's map is found in the array of maps of its shape, at
+	 * its id (dt_load.c, agg_outer), and kept on the stack for the calls.
+	 */
+	if (agg) {
+		emit_map(cg, R1, map);
+		emit(cg, KS_ST_MEM(BPF_W, FP, -8, (int32_t)(map - DT_MAP_AGG(0))));
+		emit(cg, KS_MOV64_REG(R2, FP));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, -8));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
+		push(cg, NULL);
+		emit(cg, KS_MOV64_REG(R1, R0));
+	} else {
+		emit_map(cg, R1, map);
+	}
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
@@ -752,17 +950,24 @@ static void get_or_make(dt_cg_t *cg, uint32_t map, uint32_t key, int drop)
 	emit_lookup0(cg, DT_MAP_ZERO);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	emit(cg, KS_MOV64_REG(R3, R0));
-	emit_map(cg, R1, map);
+	if (agg)
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
+	else
+		emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
 	emit(cg, KS_CALL(BPF_FUNC_map_update_elem)); /* EEXIST: another CPU made it */
-	emit_map(cg, R1, map);
+	if (agg)
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
+	else
+		emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	place(cg, have);
+	cg->cg_sp = sp0; /* the slot is free again (nothing reads it after) */
 }
 
 /*
@@ -814,7 +1019,7 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 }
 
 static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
-		  const dt_type_t *t);
+		  const dt_type_t *t, bool wide);
 
 /*
  * For op=, ++ and --: keep the old value r0 at stack slot s_old, then
@@ -829,7 +1034,7 @@ static void new_value(dt_cg_t *cg, dt_tok_t op, const dt_type_t *t, const dt_nod
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
 	else
 		emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t);
+	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t, false);
 	emit(cg, KS_MOV64_REG(R0, R1));
 	normalize(cg, R0, t);
 }
@@ -973,7 +1178,9 @@ static void string_literal(dt_cg_t *cg, const char *s, size_t len)
  * r0 = a temporary (scratch address off) holding the user string at the
  * address in r0, R2 bytes at most (set_len: strsize); a bad address faults.
  */
-static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
+static void read_any(dt_cg_t *cg, int helper);
+
+static void string_from(dt_cg_t *cg, uint32_t off, bool set_len, bool any)
 {
 	int ok = label(cg);
 
@@ -983,12 +1190,20 @@ static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 	if (set_len)
 		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
-	emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
+	if (any)
+		read_any(cg, BPF_FUNC_probe_read_user_str);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user_str));
 	emit_to(cg, KS_JMP_IMM(BPF_JSGT, R0, 0, 0), ok);
 	fault(cg, DT_FLT_BADADDR, R9);
 	place(cg, ok);
 	emit(cg, KS_MOV64_REG(R0, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+}
+
+static void user_string(dt_cg_t *cg, uint32_t off, bool set_len)
+{
+	string_from(cg, off, set_len, false);
 }
 
 /*
@@ -1416,8 +1631,8 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n);
 static void str_operand(dt_cg_t *cg, dt_node_t *n)
 {
 	cg_expr(cg, n);
-	if (!is_string(n->dn_type))
-		user_string(cg, tmp_string(cg), true);
+	if (!is_string(n->dn_type)) /* scratch memory too: stringof(copyin(p, n)) */
+		string_from(cg, tmp_string(cg), true, may_scratch(n));
 }
 
 static void str_compare(dt_cg_t *cg, dt_node_t *n)
@@ -1446,11 +1661,23 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 	place(cg, done);
 }
 
-/* r1 = r1 op r0 for an arithmetic operator; the result's type is t. */
+/*
+ * r1 = r1 op r0 for an arithmetic operator; the result's type is t.  On the
+ * 64-bit registers, as DIF computes: the types choose signed or unsigned
+ * division and shift only; the result is narrowed to t unless wide (an
+ * operand of another operator, which computes on the 64 bits).
+ */
 static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
-		  const dt_type_t *t)
+		  const dt_type_t *t, bool wide)
 {
-	bool uns = cmp_unsigned(lt, rt);
+	/*
+	 * An assignment operator has its left operand's type, and DIF divides
+	 * by it (illumos dt_cook_op2 propagates it, K&R A7.17): int -1 /= 2u
+	 * is 0.  Other operators have the usual conversions' type.
+	 */
+	bool uns = dt_tok_is_assign(op) || op == T_INC || op == T_DEC
+		       ? dt_type_is_ptr(lt) || !dt_type_is_signed(lt)
+		       : cmp_unsigned(lt, rt);
 	const dt_type_t *rl = dt_type_resolve(lt);
 	size_t scale = dt_type_is_ptr(rl) && dt_type_is_int(rt) ? tsize(rl->dtt_ref) : 1;
 	int ok;
@@ -1481,7 +1708,6 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
 		fault(cg, DT_FLT_DIVZERO, -1);
 		place(cg, ok);
-		convert_pair(cg, lt, rt);
 		{
 			int alu = (op == T_SLASH || op == T_DIV_EQ) ? BPF_DIV : BPF_MOD;
 
@@ -1503,7 +1729,8 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		break;
 	default: cg_error(cg, NULL, "internal error: operator %s", dt_tok_name(op));
 	}
-	normalize(cg, R1, t);
+	if (!wide)
+		normalize(cg, R1, t);
 }
 
 static void compare(dt_cg_t *cg, dt_node_t *n)
@@ -1523,11 +1750,11 @@ static void compare(dt_cg_t *cg, dt_node_t *n)
 	case T_GT: jop = uns ? BPF_JGT : BPF_JSGT; break;
 	default: jop = uns ? BPF_JGE : BPF_JSGE; break;
 	}
-	cg_expr(cg, n->dn_left);
+	/* the 64-bit values, as DIF compares them: -1 == 0xffffffff is false */
+	cg_value(cg, n->dn_left, true);
 	push(cg, n);
-	cg_expr(cg, n->dn_right);
+	cg_value(cg, n->dn_right, true);
 	pop(cg, R1);
-	convert_pair(cg, n->dn_left->dn_type, n->dn_right->dn_type);
 	emit_to(cg, KS_JMP_REG(jop, R1, R0, 0), yes);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	jump(cg, done);
@@ -1542,12 +1769,95 @@ static bool is_global_int(const lval_t *lv)
 	       (!lv->lv_var->v_sou || lv->lv_member);
 }
 
+/* Is n memory a pointer designates (*p, p->m, p[i]), not a variable? */
+static bool is_memory(const dt_node_t *n)
+{
+	const dt_node_t *l = n->dn_left;
+
+	if (n->dn_kind == DT_N_UNARY && n->dn_op == T_STAR)
+		return true;
+	if (n->dn_kind == DT_N_MEMBER && n->dn_op == T_ARROW)
+		return l->dn_kind != DT_N_SELF && l->dn_kind != DT_N_THIS &&
+		       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL &&
+			 l->dn_ident->di_kind == DT_IDENT_BUILTIN);
+	if (n->dn_kind == DT_N_MEMBER) /* (*p).m, p->a.b */
+		return is_memory(l);
+	return n->dn_kind == DT_N_INDEX &&
+	       !(n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) &&
+	       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL && l->dn_ident->di_func != NULL) &&
+	       (dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_PTR ||
+		(dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_ARRAY && is_memory(l)));
+}
+
+/* r0 = the address of the memory n designates (is_memory(n)). */
+static void mem_address(dt_cg_t *cg, dt_node_t *n)
+{
+	if (n->dn_kind == DT_N_UNARY) {
+		cg_expr(cg, n->dn_left);
+	} else if (n->dn_kind == DT_N_MEMBER) {
+		const dt_type_t *lt = dt_type_resolve(n->dn_left->dn_type);
+		const dt_type_t *st = n->dn_op == T_ARROW ? dt_type_resolve(lt->dtt_ref) : lt;
+		const dt_member_t *m = st != NULL ? dt_type_member(st, n->dn_name) : NULL;
+
+		if (m == NULL || m->dm_bits != 0)
+			cg_error(cg, n, "member %s: bit-fields in memory are not supported yet",
+				 n->dn_name);
+		if (n->dn_op == T_ARROW)
+			cg_expr(cg, n->dn_left);
+		else
+			mem_address(cg, n->dn_left);
+		if (m->dm_off != 0)
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
+	} else {
+		cg_expr(cg, n->dn_args);
+		push(cg, n);
+		cg_expr(cg, n->dn_left);
+		pop(cg, R1);
+		emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)tsize(n->dn_type)));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	}
+}
+
+/*
+ * *p = e, p->m = e, p[i] = e: a store into scratch memory this clause
+ * allocated, as illumos allows (dtrace_canstore); anywhere else is a bad
+ * address fault.  r0 = the value.
+ */
+static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs)
+{
+	const dt_type_t *t = target->dn_type;
+	size_t sz = tsize(t);
+	int16_t s_val;
+
+	if (op != T_ASSIGN || rhs == NULL)
+		cg_error(cg, n, "only = can store through a pointer yet");
+	if (!dt_type_is_scalar(t) || (target->dn_flags & DT_NF_BITFIELD) ||
+	    dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
+		cg_error(cg, n, "only integers and pointers can be stored through a pointer yet");
+	cg_expr(cg, rhs);
+	normalize(cg, R0, t);
+	push(cg, n);
+	s_val = slot_at(cg->cg_sp);
+	mem_address(cg, target);
+	emit(cg, KS_MOV64_IMM(R9, (int32_t)sz));
+	scratch_dest(cg);
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_val));
+	emit(cg, KS_STX_MEM(bpf_size(sz), R1, R0, 0));
+	pop(cg, R0);
+}
+
 /* Assignment, compound assignment, ++ and --; stmt: the value is not used. */
 static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
 		   bool post, bool stmt)
 {
-	lval_t lv = lvalue(cg, target);
+	lval_t lv;
 	const dt_type_t *t = target->dn_type;
+
+	if (is_memory(target)) {
+		memory_store(cg, n, target, op, rhs);
+		return;
+	}
+	lv = lvalue(cg, target);
 
 	/*
 	 * A global integer counted by a statement (x++, x += e): one atomic
@@ -1583,7 +1893,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		lv_load(cg, &lv);
 		emit(cg, KS_MOV64_REG(R1, R0));
 		pop(cg, R0);
-		arith(cg, op, t, rhs->dn_type, t);
+		arith(cg, op, t, rhs->dn_type, t, false);
 		emit(cg, KS_MOV64_REG(R0, R1));
 		lv_store(cg, &lv, n);
 		return;
@@ -1594,23 +1904,48 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		push(cg, n);
 	emit(cg, KS_MOV64_REG(R1, R0));
 	emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, t, t);
+	arith(cg, op, t, t, t, false);
 	emit(cg, KS_MOV64_REG(R0, R1));
 	lv_store(cg, &lv, n);
 	if (post)
 		pop(cg, R0);
 }
 
+/* A folded constant as its type holds it (folding keeps 64 bits, as DIF). */
+static uint64_t narrow_const(const dt_type_t *t, uint64_t v)
+{
+	size_t sz = tsize(t);
+
+	if (t == NULL || !dt_type_is_int(t) || sz == 0 || sz >= 8)
+		return v;
+	if (dt_type_is_signed(t))
+		return (uint64_t)((int64_t)(v << (64 - 8 * sz)) >> (64 - 8 * sz));
+	return v & ((1ULL << (8 * sz)) - 1);
+}
+
+/* r0 = the value of n, normalised to its type */
 static void cg_expr(dt_cg_t *cg, dt_node_t *n)
+{
+	cg_value(cg, n, false);
+}
+
+/*
+ * r0 = the value of n; wide: an arithmetic result may keep the 64 bits it
+ * was computed in (for an operand of an arithmetic operator or comparison:
+ * DIF narrows a value only when it is stored, loaded, cast or recorded).
+ */
+static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 {
 	const dt_type_t *t = n->dn_type;
 
 	if ((n->dn_flags & DT_NF_CONST) && n->dn_kind != DT_N_STRING) {
-		emit_imm64(cg, R0, n->dn_value);
+		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
 		return;
 	}
 	switch (n->dn_kind) {
-	case DT_N_INT: emit_imm64(cg, R0, n->dn_value); return;
+	case DT_N_INT:
+		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
+		return;
 	case DT_N_STRING: string_literal(cg, n->dn_string, n->dn_strlen); return;
 	case DT_N_IDENT:
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_BUILTIN) {
@@ -1647,13 +1982,24 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			    dt_type_resolve(dt_type_resolve(n->dn_left->dn_type)->dtt_ref);
 
 			m = dt_type_member(st, n->dn_name);
-			if (m == NULL || m->dm_bits != 0 || !dt_type_is_scalar(m->dm_type))
+			if (m == NULL || m->dm_bits != 0 ||
+			    (!dt_type_is_scalar(m->dm_type) && !is_float(m->dm_type)))
 				cg_error(cg, n, "member %s: only scalar members can be read yet",
 					 n->dn_name);
 			cg_expr(cg, n->dn_left);
 			if (m->dm_off != 0)
 				emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)m->dm_off));
-			load_value(cg, m->dm_type);
+			load_value_at(cg, m->dm_type, n->dn_left);
+			return;
+		}
+		if (is_memory(n)) { /* (*p).m, p->a.b: memory */
+			if (!dt_type_is_scalar(t) && !is_float(t))
+				cg_error(cg, n,
+					 "member %s: a struct or union in memory is used by its "
+					 "members only",
+					 n->dn_name);
+			mem_address(cg, n);
+			load_value_at(cg, t, n);
 			return;
 		}
 		{ /* v.m: a member of a struct variable */
@@ -1688,7 +2034,7 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			pop(cg, R1);
 			emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)tsize(t)));
 			emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
-			load_value(cg, t);
+			load_value_at(cg, t, n);
 			return;
 		}
 		if (is_string(n->dn_left->dn_type)) { /* s[i]: a char, 0 past the end */
@@ -1705,15 +2051,17 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 	case DT_N_UNARY:
 		switch (n->dn_op) {
 		case T_MINUS:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			emit(cg, KS_ALU64_IMM(BPF_NEG, R0, 0));
-			normalize(cg, R0, t);
+			if (!wide || !dt_type_is_signed(t)) /* as the folding: unsigned is cut */
+				normalize(cg, R0, t);
 			return;
-		case T_PLUS: cg_expr(cg, n->dn_left); return;
+		case T_PLUS: cg_value(cg, n->dn_left, wide); return;
 		case T_TILDE:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			emit(cg, KS_ALU64_IMM(BPF_XOR, R0, -1));
-			normalize(cg, R0, t);
+			if (!wide || !dt_type_is_signed(t))
+				normalize(cg, R0, t);
 			return;
 		case T_BANG: {
 			int z = label(cg), done = label(cg);
@@ -1728,10 +2076,10 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			return;
 		}
 		case T_STAR:
-			if (!dt_type_is_scalar(t))
+			if (!dt_type_is_scalar(t) && !is_float(t))
 				cg_error(cg, n, "only scalars can be read through a pointer yet");
 			cg_expr(cg, n->dn_left);
-			load_value(cg, t);
+			load_value_at(cg, t, n->dn_left);
 			return;
 		case T_INC:
 		case T_DEC: assign(cg, n, n->dn_left, n->dn_op, NULL, false, false); return;
@@ -1787,11 +2135,11 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 			cg_expr(cg, n->dn_right);
 			return;
 		default:
-			cg_expr(cg, n->dn_left);
+			cg_value(cg, n->dn_left, true);
 			push(cg, n);
-			cg_expr(cg, n->dn_right);
+			cg_value(cg, n->dn_right, true);
 			pop(cg, R1);
-			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t);
+			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t, wide);
 			emit(cg, KS_MOV64_REG(R0, R1));
 			return;
 		}
@@ -1808,11 +2156,11 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		return;
 	}
 	case DT_N_CAST:
-		cg_expr(cg, n->dn_left);
 		if (is_string(t) && !is_string(n->dn_left->dn_type)) { /* as stringof */
-			user_string(cg, tmp_string(cg), true);
+			str_operand(cg, n->dn_left);
 			return;
 		}
+		cg_expr(cg, n->dn_left);
 		if (dt_type_is_int(t))
 			normalize(cg, R0, t);
 		return;
@@ -1820,11 +2168,10 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 		/*
 		 * illumos reads the string at the value (an integer or a
 		 * pointer) as an address, so stringof(42) faults at 0x2a; the
-		 * address space here is the traced process's.
+		 * address space here is the traced process's (or scratch
+		 * memory's: stringof(copyin(p, n))).
 		 */
-		cg_expr(cg, n->dn_left);
-		if (!is_string(n->dn_left->dn_type))
-			user_string(cg, tmp_string(cg), true);
+		str_operand(cg, n->dn_left);
 		return;
 	case DT_N_CALL: cg_call(cg, n); return;
 	default: cg_error(cg, n, "this expression is not supported in a program yet");
@@ -1846,15 +2193,19 @@ static void s_copyinstr(dt_cg_t *cg, dt_node_t *n, int arg)
 		user_string(cg, off, true);
 		return;
 	}
-	cg_expr(cg, a->dn_next);
-	push(cg, n);
 	cg_expr(cg, a);
+	push(cg, n);
+	cg_expr(cg, a->dn_next);
 	small = label(cg);
-	pop(cg, R2);
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1));
-	emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)len, 0), small);
-	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+	/* illumos: maxlen + 1 bytes if maxlen < strsize (unsigned), else strsize */
+	emit(cg, KS_MOV64_REG(R2, R0));
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)len));
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R2, (int32_t)len, 0), small);
+	emit(cg, KS_MOV64_REG(R0, R2));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R0, 1));
 	place(cg, small);
+	emit(cg, KS_MOV64_REG(R2, R0));
+	pop(cg, R0);
 	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
 	user_string(cg, off, false);
 }
@@ -2132,6 +2483,152 @@ static void s_byteorder(dt_cg_t *cg, dt_node_t *n, int bits)
 	emit(cg, KS_ENDIAN(BPF_TO_BE, R0, bits));
 }
 
+/* alloca(size): size bytes of scratch memory, for this clause (illumos: not zeroed) */
+static void s_alloca(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)arg;
+	cg_expr(cg, n->dn_args);
+	allocate(cg);
+	alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+}
+
+/*
+ * copyin(addr, size): size bytes of the process's memory at addr, copied
+ * into scratch memory allocated as alloca() does; r0 = where.  A bad
+ * address faults, giving it.
+ */
+static void s_copyin(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	uint32_t d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+	int16_t s_addr, s_off;
+	int ok = label(cg);
+
+	(void)arg;
+	cg_expr(cg, n->dn_args);
+	push(cg, n);
+	s_addr = slot_at(cg->cg_sp);
+	cg_expr(cg, n->dn_args->dn_next);
+	allocate(cg);
+	push(cg, n);
+	s_off = slot_at(cg->cg_sp);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(d)), d);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_addr));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_addr));
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_off));
+	alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	cg->cg_sp -= 2;
+}
+
+/*
+ * copyinto(addr, size, dest) and bcopy(src, dest, size): size bytes into
+ * dest, which must be scratch memory this clause allocated (illumos:
+ * dtrace_inscratch, else a bad address fault on dest).  copyinto reads
+ * the process's memory; bcopy reads scratch memory or the process's.
+ */
+static void s_copyto(dt_cg_t *cg, dt_node_t *n, int bcopy)
+{
+	dt_node_t *src = n->dn_args;
+	dt_node_t *dest = bcopy ? src->dn_next : src->dn_next->dn_next;
+	dt_node_t *size = bcopy ? src->dn_next->dn_next : src->dn_next;
+	int16_t s_src, s_size;
+	int ok = label(cg);
+
+	cg_expr(cg, src);
+	push(cg, n);
+	s_src = slot_at(cg->cg_sp);
+	cg_expr(cg, size);
+	push(cg, n);
+	s_size = slot_at(cg->cg_sp);
+	cg_expr(cg, dest);
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_size));
+	scratch_dest(cg);
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_src));
+	if (bcopy)
+		read_any(cg, BPF_FUNC_probe_read_user);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_src));
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	cg->cg_sp -= 2;
+}
+
+/* rand(): bpf_get_prandom_u32 as an int (illumos: a per-CPU generator of its own) */
+static void s_rand(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)n, (void)arg;
+	emit(cg, KS_CALL(BPF_FUNC_get_prandom_u32));
+	extend(cg, R0, 4, true);
+}
+
+#define PROGENY_DEPTH 64 /* the ancestors progenyof() looks at */
+
+/*
+ * progenyof(pid): is the current process pid or a descendant of it?  As
+ * illumos walks p_parent: the process, then each real_parent up to the
+ * idle task (pid 0, its own parent), at most PROGENY_DEPTH of them.
+ */
+static void s_progenyof(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	int loop = label(cg), yes = label(cg), no = label(cg), done = label(cg);
+	int16_t s_task, s_count;
+
+	(void)arg;
+	cg_expr(cg, n->dn_args);
+	if (cg->cg_sp + 2 > SLOT_MAX)
+		cg_limit(cg, n, "expression too deeply nested for the BPF stack");
+	s_task = slot_at(++cg->cg_sp);
+	s_count = slot_at(++cg->cg_sp);
+	extend(cg, R0, 4, true); /* a pid_t */
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_CALL(BPF_FUNC_get_current_task));
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_task)); /* the task */
+	emit(cg, KS_ST_MEM(BPF_DW, FP, s_count, 0));  /* the count */
+	place(cg, loop);
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, s_count));
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R1, PROGENY_DEPTH, 0), no);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, 1));
+	emit(cg, KS_STX_MEM(BPF_DW, FP, R1, s_count));
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_task));
+	add_toff(cg, R3, DT_TOFF_TGID);
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+	emit(cg, KS_MOV64_IMM(R2, 4));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), no);
+	emit(cg, KS_LDX_MEM(BPF_W, R1, FP, SLOT_TMP));
+	extend(cg, R1, 4, true);
+	emit_to(cg, KS_JMP_REG(BPF_JEQ, R1, R9, 0), yes);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), no); /* the idle task: the top */
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_task));
+	add_toff(cg, R3, DT_TOFF_REAL_PARENT);
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, s_task));
+	emit(cg, KS_MOV64_IMM(R2, 8));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), no);
+	jump(cg, loop);
+	place(cg, yes);
+	emit(cg, KS_MOV64_IMM(R0, 1));
+	jump(cg, done);
+	place(cg, no);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, done);
+	cg->cg_sp -= 2;
+}
+
 /* A subroutine's value in r0. */
 static void cg_call(dt_cg_t *cg, dt_node_t *n)
 {
@@ -2238,13 +2735,14 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 		const dt_type_t *t = id->di_keys[i];
 
 		if (is_string(t)) {
-			ag->ag_keys[i] = (dt_rec_t){ off, cg->cg_strsize, DT_RK_STR, false };
+			ag->ag_keys[i] = (dt_rec_t){ off, cg->cg_strsize, DT_RK_STR, false, false };
 			off += cg->cg_strsize;
 		} else if (dt_type_is_scalar(t)) {
 			size_t sz = tsize(t);
 
-			ag->ag_keys[i] = (dt_rec_t){ off, (uint32_t)(sz ? sz : 8), DT_RK_INT,
-						     dt_type_is_int(t) && dt_type_is_signed(t) };
+			ag->ag_keys[i] =
+			    (dt_rec_t){ off, (uint32_t)(sz ? sz : 8), DT_RK_INT,
+					dt_type_is_int(t) && dt_type_is_signed(t), false };
 			off += 8;
 		} else {
 			cg_error(cg, call, "@%s: keys of this type are not supported yet",
@@ -2522,7 +3020,7 @@ static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
 	cg->cg_recoff += (store + 7) & ~7u;
 	if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t), 8) != 0)
 		dt_cnomem(cg->cg_pcb);
-	st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign };
+	st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign, false };
 	return (int)off;
 }
 
@@ -2568,7 +3066,81 @@ static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
 
 	if (dt_grow(&st->st_acts, &st->st_actcap, (size_t)st->st_nacts, sizeof(dt_act_t), 8) != 0)
 		dt_cnomem(cg->cg_pcb);
-	st->st_acts[st->st_nacts++] = (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0, NULL, 0 };
+	st->st_acts[st->st_nacts++] =
+	    (dt_act_t){ kind, fmt, rec0, st->st_nrecs - rec0, NULL, 0, NULL };
+}
+
+/*
+ * Record a struct or union's bytes: a variable's (a dynamic one absent
+ * reads as zeros, as its members do) or memory's (*p, p->m: a bad address
+ * faults).  Of 1, 2, 4 or 8 bytes it is recorded as an integer of that
+ * size and printed as one, as illumos's dt_consume prints a record by its
+ * size alone; any other size as bytes (a string if they look like one,
+ * else a dump, as dt_print_bytes).
+ */
+static void record_sou(dt_cg_t *cg, dt_node_t *n)
+{
+	size_t sz = tsize(n->dn_type);
+	bool asint = sz == 1 || sz == 2 || sz == 4 || sz == 8;
+	int off, ok = label(cg);
+
+	if (sz == 0 || sz > 4096)
+		cg_limit(cg, n, "a traced struct or union must have 1 to 4096 bytes");
+	off = add_rec(cg, asint ? DT_RK_INT : DT_RK_BYTES, (uint32_t)sz, false);
+	if (asint)
+		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
+	if (is_memory(n)) { /* *p, p->m, (*p).m, p->a.b: the process's or scratch memory */
+		mem_address(cg, n);
+		emit(cg, KS_MOV64_REG(R9, R0));
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+		if (may_scratch(n))
+			read_any(cg, BPF_FUNC_probe_read_user);
+		else
+			emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+		fault(cg, DT_FLT_BADADDR, R9);
+		place(cg, ok);
+		return;
+	}
+	if (!names_variable(n)) {
+		cg_error(cg, n, "values of this type cannot be traced yet");
+		return;
+	}
+	{
+		lval_t lv = lvalue_of(cg, n);
+		const dt_var_t *v = lv.lv_var;
+
+		if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+			int base;
+			uint32_t at = var_place(cg, v, &base) + lv.lv_moff;
+
+			emit(cg, KS_MOV64_REG(R3, base));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R3, IMM(at)), at);
+		} else {
+			int have = label(cg);
+
+			dyn_key(cg, v, lv.lv_keys);
+			emit_map(cg, R1, dvar_map(v));
+			emit(cg, KS_MOV64_REG(R2, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+			emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+			emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+			emit_lookup0(cg, DT_MAP_ZERO); /* absent: its zeros */
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+			place(cg, have);
+			emit(cg, KS_MOV64_REG(R3, R0));
+			if (lv.lv_moff != 0)
+				emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)lv.lv_moff));
+		}
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+		place(cg, ok);
+	}
 }
 
 /* Record the value of n (in r0 after this) in the clause's record. */
@@ -2576,6 +3148,10 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *t = n->dn_type;
 
+	if (dt_type_is_sou(t)) {
+		record_sou(cg, n);
+		return;
+	}
 	cg_expr(cg, n);
 	if (is_string(t)) {
 		int off = add_rec(cg, DT_RK_STR, cg->cg_strsize, false);
@@ -2586,6 +3162,12 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 		int off = add_rec(cg, DT_RK_INT, (uint32_t)(sz ? sz : 8),
 				  dt_type_is_int(t) && dt_type_is_signed(t));
 
+		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
+	} else if (is_float(t)) {
+		/* a float's or double's bits, as illumos records them (its size) */
+		int off = add_rec(cg, DT_RK_INT, (uint32_t)tsize(t), false);
+
+		cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1].r_float = true;
 		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
 	} else {
 		cg_error(cg, n, "values of this type cannot be traced yet");
@@ -2602,13 +3184,54 @@ static void a_trace(dt_cg_t *cg, dt_node_t *s, int arg)
 	cg->cg_st->st_data = true;
 }
 
+/*
+ * The conversion character the format gives its argument i (from 0), or
+ * 0: widths and precisions given as * take an argument each.
+ */
+static char conv_of(const char *f, int i)
+{
+	int n = 0;
+
+	while ((f = strchr(f, '%')) != NULL) {
+		if (*++f == '%') {
+			f++;
+			continue;
+		}
+		for (; *f != '\0' && strchr("#0- +'", *f) != NULL; f++)
+			;
+		for (; *f == '*' || *f == '.' || *f == '?' || (*f >= '0' && *f <= '9'); f++)
+			if (*f == '*' && n++ == i)
+				return '*';
+		for (; *f != '\0' && strchr("hlLjzt", *f) != NULL; f++)
+			;
+		if (*f == '\0')
+			return 0;
+		if (n++ == i)
+			return *f;
+		f++;
+	}
+	return 0;
+}
+
 static void a_printf(dt_cg_t *cg, dt_node_t *s, int arg)
 {
-	int rec0 = cg->cg_st->st_nrecs;
+	int rec0 = cg->cg_st->st_nrecs, i = 0;
 
 	(void)arg;
-	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next)
+	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next, i++) {
+		char c = conv_of(s->dn_args->dn_string, i);
+
+		/* %s of a char pointer: the string it points to, as stringof() */
+		if ((c == 's' || c == 'S') && !is_string(a->dn_type) &&
+		    dt_type_is_ptr(a->dn_type)) {
+			int off = add_rec(cg, DT_RK_STR, cg->cg_strsize, false);
+
+			str_operand(cg, a);
+			copy_string(cg, R8, (uint32_t)off);
+			continue;
+		}
 		record_value(cg, a);
+	}
 	add_act(cg, DT_A_PRINTF, s->dn_args->dn_string, rec0);
 	cg->cg_st->st_data = true;
 }
@@ -2631,6 +3254,11 @@ static void a_exit(dt_cg_t *cg, dt_node_t *s, int arg)
 	cg->cg_st->st_data = true;
 }
 
+/*
+ * tracemem(addr, size[, dsize]): size bytes recorded; the consumer prints
+ * dsize of them (illumos' DTRACEACT_TRACEMEM_DYNSIZE record: all of them
+ * when dsize is 0 or more than size).
+ */
 static void a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 {
 	dt_node_t *sz = s->dn_args->dn_next;
@@ -2639,6 +3267,10 @@ static void a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 	(void)arg;
 	if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 || sz->dn_value > 4096)
 		cg_limit(cg, sz, "tracemem( ) needs a constant size from 1 to 4096");
+	if (sz->dn_next != NULL) {
+		cg_expr(cg, sz->dn_next);
+		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 8, false)));
+	}
 	cg_expr(cg, s->dn_args);
 	off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
 	emit(cg, KS_MOV64_REG(R9, R0));
@@ -2646,12 +3278,144 @@ static void a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 	emit(cg, KS_MOV64_REG(R1, R8));
 	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz->dn_value));
-	emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	if (may_scratch(s->dn_args))
+		read_any(cg, BPF_FUNC_probe_read_user);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
 	fault(cg, DT_FLT_BADADDR, R9);
 	place(cg, ok);
 	add_act(cg, DT_A_TRACEMEM, NULL, rec0);
 	cg->cg_st->st_data = true;
+}
+
+/*
+ * print(p), as Oracle's dtrace 2 has it: the pointer, then the bytes of
+ * what it points to (at most 4096), printed by its type by the consumer;
+ * a bad address faults.
+ */
+static void a_print(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	const dt_type_t *pt = dt_type_resolve(s->dn_args->dn_type);
+	const dt_type_t *t = pt != NULL ? pt->dtt_ref : NULL;
+	size_t sz = t != NULL ? dt_type_size(t) : 0;
+	int rec0 = cg->cg_st->st_nrecs, poff, off, ok = label(cg);
+
+	(void)arg;
+	if (sz == 0 || sz > 4096)
+		cg_limit(cg, s->dn_args, "print( ) can print 1 to 4096 bytes");
+	cg_expr(cg, s->dn_args);
+	poff = add_rec(cg, DT_RK_INT, 8, false);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)poff));
+	off = add_rec(cg, DT_RK_MEM, (uint32_t)sz, false);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	if (may_scratch(s->dn_args)) /* alloca()'d, as Oracle's tests print */
+		read_any(cg, BPF_FUNC_probe_read_user);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	add_act(cg, DT_A_PRINT, NULL, rec0);
+	cg->cg_st->st_acts[cg->cg_st->st_nacts - 1].a_type = t;
+	cg->cg_st->st_data = true;
+}
+
+/*
+ * raise(sig): the signal to the current thread, as illumos does when the
+ * probe's thread returns to user mode (bpf_send_signal_thread, at once);
+ * a signal out of 1..64 is an illegal operation.  stop(): SIGSTOP to the
+ * current process (illumos stops it).  Neither records anything.
+ */
+static void a_signal(dt_cg_t *cg, dt_node_t *s, int stop)
+{
+	int ok = label(cg), bad = label(cg);
+
+	if (stop) {
+		emit(cg, KS_MOV64_IMM(R1, 19)); /* SIGSTOP */
+		emit(cg, KS_CALL(BPF_FUNC_send_signal));
+	} else {
+		cg_expr(cg, s->dn_args);
+		emit_to(cg, KS_JMP_IMM(BPF_JSLT, R0, 1, 0), bad);
+		emit_to(cg, KS_JMP_IMM(BPF_JSLE, R0, 64, 0), ok);
+		place(cg, bad);
+		fault(cg, DT_FLT_ILLOP, -1);
+		place(cg, ok);
+		emit(cg, KS_MOV64_REG(R1, R0));
+		emit(cg, KS_CALL(BPF_FUNC_send_signal_thread));
+	}
+	cg->cg_st->st_destructive = true;
+}
+
+/*
+ * system(fmt, ...), freopen(fmt, ...): the values as printf records them;
+ * the consumer formats the string and runs the command (or reopens its
+ * output) when it reads the record, in order with the other output.
+ */
+static void a_consumer_fmt(dt_cg_t *cg, dt_node_t *s, int kind)
+{
+	int rec0 = cg->cg_st->st_nrecs;
+
+	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next)
+		record_value(cg, a);
+	add_act(cg, (dt_akind_t)kind, s->dn_args->dn_string, rec0);
+	cg->cg_st->st_data = true;
+	cg->cg_st->st_destructive = true;
+}
+
+/* ftruncate(): the consumer truncates its output file */
+static void a_ftruncate(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	(void)s, (void)arg;
+	add_act(cg, DT_A_FTRUNCATE, NULL, cg->cg_st->st_nrecs);
+	cg->cg_st->st_data = true;
+}
+
+/* setopt(name[, value]): the consumer sets the option when it reads the record */
+static void a_setopt(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int rec0 = cg->cg_st->st_nrecs;
+
+	(void)arg;
+	for (dt_node_t *a = s->dn_args; a != NULL; a = a->dn_next) {
+		if (!is_string(a->dn_type))
+			cg_error(cg, a, "setopt( ) takes strings");
+		record_value(cg, a);
+	}
+	add_act(cg, DT_A_SETOPT, NULL, rec0);
+	cg->cg_st->st_data = true;
+}
+
+/*
+ * copyout(), copyoutstr(): writing the process's memory needs
+ * bpf_probe_write_user, which a kernel in lockdown (integrity) refuses
+ * when the program loads: refused here rather than there.
+ */
+static void a_copyout(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	(void)arg;
+	cg_error(cg, s,
+		 "%s( ) is not supported yet: writing the process's memory needs "
+		 "bpf_probe_write_user, which kernels in lockdown refuse",
+		 s->dn_name);
+}
+
+/* chill(), breakpoint(), panic(): the kernel's, refused with what they would do */
+static void a_kernel_only(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	(void)arg;
+	cg_error(cg, s,
+		 "%s( ) is a kernel action (illumos: %s): it cannot be done from a BPF "
+		 "program",
+		 s->dn_name,
+		 s->dn_ident->di_func->db_id == DT_B_CHILL ? "spin the CPU for a time"
+		 : s->dn_ident->di_func->db_id == DT_B_PANIC
+		     ? "panic the system"
+		     : "stop the system in the kernel debugger");
 }
 
 static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
@@ -2685,6 +3449,187 @@ static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
 		return;
 	}
 	cg_expr(cg, s);
+}
+
+/* ---------------------------------------------------------------- speculations */
+
+/*
+ * A fault without an instruction offset: illumos sets CPU_DTRACE_ILLOP
+ * outside DIF for a speculation id above nspec, and dtrace(1) then prints
+ * no "at DIF offset" (dt_handle_err: offset -1).
+ */
+static void fault_nopc(dt_cg_t *cg, int kind)
+{
+	size_t at = here(cg);
+
+	fault(cg, kind, -1);
+	if (!cg->cg_fr->fr_oom && at + 1 < cg->cg_fr->fr_len)
+		cg->cg_fr->fr_insns[at + 1].imm = (int32_t)DT_ERR_NOPC; /* dt_frag_fault's er_pc */
+}
+
+/* r0 = dt_spec's value (every slot), or a jump to none (r1-r5 clobbered). */
+static void spec_slots(dt_cg_t *cg, int none)
+{
+	emit_lookup0(cg, DT_MAP_SPEC);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+}
+
+/*
+ * The speculation id in r0, as illumos's dtrace_speculation_buffer takes
+ * it: 0 (a speculation() that failed) jumps to none, silently; above nspec
+ * is an illegal operation.  Then r9 = its slot's offset ((id - 1) * 8),
+ * r0 = the slot's address and r1 = the slot, whose state must be ACTIVE
+ * (else none).
+ */
+static void spec_active(dt_cg_t *cg, int none)
+{
+	int ok = label(cg);
+
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), none);
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_ALU64_IMM(BPF_SUB, R9, 1)); /* 0 .. nspec - 1, checked so for the verifier */
+	emit_to(cg, KS_JMP_IMM(BPF_JLT, R9, 0, 0), ok);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	fault_nopc(cg, DT_FLT_ILLOP);
+	place(cg, ok);
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R9, 3));
+	spec_slots(cg, none);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R9));
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, 0));
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, 0xff));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R2, DT_SPEC_ACTIVE, 0), none);
+}
+
+/* r1 = the tag of the speculation whose slot is in r1 and offset in r9 (DT_SPEC_TAG). */
+static void spec_tag(dt_cg_t *cg)
+{
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R1, 8));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 0xffff));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R1, 16));
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R2, 3));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, 1)); /* the id */
+	emit(cg, KS_ALU64_REG(BPF_OR, R1, R2));
+}
+
+/*
+ * speculation(), as illumos's dtrace_speculation: the first INACTIVE slot
+ * becomes ACTIVE (compare and exchange, its generation one more) and its
+ * id, from 1, is the value; none: 0, and a failure counted, "busy" if a
+ * slot is being committed or discarded (the consumer has not cleaned it
+ * yet), else "unavailable".  The loop, bounded by nspec, has one test
+ * whose outcome the verifier cannot know, the exchange, and it jumps back
+ * on failure: the verifier follows the taken slot to the end of the
+ * program before it tries the next, so it keeps one pending branch, not
+ * one per slot.  Busy is gathered without a branch: state bit 1 is set in
+ * COMMITTING and DISCARDING only.
+ */
+static void s_speculation(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	int loop = label(cg), next = label(cg), fail = label(cg), unavail = label(cg);
+	int zero = label(cg), done = label(cg);
+	uint64_t nspec = dt_option_get(cg->cg_pcb->pcb_hdl, "nspec", 1);
+
+	uint32_t id = tmp_string(cg);
+
+	(void)arg;
+	if (nspec > DT_SPEC_MAX) /* dtrace_go refuses it too, if raised after compiling */
+		cg_limit(cg, n, "nspec is %llu: speculation( ) looks at every slot, at most %u",
+			 (unsigned long long)nspec, DT_SPEC_MAX);
+	if (++cg->cg_ps->ps_specsites * nspec > DT_SPEC_WALK)
+		cg_limit(cg, n,
+			 "%u speculation( ) calls with nspec %llu: the verifier would walk more "
+			 "than %u slots",
+			 cg->cg_ps->ps_specsites, (unsigned long long)nspec, DT_SPEC_WALK);
+	spec_slots(cg, zero);
+	emit(cg, KS_MOV64_REG(R1, R0));
+	emit(cg, KS_MOV64_IMM(R3, 0)); /* busy */
+	emit(cg, KS_MOV64_IMM(R9, 0));
+	place(cg, loop);
+	emit_to(cg, KS_JMP_IMM(BPF_JGE, R9, 0, 0), fail);
+	dt_frag_reloc(cg->cg_fr, DT_RL_NSPEC, 0);
+	emit(cg, KS_MOV64_REG(R5, R9));
+	emit(cg, KS_ALU64_IMM(BPF_LSH, R5, 3));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R5, R1)); /* the slot */
+	emit(cg, KS_LDX_MEM(BPF_DW, R2, R5, 0));
+	emit(cg, KS_MOV64_REG(R4, R2));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R4, 1));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R4, 1));
+	emit(cg, KS_ALU64_REG(BPF_OR, R3, R4));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R2, -0x100)); /* expected: this generation, INACTIVE */
+	emit(cg, KS_MOV64_REG(R4, R2));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, 0x100 + DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R0, R2));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R5, R4, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R2, 0), next); /* not INACTIVE, or taken meanwhile */
+	/*
+	 * The id, through memory the verifier does not follow: as a known
+	 * constant it would differ at done for each slot, and the verifier
+	 * would walk the rest of the program once per slot taken.
+	 */
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R9, OFF(id)), id);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(id)), id);
+	jump(cg, done);
+	place(cg, next);
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+	jump(cg, loop);
+	place(cg, fail);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R3, 0, 0), unavail);
+	count_drop(cg, DT_DROP_SPECBUSY);
+	jump(cg, zero);
+	place(cg, unavail);
+	count_drop(cg, DT_DROP_SPECUNAVAIL);
+	place(cg, zero);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	place(cg, done);
+}
+
+/*
+ * speculate(id): the clause's record goes to the speculation, its tag in
+ * the record's header; a speculation that is not ACTIVE (0, committed,
+ * discarded) takes nothing and the record is not sent (cg_clause).
+ */
+static void a_speculate(dt_cg_t *cg, dt_node_t *s, int arg)
+{
+	int none = label(cg);
+
+	(void)arg;
+	cg_expr(cg, s->dn_args);
+	spec_active(cg, none);
+	spec_tag(cg);
+	emit(cg, KS_STX_MEM(BPF_W, R8, R1, 4));
+	place(cg, none);
+	cg->cg_st->st_spec = true;
+}
+
+/*
+ * commit(id), discard(id) (kind: DT_A_COMMIT, DT_A_DISCARD): an ACTIVE
+ * speculation becomes COMMITTING or DISCARDING and the record carries its
+ * tag, for the consumer to print or drop what it holds; anything else
+ * records 0 and does nothing, as dtrace_speculation_commit and _discard.
+ */
+static void a_commit(dt_cg_t *cg, dt_node_t *s, int kind)
+{
+	int none = label(cg), rec0 = cg->cg_st->st_nrecs, off;
+	int to = kind == DT_A_COMMIT ? DT_SPEC_COMMITTING : DT_SPEC_DISCARDING;
+
+	cg_expr(cg, s->dn_args);
+	off = add_rec(cg, DT_RK_INT, 4, false);
+	emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
+	spec_active(cg, none);
+	emit(cg, KS_MOV64_REG(R2, R1));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R2, to - DT_SPEC_ACTIVE));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_MOV64_REG(R0, R1));
+	emit(cg, KS_ATOMIC_CMPXCHG64(R3, R2, 0));
+	emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R1, 0), none); /* another CPU's commit or discard won */
+	spec_tag(cg);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R1, (int16_t)off));
+	place(cg, none);
+	add_act(cg, (dt_akind_t)kind, NULL, rec0);
+	cg->cg_st->st_data = true;
 }
 
 /* ---------------------------------------------------------------- clauses */
@@ -2728,6 +3673,23 @@ static void fault_block(dt_cg_t *cg)
 	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_ERROR });
 }
 
+/* Does the clause c (its predicate, its statements) call alloca() or copyin()? */
+static bool allocates(const dt_node_t *n)
+{
+	if (n == NULL)
+		return false;
+	if (n->dn_kind == DT_N_CALL && n->dn_ident != NULL && n->dn_ident->di_func != NULL &&
+	    (n->dn_ident->di_func->db_id == DT_B_ALLOCA ||
+	     n->dn_ident->di_func->db_id == DT_B_COPYIN))
+		return true;
+	if (allocates(n->dn_left) || allocates(n->dn_right) || allocates(n->dn_cond))
+		return true;
+	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
+		if (allocates(a))
+			return true;
+	return false;
+}
+
 static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 {
 	dt_node_t *c = st->st_clause;
@@ -2742,8 +3704,22 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	cg->cg_tmp = 0; /* temporaries live for one clause */
 	cg->cg_sp = 0;
 	cg->cg_loc = &c->dn_loc;
+	/*
+	 * The activity, again for each clause: an exit() in an earlier clause
+	 * of this firing ends it, as illumos' dtrace_probe checks the state's
+	 * activity before each ECB (exit() made it DRAINING).
+	 */
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R7, DT_ST_ACTIVITY));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R1, 0, 0), end);
+	dt_frag_reloc(cg->cg_fr, DT_RL_ACTIVITY, 0);
 	emit_rel(cg, KS_ST_MEM(BPF_W, R8, 0, 0), DT_RL_EPID, 0);
 	emit(cg, KS_ST_MEM(BPF_W, R8, 4, 0));
+	if (allocates(c)) { /* scratch memory lives for the clause */
+		uint32_t u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
+
+		(void)scratch_use(cg);
+		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(u), 0), u);
+	}
 	if (c->dn_cond != NULL) {
 		cg_expr(cg, c->dn_cond);
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), end);
@@ -2760,7 +3736,15 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	 * when quiet, nor when it aggregates (as DTrace: aggregating is its
 	 * output).  Whether it is quiet is the consumer's, known at load.
 	 */
-	if (st->st_data) {
+	if (st->st_spec) {
+		/* speculate(): to its speculation, or nowhere (tag 0: a_speculate) */
+		int skip = label(cg);
+
+		emit(cg, KS_LDX_MEM(BPF_W, R1, R8, 4));
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), skip);
+		emit_output(cg, 0, st->st_size);
+		place(cg, skip);
+	} else if (st->st_data) {
 		emit_output(cg, 0, st->st_size);
 		/*
 		 * exit(): nothing records from now on.  Only once the record that
@@ -2769,8 +3753,19 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 		 * and the consumer, never told, waited for ever).
 		 */
 		if (cg->cg_exits) {
+			/*
+			 * Not in END: illumos' exit() in COOLDOWN leaves the
+			 * activity, so END's later clauses run (and a later exit()
+			 * there gives the status).
+			 */
+			int keep = label(cg);
+
+			emit(cg, KS_MOV64_IMM(R1, 0));
+			dt_frag_reloc(cg->cg_fr, DT_RL_ACTIVITY, 0);
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, DT_ACTIVITY_ENDING, 0), keep);
 			emit(cg, KS_MOV64_IMM(R1, DT_ACTIVITY_DRAINING));
 			emit(cg, KS_STX_MEM(BPF_DW, R7, R1, DT_ST_ACTIVITY));
+			place(cg, keep);
 		}
 	} else if (!st->st_agg) { /* linking drops the output when the consumer is quiet */
 		size_t px = cg->cg_fr->fr_npx, from;
@@ -2801,11 +3796,13 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 /*
  * The prologue every probe's program starts with: the context, the state
  * and scratch values, the activity check; then the probe's clauses; then
- * the exit.
+ * the exit.  The checks jump to an exit before the clauses, not after
+ * them: a jump reaches 32767 instructions, and a probe's clauses together
+ * may be far more (the kernel takes a million).
  */
 static void cg_prologue(dt_cg_t *cg)
 {
-	int exit_l = label(cg);
+	int exit_l = label(cg), clauses = label(cg);
 
 	emit(cg, KS_MOV64_REG(R6, R1));
 	emit_lookup0(cg, DT_MAP_STATE);
@@ -2817,10 +3814,81 @@ static void cg_prologue(dt_cg_t *cg)
 	emit_lookup0(cg, DT_MAP_SCRATCH);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), exit_l);
 	emit(cg, KS_MOV64_REG(R8, R0));
-	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_CLAUSES });
+	jump(cg, clauses);
 	place(cg, exit_l);
 	emit(cg, KS_MOV64_IMM(R0, 0));
 	emit(cg, KS_EXIT());
+	place(cg, clauses);
+	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_CLAUSES });
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	emit(cg, KS_EXIT());
+}
+
+/*
+ * A probe's program holds its clauses, and the kernel loads a program of
+ * at most a million instructions (BPF_COMPLEXITY_LIMIT_INSNS).  Which
+ * probes a description matches is known when the program is enabled; the
+ * clauses that name the same description (as written) surely share one,
+ * so their sum is refused here, at the clause that crosses the limit.
+ * (The verifier has limits of its own, met before this one by code with
+ * many branches: it keeps at most 8192 of them pending on one path, about
+ * 2,300 aggregation updates.  Those it reports when the program loads.)
+ */
+#define DT_PROG_MAXINSNS 1000000
+
+typedef struct desc_size {
+	const char *ds_name;
+	size_t ds_len;
+	const dt_node_t *ds_clause;
+} desc_size_t;
+
+static int desc_cmp(const void *a, const void *b)
+{
+	const desc_size_t *x = a, *y = b;
+	int c = strcmp(x->ds_name, y->ds_name);
+
+	if (c != 0)
+		return c;
+	return x->ds_clause->dn_loc.off < y->ds_clause->dn_loc.off
+		   ? -1
+		   : x->ds_clause->dn_loc.off > y->ds_clause->dn_loc.off;
+}
+
+static void check_prog_sizes(dt_cg_t *cg, const dtrace_prog_t *pgp)
+{
+	size_t n = 0, k = 0, sum = 0;
+	desc_size_t *d;
+
+	for (int i = 0; i < pgp->dp_nstmts; i++)
+		for (const dt_node_t *p = pgp->dp_stmts[i].st_clause->dn_pdescs; p != NULL;
+		     p = p->dn_next)
+			n++;
+	if (n == 0 || (d = calloc(n, sizeof(*d))) == NULL)
+		return; /* without memory the kernel will say it */
+	for (int i = 0; i < pgp->dp_nstmts; i++)
+		for (const dt_node_t *p = pgp->dp_stmts[i].st_clause->dn_pdescs; p != NULL;
+		     p = p->dn_next)
+			d[k++] = (desc_size_t){ p->dn_name != NULL ? p->dn_name : "",
+						pgp->dp_stmts[i].st_code.fr_len,
+						pgp->dp_stmts[i].st_clause };
+	qsort(d, n, sizeof(*d), desc_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || strcmp(d[i].ds_name, d[i - 1].ds_name) != 0)
+			sum = cg->cg_ps->ps_prologue.fr_len;
+		sum += d[i].ds_len;
+		if (sum > DT_PROG_MAXINSNS) {
+			const dt_node_t *c = d[i].ds_clause;
+			const char *name = d[i].ds_name;
+
+			free(d);
+			cg_limit(
+			    cg, c,
+			    "the clauses for %s need %zu BPF instructions, more than the %d the "
+			    "kernel loads in one program",
+			    name, sum, DT_PROG_MAXINSNS);
+		}
+	}
+	free(d);
 }
 
 /* What the values need so far, within what BPF gives: else the clause that crossed it. */
@@ -2905,6 +3973,7 @@ void dt_cg_program(dt_pcb_t *pcb)
 			dt_cnomem(pcb);
 		check_size(&cg, c);
 	}
+	check_prog_sizes(&cg, pgp);
 }
 
 void dt_stmts_free(dtrace_prog_t *pgp)
@@ -3002,13 +4071,20 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_VTIMESTAMP] = { v_vtimestamp, 0 },
 	[DT_B_WALLTIMESTAMP] = { v_walltimestamp, 0 },
 	/* subroutines */
+	[DT_B_ALLOCA] = { s_alloca, 0 },
+	[DT_B_BCOPY] = { s_copyto, 1 },
+	[DT_B_COPYIN] = { s_copyin, 0 },
 	[DT_B_COPYINSTR] = { s_copyinstr, 0 },
+	[DT_B_COPYINTO] = { s_copyto, 0 },
 	[DT_B_HTONL] = { s_byteorder, 32 },
 	[DT_B_HTONLL] = { s_byteorder, 64 },
 	[DT_B_HTONS] = { s_byteorder, 16 },
 	[DT_B_NTOHL] = { s_byteorder, 32 },
 	[DT_B_NTOHLL] = { s_byteorder, 64 },
 	[DT_B_NTOHS] = { s_byteorder, 16 },
+	[DT_B_PROGENYOF] = { s_progenyof, 0 },
+	[DT_B_RAND] = { s_rand, 0 },
+	[DT_B_SPECULATION] = { s_speculation, 0 },
 	[DT_B_STRJOIN] = { s_strjoin, 0 },
 	[DT_B_STRLEN] = { s_strlen, 0 },
 	[DT_B_SUBSTR] = { s_substr, 0 },
@@ -3029,12 +4105,27 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_INET_NTOA6] = { s_inet, 1 },
 	[DT_B_INET_NTOP] = { s_inet, 2 },
 	/* actions */
+	[DT_B_BREAKPOINT] = { a_kernel_only, 0 },
+	[DT_B_CHILL] = { a_kernel_only, 0 },
 	[DT_B_CLEAR] = { a_agg, DT_A_CLEAR },
+	[DT_B_COMMIT] = { a_commit, DT_A_COMMIT },
+	[DT_B_COPYOUT] = { a_copyout, 0 },
+	[DT_B_COPYOUTSTR] = { a_copyout, 0 },
 	[DT_B_DENORMALIZE] = { a_agg, DT_A_DENORMALIZE },
+	[DT_B_DISCARD] = { a_commit, DT_A_DISCARD },
 	[DT_B_EXIT] = { a_exit, 0 },
+	[DT_B_FREOPEN] = { a_consumer_fmt, DT_A_FREOPEN },
+	[DT_B_FTRUNCATE] = { a_ftruncate, 0 },
 	[DT_B_NORMALIZE] = { a_agg, DT_A_NORMALIZE },
+	[DT_B_PRINT] = { a_print, 0 },
 	[DT_B_PRINTA] = { a_agg, DT_A_PRINTA },
+	[DT_B_PANIC] = { a_kernel_only, 0 },
 	[DT_B_PRINTF] = { a_printf, 0 },
+	[DT_B_RAISE] = { a_signal, 0 },
+	[DT_B_SETOPT] = { a_setopt, 0 },
+	[DT_B_SPECULATE] = { a_speculate, 0 },
+	[DT_B_STOP] = { a_signal, 1 },
+	[DT_B_SYSTEM] = { a_consumer_fmt, DT_A_SYSTEM },
 	[DT_B_TRACE] = { a_trace, 0 },
 	[DT_B_TRACEMEM] = { a_tracemem, 0 },
 	[DT_B_TRUNC] = { a_agg, DT_A_TRUNC },

@@ -9,6 +9,7 @@
  * constant arguments of their first use.  Errors carry DTrace's tags.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -799,39 +800,97 @@ static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_nod
 typedef struct fmt_conv {
 	char conv;
 	char len[3];
-	int star; /* '*' width and precision arguments before it */
+	int star;	 /* '*' width and precision arguments before it */
+	bool dynw, dynp; /* which: a '*' width, a '*' precision */
 } fmt_conv_t;
 
-/* Parse one conversion at f (after '%'); returns the character after it. */
+/*
+ * Parse one conversion at f (after '%'); returns the character after it.
+ * As illumos dt_printf_create: flags, digits, '*', '.' and length letters
+ * come in any order, and its messages, which carry no tag (it reports them
+ * with yywarn).  A width or precision above INT_MAX overflows its int (C
+ * leaves that undefined; printf cannot take it): refused here.
+ */
 static const char *parse_conv(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, int nconv,
 			      const char *f, fmt_conv_t *c)
 {
+	int dot = 0, digits = 0, n = 0;
+	bool dynw = false, dynp = false;
+
+	(void)fn;
 	memset(c, 0, sizeof(*c));
-	while (*f && strchr("#-+ 0'?", *f))
-		f++;
-	for (int part = 0; part < 2; part++) {
-		if (*f == '*') {
-			c->star++;
-			f++;
-		} else {
-			while (isdigit((unsigned char)*f))
-				f++;
+	for (;; f++) {
+		if (isdigit((unsigned char)*f)) {
+			uint64_t v = 0;
+
+			if (!dot && !digits && *f == '0')
+				continue;
+			for (; isdigit((unsigned char)*f); f++)
+				if ((v = v * 10 + (uint64_t)(*f - '0')) > INT_MAX)
+					dt_cerror(pcb, &fmt->dn_loc, "",
+						  "format conversion #%d has a %s larger than %d",
+						  nconv, dot ? "precision" : "width", INT_MAX);
+			f--;
+			digits++;
+			continue;
 		}
-		if (part == 0 && *f == '.')
-			f++;
-		else
-			break;
+		switch (*f) {
+		case '#':
+		case '+':
+		case '-':
+		case ' ':
+		case '\'':
+		case '?': continue;
+		case '*':
+			if (dot ? dynp : dynw) /* sic: illumos says "precision" for both */
+				dt_cerror(pcb, &fmt->dn_loc, "",
+					  "format conversion #%d has more than one '*' specified "
+					  "for the output precision",
+					  nconv);
+			if (dot)
+				dynp = c->dynp = true;
+			else
+				dynw = c->dynw = true;
+			c->star++;
+			continue;
+		case '.':
+			if (dot++ != 0)
+				dt_cerror(pcb, &fmt->dn_loc, "",
+					  "format conversion #%d has more than one '.' specified",
+					  nconv);
+			digits = 0;
+			continue;
+		case '$':
+			dt_cerror(pcb, &fmt->dn_loc, "",
+				  "format conversion #%d uses unsupported positional format (%%n$)",
+				  nconv);
+		case '%':
+			dt_cerror(
+			    pcb, &fmt->dn_loc, "",
+			    "format conversion #%d cannot be combined with other format flags: "
+			    "%%%%",
+			    nconv);
+		case '\0':
+			dt_cerror(pcb, &fmt->dn_loc, "",
+				  "format conversion #%d name expected before end of format string",
+				  nconv);
+		case 'h':
+		case 'l':
+		case 'L':
+		case 'j':
+		case 'z':
+		case 't':
+			if (n < 2)
+				c->len[n++] = *f;
+			continue;
+		default: break;
+		}
+		break;
 	}
-	for (int i = 0; i < 2 && *f && strchr("hlLjzt", *f); i++)
-		c->len[i] = *f++;
 	c->conv = *f;
-	if (c->conv == '\0')
-		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
-			  "%s( ) format conversion #%d is incomplete", fn, nconv);
 	if (c->conv != '@' && !strchr("diouxXcsSpaAeEfFgGkYT", c->conv))
-		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_FMT",
-			  "%s( ) format conversion #%d is undefined: %%%s%c", fn, nconv, c->len,
-			  isprint((unsigned char)c->conv) ? c->conv : '?');
+		dt_cerror(pcb, &fmt->dn_loc, "", "format conversion #%d is undefined: %%%s%c",
+			  nconv, c->len, isprint((unsigned char)c->conv) ? c->conv : '?');
 	return f + 1;
 }
 
@@ -863,8 +922,11 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 		f = parse_conv(pcb, fn, fmt, ++nconv, f, &c);
 		if (c.conv == '@') {
 			if (!printa)
-				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_AGG_CONV",
-					  "%%@ conversion is only allowed in printa( )");
+				dt_cerror(
+				    pcb, &fmt->dn_loc, "D_PRINTF_AGG_CONV",
+				    "%%@ conversion requires an aggregation and is not for use "
+				    "with %s( )",
+				    fn);
 			continue;
 		}
 		if (printa) {
@@ -886,11 +948,12 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 			continue;
 		}
 		for (int k = 0; k < c.star; k++, argn++) {
+			/* the width's argument first, as C and dt_printf_validate take them */
 			if (a == NULL)
 				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_DYN_PROTO",
-					  "%s( ) prototype mismatch: conversion #%d needs a width "
-					  "or precision argument",
-					  fn, nconv);
+					  "%s( ) prototype mismatch: conversion #%d (%%%s%c) is "
+					  "missing a corresponding \"%s\" argument",
+					  fn, nconv, c.len, c.conv, k == 0 && c.dynw ? "*" : ".*");
 			if (!dt_type_is_int(a->dn_type))
 				dt_cerror(
 				    pcb, &a->dn_loc, "D_PRINTF_DYN_TYPE",
@@ -900,9 +963,9 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 		}
 		if (a == NULL)
 			dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_PROTO",
-				  "%s( ) prototype mismatch: conversion #%d (%%%c) is missing a "
+				  "%s( ) prototype mismatch: conversion #%d (%%%s%c) is missing a "
 				  "corresponding value argument",
-				  fn, nconv, c.conv);
+				  fn, nconv, c.len, c.conv);
 		if (!conv_ok(c.conv, c.len, a->dn_type, a))
 			dt_cerror(
 			    pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
@@ -914,8 +977,9 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 	}
 	if (a != NULL && !printa)
 		dt_cerror(pcb, &a->dn_loc, "D_PRINTF_ARG_EXTRA",
-			  "%s( ) prototype mismatch: %d extra argument%s", fn, count_list(a),
-			  count_list(a) == 1 ? "" : "s");
+			  "%s( ) prototype mismatch: only %d arguments required by this format "
+			  "string",
+			  fn, argn - 2);
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -1151,6 +1215,30 @@ static void check_tracemem(dt_pcb_t *pcb, dt_node_t *n, int na, dt_cctx_t *acx)
 	}
 }
 
+static void check_proto(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int na, dt_cctx_t *acx);
+
+/*
+ * print(p): a pointer to something of a known, non-zero size, in the
+ * words of Oracle's dtrace 2 (D_PROTO_ARG, D_PRINT_SIZE).
+ */
+static void check_print(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int na, dt_cctx_t *acx)
+{
+	const dt_type_t *t;
+
+	check_proto(pcb, n, b, na, acx);
+	t = dt_type_resolve(n->dn_args->dn_type);
+	if (t == NULL || t->dtt_kind != DT_TK_PTR)
+		dt_cerror(pcb, &n->dn_args->dn_loc, "D_PROTO_ARG",
+			  "print( ) argument #1 is incompatible with prototype:\n"
+			  "\tprototype: void *\n\t argument: %s",
+			  tname(pcb, n->dn_args->dn_type));
+	if (dt_type_size(t->dtt_ref) == 0)
+		dt_cerror(pcb, &n->dn_args->dn_loc, "D_PRINT_SIZE",
+			  "print( ) argument #1 reference has type '%s' with size 0; cannot "
+			  "print( ) it.",
+			  tname(pcb, t->dtt_ref));
+}
+
 /* stack([frames]); ustack() and jstack() also take a string size */
 static void check_stack(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int na, dt_cctx_t *acx)
 {
@@ -1259,14 +1347,17 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		dt_cerror(pcb, &n->dn_loc, "D_AGG_FUNC",
 			  "%s( ) may only be used to assign an aggregation: @name = %s(...)", fn,
 			  fn);
-	if (b->db_kind == DB_ACTION && !cx->cc_stmt)
-		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
-			  "action %s( ) may not be used in an expression", fn);
-	/* stack(), func() and friends record data: a statement or an aggregation key */
-	if ((b->db_flags & (DB_F_STACK | DB_F_SYMADDR)) && !cx->cc_stmt && !cx->cc_aggkey)
+	/*
+	 * An action used as a value: illumos' dt_cg_node says so for every
+	 * function that is not a subroutine, naming its kind (dt_idkind_name:
+	 * an action is a "tracing function").  stack(), func() and friends
+	 * record data: a statement or an aggregation key.
+	 */
+	if ((b->db_kind == DB_ACTION && !cx->cc_stmt) ||
+	    ((b->db_flags & (DB_F_STACK | DB_F_SYMADDR)) && !cx->cc_stmt && !cx->cc_aggkey))
 		dt_cerror(pcb, &n->dn_loc, "D_CG_EXPR",
 			  "tracing function %s( ) may not be called from a D expression (D program "
-			  "context)",
+			  "context required)",
 			  fn);
 	acx.cc_stmt = acx.cc_lhs = acx.cc_aggkey = false;
 	switch (b->db_id) {
@@ -1281,6 +1372,7 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	case DT_B_NORMALIZE:
 	case DT_B_DENORMALIZE: check_aggaction(pcb, n, b, cx); break;
 	case DT_B_TRACEMEM: check_tracemem(pcb, n, na, &acx); break;
+	case DT_B_PRINT: check_print(pcb, n, b, na, &acx); break;
 	case DT_B_STACK:
 	case DT_B_USTACK:
 	case DT_B_JSTACK: check_stack(pcb, n, b, na, &acx); break;
@@ -1604,19 +1696,23 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 	if ((l->dn_flags & DT_NF_CONST) && (r->dn_flags & DT_NF_CONST) &&
 	    dt_type_is_int(l->dn_type) && dt_type_is_int(r->dn_type)) {
 		/*
-		 * C's usual arithmetic conversions first: -1 == 0xffffffff
-		 * compares two unsigned ints, and -1 / 2u divides 4294967295.
-		 * A shift converts each operand on its own (the left one gives
-		 * the type).
+		 * As DIF computes, and illumos' dt_node_op2 folds: on the 64-bit
+		 * values, the type (C's usual arithmetic conversions; for a
+		 * shift the left operand's) choosing only signed or unsigned
+		 * division, shift and comparison.  The result keeps its 64 bits
+		 * until it is stored, cast or recorded: (0x7fffffff + 1) / 2 is
+		 * 1073741824, and -1 == 0xffffffff is false (0xffffffffffffffff
+		 * against 0xffffffff).  A shift count is taken mod 64, as C's
+		 * shift of a register on x86-64 (illumos' folding and its DIF
+		 * emulator) and BPF's do.
 		 */
 		bool shift = n->dn_op == T_SHL || n->dn_op == T_SHR;
 		const dt_type_t *lt =
 		    shift ? promote(pcb, l->dn_type) : arith_type(pcb, l->dn_type, r->dn_type);
-		const dt_type_t *rt = shift ? promote(pcb, r->dn_type) : lt;
-		int64_t v = fold(pcb, n, truncate_to(lt, (int64_t)l->dn_value),
-				 truncate_to(rt, (int64_t)r->dn_value), !dt_type_is_signed(lt));
+		int64_t v = fold(pcb, n, (int64_t)l->dn_value, (int64_t)r->dn_value,
+				 !dt_type_is_signed(lt));
 
-		const_int(n, truncate_to(n->dn_type, v), n->dn_type);
+		const_int(n, v, n->dn_type);
 	} else if ((n->dn_op == T_SLASH || n->dn_op == T_PERCENT) && (r->dn_flags & DT_NF_CONST) &&
 		   r->dn_value == 0) {
 		dt_cerror(pcb, &n->dn_loc, "D_DIV_ZERO", "expression contains division by zero");
@@ -1660,7 +1756,14 @@ static void check_unary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			v = n->dn_op == T_MINUS	  ? (int64_t)(0 - (uint64_t)v)
 			    : n->dn_op == T_TILDE ? ~v
 						  : v;
-			const_int(n, truncate_to(n->dn_type, v), n->dn_type);
+			/*
+			 * 64 bits, as DIF computes; an unsigned result is cut to its
+			 * type's size, as illumos' dt_node_op1 does for a negation
+			 * (-1u is 4294967295, and ~0u too).
+			 */
+			if (!dt_type_is_signed(n->dn_type))
+				v = truncate_to(n->dn_type, v);
+			const_int(n, v, n->dn_type);
 		}
 		return;
 	case T_BANG:
@@ -2038,8 +2141,15 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 
 		check(pcb, n->dn_left, &sub);
 		from = dt_type_resolve(n->dn_left->dn_type);
-		/* C's scalar casts, plus (string) of a scalar, as stringof */
+		/*
+		 * C's scalar casts, plus (string) of a scalar, as stringof.  D
+		 * has no floating-point arithmetic, so no conversion to or from
+		 * float, double or long double (illumos: not dt_node_is_scalar)
+		 * but to its own type.
+		 */
 		if (dt_type_is_sou(to) || dt_type_is_sou(from) || to->dtt_kind == DT_TK_ARRAY ||
+		    ((to->dtt_kind == DT_TK_FLOAT || from->dtt_kind == DT_TK_FLOAT) &&
+		     !(to->dtt_kind == from->dtt_kind && to->dtt_size == from->dtt_size)) ||
 		    (dt_type_is_string(from) && !dt_type_is_string(to)) ||
 		    (dt_type_is_string(to) && !dt_type_is_string(from) && !dt_type_is_scalar(from)))
 			dt_cerror(pcb, &n->dn_loc, "D_CAST_INVAL",

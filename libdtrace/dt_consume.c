@@ -5,11 +5,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,7 +55,12 @@ int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg)
 
 /* ---------------------------------------------------------------- printing data */
 
-static bool printable_string(const char *c, size_t n)
+/*
+ * Do the bytes look like a string (dt_print_bytes)?  Printable characters
+ * (isprint, isspace, \b, \a), then a NUL or the end; for a struct's bytes
+ * (whole) only NULs after the first NUL too, as illumos checks.
+ */
+static bool printable_string(const char *c, size_t n, bool whole)
 {
 	size_t i;
 
@@ -62,17 +70,24 @@ static bool printable_string(const char *c, size_t n)
 		if (!isprint((unsigned char)c[i]) && !isspace((unsigned char)c[i]) &&
 		    c[i] != '\b' && c[i] != '\a')
 			return false;
+	for (; whole && i < n; i++)
+		if (c[i] != '\0')
+			return false;
 	return true;
 }
 
 /* dt_print_bytes: a string if it looks like one, else a hex dump. */
-static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw, int width)
+static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw, bool whole,
+			int width)
 {
-	if (!raw && printable_string(c, n)) {
+	if (!raw && printable_string(c, n, whole)) {
 		size_t len = strnlen(c, n);
 
+		/* a key of a packed or histogram aggregation has a positive width */
 		if (quiet)
 			fprintf(fp, "%.*s", (int)len, c);
+		else if (width >= 0 && len < n)
+			fprintf(fp, " %*.*s", width, (int)len, c);
 		else
 			fprintf(fp, "  %-*.*s", width < 0 ? -width : width, (int)len, c);
 		return;
@@ -105,6 +120,27 @@ static int64_t rec_int(const dt_rec_t *rec, const uint8_t *data)
 }
 
 /*
+ * pfprint_fp: a float's or a double's bits as the double printf takes (the
+ * checker lets only floating-point values reach %e %f %g).
+ */
+static double rec_double(const dt_rec_t *rec, const uint8_t *data)
+{
+	if (rec->r_float && rec->r_size == 4) {
+		float f;
+
+		memcpy(&f, data + rec->r_off, 4);
+		return (double)f;
+	}
+	if (rec->r_float) {
+		double d;
+
+		memcpy(&d, data + rec->r_off, 8);
+		return d;
+	}
+	return rec->r_signed ? (double)rec_int(rec, data) : (double)(uint64_t)rec_int(rec, data);
+}
+
+/*
  * A traced value or an aggregation key, as illumos's dt_print_datum: an
  * integer by its size, bytes as a string (strwidth columns) or a dump.
  */
@@ -114,7 +150,7 @@ void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool qui
 
 	if (rec->r_kind != DT_RK_INT) {
 		print_bytes(fp, (const char *)data + rec->r_off, rec->r_size, quiet,
-			    rec->r_kind == DT_RK_MEM, strwidth);
+			    rec->r_kind == DT_RK_MEM, rec->r_kind == DT_RK_BYTES, strwidth);
 		return;
 	}
 	v = rec_int(rec, data);
@@ -158,44 +194,87 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 			p += 2;
 			continue;
 		}
-		spec[sl++] = *p++;
-		while (*p != '\0' && strchr("#0- +'", *p) != NULL && sl < 8)
-			spec[sl++] = *p++;
-		if (*p == '*') {
-			if (ri < nrecs)
-				width = (int)rec_int(&recs[ri++], data);
-			have_w = true;
-			p++;
-		} else if (*p == '?') {
-			width = 16;
-			have_w = true;
-			p++;
-		} else {
-			while (isdigit((unsigned char)*p)) {
-				width = width * 10 + (*p++ - '0');
-				have_w = true;
+		/*
+		 * The conversion as illumos dt_printf_create reads it: flags,
+		 * digits, '*', '.' and length letters in any order (the last
+		 * '0' or '-' wins between the two), the digits after a '.'
+		 * the precision; dt_printf_format then writes the flags in a
+		 * fixed order, and a width or precision only when it is not 0.
+		 * A '*' precision below 0 is none, as C's printf takes it.
+		 */
+		{
+			bool alt = false, zpad = false, left = false, spos = false, group = false,
+			     space = false;
+			int dot = 0, digits = 0;
+
+			for (p++;; p++) {
+				if (isdigit((unsigned char)*p)) {
+					long long n = 0;
+
+					if (!dot && !digits && *p == '0') {
+						zpad = true;
+						left = false;
+						continue;
+					}
+					for (; isdigit((unsigned char)*p); p++)
+						if ((n = n * 10 + (*p - '0')) > INT_MAX)
+							n = INT_MAX; /* the compiler refuses more */
+					p--;
+					digits++;
+					if (dot)
+						prec = (int)n, have_p = true;
+					else
+						width = (int)n, have_w = true;
+					continue;
+				}
+				if (*p == '#')
+					alt = true;
+				else if (*p == '+')
+					spos = true;
+				else if (*p == '\'')
+					group = true;
+				else if (*p == ' ')
+					space = true;
+				else if (*p == '-')
+					left = true, zpad = false;
+				else if (*p == '?')
+					width = 16, have_w = true;
+				else if (*p == '.')
+					dot++, digits = 0, have_p = true,
+					       prec = prec < 0 ? 0 : prec;
+				else if (*p == '*' && dot) {
+					prec = ri < nrecs ? (int)rec_int(&recs[ri++], data) : 0;
+					if (prec < 0)
+						prec = 0, have_p = false;
+				} else if (*p == '*') {
+					width = ri < nrecs ? (int)rec_int(&recs[ri++], data) : 0;
+					have_w = true;
+					if (width < 0 && width != INT_MIN) /* C: a '-' flag */
+						left = true, zpad = false, width = -width;
+				} else if (*p != '\0' && strchr("hlLwjzt", *p) != NULL)
+					continue;
+				else
+					break;
 			}
+			spec[sl++] = '%';
+			if (alt)
+				spec[sl++] = '#';
+			if (zpad)
+				spec[sl++] = '0';
+			if (left)
+				spec[sl++] = '-';
+			if (spos)
+				spec[sl++] = '+';
+			if (group)
+				spec[sl++] = '\'';
+			if (space)
+				spec[sl++] = ' ';
 		}
-		if (*p == '.') {
-			p++;
-			prec = 0;
-			have_p = true;
-			if (*p == '*') {
-				if (ri < nrecs)
-					prec = (int)rec_int(&recs[ri++], data);
-				p++;
-			} else {
-				while (isdigit((unsigned char)*p))
-					prec = prec * 10 + (*p++ - '0');
-			}
-		}
-		while (*p != '\0' && strchr("hlLwjzt", *p) != NULL)
-			p++;
 		conv = *p != '\0' ? *p++ : 's';
 		spec[sl] = '\0';
-		if (have_w)
+		if (have_w && width != 0)
 			sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, "%d", width);
-		if (have_p)
+		if (have_p && prec > 0)
 			sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, ".%d", prec);
 		if (ri >= nrecs)
 			break;
@@ -238,9 +317,7 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		case 'g':
 		case 'G':
 			snprintf(spec + sl, sizeof(spec) - sl, "%c", conv);
-			fprintf(fp, spec,
-				rec->r_signed ? (double)rec_int(rec, data)
-					      : (double)(uint64_t)rec_int(rec, data));
+			fprintf(fp, spec, rec_double(rec, data));
 			break;
 		case 'Y': {
 			time_t t = (time_t)(rec_int(rec, data) / 1000000000LL);
@@ -283,6 +360,156 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 
 #pragma GCC diagnostic pop
 
+/* ---------------------------------------------------------------- print() */
+
+/*
+ * print(p) as Oracle's dtrace 2 prints it (its tests' expected output,
+ * test/unittest/print): "0xADDR = *", then the value with its type in
+ * parentheses, each line indented to the column where the data of a
+ * probe's line starts (44, after "CPU ID FUNCTION:NAME"), one more per
+ * level; members and elements that are all zeros are left out, a char
+ * array ends at its first NUL, an enum names its value.
+ */
+#define DT_PRINT_INDENT 44
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0)
+			return false;
+	return true;
+}
+
+/* The type as the parentheses spell it: "struct s", "union", "char [5]", "uint64_t". */
+static void print_tname(const dt_type_t *t, char *buf, size_t len)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+
+	if (t->dtt_kind == DT_TK_ARRAY ||
+	    (t->dtt_kind != DT_TK_TYPEDEF && r != NULL && r->dtt_kind == DT_TK_ARRAY)) {
+		char e[256];
+
+		print_tname(r->dtt_ref, e, sizeof(e));
+		snprintf(buf, len, "%s [%zu]", e, r->dtt_nelems);
+		return;
+	}
+	if ((t->dtt_kind == DT_TK_STRUCT || t->dtt_kind == DT_TK_UNION) &&
+	    (t->dtt_name == NULL || t->dtt_name[0] == '\0')) {
+		snprintf(buf, len, "%s", t->dtt_kind == DT_TK_STRUCT ? "struct" : "union");
+		return;
+	}
+	dt_type_name(t, buf, len);
+}
+
+static uint64_t load_uint(const uint8_t *p, size_t sz)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, sz < 8 ? sz : 8); /* little-endian: the low bytes first */
+	return v;
+}
+
+static void print_scalar(FILE *fp, const dt_type_t *t, const uint8_t *p)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+	size_t sz = dt_type_size(r);
+	uint64_t u = load_uint(p, sz);
+
+	if (r->dtt_kind == DT_TK_PTR) {
+		fprintf(fp, "0x%llx", (unsigned long long)u);
+		return;
+	}
+	if (r->dtt_kind == DT_TK_FLOAT) {
+		if (sz == 4) {
+			float f;
+
+			memcpy(&f, p, 4);
+			fprintf(fp, "%f", (double)f);
+		} else if (sz == 8) {
+			double d;
+
+			memcpy(&d, p, 8);
+			fprintf(fp, "%f", d);
+		} else {
+			fprintf(fp, "?");
+		}
+		return;
+	}
+	if (r->dtt_kind == DT_TK_ENUM) {
+		int64_t v = (int32_t)u;
+
+		for (const dt_member_t *e = r->dtt_tag != NULL ? r->dtt_tag->td_enums : NULL;
+		     e != NULL; e = e->dm_next)
+			if ((int64_t)e->dm_off == v) {
+				fputs(e->dm_name, fp);
+				return;
+			}
+		fprintf(fp, "%lld", (long long)v);
+		return;
+	}
+	if (r->dtt_name != NULL && sz == 1 && strcmp(r->dtt_name, "char") == 0 && isprint((int)u)) {
+		fprintf(fp, "'%c'", (int)u);
+		return;
+	}
+	if (r->dtt_flags & DT_TF_SIGNED) {
+		int64_t v = sz >= 8 ? (int64_t)u : (int64_t)(u << (64 - 8 * sz)) >> (64 - 8 * sz);
+
+		fprintf(fp, "%lld", (long long)v);
+	} else {
+		fprintf(fp, "%llu", (unsigned long long)u);
+	}
+}
+
+static void print_value(FILE *fp, const dt_type_t *t, const uint8_t *p, int depth, const char *name)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+	char tn[512];
+
+	print_tname(t, tn, sizeof(tn));
+	fprintf(fp, "%*s", DT_PRINT_INDENT + depth, "");
+	if (name != NULL)
+		fprintf(fp, ".%s = ", name);
+	fprintf(fp, "(%s)", tn);
+	if (r->dtt_kind == DT_TK_STRUCT || r->dtt_kind == DT_TK_UNION) {
+		fputs(" {\n", fp);
+		for (const dt_member_t *m = r->dtt_tag != NULL ? r->dtt_tag->td_members : NULL;
+		     m != NULL; m = m->dm_next) {
+			size_t msz = dt_type_size(m->dm_type);
+
+			if (m->dm_name == NULL || m->dm_bits != 0 || all_zero(p + m->dm_off, msz))
+				continue; /* padding, bit-fields (not printed), zeros */
+			print_value(fp, m->dm_type, p + m->dm_off, depth + 1, m->dm_name);
+		}
+		fprintf(fp, "%*s}", DT_PRINT_INDENT + depth, "");
+	} else if (r->dtt_kind == DT_TK_ARRAY) {
+		const dt_type_t *e = dt_type_resolve(r->dtt_ref);
+		size_t esz = dt_type_size(e);
+		bool chars = e->dtt_kind == DT_TK_INT && esz == 1 && e->dtt_name != NULL &&
+			     strcmp(e->dtt_name, "char") == 0;
+
+		fputs(" [\n", fp);
+		for (size_t i = 0; esz > 0 && i < r->dtt_nelems; i++) {
+			if (chars && p[i] == 0)
+				break;
+			if (all_zero(p + i * esz, esz))
+				continue;
+			print_value(fp, r->dtt_ref, p + i * esz, depth + 1, NULL);
+		}
+		fprintf(fp, "%*s]", DT_PRINT_INDENT + depth, "");
+	} else {
+		print_scalar(fp, t, p);
+	}
+	fputs(depth > 0 ? ",\n" : "\n", fp);
+}
+
+void dt_print_typed(FILE *fp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data)
+{
+	const dt_rec_t *pr = &recs[act->a_rec], *vr = &recs[act->a_rec + 1];
+
+	fprintf(fp, "0x%llx = *\n", (unsigned long long)rec_int(pr, data));
+	print_value(fp, act->a_type, data + vr->r_off, 0, NULL);
+}
+
 /* ---------------------------------------------------------------- records */
 
 static const char *fault_name(uint64_t f)
@@ -291,6 +518,7 @@ static const char *fault_name(uint64_t f)
 	case DT_FLT_BADADDR: return "invalid address";
 	case DT_FLT_DIVZERO: return "divide-by-zero";
 	case DT_FLT_ILLOP: return "illegal operation";
+	case DT_FLT_NOSCRATCH: return "out of scratch space";
 	default: return "unknown fault";
 	}
 }
@@ -299,7 +527,7 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 {
 	dt_run_t *r = dtp->dt_run;
 	const dtrace_probedesc_t *pd;
-	char details[40] = "", where[32];
+	char details[40] = "", where[32], offinfo[32] = "";
 
 	if (er->er_epid == 0 || er->er_epid > r->r_en.en_necbs)
 		return;
@@ -310,42 +538,149 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 		snprintf(where, sizeof(where), "predicate");
 	else
 		snprintf(where, sizeof(where), "action #%u", er->er_action);
+	if (er->er_pc != DT_ERR_NOPC) /* dt_handle_err: offset -1 prints none */
+		snprintf(offinfo, sizeof(offinfo), " at DIF offset %u", er->er_pc);
 	if (r->r_dr.dr_json)
 		dt_json_error(r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout, er, pd,
 			      fault_name(er->er_fault));
 	message(dtp->dt_errh, dtp->dt_errharg,
-		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s at DIF offset %u",
-		er->er_epid, pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
-		pd->dtpd_name, fault_name(er->er_fault), details, where, er->er_pc);
+		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s%s", er->er_epid,
+		pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+		fault_name(er->er_fault), details, where, offinfo);
 }
 
-static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
+/* ---------------------------------------------------------------- library actions */
+
+/* An error of an action the library does, as illumos' dt_handle_liberr words it. */
+static void liberr(dtrace_hdl_t *dtp, uint32_t epid, const dtrace_probedesc_t *pd, const char *what)
 {
-	dtrace_hdl_t *dtp = ctx;
-	dt_run_t *r = dtp->dt_run;
-	FILE *fp = r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout;
-	const uint8_t *d = data;
-	const dt_stmt_t *st;
-	const dtrace_probedesc_t *pd;
-	uint32_t epid;
+	message(dtp->dt_errh, dtp->dt_errharg,
+		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s", epid, pd->dtpd_id,
+		pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, what);
+}
 
-	if (size < 8)
-		return;
-	memcpy(&epid, d, 4);
-	if (epid == 0) {
-		dt_errrec_t er;
+/*
+ * The string system() and freopen() format, as printf would print it,
+ * cut at strsize - 1 bytes (illumos formats into a strsize buffer).  NULL
+ * when out of memory.
+ */
+static char *format_string(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs,
+			   const uint8_t *d)
+{
+	size_t strsize = dt_option_get(dtp, "strsize", 256), len = 0;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, &len);
 
-		if (size >= sizeof(er)) {
-			memcpy(&er, d, sizeof(er));
-			error_record(dtp, &er);
-		}
+	if (f == NULL)
+		return NULL;
+	dt_print_printf(f, act->a_fmt, act->a_nrecs > 0 ? &recs[act->a_rec] : NULL, act->a_nrecs,
+			d);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	if (strsize > 0 && len > strsize - 1)
+		buf[strsize - 1] = '\0';
+	return buf;
+}
+
+/*
+ * freopen(): the output goes to the file named from now on (appended to,
+ * as illumos opens it "a"); freopen("") puts the first output back.  The
+ * stream stays the same: its descriptor is made the file's (dup2), so a
+ * failure leaves the output as it was, which illumos gets with
+ * /dev/fd/N.
+ */
+static void reopen_output(dtrace_hdl_t *dtp, dt_drain_t *dr, FILE *fp, const char *name,
+			  uint32_t epid, const dtrace_probedesc_t *pd)
+{
+	int fd;
+
+	fflush(fp);
+	if (name[0] == '\0') {
+		if (dr->dr_saved_fd > 0)
+			(void)dup2(dr->dr_saved_fd, fileno(fp));
 		return;
 	}
-	if (epid > r->r_en.en_necbs)
+	if ((fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666)) < 0) {
+		char what[PATH_MAX + 128];
+
+		snprintf(what, sizeof(what), "couldn't freopen() \"%s\": %s", name,
+			 strerror(errno));
+		liberr(dtp, epid, pd, what);
 		return;
+	}
+	if (dr->dr_saved_fd <= 0 && (dr->dr_saved_fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 1)) < 0)
+		dr->dr_saved_fd = 0;
+	(void)dup2(fd, fileno(fp));
+	close(fd);
+}
+
+/* The options setopt() may not change while tracing: illumos' run-time ones. */
+static bool fixed_option(const char *name)
+{
+	static const char *const fixed[] = { "aggsize",	      "bufpolicy",   "bufresize",
+					     "bufsize",	      "cleanrate",   "cpu",
+					     "destructive",   "dynvarsize",  "jstackframes",
+					     "jstackstrsize", "nspec",	     "scratchsize",
+					     "specsize",      "stackframes", "statusrate",
+					     "strsize",	      "ustackframes" };
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (strcmp(fixed[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* setopt(name[, value]), as illumos' dt_setopt: a failure is a library error. */
+static void set_option(dtrace_hdl_t *dtp, dt_drain_t *dr, const dt_act_t *act, const dt_rec_t *recs,
+		       const uint8_t *d, uint32_t epid, const dtrace_probedesc_t *pd)
+{
+	const dt_rec_t *rn = &recs[act->a_rec];
+	char *name = strndup((const char *)d + rn->r_off, rn->r_size), *val = NULL;
+	int err = 0;
+
+	if (act->a_nrecs > 1)
+		val = strndup((const char *)d + recs[act->a_rec + 1].r_off,
+			      recs[act->a_rec + 1].r_size);
+	if (name == NULL || (act->a_nrecs > 1 && val == NULL)) {
+		dr->dr_error = ENOMEM;
+	} else if (fixed_option(name)) {
+		err = EDT_ACTIVE;
+	} else if (dt_option_set(dtp, name, val) != 0) {
+		err = dtrace_errno(dtp);
+	} else {
+		dr->dr_quiet = dt_option_get(dtp, "quiet", 0) != 0;
+	}
+	if (err != 0) {
+		char what[1024];
+
+		/* illumos' message ends with a newline of its own, before dtrace(1)'s */
+		snprintf(what, sizeof(what), "couldn't set option \"%s\" to \"%s\": %s\n", name,
+			 val != NULL ? val : "1", dtrace_errmsg(NULL, err));
+		liberr(dtp, epid, pd, what);
+	}
+	free(name);
+	free(val);
+}
+
+static void spec_ops(dtrace_hdl_t *dtp, const dt_stmt_t *st, const uint8_t *d);
+
+/*
+ * One record of a clause, printed (d holds its st_size bytes, epid valid);
+ * ops: then do its commits and discards (not for a speculative record,
+ * whose were done when it was read).
+ */
+static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
+{
+	dt_run_t *r = dtp->dt_run;
+	FILE *fp = r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout;
+	uint32_t epid;
+	const dt_stmt_t *st;
+	const dtrace_probedesc_t *pd;
+
+	memcpy(&epid, d, 4);
 	st = r->r_en.en_ecbs[epid - 1].e_stmt;
-	if (size < st->st_size)
-		return;
 	pd = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe];
 	if (r->r_dr.dr_json) {
 		if ((!r->r_dr.dr_quiet || dt_json_has_data(st)) &&
@@ -365,11 +700,53 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 
 		switch (act->a_kind) {
 		case DT_A_TRACE:
-		case DT_A_TRACEMEM:
 			if (r->r_dr.dr_json)
 				break;
 			dt_print_datum(fp, &st->st_recs[act->a_rec], d, r->r_dr.dr_quiet, -33);
 			break;
+		case DT_A_PRINT:
+			if (!r->r_dr.dr_json)
+				dt_print_typed(fp, act, st->st_recs, d);
+			break;
+		case DT_A_TRACEMEM: {
+			/* tracemem(a, size, dsize): dsize bytes, all when 0 or more than size */
+			dt_rec_t mem = st->st_recs[act->a_rec + act->a_nrecs - 1];
+			uint64_t dsize =
+			    act->a_nrecs > 1 ? (uint64_t)rec_int(&st->st_recs[act->a_rec], d) : 0;
+
+			if (r->r_dr.dr_json)
+				break;
+			if (dsize != 0 && dsize < mem.r_size)
+				mem.r_size = (uint32_t)dsize;
+			dt_print_datum(fp, &mem, d, r->r_dr.dr_quiet, -33);
+			break;
+		}
+		case DT_A_SYSTEM:
+		case DT_A_FREOPEN: {
+			char *s = format_string(dtp, act, st->st_recs, d);
+
+			if (s == NULL) {
+				r->r_dr.dr_error = ENOMEM;
+				break;
+			}
+			if (act->a_kind == DT_A_FREOPEN) {
+				reopen_output(dtp, &r->r_dr, fp, s, epid, pd);
+			} else {
+				/* what was printed before comes before the command's output */
+				fflush(fp);
+				fflush(stdout);
+				if (system(s) == -1)
+					r->r_dr.dr_error = errno;
+			}
+			free(s);
+			break;
+		}
+		case DT_A_FTRUNCATE:
+			fflush(fp);
+			if (ftruncate(fileno(fp), 0) == 0)
+				(void)fseeko(fp, 0, SEEK_SET);
+			break;
+		case DT_A_SETOPT: set_option(dtp, &r->r_dr, act, st->st_recs, d, epid, pd); break;
 		case DT_A_PRINTF:
 			if (r->r_dr.dr_json)
 				break;
@@ -389,36 +766,326 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 				r->r_dr.dr_error = dtrace_errno(dtp);
 			break;
 		case DT_A_EXIT:
-			if (!r->r_dr.dr_exited) {
-				r->r_dr.dr_exited = true;
-				r->r_dr.dr_exitval =
-				    (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
-				r->r_dr.dr_status = DTRACE_STATUS_EXITED;
-			}
+			/*
+			 * The last exit() record read gives the status, as dtrace(1)'s
+			 * chewrec sets g_status at each: END's exit(5) after exit(3)
+			 * is 5 (the kernel records an exit() in END, in COOLDOWN).
+			 */
+			r->r_dr.dr_exited = true;
+			r->r_dr.dr_exitval = (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
+			r->r_dr.dr_status = DTRACE_STATUS_EXITED;
 			break;
+		case DT_A_COMMIT:
+		case DT_A_DISCARD: break; /* after the record: spec_ops */
 		}
 	}
 	if (!r->r_dr.dr_quiet && !r->r_dr.dr_json)
 		fputc('\n', fp);
+	/* as illumos: the commit's own record, then what it commits */
+	if (ops)
+		spec_ops(dtp, st, d);
+}
+
+/* ---------------------------------------------------------------- speculations */
+
+/*
+ * The consumer's half of speculative tracing (the programs' half is in
+ * dt_cg.c, the slot states in dt_program.h).  A record whose header has a
+ * tag is held with its speculation, up to specsize bytes per CPU (beyond:
+ * a speculative drop); a commit() record prints what is held, in the order
+ * read, right after itself, and a discard() one frees it.  A record read
+ * after its speculation was closed (written on another CPU before the
+ * commit, read after it) is printed or dropped as the speculation was.
+ * Closed slots become INACTIVE when the consumer cleans, at cleanrate:
+ * until then speculation() finds them busy, as illumos's do until its
+ * cleaner has run.
+ */
+
+static dt_specbuf_t *spec_buf(dt_run_t *r, uint32_t tag)
+{
+	uint32_t id = tag & 0xffff;
+
+	if (r->r_dr.dr_spec == NULL || id == 0 || id > r->r_ld.ld_nspec)
+		return NULL;
+	return &r->r_dr.dr_spec[id - 1];
+}
+
+/* 0: the generation is not closed, else its DT_SB_* flags. */
+static uint32_t spec_closed(const dt_specbuf_t *sb, uint32_t gen)
+{
+	for (int i = 0; i < DT_SPEC_NCLOSED; i++)
+		if ((sb->sb_closed[i] & DT_SB_CLOSED) && (sb->sb_closed[i] & 0xffff) == gen)
+			return sb->sb_closed[i];
+	return 0;
+}
+
+static void spec_drop_held(dt_run_t *r, dt_specbuf_t *sb)
+{
+	for (dt_specrec_t *sr = sb->sb_head, *next; sr != NULL; sr = next) {
+		next = sr->sr_next;
+		free(sr);
+	}
+	sb->sb_head = NULL;
+	sb->sb_tail = &sb->sb_head;
+	if (sb->sb_bytes != NULL)
+		memset(sb->sb_bytes, 0, sizeof(uint64_t) * (size_t)r->r_ld.ld_ncpus);
+}
+
+/* commit() (or discard()) of the speculation tag names: print (or drop) what is held. */
+static void spec_close(dtrace_hdl_t *dtp, uint32_t tag, bool commit)
+{
+	dt_run_t *r = dtp->dt_run;
+	dt_specbuf_t *sb = spec_buf(r, tag);
+	uint32_t gen = tag >> 16;
+
+	if (sb == NULL || spec_closed(sb, gen) != 0)
+		return;
+	sb->sb_closed[sb->sb_nextclosed] = gen | DT_SB_CLOSED | (commit ? DT_SB_COMMITTED : 0);
+	sb->sb_nextclosed = (sb->sb_nextclosed + 1) % DT_SPEC_NCLOSED;
+	if (sb->sb_gen == gen) { /* else what is held is a later generation's */
+		if (commit)
+			for (dt_specrec_t *sr = sb->sb_head; sr != NULL; sr = sr->sr_next)
+				print_record(dtp, sr->sr_cpu, sr->sr_data, false);
+		spec_drop_held(r, sb);
+	}
+	sb->sb_clean = true;
+	sb->sb_orphan = 0;
+}
+
+static void spec_ops(dtrace_hdl_t *dtp, const dt_stmt_t *st, const uint8_t *d)
+{
+	for (int a = 0; a < st->st_nacts; a++) {
+		const dt_act_t *act = &st->st_acts[a];
+		uint32_t tag;
+
+		if (act->a_kind != DT_A_COMMIT && act->a_kind != DT_A_DISCARD)
+			continue;
+		tag = (uint32_t)rec_int(&st->st_recs[act->a_rec], d);
+		if (tag != 0)
+			spec_close(dtp, tag, act->a_kind == DT_A_COMMIT);
+	}
+}
+
+/* A speculative record (tag non-zero) of size bytes. */
+static void spec_record(dtrace_hdl_t *dtp, int cpu, const dt_stmt_t *st, const uint8_t *d,
+			uint32_t tag)
+{
+	uint32_t size = st->st_size;
+	dt_run_t *r = dtp->dt_run;
+	dt_specbuf_t *sb = spec_buf(r, tag);
+	uint32_t gen = tag >> 16, closed;
+	dt_specrec_t *sr;
+
+	/* a commit or discard after speculate() in the clause happened when it fired */
+	spec_ops(dtp, st, d);
+	if (sb == NULL || cpu < 0 || cpu >= r->r_ld.ld_ncpus)
+		return;
+	if ((closed = spec_closed(sb, gen)) != 0) {
+		if (closed & DT_SB_COMMITTED)
+			print_record(dtp, cpu, d, false);
+		return;
+	}
+	if (sb->sb_head != NULL && sb->sb_gen != gen) {
+		/* older than what is held: closed long ago, its closing forgotten */
+		if (((gen - sb->sb_gen) & 0xffff) >= 0x8000)
+			return;
+		spec_drop_held(r, sb); /* a generation never closed: cannot happen */
+	}
+	sb->sb_gen = gen;
+	if (sb->sb_bytes[cpu] + size > r->r_dr.dr_specsize) {
+		r->r_dr.dr_specdrops++;
+		return;
+	}
+	if ((sr = malloc(sizeof(*sr) + size)) == NULL) {
+		r->r_dr.dr_error = ENOMEM;
+		return;
+	}
+	sr->sr_next = NULL;
+	sr->sr_cpu = cpu;
+	memcpy(sr->sr_data, d, size);
+	*sb->sb_tail = sr;
+	sb->sb_tail = &sr->sr_next;
+	sb->sb_bytes[cpu] += size;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /*
- * Report what was lost since the last report, as dtrace(1) words it.  The
- * programs count drops per CPU and kind in dt_drops: records the principal
- * buffer had no room for (a perf LOST record is written only when a later
- * record fits, so the last drops of a run would go unreported), entries a
- * full aggregation refused, and dynamic variables that found no space
- * (reported for all CPUs together, as dtrace(1) does).
+ * Clean, at cleanrate: each closed slot becomes INACTIVE again, by
+ * compare-and-exchange on the mapped value (the programs never write a
+ * closed slot; the exchange keeps it so).  Scan, once a second (or at the
+ * end, final): a slot the programs left COMMITTING or DISCARDING whose
+ * record never came (the principal buffer was full, or the clause faulted
+ * after its commit()) is closed as it says once it is seen so at two
+ * scans, so that no speculation stays busy.
+ */
+static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
+{
+	dt_drain_t *dr = &r->r_dr;
+	uint64_t now = now_ns();
+	bool scan = final || now - dr->dr_lastscan >= 1000000000ULL;
+
+	if (dr->dr_spec == NULL || (!final && !scan && now - dr->dr_lastclean < dr->dr_cleanrate))
+		return;
+	dr->dr_lastclean = now;
+	if (scan)
+		dr->dr_lastscan = now;
+	for (uint32_t i = 0; i < r->r_ld.ld_nspec; i++) {
+		dt_specbuf_t *sb = &dr->dr_spec[i];
+		uint64_t v, inactive;
+		uint32_t st, gen;
+
+		if (!sb->sb_clean && !scan)
+			continue;
+		v = __atomic_load_n(&dr->dr_slots[i], __ATOMIC_ACQUIRE);
+		st = (uint32_t)DT_SPEC_STATE(v);
+		gen = (uint32_t)DT_SPEC_GEN(v);
+		if (st != DT_SPEC_COMMITTING && st != DT_SPEC_DISCARDING) {
+			sb->sb_orphan = 0;
+			sb->sb_clean = false;
+			continue;
+		}
+		if (spec_closed(sb, gen) == 0) {
+			if (!final && sb->sb_orphan != gen + 1) {
+				sb->sb_orphan = scan ? gen + 1 : 0;
+				continue;
+			}
+			spec_close(dtp, DT_SPEC_TAG(gen, i + 1), st == DT_SPEC_COMMITTING);
+		}
+		inactive = (v & ~(uint64_t)0xff) | DT_SPEC_INACTIVE;
+		(void)__atomic_compare_exchange_n(&dr->dr_slots[i], &v, inactive, false,
+						  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+		sb->sb_clean = false;
+	}
+}
+
+void dt_consume_spec_free(dt_run_t *r)
+{
+	if (r->r_dr.dr_spec == NULL)
+		return;
+	for (uint64_t i = 0; i < r->r_ld.ld_nspec; i++) {
+		spec_drop_held(r, &r->r_dr.dr_spec[i]);
+		free(r->r_dr.dr_spec[i].sb_bytes);
+	}
+	free(r->r_dr.dr_spec);
+	r->r_dr.dr_spec = NULL;
+	if (r->r_dr.dr_slots != NULL)
+		munmap(r->r_dr.dr_slots, r->r_dr.dr_slotsmap);
+	r->r_dr.dr_slots = NULL;
+}
+
+/* Whether a clause of the run speculates, commits or discards. */
+static bool uses_spec(const dt_run_t *r)
+{
+	for (int i = 0; i < r->r_en.en_nstmts; i++) {
+		const dt_stmt_t *st = r->r_en.en_stmts[i];
+
+		if (st->st_spec)
+			return true;
+		for (int a = 0; a < st->st_nacts; a++)
+			if (st->st_acts[a].a_kind == DT_A_COMMIT ||
+			    st->st_acts[a].a_kind == DT_A_DISCARD)
+				return true;
+	}
+	return false;
+}
+
+static int spec_open(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	dt_drain_t *dr = &r->r_dr;
+	long page = sysconf(_SC_PAGESIZE);
+
+	dr->dr_specsize = dt_option_get(dtp, "specsize", 32 << 10);  /* illumos's default */
+	dr->dr_cleanrate = dt_option_get(dtp, "cleanrate", 9900990); /* 101hz, as illumos */
+	if (dr->dr_cleanrate < 1000000)
+		dr->dr_cleanrate = 1000000;
+	if (r->r_ld.ld_nspec == 0 || !uses_spec(r))
+		return 0;
+	dr->dr_slotsmap =
+	    ((size_t)r->r_ld.ld_nspec * 8 + (size_t)page - 1) / (size_t)page * (size_t)page;
+	dr->dr_slots = mmap(NULL, dr->dr_slotsmap, PROT_READ | PROT_WRITE, MAP_SHARED,
+			    r->r_ld.ld_fd[DT_MAP_SPEC], 0);
+	if (dr->dr_slots == MAP_FAILED) {
+		dr->dr_slots = NULL;
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot map the speculations: %s",
+				     strerror(errno));
+	}
+	if ((dr->dr_spec = calloc(r->r_ld.ld_nspec, sizeof(*dr->dr_spec))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint64_t i = 0; i < r->r_ld.ld_nspec; i++) {
+		dt_specbuf_t *sb = &dr->dr_spec[i];
+
+		sb->sb_tail = &sb->sb_head;
+		if ((sb->sb_bytes = calloc((size_t)r->r_ld.ld_ncpus, sizeof(uint64_t))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	dr->dr_lastclean = dr->dr_lastscan = now_ns();
+	return 0;
+}
+
+static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
+{
+	dtrace_hdl_t *dtp = ctx;
+	dt_run_t *r = dtp->dt_run;
+	const uint8_t *d = data;
+	const dt_stmt_t *st;
+	uint32_t epid, tag;
+
+	if (size < 8)
+		return;
+	memcpy(&epid, d, 4);
+	if (epid == 0) {
+		dt_errrec_t er;
+
+		if (size >= sizeof(er)) {
+			memcpy(&er, d, sizeof(er));
+			error_record(dtp, &er);
+		}
+		return;
+	}
+	if (epid > r->r_en.en_necbs)
+		return;
+	st = r->r_en.en_ecbs[epid - 1].e_stmt;
+	if (size < st->st_size)
+		return;
+	memcpy(&tag, d + 4, 4);
+	if (tag != 0)
+		spec_record(dtp, cpu, st, d, tag);
+	else
+		print_record(dtp, cpu, d, true);
+}
+
+/*
+ * Report what was lost since the last report, as dtrace(1) words it
+ * (illumos dt_handle_cpudrop and dt_handle_status).  The programs count
+ * drops per CPU and kind in dt_drops: records the principal buffer had no
+ * room for (a perf LOST record is written only when a later record fits,
+ * so the last drops of a run would go unreported), entries a full
+ * aggregation refused, dynamic variables that found no space, and
+ * speculation() calls that failed; the last three are reported for all
+ * CPUs together, as dtrace(1) does, with the speculative drops (records
+ * beyond specsize, counted here) before the failed speculations.
  */
 static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	static const struct {
-		const char *what, *json;
+		const char *what, *suffix, *json;
 		bool per_cpu;
 	} kinds[DT_DROP_NKINDS] = {
-		[DT_DROP_PRINCIPAL] = { "", "principal", true },
-		[DT_DROP_AGG] = { "aggregation ", "aggregation", true },
-		[DT_DROP_DYN] = { "dynamic variable ", "dynamic", false },
+		[DT_DROP_PRINCIPAL] = { "drop", "", "principal", true },
+		[DT_DROP_AGG] = { "aggregation drop", "", "aggregation", true },
+		[DT_DROP_DYN] = { "dynamic variable drop", "", "dynamic", false },
+		[DT_DROP_SPECBUSY] = { "failed speculation", " (available buffer(s) still busy)",
+				       "speculation_busy", false },
+		[DT_DROP_SPECUNAVAIL] = { "failed speculation",
+					  " (no speculative buffer available)",
+					  "speculation_unavailable", false },
 	};
 	FILE *fp = r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout;
 	size_t nv = (size_t)r->r_ld.ld_ncpus * DT_DROP_NKINDS;
@@ -436,6 +1103,15 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 	for (int k = 0; k < DT_DROP_NKINDS; k++) {
 		unsigned long long total = 0;
 
+		if (k == DT_DROP_SPECBUSY && r->r_dr.dr_specdrops > r->r_dr.dr_specdrops_seen) {
+			total = r->r_dr.dr_specdrops - r->r_dr.dr_specdrops_seen;
+			r->r_dr.dr_specdrops_seen = r->r_dr.dr_specdrops;
+			if (r->r_dr.dr_json)
+				dt_json_drop(fp, "speculative", -1, total);
+			message(dtp->dt_droph, dtp->dt_dropharg, "%llu speculative drop%s", total,
+				total > 1 ? "s" : "");
+			total = 0;
+		}
 		for (int cpu = 0; cpu < r->r_ld.ld_ncpus; cpu++) {
 			size_t i = (size_t)cpu * DT_DROP_NKINDS + (size_t)k;
 			unsigned long long n = now[i] - seen[i];
@@ -448,15 +1124,15 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 				continue;
 			if (r->r_dr.dr_json)
 				dt_json_drop(fp, kinds[k].json, cpu, n);
-			message(dtp->dt_droph, dtp->dt_dropharg, "%llu %sdrop%s on CPU %d", n,
+			message(dtp->dt_droph, dtp->dt_dropharg, "%llu %s%s on CPU %d", n,
 				kinds[k].what, n > 1 ? "s" : "", cpu);
 		}
 		if (kinds[k].per_cpu || total == 0)
 			continue;
 		if (r->r_dr.dr_json)
 			dt_json_drop(fp, kinds[k].json, -1, total);
-		message(dtp->dt_droph, dtp->dt_dropharg, "%llu %sdrop%s", total, kinds[k].what,
-			total > 1 ? "s" : "");
+		message(dtp->dt_droph, dtp->dt_dropharg, "%llu %s%s%s", total, kinds[k].what,
+			total > 1 ? "s" : "", kinds[k].suffix);
 	}
 }
 
@@ -468,6 +1144,16 @@ int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 	size_t pages = 1;
 	int err;
 
+	/*
+	 * illumos' kernel (dtrace_state_buffer) finds no 8-byte aligned size in
+	 * a bufsize under 8 and fails the go with ENOMEM; with 0 it makes no
+	 * principal buffer at all and drops every record.  A perf buffer is a
+	 * page at least, so both are refused here rather than traced into a
+	 * buffer the user did not ask for.
+	 */
+	if (bufsize < 8)
+		return dt_set_errno(dtp, ENOMEM);
+
 	/* the consumer's view of each aggregation: its map, normalize()'s factor */
 	if (r->r_en.en_naggs > 0 &&
 	    (dr->dr_aggs = calloc(r->r_en.en_naggs, sizeof(*dr->dr_aggs))) == NULL)
@@ -476,6 +1162,8 @@ int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 		dr->dr_aggs[i] =
 		    (dt_aggview_t){ r->r_en.en_aggs[i], r->r_ld.ld_aggfds[i], 1, false, NULL };
 	dr->dr_naggs = r->r_en.en_naggs;
+	if (spec_open(dtp, r) != 0)
+		return -1;
 	while (pages * 2 * (uint64_t)page <= bufsize) /* a power of two, bufsize at most */
 		pages *= 2;
 	/* no lost callback: the programs count what the buffers had no room for (dt_drops) */
@@ -498,6 +1186,12 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL)
 		return;
 	rate = dt_option_get(dtp, "switchrate", 1000000000ULL);
+	/* closed slots wait for the consumer to be free again: cleanrate then */
+	for (uint64_t i = 0; r->r_dr.dr_spec != NULL && i < r->r_ld.ld_nspec; i++)
+		if (r->r_dr.dr_spec[i].sb_clean && r->r_dr.dr_cleanrate < rate) {
+			rate = r->r_dr.dr_cleanrate;
+			break;
+		}
 	/* a target that exits is seen at once; a -c child is polled */
 	if (r->r_tg.tg_child && !r->r_tg.tg_exited && rate > 50000000ULL)
 		rate = 50000000ULL;
@@ -526,6 +1220,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 			      strerror(-err));
 		return DTRACE_WORKSTATUS_ERROR;
 	}
+	spec_clean(dtp, r, false);
 	report_drops(dtp, r);
 	if (fp != NULL)
 		fflush(fp);
@@ -542,6 +1237,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		r->r_dr.dr_end_drained = true;
 		if (ks_perfbuf_consume(r->r_dr.dr_pb) < 0)
 			return DTRACE_WORKSTATUS_ERROR;
+		spec_clean(dtp, r, true); /* commits whose records were lost: now */
 		report_drops(dtp, r);
 		if (fp != NULL)
 			fflush(fp);

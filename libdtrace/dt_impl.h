@@ -217,6 +217,7 @@ typedef struct dt_tagdef {
 	bool td_complete;
 	size_t td_size, td_align;
 	dt_member_t *td_members; /* struct and union */
+	dt_member_t *td_enums;	 /* enum: its enumerators in order, dm_off the value (int64_t) */
 	dt_loc_t td_loc;	 /* where it was defined */
 } dt_tagdef_t;
 
@@ -828,6 +829,7 @@ bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p);
 typedef struct dt_stapsdt_arg {
 	int sa_size; /* 1, 2, 4 or 8 bytes */
 	bool sa_signed;
+	bool sa_float;	      /* "4f@", "8f@": a float or double's bits (gcc's <sys/sdt.h>) */
 	char sa_operand[128]; /* "%rax", "-4(%rbp)", "$5", "sym+8(%rip)", ... */
 } dt_stapsdt_arg_t;
 

@@ -8,8 +8,9 @@
  *   {"type":"aggregation","name":A,"function":"count","keys":[...],"value":V}
  *     (quantizations: "buckets":[{"min":LO,"max":HI,"count":N}, ...], the
  *     non-empty buckets, null for an open end)
- *   {"type":"drop","kind":"principal"|"aggregation"|"dynamic","count":N[,"cpu":C]}
- *     (principal and aggregation drops are per CPU, dynamic ones not)
+ *   {"type":"drop","kind":"principal"|"aggregation"|"dynamic"|"speculative"|
+ *    "speculation_busy"|"speculation_unavailable","count":N[,"cpu":C]}
+ *     (principal and aggregation drops are per CPU, the others not)
  *   {"type":"error","epid":E,"id":ID,"provider":...,"fault":F,"address":A,
  *    "action":N,"offset":O}
  *
@@ -17,6 +18,7 @@
  * with any byte that is not valid UTF-8 written as \u00XX.
  */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "dt_run.h"
@@ -63,10 +65,28 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 {
 	const char *c = (const char *)data + rec->r_off;
 
+	if (rec->r_float) { /* a number; JSON has none for infinities and NaNs */
+		double d;
+
+		if (rec->r_size == 4) {
+			float f;
+
+			memcpy(&f, c, 4);
+			d = f;
+		} else {
+			memcpy(&d, c, 8);
+		}
+		if (isfinite(d))
+			fprintf(fp, "%.17g", d);
+		else
+			fputs("null", fp);
+		return;
+	}
 	switch (rec->r_kind) {
 	case DT_RK_INT: json_int(fp, rec, data); break;
 	case DT_RK_STR: dt_json_bytes(fp, c, strnlen(c, rec->r_size)); break;
 	case DT_RK_MEM:
+	case DT_RK_BYTES:
 		fputc('[', fp);
 		for (uint32_t i = 0; i < rec->r_size; i++)
 			fprintf(fp, "%s%u", i ? "," : "", (unsigned char)c[i]);
@@ -118,13 +138,24 @@ int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stm
 
 		switch (act->a_kind) {
 		case DT_A_TRACE:
-		case DT_A_TRACEMEM:
+		case DT_A_TRACEMEM: {
+			/* tracemem's memory is its last record (after a dynamic size) */
+			dt_rec_t rec = st->st_recs[act->a_rec + act->a_nrecs - 1];
+
+			if (act->a_kind == DT_A_TRACEMEM && act->a_nrecs > 1) {
+				int64_t dsize;
+
+				memcpy(&dsize, d + st->st_recs[act->a_rec].r_off, 8);
+				if (dsize != 0 && (uint64_t)dsize < rec.r_size)
+					rec.r_size = (uint32_t)dsize;
+			}
 			fprintf(fp, "%s{\"action\":\"%s\",\"value\":", first ? "" : ",",
 				act->a_kind == DT_A_TRACE ? "trace" : "tracemem");
-			dt_json_datum(fp, &st->st_recs[act->a_rec], d);
+			dt_json_datum(fp, &rec, d);
 			fputc('}', fp);
 			first = false;
 			break;
+		}
 		case DT_A_PRINTF:
 			if ((mf = open_memstream(&text, &len)) == NULL)
 				return -1;
@@ -165,5 +196,7 @@ void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd
 	dt_json_str(fp, fault);
 	if (er->er_fault == DT_FLT_BADADDR)
 		fprintf(fp, ",\"address\":%llu", (unsigned long long)er->er_addr);
-	fprintf(fp, ",\"action\":%u,\"offset\":%u}\n", er->er_action, er->er_pc);
+	/* a fault at no instruction (an illegal speculation id) has offset -1, as dtrace(1)'s */
+	fprintf(fp, ",\"action\":%u,\"offset\":%lld}\n", er->er_action,
+		er->er_pc == DT_ERR_NOPC ? -1LL : (long long)er->er_pc);
 }

@@ -61,10 +61,9 @@ static int map_fd(dt_link_t *lk, uint32_t map)
 		return map - DT_MAP_SOU(0) < r->r_ld.ld_nsoufds
 			   ? r->r_ld.ld_soufds[map - DT_MAP_SOU(0)]
 			   : -1;
+	/* an aggregation: the array of maps that holds its map (agg_outer) */
 	if (map >= DT_MAP_AGG(1) && map - DT_MAP_AGG(0) <= r->r_en.en_naggs)
-		return map - DT_MAP_AGG(0) <= r->r_ld.ld_naggfds
-			   ? r->r_ld.ld_aggfds[map - DT_MAP_AGG(1)]
-			   : -1;
+		return r->r_ld.ld_aggouter != NULL ? r->r_ld.ld_aggouter[map - DT_MAP_AGG(1)] : -1;
 	link_error(lk, EDT_ENABLING, "internal error: a program names an unknown map");
 }
 
@@ -101,6 +100,7 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, c
 		    (int32_t)dtp->dt_probes[ecb != NULL ? ecb->e_probe : lk->lk_probe].dtpd_id;
 		return;
 	case DT_RL_NCPUS: in->imm = r->r_ld.ld_ncpus; return;
+	case DT_RL_NSPEC: in->imm = (int32_t)r->r_ld.ld_nspec; return;
 	case DT_RL_TOFF:
 		if (r->r_ld.ld_off[0] ==
 		    -2) /* loading the kernel's BTF takes time: only when needed */

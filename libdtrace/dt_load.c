@@ -73,10 +73,17 @@ void dt_run_free(dtrace_hdl_t *dtp)
 			close(r->r_ld.ld_soufds[i]);
 	free(r->r_ld.ld_soufds);
 	free(r->r_dr.dr_drops_seen);
+	dt_consume_spec_free(r);
+	if (r->r_dr.dr_saved_fd > 0)
+		close(r->r_dr.dr_saved_fd);
 	for (uint32_t i = 0; i < r->r_ld.ld_naggfds; i++)
 		if (r->r_ld.ld_aggfds[i] >= 0)
 			close(r->r_ld.ld_aggfds[i]);
 	free(r->r_ld.ld_aggfds);
+	for (uint32_t i = 0; i < r->r_ld.ld_nouterfds; i++)
+		close(r->r_ld.ld_outerfds[i]);
+	free(r->r_ld.ld_outerfds);
+	free(r->r_ld.ld_aggouter);
 	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++)
 		dt_agg_snap_free(&r->r_dr.dr_aggs[i]);
 	free(r->r_dr.dr_aggs);
@@ -409,6 +416,8 @@ static int map_err(dtrace_hdl_t *dtp, int fd, const char *what)
 			     what, strerror(-fd));
 }
 
+static int agg_outer(dtrace_hdl_t *dtp, dt_run_t *r);
+
 static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	const dt_layout_t *ly = &r->r_ld.ld_layout;
@@ -427,6 +436,14 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 					  (uint32_t)r->r_ld.ld_ncpus, 0);
 	fd[DT_MAP_DROPS] =
 	    ks_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_drops", 4, 8 * DT_DROP_NKINDS, 1, 0);
+	/*
+	 * dt_spec: one value, a u64 slot per speculation (at least one: nspec=0
+	 * takes none), mapped by the consumer, which frees closed slots with
+	 * compare-and-exchange as the programs take them
+	 */
+	fd[DT_MAP_SPEC] = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_spec", 4,
+					8 * (r->r_ld.ld_nspec > 0 ? (uint32_t)r->r_ld.ld_nspec : 1),
+					1, BPF_F_MMAPABLE);
 	if (ps->ps_use_errno) /* the least recently seen threads make room */
 		fd[DT_MAP_ERRNO] = ks_map_create(BPF_MAP_TYPE_LRU_HASH, "dt_errno", 4, 4, 16384, 0);
 	/*
@@ -486,6 +503,48 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 			snprintf(what, sizeof(what), "the map of @%s", ag->ag_name);
 			return map_err(dtp, r->r_ld.ld_aggfds[i], what);
 		}
+	}
+	return agg_outer(dtp, r);
+}
+
+/*
+ * The programs reach each aggregation's map through an array of maps, at
+ * the aggregation's id: a program may name at most 64 maps (the kernel's
+ * MAX_USED_MAPS), and one per aggregation stopped a clause at about 55.
+ * The maps an array holds must have the same key and value sizes, so
+ * there is one array per shape, which every aggregation of that shape
+ * names (a program names one map per shape, whatever the number of
+ * aggregations); slots of other shapes stay empty.
+ */
+static int agg_outer(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint32_t n = r->r_en.en_naggs;
+
+	if (n == 0)
+		return 0;
+	if ((r->r_ld.ld_aggouter = malloc(n * sizeof(int))) == NULL ||
+	    (r->r_ld.ld_outerfds = malloc(n * sizeof(int))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < n; i++) {
+		dt_agg_t *ag = r->r_en.en_aggs[i];
+		uint32_t key = ag->ag_id;
+		int fd = -1, err;
+
+		for (uint32_t j = 0; j < i && fd < 0; j++)
+			if (r->r_en.en_aggs[j]->ag_keysize == ag->ag_keysize &&
+			    r->r_en.en_aggs[j]->ag_valsize == ag->ag_valsize)
+				fd = r->r_ld.ld_aggouter[j];
+		if (fd < 0) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "dt_aggs%u", r->r_ld.ld_nouterfds);
+			if ((fd = ks_map_create_outer(name, n + 1, r->r_ld.ld_aggfds[i])) < 0)
+				return map_err(dtp, fd, "the array of aggregation maps");
+			r->r_ld.ld_outerfds[r->r_ld.ld_nouterfds++] = fd;
+		}
+		r->r_ld.ld_aggouter[i] = fd;
+		if ((err = ks_map_update(fd, &key, &r->r_ld.ld_aggfds[i], BPF_ANY)) != 0)
+			return map_err(dtp, err, "the array of aggregation maps");
 	}
 	return 0;
 }
@@ -558,6 +617,11 @@ static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 	r->r_dr.dr_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
 	if ((r->r_ld.ld_ncpus = ks_ncpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
+	/* speculation() looks at every slot, and the verifier walks each look */
+	r->r_ld.ld_nspec = dt_option_get(dtp, "nspec", 1);
+	if (r->r_ld.ld_nspec > DT_SPEC_MAX)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "nspec is %llu: at most %u speculations",
+				     (unsigned long long)r->r_ld.ld_nspec, DT_SPEC_MAX);
 	if (plan(dtp, r, 0) != 0)
 		return -1;
 	return layout(dtp, r);
@@ -701,6 +765,16 @@ int dtrace_go(dtrace_hdl_t *dtp)
 	}
 	if (prepare(dtp, r) != 0)
 		return -1;
+	/*
+	 * raise(), stop(), system() ... need -w (the destructive option):
+	 * illumos' kernel refuses to go (EACCES), dtrace_go says
+	 * EDT_DESTRUCTIVE, and dtrace(1) "could not enable tracing:
+	 * Destructive actions not allowed".
+	 */
+	if (!dt_option_get(dtp, "destructive", 0))
+		for (int i = 0; i < r->r_en.en_nstmts; i++)
+			if (r->r_en.en_stmts[i]->st_destructive)
+				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)

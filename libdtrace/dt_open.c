@@ -101,6 +101,8 @@ static const char *const errlist[] = {
 	[EDT_ENABLING - EDT_BASE] = "The kernel refused to enable a probe",
 	[EDT_NOTRACE - EDT_BASE] = "Tracing is not active",
 	[EDT_PROC - EDT_BASE] = "Cannot create or grab the process",
+	[EDT_DESTRUCTIVE - EDT_BASE] = "Destructive actions not allowed",
+	[EDT_ACTIVE - EDT_BASE] = "Operation illegal when tracing is active",
 };
 
 int dt_set_errno(dtrace_hdl_t *dtp, int err)
@@ -285,8 +287,9 @@ _Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, co
 	dg->dtdg_tag = dtp->dt_diagtag;
 	dg->dtdg_message = dtp->dt_diagmsg;
 	dg->dtdg_source = dtp->dt_diagsrc;
-	dt_set_errmsg(dtp, EDT_COMPILER, "%s%s%sline %u: %s", dtp->dt_errtags ? "[" : "",
-		      dtp->dt_errtags ? tag : "", dtp->dt_errtags ? "] " : "", loc->line,
+	/* an empty tag: a message DTrace gives without one (dt_printf_create's yywarn) */
+	dt_set_errmsg(dtp, EDT_COMPILER, "%s%s%sline %u: %s", dtp->dt_errtags && *tag ? "[" : "",
+		      dtp->dt_errtags ? tag : "", dtp->dt_errtags && *tag ? "] " : "", loc->line,
 		      dtp->dt_diagmsg);
 	longjmp(pcb->pcb_jmp, EDT_COMPILER);
 }

@@ -19,13 +19,15 @@ typedef enum {
 	OPT_UINT,
 	OPT_STRING,
 	OPT_SORT,
-	OPT_OFORMAT
+	OPT_OFORMAT,
+	OPT_ENCODING
 } optkind_t;
 
 static const struct {
 	const char *name;
 	optkind_t kind;
 } options[] = {
+	{ "agghist", OPT_BOOL },      { "aggpack", OPT_BOOL },	     { "encoding", OPT_ENCODING },
 	{ "aggpercpu", OPT_BOOL },    { "aggrate", OPT_TIME },	     { "aggsize", OPT_SIZE },
 	{ "aggsortkey", OPT_BOOL },   { "aggsortkeypos", OPT_UINT }, { "aggsortpos", OPT_UINT },
 	{ "aggsortrev", OPT_BOOL },   { "aggzoom", OPT_BOOL },	     { "bufpolicy", OPT_STRING },
@@ -34,9 +36,9 @@ static const struct {
 	{ "dynvarsize", OPT_SIZE },   { "empty", OPT_BOOL },	     { "flowindent", OPT_BOOL },
 	{ "jstackframes", OPT_UINT }, { "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },
 	{ "oformat", OPT_OFORMAT },   { "quiet", OPT_BOOL },	     { "rawbytes", OPT_BOOL },
-	{ "specsize", OPT_SIZE },     { "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },
-	{ "statusrate", OPT_TIME },   { "strsize", OPT_SIZE },	     { "switchrate", OPT_TIME },
-	{ "ustackframes", OPT_UINT }, { "zdefs", OPT_BOOL },
+	{ "scratchsize", OPT_SIZE },  { "specsize", OPT_SIZE },	     { "stackframes", OPT_UINT },
+	{ "stackindent", OPT_UINT },  { "statusrate", OPT_TIME },    { "strsize", OPT_SIZE },
+	{ "switchrate", OPT_TIME },   { "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },
 };
 
 static int parse_size(const char *v, uint64_t *out)
@@ -61,7 +63,8 @@ static int parse_size(const char *v, uint64_t *out)
 	case '\0': break;
 	default: return -1;
 	}
-	if (*end != '\0' || (n != 0 && mul > UINT64_MAX / n))
+	/* as illumos dt_opt_size: at most INT64_MAX */
+	if (*end != '\0' || (n != 0 && mul > (uint64_t)INT64_MAX / n))
 		return -1;
 	*out = n * mul;
 	return 0;
@@ -132,6 +135,33 @@ int dt_time_parse(const char *v, uint64_t *out)
 	return 0;
 }
 
+/* A switch's value: 1 (or the number) to set it, 0 to unset it; -1 if neither. */
+static int bool_value(const char *v, uint64_t *out)
+{
+	static const char *const couples[][2] = {
+		{ "yes", "no" },     { "enable", "disable" }, { "enabled", "disabled" },
+		{ "true", "false" }, { "on", "off" },	      { "set", "unset" }
+	};
+	char *end;
+
+	*out = 0;
+	if (*v == '\0')
+		return 0;
+	for (size_t i = 0; i < sizeof(couples) / sizeof(couples[0]); i++) {
+		if (strcasecmp(couples[i][0], v) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(couples[i][1], v) == 0)
+			return 0;
+	}
+	errno = 0;
+	if (!isdigit((unsigned char)*v) || (*out = strtoull(v, &end, 0), errno != 0 || *end))
+		return -1;
+	*out = *out != 0 ? *out : 1; /* a number sets it, 0 too (illumos: not UNSET) */
+	return 0;
+}
+
 int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 {
 	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
@@ -142,32 +172,31 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 			continue;
 		switch (options[i].kind) {
 		case OPT_BOOL:
-			if (val != NULL && *val != '\0')
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s is a switch and takes no value",
-						     name);
+			/*
+			 * As illumos' dt_opt_runtime: no value or a number sets it,
+			 * yes/no, on/off... set or unset it, "" unsets it
+			 * (setopt("quiet", "no") while tracing).
+			 */
+			if (val != NULL && bool_value(val, &v) != 0)
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
+			if (val != NULL && v == 0) {
+				dtp->dt_optset[i] = false;
+				return 0;
+			}
 			break;
 		case OPT_SIZE:
 			if (val == NULL || parse_size(val, &v) != 0)
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s needs a size (e.g. 4m): \"%s\"",
-						     name, val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_TIME:
 			if (val == NULL || dt_time_parse(val, &v) != 0)
-				return dt_set_errmsg(
-				    dtp, EDT_BADOPTVAL,
-				    "option %s needs a time or rate (e.g. 10ms, 50hz): "
-				    "\"%s\"",
-				    name, val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_UINT:
 			errno = 0;
 			if (val == NULL || !isdigit((unsigned char)*val) ||
 			    (v = strtoull(val, &end, 0), errno != 0 || *end != '\0'))
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option %s needs a number: \"%s\"", name,
-						     val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_OFORMAT:
 			if (val != NULL && strcmp(val, "json") == 0)
@@ -176,22 +205,27 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 				 (strcmp(val, "text") == 0 || strcmp(val, "none") == 0))
 				v = DT_OFORMAT_TEXT;
 			else
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL,
-						     "option oformat is json or text: \"%s\"",
-						     val ? val : "");
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
+			break;
+		case OPT_ENCODING: /* illumos dt_opt_encoding: 1 ascii, 2 utf8 */
+			if (val != NULL && strcmp(val, "ascii") == 0)
+				v = 1;
+			else if (val != NULL && strcmp(val, "utf8") == 0)
+				v = 2;
+			else
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		case OPT_STRING:
 		case OPT_SORT:
 			if (val == NULL || *val == '\0')
-				return dt_set_errmsg(dtp, EDT_BADOPTVAL, "option %s needs a value",
-						     name);
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
 			break;
 		}
 		dtp->dt_options[i] = v;
 		dtp->dt_optset[i] = true;
 		return 0;
 	}
-	return dt_set_errmsg(dtp, EDT_BADOPTNAME, "unknown option: %s", name);
+	return dt_set_errno(dtp, EDT_BADOPTNAME);
 }
 
 bool dt_option_isset(const dtrace_hdl_t *dtp, const char *name)
@@ -200,6 +234,18 @@ bool dt_option_isset(const dtrace_hdl_t *dtp, const char *name)
 		if (strcmp(options[i].name, name) == 0)
 			return dtp->dt_optset[i];
 	return false;
+}
+
+int dtrace_getopt(dtrace_hdl_t *dtp, const char *opt, int64_t *val)
+{
+	if (dtp == NULL || opt == NULL || val == NULL)
+		return dtp == NULL ? -1 : dt_set_errno(dtp, EDT_BADOPTNAME);
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (strcmp(options[i].name, opt) == 0) {
+			*val = dtp->dt_optset[i] ? (int64_t)dtp->dt_options[i] : DTRACEOPT_UNSET;
+			return 0;
+		}
+	return dt_set_errno(dtp, EDT_BADOPTNAME);
 }
 
 uint64_t dt_option_get(const dtrace_hdl_t *dtp, const char *name, uint64_t dflt)

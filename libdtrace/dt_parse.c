@@ -225,8 +225,18 @@ static void enum_body(dt_pcb_t *pcb, dt_type_t *e)
 			dt_cerror(pcb, &loc, "D_DECL_IDRED", "identifier %s is already declared",
 				  name);
 		id = dt_ident_add(pcb, pcb->pcb_globals, name, DT_IDENT_ENUM, &loc);
-		id->di_value = next++;
+		id->di_value = next;
 		id->di_type = e;
+		{ /* kept with the type too, for print() to name a value */
+			dt_member_t *en = dt_palloc(pcb, sizeof(*en)),
+				    **tail = &e->dtt_tag->td_enums;
+
+			while (*tail != NULL)
+				tail = &(*tail)->dm_next;
+			*en = (dt_member_t){ NULL, name, e, (size_t)next, 0 };
+			*tail = en;
+		}
+		next++;
 		if (TOK.tk_kind != T_COMMA)
 			break;
 		dt_lex_next(pcb);
@@ -1293,9 +1303,16 @@ static void pragma(dt_pcb_t *pcb)
 				  "malformed #pragma D option: expected 'option name[=value]'");
 		if ((eq = strchr(w[2], '=')) != NULL)
 			*eq++ = '\0';
-		if (dt_option_set(pcb->pcb_hdl, w[2], eq) != 0)
-			dt_cerror(pcb, &loc, "D_PRAGMA_OPTSET", "failed to set option '%s': %s",
-				  w[2], pcb->pcb_hdl->dt_errmsg);
+		/* illumos dt_pragma.c's words, with the value when there is one */
+		if (dt_option_set(pcb->pcb_hdl, w[2], eq) != 0) {
+			const char *msg = dtrace_errmsg(pcb->pcb_hdl, dtrace_errno(pcb->pcb_hdl));
+
+			if (eq == NULL)
+				dt_cerror(pcb, &loc, "D_PRAGMA_OPTSET",
+					  "failed to set option '%s': %s", w[2], msg);
+			dt_cerror(pcb, &loc, "D_PRAGMA_OPTSET",
+				  "failed to set option '%s' to '%s': %s", w[2], eq, msg);
+		}
 	} else if (strcmp(w[1], "depends_on") == 0) {
 		if (n != 4)
 			dt_cerror(

@@ -194,6 +194,7 @@ void dt_pstate_layout(const dt_pstate_t *ps, uint32_t base[DT_SR_N], uint32_t *s
 	size[DT_SR_VAL] = ps->ps_valsize;
 	size[DT_SR_EMPTY] = ps->ps_strsize;
 	size[DT_SR_TMP] = ps->ps_tmpsize;
+	size[DT_SR_ALLOCA] = ps->ps_scratchsize ? DT_ALLOCA_DATA + 2 * ps->ps_scratchsize : 0;
 	size[DT_SR_SUBR] = ps->ps_subrsize;
 	*scratch = 0;
 	for (int i = 0; i < DT_SR_N; i++) {
@@ -231,10 +232,12 @@ void dt_pstate_begin(dt_pstate_t *ps)
 	m->pm_recmax = ps->ps_recmax;
 	m->pm_thissize = ps->ps_thissize;
 	m->pm_tmpsize = ps->ps_tmpsize;
+	m->pm_scratchsize = ps->ps_scratchsize;
 	m->pm_subrsize = ps->ps_subrsize;
 	m->pm_keysize = ps->ps_keysize;
 	m->pm_valsize = ps->ps_valsize;
 	m->pm_sousize = ps->ps_sousize;
+	m->pm_specsites = ps->ps_specsites;
 	m->pm_state = ps->ps_state;
 	m->pm_nvarids = ps->ps_nvarids;
 	m->pm_use_errno = ps->ps_use_errno;
@@ -262,10 +265,12 @@ void dt_pstate_undo(dt_pstate_t *ps)
 	ps->ps_recmax = m->pm_recmax;
 	ps->ps_thissize = m->pm_thissize;
 	ps->ps_tmpsize = m->pm_tmpsize;
+	ps->ps_scratchsize = m->pm_scratchsize;
 	ps->ps_subrsize = m->pm_subrsize;
 	ps->ps_keysize = m->pm_keysize;
 	ps->ps_valsize = m->pm_valsize;
 	ps->ps_sousize = m->pm_sousize;
+	ps->ps_specsites = m->pm_specsites;
 	ps->ps_state = m->pm_state;
 	ps->ps_nvarids = m->pm_nvarids;
 	if (!m->pm_use_errno) {
@@ -302,11 +307,11 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 
 /* ---------------------------------------------------------------- names */
 
-static const char *const region_names[DT_SR_N] = { "rec", "err",   "err2", "this", "key",
-						   "val", "empty", "tmp",  "subr" };
+static const char *const region_names[DT_SR_N] = { "rec", "err",   "err2", "this",   "key",
+						   "val", "empty", "tmp",  "alloca", "subr" };
 static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",  "dt_scratch", "dt_dvars",
 						       "dt_events", "dt_drops",	  "dt_errno",
-						       "dt_zero" };
+						       "dt_zero",   "dt_spec" };
 static const char *const toff_names[DT_TOFF_N] = {
 	"task_struct.real_parent",
 	"task_struct.tgid",
@@ -356,6 +361,7 @@ size_t dt_reloc_name(const dtrace_hdl_t *dtp, const dt_reloc_t *rl, char *buf, s
 	case DT_RL_EPID: return (size_t)snprintf(buf, len, "epid");
 	case DT_RL_PRID: return (size_t)snprintf(buf, len, "probe id");
 	case DT_RL_NCPUS: return (size_t)snprintf(buf, len, "ncpus");
+	case DT_RL_NSPEC: return (size_t)snprintf(buf, len, "nspec");
 	case DT_RL_TOFF:
 		return (size_t)snprintf(buf, len, "+offsetof %s",
 					a < DT_TOFF_N ? toff_names[a] : "?");
@@ -514,7 +520,7 @@ static int dis_frag(const dtrace_hdl_t *dtp, FILE *fp, const dt_frag_t *fr)
 
 int dt_program_dis(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, FILE *fp)
 {
-	static const char *const kinds[] = { "int", "string", "memory" };
+	static const char *const kinds[] = { "int", "string", "memory", "bytes" };
 
 	for (int k = 0; k < pgp->dp_nstmts; k++) {
 		const dt_stmt_t *st = &pgp->dp_stmts[k];

@@ -14,10 +14,14 @@
  * The record ABI, shared by the generated BPF code and the consumer:
  *
  *   every output record starts with a u32 EPID (an enabled (clause, probe)
- *   pair, from 1) and a u32 of padding; the clause's data follows at fixed
- *   offsets, each item 8-byte aligned: integers as 8 bytes normalised to
- *   their type, strings as strsize bytes, tracemem as its bytes.  EPID 0 is
- *   an error record (dt_errrec_t).
+ *   pair, from 1) and a u32 speculation tag (0: the record is not
+ *   speculative; else DT_SPEC_TAG: it belongs to that speculation); the
+ *   clause's data follows at fixed offsets, each item 8-byte aligned:
+ *   integers as 8 bytes normalised to their type (a float's or double's
+ *   bits too, r_float), strings as strsize bytes, tracemem as its bytes, a
+ *   traced struct or union as its bytes (an integer when of 1, 2, 4 or 8),
+ *   print() as the pointer then the pointee's bytes.  EPID 0 is an error
+ *   record (dt_errrec_t).
  *
  * Maps (dt_mapid_t): "state" (array, one value: the header below, then
  * the global variables), "scratch" (per-CPU array, one value: the record
@@ -26,8 +30,12 @@
  * "events" (perf event array: the per-CPU output buffers), "dt_drops"
  * (per-CPU array: drops by kind), "dt_errno" (thread -> errno, when read),
  * "dt_zero" (a zero value for new aggregation entries and struct
- * elements), one hash per aggregation and one per dynamic struct or union
- * variable (dt_souvar_t).
+ * elements), "dt_spec" (array, one mmapable value: nspec u64 slots, each
+ * speculation's DT_SPEC_* state and generation), one hash per aggregation,
+ * reached through an array of maps per shape (key and value sizes) at the
+ * aggregation's id, so that a program names one map per shape, not per
+ * aggregation (the kernel lets a program name 64), and one hash per
+ * dynamic struct or union variable (dt_souvar_t).
  */
 #ifndef DT_PROGRAM_H
 #define DT_PROGRAM_H
@@ -44,10 +52,37 @@
 #define DT_ST_HDRSIZE  64
 
 /* dt_drops, per CPU: u64 counts of what was lost, by kind */
-#define DT_DROP_PRINCIPAL 0 /* the principal buffer had no room */
-#define DT_DROP_AGG	  1 /* an aggregation was full */
-#define DT_DROP_DYN	  2 /* the dynamic variable space was full */
-#define DT_DROP_NKINDS	  3
+#define DT_DROP_PRINCIPAL   0 /* the principal buffer had no room */
+#define DT_DROP_AGG	    1 /* an aggregation was full */
+#define DT_DROP_DYN	    2 /* the dynamic variable space was full */
+#define DT_DROP_SPECBUSY    3 /* speculation() failed: a buffer is being committed or discarded */
+#define DT_DROP_SPECUNAVAIL 4 /* speculation() failed: every buffer is active */
+#define DT_DROP_NKINDS	    5
+
+/*
+ * Speculations (as illumos dtrace_speculation_state_t, fewer states): slot
+ * id - 1 of dt_spec's value holds generation << 8 | state.  speculation() takes an
+ * INACTIVE slot (the generation goes up by one), commit() and discard()
+ * move an ACTIVE one to COMMITTING or DISCARDING and write the tag in
+ * their record; the consumer, which holds the speculative records, acts on
+ * that record and makes the slot INACTIVE again when it cleans (cleanrate).
+ * A speculative record's tag names the generation, so that a record
+ * written before the commit but read after it still finds its speculation.
+ */
+#define DT_SPEC_INACTIVE     0
+#define DT_SPEC_ACTIVE	     1
+#define DT_SPEC_COMMITTING   2
+#define DT_SPEC_DISCARDING   3
+#define DT_SPEC_STATE(v)     ((v)&0xff)
+#define DT_SPEC_GEN(v)	     (((v) >> 8) & 0xffff) /* the generation as a tag has it */
+#define DT_SPEC_TAG(gen, id) ((uint32_t)(gen) << 16 | (uint32_t)(id))
+/*
+ * nspec at most: speculation() looks at every slot, and the verifier walks
+ * the rest of the program from each
+ */
+#define DT_SPEC_MAX 256
+/* speculation() calls times nspec at most, in all the programs of a handle */
+#define DT_SPEC_WALK 8192
 
 /* activity (as illumos dtrace_activity_t): which probes may record */
 #define DT_ACTIVITY_WARMUP   1 /* BEGIN only */
@@ -56,9 +91,27 @@
 #define DT_ACTIVITY_ENDING   4 /* END only */
 
 /* faults, as illumos DTRACEFLT_* */
-#define DT_FLT_BADADDR 1
-#define DT_FLT_ILLOP   2 /* lltostr()'s base out of range */
-#define DT_FLT_DIVZERO 3
+#define DT_FLT_BADADDR	 1
+#define DT_FLT_DIVZERO	 3
+#define DT_FLT_NOSCRATCH 5 /* alloca() or copyin() beyond the scratch space */
+/* illegal operation (illumos 3): raise() of no signal; speculate(), commit(), discard() above nspec */
+#define DT_FLT_ILLOP 6
+#define DT_ERR_NOPC  UINT32_MAX /* er_pc: the fault is not at an instruction (-1) */
+
+/*
+ * The alloca region (DT_SR_ALLOCA), when a clause allocates: a u64 the
+ * bytes given out in this clause (a multiple of 8, scratchsize at most;
+ * reset when the clause starts), a u64 word where an address is stored
+ * and read back as a plain number (a map value pointer cannot be kept in
+ * a variable or traced), then 2 * scratchsize bytes: an allocation starts
+ * within the first scratchsize and has scratchsize bytes at most, the
+ * bounds the verifier can see.  Pointers to this memory are what D calls
+ * scratch memory: a pointer read between DT_ALLOCA_DATA and scratchsize
+ * after it is read with probe_read_kernel, any other with probe_read_user.
+ */
+#define DT_ALLOCA_USED 0
+#define DT_ALLOCA_WORD 8
+#define DT_ALLOCA_DATA 16
 
 typedef struct dt_errrec {
 	uint32_t er_zero;   /* EPID 0 */
@@ -80,23 +133,25 @@ typedef enum dt_mapid {
 	DT_MAP_DROPS,
 	DT_MAP_ERRNO,
 	DT_MAP_ZERO,
+	DT_MAP_SPEC,
 	DT_MAP_NFIXED,
 } dt_mapid_t;
 
-#define DT_MAP_AGG(id) (0x10000u + (id)) /* aggregation id (from 1) */
+#define DT_MAP_AGG(id) (0x10000u + (id)) /* aggregation id (from 1): its shape's array of maps */
 #define DT_MAP_SOU(i)  (0x20000u + (i))	 /* dynamic struct variable i (from 0) */
 
 /* The regions of the scratch value after the record, placed when the program loads. */
 typedef enum dt_region {
-	DT_SR_REC,   /* the record being built: at 0, never relocated */
-	DT_SR_ERR,   /* the error record */
-	DT_SR_ERR2,  /* an ERROR clause's own error record: its ERR stays the fault's */
-	DT_SR_THIS,  /* clause-local variables */
-	DT_SR_KEY,   /* a dynamic variable's or aggregation's key */
-	DT_SR_VAL,   /* a dynamic variable's value */
-	DT_SR_EMPTY, /* strsize zero bytes */
-	DT_SR_TMP,   /* string temporaries */
-	DT_SR_SUBR,  /* the C bodies' own (dt_strings.c): DT_SUBR_REGION bytes when used */
+	DT_SR_REC,    /* the record being built: at 0, never relocated */
+	DT_SR_ERR,    /* the error record */
+	DT_SR_ERR2,   /* an ERROR clause's own error record: its ERR stays the fault's */
+	DT_SR_THIS,   /* clause-local variables */
+	DT_SR_KEY,    /* a dynamic variable's or aggregation's key */
+	DT_SR_VAL,    /* a dynamic variable's value */
+	DT_SR_EMPTY,  /* strsize zero bytes */
+	DT_SR_TMP,    /* string temporaries */
+	DT_SR_ALLOCA, /* alloca() and copyin(): DT_ALLOCA_* below */
+	DT_SR_SUBR,   /* the C bodies' own (dt_strings.c): DT_SUBR_REGION bytes when used */
 	DT_SR_N,
 } dt_region_t;
 
@@ -142,6 +197,7 @@ typedef enum dt_rlkind {
 	DT_RL_ACTIVITY, /* imm = the activity the probe fires in (DT_ACTIVITY_*) */
 	DT_RL_CALL,	/* a BPF-to-BPF call of subprogram rl_arg (dt_subr_t) */
 	DT_RL_FUNC,	/* ld_imm64: the address of subprogram rl_arg, a bpf_loop callback */
+	DT_RL_NSPEC,	/* imm = nspec, the number of speculation slots */
 } dt_rlkind_t;
 
 typedef struct dt_reloc {
@@ -275,12 +331,14 @@ extern const dt_bpf_func_t dt_bpf_funcs[]; /* by dt_subr_t - DT_SUBR_BPF */
 
 /* ---------------------------------------------------------------- clauses */
 
-typedef enum dt_rkind { DT_RK_INT, DT_RK_STR, DT_RK_MEM } dt_rkind_t;
+/* DT_RK_BYTES: a struct or union's bytes, printed as dt_print_bytes does (a string or a dump) */
+typedef enum dt_rkind { DT_RK_INT, DT_RK_STR, DT_RK_MEM, DT_RK_BYTES } dt_rkind_t;
 
 typedef struct dt_rec {
 	uint32_t r_off, r_size; /* r_size: the type's size for integers */
 	dt_rkind_t r_kind;
 	bool r_signed;
+	bool r_float; /* DT_RK_INT holding a float's (4) or double's (8) bits */
 } dt_rec_t;
 
 typedef enum dt_akind {
@@ -288,12 +346,19 @@ typedef enum dt_akind {
 	DT_A_PRINTF,
 	DT_A_EXIT,
 	DT_A_TRACEMEM,
+	DT_A_PRINT, /* print(p): the pointer, then the bytes of *p, printed by a_type */
 	/* done by the consumer when it reads the record, as illumos's library actions */
 	DT_A_PRINTA,
 	DT_A_CLEAR,
 	DT_A_TRUNC,
 	DT_A_NORMALIZE,
 	DT_A_DENORMALIZE,
+	DT_A_SYSTEM,	/* a command, formatted as printf, run with /bin/sh */
+	DT_A_FREOPEN,	/* the output reopened on the file named ("": restored) */
+	DT_A_FTRUNCATE, /* the output file truncated */
+	DT_A_SETOPT,	/* an option set: its name, its value if given */
+	DT_A_COMMIT,	/* a_rec: the speculation's tag, or 0 (nothing to commit) */
+	DT_A_DISCARD,	/* the same, for discard() */
 } dt_akind_t;
 
 typedef struct dt_act {
@@ -302,14 +367,17 @@ typedef struct dt_act {
 	int a_rec, a_nrecs;
 	const uint32_t *a_aggs; /* printa...: the aggregations' ids */
 	int a_naggs;
+	const dt_type_t *a_type; /* print(): the pointee's type */
 } dt_act_t;
 
 /* A clause as compiled: the same for every probe it enables. */
 typedef struct dt_stmt {
 	dt_node_t *st_clause;
-	uint32_t st_size; /* record size, EPID included */
-	bool st_data;	  /* records data (else only its EPID) */
-	bool st_agg;	  /* aggregates */
+	uint32_t st_size;    /* record size, EPID included */
+	bool st_data;	     /* records data (else only its EPID) */
+	bool st_agg;	     /* aggregates */
+	bool st_destructive; /* raise, stop, system...: needs -w */
+	bool st_spec;	     /* speculate(): the record goes to a speculation (tag 0: nowhere) */
 	dt_rec_t *st_recs;
 	int st_nrecs;
 	size_t st_reccap;
@@ -402,8 +470,10 @@ typedef struct dt_pstate {
 	uint32_t ps_strsize; /* fixed by the first compile */
 	uint32_t ps_recmax;  /* the largest record */
 	uint32_t ps_thissize, ps_tmpsize, ps_keysize, ps_valsize;
-	uint32_t ps_subrsize;  /* DT_SR_SUBR: 0, or strsize + 64 when a C body needs it */
-	uint32_t ps_sousize;   /* the largest dynamic struct variable: dt_zero holds as many */
+	uint32_t ps_scratchsize; /* alloca()'s: the alloca region is used when not 0 */
+	uint32_t ps_subrsize; /* DT_SR_SUBR: 0, or DT_SUBR_REGION(strsize) when a C body needs it */
+	uint32_t ps_sousize;  /* the largest dynamic struct variable: dt_zero holds as many */
+	uint32_t ps_specsites; /* speculation() calls: each walks nspec slots (dt_cg.c) */
 	uint32_t ps_state;     /* the state value's size: header and globals */
 	bool ps_use_errno;     /* a clause reads errno */
 	dt_frag_t ps_prologue; /* finds the maps, checks the activity, DT_PX_CLAUSES */
@@ -416,6 +486,7 @@ typedef struct dt_pstate {
 		bool pm_open;
 		uint32_t pm_nsouvars, pm_naggs, pm_aggzero, pm_strsize, pm_recmax;
 		uint32_t pm_thissize, pm_tmpsize, pm_keysize, pm_valsize, pm_sousize, pm_state;
+		uint32_t pm_scratchsize, pm_specsites;
 		uint32_t pm_subrsize;
 		int pm_nvarids;
 		bool pm_use_errno, pm_ready;

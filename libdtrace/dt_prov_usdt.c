@@ -275,8 +275,9 @@ static const char *site_argspec(freader_t *fr, const dt_stapsdt_note_t *n, uint6
 							strlen(n->sn_argspec));
 			o = op;
 		}
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s%d@%s", i ? " " : "",
-					a->sa_signed ? "-" : "", a->sa_size, o);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s%d%s@%s", i ? " " : "",
+					a->sa_signed ? "-" : "", a->sa_size, a->sa_float ? "f" : "",
+					o);
 		if (len >= sizeof(buf))
 			return dt_arena_strndup(fr->fr_arena, n->sn_argspec, strlen(n->sn_argspec));
 	}
@@ -711,7 +712,10 @@ static int arg(const dt_argreq_t *rq, int i)
 			return arg_error(rq, i, "unsupported operand", op);
 		dt_frag_emit(o, ld[0]);
 		dt_frag_emit(o, ld[1]);
-	} else if (op[0] == '%') { /* a register */
+	} else if (op[0] == '%') {		 /* a register */
+		if (strncmp(op, "%xmm", 4) == 0) /* uprobes save the general registers only */
+			return arg_error(rq, i,
+					 "floating-point register not saved by uprobes:", op);
 		if ((off = ks_reg_offset(op, &width)) < 0)
 			return arg_error(rq, i, "unknown register", op);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));

@@ -54,10 +54,14 @@ typedef struct dt_loaded {
 	uint32_t ld_nsoufds;
 	int *ld_aggfds; /* aggregations' maps, by id - 1 */
 	uint32_t ld_naggfds;
+	int *ld_aggouter; /* by id - 1: the array of maps holding it, at its id (not owned) */
+	int *ld_outerfds; /* those arrays: one per shape (key and value sizes) */
+	uint32_t ld_nouterfds;
 	dt_bprog_t *ld_progs;
 	size_t ld_nprogs, ld_progcap;
 	dt_links_t ld_links;
 	int ld_ncpus;
+	uint64_t ld_nspec; /* -x nspec: speculation slots in dt_spec */
 	/*
 	 * Kernel structure offsets for ppid, vtimestamp, curpsinfo and
 	 * curlwpsinfo, from the kernel's BTF (DT_TOFF_*): -1 where the kernel
@@ -75,6 +79,35 @@ typedef struct dt_aggview {
 	struct dt_asnap *av_snap; /* the last snapshot (dt_agg.c) */
 } dt_aggview_t;
 
+/* A speculative record, held by the consumer until its speculation is committed or discarded. */
+typedef struct dt_specrec {
+	struct dt_specrec *sr_next;
+	int sr_cpu;
+	uint8_t sr_data[]; /* the record, its clause's st_size bytes */
+} dt_specrec_t;
+
+#define DT_SPEC_NCLOSED 4
+
+/*
+ * The consumer's side of a speculation slot (dt_consume.c): the records of
+ * its generation sb_gen in the order read, the bytes each CPU put there
+ * (specsize is per CPU, as illumos's speculative buffers), the last
+ * generations closed (a record read after its commit still finds it), and
+ * whether the slot waits to be made INACTIVE.
+ */
+typedef struct dt_specbuf {
+	uint32_t sb_gen;
+	dt_specrec_t *sb_head, **sb_tail;
+	uint64_t *sb_bytes;		     /* per CPU */
+	uint32_t sb_closed[DT_SPEC_NCLOSED]; /* generation | DT_SB_* */
+	int sb_nextclosed;
+	bool sb_clean;	    /* closed: INACTIVE at the next clean */
+	uint32_t sb_orphan; /* busy without its record at the last scan: generation + 1 */
+} dt_specbuf_t;
+
+#define DT_SB_CLOSED	0x10000u
+#define DT_SB_COMMITTED 0x20000u
+
 /* The consumer: per work loop, from dt_consume_open on. */
 typedef struct dt_drain {
 	ks_perfbuf_t *dr_pb;
@@ -88,6 +121,14 @@ typedef struct dt_drain {
 	int dr_error;		 /* a callback's errno */
 	dt_aggview_t *dr_aggs;	 /* by id - 1 */
 	uint32_t dr_naggs;
+	int dr_saved_fd; /* freopen(): the output's first descriptor, dup'd; 0: none yet */
+	/* speculations: when the programs use them */
+	dt_specbuf_t *dr_spec; /* by id - 1, ld_nspec of them */
+	uint64_t *dr_slots;    /* dt_spec's value, mapped */
+	size_t dr_slotsmap;    /* its mapping's size */
+	uint64_t dr_specsize, dr_cleanrate;
+	uint64_t dr_specdrops, dr_specdrops_seen; /* records beyond specsize */
+	uint64_t dr_lastclean, dr_lastscan;	  /* CLOCK_MONOTONIC ns */
 } dt_drain_t;
 
 /* The process traced: -c (created) or -p (grabbed). */
@@ -119,8 +160,12 @@ int dt_link_errno(dtrace_hdl_t *, dt_run_t *, dt_frag_t *out);
 void dt_task_offsets(dt_run_t *);
 /* Open the output buffers (dt_consume.c). */
 int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
+/* Free the speculative records the consumer holds (dt_consume.c). */
+void dt_consume_spec_free(dt_run_t *);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
 void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth);
+/* print(p): the pointer and the value it points to, by the action's type (Oracle's format) */
+void dt_print_typed(FILE *fp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data);
 void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data);
 /* -x oformat=json (dt_json.c): one object per line. */

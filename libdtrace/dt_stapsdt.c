@@ -51,12 +51,17 @@ static int parse_args(dt_stapsdt_note_t *n)
 		if (at == NULL) { /* old form without size: operand only, 8 bytes */
 			a->sa_size = 8;
 			a->sa_signed = false;
+			a->sa_float = false;
 			at = p - 1;
 		} else {
 			errno = 0;
 			sz = strtol(p, &end, 10);
-			if (end != at || errno != 0 || sz == 0 || sz < -8 || sz > 8 ||
-			    (labs(sz) & (labs(sz) - 1)) != 0)
+			/* <sys/sdt.h> marks a floating-point argument "4f@" or "8f@" */
+			a->sa_float = end + 1 == at && *end == 'f' && sz > 0;
+			if (a->sa_float && sz != 4 && sz != 8)
+				return -1;
+			if ((end != at && !a->sa_float) || errno != 0 || sz == 0 || sz < -8 ||
+			    sz > 8 || (labs(sz) & (labs(sz) - 1)) != 0)
 				return -1;
 			a->sa_size = (int)labs(sz);
 			a->sa_signed = sz < 0;

@@ -45,6 +45,10 @@
 #define KS_JA(off)		    KS_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
 #define KS_CALL(helper)		    KS_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, helper)
 #define KS_EXIT()		    KS_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* r0 = *(u64 *)(d + off), and if it was r0 (before) *(u64 *)(d + off) = s: atomically */
+#define KS_ATOMIC_CMPXCHG64(d, s, off) \
+	KS_INSN(BPF_STX | BPF_DW | BPF_ATOMIC, d, s, off, BPF_CMPXCHG)
+
 /* d converted to a bits-wide integer in byte order end (BPF_TO_BE, BPF_TO_LE), zero-extended */
 #define KS_ENDIAN(end, d, bits) KS_INSN(BPF_ALU | BPF_END | (end), d, 0, 0, bits)
 /* a map's fd into d: two instructions */
@@ -70,6 +74,12 @@ void ks_code_free(ks_code_t *);
 /* flags: BPF_F_NO_PREALLOC... */
 int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, uint32_t value_size,
 		  uint32_t max_entries, uint32_t flags);
+/*
+ * An array of max_entries maps (BPF_MAP_TYPE_ARRAY_OF_MAPS) that hold maps
+ * like inner_fd: a program finds one by index, and the maps it reaches so
+ * do not count against the kernel's 64 maps a program may name.
+ */
+int ks_map_create_outer(const char *name, uint32_t max_entries, int inner_fd);
 
 /*
  * One element of a map, by key.  A value of a per-CPU map is every possible

@@ -59,6 +59,8 @@ enum {
 	EDT_ENABLING,		/* the kernel refused a program or an attachment */
 	EDT_NOTRACE,		/* no program has been enabled, or tracing was stopped */
 	EDT_PROC,		/* cannot create or grab the target process */
+	EDT_DESTRUCTIVE,	/* destructive actions without -w (destructive option) */
+	EDT_ACTIVE,		/* an option setopt() cannot change while tracing */
 	EDT_MAX
 };
 
@@ -88,6 +90,15 @@ DTRACE_API void dtrace_close(dtrace_hdl_t *dtp);
  * val is copied.  Returns 0, or -1 with EDT_BADOPTNAME / EDT_BADOPTVAL.
  */
 DTRACE_API int dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val);
+
+/*
+ * The value of consumer option opt (as illumos dtrace_getopt): a size in
+ * bytes, a time in nanoseconds, 1 for a switch that is set, or
+ * DTRACEOPT_UNSET when the option was not set (by dtrace_setopt or a
+ * program's #pragma D option).  Returns 0, or -1 with EDT_BADOPTNAME.
+ */
+#define DTRACEOPT_UNSET ((int64_t)-2)
+DTRACE_API int dtrace_getopt(dtrace_hdl_t *dtp, const char *opt, int64_t *val);
 
 /*
  * Compile a D program.  The text comes from a string, an open stream or a

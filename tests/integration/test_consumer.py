@@ -99,6 +99,60 @@ class Drops(TriggerTest):
         self.assertEqual(stored + drops, n, p.stderr)
 
 
+class Speculations(TriggerTest):
+    """Speculative tracing loses nothing: every firing's speculation is
+    either committed and printed once, or reported (failed speculations,
+    speculative drops, principal drops), exactly."""
+
+    def test_committed_plus_failed_is_fired(self):
+        n = 20000
+        for nspec in ("1", "4"):
+            with self.subTest(nspec=nspec):
+                p = self.dtrace(
+                    ["-q", "-x", "nspec=" + nspec, "-x", "bufsize=8m", "-n",
+                     "trig$target:::tick { self->s = speculation(); } "
+                     'trig$target:::tick { speculate(self->s); printf("%d\\n", arg0); } '
+                     "trig$target:::tick { commit(self->s); }",
+                     "-c", "./trigger %d" % n])
+                self.assertEqual(p.returncode, 0, p.stderr)
+                values = [int(v) for v in p.stdout.split()]
+                failed = 0
+                for line in p.stderr.splitlines():
+                    m = re.fullmatch(r"dtrace: (\d+) failed speculations? \((no speculative "
+                                     r"buffer available|available buffer\(s\) still busy)\)",
+                                     line)
+                    self.assertIsNotNone(m, "unexpected message: " + line)
+                    failed += int(m.group(1))
+                self.assertEqual(values, sorted(set(values)))  # once each, in order
+                self.assertTrue(all(0 <= v < n for v in values))
+                self.assertGreater(len(values), 0)
+                self.assertEqual(len(values) + failed, n,
+                                 "%d committed + %d failed" % (len(values), failed))
+
+    def test_records_of_every_cpu_are_committed(self):
+        # one speculation filled on every CPU, committed by a tick on one:
+        # each CPU's records (numbered by a counter only that CPU writes)
+        # print once each, in order, none missing before the last
+        p = self.dtrace(
+            ["-q", "-n",
+             "BEGIN { s = speculation(); done = 0; n = 0; } "
+             'profile-997hz /!done/ { speculate(s); printf("%d %d\\n", cpu, ++seq[cpu]); } '
+             "tick-300ms /!done/ { done = 1; commit(s); } "
+             "tick-300ms /done && n++ == 2/ { exit(0); }"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")
+        per_cpu = {}
+        for line in p.stdout.split("\n"):
+            if line:
+                cpu, v = (int(x) for x in line.split())
+                per_cpu.setdefault(cpu, []).append(v)
+        self.assertGreater(len(per_cpu), 0)
+        if os.cpu_count() > 1:
+            self.assertGreater(len(per_cpu), 1, p.stdout[:200])
+        for cpu, vs in per_cpu.items():
+            self.assertEqual(vs, list(range(1, len(vs) + 1)), "CPU %d" % cpu)
+
+
 def quantize_bucket(x):
     if x == 0:
         return (0, 0)

@@ -1,8 +1,12 @@
 /*
- * The usual arithmetic conversions when the probe fires (variables: nothing
- * folds): an int meets an unsigned int as an unsigned int, so / % >> and the
- * comparisons see -1 as 4294967295, where 64-bit arithmetic would not.  The
- * expected output is what the same expressions print in C.
+ * Arithmetic when the probe fires (variables: nothing folds), as DIF does
+ * it: on the 64-bit values, the operands' types (C's usual conversions)
+ * choosing only signed or unsigned division, shift and comparison; a value
+ * is narrowed to its type when stored, cast or recorded.  So an int -1 is
+ * 0xffffffffffffffff against an unsigned int: -1 / 2u is 2^63 - 1, printed
+ * as the unsigned int 4294967295, and -1 == 0xffffffff is false.  An
+ * assignment operator divides as its left operand's type (int -1 /= 2u is
+ * 0).  Values worked out from illumos' DIF (dtrace_dif_emulate, dt_cg.c).
  */
 /* @args: -q */
 BEGIN

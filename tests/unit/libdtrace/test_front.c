@@ -486,6 +486,24 @@ static void test_stapsdt_parse(void)
 	len = make_desc(buf, "p", "x", "4x@%eax");
 	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
 	CHECK_INT(n.sn_nargs, -1);
+	/* <sys/sdt.h>'s floating-point arguments: 4f@ and 8f@, never signed or other sizes */
+	len = make_desc(buf, "p", "x", "8f@%rax 4f@-20(%rsp) -4@%edx");
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, 3);
+	CHECK(n.sn_args[0].sa_float && n.sn_args[0].sa_size == 8 && !n.sn_args[0].sa_signed);
+	CHECK_STR(n.sn_args[0].sa_operand, "%rax");
+	CHECK(n.sn_args[1].sa_float && n.sn_args[1].sa_size == 4);
+	CHECK_STR(n.sn_args[1].sa_operand, "-20(%rsp)");
+	CHECK(!n.sn_args[2].sa_float && n.sn_args[2].sa_signed);
+	len = make_desc(buf, "p", "x", "2f@%ax");
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, -1);
+	len = make_desc(buf, "p", "x", "-8f@%rax");
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, -1);
+	len = make_desc(buf, "p", "x", "8ff@%rax");
+	CHECK_INT(dt_stapsdt_parse(buf, len, &n), 0);
+	CHECK_INT(n.sn_nargs, -1);
 	len = make_desc(buf, "p", "x",
 			"4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax 4@%eax "
 			"4@%eax 4@%eax 4@%eax");

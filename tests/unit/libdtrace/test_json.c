@@ -3,6 +3,7 @@
  * (control characters, quotes, invalid UTF-8 as \u00XX), integers by their
  * D type's size and sign, and the oformat option's values.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "../check.h"
@@ -79,6 +80,40 @@ static void test_datums(void)
 	CAPTURE(got, dt_json_datum(fp, &mem, buf));
 	CHECK_STR(got, "[1,2,3,4]");
 	free(got);
+
+	/* floating-point records: numbers, null where JSON has no number */
+	{
+		static const struct {
+			double d;
+			uint32_t size;
+			const char *want;
+		} fl[] = {
+			{ -1.5, 8, "-1.5" },
+			{ 0.1, 8, "0.10000000000000001" },
+			{ 1e300, 8, "1.0000000000000001e+300" },
+			{ -1.5, 4, "-1.5" },
+			{ INFINITY, 8, "null" },
+			{ NAN, 4, "null" },
+		};
+
+		for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+			dt_rec_t f = { .r_off = 0,
+				       .r_size = fl[i].size,
+				       .r_kind = DT_RK_INT,
+				       .r_float = true };
+			uint8_t fb[8] = { 0 };
+			float x = (float)fl[i].d;
+
+			if (fl[i].size == 4)
+				memcpy(fb, &x, 4);
+			else
+				memcpy(fb, &fl[i].d, 8);
+			got = NULL;
+			CAPTURE(got, dt_json_datum(fp, &f, fb));
+			CHECK_STR(got, fl[i].want);
+			free(got);
+		}
+	}
 }
 
 static void test_option(void)
@@ -95,7 +130,7 @@ static void test_option(void)
 	CHECK_INT(dtrace_setopt(dtp, "oformat", "text"), 0);
 	CHECK_INT(dtrace_oformat(dtp), 0);
 	CHECK_INT(dtrace_setopt(dtp, "oformat", "xml"), -1);
-	CHECK_STR(dtrace_errmsg(dtp, dtrace_errno(dtp)), "option oformat is json or text: \"xml\"");
+	CHECK_STR(dtrace_errmsg(dtp, dtrace_errno(dtp)), "Invalid value for specified option");
 	CHECK_INT(dtrace_setopt(dtp, "oformat", NULL), -1);
 	dtrace_close(dtp);
 }

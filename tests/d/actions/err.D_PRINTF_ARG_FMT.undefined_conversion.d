@@ -1,5 +1,0 @@
-/* %q is not a printf conversion */
-BEGIN
-{
-	printf("%q\n", 1);
-}

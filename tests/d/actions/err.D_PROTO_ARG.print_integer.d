@@ -1,0 +1,5 @@
+/* print() takes a pointer (Oracle dtrace 2: prototype void *) */
+BEGIN
+{
+	print(1);
+}

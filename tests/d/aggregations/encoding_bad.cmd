@@ -1,0 +1,2 @@
+# exit 1
+-x encoding=latin1 -e -n "BEGIN { exit(0); }"

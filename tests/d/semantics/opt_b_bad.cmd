@@ -1,0 +1,2 @@
+# exit 1
+-b 12q -n BEGIN

@@ -1,0 +1,2 @@
+# exit 3
+-b 8 -q -n BEGIN{exit(3)}

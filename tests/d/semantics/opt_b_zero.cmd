@@ -1,0 +1,2 @@
+# exit 1
+-b 0 -n BEGIN

@@ -1,0 +1,2 @@
+# exit 1
+-x bufsize=-1 -n BEGIN

@@ -91,12 +91,12 @@
 #define DT_ACTIVITY_ENDING   4 /* END only */
 
 /* faults, as illumos DTRACEFLT_* */
-#define DT_FLT_BADADDR	 1
-#define DT_FLT_DIVZERO	 3
-#define DT_FLT_NOSCRATCH 5 /* alloca() or copyin() beyond the scratch space */
-/* illegal operation (illumos 3): raise() of no signal; speculate(), commit(), discard() above nspec */
-#define DT_FLT_ILLOP 6
-#define DT_ERR_NOPC  UINT32_MAX /* er_pc: the fault is not at an instruction (-1) */
+#define DT_FLT_BADADDR 1
+/* illegal operation: raise() of no signal; speculate(), commit(), discard() above nspec */
+#define DT_FLT_ILLOP	 3
+#define DT_FLT_DIVZERO	 4
+#define DT_FLT_NOSCRATCH 5	    /* alloca() or copyin() beyond the scratch space */
+#define DT_ERR_NOPC	 UINT32_MAX /* er_pc: the fault is not at an instruction (-1) */
 
 /*
  * The alloca region (DT_SR_ALLOCA), when a clause allocates: a u64 the

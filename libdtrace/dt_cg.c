@@ -79,7 +79,8 @@ typedef struct dt_cg {
 	uint32_t cg_recoff;
 	int cg_action;
 	int cg_sp;
-	uint32_t cg_tmp; /* temporaries used by this clause */
+	uint32_t cg_tmp;	      /* temporaries in use: the top of their stack (tmp_string) */
+	const dt_node_t *cg_nullnode; /* a string expression that may be NULL (str_nullable) */
 	int cg_lfault;
 	bool cg_faults; /* the clause jumps to its fault block */
 	bool cg_exits;	/* the clause calls exit() */
@@ -593,7 +594,13 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	return v;
 }
 
-/* A temporary string: its scratch address. */
+/*
+ * A temporary string: its scratch address.  Temporaries are a stack: an
+ * expression whose value is not in one (an integer) frees those it took
+ * (cg_value), and a subroutine's string result, which is the first its
+ * generator takes, frees those of its arguments (cg_call); so a clause
+ * needs as many as are live at once, not one per string computed.
+ */
 static uint32_t tmp_string(dt_cg_t *cg)
 {
 	uint32_t off = cg->cg_tmp;
@@ -1635,6 +1642,59 @@ static void str_operand(dt_cg_t *cg, dt_node_t *n)
 		string_from(cg, tmp_string(cg), true, may_scratch(n));
 }
 
+/* Does n's string come from a subroutine that may give NULL (through ?:)? */
+static bool may_null(const dt_node_t *n)
+{
+	if (n->dn_kind == DT_N_TERNARY)
+		return may_null(n->dn_left) || may_null(n->dn_right);
+	if (n->dn_kind != DT_N_CALL || n->dn_ident == NULL || n->dn_ident->di_func == NULL)
+		return false;
+	switch (n->dn_ident->di_func->db_id) {
+	case DT_B_STRCHR:
+	case DT_B_STRRCHR:
+	case DT_B_STRSTR:
+	case DT_B_STRTOK: return true;
+	default: return false;
+	}
+}
+
+/*
+ * r0 = a string operand where NULL reads as "": a comparison's operand
+ * (illumos' DIF_OP_SCMP: dtrace_strncmp() takes a NULL string as empty,
+ * so NULL == "" too) and the value assigned to a string variable.  The
+ * constant 0 (NULL) is an empty temporary; strchr() and friends finding
+ * nothing give one too instead of faulting (cg_nullnode: call_bpf lets
+ * their NULL through here only, every other use of it faults as illumos
+ * reading address 0).
+ */
+static void str_nullable(dt_cg_t *cg, dt_node_t *n)
+{
+	uint32_t off;
+	int ok = label(cg);
+
+	if (!is_string(n->dn_type) && dt_type_is_int(n->dn_type) && (n->dn_flags & DT_NF_CONST) &&
+	    n->dn_value == 0) {
+		off = tmp_string(cg);
+		emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+		return;
+	}
+	if (!may_null(n)) {
+		str_operand(cg, n);
+		return;
+	}
+	cg->cg_nullnode = n;
+	str_operand(cg, n);
+	cg->cg_nullnode = NULL;
+	off = tmp_string(cg);
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
+	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	place(cg, ok);
+}
+
 static void str_compare(dt_cg_t *cg, dt_node_t *n)
 {
 	static const struct {
@@ -1647,9 +1707,9 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (ops[i].tok == n->dn_op)
 			jop = ops[i].jop;
-	str_operand(cg, n->dn_left);
+	str_nullable(cg, n->dn_left);
 	push(cg, n);
-	str_operand(cg, n->dn_right);
+	str_nullable(cg, n->dn_right);
 	emit(cg, KS_MOV64_REG(R2, R0));
 	pop(cg, R1);
 	call_sub(cg, DT_SUBR_STRCMP);
@@ -1876,7 +1936,14 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		return;
 	}
 	if (op == T_ASSIGN) {
-		cg_expr(cg, rhs);
+		/*
+		 * A string variable assigned NULL holds "" (illumos keeps NULL
+		 * apart, which compares as "" but faults when traced).
+		 */
+		if (is_string(t))
+			str_nullable(cg, rhs);
+		else
+			cg_expr(cg, rhs);
 		lv_store(cg, &lv, n);
 		return;
 	}
@@ -1929,12 +1996,29 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 	cg_value(cg, n, false);
 }
 
+static void value(dt_cg_t *cg, dt_node_t *n, bool wide);
+
+/*
+ * An integer's (or a float's) computation leaves nothing in temporaries:
+ * those it took are free again.  A string or pointer may be in one.
+ */
+static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
+{
+	uint32_t mark = cg->cg_tmp;
+
+	value(cg, n, wide);
+	if (n->dn_type != NULL && !is_string(n->dn_type) &&
+	    (dt_type_is_int(n->dn_type) || is_float(n->dn_type)) &&
+	    !dt_type_is_ptr(dt_type_resolve(n->dn_type)))
+		cg->cg_tmp = mark;
+}
+
 /*
  * r0 = the value of n; wide: an arithmetic result may keep the 64 bits it
  * was computed in (for an operand of an arithmetic operator or comparison:
  * DIF narrows a value only when it is stored, loaded, cast or recorded).
  */
-static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
+static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 {
 	const dt_type_t *t = n->dn_type;
 
@@ -2145,13 +2229,18 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		}
 	case DT_N_TERNARY: {
 		int no = label(cg), done = label(cg);
+		bool nullok = cg->cg_nullnode == n; /* a NULL branch is the whole's */
 
+		cg->cg_nullnode = NULL;
 		cg_expr(cg, n->dn_cond);
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), no);
+		cg->cg_nullnode = nullok ? n->dn_left : NULL;
 		cg_expr(cg, n->dn_left);
 		jump(cg, done);
 		place(cg, no);
+		cg->cg_nullnode = nullok ? n->dn_right : NULL;
 		cg_expr(cg, n->dn_right);
+		cg->cg_nullnode = NULL;
 		place(cg, done);
 		return;
 	}
@@ -2286,9 +2375,11 @@ static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int64_t *dflt,
 		     uint32_t state)
 {
-	bool str = is_string(n->dn_type);
+	bool str = is_string(n->dn_type), nullok = cg->cg_nullnode == n;
 	uint32_t off = str ? tmp_string(cg) : 0;
 	int na = 0, reg = str ? R2 : R1, ok = label(cg);
+
+	cg->cg_nullnode = NULL;
 
 	for (dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next, na++) {
 		if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
@@ -2314,6 +2405,13 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 	call_sub(cg, sub);
 	if (!str)
 		return;
+	if (nullok && sub != DT_SUBR_LLTOSTR) { /* NULL stays 0, for str_nullable */
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+		place(cg, ok);
+		return;
+	}
 	if (sub == DT_SUBR_STRCHR || sub == DT_SUBR_STRRCHR || sub == DT_SUBR_STRSTR ||
 	    sub == DT_SUBR_STRTOK || sub == DT_SUBR_LLTOSTR) { /* the bodies that may be NULL */
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
@@ -2634,9 +2732,17 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 {
 	const struct cg_builtin *g = generator(n);
 
+	uint32_t mark = cg->cg_tmp;
+
 	if (g == NULL || n->dn_ident->di_func->db_kind != DB_FUNC)
 		cg_error(cg, n, "%s( ) is not supported yet", n->dn_name);
 	g->g_fn(cg, n, g->g_arg);
+	/*
+	 * A string result is the first temporary its generator took (each
+	 * takes it before computing its arguments): the arguments' are free.
+	 */
+	if (is_string(n->dn_type) && cg->cg_tmp > mark)
+		cg->cg_tmp = mark + cg->cg_strsize;
 }
 
 /* ---------------------------------------------------------------- aggregations */
@@ -3418,7 +3524,18 @@ static void a_kernel_only(dt_cg_t *cg, dt_node_t *s, int arg)
 		     : "stop the system in the kernel debugger");
 }
 
+static void stmt(dt_cg_t *cg, dt_node_t *s);
+
+/* A statement's temporaries are free after it: what it keeps, it copied. */
 static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
+{
+	uint32_t mark = cg->cg_tmp;
+
+	stmt(cg, s);
+	cg->cg_tmp = mark;
+}
+
+static void stmt(dt_cg_t *cg, dt_node_t *s)
 {
 	if (s->dn_kind == DT_N_CALL) {
 		const struct cg_builtin *g = generator(s);

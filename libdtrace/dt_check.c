@@ -2015,9 +2015,11 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		ocx.cc_lhs = ocx.cc_stmt = false;
 		check(pcb, o, &ocx);
 		t = dt_type_resolve(o->dn_type);
-		if (!dt_type_is_ptr(t) &&
-		    !(o->dn_ident != NULL && o->dn_ident->di_kind == DT_IDENT_SCALAR &&
-		      dt_type_is_string(t)))
+		/*
+		 * Any string may be indexed: illumos makes E1[E2] *((E1)+(E2))
+		 * and dt_cook_op2 takes a string operand of + as a pointer.
+		 */
+		if (!dt_type_is_ptr(t) && !dt_type_is_string(t))
 			dt_cerror(
 			    pcb, &n->dn_loc, "D_ARR_BADREF",
 			    "cannot index %s: it is not an array, pointer or associative array",

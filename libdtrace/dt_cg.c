@@ -1412,6 +1412,139 @@ static void cur_info_member(dt_cg_t *cg, dt_node_t *n)
 	}
 }
 
+/* r0 = the 8 bytes at r3 + the offset t, read from the kernel (0 if they cannot be); r1-r5 */
+static void read_toff(dt_cg_t *cg, dt_toff_t t)
+{
+	add_toff(cg, R3, t);
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+	emit(cg, KS_MOV64_IMM(R2, 8));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, SLOT_TMP));
+}
+
+#define CWD_STEPS 40 /* dentries and mount crossings walked: deeper paths lose their top */
+
+/*
+ * cwd: the process's current directory, as illumos's DIF_VAR_CWD (the
+ * path of p_user.u_cdir): task->fs->pwd's dentry names, walked up to the
+ * root and crossing mounts (a mount's root is its mountpoint in its
+ * parent mount), then written root first.  The walk is unrolled,
+ * CWD_STEPS steps; its state (the dentry, the vfsmount, the names found
+ * and their count) lives in scratch words, which keeps the verifier's
+ * states alike from one step to the next.
+ */
+static void v_cwd(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	uint32_t out = tmp_string(cg), w = tmp_string(cg), need = 32 + 8 * CWD_STEPS;
+	uint32_t dent = w, mnt = w + 8, cnt = w + 16, tmp = w + 24, names = w + 32;
+	int done = label(cg), end = label(cg), slash = label(cg);
+
+	(void)n, (void)arg;
+	for (uint32_t got = cg->cg_strsize; got < need; got += cg->cg_strsize)
+		(void)tmp_string(cg);
+	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(out), 0), out);
+	emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(cnt), 0), cnt);
+	emit(cg, KS_CALL(BPF_FUNC_get_current_task));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	read_toff(cg, DT_TOFF_FS);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(tmp)), tmp);
+	emit(cg, KS_MOV64_REG(R3, R0));
+	read_toff(cg, DT_TOFF_PWD_DENTRY);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(dent)), dent);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(tmp)), tmp);
+	read_toff(cg, DT_TOFF_PWD_MNT);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(mnt)), mnt);
+	for (int i = 0; i < CWD_STEPS; i++) {
+		int notroot = label(cg), next = label(cg);
+
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(mnt)), mnt);
+		read_toff(cg, DT_TOFF_MNT_ROOT);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(dent)), dent);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), done);
+		emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R1, 0), notroot);
+		/* the root of its mount: on to the mountpoint, in the parent mount */
+		emit(cg, KS_MOV64_IMM(R3, 0));
+		add_toff(cg, R3, DT_TOFF_MOUNT_MNT);
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R3, OFF(tmp)), tmp);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(mnt)), mnt);
+		emit(cg, KS_ALU64_REG(BPF_SUB, R1, R3)); /* the struct mount */
+		emit(cg, KS_MOV64_REG(R3, R1));
+		read_toff(cg, DT_TOFF_MNT_PARENT);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(tmp)), tmp);
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1)); /* the parent's vfsmount */
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(mnt)), mnt);
+		emit_to(cg, KS_JMP_REG(BPF_JEQ, R0, R1, 0), done); /* its own parent: the root */
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(tmp)), tmp);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(mnt)), mnt);
+		emit(cg, KS_MOV64_IMM(R1, 0));
+		add_toff(cg, R1, DT_TOFF_MOUNT_MNT);
+		emit(cg, KS_ALU64_REG(BPF_SUB, R3, R1));
+		read_toff(cg, DT_TOFF_MNT_MOUNTPT);
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(dent)), dent);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(tmp)), tmp);
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(mnt)), mnt);
+		jump(cg, next);
+		place(cg, notroot); /* a name, then up to the parent */
+		emit(cg, KS_MOV64_REG(R3, R1));
+		read_toff(cg, DT_TOFF_D_PARENT);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(dent)), dent);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+		emit_to(cg, KS_JMP_REG(BPF_JEQ, R0, R1, 0), done); /* a root that is not mounted */
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(tmp)), tmp);
+		emit(cg, KS_MOV64_REG(R3, R1));
+		read_toff(cg, DT_TOFF_D_NAME);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(cnt)), cnt);
+		emit_to(cg, KS_JMP_IMM(BPF_JGE, R1, CWD_STEPS, 0), done);
+		emit(cg, KS_MOV64_REG(R2, R1));
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R2, 3));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R2, R8));
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R2, R0, OFF(names)), names);
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, 1));
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R1, OFF(cnt)), cnt);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(tmp)), tmp);
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(dent)), dent);
+		place(cg, next);
+	}
+	place(cg, done);
+	/* the names, the last found (nearest the root) first, each after a '/' */
+	emit(cg, KS_MOV64_IMM(R9, 0));
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(cnt)), cnt);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), slash);
+	for (int j = CWD_STEPS - 1; j >= 0; j--) {
+		int skip = label(cg);
+
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(cnt)), cnt);
+		emit_to(cg, KS_JMP_IMM(BPF_JLE, R1, j, 0), skip);
+		emit_to(cg, KS_JMP_IMM(BPF_JGT, R9, (int32_t)cg->cg_strsize - 2, 0), end);
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R9));
+		emit_sa(cg, KS_ST_MEM(BPF_B, R1, OFF(out), '/'), out);
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(out)), out);
+		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R9));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+		emit(cg, KS_ALU64_REG(BPF_SUB, R2, R9));
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(names + 8 * (uint32_t)j)),
+			names + 8 * (uint32_t)j);
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+		emit_to(cg, KS_JMP_IMM(BPF_JSLT, R0, 1, 0), end);
+		emit(cg, KS_ALU64_REG(BPF_ADD, R9, R0));
+		emit(cg, KS_ALU64_IMM(BPF_SUB, R9, 1));
+		place(cg, skip);
+	}
+	jump(cg, end);
+	place(cg, slash); /* the root itself */
+	emit_sa(cg, KS_ST_MEM(BPF_H, R8, OFF(out), '/'), out);
+	place(cg, end);
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(out)), out);
+}
+
 /* ---------------------------------------------------------------- built-in variables */
 
 /*
@@ -1505,6 +1638,40 @@ static void v_probestr(dt_cg_t *cg, dt_node_t *n, int which)
 	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_PROBESTR,
 					.px_arg = which,
 					.px_off = SA_OFF(tmp_string(cg)) });
+}
+
+/*
+ * caller: illumos gives the kernel PC that called the probed kernel
+ * function.  No probe here is in a kernel function (BEGIN, END, profile,
+ * USDT: illumos's own would give a PC of its probe machinery, dtrace's
+ * ioctl or the trap), so it is 0.
+ */
+static void v_zero(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)n, (void)arg;
+	emit(cg, KS_MOV64_IMM(R0, 0));
+}
+
+/*
+ * ucaller: as illumos's DIF_VAR_UCALLER, the user stack's second entry
+ * (dtrace_getupcstack(): the PC, then the caller), which the kernel's
+ * stack walk finds through the frame pointers as illumos's does; 0 when
+ * there is none.  bpf_get_stack() zeroes what it does not fill.
+ */
+static void v_ucaller(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	uint32_t off = tmp_string(cg);
+
+	(void)n, (void)arg;
+	if (cg->cg_strsize < 16)
+		(void)tmp_string(cg);
+	emit(cg, KS_MOV64_REG(R1, R6));
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(off)), off);
+	emit(cg, KS_MOV64_IMM(R3, 16));
+	emit(cg, KS_MOV64_IMM(R4, BPF_F_USER_STACK));
+	emit(cg, KS_CALL(BPF_FUNC_get_stack));
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(off) + 8), off);
 }
 
 /* id, epid: a constant of the probe's, known when linking */
@@ -4170,7 +4337,10 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_ARG7] = { v_arg, 7 },
 	[DT_B_ARG8] = { v_arg, 8 },
 	[DT_B_ARG9] = { v_arg, 9 },
+	[DT_B_CALLER] = { v_zero, 0 },
 	[DT_B_CPU] = { v_helper, BPF_FUNC_get_smp_processor_id },
+	[DT_B_CURTHREAD] = { v_helper, BPF_FUNC_get_current_task },
+	[DT_B_CWD] = { v_cwd, 0 },
 	[DT_B_EPID] = { v_reloc, DT_RL_EPID },
 	[DT_B_ERRNO] = { v_errno, 0 },
 	[DT_B_EXECNAME] = { v_execname, 0 },
@@ -4184,6 +4354,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_PROBEPROV] = { v_probestr, 0 },
 	[DT_B_TID] = { v_upper_lower, 0 },
 	[DT_B_TIMESTAMP] = { v_helper, BPF_FUNC_ktime_get_ns },
+	[DT_B_UCALLER] = { v_ucaller, 0 },
 	[DT_B_UID] = { v_upper_lower, 0 },
 	[DT_B_VTIMESTAMP] = { v_vtimestamp, 0 },
 	[DT_B_WALLTIMESTAMP] = { v_walltimestamp, 0 },

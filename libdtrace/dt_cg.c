@@ -611,6 +611,32 @@ static uint32_t tmp_string(dt_cg_t *cg)
 	return SA(DT_SR_TMP, off);
 }
 
+/* The scratch address the next temporary will have, without taking it. */
+static uint32_t tmp_next(const dt_cg_t *cg)
+{
+	return SA(DT_SR_TMP, cg->cg_tmp);
+}
+
+/*
+ * r0 = a subroutine's string result, made at off above its arguments'
+ * temporaries and moved down to to, where they began (they are free once
+ * it is made): so a nesting f(g(h(s))) holds two temporaries, not one a
+ * level.  One string copy, which costs the verifier nothing per byte.
+ */
+static void result_down(dt_cg_t *cg, uint32_t to, uint32_t off)
+{
+	if (to != off) {
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(to)), to);
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+		emit(cg, KS_MOV64_REG(R3, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R3, IMM(off)), off);
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	}
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(to)), to);
+}
+
 /* r0 = the value of key 0 in the array map, or NULL (r1-r5 clobbered). */
 static void emit_lookup0(dt_cg_t *cg, uint32_t map)
 {
@@ -2497,15 +2523,17 @@ static void s_strlen(dt_cg_t *cg, dt_node_t *n, int arg)
 static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 {
 	dt_node_t *a = n->dn_args;
-	uint32_t off = tmp_string(cg), len = cg->cg_strsize;
+	uint32_t to = tmp_next(cg), off, len = cg->cg_strsize;
 	int ok = label(cg), fits = label(cg);
 
 	(void)arg;
-	(void)tmp_string(cg);
+	str_operand(cg, a); /* in order, as DIF evaluates arguments */
+	push(cg, n);
 	str_operand(cg, a->dn_next);
 	push(cg, n);
-	str_operand(cg, a);
-	emit(cg, KS_MOV64_REG(R3, R0));
+	off = tmp_string(cg);
+	(void)tmp_string(cg);
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, slot_at(cg->cg_sp - 1)));
 	emit(cg, KS_MOV64_REG(R1, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
@@ -2523,9 +2551,9 @@ static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
 	emit(cg, KS_ALU64_REG(BPF_SUB, R2, R0)); /* 1 to strsize */
 	pop(cg, R3);
+	cg->cg_sp--; /* a */
 	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
-	emit(cg, KS_MOV64_REG(R0, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	result_down(cg, to, off);
 }
 
 /*
@@ -2543,7 +2571,7 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 		     uint32_t state)
 {
 	bool str = is_string(n->dn_type), nullok = cg->cg_nullnode == n;
-	uint32_t off = str ? tmp_string(cg) : 0;
+	uint32_t to = tmp_next(cg), off;
 	int na = 0, reg = str ? R2 : R1, ok = label(cg);
 
 	cg->cg_nullnode = NULL;
@@ -2557,6 +2585,7 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 	}
 	if (reg + na + nd + (state != 0) - 1 > R5)
 		cg_limit(cg, n, "too many arguments for a subroutine body");
+	off = str ? tmp_string(cg) : 0; /* above the arguments' */
 	for (int i = na - 1; i >= 0; i--)
 		pop(cg, reg + i);
 	for (int d = 0; d < nd; d++)
@@ -2574,8 +2603,7 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 		return;
 	if (nullok && sub != DT_SUBR_LLTOSTR) { /* NULL stays 0, for str_nullable */
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
-		emit(cg, KS_MOV64_REG(R0, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+		result_down(cg, to, off);
 		place(cg, ok);
 		return;
 	}
@@ -2585,9 +2613,7 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 		fault(cg, sub == DT_SUBR_LLTOSTR ? DT_FLT_ILLOP : DT_FLT_BADADDR, R0);
 		place(cg, ok);
 	}
-	/* the temporary, as the verifier knows it from here */
-	emit(cg, KS_MOV64_REG(R0, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	result_down(cg, to, off); /* the verifier knows the temporary from here */
 }
 
 /* how many arguments the script gave */
@@ -2905,8 +2931,8 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 		cg_error(cg, n, "%s( ) is not supported yet", n->dn_name);
 	g->g_fn(cg, n, g->g_arg);
 	/*
-	 * A string result is the first temporary its generator took (each
-	 * takes it before computing its arguments): the arguments' are free.
+	 * A string result is in the first temporary its generator took, or
+	 * was moved there (result_down): the arguments' are free.
 	 */
 	if (is_string(n->dn_type) && cg->cg_tmp > mark)
 		cg->cg_tmp = mark + cg->cg_strsize;

@@ -1571,6 +1571,53 @@ static void v_cwd(dt_cg_t *cg, dt_node_t *n, int arg)
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(out)), out);
 }
 
+/*
+ * uregs[i]: the user registers the kernel saved for the thread
+ * (bpf_task_pt_regs() of the current task: at a USDT probe, those of the
+ * trap).  i is DTrace's amd64 numbering (illumos dtrace_getreg: 0 to 18
+ * the i386 names, then 19 + the REG_* of <sys/regset.h>), here as the
+ * offset of the register in x86-64's struct pt_regs.  Not there: the
+ * data segment selectors (UR_SEL), which a 64-bit Linux process runs with
+ * null (0); the fs and gs bases (UR_FSBASE, UR_GSBASE), kept in the
+ * task's thread_struct; the trap number and error code (UR_NONE), which
+ * Linux does not keep for a probe: refused.
+ */
+enum { UR_NONE = -1, UR_SEL = -2, UR_FSBASE = -3, UR_GSBASE = -4 };
+
+static const int16_t uregs_off[DT_UREGS_MAX] = {
+	UR_SEL, UR_SEL, UR_SEL,	 UR_SEL,  112,	   104,	      32,	 152, 40,  96,
+	88,	80,	UR_NONE, UR_NONE, 128,	   136,	      144,	 152, 160, 0,
+	8,	16,	24,	 48,	  56,	   64,	      72,	 112, 104, 32,
+	40,	96,	88,	 80,	  UR_NONE, UR_NONE,   128,	 136, 144, 152,
+	160,	UR_SEL, UR_SEL,	 UR_SEL,  UR_SEL,  UR_FSBASE, UR_GSBASE,
+};
+
+static void uregs_value(dt_cg_t *cg, dt_node_t *n)
+{
+	uint64_t i = n->dn_args->dn_value;
+	int off = i < DT_UREGS_MAX ? uregs_off[i] : UR_NONE;
+
+	if (off == UR_NONE)
+		cg_error(cg, n,
+			 "uregs[%llu] is not supported: Linux keeps no trap number or "
+			 "error code for a probe",
+			 (unsigned long long)i);
+	if (off == UR_SEL) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		return;
+	}
+	if (off == UR_FSBASE || off == UR_GSBASE) {
+		static const dt_toff_t fs[] = { DT_TOFF_FSBASE }, gs[] = { DT_TOFF_GSBASE };
+
+		task_chain(cg, off == UR_FSBASE ? fs : gs, 1, 8);
+		return;
+	}
+	emit(cg, KS_CALL(BPF_FUNC_get_current_task_btf));
+	emit(cg, KS_MOV64_REG(R1, R0));
+	emit(cg, KS_CALL(BPF_FUNC_task_pt_regs));
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, (int16_t)off));
+}
+
 /* ---------------------------------------------------------------- built-in variables */
 
 /*
@@ -2322,6 +2369,12 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			pop(cg, R1);
 			call_sub(cg, DT_SUBR_CHAR_AT);
 			normalize(cg, R0, t);
+			return;
+		}
+		if (n->dn_left->dn_kind == DT_N_IDENT && n->dn_left->dn_ident != NULL &&
+		    n->dn_left->dn_ident->di_func != NULL &&
+		    n->dn_left->dn_ident->di_func->db_id == DT_B_UREGS) {
+			uregs_value(cg, n);
 			return;
 		}
 		cg_error(cg, n, "this kind of index is not supported yet");

@@ -354,6 +354,8 @@ static const struct {
 	{ DT_TOFF_MOUNT_MNT, "mount", "mnt", NULL, NULL },
 	{ DT_TOFF_MNT_PARENT, "mount", "mnt_parent", NULL, NULL },
 	{ DT_TOFF_MNT_MOUNTPT, "mount", "mnt_mountpoint", NULL, NULL },
+	{ DT_TOFF_FSBASE, "task_struct", "thread.fsbase", NULL, NULL },
+	{ DT_TOFF_GSBASE, "task_struct", "thread.gsbase", NULL, NULL },
 };
 
 void dt_task_offsets(dt_run_t *r)

@@ -338,6 +338,8 @@ static const char *const toff_names[DT_TOFF_N] = {
 	"mount.mnt",
 	"mount.mnt_parent",
 	"mount.mnt_mountpoint",
+	"task_struct.thread.fsbase",
+	"task_struct.thread.gsbase",
 };
 /* a subprogram's name: strcmp, or the C function's */
 static const char *subr_name(uint32_t a)

@@ -192,6 +192,8 @@ typedef enum dt_toff {
 	DT_TOFF_MOUNT_MNT,   /* mount.mnt: the vfsmount in its mount */
 	DT_TOFF_MNT_PARENT,  /* mount.mnt_parent */
 	DT_TOFF_MNT_MOUNTPT, /* mount.mnt_mountpoint */
+	DT_TOFF_FSBASE,	     /* task_struct.thread.fsbase and gsbase (uregs[]) */
+	DT_TOFF_GSBASE,
 	DT_TOFF_N
 } dt_toff_t;
 

@@ -1,12 +1,16 @@
 /*
  * whereami: fires wh:::site(ret, depth) in a function called from main
  * (depth 1) and from a function main calls (depth 2), ret being the
- * function's own return address: what ucaller must be.  Then goes to
+ * function's own return address: what ucaller must be; and the
+ * function's address and a local's, near which uregs[R_PC] and
+ * uregs[R_SP] must be, and pthread_self(), the thread's control block,
+ * where x86-64 glibc points the fs base (uregs[UR_FSBASE]).  Then goes to
  * directories (its own, the root, a deep one under it, others across
  * mounts) and fires wh:::dir(getcwd()) in each: what cwd must be
  * (run.whereami.d).  Built with frame pointers, which the user stack walk
  * follows.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,7 +20,10 @@
 
 __attribute__((noinline)) static void site(int depth)
 {
-	WH_SITE((long)__builtin_return_address(0), depth);
+	volatile int local = depth;
+
+	WH_SITE((long)__builtin_return_address(0), local, (long)site, (long)&local,
+		(long)pthread_self());
 	__asm__ volatile("" ::: "memory");
 }
 

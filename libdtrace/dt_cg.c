@@ -674,6 +674,35 @@ static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 	emit(cg, KS_MOV64_REG(R0, R9));
 }
 
+/*
+ * A global or clause-local string variable assigned NULL: its first two
+ * bytes are a NUL and 0xff (read as a u16), which no string stored
+ * there has (an empty string's second byte is made 0).  illumos keeps a
+ * byte before the string for it (DIF_OP_STGS, UINT8_MAX).
+ */
+#define STR_NULL_MARK 0xff00
+
+/* Store the string at r0 (kept), or NULL if r0 is 0, in a string variable. */
+static void str_null_store(dt_cg_t *cg, int base, uint32_t off)
+{
+	int notnull = label(cg), done = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_MOV64_REG(R1, base));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R9, 0, 0), notnull);
+	emit_sa(cg, KS_ST_MEM(BPF_H, base, OFF(off), STR_NULL_MARK), off);
+	jump(cg, done);
+	place(cg, notnull);
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 1, 0), done); /* 1: "" copied, its NUL */
+	emit_sa(cg, KS_ST_MEM(BPF_B, base, (int16_t)(OFF(off) + 1), 0), off);
+	place(cg, done);
+	emit(cg, KS_MOV64_REG(R0, R9));
+}
+
 static void cg_expr(dt_cg_t *cg, dt_node_t *n);
 static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void str_operand(dt_cg_t *cg, dt_node_t *n);
@@ -810,8 +839,16 @@ static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t
 	pop(cg, R0);
 	emit(cg, KS_MOV64_REG(R9, R0));
 	if (v->v_string) {
+		int put = label(cg), done = label(cg);
+
+		/* NULL deletes it, as illumos's dtrace_dynvar() for a 0 value */
+		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), put);
+		dyn_put(cg, true);
+		jump(cg, done);
+		place(cg, put);
 		copy_string(cg, R8, SA(DT_SR_VAL, 0));
 		dyn_put(cg, false);
+		place(cg, done);
 	} else {
 		normalize(cg, R0, t);
 		dyn_put(cg, true);
@@ -1157,8 +1194,18 @@ static void lv_load(dt_cg_t *cg, lval_t *lv)
 		uint32_t off = var_place(cg, v, &base);
 
 		if (v->v_string) {
+			int ok = label(cg);
+
 			emit(cg, KS_MOV64_REG(R0, base));
 			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+			/* NULL (str_null_store): 0 where it may be, else a fault at 0 */
+			emit_sa(cg, KS_LDX_MEM(BPF_H, R1, base, OFF(off)), off);
+			emit_to(cg, KS_JMP_IMM(BPF_JNE, R1, STR_NULL_MARK, 0), ok);
+			emit(cg, KS_MOV64_IMM(R0, 0));
+			if (cg->cg_nullnode != lv->lv_node)
+				fault(cg, DT_FLT_BADADDR, R0);
+			place(cg, ok);
+			cg->cg_nullnode = NULL;
 		} else {
 			emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, base, OFF(off)), off);
 		}
@@ -1186,7 +1233,7 @@ static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 		if (SA_OFF(off) > INT16_MAX)
 			cg_limit(cg, n, "too many variables for one map value");
 		if (v->v_string) {
-			copy_string(cg, base, off);
+			str_null_store(cg, base, off);
 		} else {
 			normalize(cg, R0, lv->lv_type);
 			emit_sa(cg, KS_STX_MEM(BPF_DW, base, R0, OFF(off)), off);
@@ -1887,6 +1934,10 @@ static bool may_null(const dt_node_t *n)
 {
 	if (n->dn_kind == DT_N_TERNARY)
 		return may_null(n->dn_left) || may_null(n->dn_right);
+	if ((n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
+	     n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
+	    (n->dn_kind == DT_N_MEMBER && n->dn_left->dn_kind == DT_N_THIS))
+		return true; /* a string variable assigned NULL (str_null_store) */
 	if (n->dn_kind != DT_N_CALL || n->dn_ident == NULL || n->dn_ident->di_func == NULL)
 		return false;
 	switch (n->dn_ident->di_func->db_id) {
@@ -1933,6 +1984,19 @@ static void str_nullable(dt_cg_t *cg, dt_node_t *n)
 	emit(cg, KS_MOV64_REG(R0, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
 	place(cg, ok);
+}
+
+/* r0 = a string operand, or 0 for NULL (the constant, or a result that is NULL) */
+static void str_or_null(dt_cg_t *cg, dt_node_t *n)
+{
+	if (!is_string(n->dn_type) && dt_type_is_int(n->dn_type) && (n->dn_flags & DT_NF_CONST) &&
+	    n->dn_value == 0) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		return;
+	}
+	cg->cg_nullnode = may_null(n) ? n : NULL;
+	str_operand(cg, n);
+	cg->cg_nullnode = NULL;
 }
 
 static void str_compare(dt_cg_t *cg, dt_node_t *n)
@@ -2177,11 +2241,12 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 	}
 	if (op == T_ASSIGN) {
 		/*
-		 * A string variable assigned NULL holds "" (illumos keeps NULL
-		 * apart, which compares as "" but faults when traced).
+		 * A string variable may be assigned NULL: a global or
+		 * clause-local one keeps it (str_null_store), a dynamic one is
+		 * deleted (dyn_store), as illumos.
 		 */
 		if (is_string(t))
-			str_nullable(cg, rhs);
+			str_or_null(cg, rhs);
 		else
 			cg_expr(cg, rhs);
 		lv_store(cg, &lv, n);

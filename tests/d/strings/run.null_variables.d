@@ -1,0 +1,47 @@
+/*
+ * A string variable assigned NULL: a global or clause-local one keeps it
+ * (illumos DIF_OP_STGS marks it), which compares as "" and faults when
+ * used otherwise (printed, strlen, traced: invalid address 0); assigned
+ * on, it stays NULL; a self-> one is deleted (illumos dtrace_dynvar() of
+ * 0), and reads as "" here.  An empty string is not NULL, but compares
+ * equal to it.
+ */
+/* @args: -q */
+
+BEGIN
+{
+	s = "abc";
+	s = NULL;
+	printf("%d %d\n", s == NULL, s == "");
+	t = s;
+	printf("%d\n", t == NULL);
+	this->p = strchr("abc", 'z');
+	printf("%d %s\n", this->p == NULL, this->p != NULL ? this->p : "none");
+	self->q = "x";
+	self->q = strchr("abc", 'z');
+	printf("%d [%s]\n", self->q == NULL, self->q);
+	u = "";
+	printf("%d [%s]\n", u == NULL, u);
+	u = strjoin("", "");
+	printf("%d [%s]\n", u == NULL, u);
+	s = "back";
+	printf("%s\n", s);
+	s = NULL;
+}
+BEGIN
+{
+	printf("[%s]\n", s);
+}
+BEGIN
+{
+	printf("%d\n", strlen(t));
+}
+BEGIN
+{
+	this->p = strchr("abc", 'z');
+	trace(this->p);
+}
+BEGIN
+{
+	exit(0);
+}

@@ -1934,6 +1934,8 @@ static bool may_null(const dt_node_t *n)
 {
 	if (n->dn_kind == DT_N_TERNARY)
 		return may_null(n->dn_left) || may_null(n->dn_right);
+	if (!is_string(n->dn_type) && (n->dn_flags & DT_NF_CONST) && n->dn_value == 0)
+		return true; /* c ? s : NULL */
 	if ((n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
 	     n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
 	    (n->dn_kind == DT_N_MEMBER && n->dn_left->dn_kind == DT_N_THIS))
@@ -2301,6 +2303,22 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 	cg_value(cg, n, false);
 }
 
+/*
+ * A branch of ?: whose value is a string: NULL (c ? s : NULL) is 0 where
+ * the whole may be NULL, else a fault at address 0, as using it in illumos.
+ */
+static void ternary_branch(dt_cg_t *cg, const dt_node_t *n, dt_node_t *b, bool nullok)
+{
+	if (is_string(n->dn_type) && !is_string(b->dn_type) && (b->dn_flags & DT_NF_CONST) &&
+	    b->dn_value == 0) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		if (!nullok)
+			fault(cg, DT_FLT_BADADDR, R0);
+		return;
+	}
+	cg_expr(cg, b);
+}
+
 static void value(dt_cg_t *cg, dt_node_t *n, bool wide);
 
 /*
@@ -2546,11 +2564,11 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		cg_expr(cg, n->dn_cond);
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), no);
 		cg->cg_nullnode = nullok ? n->dn_left : NULL;
-		cg_expr(cg, n->dn_left);
+		ternary_branch(cg, n, n->dn_left, nullok);
 		jump(cg, done);
 		place(cg, no);
 		cg->cg_nullnode = nullok ? n->dn_right : NULL;
-		cg_expr(cg, n->dn_right);
+		ternary_branch(cg, n, n->dn_right, nullok);
 		cg->cg_nullnode = NULL;
 		place(cg, done);
 		return;

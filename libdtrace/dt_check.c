@@ -2134,6 +2134,9 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			n->dn_type = dt_type_is_string(r->dn_type) ? r->dn_type : l->dn_type;
 		} else if (null_ptr(l->dn_type, r) || null_ptr(r->dn_type, l)) {
 			n->dn_type = dt_type_is_ptr(l->dn_type) ? l->dn_type : r->dn_type;
+		} else if (null_str(l->dn_type, r) || null_str(r->dn_type, l)) {
+			/* illumos dt_cook_op3: dt_node_is_ptrcompat() gives the string's type */
+			n->dn_type = dt_type_is_string(l->dn_type) ? l->dn_type : r->dn_type;
 		} else {
 			dt_cerror(
 			    pcb, &n->dn_loc, "D_OP_INCOMPAT",

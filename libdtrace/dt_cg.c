@@ -2713,7 +2713,10 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 	cg->cg_nullnode = NULL;
 
 	for (dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next, na++) {
-		if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
+		/* strtok(s, ...) of a NULL string goes on with the saved one, as NULL */
+		if (sub == DT_SUBR_STRTOK && na == 0 && is_string(a->dn_type))
+			str_or_null(cg, a);
+		else if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
 			str_operand(cg, a);
 		else
 			cg_expr(cg, a);

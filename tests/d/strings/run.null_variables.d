@@ -4,7 +4,7 @@
  * used otherwise (printed, strlen, traced: invalid address 0); assigned
  * on, it stays NULL; a self-> one is deleted (illumos dtrace_dynvar() of
  * 0), and reads as "" here.  An empty string is not NULL, but compares
- * equal to it.
+ * equal to it.  strtok() of a NULL string goes on with its saved string.
  */
 /* @args: -q */
 
@@ -41,6 +41,15 @@ BEGIN
 	this->p = strchr("abc", 'z');
 	trace(this->p);
 }
+BEGIN
+{
+	/* strtok() of a NULL string goes on with the saved one, as strtok(NULL, ...) */
+	s = NULL;
+	printf("%s ", strtok("a,b,c", ","));
+	printf("%s ", strtok(s, ","));
+	printf("%s\n", strtok(strchr("x", 'y'), ","));
+}
+
 BEGIN
 {
 	exit(0);

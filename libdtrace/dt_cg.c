@@ -773,21 +773,26 @@ static void dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 	store_keys(cg, keys, nk, 16);
 }
 
-/* r0 = the value of a dynamic variable (0 or "" when absent). */
-static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
+/*
+ * r0 = the value of a dynamic variable: 0 when absent, for a string NULL
+ * as illumos's (0 where n may be NULL, cg_nullnode; else a fault at 0).
+ */
+static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n)
 {
 	int done = label(cg);
-	uint32_t k = SA(DT_SR_KEY, 0), e = SA(DT_SR_EMPTY, 0);
+	uint32_t k = SA(DT_SR_KEY, 0);
+	bool nullok = cg->cg_nullnode == n;
 
 	dyn_key(cg, v, keys);
 	emit_map(cg, R1, DT_MAP_DVARS);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(k)), k);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-	if (v->v_string) { /* the string in the map, or an empty one */
+	if (v->v_string) {
+		cg->cg_nullnode = NULL;
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), done);
-		emit(cg, KS_MOV64_REG(R0, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(e)), e);
+		if (!nullok)
+			fault(cg, DT_FLT_BADADDR, R0);
 	} else { /* absent: r0 is 0 */
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, 0));
@@ -1169,7 +1174,7 @@ static void dyn_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok
 	if (cg->cg_sp + 1 > SLOT_MAX)
 		cg_limit(cg, n, "expression too deeply nested for the BPF stack");
 	s_old = slot_at(++cg->cg_sp);
-	dyn_load(cg, lv->lv_var, lv->lv_keys); /* leaves the key in the key buffer */
+	dyn_load(cg, lv->lv_var, lv->lv_keys, NULL); /* leaves the key in the key buffer */
 	new_value(cg, op, t, rhs, s_rhs, s_old);
 	dyn_put(cg, true); /* the key buffer still holds this element's key */
 	if (post)
@@ -1211,7 +1216,7 @@ static void lv_load(dt_cg_t *cg, lval_t *lv)
 		}
 		break;
 	}
-	default: dyn_load(cg, v, lv->lv_keys);
+	default: dyn_load(cg, v, lv->lv_keys, lv->lv_node);
 	}
 }
 
@@ -1938,8 +1943,11 @@ static bool may_null(const dt_node_t *n)
 		return true; /* c ? s : NULL */
 	if ((n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
 	     n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
-	    (n->dn_kind == DT_N_MEMBER && n->dn_left->dn_kind == DT_N_THIS))
-		return true; /* a string variable assigned NULL (str_null_store) */
+	    (n->dn_kind == DT_N_MEMBER &&
+	     (n->dn_left->dn_kind == DT_N_THIS || n->dn_left->dn_kind == DT_N_SELF)) ||
+	    (n->dn_kind == DT_N_INDEX && n->dn_ident != NULL &&
+	     n->dn_ident->di_kind == DT_IDENT_ARRAY))
+		return true; /* a string variable assigned NULL, or absent */
 	if (n->dn_kind != DT_N_CALL || n->dn_ident == NULL || n->dn_ident->di_func == NULL)
 		return false;
 	switch (n->dn_ident->di_func->db_id) {

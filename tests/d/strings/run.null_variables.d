@@ -3,7 +3,8 @@
  * (illumos DIF_OP_STGS marks it), which compares as "" and faults when
  * used otherwise (printed, strlen, traced: invalid address 0); assigned
  * on, it stays NULL; a self-> one is deleted (illumos dtrace_dynvar() of
- * 0), and reads as "" here.  An empty string is not NULL, but compares
+ * 0), and a self-> or associative string never assigned, or deleted, is
+ * NULL too, as illumos reads a dynamic variable it does not find.  An empty string is not NULL, but compares
  * equal to it.  strtok() of a NULL string goes on with its saved string.
  */
 /* @args: -q */
@@ -18,8 +19,11 @@ BEGIN
 	this->p = strchr("abc", 'z');
 	printf("%d %s\n", this->p == NULL, this->p != NULL ? this->p : "none");
 	self->q = "x";
+	a[2] = "two";
+	self->never = self->q;
+	self->never = NULL;
 	self->q = strchr("abc", 'z');
-	printf("%d [%s]\n", self->q == NULL, self->q);
+	printf("%d %d\n", self->q == NULL, self->never == NULL);
 	u = "";
 	printf("%d [%s]\n", u == NULL, u);
 	u = strjoin("", "");
@@ -35,6 +39,16 @@ BEGIN
 BEGIN
 {
 	printf("%d\n", strlen(t));
+}
+
+BEGIN
+{
+	printf("[%s]\n", self->q);
+}
+
+BEGIN
+{
+	printf("[%s]\n", a[1]);
 }
 BEGIN
 {

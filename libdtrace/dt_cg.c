@@ -79,7 +79,8 @@ typedef struct dt_cg {
 	uint32_t cg_recoff;
 	int cg_action;
 	int cg_sp;
-	uint32_t cg_tmp; /* temporaries used by this clause */
+	uint32_t cg_tmp;	      /* temporaries in use: the top of their stack (tmp_string) */
+	const dt_node_t *cg_nullnode; /* a string expression that may be NULL (str_nullable) */
 	int cg_lfault;
 	bool cg_faults; /* the clause jumps to its fault block */
 	bool cg_exits;	/* the clause calls exit() */
@@ -593,7 +594,13 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	return v;
 }
 
-/* A temporary string: its scratch address. */
+/*
+ * A temporary string: its scratch address.  Temporaries are a stack: an
+ * expression whose value is not in one (an integer) frees those it took
+ * (cg_value), and a subroutine's string result, which is the first its
+ * generator takes, frees those of its arguments (cg_call); so a clause
+ * needs as many as are live at once, not one per string computed.
+ */
 static uint32_t tmp_string(dt_cg_t *cg)
 {
 	uint32_t off = cg->cg_tmp;
@@ -602,6 +609,32 @@ static uint32_t tmp_string(dt_cg_t *cg)
 	if (cg->cg_tmp > cg->cg_ps->ps_tmpsize)
 		cg->cg_ps->ps_tmpsize = cg->cg_tmp;
 	return SA(DT_SR_TMP, off);
+}
+
+/* The scratch address the next temporary will have, without taking it. */
+static uint32_t tmp_next(const dt_cg_t *cg)
+{
+	return SA(DT_SR_TMP, cg->cg_tmp);
+}
+
+/*
+ * r0 = a subroutine's string result, made at off above its arguments'
+ * temporaries and moved down to to, where they began (they are free once
+ * it is made): so a nesting f(g(h(s))) holds two temporaries, not one a
+ * level.  One string copy, which costs the verifier nothing per byte.
+ */
+static void result_down(dt_cg_t *cg, uint32_t to, uint32_t off)
+{
+	if (to != off) {
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(to)), to);
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+		emit(cg, KS_MOV64_REG(R3, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R3, IMM(off)), off);
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	}
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(to)), to);
 }
 
 /* r0 = the value of key 0 in the array map, or NULL (r1-r5 clobbered). */
@@ -638,6 +671,35 @@ static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
 	emit(cg, KS_MOV64_REG(R3, R0));
 	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	emit(cg, KS_MOV64_REG(R0, R9));
+}
+
+/*
+ * A global or clause-local string variable assigned NULL: its first two
+ * bytes are a NUL and 0xff (read as a u16), which no string stored
+ * there has (an empty string's second byte is made 0).  illumos keeps a
+ * byte before the string for it (DIF_OP_STGS, UINT8_MAX).
+ */
+#define STR_NULL_MARK 0xff00
+
+/* Store the string at r0 (kept), or NULL if r0 is 0, in a string variable. */
+static void str_null_store(dt_cg_t *cg, int base, uint32_t off)
+{
+	int notnull = label(cg), done = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R0));
+	emit(cg, KS_MOV64_REG(R1, base));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R9, 0, 0), notnull);
+	emit_sa(cg, KS_ST_MEM(BPF_H, base, OFF(off), STR_NULL_MARK), off);
+	jump(cg, done);
+	place(cg, notnull);
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 1, 0), done); /* 1: "" copied, its NUL */
+	emit_sa(cg, KS_ST_MEM(BPF_B, base, (int16_t)(OFF(off) + 1), 0), off);
+	place(cg, done);
 	emit(cg, KS_MOV64_REG(R0, R9));
 }
 
@@ -711,21 +773,26 @@ static void dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 	store_keys(cg, keys, nk, 16);
 }
 
-/* r0 = the value of a dynamic variable (0 or "" when absent). */
-static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys)
+/*
+ * r0 = the value of a dynamic variable: 0 when absent, for a string NULL
+ * as illumos's (0 where n may be NULL, cg_nullnode; else a fault at 0).
+ */
+static void dyn_load(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t *n)
 {
 	int done = label(cg);
-	uint32_t k = SA(DT_SR_KEY, 0), e = SA(DT_SR_EMPTY, 0);
+	uint32_t k = SA(DT_SR_KEY, 0);
+	bool nullok = cg->cg_nullnode == n;
 
 	dyn_key(cg, v, keys);
 	emit_map(cg, R1, DT_MAP_DVARS);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(k)), k);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-	if (v->v_string) { /* the string in the map, or an empty one */
+	if (v->v_string) {
+		cg->cg_nullnode = NULL;
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), done);
-		emit(cg, KS_MOV64_REG(R0, R8));
-		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(e)), e);
+		if (!nullok)
+			fault(cg, DT_FLT_BADADDR, R0);
 	} else { /* absent: r0 is 0 */
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, 0));
@@ -777,8 +844,16 @@ static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t
 	pop(cg, R0);
 	emit(cg, KS_MOV64_REG(R9, R0));
 	if (v->v_string) {
+		int put = label(cg), done = label(cg);
+
+		/* NULL deletes it, as illumos's dtrace_dynvar() for a 0 value */
+		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), put);
+		dyn_put(cg, true);
+		jump(cg, done);
+		place(cg, put);
 		copy_string(cg, R8, SA(DT_SR_VAL, 0));
 		dyn_put(cg, false);
+		place(cg, done);
 	} else {
 		normalize(cg, R0, t);
 		dyn_put(cg, true);
@@ -1099,7 +1174,7 @@ static void dyn_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_tok
 	if (cg->cg_sp + 1 > SLOT_MAX)
 		cg_limit(cg, n, "expression too deeply nested for the BPF stack");
 	s_old = slot_at(++cg->cg_sp);
-	dyn_load(cg, lv->lv_var, lv->lv_keys); /* leaves the key in the key buffer */
+	dyn_load(cg, lv->lv_var, lv->lv_keys, NULL); /* leaves the key in the key buffer */
 	new_value(cg, op, t, rhs, s_rhs, s_old);
 	dyn_put(cg, true); /* the key buffer still holds this element's key */
 	if (post)
@@ -1124,14 +1199,24 @@ static void lv_load(dt_cg_t *cg, lval_t *lv)
 		uint32_t off = var_place(cg, v, &base);
 
 		if (v->v_string) {
+			int ok = label(cg);
+
 			emit(cg, KS_MOV64_REG(R0, base));
 			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+			/* NULL (str_null_store): 0 where it may be, else a fault at 0 */
+			emit_sa(cg, KS_LDX_MEM(BPF_H, R1, base, OFF(off)), off);
+			emit_to(cg, KS_JMP_IMM(BPF_JNE, R1, STR_NULL_MARK, 0), ok);
+			emit(cg, KS_MOV64_IMM(R0, 0));
+			if (cg->cg_nullnode != lv->lv_node)
+				fault(cg, DT_FLT_BADADDR, R0);
+			place(cg, ok);
+			cg->cg_nullnode = NULL;
 		} else {
 			emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, base, OFF(off)), off);
 		}
 		break;
 	}
-	default: dyn_load(cg, v, lv->lv_keys);
+	default: dyn_load(cg, v, lv->lv_keys, lv->lv_node);
 	}
 }
 
@@ -1153,7 +1238,7 @@ static void lv_store(dt_cg_t *cg, lval_t *lv, const dt_node_t *n)
 		if (SA_OFF(off) > INT16_MAX)
 			cg_limit(cg, n, "too many variables for one map value");
 		if (v->v_string) {
-			copy_string(cg, base, off);
+			str_null_store(cg, base, off);
 		} else {
 			normalize(cg, R0, lv->lv_type);
 			emit_sa(cg, KS_STX_MEM(BPF_DW, base, R0, OFF(off)), off);
@@ -1405,6 +1490,186 @@ static void cur_info_member(dt_cg_t *cg, dt_node_t *n)
 	}
 }
 
+/* r0 = the 8 bytes at r3 + the offset t, read from the kernel (0 if they cannot be); r1-r5 */
+static void read_toff(dt_cg_t *cg, dt_toff_t t)
+{
+	add_toff(cg, R3, t);
+	emit(cg, KS_ST_MEM(BPF_DW, FP, SLOT_TMP, 0));
+	emit(cg, KS_MOV64_REG(R1, FP));
+	emit(cg, KS_ALU64_IMM(BPF_ADD, R1, SLOT_TMP));
+	emit(cg, KS_MOV64_IMM(R2, 8));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, SLOT_TMP));
+}
+
+#define CWD_STEPS 40 /* dentries and mount crossings walked: deeper paths lose their top */
+
+/*
+ * cwd: the process's current directory, as illumos's DIF_VAR_CWD (the
+ * path of p_user.u_cdir): task->fs->pwd's dentry names, walked up to the
+ * root and crossing mounts (a mount's root is its mountpoint in its
+ * parent mount), then written root first.  The walk is unrolled,
+ * CWD_STEPS steps; its state (the dentry, the vfsmount, the names found
+ * and their count) lives in scratch words, which keeps the verifier's
+ * states alike from one step to the next.
+ */
+static void v_cwd(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	uint32_t out = tmp_string(cg), w = tmp_string(cg), need = 32 + 8 * CWD_STEPS;
+	uint32_t dent = w, mnt = w + 8, cnt = w + 16, tmp = w + 24, names = w + 32;
+	int done = label(cg), end = label(cg), slash = label(cg);
+
+	(void)n, (void)arg;
+	for (uint32_t got = cg->cg_strsize; got < need; got += cg->cg_strsize)
+		(void)tmp_string(cg);
+	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(out), 0), out);
+	emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(cnt), 0), cnt);
+	emit(cg, KS_CALL(BPF_FUNC_get_current_task));
+	emit(cg, KS_MOV64_REG(R3, R0));
+	read_toff(cg, DT_TOFF_FS);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(tmp)), tmp);
+	emit(cg, KS_MOV64_REG(R3, R0));
+	read_toff(cg, DT_TOFF_PWD_DENTRY);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(dent)), dent);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(tmp)), tmp);
+	read_toff(cg, DT_TOFF_PWD_MNT);
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(mnt)), mnt);
+	for (int i = 0; i < CWD_STEPS; i++) {
+		int notroot = label(cg), next = label(cg);
+
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(mnt)), mnt);
+		read_toff(cg, DT_TOFF_MNT_ROOT);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(dent)), dent);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), done);
+		emit_to(cg, KS_JMP_REG(BPF_JNE, R0, R1, 0), notroot);
+		/* the root of its mount: on to the mountpoint, in the parent mount */
+		emit(cg, KS_MOV64_IMM(R3, 0));
+		add_toff(cg, R3, DT_TOFF_MOUNT_MNT);
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R3, OFF(tmp)), tmp);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(mnt)), mnt);
+		emit(cg, KS_ALU64_REG(BPF_SUB, R1, R3)); /* the struct mount */
+		emit(cg, KS_MOV64_REG(R3, R1));
+		read_toff(cg, DT_TOFF_MNT_PARENT);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(tmp)), tmp);
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1)); /* the parent's vfsmount */
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(mnt)), mnt);
+		emit_to(cg, KS_JMP_REG(BPF_JEQ, R0, R1, 0), done); /* its own parent: the root */
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(tmp)), tmp);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(mnt)), mnt);
+		emit(cg, KS_MOV64_IMM(R1, 0));
+		add_toff(cg, R1, DT_TOFF_MOUNT_MNT);
+		emit(cg, KS_ALU64_REG(BPF_SUB, R3, R1));
+		read_toff(cg, DT_TOFF_MNT_MOUNTPT);
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(dent)), dent);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(tmp)), tmp);
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(mnt)), mnt);
+		jump(cg, next);
+		place(cg, notroot); /* a name, then up to the parent */
+		emit(cg, KS_MOV64_REG(R3, R1));
+		read_toff(cg, DT_TOFF_D_PARENT);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(dent)), dent);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+		emit_to(cg, KS_JMP_REG(BPF_JEQ, R0, R1, 0), done); /* a root that is not mounted */
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(tmp)), tmp);
+		emit(cg, KS_MOV64_REG(R3, R1));
+		read_toff(cg, DT_TOFF_D_NAME);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(cnt)), cnt);
+		emit_to(cg, KS_JMP_IMM(BPF_JGE, R1, CWD_STEPS, 0), done);
+		emit(cg, KS_MOV64_REG(R2, R1));
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R2, 3));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R2, R8));
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R2, R0, OFF(names)), names);
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, 1));
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R1, OFF(cnt)), cnt);
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(tmp)), tmp);
+		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(dent)), dent);
+		place(cg, next);
+	}
+	place(cg, done);
+	/* the names, the last found (nearest the root) first, each after a '/' */
+	emit(cg, KS_MOV64_IMM(R9, 0));
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(cnt)), cnt);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R1, 0, 0), slash);
+	for (int j = CWD_STEPS - 1; j >= 0; j--) {
+		int skip = label(cg);
+
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R1, R8, OFF(cnt)), cnt);
+		emit_to(cg, KS_JMP_IMM(BPF_JLE, R1, j, 0), skip);
+		emit_to(cg, KS_JMP_IMM(BPF_JGT, R9, (int32_t)cg->cg_strsize - 2, 0), end);
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R9));
+		emit_sa(cg, KS_ST_MEM(BPF_B, R1, OFF(out), '/'), out);
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R9, 1));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(out)), out);
+		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R9));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+		emit(cg, KS_ALU64_REG(BPF_SUB, R2, R9));
+		emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(names + 8 * (uint32_t)j)),
+			names + 8 * (uint32_t)j);
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+		emit_to(cg, KS_JMP_IMM(BPF_JSLT, R0, 1, 0), end);
+		emit(cg, KS_ALU64_REG(BPF_ADD, R9, R0));
+		emit(cg, KS_ALU64_IMM(BPF_SUB, R9, 1));
+		place(cg, skip);
+	}
+	jump(cg, end);
+	place(cg, slash); /* the root itself */
+	emit_sa(cg, KS_ST_MEM(BPF_H, R8, OFF(out), '/'), out);
+	place(cg, end);
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(out)), out);
+}
+
+/*
+ * uregs[i]: the user registers the kernel saved for the thread
+ * (bpf_task_pt_regs() of the current task: at a USDT probe, those of the
+ * trap).  i is DTrace's amd64 numbering (illumos dtrace_getreg: 0 to 18
+ * the i386 names, then 19 + the REG_* of <sys/regset.h>), here as the
+ * offset of the register in x86-64's struct pt_regs.  Not there: the
+ * data segment selectors (UR_SEL), which a 64-bit Linux process runs with
+ * null (0); the fs and gs bases (UR_FSBASE, UR_GSBASE), kept in the
+ * task's thread_struct; the trap number and error code (UR_NONE), which
+ * Linux does not keep for a probe: refused.
+ */
+enum { UR_NONE = -1, UR_SEL = -2, UR_FSBASE = -3, UR_GSBASE = -4 };
+
+static const int16_t uregs_off[DT_UREGS_MAX] = {
+	UR_SEL, UR_SEL, UR_SEL,	 UR_SEL,  112,	   104,	      32,	 152, 40,  96,
+	88,	80,	UR_NONE, UR_NONE, 128,	   136,	      144,	 152, 160, 0,
+	8,	16,	24,	 48,	  56,	   64,	      72,	 112, 104, 32,
+	40,	96,	88,	 80,	  UR_NONE, UR_NONE,   128,	 136, 144, 152,
+	160,	UR_SEL, UR_SEL,	 UR_SEL,  UR_SEL,  UR_FSBASE, UR_GSBASE,
+};
+
+static void uregs_value(dt_cg_t *cg, dt_node_t *n)
+{
+	uint64_t i = n->dn_args->dn_value;
+	int off = i < DT_UREGS_MAX ? uregs_off[i] : UR_NONE;
+
+	if (off == UR_NONE)
+		cg_error(cg, n,
+			 "uregs[%llu] is not supported: Linux keeps no trap number or "
+			 "error code for a probe",
+			 (unsigned long long)i);
+	if (off == UR_SEL) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		return;
+	}
+	if (off == UR_FSBASE || off == UR_GSBASE) {
+		static const dt_toff_t fs[] = { DT_TOFF_FSBASE }, gs[] = { DT_TOFF_GSBASE };
+
+		task_chain(cg, off == UR_FSBASE ? fs : gs, 1, 8);
+		return;
+	}
+	emit(cg, KS_CALL(BPF_FUNC_get_current_task_btf));
+	emit(cg, KS_MOV64_REG(R1, R0));
+	emit(cg, KS_CALL(BPF_FUNC_task_pt_regs));
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, R0, (int16_t)off));
+}
+
 /* ---------------------------------------------------------------- built-in variables */
 
 /*
@@ -1498,6 +1763,40 @@ static void v_probestr(dt_cg_t *cg, dt_node_t *n, int which)
 	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_PROBESTR,
 					.px_arg = which,
 					.px_off = SA_OFF(tmp_string(cg)) });
+}
+
+/*
+ * caller: illumos gives the kernel PC that called the probed kernel
+ * function.  No probe here is in a kernel function (BEGIN, END, profile,
+ * USDT: illumos's own would give a PC of its probe machinery, dtrace's
+ * ioctl or the trap), so it is 0.
+ */
+static void v_zero(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)n, (void)arg;
+	emit(cg, KS_MOV64_IMM(R0, 0));
+}
+
+/*
+ * ucaller: as illumos's DIF_VAR_UCALLER, the user stack's second entry
+ * (dtrace_getupcstack(): the PC, then the caller), which the kernel's
+ * stack walk finds through the frame pointers as illumos's does; 0 when
+ * there is none.  bpf_get_stack() zeroes what it does not fill.
+ */
+static void v_ucaller(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	uint32_t off = tmp_string(cg);
+
+	(void)n, (void)arg;
+	if (cg->cg_strsize < 16)
+		(void)tmp_string(cg);
+	emit(cg, KS_MOV64_REG(R1, R6));
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(off)), off);
+	emit(cg, KS_MOV64_IMM(R3, 16));
+	emit(cg, KS_MOV64_IMM(R4, BPF_F_USER_STACK));
+	emit(cg, KS_CALL(BPF_FUNC_get_stack));
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(off) + 8), off);
 }
 
 /* id, epid: a constant of the probe's, known when linking */
@@ -1635,6 +1934,81 @@ static void str_operand(dt_cg_t *cg, dt_node_t *n)
 		string_from(cg, tmp_string(cg), true, may_scratch(n));
 }
 
+/* Does n's string come from a subroutine that may give NULL (through ?:)? */
+static bool may_null(const dt_node_t *n)
+{
+	if (n->dn_kind == DT_N_TERNARY)
+		return may_null(n->dn_left) || may_null(n->dn_right);
+	if (!is_string(n->dn_type) && (n->dn_flags & DT_NF_CONST) && n->dn_value == 0)
+		return true; /* c ? s : NULL */
+	if ((n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
+	     n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
+	    (n->dn_kind == DT_N_MEMBER &&
+	     (n->dn_left->dn_kind == DT_N_THIS || n->dn_left->dn_kind == DT_N_SELF)) ||
+	    (n->dn_kind == DT_N_INDEX && n->dn_ident != NULL &&
+	     n->dn_ident->di_kind == DT_IDENT_ARRAY))
+		return true; /* a string variable assigned NULL, or absent */
+	if (n->dn_kind != DT_N_CALL || n->dn_ident == NULL || n->dn_ident->di_func == NULL)
+		return false;
+	switch (n->dn_ident->di_func->db_id) {
+	case DT_B_STRCHR:
+	case DT_B_STRRCHR:
+	case DT_B_STRSTR:
+	case DT_B_STRTOK: return true;
+	default: return false;
+	}
+}
+
+/*
+ * r0 = a string operand where NULL reads as "": a comparison's operand
+ * (illumos' DIF_OP_SCMP: dtrace_strncmp() takes a NULL string as empty,
+ * so NULL == "" too) and the value assigned to a string variable.  The
+ * constant 0 (NULL) is an empty temporary; strchr() and friends finding
+ * nothing give one too instead of faulting (cg_nullnode: call_bpf lets
+ * their NULL through here only, every other use of it faults as illumos
+ * reading address 0).
+ */
+static void str_nullable(dt_cg_t *cg, dt_node_t *n)
+{
+	uint32_t off;
+	int ok = label(cg);
+
+	if (!is_string(n->dn_type) && dt_type_is_int(n->dn_type) && (n->dn_flags & DT_NF_CONST) &&
+	    n->dn_value == 0) {
+		off = tmp_string(cg);
+		emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+		return;
+	}
+	if (!may_null(n)) {
+		str_operand(cg, n);
+		return;
+	}
+	cg->cg_nullnode = n;
+	str_operand(cg, n);
+	cg->cg_nullnode = NULL;
+	off = tmp_string(cg);
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
+	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(off), 0), off);
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	place(cg, ok);
+}
+
+/* r0 = a string operand, or 0 for NULL (the constant, or a result that is NULL) */
+static void str_or_null(dt_cg_t *cg, dt_node_t *n)
+{
+	if (!is_string(n->dn_type) && dt_type_is_int(n->dn_type) && (n->dn_flags & DT_NF_CONST) &&
+	    n->dn_value == 0) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		return;
+	}
+	cg->cg_nullnode = may_null(n) ? n : NULL;
+	str_operand(cg, n);
+	cg->cg_nullnode = NULL;
+}
+
 static void str_compare(dt_cg_t *cg, dt_node_t *n)
 {
 	static const struct {
@@ -1647,9 +2021,9 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (ops[i].tok == n->dn_op)
 			jop = ops[i].jop;
-	str_operand(cg, n->dn_left);
+	str_nullable(cg, n->dn_left);
 	push(cg, n);
-	str_operand(cg, n->dn_right);
+	str_nullable(cg, n->dn_right);
 	emit(cg, KS_MOV64_REG(R2, R0));
 	pop(cg, R1);
 	call_sub(cg, DT_SUBR_STRCMP);
@@ -1876,7 +2250,15 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		return;
 	}
 	if (op == T_ASSIGN) {
-		cg_expr(cg, rhs);
+		/*
+		 * A string variable may be assigned NULL: a global or
+		 * clause-local one keeps it (str_null_store), a dynamic one is
+		 * deleted (dyn_store), as illumos.
+		 */
+		if (is_string(t))
+			str_or_null(cg, rhs);
+		else
+			cg_expr(cg, rhs);
 		lv_store(cg, &lv, n);
 		return;
 	}
@@ -1930,11 +2312,44 @@ static void cg_expr(dt_cg_t *cg, dt_node_t *n)
 }
 
 /*
+ * A branch of ?: whose value is a string: NULL (c ? s : NULL) is 0 where
+ * the whole may be NULL, else a fault at address 0, as using it in illumos.
+ */
+static void ternary_branch(dt_cg_t *cg, const dt_node_t *n, dt_node_t *b, bool nullok)
+{
+	if (is_string(n->dn_type) && !is_string(b->dn_type) && (b->dn_flags & DT_NF_CONST) &&
+	    b->dn_value == 0) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		if (!nullok)
+			fault(cg, DT_FLT_BADADDR, R0);
+		return;
+	}
+	cg_expr(cg, b);
+}
+
+static void value(dt_cg_t *cg, dt_node_t *n, bool wide);
+
+/*
+ * An integer's (or a float's) computation leaves nothing in temporaries:
+ * those it took are free again.  A string or pointer may be in one.
+ */
+static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
+{
+	uint32_t mark = cg->cg_tmp;
+
+	value(cg, n, wide);
+	if (n->dn_type != NULL && !is_string(n->dn_type) &&
+	    (dt_type_is_int(n->dn_type) || is_float(n->dn_type)) &&
+	    !dt_type_is_ptr(dt_type_resolve(n->dn_type)))
+		cg->cg_tmp = mark;
+}
+
+/*
  * r0 = the value of n; wide: an arithmetic result may keep the 64 bits it
  * was computed in (for an operand of an arithmetic operator or comparison:
  * DIF narrows a value only when it is stored, loaded, cast or recorded).
  */
-static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
+static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 {
 	const dt_type_t *t = n->dn_type;
 
@@ -2047,6 +2462,12 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			normalize(cg, R0, t);
 			return;
 		}
+		if (n->dn_left->dn_kind == DT_N_IDENT && n->dn_left->dn_ident != NULL &&
+		    n->dn_left->dn_ident->di_func != NULL &&
+		    n->dn_left->dn_ident->di_func->db_id == DT_B_UREGS) {
+			uregs_value(cg, n);
+			return;
+		}
 		cg_error(cg, n, "this kind of index is not supported yet");
 	case DT_N_UNARY:
 		switch (n->dn_op) {
@@ -2145,13 +2566,18 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		}
 	case DT_N_TERNARY: {
 		int no = label(cg), done = label(cg);
+		bool nullok = cg->cg_nullnode == n; /* a NULL branch is the whole's */
 
+		cg->cg_nullnode = NULL;
 		cg_expr(cg, n->dn_cond);
 		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), no);
-		cg_expr(cg, n->dn_left);
+		cg->cg_nullnode = nullok ? n->dn_left : NULL;
+		ternary_branch(cg, n, n->dn_left, nullok);
 		jump(cg, done);
 		place(cg, no);
-		cg_expr(cg, n->dn_right);
+		cg->cg_nullnode = nullok ? n->dn_right : NULL;
+		ternary_branch(cg, n, n->dn_right, nullok);
+		cg->cg_nullnode = NULL;
 		place(cg, done);
 		return;
 	}
@@ -2241,15 +2667,17 @@ static void s_strlen(dt_cg_t *cg, dt_node_t *n, int arg)
 static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 {
 	dt_node_t *a = n->dn_args;
-	uint32_t off = tmp_string(cg), len = cg->cg_strsize;
+	uint32_t to = tmp_next(cg), off, len = cg->cg_strsize;
 	int ok = label(cg), fits = label(cg);
 
 	(void)arg;
-	(void)tmp_string(cg);
+	str_operand(cg, a); /* in order, as DIF evaluates arguments */
+	push(cg, n);
 	str_operand(cg, a->dn_next);
 	push(cg, n);
-	str_operand(cg, a);
-	emit(cg, KS_MOV64_REG(R3, R0));
+	off = tmp_string(cg);
+	(void)tmp_string(cg);
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, slot_at(cg->cg_sp - 1)));
 	emit(cg, KS_MOV64_REG(R1, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
@@ -2267,9 +2695,9 @@ static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
 	emit(cg, KS_ALU64_REG(BPF_SUB, R2, R0)); /* 1 to strsize */
 	pop(cg, R3);
+	cg->cg_sp--; /* a */
 	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
-	emit(cg, KS_MOV64_REG(R0, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	result_down(cg, to, off);
 }
 
 /*
@@ -2286,12 +2714,17 @@ static void s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int64_t *dflt,
 		     uint32_t state)
 {
-	bool str = is_string(n->dn_type);
-	uint32_t off = str ? tmp_string(cg) : 0;
+	bool str = is_string(n->dn_type), nullok = cg->cg_nullnode == n;
+	uint32_t to = tmp_next(cg), off;
 	int na = 0, reg = str ? R2 : R1, ok = label(cg);
 
+	cg->cg_nullnode = NULL;
+
 	for (dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next, na++) {
-		if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
+		/* strtok(s, ...) of a NULL string goes on with the saved one, as NULL */
+		if (sub == DT_SUBR_STRTOK && na == 0 && is_string(a->dn_type))
+			str_or_null(cg, a);
+		else if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
 			str_operand(cg, a);
 		else
 			cg_expr(cg, a);
@@ -2299,6 +2732,7 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 	}
 	if (reg + na + nd + (state != 0) - 1 > R5)
 		cg_limit(cg, n, "too many arguments for a subroutine body");
+	off = str ? tmp_string(cg) : 0; /* above the arguments' */
 	for (int i = na - 1; i >= 0; i--)
 		pop(cg, reg + i);
 	for (int d = 0; d < nd; d++)
@@ -2314,15 +2748,19 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 	call_sub(cg, sub);
 	if (!str)
 		return;
+	if (nullok && sub != DT_SUBR_LLTOSTR) { /* NULL stays 0, for str_nullable */
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+		result_down(cg, to, off);
+		place(cg, ok);
+		return;
+	}
 	if (sub == DT_SUBR_STRCHR || sub == DT_SUBR_STRRCHR || sub == DT_SUBR_STRSTR ||
 	    sub == DT_SUBR_STRTOK || sub == DT_SUBR_LLTOSTR) { /* the bodies that may be NULL */
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
 		fault(cg, sub == DT_SUBR_LLTOSTR ? DT_FLT_ILLOP : DT_FLT_BADADDR, R0);
 		place(cg, ok);
 	}
-	/* the temporary, as the verifier knows it from here */
-	emit(cg, KS_MOV64_REG(R0, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(off)), off);
+	result_down(cg, to, off); /* the verifier knows the temporary from here */
 }
 
 /* how many arguments the script gave */
@@ -2634,9 +3072,17 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n)
 {
 	const struct cg_builtin *g = generator(n);
 
+	uint32_t mark = cg->cg_tmp;
+
 	if (g == NULL || n->dn_ident->di_func->db_kind != DB_FUNC)
 		cg_error(cg, n, "%s( ) is not supported yet", n->dn_name);
 	g->g_fn(cg, n, g->g_arg);
+	/*
+	 * A string result is in the first temporary its generator took, or
+	 * was moved there (result_down): the arguments' are free.
+	 */
+	if (is_string(n->dn_type) && cg->cg_tmp > mark)
+		cg->cg_tmp = mark + cg->cg_strsize;
 }
 
 /* ---------------------------------------------------------------- aggregations */
@@ -3418,7 +3864,18 @@ static void a_kernel_only(dt_cg_t *cg, dt_node_t *s, int arg)
 		     : "stop the system in the kernel debugger");
 }
 
+static void stmt(dt_cg_t *cg, dt_node_t *s);
+
+/* A statement's temporaries are free after it: what it keeps, it copied. */
 static void cg_stmt(dt_cg_t *cg, dt_node_t *s)
+{
+	uint32_t mark = cg->cg_tmp;
+
+	stmt(cg, s);
+	cg->cg_tmp = mark;
+}
+
+static void stmt(dt_cg_t *cg, dt_node_t *s)
 {
 	if (s->dn_kind == DT_N_CALL) {
 		const struct cg_builtin *g = generator(s);
@@ -4053,7 +4510,10 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_ARG7] = { v_arg, 7 },
 	[DT_B_ARG8] = { v_arg, 8 },
 	[DT_B_ARG9] = { v_arg, 9 },
+	[DT_B_CALLER] = { v_zero, 0 },
 	[DT_B_CPU] = { v_helper, BPF_FUNC_get_smp_processor_id },
+	[DT_B_CURTHREAD] = { v_helper, BPF_FUNC_get_current_task },
+	[DT_B_CWD] = { v_cwd, 0 },
 	[DT_B_EPID] = { v_reloc, DT_RL_EPID },
 	[DT_B_ERRNO] = { v_errno, 0 },
 	[DT_B_EXECNAME] = { v_execname, 0 },
@@ -4067,6 +4527,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_PROBEPROV] = { v_probestr, 0 },
 	[DT_B_TID] = { v_upper_lower, 0 },
 	[DT_B_TIMESTAMP] = { v_helper, BPF_FUNC_ktime_get_ns },
+	[DT_B_UCALLER] = { v_ucaller, 0 },
 	[DT_B_UID] = { v_upper_lower, 0 },
 	[DT_B_VTIMESTAMP] = { v_vtimestamp, 0 },
 	[DT_B_WALLTIMESTAMP] = { v_walltimestamp, 0 },

@@ -1406,6 +1406,18 @@ static bool null_ptr(const dt_type_t *want, const dt_node_t *v)
 	       v->dn_value == 0;
 }
 
+/*
+ * A string and NULL (the integer constant 0): illumos' string is a char
+ * array, which dt_node_is_ptrcompat() finds compatible with the constant
+ * 0, so it may be compared with a string (DIF_OP_SCMP compares a NULL
+ * string as "") and assigned to a string variable.
+ */
+static bool null_str(const dt_type_t *want, const dt_node_t *v)
+{
+	return dt_type_is_string(want) && dt_type_is_int(v->dn_type) &&
+	       (v->dn_flags & DT_NF_CONST) && v->dn_value == 0;
+}
+
 static void need_lvalue(dt_pcb_t *pcb, dt_node_t *n, const char *op)
 {
 	if (!(n->dn_flags & DT_NF_LVALUE))
@@ -1495,7 +1507,8 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		l->dn_type = id->di_type;
 	}
 	if (n->dn_op == T_ASSIGN) {
-		if (!dt_type_compatible(l->dn_type, r->dn_type) && !null_ptr(l->dn_type, r))
+		if (!dt_type_compatible(l->dn_type, r->dn_type) && !null_ptr(l->dn_type, r) &&
+		    !null_str(l->dn_type, r))
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 				  "operands have incompatible types: \"%s\" = \"%s\"",
 				  tname(pcb, l->dn_type), tname(pcb, r->dn_type));
@@ -1662,8 +1675,9 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 		bool ls = dt_type_is_string(l->dn_type), rs = dt_type_is_string(r->dn_type);
 
 		if (ls || rs) {
-			/* string comparison: strings, or a string and a char pointer */
-			if (!dt_type_compatible(l->dn_type, r->dn_type))
+			/* string comparison: strings, a string and a char pointer or NULL */
+			if (!dt_type_compatible(l->dn_type, r->dn_type) &&
+			    !null_str(l->dn_type, r) && !null_str(r->dn_type, l))
 				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 					  "operands have incompatible types: \"%s\" %s \"%s\"",
 					  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
@@ -2001,9 +2015,11 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		ocx.cc_lhs = ocx.cc_stmt = false;
 		check(pcb, o, &ocx);
 		t = dt_type_resolve(o->dn_type);
-		if (!dt_type_is_ptr(t) &&
-		    !(o->dn_ident != NULL && o->dn_ident->di_kind == DT_IDENT_SCALAR &&
-		      dt_type_is_string(t)))
+		/*
+		 * Any string may be indexed: illumos makes E1[E2] *((E1)+(E2))
+		 * and dt_cook_op2 takes a string operand of + as a pointer.
+		 */
+		if (!dt_type_is_ptr(t) && !dt_type_is_string(t))
 			dt_cerror(
 			    pcb, &n->dn_loc, "D_ARR_BADREF",
 			    "cannot index %s: it is not an array, pointer or associative array",
@@ -2118,6 +2134,9 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			n->dn_type = dt_type_is_string(r->dn_type) ? r->dn_type : l->dn_type;
 		} else if (null_ptr(l->dn_type, r) || null_ptr(r->dn_type, l)) {
 			n->dn_type = dt_type_is_ptr(l->dn_type) ? l->dn_type : r->dn_type;
+		} else if (null_str(l->dn_type, r) || null_str(r->dn_type, l)) {
+			/* illumos dt_cook_op3: dt_node_is_ptrcompat() gives the string's type */
+			n->dn_type = dt_type_is_string(l->dn_type) ? l->dn_type : r->dn_type;
 		} else {
 			dt_cerror(
 			    pcb, &n->dn_loc, "D_OP_INCOMPAT",

@@ -345,6 +345,17 @@ static const struct {
 	{ DT_TOFF_MM, "task_struct", "mm", NULL, NULL },
 	{ DT_TOFF_ARG_START, "mm_struct", "arg_start", NULL, NULL },
 	{ DT_TOFF_ARG_END, "mm_struct", "arg_end", NULL, NULL },
+	{ DT_TOFF_FS, "task_struct", "fs", NULL, NULL },
+	{ DT_TOFF_PWD_DENTRY, "fs_struct", "pwd.dentry", NULL, NULL },
+	{ DT_TOFF_PWD_MNT, "fs_struct", "pwd.mnt", NULL, NULL },
+	{ DT_TOFF_D_PARENT, "dentry", "d_parent", NULL, NULL },
+	{ DT_TOFF_D_NAME, "dentry", "d_name.name", NULL, NULL },
+	{ DT_TOFF_MNT_ROOT, "vfsmount", "mnt_root", NULL, NULL },
+	{ DT_TOFF_MOUNT_MNT, "mount", "mnt", NULL, NULL },
+	{ DT_TOFF_MNT_PARENT, "mount", "mnt_parent", NULL, NULL },
+	{ DT_TOFF_MNT_MOUNTPT, "mount", "mnt_mountpoint", NULL, NULL },
+	{ DT_TOFF_FSBASE, "task_struct", "thread.fsbase", NULL, NULL },
+	{ DT_TOFF_GSBASE, "task_struct", "thread.gsbase", NULL, NULL },
 };
 
 void dt_task_offsets(dt_run_t *r)

@@ -329,6 +329,17 @@ static const char *const toff_names[DT_TOFF_N] = {
 	"task_struct.mm",
 	"mm_struct.arg_start",
 	"mm_struct.arg_end",
+	"task_struct.fs",
+	"fs_struct.pwd.dentry",
+	"fs_struct.pwd.mnt",
+	"dentry.d_parent",
+	"dentry.d_name.name",
+	"vfsmount.mnt_root",
+	"mount.mnt",
+	"mount.mnt_parent",
+	"mount.mnt_mountpoint",
+	"task_struct.thread.fsbase",
+	"task_struct.thread.gsbase",
 };
 /* a subprogram's name: strcmp, or the C function's */
 static const char *subr_name(uint32_t a)

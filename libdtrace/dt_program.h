@@ -183,6 +183,17 @@ typedef enum dt_toff {
 	DT_TOFF_MM,	  /* task_struct.mm, then mm_struct.arg_start and arg_end */
 	DT_TOFF_ARG_START,
 	DT_TOFF_ARG_END,
+	DT_TOFF_FS, /* task_struct.fs, then fs_struct.pwd's dentry and vfsmount (cwd) */
+	DT_TOFF_PWD_DENTRY,
+	DT_TOFF_PWD_MNT,
+	DT_TOFF_D_PARENT,    /* dentry.d_parent */
+	DT_TOFF_D_NAME,	     /* dentry.d_name.name */
+	DT_TOFF_MNT_ROOT,    /* vfsmount.mnt_root */
+	DT_TOFF_MOUNT_MNT,   /* mount.mnt: the vfsmount in its mount */
+	DT_TOFF_MNT_PARENT,  /* mount.mnt_parent */
+	DT_TOFF_MNT_MOUNTPT, /* mount.mnt_mountpoint */
+	DT_TOFF_FSBASE,	     /* task_struct.thread.fsbase and gsbase (uregs[]) */
+	DT_TOFF_GSBASE,
 	DT_TOFF_N
 } dt_toff_t;
 

@@ -1,6 +1,7 @@
 /*
  * Calls of subroutines whose bodies are C: the arguments in r1.. (a new
- * temporary first for a string result), "call dt_substr"; strchr's NULL
+ * temporary first for a string result, above the arguments', the result
+ * then copied down where they began), "call dt_substr"; strchr's NULL
  * result faults (invalid address 0), substr's cannot be NULL.
  */
 BEGIN

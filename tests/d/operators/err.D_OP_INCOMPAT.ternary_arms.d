@@ -1,5 +1,8 @@
-/* The arms of ?: must have compatible types. */
+/*
+ * The arms of ?: must have compatible types: a string and an integer other
+ * than the constant 0 (NULL, which illumos dt_node_is_ptrcompat() accepts)
+ */
 BEGIN
 {
-	x = pid > 0 ? "positive" : 0;
+	x = pid > 0 ? "positive" : 1;
 }

@@ -19,11 +19,11 @@ BEGIN
 
 BEGIN
 {
-	x = strrchr("", 'a');
+	trace(strrchr("", 'a'));
 }
 
 BEGIN
 {
-	printf("[%s] %d\n", x, strlen(strstr("", "")));
+	printf("[%s] %d\n", strstr("", ""), strlen(strstr("", "")));
 	exit(0);
 }

@@ -46,7 +46,7 @@ static fn_t fns[MAXFN];
 static int nfns;
 static const char *obj;
 
-static void die(const char *msg, const char *arg)
+static _Noreturn void die(const char *msg, const char *arg)
 {
 	fprintf(stderr, "bpf2c: %s: %s%s%s\n", obj, msg, arg ? ": " : "", arg ? arg : "");
 	exit(1);

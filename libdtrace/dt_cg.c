@@ -64,7 +64,7 @@ typedef struct dt_var {
 	uint32_t v_size; /* 8, strsize for strings, a struct's size rounded up to 8 */
 	uint32_t v_id;	 /* dynamic variables */
 	bool v_string;
-	bool v_sou;	/* a struct or union: only its members are read and written */
+	bool v_sou; /* a struct, union or array: its members and elements are read and written */
 	uint32_t v_map; /* a dynamic struct or union: its map, ps_souvars[v_map] */
 } dt_var_t;
 
@@ -520,6 +520,18 @@ static void load_value_at(dt_cg_t *cg, const dt_type_t *t, const dt_node_t *addr
 
 /* ---------------------------------------------------------------- variables */
 
+/*
+ * A struct, union or array (int a[4], a char name[16] member): a variable
+ * of such a type keeps its bytes, as C lays them out, and is reached by
+ * its members and elements.
+ */
+static bool is_blob(const dt_type_t *t)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+
+	return r != NULL && (dt_type_is_sou(r) || r->dtt_kind == DT_TK_ARRAY);
+}
+
 static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *name,
 		     const dt_type_t *t)
 {
@@ -538,7 +550,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		 * variables by name here: the same name must be the same kind
 		 * of value in each, as one program's assignments would make it.
 		 */
-		bool str = is_string(t), sou = t != NULL && dt_type_is_sou(t);
+		bool str = is_string(t), sou = t != NULL && is_blob(t);
 		uint32_t size = sou   ? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
 				: str ? cg->cg_strsize
 				      : 8;
@@ -557,16 +569,14 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
 	    !is_float(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
-	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
-		cg_error(cg, n, "array variables (%s[N]) are not supported yet", name);
-	if (t != NULL && dt_type_is_sou(t) && (tsize(t) == 0 || tsize(t) > 4096))
-		cg_limit(cg, n, "a struct or union variable must have 1 to 4096 bytes");
+	if (t != NULL && is_blob(t) && (tsize(t) == 0 || tsize(t) > 4096))
+		cg_limit(cg, n, "a struct, union or array variable must have 1 to 4096 bytes");
 	if ((v = dt_arena_alloc(&ps->ps_arena, sizeof(*v))) == NULL ||
 	    dt_pstate_insert(ps, key, v) != 0)
 		dt_cnomem(cg->cg_pcb);
 	v->v_kind = kind;
 	v->v_string = is_string(t);
-	v->v_sou = t != NULL && dt_type_is_sou(t);
+	v->v_sou = t != NULL && is_blob(t);
 	v->v_size = v->v_string ? cg->cg_strsize
 		    : v->v_sou	? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
 				: 8;
@@ -788,16 +798,32 @@ static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t
 
 /* ---------------------------------------------------------------- lvalues */
 
+#define LV_MAXIDX 8 /* indexes of one element: a[i][j], v.vals[i], a[i].in.c[j] */
+
 typedef struct lval {
 	dt_var_t *lv_var;
 	dt_node_t *lv_keys; /* dynamic: the key list */
 	const dt_type_t *lv_type;
-	bool lv_member;		  /* a member of the struct or union in lv_var */
+	bool lv_member;		  /* a member or element of the struct, union or array in lv_var */
 	uint32_t lv_moff;	  /* at this offset */
 	const dt_node_t *lv_node; /* where, for errors */
+	int lv_nidx;		  /* and lv_nidx run-time indexes, each element's offset added */
+	struct {
+		dt_node_t *ix_expr;
+		uint32_t ix_esize, ix_nelems;
+	} lv_idx[LV_MAXIDX];
 } lval_t;
 
-/* Is n a variable, or a member (.) of a member ... of a variable? */
+/* Is n a[i] of an array-typed operand (a scalar array, an array member), not a[k] of an associative array? */
+static bool is_elem(const dt_node_t *n)
+{
+	return n->dn_kind == DT_N_INDEX &&
+	       !(n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) &&
+	       n->dn_left->dn_type != NULL &&
+	       dt_type_resolve(n->dn_left->dn_type)->dtt_kind == DT_TK_ARRAY;
+}
+
+/* Is n a variable, or a member (.) or element of a member ... of a variable? */
 static bool names_variable(const dt_node_t *n)
 {
 	while (n->dn_kind == DT_N_MEMBER && n->dn_op != T_ARROW)
@@ -806,6 +832,8 @@ static bool names_variable(const dt_node_t *n)
 		return true;
 	if (n->dn_kind == DT_N_MEMBER) /* self->v, this->v, or p->m of memory */
 		return n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS;
+	if (is_elem(n))
+		return names_variable(n->dn_left);
 	return n->dn_ident != NULL &&
 	       ((n->dn_kind == DT_N_IDENT && n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
 		(n->dn_kind == DT_N_INDEX && n->dn_ident->di_kind == DT_IDENT_ARRAY));
@@ -813,7 +841,26 @@ static bool names_variable(const dt_node_t *n)
 
 static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 {
-	lval_t lv = { NULL, NULL, n->dn_type, false, 0, n };
+	lval_t lv = { NULL, NULL, n->dn_type, false, 0, n, 0, { { NULL, 0, 0 } } };
+
+	if (is_elem(n) && names_variable(n->dn_left)) {
+		/* a[i], m[i][j], v.vals[i]: an element of an array variable or member */
+		const dt_type_t *at = dt_type_resolve(n->dn_left->dn_type);
+
+		lv = lvalue_of(cg, n->dn_left);
+		if (!lv.lv_var->v_sou)
+			cg_error(cg, n, "this kind of index is not supported yet");
+		if (lv.lv_nidx == LV_MAXIDX)
+			cg_limit(cg, n, "an element may have %d indexes at most", LV_MAXIDX);
+		lv.lv_idx[lv.lv_nidx].ix_expr = n->dn_args;
+		lv.lv_idx[lv.lv_nidx].ix_esize = (uint32_t)tsize(n->dn_type);
+		lv.lv_idx[lv.lv_nidx].ix_nelems = (uint32_t)at->dtt_nelems;
+		lv.lv_nidx++;
+		lv.lv_member = true;
+		lv.lv_type = n->dn_type;
+		lv.lv_node = n;
+		return lv;
+	}
 
 	if (n->dn_kind == DT_N_MEMBER && n->dn_op != T_ARROW && n->dn_left->dn_kind != DT_N_SELF &&
 	    n->dn_left->dn_kind != DT_N_THIS) {
@@ -827,12 +874,12 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 			cg_error(cg, n,
 				 "the . operator is supported on variables only yet (not on "
 				 "memory: p->m.x, (*p).m)");
-		if (m->dm_bits != 0 || (!dt_type_is_sou(mt) && !is_float(mt) &&
-					(!dt_type_is_scalar(mt) || mt->dtt_kind == DT_TK_ARRAY)))
-			cg_error(cg, n,
-				 "member %s: only integer, pointer, struct and union members of a "
-				 "variable can be used yet",
-				 n->dn_name);
+		if (m->dm_bits != 0 || (!is_blob(mt) && !is_float(mt) && !dt_type_is_scalar(mt)))
+			cg_error(
+			    cg, n,
+			    "member %s: only integer, pointer, array, struct and union members "
+			    "of a variable can be used yet",
+			    n->dn_name);
 		lv = lvalue_of(cg, n->dn_left);
 		if (!lv.lv_var->v_sou)
 			cg_error(cg, n, "the . operator is not supported yet on this operand");
@@ -867,11 +914,48 @@ static lval_t lvalue(dt_cg_t *cg, dt_node_t *n)
 {
 	lval_t lv = lvalue_of(cg, n);
 
-	if (lv.lv_var->v_sou && (!lv.lv_member || dt_type_is_sou(lv.lv_type)))
+	if (lv.lv_var->v_sou && (!lv.lv_member || is_blob(lv.lv_type)))
 		cg_error(cg, n,
-			 "a struct or union variable is used by its members (v.m) only: "
-			 "copying or passing it whole is not supported yet");
+			 "a struct, union or array variable is used by its members (v.m) and "
+			 "elements (a[i]) only: copying or passing it whole is not supported yet");
 	return lv;
+}
+
+/*
+ * r0 = the byte offset in its variable of the member or element lv names:
+ * lv_moff and its run-time indexes, each checked first (the verifier bounds
+ * the offset by the checks).  An index outside its array is a bad address
+ * fault, as illumos's store outside any variable (dtrace_canstore, Oracle's
+ * tst.badstore); the address it reports is that offset, the variable
+ * having no address of its own here.  Reads fault too, where illumos would
+ * read the memory beside the variable.
+ */
+static void elem_offset(dt_cg_t *cg, const lval_t *lv)
+{
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)lv->lv_moff));
+	for (int i = 0; i < lv->lv_nidx; i++) {
+		int ok = label(cg);
+
+		push(cg, lv->lv_node);
+		cg_expr(cg, lv->lv_idx[i].ix_expr);
+		pop(cg, R2);
+		emit(cg, KS_MOV64_REG(R9, R0));
+		emit(cg, KS_ALU64_IMM(BPF_MUL, R9, (int32_t)lv->lv_idx[i].ix_esize));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R9, R2));
+		emit_to(cg, KS_JMP_IMM(BPF_JLT, R0, (int32_t)lv->lv_idx[i].ix_nelems, 0), ok);
+		fault(cg, DT_FLT_BADADDR, R9);
+		place(cg, ok);
+		emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)lv->lv_idx[i].ix_esize));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R2));
+	}
+}
+
+/* r1 = the address at offset r0 (elem_offset) in a global or this-> variable at base + off. */
+static void elem_address(dt_cg_t *cg, uint32_t off, int base)
+{
+	emit(cg, KS_MOV64_REG(R1, base));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
 }
 
 /* Where a global (state, r7) or clause-local (scratch, r8) variable lives. */
@@ -896,6 +980,28 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 	int base, done = label(cg);
 	uint32_t off;
 
+	if (lv->lv_nidx > 0) { /* a[i], v.vals[i]: at a run-time offset */
+		elem_offset(cg, lv);
+		if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+			off = var_place(cg, v, &base);
+			elem_address(cg, off, base);
+			emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R1, 0));
+		} else {
+			push(cg, lv->lv_node);
+			dyn_key(cg, v, lv->lv_keys);
+			emit_map(cg, R1, dvar_map(lv->lv_var));
+			emit(cg, KS_MOV64_REG(R2, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+			emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+			pop(cg, R1);
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done); /* absent: r0 is 0 */
+			emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+			emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, 0));
+		}
+		place(cg, done);
+		extend(cg, R0, sz, dt_type_is_int(lv->lv_type) && dt_type_is_signed(lv->lv_type));
+		return;
+	}
 	switch (v->v_kind) {
 	case V_GLOBAL:
 	case V_THIS:
@@ -985,6 +1091,40 @@ static int16_t slot_at(int sp)
 	return (int16_t)(-8 * (sp + SLOT_FIRST - 1));
 }
 
+/* Is lv in a variable a map lookup finds (self->, an associative array), which may be full? */
+static bool lv_dynamic(const lval_t *lv)
+{
+	return lv->lv_var->v_kind == V_SELF || lv->lv_var->v_kind == V_ARRAY;
+}
+
+/*
+ * r0 = a pointer to the member or element lv names, a dynamic variable
+ * made if absent (a full table jumps to drop); returns the displacement
+ * from r0 to use: lv_moff, or 0 where r0 has it with the indexes.
+ */
+static int16_t elem_ptr(dt_cg_t *cg, const lval_t *lv, int drop)
+{
+	int base;
+
+	if (lv->lv_nidx == 0) {
+		member_elem(cg, lv, drop);
+		return (int16_t)lv->lv_moff;
+	}
+	elem_offset(cg, lv);
+	if (!lv_dynamic(lv)) {
+		uint32_t off = var_place(cg, lv->lv_var, &base);
+
+		elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R0, R1));
+		return 0;
+	}
+	push(cg, lv->lv_node);
+	member_elem(cg, lv, drop);
+	pop(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	return 0;
+}
+
 /*
  * Store r0 (kept, normalised) in a member of a struct variable.  A dynamic
  * one is made, zero-filled, by the first store to any of its members;
@@ -995,11 +1135,11 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	const dt_var_t *v = lv->lv_var;
 	size_t sz = tsize(lv->lv_type);
 	int base, done = label(cg), drop = label(cg);
-	int16_t slot;
+	int16_t slot, disp;
 	uint32_t off;
 
 	normalize(cg, R0, lv->lv_type);
-	if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+	if (lv->lv_nidx == 0 && (v->v_kind == V_GLOBAL || v->v_kind == V_THIS)) {
 		off = var_place(cg, v, &base) + lv->lv_moff;
 		if (SA_OFF(off) > INT16_MAX)
 			cg_limit(cg, n, "too many variables for one map value");
@@ -1008,12 +1148,14 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	}
 	push(cg, n);
 	slot = slot_at(cg->cg_sp);
-	member_elem(cg, lv, drop);
+	disp = elem_ptr(cg, lv, drop);
 	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, slot));
-	emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, (int16_t)lv->lv_moff));
-	jump(cg, done);
-	place(cg, drop);
-	count_drop(cg, DT_DROP_DYN);
+	emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, disp));
+	if (lv_dynamic(lv)) {
+		jump(cg, done);
+		place(cg, drop);
+		count_drop(cg, DT_DROP_DYN);
+	}
 	place(cg, done);
 	pop(cg, R0); /* the value, on both paths */
 }
@@ -1050,7 +1192,7 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 	const dt_type_t *t = lv->lv_type;
 	size_t sz = tsize(t);
 	int sp0 = cg->cg_sp, drop = label(cg), done = label(cg);
-	int16_t s_rhs = 0, s_ptr, s_old;
+	int16_t s_rhs = 0, s_ptr, s_old, disp;
 
 	if (rhs != NULL) {
 		cg_expr(cg, (dt_node_t *)rhs);
@@ -1062,19 +1204,21 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 	s_ptr = slot_at(cg->cg_sp + 1);
 	s_old = slot_at(cg->cg_sp + 2);
 	cg->cg_sp += 2;
-	member_elem(cg, lv, drop);
+	disp = elem_ptr(cg, lv, drop);
 	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_ptr));
-	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, (int16_t)lv->lv_moff));
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, disp));
 	extend(cg, R0, sz, dt_type_is_int(t) && dt_type_is_signed(t));
 	new_value(cg, op, t, rhs, s_rhs, s_old);
 	emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_ptr));
-	emit(cg, KS_STX_MEM(bpf_size(sz), R2, R0, (int16_t)lv->lv_moff));
+	emit(cg, KS_STX_MEM(bpf_size(sz), R2, R0, disp));
 	if (post)
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
-	jump(cg, done);
-	place(cg, drop);
-	count_drop(cg, DT_DROP_DYN);
-	emit(cg, KS_MOV64_IMM(R0, 0));
+	if (lv_dynamic(lv)) {
+		jump(cg, done);
+		place(cg, drop);
+		count_drop(cg, DT_DROP_DYN);
+		emit(cg, KS_MOV64_IMM(R0, 0));
+	}
 	place(cg, done);
 	cg->cg_sp = sp0;
 }
@@ -1863,7 +2007,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 	 * A global integer counted by a statement (x++, x += e): one atomic
 	 * add, so that no update is lost between CPUs.
 	 */
-	if (stmt && is_global_int(&lv) && tsize(t) == 8 &&
+	if (stmt && is_global_int(&lv) && tsize(t) == 8 && lv.lv_nidx == 0 &&
 	    (op == T_INC || op == T_DEC || op == T_ADD_EQ || op == T_SUB_EQ) &&
 	    !dt_type_is_ptr(t)) {
 		if (rhs != NULL)
@@ -1880,7 +2024,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		lv_store(cg, &lv, n);
 		return;
 	}
-	if (lv.lv_var->v_kind == V_SELF || lv.lv_var->v_kind == V_ARRAY) {
+	if (lv_dynamic(&lv) || lv.lv_nidx > 0) { /* the element found once */
 		if (lv.lv_member)
 			member_update(cg, n, &lv, op, rhs, post);
 		else
@@ -2021,10 +2165,16 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 				normalize(cg, R0, t);
 			return;
 		}
-		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) {
+		if ((n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) ||
+		    (is_elem(n) && names_variable(n->dn_left))) {
 			lval_t lv = lvalue(cg, n);
 
 			lv_load(cg, &lv);
+			return;
+		}
+		if (is_elem(n) && is_memory(n)) { /* p->vals[i], p->m[i][j] */
+			mem_address(cg, n);
+			load_value_at(cg, t, n);
 			return;
 		}
 		if (dt_type_is_ptr(dt_type_resolve(n->dn_left->dn_type))) { /* p[i] */

@@ -2,6 +2,7 @@
  * Parenthesized declarators, as C has them: pointers to functions (members,
  * typedefs, variables, casts), arrays of them, and functions that return
  * them.  Each pointer is 8 bytes, aligned to 8.
+ * @args: -q
  */
 struct ops {
 	char tag;
@@ -47,4 +48,6 @@ BEGIN
 	ok = 1 / (gfp == 0);
 	x = (uintptr_t)table[2];
 	trace(gfp);
+	printf(" %d %d\n", x, table[3] == 0);
+	exit(0);
 }

@@ -839,6 +839,19 @@ static bool names_variable(const dt_node_t *n)
 		(n->dn_kind == DT_N_INDEX && n->dn_ident->di_kind == DT_IDENT_ARRAY));
 }
 
+static bool is_memory(const dt_node_t *n);
+
+/* Is n a char array a variable holds (char buf[32], r.name, self->r.tag), read as a string? */
+static bool is_var_chars(const dt_node_t *n)
+{
+	const dt_type_t *t = dt_type_resolve(n->dn_type);
+	const dt_type_t *e =
+	    t != NULL && t->dtt_kind == DT_TK_ARRAY ? dt_type_resolve(t->dtt_ref) : NULL;
+
+	return e != NULL && dt_type_is_int(e) && e->dtt_size == 1 && !is_memory(n) &&
+	       names_variable(n);
+}
+
 static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 {
 	lval_t lv = { NULL, NULL, n->dn_type, false, 0, n, 0, { { NULL, 0, 0 } } };
@@ -1775,7 +1788,8 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n);
 static void str_operand(dt_cg_t *cg, dt_node_t *n)
 {
 	cg_expr(cg, n);
-	if (!is_string(n->dn_type)) /* scratch memory too: stringof(copyin(p, n)) */
+	if (!is_string(n->dn_type) &&
+	    !is_var_chars(n)) /* scratch memory too: stringof(copyin(p, n)) */
 		string_from(cg, tmp_string(cg), true, may_scratch(n));
 }
 
@@ -2055,6 +2069,49 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		pop(cg, R0);
 }
 
+/*
+ * r0 = a temporary string holding the char array variable or member lv
+ * names: its bytes up to the first NUL, all of them at most (a full
+ * char name[16] has no NUL), strsize - 1 at most; an absent dynamic
+ * variable is "".
+ */
+static void var_chars(dt_cg_t *cg, const lval_t *lv)
+{
+	uint32_t tmp = tmp_string(cg), off;
+	size_t n = tsize(lv->lv_type) + 1;
+	int base, done = label(cg), empty = label(cg);
+
+	elem_offset(cg, lv);
+	if (!lv_dynamic(lv)) {
+		off = var_place(cg, lv->lv_var, &base);
+		elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R3, R1));
+	} else {
+		push(cg, lv->lv_node);
+		dyn_key(cg, lv->lv_var, lv->lv_keys);
+		emit_map(cg, R1, dvar_map(lv->lv_var));
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		pop(cg, R1);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), empty);
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R3, R1));
+	}
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(tmp)), tmp);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)(n < cg->cg_strsize ? n : cg->cg_strsize)));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	if (lv_dynamic(lv)) {
+		jump(cg, done);
+		place(cg, empty);
+		emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(tmp), 0), tmp);
+	}
+	place(cg, done);
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(tmp)), tmp);
+}
+
 /* A folded constant as its type holds it (folding keeps 64 bits, as DIF). */
 static uint64_t narrow_const(const dt_type_t *t, uint64_t v)
 {
@@ -2084,6 +2141,12 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 
 	if ((n->dn_flags & DT_NF_CONST) && n->dn_kind != DT_N_STRING) {
 		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
+		return;
+	}
+	if (is_var_chars(n)) { /* r.name, self->buf: a string */
+		lval_t lv = lvalue_of(cg, n);
+
+		var_chars(cg, &lv);
 		return;
 	}
 	switch (n->dn_kind) {
@@ -3263,7 +3326,15 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 		lval_t lv = lvalue_of(cg, n);
 		const dt_var_t *v = lv.lv_var;
 
-		if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+		if (lv.lv_nidx > 0) /* pts[i], m[i]: the element's offset, kept */
+			elem_offset(cg, &lv);
+		if (lv.lv_nidx > 0 && (v->v_kind == V_GLOBAL || v->v_kind == V_THIS)) {
+			int base;
+			uint32_t at = var_place(cg, v, &base);
+
+			elem_address(cg, at, base);
+			emit(cg, KS_MOV64_REG(R3, R1));
+		} else if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
 			int base;
 			uint32_t at = var_place(cg, v, &base) + lv.lv_moff;
 
@@ -3272,6 +3343,8 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 		} else {
 			int have = label(cg);
 
+			if (lv.lv_nidx > 0)
+				push(cg, n);
 			dyn_key(cg, v, lv.lv_keys);
 			emit_map(cg, R1, dvar_map(v));
 			emit(cg, KS_MOV64_REG(R2, R8));
@@ -3282,8 +3355,12 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
 			place(cg, have);
 			emit(cg, KS_MOV64_REG(R3, R0));
-			if (lv.lv_moff != 0)
+			if (lv.lv_nidx > 0) {
+				pop(cg, R1);
+				emit(cg, KS_ALU64_REG(BPF_ADD, R3, R1));
+			} else if (lv.lv_moff != 0) {
 				emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)lv.lv_moff));
+			}
 		}
 		emit(cg, KS_MOV64_REG(R1, R8));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
@@ -3298,7 +3375,8 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *t = n->dn_type;
 
-	if (dt_type_is_sou(t)) {
+	/* a struct or union; an array a variable holds (char name[8]), as illumos records its bytes */
+	if (dt_type_is_sou(t) || (is_blob(t) && !is_memory(n) && names_variable(n))) {
 		record_sou(cg, n);
 		return;
 	}

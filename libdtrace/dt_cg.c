@@ -808,6 +808,7 @@ typedef struct lval {
 	uint32_t lv_moff;	  /* at this offset */
 	const dt_node_t *lv_node; /* where, for errors */
 	int lv_nidx;		  /* and lv_nidx run-time indexes, each element's offset added */
+	int lv_bits, lv_bshift;	  /* a bit-field: its width, and its shift in the unit at lv_moff */
 	struct {
 		dt_node_t *ix_expr;
 		uint32_t ix_esize, ix_nelems;
@@ -854,7 +855,7 @@ static bool is_var_chars(const dt_node_t *n)
 
 static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 {
-	lval_t lv = { NULL, NULL, n->dn_type, false, 0, n, 0, { { NULL, 0, 0 } } };
+	lval_t lv = { .lv_type = n->dn_type, .lv_node = n };
 
 	if (is_elem(n) && names_variable(n->dn_left)) {
 		/* a[i], m[i][j], v.vals[i]: an element of an array variable or member */
@@ -887,7 +888,7 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 			cg_error(cg, n,
 				 "the . operator is supported on variables only yet (not on "
 				 "memory: p->m.x, (*p).m)");
-		if (m->dm_bits != 0 || (!is_blob(mt) && !is_float(mt) && !dt_type_is_scalar(mt)))
+		if (!is_blob(mt) && !is_float(mt) && !dt_type_is_scalar(mt))
 			cg_error(
 			    cg, n,
 			    "member %s: only integer, pointer, array, struct and union members "
@@ -900,6 +901,18 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 		lv.lv_moff += (uint32_t)m->dm_off;
 		lv.lv_type = n->dn_type;
 		lv.lv_node = n;
+		if (m->dm_bits != 0) {
+			/*
+			 * A bit-field lies in a unit of its type, aligned (dt_parse.c
+			 * lays them out as C on x86-64): that unit is read and written.
+			 */
+			size_t unit = tsize(m->dm_type), pos = m->dm_off * 8 + (size_t)m->dm_bitoff;
+			size_t u0 = pos / (unit * 8) * unit;
+
+			lv.lv_moff -= (uint32_t)(m->dm_off - u0);
+			lv.lv_bits = m->dm_bits;
+			lv.lv_bshift = (int)(pos - u0 * 8);
+		}
 		return lv;
 	}
 	if (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
@@ -985,6 +998,50 @@ static uint32_t dvar_map(const dt_var_t *v)
 	return v->v_sou ? DT_MAP_SOU(v->v_map) : DT_MAP_DVARS;
 }
 
+/*
+ * r0, sz bytes read (zero-extended), brought to lv's type; a bit-field's
+ * bits taken from its unit, sign-extended if its type is signed (as C).
+ */
+static void lv_extend(dt_cg_t *cg, const lval_t *lv, size_t sz)
+{
+	bool sign = dt_type_is_int(lv->lv_type) && dt_type_is_signed(lv->lv_type);
+
+	if (lv->lv_bits == 0) {
+		extend(cg, R0, sz, sign);
+		return;
+	}
+	if (64 - lv->lv_bshift - lv->lv_bits != 0)
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R0, 64 - lv->lv_bshift - lv->lv_bits));
+	if (lv->lv_bits != 64)
+		emit(cg, KS_ALU64_IMM(sign ? BPF_ARSH : BPF_RSH, R0, 64 - lv->lv_bits));
+}
+
+/*
+ * Store r0 in the bit-field lv names, in its unit of sz bytes at
+ * ptr + disp (r1, r2 clobbered); r0 = the field's new value, as read.
+ */
+static void bf_insert(dt_cg_t *cg, const lval_t *lv, int ptr, int16_t disp, size_t sz)
+{
+	uint64_t mask = lv->lv_bits == 64 ? ~0ULL : (1ULL << lv->lv_bits) - 1;
+
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R1, ptr, disp));
+	emit_imm64(cg, R2, ~(mask << lv->lv_bshift));
+	emit(cg, KS_ALU64_REG(BPF_AND, R1, R2));
+	emit(cg, KS_MOV64_REG(R2, R0));
+	if (lv->lv_bits != 64) {
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R2, 64 - lv->lv_bits));
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R2, 64 - lv->lv_bits));
+	}
+	if (lv->lv_bshift != 0)
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R2, lv->lv_bshift));
+	emit(cg, KS_ALU64_REG(BPF_OR, R1, R2));
+	emit(cg, KS_STX_MEM(bpf_size(sz), ptr, R1, disp));
+	emit(cg, KS_MOV64_REG(R0, R2));
+	if (lv->lv_bshift != 0)
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R0, lv->lv_bshift));
+	lv_extend(cg, &(lval_t){ .lv_type = lv->lv_type, .lv_bits = lv->lv_bits }, 8);
+}
+
 /* r0 = the value of a member of a struct variable (0 where a dynamic one is absent). */
 static void member_load(dt_cg_t *cg, const lval_t *lv)
 {
@@ -1012,7 +1069,7 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 			emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, 0));
 		}
 		place(cg, done);
-		extend(cg, R0, sz, dt_type_is_int(lv->lv_type) && dt_type_is_signed(lv->lv_type));
+		lv_extend(cg, lv, sz);
 		return;
 	}
 	switch (v->v_kind) {
@@ -1033,7 +1090,7 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 		emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, (int16_t)lv->lv_moff));
 	}
 	place(cg, done);
-	extend(cg, R0, sz, dt_type_is_int(lv->lv_type) && dt_type_is_signed(lv->lv_type));
+	lv_extend(cg, lv, sz);
 }
 
 /*
@@ -1119,7 +1176,7 @@ static int16_t elem_ptr(dt_cg_t *cg, const lval_t *lv, int drop)
 {
 	int base;
 
-	if (lv->lv_nidx == 0) {
+	if (lv->lv_nidx == 0 && lv_dynamic(lv)) {
 		member_elem(cg, lv, drop);
 		return (int16_t)lv->lv_moff;
 	}
@@ -1152,7 +1209,8 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	uint32_t off;
 
 	normalize(cg, R0, lv->lv_type);
-	if (lv->lv_nidx == 0 && (v->v_kind == V_GLOBAL || v->v_kind == V_THIS)) {
+	if (lv->lv_nidx == 0 && lv->lv_bits == 0 &&
+	    (v->v_kind == V_GLOBAL || v->v_kind == V_THIS)) {
 		off = var_place(cg, v, &base) + lv->lv_moff;
 		if (SA_OFF(off) > INT16_MAX)
 			cg_limit(cg, n, "too many variables for one map value");
@@ -1162,8 +1220,15 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	push(cg, n);
 	slot = slot_at(cg->cg_sp);
 	disp = elem_ptr(cg, lv, drop);
-	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, slot));
-	emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, disp));
+	if (lv->lv_bits != 0) { /* the value is the field's, as read */
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, slot));
+		bf_insert(cg, lv, R3, disp, sz);
+		emit(cg, KS_STX_MEM(BPF_DW, FP, R0, slot));
+	} else {
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, slot));
+		emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, disp));
+	}
 	if (lv_dynamic(lv)) {
 		jump(cg, done);
 		place(cg, drop);
@@ -1220,10 +1285,15 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 	disp = elem_ptr(cg, lv, drop);
 	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_ptr));
 	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, disp));
-	extend(cg, R0, sz, dt_type_is_int(t) && dt_type_is_signed(t));
+	lv_extend(cg, lv, sz);
 	new_value(cg, op, t, rhs, s_rhs, s_old);
-	emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_ptr));
-	emit(cg, KS_STX_MEM(bpf_size(sz), R2, R0, disp));
+	if (lv->lv_bits != 0) {
+		emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_ptr));
+		bf_insert(cg, lv, R3, disp, sz);
+	} else {
+		emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_ptr));
+		emit(cg, KS_STX_MEM(bpf_size(sz), R2, R0, disp));
+	}
 	if (post)
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
 	if (lv_dynamic(lv)) {
@@ -2021,7 +2091,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 	 * A global integer counted by a statement (x++, x += e): one atomic
 	 * add, so that no update is lost between CPUs.
 	 */
-	if (stmt && is_global_int(&lv) && tsize(t) == 8 && lv.lv_nidx == 0 &&
+	if (stmt && is_global_int(&lv) && tsize(t) == 8 && lv.lv_nidx == 0 && lv.lv_bits == 0 &&
 	    (op == T_INC || op == T_DEC || op == T_ADD_EQ || op == T_SUB_EQ) &&
 	    !dt_type_is_ptr(t)) {
 		if (rhs != NULL)
@@ -2038,7 +2108,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		lv_store(cg, &lv, n);
 		return;
 	}
-	if (lv_dynamic(&lv) || lv.lv_nidx > 0) { /* the element found once */
+	if (lv_dynamic(&lv) || lv.lv_nidx > 0 || lv.lv_bits != 0) { /* the element found once */
 		if (lv.lv_member)
 			member_update(cg, n, &lv, op, rhs, post);
 		else

@@ -210,6 +210,7 @@ typedef struct dt_member {
 	struct dt_type *dm_type;
 	size_t dm_off;
 	int dm_bits; /* a bit-field's width, or 0 */
+	int dm_bitoff; /* a bit-field's first bit in the byte at dm_off (x86-64: from the least significant) */
 } dt_member_t;
 
 /* The definition of a struct, union or enum tag, shared by its qualified copies. */

@@ -2182,6 +2182,31 @@ static void var_chars(dt_cg_t *cg, const lval_t *lv)
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(tmp)), tmp);
 }
 
+/*
+ * r0 = a bit-field of memory (p->m, (*p).m, p->a.m): the unit of its type
+ * holding it is read, then its bits taken out as from a variable.
+ */
+static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
+{
+	const dt_type_t *lt = dt_type_resolve(n->dn_left->dn_type);
+	const dt_type_t *st = n->dn_op == T_ARROW ? dt_type_resolve(lt->dtt_ref) : lt;
+	const dt_member_t *m = dt_type_member(st, n->dn_name);
+	size_t unit = tsize(m->dm_type), pos = m->dm_off * 8 + (size_t)m->dm_bitoff;
+	size_t u0 = pos / (unit * 8) * unit;
+	lval_t lv = { .lv_type = m->dm_type,
+		      .lv_bits = m->dm_bits,
+		      .lv_bshift = (int)(pos - u0 * 8) };
+
+	if (n->dn_op == T_ARROW)
+		cg_expr(cg, n->dn_left);
+	else
+		mem_address(cg, n->dn_left);
+	if (u0 != 0)
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)u0));
+	load_value_at(cg, m->dm_type, n->dn_left);
+	lv_extend(cg, &lv, 8);
+}
+
 /* A folded constant as its type holds it (folding keeps 64 bits, as DIF). */
 static uint64_t narrow_const(const dt_type_t *t, uint64_t v)
 {
@@ -2251,6 +2276,10 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		    n->dn_left->dn_ident != NULL &&
 		    n->dn_left->dn_ident->di_kind == DT_IDENT_BUILTIN) {
 			cur_info_member(cg, n);
+			return;
+		}
+		if ((n->dn_op == T_ARROW || is_memory(n)) && (n->dn_flags & DT_NF_BITFIELD)) {
+			mem_bitfield(cg, n);
 			return;
 		}
 		if (n->dn_op == T_ARROW) { /* p->m: user memory */
@@ -2366,6 +2395,20 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			return;
 		case T_INC:
 		case T_DEC: assign(cg, n, n->dn_left, n->dn_op, NULL, false, false); return;
+		case T_AMP:
+			/*
+			 * &p->m, &*p, &p[i], &(*p).m: the address the operand's memory
+			 * is at (illumos' dt_cg_node DT_TOK_ADDROF: its lvalue's
+			 * address).  A variable's members have none a program could
+			 * read through (the checker refuses & of a variable itself,
+			 * D_ADDROF_VAR).
+			 */
+			if (!is_memory(n->dn_left))
+				cg_error(cg, n,
+					 "operator & is supported on memory only yet (p->m, *p, "
+					 "p[i]), not on a variable's member or element");
+			mem_address(cg, n->dn_left);
+			return;
 		default: cg_error(cg, n, "operator %s is not supported yet", dt_tok_name(n->dn_op));
 		}
 	case DT_N_POSTFIX: assign(cg, n, n->dn_left, n->dn_op, NULL, true, false); return;

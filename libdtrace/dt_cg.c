@@ -69,6 +69,8 @@ typedef struct dt_var {
 } dt_var_t;
 
 typedef struct dt_cg {
+	const dt_ident_t *cg_xarg; /* a translator's input, while its member is computed */
+	int16_t cg_xslot;	   /* the stack slot holding its value */
 	dt_pcb_t *cg_pcb;
 	dt_pstate_t *cg_ps;
 	dt_frag_t *cg_fr;
@@ -654,6 +656,8 @@ static void copy_string(dt_cg_t *cg, int base, uint32_t off)
 static void cg_expr(dt_cg_t *cg, dt_node_t *n);
 static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void str_operand(dt_cg_t *cg, dt_node_t *n);
+static void blob_src(dt_cg_t *cg, dt_node_t *n);
+static void blob_read(dt_cg_t *cg, const dt_node_t *n);
 
 /* Compute keys, each waiting on the stack; returns how many. */
 static int eval_keys(dt_cg_t *cg, dt_node_t *keys)
@@ -661,7 +665,10 @@ static int eval_keys(dt_cg_t *cg, dt_node_t *keys)
 	int nk = 0;
 
 	for (dt_node_t *kn = keys; kn != NULL; kn = kn->dn_next, nk++) {
-		cg_expr(cg, kn);
+		if (is_blob(kn->dn_type)) /* a struct key: its address */
+			blob_src(cg, kn);
+		else
+			cg_expr(cg, kn);
 		push(cg, kn);
 	}
 	return nk;
@@ -690,6 +697,16 @@ static uint32_t store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 		if (is_string(ki->dn_type)) {
 			copy_string(cg, R8, SA(DT_SR_KEY, off));
 			off += cg->cg_strsize;
+		} else if (is_blob(ki->dn_type)) { /* a struct's bytes (tst.StructAssoc.d) */
+			size_t sz = tsize(ki->dn_type);
+
+			emit(cg, KS_MOV64_REG(R3, R0));
+			emit(cg, KS_MOV64_REG(R1, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(SA(DT_SR_KEY, off))),
+				SA(DT_SR_KEY, off));
+			emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+			blob_read(cg, ki);
+			off += (uint32_t)((sz + 7) & ~(size_t)7);
 		} else {
 			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off), SA(DT_SR_KEY, 0));
 			off += 8;
@@ -2006,6 +2023,7 @@ static bool is_memory(const dt_node_t *n)
 		return true;
 	if (n->dn_kind == DT_N_MEMBER && n->dn_op == T_ARROW)
 		return l->dn_kind != DT_N_SELF && l->dn_kind != DT_N_THIS &&
+		       l->dn_kind != DT_N_XLATE &&
 		       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL &&
 			 l->dn_ident->di_kind == DT_IDENT_BUILTIN);
 	if (n->dn_kind == DT_N_MEMBER) /* (*p).m, p->a.b */
@@ -2074,6 +2092,102 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 	pop(cg, R0);
 }
 
+/*
+ * r0 = the address of the struct, union or array value n: memory's (*p,
+ * p->s), or a variable's bytes (an absent dynamic one reads as zeros, as
+ * its members do).
+ */
+static void blob_src(dt_cg_t *cg, dt_node_t *n)
+{
+	lval_t lv;
+	int base, have = label(cg), done = label(cg);
+
+	if (is_memory(n)) {
+		mem_address(cg, n);
+		return;
+	}
+	if (!names_variable(n))
+		cg_error(cg, n, "this struct or union value cannot be copied yet");
+	lv = lvalue_of(cg, n);
+	elem_offset(cg, &lv);
+	if (!lv_dynamic(&lv)) {
+		uint32_t off = var_place(cg, lv.lv_var, &base);
+
+		elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R0, R1));
+		return;
+	}
+	push(cg, n);
+	dyn_key(cg, lv.lv_var, lv.lv_keys);
+	emit_map(cg, R1, dvar_map(lv.lv_var));
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	emit_lookup0(cg, DT_MAP_ZERO); /* absent: its zeros */
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	pop(cg, R1);
+	jump(cg, done); /* r0 = 0: the read faults */
+	place(cg, have);
+	cg->cg_sp++; /* the offset, still on the stack on this path */
+	pop(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	place(cg, done);
+}
+
+/*
+ * Read r2 bytes of the value n at r3 (blob_src) into r1: a variable's with
+ * probe_read_kernel, memory's as other reads of it are (a bad address
+ * faults at it).  r9 clobbered.
+ */
+static void blob_read(dt_cg_t *cg, const dt_node_t *n)
+{
+	int ok = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R3));
+	if (!is_memory(n))
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	else if (may_scratch(n))
+		read_any(cg, BPF_FUNC_probe_read_user);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+}
+
+/*
+ * s2 = s1 of structs, unions (or arrays): the bytes copied into a
+ * variable (a dynamic one made, a full table counting a drop), as
+ * illumos copies a by-reference value (DIF_OP_COPYS).  r0 = 0.
+ */
+static void blob_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_node_t *rhs)
+{
+	lval_t lv = lvalue_of(cg, target);
+	size_t sz = tsize(target->dn_type);
+	int drop = label(cg), done = label(cg);
+	int16_t disp;
+
+	if (!lv.lv_var->v_sou)
+		cg_error(cg, n, "this assignment is not supported yet");
+	blob_src(cg, rhs);
+	push(cg, n);
+	disp = elem_ptr(cg, &lv, drop);
+	emit(cg, KS_MOV64_REG(R1, R0));
+	if (disp != 0)
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, disp));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	pop(cg, R3);
+	blob_read(cg, rhs);
+	if (lv_dynamic(&lv)) {
+		jump(cg, done);
+		place(cg, drop);
+		count_drop(cg, DT_DROP_DYN);
+	}
+	place(cg, done);
+	emit(cg, KS_MOV64_IMM(R0, 0));
+}
+
 /* Assignment, compound assignment, ++ and --; stmt: the value is not used. */
 static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
 		   bool post, bool stmt)
@@ -2083,6 +2197,10 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 
 	if (is_memory(target)) {
 		memory_store(cg, n, target, op, rhs);
+		return;
+	}
+	if (op == T_ASSIGN && is_blob(t) && !is_string(rhs->dn_type)) {
+		blob_assign(cg, n, target, rhs);
 		return;
 	}
 	lv = lvalue(cg, target);
@@ -2207,6 +2325,39 @@ static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
 	lv_extend(cg, &lv, 8);
 }
 
+/*
+ * r0 = xlate<T>(e).m or xlate<T *>(e)->m: the translator's expression for
+ * m, its input bound to e's value (illumos' dt_cg translates a member
+ * alone, dt_xlator_member: nothing else of the translator is computed).
+ */
+static void xlate_member(dt_cg_t *cg, dt_node_t *n)
+{
+	dt_node_t *x = n->dn_left, *m = NULL;
+	const dt_ident_t *arg = cg->cg_xarg;
+	int16_t slot = cg->cg_xslot;
+
+	for (m = x->dn_xlator != NULL ? x->dn_xlator->dx_members : NULL; m != NULL; m = m->dn_next)
+		if (strcmp(m->dn_name, n->dn_name) == 0)
+			break;
+	if (m == NULL || x->dn_xlator->dx_argid == NULL)
+		cg_error(cg, n, "translated member %s is not supported yet", n->dn_name);
+	if (!dt_type_is_scalar(n->dn_type) && !is_string(n->dn_type))
+		cg_error(
+		    cg, n,
+		    "translated member %s: only integer, pointer and string members can be used yet",
+		    n->dn_name);
+	cg_expr(cg, x->dn_left);
+	push(cg, n);
+	cg->cg_xarg = x->dn_xlator->dx_argid;
+	cg->cg_xslot = slot_at(cg->cg_sp);
+	cg_expr(cg, m->dn_right);
+	if (!is_string(n->dn_type))
+		normalize(cg, R0, n->dn_type);
+	cg->cg_xarg = arg;
+	cg->cg_xslot = slot;
+	cg->cg_sp--; /* the input, no longer needed */
+}
+
 /* A folded constant as its type holds it (folding keeps 64 bits, as DIF). */
 static uint64_t narrow_const(const dt_type_t *t, uint64_t v)
 {
@@ -2254,6 +2405,10 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			builtin_var(cg, n);
 			return;
 		}
+		if (n->dn_ident != NULL && n->dn_ident == cg->cg_xarg) { /* a translator's input */
+			emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, cg->cg_xslot));
+			return;
+		}
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_SCALAR) {
 			lval_t lv = lvalue(cg, n);
 
@@ -2266,6 +2421,10 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		}
 		cg_error(cg, n, "%s cannot be used in a program yet", n->dn_name);
 	case DT_N_MEMBER:
+		if (n->dn_left->dn_kind == DT_N_XLATE) {
+			xlate_member(cg, n);
+			return;
+		}
 		if (n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS) {
 			lval_t lv = lvalue(cg, n);
 

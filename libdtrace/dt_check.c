@@ -2349,6 +2349,7 @@ static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
 	arg = dt_ident_add(pcb, pcb->pcb_globals, x->dx_arg, DT_IDENT_SCALAR, &x->dx_loc);
 	arg->di_type = x->dx_from;
 	arg->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+	x->dx_argid = arg;
 	for (dt_node_t *m = x->dx_members; m != NULL; m = m->dn_next) {
 		const dt_member_t *dm = dt_type_member(to, m->dn_name);
 

@@ -640,6 +640,7 @@ typedef struct dt_xlator {
 	struct dt_xlator *dx_next;
 	dt_type_t *dx_to, *dx_from;
 	const char *dx_arg;	    /* the input's name in the member expressions */
+	struct dt_ident *dx_argid;  /* and its identifier there */
 	struct dt_node *dx_members; /* DT_N_BINARY T_ASSIGN: member = expr */
 	dt_loc_t dx_loc;
 } dt_xlator_t;

@@ -18,9 +18,14 @@ translator struct out < struct in *P > {
 
 BEGIN
 {
-	this->p = (struct in *)arg0;
+	this->p = (struct in *)alloca(sizeof (struct in));
+	this->p->a = 21;
+	this->p->s = (char *)alloca(4);
+	this->p->s[0] = 104;
+	this->p->s[1] = 105;
 	trace(xlate<struct out>(this->p).b);
 	trace(xlate<struct out>(this->p).t);
 	trace(xlate<struct out *>(this->p)->c);
 	printf("%d %s\n", xlate<struct out *>(this->p)->b, xlate<struct out *>(this->p)->t);
 }
+BEGIN { exit(0); }

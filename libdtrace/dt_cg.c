@@ -878,6 +878,11 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 		/* a[i], m[i][j], v.vals[i]: an element of an array variable or member */
 		const dt_type_t *at = dt_type_resolve(n->dn_left->dn_type);
 
+		if (is_string(n->dn_type) ||
+		    (!is_blob(n->dn_type) && !dt_type_is_scalar(n->dn_type) && !is_float(n->dn_type)))
+			cg_error(cg, n,
+				 "arrays of this element type are not supported yet (only integers, "
+				 "pointers, structs, unions and arrays)");
 		lv = lvalue_of(cg, n->dn_left);
 		if (!lv.lv_var->v_sou)
 			cg_error(cg, n, "this kind of index is not supported yet");

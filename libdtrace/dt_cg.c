@@ -879,10 +879,12 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 		const dt_type_t *at = dt_type_resolve(n->dn_left->dn_type);
 
 		if (is_string(n->dn_type) ||
-		    (!is_blob(n->dn_type) && !dt_type_is_scalar(n->dn_type) && !is_float(n->dn_type)))
-			cg_error(cg, n,
-				 "arrays of this element type are not supported yet (only integers, "
-				 "pointers, structs, unions and arrays)");
+		    (!is_blob(n->dn_type) && !dt_type_is_scalar(n->dn_type) &&
+		     !is_float(n->dn_type)))
+			cg_error(
+			    cg, n,
+			    "arrays of this element type are not supported yet (only integers, "
+			    "pointers, structs, unions and arrays)");
 		lv = lvalue_of(cg, n->dn_left);
 		if (!lv.lv_var->v_sou)
 			cg_error(cg, n, "this kind of index is not supported yet");
@@ -2074,6 +2076,8 @@ static void mem_address(dt_cg_t *cg, dt_node_t *n)
  * allocated, as illumos allows (dtrace_canstore); anywhere else is a bad
  * address fault.  r0 = the value.
  */
+static lval_t mem_bitfield_unit(dt_cg_t *cg, dt_node_t *n);
+
 static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs)
 {
 	const dt_type_t *t = target->dn_type;
@@ -2082,9 +2086,24 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 
 	if (op != T_ASSIGN || rhs == NULL)
 		cg_error(cg, n, "only = can store through a pointer yet");
-	if (!dt_type_is_scalar(t) || (target->dn_flags & DT_NF_BITFIELD) ||
-	    dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
+	if (!dt_type_is_scalar(t) || dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		cg_error(cg, n, "only integers and pointers can be stored through a pointer yet");
+	if (target->dn_flags & DT_NF_BITFIELD) { /* its unit read, changed and written */
+		lval_t lv;
+
+		cg_expr(cg, rhs);
+		push(cg, n);
+		s_val = slot_at(cg->cg_sp);
+		lv = mem_bitfield_unit(cg, target);
+		emit(cg, KS_MOV64_IMM(R9, (int32_t)tsize(lv.lv_type)));
+		scratch_dest(cg);
+		emit(cg, KS_MOV64_REG(R3, R1));
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_val));
+		bf_insert(cg, &lv, R3, 0, tsize(lv.lv_type));
+		emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_val));
+		pop(cg, R0);
+		return;
+	}
 	cg_expr(cg, rhs);
 	normalize(cg, R0, t);
 	push(cg, n);
@@ -2306,10 +2325,10 @@ static void var_chars(dt_cg_t *cg, const lval_t *lv)
 }
 
 /*
- * r0 = a bit-field of memory (p->m, (*p).m, p->a.m): the unit of its type
- * holding it is read, then its bits taken out as from a variable.
+ * r0 = the address of the unit holding a bit-field of memory (p->m, (*p).m,
+ * p->a.m); returns the field as an lvalue of that unit.
  */
-static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
+static lval_t mem_bitfield_unit(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *lt = dt_type_resolve(n->dn_left->dn_type);
 	const dt_type_t *st = n->dn_op == T_ARROW ? dt_type_resolve(lt->dtt_ref) : lt;
@@ -2317,6 +2336,7 @@ static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
 	size_t unit = tsize(m->dm_type), pos = m->dm_off * 8 + (size_t)m->dm_bitoff;
 	size_t u0 = pos / (unit * 8) * unit;
 	lval_t lv = { .lv_type = m->dm_type,
+		      .lv_node = n,
 		      .lv_bits = m->dm_bits,
 		      .lv_bshift = (int)(pos - u0 * 8) };
 
@@ -2326,7 +2346,15 @@ static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
 		mem_address(cg, n->dn_left);
 	if (u0 != 0)
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)u0));
-	load_value_at(cg, m->dm_type, n->dn_left);
+	return lv;
+}
+
+/* r0 = a bit-field of memory: its unit read, then its bits taken out as from a variable. */
+static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
+{
+	lval_t lv = mem_bitfield_unit(cg, n);
+
+	load_value_at(cg, lv.lv_type, n->dn_left);
 	lv_extend(cg, &lv, 8);
 }
 

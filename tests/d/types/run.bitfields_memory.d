@@ -2,6 +2,8 @@
  * Bit-fields of memory are read (p->m, (*p).m, p->a.m): the unit of the
  * field's type that holds it, then the field's bits, sign-extended for a
  * signed type; through NULL, a bad address fault at the unit's address.
+ * They are written in scratch memory: the unit's other bits kept, the
+ * value cut to the width (the assignment's value is the field's).
  */
 /* @args: -q */
 struct flags {
@@ -27,6 +29,11 @@ BEGIN
 	fp = &op->f;
 	printf("%d %d %d %d %d %x\n", fp->ready, fp->mode, fp->level, (*fp).mode, op->f.level,
 	    op->big);
+	fp->mode = 2;
+	fp->level = 7;
+	v = (fp->ready = 2);
+	op->big = 0x1234567890ab;
+	printf("%d %d %d %d %x %x %x\n", fp->ready, fp->mode, fp->level, v, *p, op->big, *q);
 }
 
 BEGIN

@@ -2195,6 +2195,23 @@ static void blob_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_node_t 
 	if (!lv.lv_var->v_sou)
 		cg_error(cg, n, "this assignment is not supported yet");
 	blob_src(cg, rhs);
+	if (is_memory(rhs)) {
+		/* memory is read first into a temporary: a bad address faults
+		 * with the destination untouched */
+		uint32_t tmp = cg->cg_tmp;
+
+		cg->cg_tmp += (uint32_t)((sz + 7) & ~(size_t)7);
+		if (cg->cg_tmp > cg->cg_ps->ps_tmpsize)
+			cg->cg_ps->ps_tmpsize = cg->cg_tmp;
+		tmp = SA(DT_SR_TMP, tmp);
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(tmp)), tmp);
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+		blob_read(cg, rhs);
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(tmp)), tmp);
+	}
 	push(cg, n);
 	disp = elem_ptr(cg, &lv, drop);
 	emit(cg, KS_MOV64_REG(R1, R0));
@@ -2202,7 +2219,7 @@ static void blob_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_node_t 
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, disp));
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
 	pop(cg, R3);
-	blob_read(cg, rhs);
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel)); /* a variable's bytes, or the temporary's */
 	if (lv_dynamic(&lv)) {
 		jump(cg, done);
 		place(cg, drop);

@@ -3,9 +3,8 @@
  * (global, this->, self->, associative, an element of an array of
  * structs) and from memory: the bytes, as illumos copies a by-reference
  * value; an absent dynamic one copies as zeros.  The copy is a copy: a
- * later store to the source leaves it.  Copying from a bad address faults,
- * the destination then holding zeros (the read helper clears what it
- * could not read).
+ * later store to the source leaves it.  Copying from a bad address faults
+ * with the destination untouched (memory is read into a temporary first).
  */
 /* @args: -q */
 struct s {
@@ -58,6 +57,6 @@ BEGIN
 
 BEGIN
 {
-	printf("h.a %d after the fault\n", h.a);
+	printf("h.a %d h.l %d after the fault\n", h.a, h.l);
 	exit(0);
 }

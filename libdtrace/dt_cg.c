@@ -64,11 +64,13 @@ typedef struct dt_var {
 	uint32_t v_size; /* 8, strsize for strings, a struct's size rounded up to 8 */
 	uint32_t v_id;	 /* dynamic variables */
 	bool v_string;
-	bool v_sou;	/* a struct or union: only its members are read and written */
+	bool v_sou; /* a struct, union or array: its members and elements are read and written */
 	uint32_t v_map; /* a dynamic struct or union: its map, ps_souvars[v_map] */
 } dt_var_t;
 
 typedef struct dt_cg {
+	const dt_ident_t *cg_xarg; /* a translator's input, while its member is computed */
+	int16_t cg_xslot;	   /* the stack slot holding its value */
 	dt_pcb_t *cg_pcb;
 	dt_pstate_t *cg_ps;
 	dt_frag_t *cg_fr;
@@ -521,6 +523,18 @@ static void load_value_at(dt_cg_t *cg, const dt_type_t *t, const dt_node_t *addr
 
 /* ---------------------------------------------------------------- variables */
 
+/*
+ * A struct, union or array (int a[4], a char name[16] member): a variable
+ * of such a type keeps its bytes, as C lays them out, and is reached by
+ * its members and elements.
+ */
+static bool is_blob(const dt_type_t *t)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+
+	return r != NULL && (dt_type_is_sou(r) || r->dtt_kind == DT_TK_ARRAY);
+}
+
 static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *name,
 		     const dt_type_t *t)
 {
@@ -539,7 +553,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		 * variables by name here: the same name must be the same kind
 		 * of value in each, as one program's assignments would make it.
 		 */
-		bool str = is_string(t), sou = t != NULL && dt_type_is_sou(t);
+		bool str = is_string(t), sou = t != NULL && is_blob(t);
 		uint32_t size = sou   ? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
 				: str ? cg->cg_strsize
 				      : 8;
@@ -558,16 +572,14 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
 	    !is_float(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
-	if (t != NULL && dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
-		cg_error(cg, n, "array variables (%s[N]) are not supported yet", name);
-	if (t != NULL && dt_type_is_sou(t) && (tsize(t) == 0 || tsize(t) > 4096))
-		cg_limit(cg, n, "a struct or union variable must have 1 to 4096 bytes");
+	if (t != NULL && is_blob(t) && (tsize(t) == 0 || tsize(t) > 4096))
+		cg_limit(cg, n, "a struct, union or array variable must have 1 to 4096 bytes");
 	if ((v = dt_arena_alloc(&ps->ps_arena, sizeof(*v))) == NULL ||
 	    dt_pstate_insert(ps, key, v) != 0)
 		dt_cnomem(cg->cg_pcb);
 	v->v_kind = kind;
 	v->v_string = is_string(t);
-	v->v_sou = t != NULL && dt_type_is_sou(t);
+	v->v_sou = t != NULL && is_blob(t);
 	v->v_size = v->v_string ? cg->cg_strsize
 		    : v->v_sou	? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
 				: 8;
@@ -706,6 +718,8 @@ static void str_null_store(dt_cg_t *cg, int base, uint32_t off)
 static void cg_expr(dt_cg_t *cg, dt_node_t *n);
 static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void str_operand(dt_cg_t *cg, dt_node_t *n);
+static void blob_src(dt_cg_t *cg, dt_node_t *n);
+static void blob_read(dt_cg_t *cg, const dt_node_t *n);
 
 /* Compute keys, each waiting on the stack; returns how many. */
 static int eval_keys(dt_cg_t *cg, dt_node_t *keys)
@@ -713,7 +727,10 @@ static int eval_keys(dt_cg_t *cg, dt_node_t *keys)
 	int nk = 0;
 
 	for (dt_node_t *kn = keys; kn != NULL; kn = kn->dn_next, nk++) {
-		cg_expr(cg, kn);
+		if (is_blob(kn->dn_type)) /* a struct key: its address */
+			blob_src(cg, kn);
+		else
+			cg_expr(cg, kn);
 		push(cg, kn);
 	}
 	return nk;
@@ -742,6 +759,16 @@ static uint32_t store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 		if (is_string(ki->dn_type)) {
 			copy_string(cg, R8, SA(DT_SR_KEY, off));
 			off += cg->cg_strsize;
+		} else if (is_blob(ki->dn_type)) { /* a struct's bytes (tst.StructAssoc.d) */
+			size_t sz = tsize(ki->dn_type);
+
+			emit(cg, KS_MOV64_REG(R3, R0));
+			emit(cg, KS_MOV64_REG(R1, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(SA(DT_SR_KEY, off))),
+				SA(DT_SR_KEY, off));
+			emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+			blob_read(cg, ki);
+			off += (uint32_t)((sz + 7) & ~(size_t)7);
 		} else {
 			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off), SA(DT_SR_KEY, 0));
 			off += 8;
@@ -863,16 +890,33 @@ static void dyn_store(dt_cg_t *cg, dt_var_t *v, dt_node_t *keys, const dt_node_t
 
 /* ---------------------------------------------------------------- lvalues */
 
+#define LV_MAXIDX 8 /* indexes of one element: a[i][j], v.vals[i], a[i].in.c[j] */
+
 typedef struct lval {
 	dt_var_t *lv_var;
 	dt_node_t *lv_keys; /* dynamic: the key list */
 	const dt_type_t *lv_type;
-	bool lv_member;		  /* a member of the struct or union in lv_var */
+	bool lv_member;		  /* a member or element of the struct, union or array in lv_var */
 	uint32_t lv_moff;	  /* at this offset */
 	const dt_node_t *lv_node; /* where, for errors */
+	int lv_nidx;		  /* and lv_nidx run-time indexes, each element's offset added */
+	int lv_bits, lv_bshift;	  /* a bit-field: its width, and its shift in the unit at lv_moff */
+	struct {
+		dt_node_t *ix_expr;
+		uint32_t ix_esize, ix_nelems;
+	} lv_idx[LV_MAXIDX];
 } lval_t;
 
-/* Is n a variable, or a member (.) of a member ... of a variable? */
+/* Is n a[i] of an array-typed operand (a scalar array, an array member), not a[k] of an associative array? */
+static bool is_elem(const dt_node_t *n)
+{
+	return n->dn_kind == DT_N_INDEX &&
+	       !(n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) &&
+	       n->dn_left->dn_type != NULL &&
+	       dt_type_resolve(n->dn_left->dn_type)->dtt_kind == DT_TK_ARRAY;
+}
+
+/* Is n a variable, or a member (.) or element of a member ... of a variable? */
 static bool names_variable(const dt_node_t *n)
 {
 	while (n->dn_kind == DT_N_MEMBER && n->dn_op != T_ARROW)
@@ -881,14 +925,55 @@ static bool names_variable(const dt_node_t *n)
 		return true;
 	if (n->dn_kind == DT_N_MEMBER) /* self->v, this->v, or p->m of memory */
 		return n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS;
+	if (is_elem(n))
+		return names_variable(n->dn_left);
 	return n->dn_ident != NULL &&
 	       ((n->dn_kind == DT_N_IDENT && n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
 		(n->dn_kind == DT_N_INDEX && n->dn_ident->di_kind == DT_IDENT_ARRAY));
 }
 
+static bool is_memory(const dt_node_t *n);
+
+/* Is n a char array a variable holds (char buf[32], r.name, self->r.tag), read as a string? */
+static bool is_var_chars(const dt_node_t *n)
+{
+	const dt_type_t *t = dt_type_resolve(n->dn_type);
+	const dt_type_t *e =
+	    t != NULL && t->dtt_kind == DT_TK_ARRAY ? dt_type_resolve(t->dtt_ref) : NULL;
+
+	return e != NULL && dt_type_is_int(e) && e->dtt_size == 1 && !is_memory(n) &&
+	       names_variable(n);
+}
+
 static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 {
-	lval_t lv = { NULL, NULL, n->dn_type, false, 0, n };
+	lval_t lv = { .lv_type = n->dn_type, .lv_node = n };
+
+	if (is_elem(n) && names_variable(n->dn_left)) {
+		/* a[i], m[i][j], v.vals[i]: an element of an array variable or member */
+		const dt_type_t *at = dt_type_resolve(n->dn_left->dn_type);
+
+		if (is_string(n->dn_type) ||
+		    (!is_blob(n->dn_type) && !dt_type_is_scalar(n->dn_type) &&
+		     !is_float(n->dn_type)))
+			cg_error(
+			    cg, n,
+			    "arrays of this element type are not supported yet (only integers, "
+			    "pointers, structs, unions and arrays)");
+		lv = lvalue_of(cg, n->dn_left);
+		if (!lv.lv_var->v_sou)
+			cg_error(cg, n, "this kind of index is not supported yet");
+		if (lv.lv_nidx == LV_MAXIDX)
+			cg_limit(cg, n, "an element may have %d indexes at most", LV_MAXIDX);
+		lv.lv_idx[lv.lv_nidx].ix_expr = n->dn_args;
+		lv.lv_idx[lv.lv_nidx].ix_esize = (uint32_t)tsize(n->dn_type);
+		lv.lv_idx[lv.lv_nidx].ix_nelems = (uint32_t)at->dtt_nelems;
+		lv.lv_nidx++;
+		lv.lv_member = true;
+		lv.lv_type = n->dn_type;
+		lv.lv_node = n;
+		return lv;
+	}
 
 	if (n->dn_kind == DT_N_MEMBER && n->dn_op != T_ARROW && n->dn_left->dn_kind != DT_N_SELF &&
 	    n->dn_left->dn_kind != DT_N_THIS) {
@@ -902,12 +987,12 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 			cg_error(cg, n,
 				 "the . operator is supported on variables only yet (not on "
 				 "memory: p->m.x, (*p).m)");
-		if (m->dm_bits != 0 || (!dt_type_is_sou(mt) && !is_float(mt) &&
-					(!dt_type_is_scalar(mt) || mt->dtt_kind == DT_TK_ARRAY)))
-			cg_error(cg, n,
-				 "member %s: only integer, pointer, struct and union members of a "
-				 "variable can be used yet",
-				 n->dn_name);
+		if (!is_blob(mt) && !is_float(mt) && !dt_type_is_scalar(mt))
+			cg_error(
+			    cg, n,
+			    "member %s: only integer, pointer, array, struct and union members "
+			    "of a variable can be used yet",
+			    n->dn_name);
 		lv = lvalue_of(cg, n->dn_left);
 		if (!lv.lv_var->v_sou)
 			cg_error(cg, n, "the . operator is not supported yet on this operand");
@@ -915,6 +1000,18 @@ static lval_t lvalue_of(dt_cg_t *cg, dt_node_t *n)
 		lv.lv_moff += (uint32_t)m->dm_off;
 		lv.lv_type = n->dn_type;
 		lv.lv_node = n;
+		if (m->dm_bits != 0) {
+			/*
+			 * A bit-field lies in a unit of its type, aligned (dt_parse.c
+			 * lays them out as C on x86-64): that unit is read and written.
+			 */
+			size_t unit = tsize(m->dm_type), pos = m->dm_off * 8 + (size_t)m->dm_bitoff;
+			size_t u0 = pos / (unit * 8) * unit;
+
+			lv.lv_moff -= (uint32_t)(m->dm_off - u0);
+			lv.lv_bits = m->dm_bits;
+			lv.lv_bshift = (int)(pos - u0 * 8);
+		}
 		return lv;
 	}
 	if (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
@@ -942,11 +1039,48 @@ static lval_t lvalue(dt_cg_t *cg, dt_node_t *n)
 {
 	lval_t lv = lvalue_of(cg, n);
 
-	if (lv.lv_var->v_sou && (!lv.lv_member || dt_type_is_sou(lv.lv_type)))
+	if (lv.lv_var->v_sou && (!lv.lv_member || is_blob(lv.lv_type)))
 		cg_error(cg, n,
-			 "a struct or union variable is used by its members (v.m) only: "
-			 "copying or passing it whole is not supported yet");
+			 "a struct, union or array variable is used by its members (v.m) and "
+			 "elements (a[i]) only: copying or passing it whole is not supported yet");
 	return lv;
+}
+
+/*
+ * r0 = the byte offset in its variable of the member or element lv names:
+ * lv_moff and its run-time indexes, each checked first (the verifier bounds
+ * the offset by the checks).  An index outside its array is a bad address
+ * fault, as illumos's store outside any variable (dtrace_canstore, Oracle's
+ * tst.badstore); the address it reports is that offset, the variable
+ * having no address of its own here.  Reads fault too, where illumos would
+ * read the memory beside the variable.
+ */
+static void elem_offset(dt_cg_t *cg, const lval_t *lv)
+{
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)lv->lv_moff));
+	for (int i = 0; i < lv->lv_nidx; i++) {
+		int ok = label(cg);
+
+		push(cg, lv->lv_node);
+		cg_expr(cg, lv->lv_idx[i].ix_expr);
+		pop(cg, R2);
+		emit(cg, KS_MOV64_REG(R9, R0));
+		emit(cg, KS_ALU64_IMM(BPF_MUL, R9, (int32_t)lv->lv_idx[i].ix_esize));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R9, R2));
+		emit_to(cg, KS_JMP_IMM(BPF_JLT, R0, (int32_t)lv->lv_idx[i].ix_nelems, 0), ok);
+		fault(cg, DT_FLT_BADADDR, R9);
+		place(cg, ok);
+		emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)lv->lv_idx[i].ix_esize));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R2));
+	}
+}
+
+/* r1 = the address at offset r0 (elem_offset) in a global or this-> variable at base + off. */
+static void elem_address(dt_cg_t *cg, uint32_t off, int base)
+{
+	emit(cg, KS_MOV64_REG(R1, base));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(off)), off);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
 }
 
 /* Where a global (state, r7) or clause-local (scratch, r8) variable lives. */
@@ -963,6 +1097,50 @@ static uint32_t dvar_map(const dt_var_t *v)
 	return v->v_sou ? DT_MAP_SOU(v->v_map) : DT_MAP_DVARS;
 }
 
+/*
+ * r0, sz bytes read (zero-extended), brought to lv's type; a bit-field's
+ * bits taken from its unit, sign-extended if its type is signed (as C).
+ */
+static void lv_extend(dt_cg_t *cg, const lval_t *lv, size_t sz)
+{
+	bool sign = dt_type_is_int(lv->lv_type) && dt_type_is_signed(lv->lv_type);
+
+	if (lv->lv_bits == 0) {
+		extend(cg, R0, sz, sign);
+		return;
+	}
+	if (64 - lv->lv_bshift - lv->lv_bits != 0)
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R0, 64 - lv->lv_bshift - lv->lv_bits));
+	if (lv->lv_bits != 64)
+		emit(cg, KS_ALU64_IMM(sign ? BPF_ARSH : BPF_RSH, R0, 64 - lv->lv_bits));
+}
+
+/*
+ * Store r0 in the bit-field lv names, in its unit of sz bytes at
+ * ptr + disp (r1, r2 clobbered); r0 = the field's new value, as read.
+ */
+static void bf_insert(dt_cg_t *cg, const lval_t *lv, int ptr, int16_t disp, size_t sz)
+{
+	uint64_t mask = lv->lv_bits == 64 ? ~0ULL : (1ULL << lv->lv_bits) - 1;
+
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R1, ptr, disp));
+	emit_imm64(cg, R2, ~(mask << lv->lv_bshift));
+	emit(cg, KS_ALU64_REG(BPF_AND, R1, R2));
+	emit(cg, KS_MOV64_REG(R2, R0));
+	if (lv->lv_bits != 64) {
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R2, 64 - lv->lv_bits));
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R2, 64 - lv->lv_bits));
+	}
+	if (lv->lv_bshift != 0)
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R2, lv->lv_bshift));
+	emit(cg, KS_ALU64_REG(BPF_OR, R1, R2));
+	emit(cg, KS_STX_MEM(bpf_size(sz), ptr, R1, disp));
+	emit(cg, KS_MOV64_REG(R0, R2));
+	if (lv->lv_bshift != 0)
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R0, lv->lv_bshift));
+	lv_extend(cg, &(lval_t){ .lv_type = lv->lv_type, .lv_bits = lv->lv_bits }, 8);
+}
+
 /* r0 = the value of a member of a struct variable (0 where a dynamic one is absent). */
 static void member_load(dt_cg_t *cg, const lval_t *lv)
 {
@@ -971,6 +1149,28 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 	int base, done = label(cg);
 	uint32_t off;
 
+	if (lv->lv_nidx > 0) { /* a[i], v.vals[i]: at a run-time offset */
+		elem_offset(cg, lv);
+		if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+			off = var_place(cg, v, &base);
+			elem_address(cg, off, base);
+			emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R1, 0));
+		} else {
+			push(cg, lv->lv_node);
+			dyn_key(cg, v, lv->lv_keys);
+			emit_map(cg, R1, dvar_map(lv->lv_var));
+			emit(cg, KS_MOV64_REG(R2, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+			emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+			pop(cg, R1);
+			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done); /* absent: r0 is 0 */
+			emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+			emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, 0));
+		}
+		place(cg, done);
+		lv_extend(cg, lv, sz);
+		return;
+	}
 	switch (v->v_kind) {
 	case V_GLOBAL:
 	case V_THIS:
@@ -989,7 +1189,7 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 		emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, (int16_t)lv->lv_moff));
 	}
 	place(cg, done);
-	extend(cg, R0, sz, dt_type_is_int(lv->lv_type) && dt_type_is_signed(lv->lv_type));
+	lv_extend(cg, lv, sz);
 }
 
 /*
@@ -1060,6 +1260,40 @@ static int16_t slot_at(int sp)
 	return (int16_t)(-8 * (sp + SLOT_FIRST - 1));
 }
 
+/* Is lv in a variable a map lookup finds (self->, an associative array), which may be full? */
+static bool lv_dynamic(const lval_t *lv)
+{
+	return lv->lv_var->v_kind == V_SELF || lv->lv_var->v_kind == V_ARRAY;
+}
+
+/*
+ * r0 = a pointer to the member or element lv names, a dynamic variable
+ * made if absent (a full table jumps to drop); returns the displacement
+ * from r0 to use: lv_moff, or 0 where r0 has it with the indexes.
+ */
+static int16_t elem_ptr(dt_cg_t *cg, const lval_t *lv, int drop)
+{
+	int base;
+
+	if (lv->lv_nidx == 0 && lv_dynamic(lv)) {
+		member_elem(cg, lv, drop);
+		return (int16_t)lv->lv_moff;
+	}
+	elem_offset(cg, lv);
+	if (!lv_dynamic(lv)) {
+		uint32_t off = var_place(cg, lv->lv_var, &base);
+
+		elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R0, R1));
+		return 0;
+	}
+	push(cg, lv->lv_node);
+	member_elem(cg, lv, drop);
+	pop(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	return 0;
+}
+
 /*
  * Store r0 (kept, normalised) in a member of a struct variable.  A dynamic
  * one is made, zero-filled, by the first store to any of its members;
@@ -1070,11 +1304,12 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	const dt_var_t *v = lv->lv_var;
 	size_t sz = tsize(lv->lv_type);
 	int base, done = label(cg), drop = label(cg);
-	int16_t slot;
+	int16_t slot, disp;
 	uint32_t off;
 
 	normalize(cg, R0, lv->lv_type);
-	if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+	if (lv->lv_nidx == 0 && lv->lv_bits == 0 &&
+	    (v->v_kind == V_GLOBAL || v->v_kind == V_THIS)) {
 		off = var_place(cg, v, &base) + lv->lv_moff;
 		if (SA_OFF(off) > INT16_MAX)
 			cg_limit(cg, n, "too many variables for one map value");
@@ -1083,12 +1318,21 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	}
 	push(cg, n);
 	slot = slot_at(cg->cg_sp);
-	member_elem(cg, lv, drop);
-	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, slot));
-	emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, (int16_t)lv->lv_moff));
-	jump(cg, done);
-	place(cg, drop);
-	count_drop(cg, DT_DROP_DYN);
+	disp = elem_ptr(cg, lv, drop);
+	if (lv->lv_bits != 0) { /* the value is the field's, as read */
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, slot));
+		bf_insert(cg, lv, R3, disp, sz);
+		emit(cg, KS_STX_MEM(BPF_DW, FP, R0, slot));
+	} else {
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, slot));
+		emit(cg, KS_STX_MEM(bpf_size(sz), R0, R1, disp));
+	}
+	if (lv_dynamic(lv)) {
+		jump(cg, done);
+		place(cg, drop);
+		count_drop(cg, DT_DROP_DYN);
+	}
 	place(cg, done);
 	pop(cg, R0); /* the value, on both paths */
 }
@@ -1125,7 +1369,7 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 	const dt_type_t *t = lv->lv_type;
 	size_t sz = tsize(t);
 	int sp0 = cg->cg_sp, drop = label(cg), done = label(cg);
-	int16_t s_rhs = 0, s_ptr, s_old;
+	int16_t s_rhs = 0, s_ptr, s_old, disp;
 
 	if (rhs != NULL) {
 		cg_expr(cg, (dt_node_t *)rhs);
@@ -1137,19 +1381,26 @@ static void member_update(dt_cg_t *cg, const dt_node_t *n, const lval_t *lv, dt_
 	s_ptr = slot_at(cg->cg_sp + 1);
 	s_old = slot_at(cg->cg_sp + 2);
 	cg->cg_sp += 2;
-	member_elem(cg, lv, drop);
+	disp = elem_ptr(cg, lv, drop);
 	emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_ptr));
-	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, (int16_t)lv->lv_moff));
-	extend(cg, R0, sz, dt_type_is_int(t) && dt_type_is_signed(t));
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, disp));
+	lv_extend(cg, lv, sz);
 	new_value(cg, op, t, rhs, s_rhs, s_old);
-	emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_ptr));
-	emit(cg, KS_STX_MEM(bpf_size(sz), R2, R0, (int16_t)lv->lv_moff));
+	if (lv->lv_bits != 0) {
+		emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_ptr));
+		bf_insert(cg, lv, R3, disp, sz);
+	} else {
+		emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_ptr));
+		emit(cg, KS_STX_MEM(bpf_size(sz), R2, R0, disp));
+	}
 	if (post)
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
-	jump(cg, done);
-	place(cg, drop);
-	count_drop(cg, DT_DROP_DYN);
-	emit(cg, KS_MOV64_IMM(R0, 0));
+	if (lv_dynamic(lv)) {
+		jump(cg, done);
+		place(cg, drop);
+		count_drop(cg, DT_DROP_DYN);
+		emit(cg, KS_MOV64_IMM(R0, 0));
+	}
 	place(cg, done);
 	cg->cg_sp = sp0;
 }
@@ -1930,7 +2181,8 @@ static void cg_call(dt_cg_t *cg, dt_node_t *n);
 static void str_operand(dt_cg_t *cg, dt_node_t *n)
 {
 	cg_expr(cg, n);
-	if (!is_string(n->dn_type)) /* scratch memory too: stringof(copyin(p, n)) */
+	if (!is_string(n->dn_type) &&
+	    !is_var_chars(n)) /* scratch memory too: stringof(copyin(p, n)) */
 		string_from(cg, tmp_string(cg), true, may_scratch(n));
 }
 
@@ -2152,6 +2404,7 @@ static bool is_memory(const dt_node_t *n)
 		return true;
 	if (n->dn_kind == DT_N_MEMBER && n->dn_op == T_ARROW)
 		return l->dn_kind != DT_N_SELF && l->dn_kind != DT_N_THIS &&
+		       l->dn_kind != DT_N_XLATE &&
 		       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL &&
 			 l->dn_ident->di_kind == DT_IDENT_BUILTIN);
 	if (n->dn_kind == DT_N_MEMBER) /* (*p).m, p->a.b */
@@ -2197,6 +2450,8 @@ static void mem_address(dt_cg_t *cg, dt_node_t *n)
  * allocated, as illumos allows (dtrace_canstore); anywhere else is a bad
  * address fault.  r0 = the value.
  */
+static lval_t mem_bitfield_unit(dt_cg_t *cg, dt_node_t *n);
+
 static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs)
 {
 	const dt_type_t *t = target->dn_type;
@@ -2205,9 +2460,24 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 
 	if (op != T_ASSIGN || rhs == NULL)
 		cg_error(cg, n, "only = can store through a pointer yet");
-	if (!dt_type_is_scalar(t) || (target->dn_flags & DT_NF_BITFIELD) ||
-	    dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
+	if (!dt_type_is_scalar(t) || dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		cg_error(cg, n, "only integers and pointers can be stored through a pointer yet");
+	if (target->dn_flags & DT_NF_BITFIELD) { /* its unit read, changed and written */
+		lval_t lv;
+
+		cg_expr(cg, rhs);
+		push(cg, n);
+		s_val = slot_at(cg->cg_sp);
+		lv = mem_bitfield_unit(cg, target);
+		emit(cg, KS_MOV64_IMM(R9, (int32_t)tsize(lv.lv_type)));
+		scratch_dest(cg);
+		emit(cg, KS_MOV64_REG(R3, R1));
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_val));
+		bf_insert(cg, &lv, R3, 0, tsize(lv.lv_type));
+		emit(cg, KS_STX_MEM(BPF_DW, FP, R0, s_val));
+		pop(cg, R0);
+		return;
+	}
 	cg_expr(cg, rhs);
 	normalize(cg, R0, t);
 	push(cg, n);
@@ -2218,6 +2488,119 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_val));
 	emit(cg, KS_STX_MEM(bpf_size(sz), R1, R0, 0));
 	pop(cg, R0);
+}
+
+/*
+ * r0 = the address of the struct, union or array value n: memory's (*p,
+ * p->s), or a variable's bytes (an absent dynamic one reads as zeros, as
+ * its members do).
+ */
+static void blob_src(dt_cg_t *cg, dt_node_t *n)
+{
+	lval_t lv;
+	int base, have = label(cg), done = label(cg);
+
+	if (is_memory(n)) {
+		mem_address(cg, n);
+		return;
+	}
+	if (!names_variable(n))
+		cg_error(cg, n, "this struct or union value cannot be copied yet");
+	lv = lvalue_of(cg, n);
+	elem_offset(cg, &lv);
+	if (!lv_dynamic(&lv)) {
+		uint32_t off = var_place(cg, lv.lv_var, &base);
+
+		elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R0, R1));
+		return;
+	}
+	push(cg, n);
+	dyn_key(cg, lv.lv_var, lv.lv_keys);
+	emit_map(cg, R1, dvar_map(lv.lv_var));
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	emit_lookup0(cg, DT_MAP_ZERO); /* absent: its zeros */
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	pop(cg, R1);
+	jump(cg, done); /* r0 = 0: the read faults */
+	place(cg, have);
+	cg->cg_sp++; /* the offset, still on the stack on this path */
+	pop(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	place(cg, done);
+}
+
+/*
+ * Read r2 bytes of the value n at r3 (blob_src) into r1: a variable's with
+ * probe_read_kernel, memory's as other reads of it are (a bad address
+ * faults at it).  r9 clobbered.
+ */
+static void blob_read(dt_cg_t *cg, const dt_node_t *n)
+{
+	int ok = label(cg);
+
+	emit(cg, KS_MOV64_REG(R9, R3));
+	if (!is_memory(n))
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	else if (may_scratch(n))
+		read_any(cg, BPF_FUNC_probe_read_user);
+	else
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+}
+
+/*
+ * s2 = s1 of structs, unions (or arrays): the bytes copied into a
+ * variable (a dynamic one made, a full table counting a drop), as
+ * illumos copies a by-reference value (DIF_OP_COPYS).  r0 = 0.
+ */
+static void blob_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_node_t *rhs)
+{
+	lval_t lv = lvalue_of(cg, target);
+	size_t sz = tsize(target->dn_type);
+	int drop = label(cg), done = label(cg);
+	int16_t disp;
+
+	if (!lv.lv_var->v_sou)
+		cg_error(cg, n, "this assignment is not supported yet");
+	blob_src(cg, rhs);
+	if (is_memory(rhs)) {
+		/* memory is read first into a temporary: a bad address faults
+		 * with the destination untouched */
+		uint32_t tmp = cg->cg_tmp;
+
+		cg->cg_tmp += (uint32_t)((sz + 7) & ~(size_t)7);
+		if (cg->cg_tmp > cg->cg_ps->ps_tmpsize)
+			cg->cg_ps->ps_tmpsize = cg->cg_tmp;
+		tmp = SA(DT_SR_TMP, tmp);
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(tmp)), tmp);
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+		blob_read(cg, rhs);
+		emit(cg, KS_MOV64_REG(R0, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(tmp)), tmp);
+	}
+	push(cg, n);
+	disp = elem_ptr(cg, &lv, drop);
+	emit(cg, KS_MOV64_REG(R1, R0));
+	if (disp != 0)
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, disp));
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	pop(cg, R3);
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel)); /* a variable's bytes, or the temporary's */
+	if (lv_dynamic(&lv)) {
+		jump(cg, done);
+		place(cg, drop);
+		count_drop(cg, DT_DROP_DYN);
+	}
+	place(cg, done);
+	emit(cg, KS_MOV64_IMM(R0, 0));
 }
 
 /* Assignment, compound assignment, ++ and --; stmt: the value is not used. */
@@ -2231,13 +2614,17 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		memory_store(cg, n, target, op, rhs);
 		return;
 	}
+	if (op == T_ASSIGN && is_blob(t) && !is_string(rhs->dn_type)) {
+		blob_assign(cg, n, target, rhs);
+		return;
+	}
 	lv = lvalue(cg, target);
 
 	/*
 	 * A global integer counted by a statement (x++, x += e): one atomic
 	 * add, so that no update is lost between CPUs.
 	 */
-	if (stmt && is_global_int(&lv) && tsize(t) == 8 &&
+	if (stmt && is_global_int(&lv) && tsize(t) == 8 && lv.lv_nidx == 0 && lv.lv_bits == 0 &&
 	    (op == T_INC || op == T_DEC || op == T_ADD_EQ || op == T_SUB_EQ) &&
 	    !dt_type_is_ptr(t)) {
 		if (rhs != NULL)
@@ -2262,7 +2649,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 		lv_store(cg, &lv, n);
 		return;
 	}
-	if (lv.lv_var->v_kind == V_SELF || lv.lv_var->v_kind == V_ARRAY) {
+	if (lv_dynamic(&lv) || lv.lv_nidx > 0 || lv.lv_bits != 0) { /* the element found once */
 		if (lv.lv_member)
 			member_update(cg, n, &lv, op, rhs, post);
 		else
@@ -2291,6 +2678,116 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 	lv_store(cg, &lv, n);
 	if (post)
 		pop(cg, R0);
+}
+
+/*
+ * r0 = a temporary string holding the char array variable or member lv
+ * names: its bytes up to the first NUL, all of them at most (a full
+ * char name[16] has no NUL), strsize - 1 at most; an absent dynamic
+ * variable is "".
+ */
+static void var_chars(dt_cg_t *cg, const lval_t *lv)
+{
+	uint32_t tmp = tmp_string(cg), off;
+	size_t n = tsize(lv->lv_type) + 1;
+	int base, done = label(cg), empty = label(cg);
+
+	elem_offset(cg, lv);
+	if (!lv_dynamic(lv)) {
+		off = var_place(cg, lv->lv_var, &base);
+		elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R3, R1));
+	} else {
+		push(cg, lv->lv_node);
+		dyn_key(cg, lv->lv_var, lv->lv_keys);
+		emit_map(cg, R1, dvar_map(lv->lv_var));
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		pop(cg, R1);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), empty);
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_ALU64_REG(BPF_ADD, R3, R1));
+	}
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(tmp)), tmp);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)(n < cg->cg_strsize ? n : cg->cg_strsize)));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	if (lv_dynamic(lv)) {
+		jump(cg, done);
+		place(cg, empty);
+		emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(tmp), 0), tmp);
+	}
+	place(cg, done);
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(tmp)), tmp);
+}
+
+/*
+ * r0 = the address of the unit holding a bit-field of memory (p->m, (*p).m,
+ * p->a.m); returns the field as an lvalue of that unit.
+ */
+static lval_t mem_bitfield_unit(dt_cg_t *cg, dt_node_t *n)
+{
+	const dt_type_t *lt = dt_type_resolve(n->dn_left->dn_type);
+	const dt_type_t *st = n->dn_op == T_ARROW ? dt_type_resolve(lt->dtt_ref) : lt;
+	const dt_member_t *m = dt_type_member(st, n->dn_name);
+	size_t unit = tsize(m->dm_type), pos = m->dm_off * 8 + (size_t)m->dm_bitoff;
+	size_t u0 = pos / (unit * 8) * unit;
+	lval_t lv = { .lv_type = m->dm_type,
+		      .lv_node = n,
+		      .lv_bits = m->dm_bits,
+		      .lv_bshift = (int)(pos - u0 * 8) };
+
+	if (n->dn_op == T_ARROW)
+		cg_expr(cg, n->dn_left);
+	else
+		mem_address(cg, n->dn_left);
+	if (u0 != 0)
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R0, (int32_t)u0));
+	return lv;
+}
+
+/* r0 = a bit-field of memory: its unit read, then its bits taken out as from a variable. */
+static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
+{
+	lval_t lv = mem_bitfield_unit(cg, n);
+
+	load_value_at(cg, lv.lv_type, n->dn_left);
+	lv_extend(cg, &lv, 8);
+}
+
+/*
+ * r0 = xlate<T>(e).m or xlate<T *>(e)->m: the translator's expression for
+ * m, its input bound to e's value (illumos' dt_cg translates a member
+ * alone, dt_xlator_member: nothing else of the translator is computed).
+ */
+static void xlate_member(dt_cg_t *cg, dt_node_t *n)
+{
+	dt_node_t *x = n->dn_left, *m = NULL;
+	const dt_ident_t *arg = cg->cg_xarg;
+	int16_t slot = cg->cg_xslot;
+
+	for (m = x->dn_xlator != NULL ? x->dn_xlator->dx_members : NULL; m != NULL; m = m->dn_next)
+		if (strcmp(m->dn_name, n->dn_name) == 0)
+			break;
+	if (m == NULL || x->dn_xlator->dx_argid == NULL)
+		cg_error(cg, n, "translated member %s is not supported yet", n->dn_name);
+	if (!dt_type_is_scalar(n->dn_type) && !is_string(n->dn_type))
+		cg_error(
+		    cg, n,
+		    "translated member %s: only integer, pointer and string members can be used yet",
+		    n->dn_name);
+	cg_expr(cg, x->dn_left);
+	push(cg, n);
+	cg->cg_xarg = x->dn_xlator->dx_argid;
+	cg->cg_xslot = slot_at(cg->cg_sp);
+	cg_expr(cg, m->dn_right);
+	if (!is_string(n->dn_type))
+		normalize(cg, R0, n->dn_type);
+	cg->cg_xarg = arg;
+	cg->cg_xslot = slot;
+	cg->cg_sp--; /* the input, no longer needed */
 }
 
 /* A folded constant as its type holds it (folding keeps 64 bits, as DIF). */
@@ -2357,6 +2854,12 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
 		return;
 	}
+	if (is_var_chars(n)) { /* r.name, self->buf: a string */
+		lval_t lv = lvalue_of(cg, n);
+
+		var_chars(cg, &lv);
+		return;
+	}
 	switch (n->dn_kind) {
 	case DT_N_INT:
 		emit_imm64(cg, R0, wide ? n->dn_value : narrow_const(t, n->dn_value));
@@ -2365,6 +2868,10 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 	case DT_N_IDENT:
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_BUILTIN) {
 			builtin_var(cg, n);
+			return;
+		}
+		if (n->dn_ident != NULL && n->dn_ident == cg->cg_xarg) { /* a translator's input */
+			emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, cg->cg_xslot));
 			return;
 		}
 		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_SCALAR) {
@@ -2379,6 +2886,10 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		}
 		cg_error(cg, n, "%s cannot be used in a program yet", n->dn_name);
 	case DT_N_MEMBER:
+		if (n->dn_left->dn_kind == DT_N_XLATE) {
+			xlate_member(cg, n);
+			return;
+		}
 		if (n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS) {
 			lval_t lv = lvalue(cg, n);
 
@@ -2389,6 +2900,10 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		    n->dn_left->dn_ident != NULL &&
 		    n->dn_left->dn_ident->di_kind == DT_IDENT_BUILTIN) {
 			cur_info_member(cg, n);
+			return;
+		}
+		if ((n->dn_op == T_ARROW || is_memory(n)) && (n->dn_flags & DT_NF_BITFIELD)) {
+			mem_bitfield(cg, n);
 			return;
 		}
 		if (n->dn_op == T_ARROW) { /* p->m: user memory */
@@ -2436,10 +2951,16 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 				normalize(cg, R0, t);
 			return;
 		}
-		if (n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) {
+		if ((n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) ||
+		    (is_elem(n) && names_variable(n->dn_left))) {
 			lval_t lv = lvalue(cg, n);
 
 			lv_load(cg, &lv);
+			return;
+		}
+		if (is_elem(n) && is_memory(n)) { /* p->vals[i], p->m[i][j] */
+			mem_address(cg, n);
+			load_value_at(cg, t, n);
 			return;
 		}
 		if (dt_type_is_ptr(dt_type_resolve(n->dn_left->dn_type))) { /* p[i] */
@@ -2504,6 +3025,20 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			return;
 		case T_INC:
 		case T_DEC: assign(cg, n, n->dn_left, n->dn_op, NULL, false, false); return;
+		case T_AMP:
+			/*
+			 * &p->m, &*p, &p[i], &(*p).m: the address the operand's memory
+			 * is at (illumos' dt_cg_node DT_TOK_ADDROF: its lvalue's
+			 * address).  A variable's members have none a program could
+			 * read through (the checker refuses & of a variable itself,
+			 * D_ADDROF_VAR).
+			 */
+			if (!is_memory(n->dn_left))
+				cg_error(cg, n,
+					 "operator & is supported on memory only yet (p->m, *p, "
+					 "p[i]), not on a variable's member or element");
+			mem_address(cg, n->dn_left);
+			return;
 		default: cg_error(cg, n, "operator %s is not supported yet", dt_tok_name(n->dn_op));
 		}
 	case DT_N_POSTFIX: assign(cg, n, n->dn_left, n->dn_op, NULL, true, false); return;
@@ -3559,7 +4094,15 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 		lval_t lv = lvalue_of(cg, n);
 		const dt_var_t *v = lv.lv_var;
 
-		if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+		if (lv.lv_nidx > 0) /* pts[i], m[i]: the element's offset, kept */
+			elem_offset(cg, &lv);
+		if (lv.lv_nidx > 0 && (v->v_kind == V_GLOBAL || v->v_kind == V_THIS)) {
+			int base;
+			uint32_t at = var_place(cg, v, &base);
+
+			elem_address(cg, at, base);
+			emit(cg, KS_MOV64_REG(R3, R1));
+		} else if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
 			int base;
 			uint32_t at = var_place(cg, v, &base) + lv.lv_moff;
 
@@ -3568,6 +4111,8 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 		} else {
 			int have = label(cg);
 
+			if (lv.lv_nidx > 0)
+				push(cg, n);
 			dyn_key(cg, v, lv.lv_keys);
 			emit_map(cg, R1, dvar_map(v));
 			emit(cg, KS_MOV64_REG(R2, R8));
@@ -3578,8 +4123,12 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 			emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
 			place(cg, have);
 			emit(cg, KS_MOV64_REG(R3, R0));
-			if (lv.lv_moff != 0)
+			if (lv.lv_nidx > 0) {
+				pop(cg, R1);
+				emit(cg, KS_ALU64_REG(BPF_ADD, R3, R1));
+			} else if (lv.lv_moff != 0) {
 				emit(cg, KS_ALU64_IMM(BPF_ADD, R3, (int32_t)lv.lv_moff));
+			}
 		}
 		emit(cg, KS_MOV64_REG(R1, R8));
 		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
@@ -3594,7 +4143,8 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *t = n->dn_type;
 
-	if (dt_type_is_sou(t)) {
+	/* a struct or union; an array a variable holds (char name[8]), as illumos records its bytes */
+	if (dt_type_is_sou(t) || (is_blob(t) && !is_memory(n) && names_variable(n))) {
 		record_sou(cg, n);
 		return;
 	}

@@ -2034,6 +2034,20 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if (!dt_type_is_string(t) && dt_type_resolve(t->dtt_ref)->dtt_kind == DT_TK_FUNC)
 			dt_cerror(pcb, &n->dn_loc, "D_DEREF_FUNC",
 				  "cannot dereference pointer to function");
+		/*
+		 * A constant index outside a declared array (int a[5]; a[5]) is
+		 * refused, as Oracle's D does (D_ARR_BOUNDS, its text); illumos
+		 * compiles it.  At run time it is a bad address fault.
+		 */
+		if (t->dtt_kind == DT_TK_ARRAY && (n->dn_args->dn_flags & DT_NF_CONST) &&
+		    t->dtt_nelems != 0 &&
+		    (dt_type_is_signed(n->dn_args->dn_type)
+			 ? (int64_t)n->dn_args->dn_value < 0 ||
+			       (int64_t)n->dn_args->dn_value >= (int64_t)t->dtt_nelems
+			 : n->dn_args->dn_value >= t->dtt_nelems))
+			dt_cerror(pcb, &n->dn_loc, "D_ARR_BOUNDS",
+				  "index outside array bounds: %lld, max is %zu",
+				  (long long)n->dn_args->dn_value, t->dtt_nelems);
 		n->dn_type = dt_type_is_string(t) ? type_named(pcb, "char") : t->dtt_ref;
 		/* an element of an array is writable as the array is; through a pointer, always */
 		n->dn_flags =
@@ -2354,6 +2368,7 @@ static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
 	arg = dt_ident_add(pcb, pcb->pcb_globals, x->dx_arg, DT_IDENT_SCALAR, &x->dx_loc);
 	arg->di_type = x->dx_from;
 	arg->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+	x->dx_argid = arg;
 	for (dt_node_t *m = x->dx_members; m != NULL; m = m->dn_next) {
 		const dt_member_t *dm = dt_type_member(to, m->dn_name);
 

@@ -210,6 +210,7 @@ typedef struct dt_member {
 	struct dt_type *dm_type;
 	size_t dm_off;
 	int dm_bits; /* a bit-field's width, or 0 */
+	int dm_bitoff; /* a bit-field's first bit in the byte at dm_off (x86-64: from the least significant) */
 } dt_member_t;
 
 /* The definition of a struct, union or enum tag, shared by its qualified copies. */
@@ -639,6 +640,7 @@ typedef struct dt_xlator {
 	struct dt_xlator *dx_next;
 	dt_type_t *dx_to, *dx_from;
 	const char *dx_arg;	    /* the input's name in the member expressions */
+	struct dt_ident *dx_argid;  /* and its identifier there */
 	struct dt_node *dx_members; /* DT_N_BINARY T_ASSIGN: member = expr */
 	dt_loc_t dx_loc;
 } dt_xlator_t;

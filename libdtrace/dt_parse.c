@@ -139,6 +139,7 @@ static void sou_body(dt_pcb_t *pcb, dt_type_t *sou)
 						pos =
 						    (pos + unit * 8 - 1) / (unit * 8) * (unit * 8);
 					m->dm_off = pos / 8;
+					m->dm_bitoff = (int)(pos % 8);
 					pos += (size_t)bits;
 					off = pos / 8;
 					bitoff = pos % 8;
@@ -233,7 +234,7 @@ static void enum_body(dt_pcb_t *pcb, dt_type_t *e)
 
 			while (*tail != NULL)
 				tail = &(*tail)->dm_next;
-			*en = (dt_member_t){ NULL, name, e, (size_t)next, 0 };
+			*en = (dt_member_t){ NULL, name, e, (size_t)next, 0, 0 };
 			*tail = en;
 		}
 		next++;

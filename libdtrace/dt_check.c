@@ -2035,19 +2035,10 @@ static void check_index(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			dt_cerror(pcb, &n->dn_loc, "D_DEREF_FUNC",
 				  "cannot dereference pointer to function");
 		/*
-		 * A constant index outside a declared array (int a[5]; a[5]) is
-		 * refused, as Oracle's D does (D_ARR_BOUNDS, its text); illumos
-		 * compiles it.  At run time it is a bad address fault.
+		 * A constant index outside a declared array (int a[5]; a[5]) compiles,
+		 * as in illumos (Oracle's D refuses it, D_ARR_BOUNDS): in a variable it
+		 * is a bad address fault when it runs, in memory it reads what is there.
 		 */
-		if (t->dtt_kind == DT_TK_ARRAY && (n->dn_args->dn_flags & DT_NF_CONST) &&
-		    t->dtt_nelems != 0 &&
-		    (dt_type_is_signed(n->dn_args->dn_type)
-			 ? (int64_t)n->dn_args->dn_value < 0 ||
-			       (int64_t)n->dn_args->dn_value >= (int64_t)t->dtt_nelems
-			 : n->dn_args->dn_value >= t->dtt_nelems))
-			dt_cerror(pcb, &n->dn_loc, "D_ARR_BOUNDS",
-				  "index outside array bounds: %lld, max is %zu",
-				  (long long)n->dn_args->dn_value, t->dtt_nelems);
 		n->dn_type = dt_type_is_string(t) ? type_named(pcb, "char") : t->dtt_ref;
 		/* an element of an array is writable as the array is; through a pointer, always */
 		n->dn_flags =

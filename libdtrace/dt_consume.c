@@ -163,6 +163,49 @@ void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool qui
 }
 
 /*
+ * %S and %C: illumos pfprint_estr and pfprint_echr run strchr2esc over the
+ * record's bytes: \0 \a \b \f \n \r \t \v \" and \\ as C writes them,
+ * a space as itself, other bytes outside '!'..'~' as three octal digits;
+ * it stops after the first NUL, which it writes too ("\0": a string
+ * shorter than its record ends so, as in illumos).
+ */
+static char *esc_string(const char *s, size_t n)
+{
+	char *out = malloc(n * 4 + 1), *q = out;
+
+	if (out == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *e = strchr("\\\"", c);
+		static const char from[] = "\a\b\f\n\r\t\v", to[] = "abfnrtv";
+		const char *f = c != '\0' ? strchr(from, c) : NULL;
+
+		if (c == '\0') {
+			*q++ = '\\';
+			*q++ = '0';
+			break;
+		}
+		if (f != NULL) {
+			*q++ = '\\';
+			*q++ = to[f - from];
+		} else if (e != NULL) {
+			*q++ = '\\';
+			*q++ = (char)c;
+		} else if (c != ' ' && (c < '!' || c > '~')) {
+			*q++ = '\\';
+			*q++ = (char)('0' + ((c >> 6) & 3));
+			*q++ = (char)('0' + ((c >> 3) & 7));
+			*q++ = (char)('0' + (c & 7));
+		} else {
+			*q++ = (char)c;
+		}
+	}
+	*q = '\0';
+	return out;
+}
+
+/*
  * One printf( ): the format's conversions take the records in order.  Each
  * conversion is rebuilt from its checked parts (flags, width, precision and
  * a conversion chosen here) before it reaches fprintf.
@@ -340,7 +383,25 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 			fprintf(fp, spec, buf);
 			break;
 		}
-		default: /* s, S */
+		case 'C': { /* pfprint_echr: the char, escaped as %S escapes */
+			char c = (char)rec_int(rec, data), *e = esc_string(&c, 1);
+
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			fprintf(fp, spec, e != NULL ? e : "");
+			free(e);
+			break;
+		}
+		case 'S':
+			if (rec->r_kind != DT_RK_INT) {
+				char *e = esc_string((const char *)data + rec->r_off, rec->r_size);
+
+				snprintf(spec + sl, sizeof(spec) - sl, "s");
+				fprintf(fp, spec, e != NULL ? e : "");
+				free(e);
+				break;
+			}
+			/* FALLTHROUGH */
+		default: /* s */
 			snprintf(spec + sl, sizeof(spec) - sl, "s");
 			if (rec->r_kind == DT_RK_INT) {
 				char buf[32];

@@ -513,6 +513,12 @@ int main(int argc, char *argv[])
 	if (mode != MODE_LINK) {
 		margv = argv + optind - 1;
 		margc = argc - optind + 1;
+		/*
+		 * $$0 is dtrace(1)'s own argv[0] (illumos g_argv[0]); only a -s
+		 * script replaces it with its name (compile_file).  The slot held
+		 * the last option word, read no more.
+		 */
+		margv[0] = argv[0];
 	}
 
 	if (mode == MODE_NONE && !compile_only && (cmd != NULL || grab != NULL)) {

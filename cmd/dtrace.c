@@ -40,6 +40,7 @@ static void usage(FILE *fp)
 	    "\t-C  run the C preprocessor over the scripts\n"
 	    "\t-D  define a preprocessor symbol (with -C)\n"
 	    "\t-e  exit after compiling the scripts\n"
+	    "\t-F  indent the output by function entry and return (flowindent)\n"
 	    "\t-G  write an ELF object with the probes of the provider definitions\n"
 	    "\t-h  write a C/C++ header for the provider definitions\n"
 	    "\t-f  the probes of a function (to enable, or with -l to list)\n"
@@ -380,7 +381,7 @@ int main(int argc, char *argv[])
 	 * x.d 42 -p PID): getopt moves the operands (macro arguments, or -G's
 	 * objects) to the end, in order; "--" ends the options.
 	 */
-	while ((c = getopt(argc, argv, "b:c:CD:ef:GhI:lm:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
+	while ((c = getopt(argc, argv, "b:c:CD:ef:FGhI:lm:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
 		switch (c) {
 		case 'b': /* dtrace(1): -b is -x bufsize; a bad value is an error (1), not usage (2) */
 			if (dtrace_setopt(dtp, "bufsize", optarg) != 0) {
@@ -392,6 +393,7 @@ int main(int argc, char *argv[])
 			break;
 		case 'c': cmd = optarg; break;
 		case 'p': grab = optarg; break;
+		case 'F': (void)dtrace_setopt(dtp, "flowindent", NULL); break;
 		case 'q':
 			quiet = true;
 			(void)dtrace_setopt(dtp, "quiet", NULL);

@@ -31,7 +31,7 @@ static void usage(FILE *fp)
 {
 	fprintf(
 	    fp,
-	    "Usage: %s [-CeGhlqSVwZ] [-b bufsz] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
+	    "Usage: %s [-CeFGhlqSVwZ] [-b bufsz] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
 	    "\t[-x opt[=val]] [-n program] [-s script] [-P provider] [-m module]\n"
 	    "\t[-f function] [-c cmd] [-p pid] [arg|object ...]\n"
 	    "\n"

@@ -712,6 +712,7 @@ static void set_option(dtrace_hdl_t *dtp, dt_drain_t *dr, const dt_act_t *act, c
 		err = dtrace_errno(dtp);
 	} else {
 		dr->dr_quiet = dt_option_get(dtp, "quiet", 0) != 0;
+		dr->dr_flow = dt_option_isset(dtp, "flowindent"); /* as dt_consume_cpu */
 	}
 	if (err != 0) {
 		char what[1024];

@@ -31,7 +31,7 @@ static void usage(FILE *fp)
 {
 	fprintf(
 	    fp,
-	    "Usage: %s [-CeGhlqSVwZ] [-b bufsz] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
+	    "Usage: %s [-CeFGhlqSVwZ] [-b bufsz] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
 	    "\t[-x opt[=val]] [-n program] [-s script] [-P provider] [-m module]\n"
 	    "\t[-f function] [-c cmd] [-p pid] [arg|object ...]\n"
 	    "\n"
@@ -40,6 +40,7 @@ static void usage(FILE *fp)
 	    "\t-C  run the C preprocessor over the scripts\n"
 	    "\t-D  define a preprocessor symbol (with -C)\n"
 	    "\t-e  exit after compiling the scripts\n"
+	    "\t-F  indent the output by function entry and return (flowindent)\n"
 	    "\t-G  write an ELF object with the probes of the provider definitions\n"
 	    "\t-h  write a C/C++ header for the provider definitions\n"
 	    "\t-f  the probes of a function (to enable, or with -l to list)\n"
@@ -380,7 +381,7 @@ int main(int argc, char *argv[])
 	 * x.d 42 -p PID): getopt moves the operands (macro arguments, or -G's
 	 * objects) to the end, in order; "--" ends the options.
 	 */
-	while ((c = getopt(argc, argv, "b:c:CD:ef:GhI:lm:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
+	while ((c = getopt(argc, argv, "b:c:CD:ef:FGhI:lm:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
 		switch (c) {
 		case 'b': /* dtrace(1): -b is -x bufsize; a bad value is an error (1), not usage (2) */
 			if (dtrace_setopt(dtp, "bufsize", optarg) != 0) {
@@ -392,6 +393,7 @@ int main(int argc, char *argv[])
 			break;
 		case 'c': cmd = optarg; break;
 		case 'p': grab = optarg; break;
+		case 'F': (void)dtrace_setopt(dtp, "flowindent", NULL); break;
 		case 'q':
 			quiet = true;
 			(void)dtrace_setopt(dtp, "quiet", NULL);
@@ -513,6 +515,12 @@ int main(int argc, char *argv[])
 	if (mode != MODE_LINK) {
 		margv = argv + optind - 1;
 		margc = argc - optind + 1;
+		/*
+		 * $$0 is dtrace(1)'s own argv[0] (illumos g_argv[0]); only a -s
+		 * script replaces it with its name (compile_file).  The slot held
+		 * the last option word, read no more.
+		 */
+		margv[0] = argv[0];
 	}
 
 	if (mode == MODE_NONE && !compile_only && (cmd != NULL || grab != NULL)) {

@@ -932,9 +932,16 @@ int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_rec
 		}
 		return 0;
 	}
+	/*
+	 * Without a format, illumos dt_consume_cpu prints a blank line, then
+	 * one aggregation as at exit, or several joined by key
+	 * (dtrace_aggregate_walk_joined, dt_print_aggs): a row per key, each
+	 * aggregation's value in its own column.
+	 */
 	if (act->a_fmt == NULL) {
 		fputc('\n', fp);
-		return print_agg(dtp, fp, ag);
+		if (act->a_naggs == 1)
+			return print_agg(dtp, fp, ag);
 	}
 	return dt_agg_printa_fmt(dtp, fp, act);
 }
@@ -1236,8 +1243,17 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 
 		qsort_r(bs, nb, sizeof(*bs), bundlecmp, &bsort);
 	}
-	for (size_t e = 0; e < nb; e++)
-		print_bundle(dtp, fp, act->a_fmt, avs, n, &bs[e], buf);
+	for (size_t e = 0; e < nb; e++) {
+		if (act->a_fmt != NULL) {
+			print_bundle(dtp, fp, act->a_fmt, avs, n, &bs[e], buf);
+			continue;
+		}
+		for (int k = 0; k < ags[0]->ag_nkeys; k++) /* dt_print_aggs */
+			dt_print_datum(fp, &ags[0]->ag_keys[k], bs[e].b_key, false, -50);
+		for (int i = 0; i < n; i++)
+			print_value(dtp, fp, ags[i], bs[e].b_vals[i], avs[i]->av_normal);
+		fputc('\n', fp);
+	}
 	goto out;
 nomem:
 	rc = dt_set_errno(dtp, EDT_NOMEM);

@@ -163,6 +163,49 @@ void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool qui
 }
 
 /*
+ * %S and %C: illumos pfprint_estr and pfprint_echr run strchr2esc over the
+ * record's bytes: \0 \a \b \f \n \r \t \v \" and \\ as C writes them,
+ * a space as itself, other bytes outside '!'..'~' as three octal digits;
+ * it stops after the first NUL, which it writes too ("\0": a string
+ * shorter than its record ends so, as in illumos).
+ */
+static char *esc_string(const char *s, size_t n)
+{
+	char *out = malloc(n * 4 + 1), *q = out;
+
+	if (out == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *e = strchr("\\\"", c);
+		static const char from[] = "\a\b\f\n\r\t\v", to[] = "abfnrtv";
+		const char *f = c != '\0' ? strchr(from, c) : NULL;
+
+		if (c == '\0') {
+			*q++ = '\\';
+			*q++ = '0';
+			break;
+		}
+		if (f != NULL) {
+			*q++ = '\\';
+			*q++ = to[f - from];
+		} else if (e != NULL) {
+			*q++ = '\\';
+			*q++ = (char)c;
+		} else if (c != ' ' && (c < '!' || c > '~')) {
+			*q++ = '\\';
+			*q++ = (char)('0' + ((c >> 6) & 3));
+			*q++ = (char)('0' + ((c >> 3) & 7));
+			*q++ = (char)('0' + (c & 7));
+		} else {
+			*q++ = (char)c;
+		}
+	}
+	*q = '\0';
+	return out;
+}
+
+/*
  * One printf( ): the format's conversions take the records in order.  Each
  * conversion is rebuilt from its checked parts (flags, width, precision and
  * a conversion chosen here) before it reaches fprintf.
@@ -340,7 +383,25 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 			fprintf(fp, spec, buf);
 			break;
 		}
-		default: /* s, S */
+		case 'C': { /* pfprint_echr: the char, escaped as %S escapes */
+			char c = (char)rec_int(rec, data), *e = esc_string(&c, 1);
+
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			fprintf(fp, spec, e != NULL ? e : "");
+			free(e);
+			break;
+		}
+		case 'S':
+			if (rec->r_kind != DT_RK_INT) {
+				char *e = esc_string((const char *)data + rec->r_off, rec->r_size);
+
+				snprintf(spec + sl, sizeof(spec) - sl, "s");
+				fprintf(fp, spec, e != NULL ? e : "");
+				free(e);
+				break;
+			}
+			/* FALLTHROUGH */
+		default: /* s */
 			snprintf(spec + sl, sizeof(spec) - sl, "s");
 			if (rec->r_kind == DT_RK_INT) {
 				char buf[32];
@@ -651,6 +712,7 @@ static void set_option(dtrace_hdl_t *dtp, dt_drain_t *dr, const dt_act_t *act, c
 		err = dtrace_errno(dtp);
 	} else {
 		dr->dr_quiet = dt_option_get(dtp, "quiet", 0) != 0;
+		dr->dr_flow = dt_option_isset(dtp, "flowindent"); /* as dt_consume_cpu */
 	}
 	if (err != 0) {
 		char what[1024];
@@ -665,6 +727,67 @@ static void set_option(dtrace_hdl_t *dtp, dt_drain_t *dr, const dt_act_t *act, c
 }
 
 static void spec_ops(dtrace_hdl_t *dtp, const dt_stmt_t *st, const uint8_t *d);
+
+/* A probe name "entry" or ending in "-entry" (kind "entry"), as dt_flowindent reads it. */
+static bool flow_name(const char *n, const char *kind)
+{
+	size_t ln = strlen(n), lk = strlen(kind);
+
+	return ln >= lk && strcmp(n + ln - lk, kind) == 0 && (ln == lk || n[ln - lk - 1] == '-');
+}
+
+/*
+ * -F: dtrace(1)'s chew with g_flowindent, after illumos dt_flowindent.  An
+ * entry probe prints " -> func" (" => " for syscall) and indents what follows
+ * by 2; a return probe unindents by 2 and prints " <- func" (" <= "); any
+ * other probe prints "| func:name" at the current indent; header and column
+ * are printed under -q too, as dtrace(1) does.  A second clause of the same
+ * entry probe does not indent again (the last record was another EPID of
+ * the probe), and a return does not unindent when the record after it (on
+ * its CPU) is another clause's of the same probe: on_sample holds it.
+ */
+static void flow_column(dtrace_hdl_t *dtp, FILE *fp, int cpu, uint32_t epid,
+			const dtrace_probedesc_t *pd)
+{
+	dt_run_t *r = dtp->dt_run;
+	dt_drain_t *dr = &r->r_dr;
+	size_t probe = r->r_en.en_ecbs[epid - 1].e_probe;
+	bool sys = strcmp(pd->dtpd_provider, "syscall") == 0;
+	const char *prefix = "| ";
+	int flow = 0; /* 1 entry, -1 return */
+	char *name;
+	size_t len;
+
+	if (flow_name(pd->dtpd_name, "entry")) {
+		flow = 1;
+		prefix = sys ? " => " : " -> ";
+		if (dr->dr_last_epid != 0 && dr->dr_last_epid != epid &&
+		    r->r_en.en_ecbs[dr->dr_last_epid - 1].e_probe == probe)
+			flow = 0;
+	} else if (flow_name(pd->dtpd_name, "return")) {
+		flow = dr->dr_pend_same ? 0 : -1;
+		prefix = sys ? " <= " : " <- ";
+	}
+	dr->dr_pend_same = false;
+	if (flow == 0)
+		prefix = "| ";
+	if (flow < 0 && dr->dr_indent > 0)
+		dr->dr_indent -= 2;
+	if (!dr->dr_header_done)
+		fprintf(fp, "%3s %-41s\n", "CPU", "FUNCTION");
+	dr->dr_header_done = true;
+	len = (size_t)dr->dr_indent + strlen(pd->dtpd_func) + strlen(pd->dtpd_name) + 8;
+	if ((name = malloc(len)) != NULL && flow == 0)
+		snprintf(name, len, "%*s%s%s:%s", dr->dr_indent, "", prefix, pd->dtpd_func,
+			 pd->dtpd_name);
+	else if (name != NULL)
+		snprintf(name, len, "%*s%s%s", dr->dr_indent, "", prefix, pd->dtpd_func);
+	fprintf(fp, "%3d %-41s ", cpu, name != NULL ? name : "");
+	free(name);
+	if (flow > 0)
+		dr->dr_indent += 2;
+	dr->dr_last_epid = epid;
+}
 
 /*
  * One record of a clause, printed (d holds its st_size bytes, epid valid);
@@ -686,6 +809,8 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 		if ((!r->r_dr.dr_quiet || dt_json_has_data(st)) &&
 		    dt_json_record(fp, cpu, pd, st, d) != 0)
 			r->r_dr.dr_error = errno;
+	} else if (r->r_dr.dr_flow) {
+		flow_column(dtp, fp, cpu, epid, pd);
 	} else if (!r->r_dr.dr_quiet) {
 		char name[DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 2];
 
@@ -1029,6 +1154,46 @@ static int spec_open(dtrace_hdl_t *dtp, dt_run_t *r)
 	return 0;
 }
 
+/*
+ * -F: print the held return record; next is the EPID of the record after
+ * it on cpu (0: none, or an error record).  illumos dt_flowindent reads the
+ * next record of the buffer: from another clause of the same probe, the
+ * return does not unindent.
+ */
+static void flow_flush(dtrace_hdl_t *dtp, int cpu, uint32_t next)
+{
+	dt_run_t *r = dtp->dt_run;
+	dt_drain_t *dr = &r->r_dr;
+	uint8_t *d = dr->dr_pend;
+	uint32_t epid;
+
+	if (d == NULL)
+		return;
+	dr->dr_pend = NULL;
+	memcpy(&epid, d, 4);
+	dr->dr_pend_same = next != 0 && next != epid && cpu == dr->dr_pend_cpu &&
+			   next <= r->r_en.en_necbs &&
+			   r->r_en.en_ecbs[next - 1].e_probe == r->r_en.en_ecbs[epid - 1].e_probe;
+	print_record(dtp, dr->dr_pend_cpu, d, true);
+	dr->dr_pend_same = false;
+	free(d);
+}
+
+/* -F: must a return probe's record wait for the next (its probe has other clauses)? */
+static bool flow_hold(const dtrace_hdl_t *dtp, uint32_t epid)
+{
+	const dt_run_t *r = dtp->dt_run;
+	size_t probe = r->r_en.en_ecbs[epid - 1].e_probe;
+
+	if (!r->r_dr.dr_flow || r->r_dr.dr_json ||
+	    !flow_name(dtp->dt_probes[probe].dtpd_name, "return"))
+		return false;
+	for (uint32_t e = 0; e < r->r_en.en_necbs; e++)
+		if (e != epid - 1 && r->r_en.en_ecbs[e].e_probe == probe)
+			return true;
+	return false;
+}
+
 static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 {
 	dtrace_hdl_t *dtp = ctx;
@@ -1040,6 +1205,7 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 	if (size < 8)
 		return;
 	memcpy(&epid, d, 4);
+	flow_flush(dtp, cpu, epid);
 	if (epid == 0) {
 		dt_errrec_t er;
 
@@ -1055,10 +1221,14 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 	if (size < st->st_size)
 		return;
 	memcpy(&tag, d + 4, 4);
-	if (tag != 0)
+	if (tag != 0) {
 		spec_record(dtp, cpu, st, d, tag);
-	else
+	} else if (flow_hold(dtp, epid) && (r->r_dr.dr_pend = malloc(st->st_size)) != NULL) {
+		memcpy(r->r_dr.dr_pend, d, st->st_size);
+		r->r_dr.dr_pend_cpu = cpu;
+	} else {
 		print_record(dtp, cpu, d, true);
+	}
 }
 
 /*
@@ -1220,6 +1390,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 			      strerror(-err));
 		return DTRACE_WORKSTATUS_ERROR;
 	}
+	flow_flush(dtp, -1, 0);
 	spec_clean(dtp, r, false);
 	report_drops(dtp, r);
 	if (fp != NULL)
@@ -1237,6 +1408,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		r->r_dr.dr_end_drained = true;
 		if (ks_perfbuf_consume(r->r_dr.dr_pb) < 0)
 			return DTRACE_WORKSTATUS_ERROR;
+		flow_flush(dtp, -1, 0);
 		spec_clean(dtp, r, true); /* commits whose records were lost: now */
 		report_drops(dtp, r);
 		if (fp != NULL)

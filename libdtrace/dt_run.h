@@ -112,7 +112,13 @@ typedef struct dt_specbuf {
 typedef struct dt_drain {
 	ks_perfbuf_t *dr_pb;
 	bool dr_quiet;
-	bool dr_json; /* -x oformat=json */
+	bool dr_json;	       /* -x oformat=json */
+	bool dr_flow;	       /* -F, -x flowindent: dtrace(1)'s flow column */
+	int dr_indent;	       /* its indent, for all CPUs (illumos dt_indent) */
+	uint32_t dr_last_epid; /* the last record's EPID, 0: none (dt_last_epid) */
+	uint8_t *dr_pend;      /* -F: a return probe's record held until the next one */
+	int dr_pend_cpu;
+	bool dr_pend_same; /* the record after it: another clause of its probe */
 	FILE *dr_out;
 	int dr_status; /* DTRACE_STATUS_* */
 	int dr_exitval;

@@ -1,0 +1,2 @@
+# exit 1
+-x errtags -e -s printf_undefined_z.d

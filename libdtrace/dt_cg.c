@@ -2052,17 +2052,28 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 	bool uns = dt_tok_is_assign(op) || op == T_INC || op == T_DEC
 		       ? dt_type_is_ptr(lt) || !dt_type_is_signed(lt)
 		       : cmp_unsigned(lt, rt);
-	const dt_type_t *rl = dt_type_resolve(lt);
-	size_t scale = dt_type_is_ptr(rl) && dt_type_is_int(rt) ? tsize(rl->dtt_ref) : 1;
+	const dt_type_t *rl = dt_type_resolve(lt), *rr = dt_type_resolve(rt);
+	/* ++ and -- pass t for the constant 1 */
+	bool lp = dt_type_is_ptr(rl), rp = op != T_INC && op != T_DEC && dt_type_is_ptr(rr);
+	/*
+	 * Pointer arithmetic scales the integer operand by the pointee's size,
+	 * on either side (4 + p as p + 4); pointer - pointer divides the byte
+	 * difference by it, unsigned, as illumos dt_cg_arithmetic_op does
+	 * (DIF_OP_UDIV): q - p is the element count.
+	 */
+	size_t scale = lp && !rp ? tsize(rl->dtt_ref) : 1;
+	size_t lscale = rp && !lp ? tsize(rr->dtt_ref) : 1;
+	size_t pdiv = lp && rp ? tsize(rl->dtt_ref) : 1;
 	int ok;
 
 	switch (op) {
 	case T_PLUS:
 	case T_ADD_EQ:
 	case T_INC:
-		/* pointer arithmetic scales by the pointee */
 		if (scale > 1)
 			emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)scale));
+		if (lscale > 1)
+			emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)lscale));
 		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
 		break;
 	case T_MINUS:
@@ -2071,6 +2082,8 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		if (scale > 1)
 			emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)scale));
 		emit(cg, KS_ALU64_REG(BPF_SUB, R1, R0));
+		if (pdiv > 1)
+			emit(cg, KS_ALU64_IMM(BPF_DIV, R1, (int32_t)pdiv));
 		break;
 	case T_STAR:
 	case T_MUL_EQ: emit(cg, KS_ALU64_REG(BPF_MUL, R1, R0)); break;

@@ -1019,14 +1019,14 @@ static void record_action(dt_pcb_t *pcb, dt_cctx_t *cx, const dt_builtin_t *b, c
 			dt_cerror(pcb, loc, "D_SPEC_COMM", "speculate( ) may not follow commit( )");
 		if (cx->cc_data)
 			dt_cerror(pcb, loc, "D_SPEC_DREC",
-				  "speculate( ) may not follow data-recording actions");
+				  "speculate( ) may not follow data-recording action(s)");
 		cx->cc_spec = true;
 	} else if (b->db_flags & DB_F_COMMIT) {
 		if (cx->cc_commit)
 			dt_cerror(pcb, loc, "D_COMM_COMM", "commit( ) may not follow commit( )");
 		if (cx->cc_data)
 			dt_cerror(pcb, loc, "D_COMM_DREC",
-				  "commit( ) may not follow data-recording actions");
+				  "commit( ) may not follow data-recording action(s)");
 		cx->cc_commit = true;
 	} else if (b->db_flags & DB_F_DISCARD) {
 		/* neither data nor a commit */

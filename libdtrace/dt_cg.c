@@ -2852,7 +2852,9 @@ static void s_strtoll(dt_cg_t *cg, dt_node_t *n, int arg)
 /*
  * inet_ntoa(p) (which 0), inet_ntoa6(p) (1), inet_ntop(af, p) (2): the
  * address is read from the traced process by the body (its work area at
- * strsize + 64 in DT_SR_SUBR), which gives NULL
+ * strsize + 64 in DT_SR_SUBR), or from scratch memory when it points into
+ * the alloca region (copyin() or alloca() gave it: illumos dtrace_canload
+ * accepts scratch), which gives NULL
  * when it cannot (a fault at the address, kept in r9 across the call) and
  * 1 for an af that is neither IPv4 nor IPv6 (an illegal operation).
  */
@@ -2876,6 +2878,19 @@ static void s_inet(dt_cg_t *cg, dt_node_t *n, int which)
 		emit(cg, KS_MOV64_IMM(R3, which == 0 ? 2 : 10));
 	emit(cg, KS_MOV64_REG(R2, R9));
 	emit(cg, KS_MOV64_IMM(R4, which == 1));
+	if (may_scratch(a)) {
+		/* in the alloca region: read as scratch (2 in r4), as read_any does */
+		uint32_t d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+		int user = label(cg);
+
+		emit(cg, KS_MOV64_REG(R5, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R5, IMM(d)), d);
+		emit_to(cg, KS_JMP_REG(BPF_JLT, R9, R5, 0), user);
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R5, (int32_t)scratch_limit(cg)));
+		emit_to(cg, KS_JMP_REG(BPF_JGE, R9, R5, 0), user);
+		emit(cg, KS_ALU64_IMM(BPF_OR, R4, 2));
+		place(cg, user);
+	}
 	emit(cg, KS_MOV64_REG(R5, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R5, IMM(work)), work);
 	emit(cg, KS_MOV64_REG(R1, R8));

@@ -114,12 +114,23 @@ void dt_idents_init(dt_pcb_t *pcb)
 			id->di_type = type_named(pcb, b[i].db_type);
 		id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
 	}
-	/* inline long NULL = 0, as DTrace hard-wires it */
-	{
-		dt_ident_t *id = dt_ident_add(pcb, pcb->pcb_globals, "NULL", DT_IDENT_ENUM, &none);
+	/*
+	 * inline long NULL = 0, as DTrace hard-wires it; the address families
+	 * illumos /usr/lib/dtrace/net.d defines as inline ints, with Linux's
+	 * values (AF_INET6 is 26 on illumos, 10 here, as a sockaddr's family
+	 * reads on Linux: inet_ntop() takes both).
+	 */
+	static const struct {
+		const char *name, *type;
+		int64_t value;
+	} consts[] = { { "NULL", "long", 0 }, { "AF_INET", "int", 2 }, { "AF_INET6", "int", 10 } };
 
-		id->di_type = type_named(pcb, "long");
-		id->di_value = 0;
+	for (size_t i = 0; i < sizeof(consts) / sizeof(consts[0]); i++) {
+		dt_ident_t *id =
+		    dt_ident_add(pcb, pcb->pcb_globals, consts[i].name, DT_IDENT_ENUM, &none);
+
+		id->di_type = type_named(pcb, consts[i].type);
+		id->di_value = consts[i].value;
 		id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
 	}
 }

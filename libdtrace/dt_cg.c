@@ -4407,10 +4407,8 @@ void dt_cg_program(dt_pcb_t *pcb)
 		return;
 	if ((ps = dt_pstate(dtp)) == NULL)
 		dt_cnomem(pcb);
+	/* 8 to 4096, clamped as illumos does (dt_option_get) */
 	strsize = (uint32_t)dt_option_get(dtp, "strsize", 256);
-	if (strsize < 8 || strsize > 4096)
-		dt_cerror(pcb, &pgp->dp_clauses->dn_loc, "D_CG_LIMIT",
-			  "strsize must be from 8 to 4096 bytes");
 	strsize = (strsize + 7) & ~7u;
 	if (ps->ps_strsize == 0)
 		ps->ps_strsize = strsize;

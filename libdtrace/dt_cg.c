@@ -2304,17 +2304,28 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 	bool uns = dt_tok_is_assign(op) || op == T_INC || op == T_DEC
 		       ? dt_type_is_ptr(lt) || !dt_type_is_signed(lt)
 		       : cmp_unsigned(lt, rt);
-	const dt_type_t *rl = dt_type_resolve(lt);
-	size_t scale = dt_type_is_ptr(rl) && dt_type_is_int(rt) ? tsize(rl->dtt_ref) : 1;
+	const dt_type_t *rl = dt_type_resolve(lt), *rr = dt_type_resolve(rt);
+	/* ++ and -- pass t for the constant 1 */
+	bool lp = dt_type_is_ptr(rl), rp = op != T_INC && op != T_DEC && dt_type_is_ptr(rr);
+	/*
+	 * Pointer arithmetic scales the integer operand by the pointee's size,
+	 * on either side (4 + p as p + 4); pointer - pointer divides the byte
+	 * difference by it, unsigned, as illumos dt_cg_arithmetic_op does
+	 * (DIF_OP_UDIV): q - p is the element count.
+	 */
+	size_t scale = lp && !rp ? tsize(rl->dtt_ref) : 1;
+	size_t lscale = rp && !lp ? tsize(rr->dtt_ref) : 1;
+	size_t pdiv = lp && rp ? tsize(rl->dtt_ref) : 1;
 	int ok;
 
 	switch (op) {
 	case T_PLUS:
 	case T_ADD_EQ:
 	case T_INC:
-		/* pointer arithmetic scales by the pointee */
 		if (scale > 1)
 			emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)scale));
+		if (lscale > 1)
+			emit(cg, KS_ALU64_IMM(BPF_MUL, R1, (int32_t)lscale));
 		emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
 		break;
 	case T_MINUS:
@@ -2323,6 +2334,8 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		if (scale > 1)
 			emit(cg, KS_ALU64_IMM(BPF_MUL, R0, (int32_t)scale));
 		emit(cg, KS_ALU64_REG(BPF_SUB, R1, R0));
+		if (pdiv > 1)
+			emit(cg, KS_ALU64_IMM(BPF_DIV, R1, (int32_t)pdiv));
 		break;
 	case T_STAR:
 	case T_MUL_EQ: emit(cg, KS_ALU64_REG(BPF_MUL, R1, R0)); break;
@@ -3374,7 +3387,9 @@ static void s_strtoll(dt_cg_t *cg, dt_node_t *n, int arg)
 /*
  * inet_ntoa(p) (which 0), inet_ntoa6(p) (1), inet_ntop(af, p) (2): the
  * address is read from the traced process by the body (its work area at
- * strsize + 64 in DT_SR_SUBR), which gives NULL
+ * strsize + 64 in DT_SR_SUBR), or from scratch memory when it points into
+ * the alloca region (copyin() or alloca() gave it: illumos dtrace_canload
+ * accepts scratch), which gives NULL
  * when it cannot (a fault at the address, kept in r9 across the call) and
  * 1 for an af that is neither IPv4 nor IPv6 (an illegal operation).
  */
@@ -3398,6 +3413,19 @@ static void s_inet(dt_cg_t *cg, dt_node_t *n, int which)
 		emit(cg, KS_MOV64_IMM(R3, which == 0 ? 2 : 10));
 	emit(cg, KS_MOV64_REG(R2, R9));
 	emit(cg, KS_MOV64_IMM(R4, which == 1));
+	if (may_scratch(a)) {
+		/* in the alloca region: read as scratch (2 in r4), as read_any does */
+		uint32_t d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
+		int user = label(cg);
+
+		emit(cg, KS_MOV64_REG(R5, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R5, IMM(d)), d);
+		emit_to(cg, KS_JMP_REG(BPF_JLT, R9, R5, 0), user);
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R5, (int32_t)scratch_limit(cg)));
+		emit_to(cg, KS_JMP_REG(BPF_JGE, R9, R5, 0), user);
+		emit(cg, KS_ALU64_IMM(BPF_OR, R4, 2));
+		place(cg, user);
+	}
 	emit(cg, KS_MOV64_REG(R5, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R5, IMM(work)), work);
 	emit(cg, KS_MOV64_REG(R1, R8));
@@ -4929,10 +4957,8 @@ void dt_cg_program(dt_pcb_t *pcb)
 		return;
 	if ((ps = dt_pstate(dtp)) == NULL)
 		dt_cnomem(pcb);
+	/* 8 to 4096, clamped as illumos does (dt_option_get) */
 	strsize = (uint32_t)dt_option_get(dtp, "strsize", 256);
-	if (strsize < 8 || strsize > 4096)
-		dt_cerror(pcb, &pgp->dp_clauses->dn_loc, "D_CG_LIMIT",
-			  "strsize must be from 8 to 4096 bytes");
 	strsize = (strsize + 7) & ~7u;
 	if (ps->ps_strsize == 0)
 		ps->ps_strsize = strsize;

@@ -114,12 +114,23 @@ void dt_idents_init(dt_pcb_t *pcb)
 			id->di_type = type_named(pcb, b[i].db_type);
 		id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
 	}
-	/* inline long NULL = 0, as DTrace hard-wires it */
-	{
-		dt_ident_t *id = dt_ident_add(pcb, pcb->pcb_globals, "NULL", DT_IDENT_ENUM, &none);
+	/*
+	 * inline long NULL = 0, as DTrace hard-wires it; the address families
+	 * illumos /usr/lib/dtrace/net.d defines as inline ints, with Linux's
+	 * values (AF_INET6 is 26 on illumos, 10 here, as a sockaddr's family
+	 * reads on Linux: inet_ntop() takes both).
+	 */
+	static const struct {
+		const char *name, *type;
+		int64_t value;
+	} consts[] = { { "NULL", "long", 0 }, { "AF_INET", "int", 2 }, { "AF_INET6", "int", 10 } };
 
-		id->di_type = type_named(pcb, "long");
-		id->di_value = 0;
+	for (size_t i = 0; i < sizeof(consts) / sizeof(consts[0]); i++) {
+		dt_ident_t *id =
+		    dt_ident_add(pcb, pcb->pcb_globals, consts[i].name, DT_IDENT_ENUM, &none);
+
+		id->di_type = type_named(pcb, consts[i].type);
+		id->di_value = consts[i].value;
 		id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
 	}
 }
@@ -521,95 +532,109 @@ static _Noreturn void proto_len(dt_pcb_t *pcb, const dt_loc_t *loc, const char *
 		  brackets, na, na == 1 ? "" : "s", word, want);
 }
 
-/* The constant arguments of lquantize and llquantize: checked and compared. */
+/*
+ * The constant arguments of lquantize and llquantize: checked and compared,
+ * in illumos dt_compile_agg's order and words (dt_cc.c).
+ */
 static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const char *aname)
 {
-	const char *f = id->di_func->db_name;
 	bool lq = id->di_func->db_id == DT_B_LQUANTIZE, llq = id->di_func->db_id == DT_B_LLQUANTIZE;
-	int64_t c[4] = { 0, 0, 0, 1 };
+	int64_t c[4] = { 0, 0, 1, 1 };
 	int nc = lq ? 3 : 4;
 
+	(void)aname;
 	if (!lq && !llq)
 		return;
-	for (int i = 0; i < nc && nth(call->dn_args, i + 1) != NULL; i++) {
-		dt_node_t *a = nth(call->dn_args, i + 1);
-		static const char *const lqtag[] = { "D_LQUANT_BASETYPE", "D_LQUANT_LIMTYPE",
-						     "D_LQUANT_STEPTYPE" };
-		static const char *const llqtag[] = { "D_LLQUANT_FACTORTYPE", "D_LLQUANT_LOWTYPE",
-						      "D_LLQUANT_HIGHTYPE", "D_LLQUANT_NSTEPTYPE" };
-		static const char *const lqname[] = { "lower bound", "upper bound", "step" };
-		static const char *const llqname[] = { "factor", "low magnitude", "high magnitude",
-						       "steps" };
-
-		if (!(a->dn_flags & DT_NF_CONST) || !dt_type_is_int(a->dn_type))
-			dt_cerror(pcb, &a->dn_loc, lq ? lqtag[i] : llqtag[i],
-				  "%s( ) argument #%d (%s) must be an integer constant", f, i + 2,
-				  lq ? lqname[i] : llqname[i]);
-		c[i] = (int64_t)a->dn_value;
-	}
 	if (lq) {
-		if (nth(call->dn_args, 3) == NULL)
-			c[2] = 1;
+		dt_node_t *a1 = nth(call->dn_args, 1), *a2 = nth(call->dn_args, 2),
+			  *a3 = nth(call->dn_args, 3);
+
+		if (a1 == NULL || a2 == NULL)
+			return;
+		if (!(a1->dn_flags & DT_NF_CONST) || !dt_type_is_int(a1->dn_type))
+			dt_cerror(pcb, &a1->dn_loc, "D_LQUANT_BASETYPE",
+				  "lquantize( ) argument #1 must be an integer constant");
+		c[0] = (int64_t)a1->dn_value;
 		if (c[0] < INT32_MIN || c[0] > INT32_MAX)
-			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_BASEVAL",
-				  "lquantize( ) lower bound must be a 32-bit quantity");
+			dt_cerror(pcb, &a1->dn_loc, "D_LQUANT_BASEVAL",
+				  "lquantize( ) argument #1 must be a 32-bit quantity");
+		if (!(a2->dn_flags & DT_NF_CONST) || !dt_type_is_int(a2->dn_type))
+			dt_cerror(pcb, &a2->dn_loc, "D_LQUANT_LIMTYPE",
+				  "lquantize( ) argument #2 must be an integer constant");
+		c[1] = (int64_t)a2->dn_value;
 		if (c[1] < INT32_MIN || c[1] > INT32_MAX)
-			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_LIMVAL",
-				  "lquantize( ) upper bound must be a 32-bit quantity");
+			dt_cerror(pcb, &a2->dn_loc, "D_LQUANT_LIMVAL",
+				  "lquantize( ) argument #2 must be a 32-bit quantity");
 		if (c[1] < c[0])
-			dt_cerror(
-			    pcb, &call->dn_loc, "D_LQUANT_MISMATCH",
-			    "lquantize( ) upper bound (%lld) must be greater than lower bound (%lld)",
-			    (long long)c[1], (long long)c[0]);
-		if (c[2] <= 0)
-			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPTYPE",
-				  "lquantize( ) step must be a positive integer constant");
-		if (c[2] > UINT16_MAX)
-			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPVAL",
-				  "lquantize( ) step must be a 16-bit quantity");
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_MISMATCH",
+				  "lquantize( ) base (argument #1) must be less than limit "
+				  "(argument #2)");
+		if (a3 != NULL) {
+			if (!(a3->dn_flags & DT_NF_CONST) || !dt_type_is_int(a3->dn_type) ||
+			    (int64_t)a3->dn_value <= 0)
+				dt_cerror(pcb, &a3->dn_loc, "D_LQUANT_STEPTYPE",
+					  "lquantize( ) argument #3 must be a non-zero positive "
+					  "integer constant");
+			c[2] = (int64_t)a3->dn_value;
+			if (c[2] > UINT16_MAX)
+				dt_cerror(pcb, &a3->dn_loc, "D_LQUANT_STEPVAL",
+					  "lquantize( ) argument #3 must be a 16-bit quantity");
+		}
+		if ((c[1] - c[0]) / c[2] == 0)
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPLARGE",
+				  "lquantize( ) step (argument #3) too large: must have at least "
+				  "one quantization level");
 		if ((c[1] - c[0]) / c[2] > UINT16_MAX)
 			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_STEPSMALL",
-				  "lquantize( ) step (%lld) is too small: %lld buckets",
-				  (long long)c[2], (long long)((c[1] - c[0]) / c[2]));
-		if ((c[1] - c[0]) / c[2] == 0)
-			dt_cerror(
-			    pcb, &call->dn_loc, "D_LQUANT_STEPLARGE",
-			    "lquantize( ) step (%lld) is too large: no levels between %lld and "
-			    "%lld",
-			    (long long)c[2], (long long)c[0], (long long)c[1]);
+				  "lquantize( ) step (argument #3) too small: number of "
+				  "quantization levels must be a 16-bit quantity");
+		/* DTrace keeps base, number of levels and step, not the upper bound */
+		c[1] = (c[1] - c[0]) / c[2];
 	} else {
-		int64_t factor = c[0], low = c[1], high = c[2], nsteps = c[3], g;
-		uint64_t p = 1;
+		static const char *const llqtag[][2] = {
+			{ "D_LLQUANT_FACTORTYPE", "D_LLQUANT_FACTORVAL" },
+			{ "D_LLQUANT_LOWTYPE", "D_LLQUANT_LOWVAL" },
+			{ "D_LLQUANT_HIGHTYPE", "D_LLQUANT_HIGHVAL" },
+			{ "D_LLQUANT_NSTEPTYPE", "D_LLQUANT_NSTEPVAL" }
+		};
+		static const char *const llqname[] = { "factor", "low magnitude", "high magnitude",
+						       "linear steps per magnitude" };
+		int64_t factor, low, high, nsteps;
+		uint64_t g, p = 1;
 
+		for (int i = 0; i < 4; i++) {
+			dt_node_t *a = nth(call->dn_args, i + 1);
+
+			if (a == NULL)
+				return;
+			if (!(a->dn_flags & DT_NF_CONST) || !dt_type_is_int(a->dn_type))
+				dt_cerror(pcb, &a->dn_loc, llqtag[i][0],
+					  "llquantize( ) argument #%d (%s) must be an integer "
+					  "constant",
+					  i + 1, llqname[i]);
+			if (a->dn_value > UINT16_MAX)
+				dt_cerror(pcb, &a->dn_loc, llqtag[i][1],
+					  "llquantize( ) argument #%d (%s) must be an unsigned "
+					  "16-bit quantity",
+					  i + 1, llqname[i]);
+			c[i] = (int64_t)a->dn_value;
+		}
+		factor = c[0], low = c[1], high = c[2], nsteps = c[3];
 		if (factor < 2)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORSMALL",
-				  "llquantize( ) factor (%lld) must be at least 2",
-				  (long long)factor);
-		if (factor > UINT16_MAX)
-			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORVAL",
-				  "llquantize( ) factor must be a 16-bit quantity");
-		if (low < 0 || low > UINT16_MAX)
-			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_LOWVAL",
-				  "llquantize( ) low magnitude must be between 0 and 65535");
-		if (high < 0 || high > UINT16_MAX)
-			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_HIGHVAL",
-				  "llquantize( ) high magnitude must be between 0 and 65535");
-		if (nsteps < 0 || nsteps > UINT16_MAX)
-			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_NSTEPVAL",
-				  "llquantize( ) steps must be between 0 and 65535");
-		if (high <= low)
-			dt_cerror(
-			    pcb, &call->dn_loc, "D_LLQUANT_MAGRANGE",
-			    "llquantize( ) high magnitude (%lld) must be above the low one (%lld)",
-			    (long long)high, (long long)low);
+				  "llquantize( ) factor (argument #1) must be two or more");
+		if (low >= high)
+			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_MAGRANGE",
+				  "llquantize( ) high magnitude (argument #3) must be greater than "
+				  "low magnitude (argument #2)");
 		if (nsteps < factor)
 			dt_cerror(pcb, &call->dn_loc, "D_LLQUANT_FACTORNSTEPS",
-				  "llquantize( ) steps (%lld) must be at least the factor (%lld)",
-				  (long long)nsteps, (long long)factor);
+				  "llquantize( ) factor (argument #1) must be less than or equal "
+				  "to the number of linear steps per magnitude (argument #4)");
 		/* the factor divides the steps, which divide a power of the factor */
-		for (g = factor; g < nsteps; g *= factor)
+		for (g = (uint64_t)factor; g < (uint64_t)nsteps; g *= (uint64_t)factor)
 			;
-		if (nsteps % factor != 0 || g % nsteps != 0)
+		if (nsteps % factor != 0 || g % (uint64_t)nsteps != 0)
 			dt_cerror(
 			    pcb, &call->dn_loc, "D_LLQUANT_FACTOREVEN",
 			    "llquantize( ) factor (argument #1) must evenly divide the number of "
@@ -628,31 +653,43 @@ static void agg_constants(dt_pcb_t *pcb, dt_node_t *call, dt_ident_t *id, const 
 			    (long long)factor, (long long)high);
 		}
 	}
-	if (lq) /* DTrace compares base, number of levels and step, not the upper bound */
-		c[1] = (c[1] - c[0]) / c[2];
 	if (id->di_nargs == 0) {
 		memcpy(id->di_aggargs, c, sizeof(c));
 		id->di_nargs = nc;
 		return;
 	}
-	/* lquantize: base, step, then the number of levels, as DTrace compares them */
-	for (int j = 0; j < nc; j++) {
-		static const char *const lqm[] = { "D_LQUANT_MATCHBASE", "D_LQUANT_MATCHLIM",
-						   "D_LQUANT_MATCHSTEP" };
+	if (lq) {
+		/* base, then the limit (base + levels * step), then the step */
+		int64_t ob = id->di_aggargs[0], on = id->di_aggargs[1], os = id->di_aggargs[2];
+
+		if (ob != c[0])
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_MATCHBASE",
+				  "lquantize( ) base (argument #1) doesn't match previous "
+				  "declaration: expected %d, found %d",
+				  (int)ob, (int)c[0]);
+		if (on * os != c[1] * c[2])
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_MATCHLIM",
+				  "lquantize( ) limit (argument #2) doesn't match previous "
+				  "declaration: expected %d, found %d",
+				  (int)(ob + on * os), (int)(c[0] + c[1] * c[2]));
+		if (os != c[2])
+			dt_cerror(pcb, &call->dn_loc, "D_LQUANT_MATCHSTEP",
+				  "lquantize( ) step (argument #3) doesn't match previous "
+				  "declaration: expected %d, found %d",
+				  (int)os, (int)c[2]);
+		return;
+	}
+	for (int i = 0; i < nc; i++) {
 		static const char *const llqm[] = { "D_LLQUANT_FACTORMATCH", "D_LLQUANT_LOWMATCH",
 						    "D_LLQUANT_HIGHMATCH", "D_LLQUANT_NSTEPMATCH" };
-		int i = lq ? (j == 1 ? 2 : j == 2 ? 1 : 0) : j;
+		static const char *const llqname[] = { "factor", "low magnitude", "high magnitude",
+						       "linear steps per magnitude" };
 
-		if (c[i] == id->di_aggargs[i])
-			continue;
-		if (lq && i == 1)
-			dt_cerror(
-			    pcb, &call->dn_loc, lqm[1],
-			    "lquantize( ) range gives %lld levels; @%s's earlier use has %lld",
-			    (long long)c[1], aname, (long long)id->di_aggargs[1]);
-		dt_cerror(pcb, &call->dn_loc, lq ? lqm[i] : llqm[i],
-			  "%s( ) argument #%d (%lld) differs from @%s's earlier use (%lld)", f,
-			  i + 2, (long long)c[i], aname, (long long)id->di_aggargs[i]);
+		if (c[i] != id->di_aggargs[i])
+			dt_cerror(pcb, &call->dn_loc, llqm[i],
+				  "llquantize( ) %s (argument #%d) doesn't match previous "
+				  "declaration: expected %d, found %d",
+				  llqname[i], i + 1, (int)id->di_aggargs[i], (int)c[i]);
 	}
 }
 
@@ -1052,14 +1089,14 @@ static void record_action(dt_pcb_t *pcb, dt_cctx_t *cx, const dt_builtin_t *b, c
 			dt_cerror(pcb, loc, "D_SPEC_COMM", "speculate( ) may not follow commit( )");
 		if (cx->cc_data)
 			dt_cerror(pcb, loc, "D_SPEC_DREC",
-				  "speculate( ) may not follow data-recording actions");
+				  "speculate( ) may not follow data-recording action(s)");
 		cx->cc_spec = true;
 	} else if (b->db_flags & DB_F_COMMIT) {
 		if (cx->cc_commit)
 			dt_cerror(pcb, loc, "D_COMM_COMM", "commit( ) may not follow commit( )");
 		if (cx->cc_data)
 			dt_cerror(pcb, loc, "D_COMM_DREC",
-				  "commit( ) may not follow data-recording actions");
+				  "commit( ) may not follow data-recording action(s)");
 		cx->cc_commit = true;
 	} else if (b->db_flags & DB_F_DISCARD) {
 		/* neither data nor a commit */

@@ -755,6 +755,7 @@ struct dt_pcb {
 	dt_tok_t pcb_prev_kinds[2]; /* the last two tokens' kinds, newest first */
 	bool pcb_decl_body;	    /* the open top-level brace is a struct/union/enum body */
 	bool pcb_in_predicate;	    /* a '/' before '{' ends the predicate */
+	bool pcb_fromfile;	    /* the source is a file (-s), not a string (-n, -P...) */
 	int pcb_depth;		    /* expression nesting */
 	int pcb_ddepth;		    /* declarator nesting: parentheses, parameter lists */
 	/* the program's top-level clauses and declarations, in order */

@@ -317,7 +317,7 @@ void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
 }
 
 static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fname,
-			      unsigned cflags, int argc, char *const argv[])
+			      bool fromfile, unsigned cflags, int argc, char *const argv[])
 {
 	dtrace_prog_t *pgp;
 	char *volatile cppout = NULL; /* freed after a longjmp too */
@@ -351,6 +351,7 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	pcb.pcb_len = len;
 	pcb.pcb_argc = argc;
 	pcb.pcb_argv = argv;
+	pcb.pcb_fromfile = fromfile;
 	if ((err = setjmp(pcb.pcb_jmp)) != 0) {
 		if (err == EDT_NOMEM)
 			dt_set_errno(dtp, EDT_NOMEM);
@@ -392,7 +393,7 @@ dtrace_prog_t *dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s, const
 		dt_set_errno(dtp, EDT_BADARG);
 		return NULL;
 	}
-	return compile(dtp, s, strlen(s), fname, cflags, argc, argv);
+	return compile(dtp, s, strlen(s), fname, false, cflags, argc, argv);
 }
 
 dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, const char *fname,
@@ -435,7 +436,7 @@ dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, const char *
 		return NULL;
 	}
 	buf[len] = '\0';
-	pgp = compile(dtp, buf, len, fname, cflags, argc, argv);
+	pgp = compile(dtp, buf, len, fname, true, cflags, argc, argv);
 	free(buf);
 	return pgp;
 }

@@ -248,10 +248,25 @@ int dtrace_getopt(dtrace_hdl_t *dtp, const char *opt, int64_t *val)
 	return dt_set_errno(dtp, EDT_BADOPTNAME);
 }
 
+/*
+ * strsize is used clamped to 8..DT_STRSIZE_MAX, as illumos'
+ * dtrace_state_go clamps it silently to dtrace_strsize_min (8) and
+ * dtrace_strsize_max (65536, which our BPF strings cannot reach);
+ * dtrace_getopt still gives what was set, as there.
+ */
+#define DT_STRSIZE_MAX 4096
+
 uint64_t dt_option_get(const dtrace_hdl_t *dtp, const char *name, uint64_t dflt)
 {
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
-		if (strcmp(options[i].name, name) == 0)
-			return dtp->dt_optset[i] ? dtp->dt_options[i] : dflt;
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		uint64_t v;
+
+		if (strcmp(options[i].name, name) != 0)
+			continue;
+		v = dtp->dt_optset[i] ? dtp->dt_options[i] : dflt;
+		if (strcmp(name, "strsize") == 0)
+			v = v < 8 ? 8 : v > DT_STRSIZE_MAX ? DT_STRSIZE_MAX : v;
+		return v;
+	}
 	return dflt;
 }

@@ -704,6 +704,14 @@ void dt_parse_clause(dt_pcb_t *pcb)
 				dt_expect(pcb, T_SEMI);
 		}
 		dt_lex_next(pcb);
+	} else if (c->dn_cond == NULL && pcb->pcb_fromfile) {
+		/*
+		 * A file's clause needs a predicate or actions (illumos
+		 * dt_grammar.y probe_definition: a forgotten ',' between
+		 * descriptions); a string's may have neither (dtrace -n BEGIN).
+		 */
+		dt_cerror(pcb, &c->dn_loc, "D_SYNTAX",
+			  "expected predicate and/or actions following probe description");
 	} else if (TOK.tk_kind != T_EOF && TOK.tk_kind != T_PSPEC && !dt_parse_at_type(pcb) &&
 		   TOK.tk_kind != T_SELF && TOK.tk_kind != T_THIS && TOK.tk_kind != T_INLINE &&
 		   TOK.tk_kind != T_TRANSLATOR && TOK.tk_kind != T_PROVIDER &&

@@ -39,6 +39,7 @@ static long (*const bpf_probe_read_kernel_str)(void *dst, u32 size, const void *
 static long (*const bpf_loop)(u32 n, long (*cb)(u64 i, void *ctx), void *ctx,
 			      u64 flags) = (void *)181;
 static long (*const bpf_probe_read_user)(void *dst, u32 size, const void *src) = (void *)112;
+static long (*const bpf_probe_read_kernel)(void *dst, u32 size, const void *src) = (void *)113;
 
 /* a subprogram of its own, entered by a call the verifier checks in context */
 #define DT_FN __attribute__((noinline))
@@ -72,6 +73,12 @@ static inline long bpf_probe_read_user(void *dst, u32 size, const void *src)
 		return -14;
 	__builtin_memcpy(dst, src, size);
 	return 0;
+}
+
+/* scratch memory is the test's own too */
+static inline long bpf_probe_read_kernel(void *dst, u32 size, const void *src)
+{
+	return bpf_probe_read_user(dst, size, src);
 }
 
 static inline long bpf_loop(u32 n, long (*cb)(u64 i, void *ctx), void *ctx, u64 flags)

@@ -28,7 +28,7 @@ char *dt_strtok(char *dst, const char *s, const char *delim, char *state);
 s64 dt_char_at(const char *s, s64 i);
 s64 dt_strtoll(const char *s, s64 base);
 struct inet_w;
-char *dt_inet(char *dst, const void *addr, s64 af, s64 v4only, struct inet_w *w);
+char *dt_inet(char *dst, const void *addr, s64 af, s64 flags, struct inet_w *w);
 
 /* strlen(s), measured by copying s to dst (which the caller overwrites after) */
 static DT_FN s64 len_by_copy(char *dst, const char *s)
@@ -873,14 +873,24 @@ static long group_cb(u64 n, void *c)
 /*
  * inet_ntoa(p), inet_ntoa6(p), inet_ntop(af, p): illumos
  * DIF_SUBR_INET_NTOA/NTOA6/NTOP, the address read from the traced
- * process (NULL if it cannot be).  af 2 is IPv4; 10 (Linux) or 26
+ * process, or from scratch memory when flags has 2 (the caller checked
+ * that addr is in the alloca region), NULL if it cannot be; flags 1 is
+ * v4only.  af 2 is IPv4; 10 (Linux) or 26
  * (illumos) IPv6, written as RFC 1884 with the longest run of zero bytes
  * (a group or more) as "::" and a v4-mapped or v4-compatible address's
  * last 4 bytes dotted (v4only: inet_ntoa6, only those); any other af is
  * (char *)1, an illegal operation for the caller.
  */
-DT_FN char *dt_inet(char *dst, const void *addr, s64 af, s64 v4only, struct inet_w *w)
+static long inet_read(u8 *a, u32 n, const void *addr, s64 flags)
 {
+	if (flags & 2)
+		return bpf_probe_read_kernel(a, n, addr);
+	return bpf_probe_read_user(a, n, addr);
+}
+
+DT_FN char *dt_inet(char *dst, const void *addr, s64 af, s64 flags, struct inet_w *w)
+{
+	s64 v4only = flags & 1;
 	struct inet_ctx x = { w };
 	const u8 *a = w->a;
 	s64 k;
@@ -889,14 +899,14 @@ DT_FN char *dt_inet(char *dst, const void *addr, s64 af, s64 v4only, struct inet
 	w->buf[47] = '\0';
 	w->v4at = 0;
 	if (af == 2) {
-		if (bpf_probe_read_user(w->a, 4, addr) != 0)
+		if (inet_read(w->a, 4, addr, flags) != 0)
 			return 0;
 		bpf_loop(4, v4_cb, &x, 0);
 		goto out;
 	}
 	if (af != 10 && af != 26)
 		return (char *)1;
-	if (bpf_probe_read_user(w->a, 16, addr) != 0)
+	if (inet_read(w->a, 16, addr, flags) != 0)
 		return 0;
 	w->first = -1;
 	w->try = -1;

@@ -1,0 +1,7 @@
+/* at the end of the file too */
+BEGIN
+{
+	exit(0);
+}
+
+END

@@ -459,6 +459,40 @@ static void read_any(dt_cg_t *cg, int helper)
 	place(cg, done);
 }
 
+/* Does n or a node below it (operands, condition, arguments) satisfy is? */
+static bool any_node(const dt_node_t *n, bool (*is)(const dt_node_t *))
+{
+	if (n == NULL)
+		return false;
+	if (is(n) || any_node(n->dn_left, is) || any_node(n->dn_right, is) ||
+	    any_node(n->dn_cond, is))
+		return true;
+	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
+		if (any_node(a, is))
+			return true;
+	return false;
+}
+
+/* A call of alloca() or copyin(): the memory they give is scratch memory. */
+static bool is_alloc(const dt_node_t *n)
+{
+	return n->dn_kind == DT_N_CALL && n->dn_ident != NULL && n->dn_ident->di_func != NULL &&
+	       (n->dn_ident->di_func->db_id == DT_B_ALLOCA ||
+		n->dn_ident->di_func->db_id == DT_B_COPYIN);
+}
+
+/* alloca(), copyin(), or a variable (which may hold what they gave) */
+static bool may_hold_scratch(const dt_node_t *n)
+{
+	return is_alloc(n) ||
+	       (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
+		n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
+	       (n->dn_kind == DT_N_MEMBER && n->dn_left != NULL &&
+		(n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS)) ||
+	       (n->dn_kind == DT_N_INDEX && n->dn_ident != NULL &&
+		n->dn_ident->di_kind == DT_IDENT_ARRAY);
+}
+
 /*
  * Might the address n computes point to scratch memory?  Only through
  * alloca(), copyin() or a variable (which may hold what they gave): other
@@ -467,27 +501,7 @@ static void read_any(dt_cg_t *cg, int helper)
  */
 static bool may_scratch(const dt_node_t *n)
 {
-	if (n == NULL)
-		return false;
-	if (n->dn_kind == DT_N_CALL && n->dn_ident != NULL && n->dn_ident->di_func != NULL &&
-	    (n->dn_ident->di_func->db_id == DT_B_ALLOCA ||
-	     n->dn_ident->di_func->db_id == DT_B_COPYIN))
-		return true;
-	if (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
-	    n->dn_ident->di_kind == DT_IDENT_SCALAR)
-		return true;
-	if (n->dn_kind == DT_N_MEMBER && n->dn_left != NULL &&
-	    (n->dn_left->dn_kind == DT_N_SELF || n->dn_left->dn_kind == DT_N_THIS))
-		return true;
-	if (n->dn_kind == DT_N_INDEX && n->dn_ident != NULL &&
-	    n->dn_ident->di_kind == DT_IDENT_ARRAY)
-		return true;
-	if (may_scratch(n->dn_left) || may_scratch(n->dn_right) || may_scratch(n->dn_cond))
-		return true;
-	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
-		if (may_scratch(a))
-			return true;
-	return false;
+	return any_node(n, may_hold_scratch);
 }
 
 /* r0 = sz bytes at the address in r0, user or scratch memory; a bad address faults. */
@@ -4711,18 +4725,7 @@ static void fault_block(dt_cg_t *cg)
 /* Does the clause c (its predicate, its statements) call alloca() or copyin()? */
 static bool allocates(const dt_node_t *n)
 {
-	if (n == NULL)
-		return false;
-	if (n->dn_kind == DT_N_CALL && n->dn_ident != NULL && n->dn_ident->di_func != NULL &&
-	    (n->dn_ident->di_func->db_id == DT_B_ALLOCA ||
-	     n->dn_ident->di_func->db_id == DT_B_COPYIN))
-		return true;
-	if (allocates(n->dn_left) || allocates(n->dn_right) || allocates(n->dn_cond))
-		return true;
-	for (const dt_node_t *a = n->dn_args; a != NULL; a = a->dn_next)
-		if (allocates(a))
-			return true;
-	return false;
+	return any_node(n, is_alloc);
 }
 
 static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)

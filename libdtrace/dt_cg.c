@@ -2479,16 +2479,58 @@ static void mem_address(dt_cg_t *cg, dt_node_t *n)
  */
 static lval_t mem_bitfield_unit(dt_cg_t *cg, dt_node_t *n);
 
-static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs)
+/*
+ * *p op= e, p->m++, --p[i]...: the address computed and checked once (a
+ * store into what the clause allocated, as for =), the old value read
+ * through it, the new one written back.  r0 = the expression's value: the
+ * old one after x++ and x--, else the new one.
+ */
+static void memory_update(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
+			  bool post)
+{
+	const dt_type_t *t = target->dn_type;
+	size_t sz = tsize(t);
+	int sp0 = cg->cg_sp;
+	int16_t s_rhs = 0, s_ptr, s_old;
+
+	if (rhs != NULL) {
+		cg_expr(cg, rhs);
+		push(cg, n);
+		s_rhs = slot_at(cg->cg_sp);
+	}
+	mem_address(cg, target);
+	emit(cg, KS_MOV64_IMM(R9, (int32_t)sz));
+	scratch_dest(cg);
+	emit(cg, KS_MOV64_REG(R0, R1));
+	push(cg, n); /* the checked pointer */
+	s_ptr = slot_at(cg->cg_sp);
+	push(cg, n); /* a slot for the old value */
+	s_old = slot_at(cg->cg_sp);
+	emit(cg, KS_LDX_MEM(bpf_size(sz), R0, R0, 0));
+	normalize(cg, R0, t);
+	new_value(cg, op, t, rhs, s_rhs, s_old);
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, s_ptr));
+	emit(cg, KS_STX_MEM(bpf_size(sz), R1, R0, 0));
+	if (post)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
+	cg->cg_sp = sp0;
+}
+
+static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
+			 bool post)
 {
 	const dt_type_t *t = target->dn_type;
 	size_t sz = tsize(t);
 	int16_t s_val;
 
-	if (op != T_ASSIGN || rhs == NULL)
-		cg_error(cg, n, "only = can store through a pointer yet");
 	if (!dt_type_is_scalar(t) || dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		cg_error(cg, n, "only integers and pointers can be stored through a pointer yet");
+	if (op != T_ASSIGN && (target->dn_flags & DT_NF_BITFIELD))
+		cg_error(cg, n, "only = can store a bit-field through a pointer yet");
+	if (op != T_ASSIGN) {
+		memory_update(cg, n, target, op, rhs, post);
+		return;
+	}
 	if (target->dn_flags & DT_NF_BITFIELD) { /* its unit read, changed and written */
 		lval_t lv;
 
@@ -2638,7 +2680,7 @@ static void assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt
 	const dt_type_t *t = target->dn_type;
 
 	if (is_memory(target)) {
-		memory_store(cg, n, target, op, rhs);
+		memory_store(cg, n, target, op, rhs, post);
 		return;
 	}
 	if (op == T_ASSIGN && is_blob(t) && !is_string(rhs->dn_type)) {

@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -132,13 +133,23 @@ class Speculations(TriggerTest):
     def test_records_of_every_cpu_are_committed(self):
         # one speculation filled on every CPU, committed by a tick on one:
         # each CPU's records (numbered by a counter only that CPU writes)
-        # print once each, in order, none missing before the last
-        p = self.dtrace(
-            ["-q", "-n",
-             "BEGIN { s = speculation(); done = 0; n = 0; } "
-             'profile-997hz /!done/ { speculate(s); printf("%d %d\\n", cpu, ++seq[cpu]); } '
-             "tick-300ms /!done/ { done = 1; commit(s); } "
-             "tick-300ms /done && n++ == 2/ { exit(0); }"])
+        # print once each, in order, none missing before the last.  A
+        # spinner on each CPU keeps it busy: an idle CPU here takes few
+        # profile samples (a CI run once saw one sample on one CPU).
+        spinners = [subprocess.Popen(["taskset", "-c", str(c), sys.executable, "-c",
+                                      "while True: pass"])
+                    for c in range(os.cpu_count())]
+        try:
+            p = self.dtrace(
+                ["-q", "-n",
+                 "BEGIN { s = speculation(); done = 0; n = 0; } "
+                 'profile-997hz /!done/ { speculate(s); printf("%d %d\\n", cpu, ++seq[cpu]); } '
+                 "tick-300ms /!done/ { done = 1; commit(s); } "
+                 "tick-300ms /done && n++ == 2/ { exit(0); }"])
+        finally:
+            for sp in spinners:
+                sp.kill()
+                sp.wait()
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stderr, "")
         per_cpu = {}

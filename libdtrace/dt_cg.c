@@ -919,53 +919,39 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
  * r0 = the entry of map fd under the key at scratch + key, made from
  * dt_zero's value if absent (BPF_NOEXIST: another CPU may make it first,
  * so look again); a full map jumps to drop.  r1-r5 clobbered.
+ *
+ * The verifier walks every conditional jump's fall-through first and keeps
+ * the jump's target for later: each one on that path is a pending state,
+ * and a program whose first path has more than 8192 is refused
+ * (BPF_COMPLEXITY_LIMIT_JMP_SEQ; dt_link.c counts them).  So the path of an
+ * existing entry falls through, with one conditional jump, and the making
+ * of a new one is jumped to.
  */
 void dt_cg_get_or_make(dt_cg_t *cg, uint32_t map, uint32_t key, int drop)
 {
-	int have = label(cg), sp0 = cg->cg_sp;
-	bool agg = map >= DT_MAP_AGG(1) && map < DT_MAP_SOU(0);
+	int have = label(cg), make = label(cg);
 
-	/*
-	 * An aggregation's map is found in the array of maps of its shape, at
-	 * its id (dt_load.c, agg_outer), and kept on the stack for the calls.
-	 */
-	if (agg) {
-		emit_map(cg, R1, map);
-		emit(cg, KS_ST_MEM(BPF_W, FP, -8, (int32_t)(map - DT_MAP_AGG(0))));
-		emit(cg, KS_MOV64_REG(R2, FP));
-		emit(cg, KS_ALU64_IMM(BPF_ADD, R2, -8));
-		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
-		push(cg, NULL);
-		emit(cg, KS_MOV64_REG(R1, R0));
-	} else {
-		emit_map(cg, R1, map);
-	}
+	emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
-	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), make);
+	jump(cg, have);
+	place(cg, make);
 	dt_cg_emit_lookup0(cg, DT_MAP_ZERO);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	emit(cg, KS_MOV64_REG(R3, R0));
-	if (agg)
-		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
-	else
-		emit_map(cg, R1, map);
+	emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_MOV64_IMM(R4, BPF_NOEXIST));
 	emit(cg, KS_CALL(BPF_FUNC_map_update_elem)); /* EEXIST: another CPU made it */
-	if (agg)
-		emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, (int16_t)(-8 * (cg->cg_sp + SLOT_FIRST - 1))));
-	else
-		emit_map(cg, R1, map);
+	emit_map(cg, R1, map);
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(key)), key);
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), drop);
 	place(cg, have);
-	cg->cg_sp = sp0; /* the slot is free again (nothing reads it after) */
 }
 
 /*
@@ -2434,15 +2420,26 @@ static void cg_prologue(dt_cg_t *cg)
  * probes a description matches is known when the program is enabled; the
  * clauses that name the same description (as written) surely share one,
  * so their sum is refused here, at the clause that crosses the limit.
- * (The verifier has limits of its own, met before this one by code with
- * many branches: it keeps at most 8192 of them pending on one path, about
- * 2,300 aggregation updates.  Those it reports when the program loads.)
+ * The verifier's own limit on branches (below) is met first by code with
+ * many of them, and refused here the same way.
  */
 #define DT_PROG_MAXINSNS 1000000
 
+/*
+ * The verifier walks a program's path of fall-throughs first and keeps the
+ * target of each conditional jump on it for later: more than 8192 pending
+ * (BPF_COMPLEXITY_LIMIT_JMP_SEQ) and it refuses the program ("the sequence
+ * of 8193 jumps is too complex"), after a long walk.  The conditional jumps
+ * on that path are counted (dt_frag_path_jumps: a call walks its callee
+ * again; bpf_loop's callbacks are checked apart) and more than
+ * DT_PROG_MAXJUMPS refused; the margin is for jumps the count cannot see,
+ * as the expansions of pseudo-instructions at link time.
+ */
+#define DT_PROG_MAXJUMPS 8000
+
 typedef struct desc_size {
 	const char *ds_name;
-	size_t ds_len;
+	size_t ds_len, ds_jumps;
 	const dt_node_t *ds_clause;
 } desc_size_t;
 
@@ -2460,7 +2457,7 @@ static int desc_cmp(const void *a, const void *b)
 
 static void check_prog_sizes(dt_cg_t *cg, const dtrace_prog_t *pgp)
 {
-	size_t n = 0, k = 0, sum = 0;
+	size_t n = 0, k = 0, sum = 0, jumps = 0, pro, memo[DT_SUBR_N];
 	desc_size_t *d;
 
 	for (int i = 0; i < pgp->dp_nstmts; i++)
@@ -2469,17 +2466,37 @@ static void check_prog_sizes(dt_cg_t *cg, const dtrace_prog_t *pgp)
 			n++;
 	if (n == 0 || (d = calloc(n, sizeof(*d))) == NULL)
 		return; /* without memory the kernel will say it */
-	for (int i = 0; i < pgp->dp_nstmts; i++)
+	for (int i = 0; i < DT_SUBR_N; i++)
+		memo[i] = SIZE_MAX;
+	for (int i = 0; i < pgp->dp_nstmts; i++) {
+		const dt_frag_t *code = &pgp->dp_stmts[i].st_code;
+		size_t nj = dt_frag_path_jumps(code, cg->cg_ps->ps_subrs, memo);
+
 		for (const dt_node_t *p = pgp->dp_stmts[i].st_clause->dn_pdescs; p != NULL;
 		     p = p->dn_next)
-			d[k++] = (desc_size_t){ p->dn_name != NULL ? p->dn_name : "",
-						pgp->dp_stmts[i].st_code.fr_len,
-						pgp->dp_stmts[i].st_clause };
+			d[k++] = (desc_size_t){ p->dn_name != NULL ? p->dn_name : "", code->fr_len,
+						nj, pgp->dp_stmts[i].st_clause };
+	}
 	qsort(d, n, sizeof(*d), desc_cmp);
+	pro = dt_frag_path_jumps(&cg->cg_ps->ps_prologue, cg->cg_ps->ps_subrs, memo);
 	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || strcmp(d[i].ds_name, d[i - 1].ds_name) != 0)
+		if (i == 0 || strcmp(d[i].ds_name, d[i - 1].ds_name) != 0) {
 			sum = cg->cg_ps->ps_prologue.fr_len;
+			jumps = pro;
+		}
 		sum += d[i].ds_len;
+		jumps += d[i].ds_jumps;
+		if (jumps > DT_PROG_MAXJUMPS) {
+			const dt_node_t *c = d[i].ds_clause;
+			const char *name = d[i].ds_name;
+
+			free(d);
+			cg_limit(cg, c,
+				 "the clauses for %s have %zu conditional jumps on one path, more "
+				 "than the %d the kernel's verifier takes in one program (it keeps "
+				 "at most 8192 pending: BPF_COMPLEXITY_LIMIT_JMP_SEQ)",
+				 name, jumps, DT_PROG_MAXJUMPS);
+		}
 		if (sum > DT_PROG_MAXINSNS) {
 			const dt_node_t *c = d[i].ds_clause;
 			const char *name = d[i].ds_name;

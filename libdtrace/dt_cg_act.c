@@ -289,6 +289,23 @@ static void add_square(dt_cg_t *cg)
 }
 
 /*
+ * The map key of @name[keys] in the scratch key buffer: the aggregation's
+ * id (the aggregations of a shape share a map: dt_program.h), then the keys
+ * at ag_keys' offsets after it.  The key's layout is made here only.
+ */
+static void agg_key(dt_cg_t *cg, const dt_agg_t *ag, dt_node_t *keys)
+{
+	int nk = dt_cg_eval_keys(cg, keys);
+	uint32_t size = DT_AGG_IDSIZE + ag->ag_keysize;
+
+	dt_cg_zero_key(cg, size);
+	emit_sa(cg, KS_ST_MEM(BPF_DW, R8, 0, (int32_t)ag->ag_id), SA(DT_SR_KEY, 0));
+	dt_cg_store_keys(cg, keys, nk, DT_AGG_IDSIZE);
+	if (size > cg->cg_ps->ps_keysize)
+		cg->cg_ps->ps_keysize = size;
+}
+
+/*
  * @name[keys] = f(args): the entry, created zeroed if new (a full
  * aggregation counts a drop), then this CPU's slot of it updated.  Sums and buckets are
  * atomic adds: another program may run on this CPU between our load and
@@ -305,7 +322,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 		       : ag->ag_fn == DT_AGG_LLQUANTIZE ? 5
 							: -1;
 	dt_node_t *x = call->dn_args, *incr = NULL;
-	int drop = label(cg), done = label(cg), nk;
+	int drop = label(cg), done = label(cg);
 	uint32_t k = SA(DT_SR_KEY, 0);
 
 	if (incr_arg > 0)
@@ -319,11 +336,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 		dt_cg_expr(cg, incr);
 		push(cg, incr);
 	}
-	nk = dt_cg_eval_keys(cg, keys);
-	dt_cg_zero_key(cg, ag->ag_keysize);
-	dt_cg_store_keys(cg, keys, nk, 0);
-	if (ag->ag_keysize > cg->cg_ps->ps_keysize)
-		cg->cg_ps->ps_keysize = ag->ag_keysize;
+	agg_key(cg, ag, keys);
 	dt_cg_get_or_make(cg, DT_MAP_AGG(ag->ag_id), k,
 			  drop); /* a new entry: zeroed from dt_zero */
 	/* this CPU's slot of the entry (its value holds every CPU's, in CPU order) */

@@ -3,6 +3,7 @@
  * labels, relocations and pseudo-instructions; the state the programs of
  * a handle share; names for -S.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,96 @@ int dt_frag_copy(dt_frag_t *dst, const dt_frag_t *src)
 	dst->fr_nrel = src->fr_nrel;
 	dst->fr_npx = src->fr_npx;
 	return 0;
+}
+
+/* The first of fr's jumps to labels (fixups) at or after instruction i. */
+static size_t fix_at(const dt_frag_t *fr, size_t i)
+{
+	size_t lo = 0, hi = fr->fr_nfix;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (fr->fr_fix[mid].fx_insn < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first of fr's relocations at or after instruction i. */
+static size_t rel_at(const dt_frag_t *fr, size_t i)
+{
+	size_t lo = 0, hi = fr->fr_nrel;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (fr->fr_rel[mid].rl_insn < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *memo, int depth)
+{
+	uint8_t *seen = calloc(fr->fr_len ? fr->fr_len : 1, 1);
+	size_t n = 0, i = 0;
+
+	if (seen == NULL || depth > 8) {
+		free(seen);
+		return 0;
+	}
+	while (i < fr->fr_len && !seen[i]) {
+		struct bpf_insn in = fr->fr_insns[i];
+		int cls = BPF_CLASS(in.code), op = BPF_OP(in.code);
+		size_t f = fix_at(fr, i);
+		bool fix = f < fr->fr_nfix && fr->fr_fix[f].fx_insn == i;
+
+		seen[i] = 1;
+		if (in.code == DT_PSEUDO_CODE || (cls != BPF_JMP && cls != BPF_JMP32)) {
+			i += in.code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1;
+			continue;
+		}
+		if (op == BPF_EXIT)
+			break;
+		if (op == BPF_CALL) {
+			size_t r = rel_at(fr, i);
+
+			for (; r < fr->fr_nrel && fr->fr_rel[r].rl_insn == i; r++) {
+				uint32_t k = fr->fr_rel[r].rl_arg;
+
+				if (fr->fr_rel[r].rl_kind != DT_RL_CALL || k >= DT_SUBR_N)
+					continue;
+				if (memo[k] == SIZE_MAX) /* each call site walks the callee again */
+					memo[k] = path_jumps(&subrs[k], subrs, memo, depth + 1);
+				n += memo[k];
+			}
+			i++;
+			continue;
+		}
+		if (op == BPF_JA) {
+			long to = fix ? fr->fr_labels[fr->fr_fix[f].fx_label]
+				      : (long)i + 1 + (cls == BPF_JMP32 ? in.imm : in.off);
+
+			if (to < 0)
+				break;
+			i = (size_t)to;
+			continue;
+		}
+		n++;
+		i++;
+	}
+	free(seen);
+	return n;
+}
+
+size_t dt_frag_path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *memo)
+{
+	return path_jumps(fr, subrs, memo, 0);
 }
 
 void dt_frag_free(dt_frag_t *fr)

@@ -52,11 +52,9 @@ typedef struct dt_loaded {
 	int ld_fd[DT_MAP_NFIXED]; /* the maps by dt_mapid_t (-1: none) */
 	int *ld_soufds;		  /* dynamic struct variables' maps */
 	uint32_t ld_nsoufds;
-	int *ld_aggfds; /* aggregations' maps, by id - 1 */
-	uint32_t ld_naggfds;
-	int *ld_aggouter; /* by id - 1: the array of maps holding it, at its id (not owned) */
-	int *ld_outerfds; /* those arrays: one per shape (key and value sizes) */
-	uint32_t ld_nouterfds;
+	int *ld_aggfds;	  /* by id - 1: the map of the aggregation's shape (not owned) */
+	int *ld_shapefds; /* those maps: one per shape (key and value sizes) */
+	uint32_t ld_nshapes;
 	dt_bprog_t *ld_progs;
 	size_t ld_nprogs, ld_progcap;
 	dt_links_t ld_links;
@@ -73,7 +71,7 @@ typedef struct dt_loaded {
 /* An aggregation as the consumer reads it: the compiled one, its map, what printa and normalize() left. */
 typedef struct dt_aggview {
 	const dt_agg_t *av_ag;
-	int av_fd;		  /* the loaded map (dt_loaded_t's) */
+	int av_fd;		  /* its shape's map (dt_loaded_t's), shared */
 	uint64_t av_normal;	  /* normalize(): 1 unless set */
 	bool av_printed;	  /* printed by printa: not again at exit */
 	struct dt_asnap *av_snap; /* the last snapshot (dt_agg.c) */

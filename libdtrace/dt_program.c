@@ -199,6 +199,8 @@ static size_t path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *me
 		bool fix = f < fr->fr_nfix && fr->fr_fix[f].fx_insn == i;
 
 		seen[i] = 1;
+		if (in.code == DT_PSEUDO_CODE && fr->fr_px[in.imm].px_kind == DT_PX_ARG)
+			n++; /* the provider's code may test a read of memory for a fault */
 		if (in.code == DT_PSEUDO_CODE || (cls != BPF_JMP && cls != BPF_JMP32)) {
 			i += in.code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1;
 			continue;
@@ -229,7 +231,13 @@ static size_t path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *me
 			i = (size_t)to;
 			continue;
 		}
-		n++;
+		/* but one against the CPU count: the verifier bounds get_smp_processor_id() by it */
+		{
+			size_t r = rel_at(fr, i);
+
+			n += !(r < fr->fr_nrel && fr->fr_rel[r].rl_insn == i &&
+			       fr->fr_rel[r].rl_kind == DT_RL_NCPUS);
+		}
 		i++;
 	}
 	free(seen);

@@ -288,7 +288,9 @@ int dt_frag_copy(dt_frag_t *dst, const dt_frag_t *src);
  * always taken is followed, a call of a subprogram of subrs, DT_SUBR_N of
  * them, walks its callee's path; memo, DT_SUBR_N entries set to SIZE_MAX,
  * keeps the callees' counts).  The verifier walks that path first and
- * keeps each conditional jump's target on its stack (dt_cg.c).
+ * keeps each conditional jump's target on its stack (dt_cg.c), unless it
+ * knows where the jump goes: a test of get_smp_processor_id() against the
+ * CPU count (DT_RL_NCPUS) is not counted.
  */
 size_t dt_frag_path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *memo);
 

@@ -286,7 +286,9 @@ int dt_frag_copy(dt_frag_t *dst, const dt_frag_t *src);
 /*
  * The conditional jumps on a fragment's path of fall-throughs (a jump
  * always taken is followed, a call of a subprogram of subrs, DT_SUBR_N of
- * them, walks its callee's path; memo, DT_SUBR_N entries set to SIZE_MAX,
+ * them, walks its callee's path; a loop of the form dt_cg.c emits, a
+ * counter from 0 tested against a constant, counts its body once per
+ * iteration; memo, DT_SUBR_N entries set to SIZE_MAX,
  * keeps the callees' counts).  The verifier walks that path first and
  * keeps each conditional jump's target on its stack (dt_cg.c), unless it
  * knows where the jump goes: a test of get_smp_processor_id() against the

@@ -755,7 +755,6 @@ static void flow_column(dtrace_hdl_t *dtp, FILE *fp, int cpu, uint32_t epid,
 	bool sys = strcmp(pd->dtpd_provider, "syscall") == 0;
 	const char *prefix = "| ";
 	int flow = 0; /* 1 entry, -1 return */
-	char *name;
 	size_t len;
 
 	if (flow_name(pd->dtpd_name, "entry")) {
@@ -776,14 +775,12 @@ static void flow_column(dtrace_hdl_t *dtp, FILE *fp, int cpu, uint32_t epid,
 	if (!dr->dr_header_done)
 		fprintf(fp, "%3s %-41s\n", "CPU", "FUNCTION");
 	dr->dr_header_done = true;
-	len = (size_t)dr->dr_indent + strlen(pd->dtpd_func) + strlen(pd->dtpd_name) + 8;
-	if ((name = malloc(len)) != NULL && flow == 0)
-		snprintf(name, len, "%*s%s%s:%s", dr->dr_indent, "", prefix, pd->dtpd_func,
-			 pd->dtpd_name);
-	else if (name != NULL)
-		snprintf(name, len, "%*s%s%s", dr->dr_indent, "", prefix, pd->dtpd_func);
-	fprintf(fp, "%3d %-41s ", cpu, name != NULL ? name : "");
-	free(name);
+	/* "%-41s" of indent, prefix, func[:name], without building the string */
+	len = (size_t)dr->dr_indent + strlen(prefix) + strlen(pd->dtpd_func) +
+	      (flow == 0 ? 1 + strlen(pd->dtpd_name) : 0);
+	fprintf(fp, "%3d %*s%s%s%s%s%*s ", cpu, dr->dr_indent, "", prefix, pd->dtpd_func,
+		flow == 0 ? ":" : "", flow == 0 ? pd->dtpd_name : "",
+		len < 41 ? (int)(41 - len) : 0, "");
 	if (flow > 0)
 		dr->dr_indent += 2;
 	dr->dr_last_epid = epid;
@@ -907,7 +904,7 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 	if (!r->r_dr.dr_quiet && !r->r_dr.dr_json)
 		fputc('\n', fp);
 	/* as illumos: the commit's own record, then what it commits */
-	if (ops)
+	if (ops && r->r_dr.dr_spec != NULL) /* dr_spec: some clause speculates (spec_open) */
 		spec_ops(dtp, st, d);
 }
 
@@ -1090,8 +1087,13 @@ static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 	}
 }
 
-void dt_consume_spec_free(dt_run_t *r)
+/* What the drain allocated: the speculations' buffers, -F's held record. */
+void dt_consume_free(dt_run_t *r)
 {
+	free(r->r_dr.dr_pend);
+	free(r->r_dr.dr_flowhold);
+	r->r_dr.dr_pend = r->r_dr.dr_flowhold = NULL;
+	r->r_dr.dr_pending = false;
 	if (r->r_dr.dr_spec == NULL)
 		return;
 	for (uint64_t i = 0; i < r->r_ld.ld_nspec; i++) {
@@ -1164,34 +1166,60 @@ static void flow_flush(dtrace_hdl_t *dtp, int cpu, uint32_t next)
 {
 	dt_run_t *r = dtp->dt_run;
 	dt_drain_t *dr = &r->r_dr;
-	uint8_t *d = dr->dr_pend;
+	const uint8_t *d = dr->dr_pend;
 	uint32_t epid;
 
-	if (d == NULL)
+	if (!dr->dr_pending)
 		return;
-	dr->dr_pend = NULL;
+	dr->dr_pending = false;
 	memcpy(&epid, d, 4);
 	dr->dr_pend_same = next != 0 && next != epid && cpu == dr->dr_pend_cpu &&
 			   next <= r->r_en.en_necbs &&
 			   r->r_en.en_ecbs[next - 1].e_probe == r->r_en.en_ecbs[epid - 1].e_probe;
 	print_record(dtp, dr->dr_pend_cpu, d, true);
 	dr->dr_pend_same = false;
-	free(d);
 }
 
-/* -F: must a return probe's record wait for the next (its probe has other clauses)? */
-static bool flow_hold(const dtrace_hdl_t *dtp, uint32_t epid)
+/*
+ * -F: must a return probe's record wait for the next (its probe has other
+ * clauses)?  Worked out once per ECB, when its first record comes (-F may
+ * be set by setopt() while tracing).
+ */
+static bool flow_hold(dtrace_hdl_t *dtp, uint32_t epid)
 {
-	const dt_run_t *r = dtp->dt_run;
+	dt_run_t *r = dtp->dt_run;
+	dt_drain_t *dr = &r->r_dr;
 	size_t probe = r->r_en.en_ecbs[epid - 1].e_probe;
+	bool hold = false;
 
-	if (!r->r_dr.dr_flow || r->r_dr.dr_json ||
-	    !flow_name(dtp->dt_probes[probe].dtpd_name, "return"))
+	if (!dr->dr_flow || dr->dr_json)
 		return false;
-	for (uint32_t e = 0; e < r->r_en.en_necbs; e++)
-		if (e != epid - 1 && r->r_en.en_ecbs[e].e_probe == probe)
-			return true;
-	return false;
+	if (dr->dr_flowhold == NULL && (dr->dr_flowhold = calloc(r->r_en.en_necbs, 1)) == NULL)
+		return false;
+	if (dr->dr_flowhold[epid - 1] != 0)
+		return dr->dr_flowhold[epid - 1] == 2;
+	if (flow_name(dtp->dt_probes[probe].dtpd_name, "return"))
+		for (uint32_t e = 0; e < r->r_en.en_necbs && !hold; e++)
+			hold = e != epid - 1 && r->r_en.en_ecbs[e].e_probe == probe;
+	dr->dr_flowhold[epid - 1] = hold ? 2 : 1;
+	return hold;
+}
+
+/* -F: hold the record (size bytes) in the pending buffer, grown as needed. */
+static bool flow_keep(dt_drain_t *dr, int cpu, const uint8_t *d, uint32_t size)
+{
+	if (size > dr->dr_pendcap) {
+		uint8_t *p = realloc(dr->dr_pend, size);
+
+		if (p == NULL)
+			return false;
+		dr->dr_pend = p;
+		dr->dr_pendcap = size;
+	}
+	memcpy(dr->dr_pend, d, size);
+	dr->dr_pend_cpu = cpu;
+	dr->dr_pending = true;
+	return true;
 }
 
 static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
@@ -1223,10 +1251,7 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 	memcpy(&tag, d + 4, 4);
 	if (tag != 0) {
 		spec_record(dtp, cpu, st, d, tag);
-	} else if (flow_hold(dtp, epid) && (r->r_dr.dr_pend = malloc(st->st_size)) != NULL) {
-		memcpy(r->r_dr.dr_pend, d, st->st_size);
-		r->r_dr.dr_pend_cpu = cpu;
-	} else {
+	} else if (!flow_hold(dtp, epid) || !flow_keep(&r->r_dr, cpu, d, st->st_size)) {
 		print_record(dtp, cpu, d, true);
 	}
 }

@@ -73,7 +73,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 			close(r->r_ld.ld_soufds[i]);
 	free(r->r_ld.ld_soufds);
 	free(r->r_dr.dr_drops_seen);
-	dt_consume_spec_free(r);
+	dt_consume_free(r);
 	if (r->r_dr.dr_saved_fd > 0)
 		close(r->r_dr.dr_saved_fd);
 	for (uint32_t i = 0; i < r->r_ld.ld_naggfds; i++)

@@ -746,12 +746,16 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 	return rc;
 }
 
+static int go(dtrace_hdl_t *dtp, dt_run_t *r);
+
+/*
+ * A failure leaves nothing behind: the run goes whole (links closed, so
+ * semaphores back down; programs and maps closed; the target released as
+ * at dtrace_close), and the handle's error says what failed.
+ */
 int dtrace_go(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r;
-	uint32_t key = 0;
-	uint8_t *state;
-	int err;
 
 	if (dtp == NULL)
 		return -1;
@@ -761,6 +765,18 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0) /* or dt_load_link_all() ran */
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
+	if (go(dtp, r) == 0)
+		return 0;
+	dt_run_free(dtp);
+	return -1;
+}
+
+static int go(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint32_t key = 0;
+	uint8_t *state;
+	int err;
+
 	if (geteuid() != 0 && access("/proc/self/status", R_OK) == 0) {
 		/* CAP_BPF is bit 39, CAP_PERFMON 38 */
 		FILE *f = fopen("/proc/self/status", "re");

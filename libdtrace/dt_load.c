@@ -828,8 +828,11 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
 	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
-		if (attach(dtp, r, k) != 0)
-			return -1;
+		if (attach(dtp, r, k) != 0) /* the target may have gone since the grab */
+			return dtrace_proc_exited(dtp, NULL)
+				   ? dt_set_errmsg(dtp, EDT_PROC, "pid %d has exited",
+						   (int)r->r_tg.tg_pid)
+				   : -1;
 	if (dt_consume_open(dtp, r) != 0)
 		return -1;
 	r->r_dr.dr_status = DTRACE_STATUS_OKAY;

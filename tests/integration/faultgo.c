@@ -2,9 +2,11 @@
  * faultgo -- dtrace_go() under an injected kernel failure (DTRACE_KS_FAULT,
  * kernel-shim/ks_fault.c), as a library consumer sees it.
  *
- *   faultgo PID 'D program'
+ *   faultgo PID 'D program' [kill]
  *
- * grabs PID, compiles and executes the program and calls dtrace_go().
+ * grabs PID, compiles and executes the program and calls dtrace_go()
+ * (with "kill": after killing PID, so that it exits between the grab and
+ * the attachments).
  * It prints "go 0" or "go -1 MESSAGE", then, after a failure, what the
  * process still holds: "fds N" (BPF maps, programs, links and perf events
  * among its descriptors) and "target STATE" (the grabbed process's state
@@ -13,6 +15,7 @@
  * (test_faults.py) looks at the target's semaphores.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +66,8 @@ int main(int argc, char **argv)
 	dtrace_prog_t *pgp;
 	int err, pid, rc;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: faultgo PID 'D program'\n");
+	if (argc != 3 && !(argc == 4 && strcmp(argv[3], "kill") == 0)) {
+		fprintf(stderr, "usage: faultgo PID 'D program' [kill]\n");
 		return 2;
 	}
 	pid = atoi(argv[1]);
@@ -78,6 +81,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "faultgo: %s\n", dtrace_errmsg(dtp, dtrace_errno(dtp)));
 		dtrace_close(dtp);
 		return 2;
+	}
+	if (argc == 4) {
+		kill(pid, SIGKILL);
+		while (proc_state(pid) != 'Z' && proc_state(pid) != '-')
+			usleep(1000);
 	}
 	rc = dtrace_go(dtp);
 	if (rc == 0) {

@@ -135,6 +135,19 @@ class FaultedGo(unittest.TestCase):
                 self.assertGreater(n, 1, "%s: no call to fail" % op)
         self.assertGreaterEqual(seen, len(OPS))
 
+    def test_target_gone(self):
+        """The target exits between the grab and the attachments: the
+        error says so, and nothing stays."""
+        app = Watched(self.dir.name)
+        try:
+            p = subprocess.run([FAULTGO, str(app.p.pid), PROG, "kill"], input="\n",
+                               capture_output=True, text=True, timeout=60)
+        finally:
+            app.close()
+        lines = dict(ln.partition(" ")[::2] for ln in p.stdout.splitlines())
+        self.assertEqual(lines.get("go"), "-1 pid %d has exited" % app.p.pid, p.stdout)
+        self.assertEqual(lines.get("fds"), "0")
+
     def test_command(self):
         """dtrace(1): one message, status 1, the target still running."""
         for spec in ("map_create:2", "prog_load:2", "attach:1", "perfbuf:1"):

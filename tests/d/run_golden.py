@@ -28,7 +28,10 @@ In DIR:
                      run.name.d.err (empty when absent: --update does not
                      create an empty one), with "DIF offset N" read as
                      "DIF offset <n>" (instruction offsets move), and
-                     in JSON output "offset":N as "offset":"<n>", and
+                     in JSON output "offset":N as "offset":"<n>" and, for
+                     a probe not of the dtrace provider, "id":N as
+                     "id":"<n>" and a provider's PID as <pid> (they change
+                     from run to run), and
                      consecutive "dtrace: N ... drops on CPU C" lines of one
                      kind and CPU summed into one
   *.cmd              a dtrace command line (after "dtrace"), run in a copy
@@ -56,6 +59,14 @@ import tempfile
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
 DROPS = re.compile(r"^dtrace: (\d+) (.*drops on CPU \d+)$")
+
+
+def json_ids(line):
+    """A JSON probe line's id and provider PID, which change from run to run."""
+    m = re.search(r'"id":(\d+),"provider":"([A-Za-z_]*?)(\d+)"', line)
+    if m is None or not line.startswith("{"):
+        return line
+    return line[:m.start()] + '"id":"<n>","provider":"%s<pid>"' % m.group(2) + line[m.end():]
 
 
 def merge_drops(err):
@@ -339,6 +350,7 @@ class Golden:
             err = re.sub(r"DIF offset \d+", "DIF offset <n>", err)
             err = merge_drops(err)
             out = re.sub(r'"offset":\d+', '"offset":"<n>"', out)
+            out = "".join(json_ids(line) for line in out.splitlines(True))
             if rc != want_rc:
                 self.failed.append("%s: exit status %d, expected %d\n%s" %
                                    (name, rc, want_rc, err))

@@ -592,8 +592,11 @@ static void print_scalar(FILE *fp, const dt_type_t *t, const uint8_t *p)
 
 			memcpy(&d, p, 8);
 			fprintf(fp, "%f", d);
-		} else {
-			fprintf(fp, "?");
+		} else { /* a long double, with %f's digits too */
+			long double ld;
+
+			memcpy(&ld, p, sizeof(ld));
+			fprintf(fp, "%Lf", ld);
 		}
 		return;
 	}

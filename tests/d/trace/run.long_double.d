@@ -6,7 +6,7 @@
  * added), width, precision and flags; kept in a global, self->, this->
  * and a struct member, and printed from them; trace() prints its 16
  * bytes (x87's 80 bits, then padding), as dt_print_bytes does a record
- * of no integer size.
+ * of no integer size; print() of the struct shows them with %Lf.
  */
 /* @setup: ./build_wide.sh */
 /* @args: -q -c ./wide_sdt */
@@ -48,4 +48,5 @@ wd$target:::str
 	printf("\n");
 	trace(k.v);
 	printf("\n");
+	print(args[0]);
 }

@@ -4,7 +4,8 @@
  * localhost in /etc/hosts), anything else as the string itself (not an
  * address, empty, with a ':' but no IPv6 address); a uint16_t port as its
  * service in /etc/services (22 ssh, 53 domain, 80 http), else its number
- * (0, 65535).  Width, '-' and precision apply to the name.
+ * (0, 65535).  Width, '-' and precision apply to the name.  printa( )
+ * formats aggregation keys with them (and %lc) as printf( ) does values.
  */
 /* @args: -q */
 BEGIN
@@ -16,5 +17,7 @@ BEGIN
 	printf("[%P] [%P] [%P] [%P] [%P] [%8P] [%-8P] [%.2P]\n", (uint16_t)22, (uint16_t)53,
 	    (uint16_t)80, (uint16_t)0, (uint16_t)65535, (uint16_t)22, (uint16_t)80,
 	    (uint16_t)80);
+	@keys[65, (uint16_t)80, "127.0.0.1"] = count();
+	printa("printa: %lc %P %I %@d\n", @keys);
 	exit(0);
 }

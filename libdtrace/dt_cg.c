@@ -276,7 +276,20 @@ bool dt_cg_is_blob(const dt_type_t *t)
 {
 	const dt_type_t *r = dt_type_resolve(t);
 
-	return r != NULL && (dt_type_is_sou(r) || r->dtt_kind == DT_TK_ARRAY);
+	return r != NULL &&
+	       (dt_type_is_sou(r) || r->dtt_kind == DT_TK_ARRAY || dt_cg_is_ldouble(r));
+}
+
+/*
+ * A long double (16 bytes): wider than a register, it is a value by
+ * reference as a struct is (illumos dt_node_type_assign gives a float of
+ * more than 8 bytes DT_NF_REF): its bytes are copied, recorded and kept.
+ */
+bool dt_cg_is_ldouble(const dt_type_t *t)
+{
+	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
+
+	return r != NULL && r->dtt_kind == DT_TK_FLOAT && r->dtt_size > 8;
 }
 
 static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *name,
@@ -314,7 +327,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		return v;
 	}
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
-	    !dt_cg_is_float(t))
+	    !dt_cg_is_float(t) && !dt_cg_is_ldouble(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
 	if (t != NULL && dt_cg_is_blob(t) && (tsize(t) == 0 || tsize(t) > 4096))
 		cg_limit(cg, n, "a struct, union or array variable must have 1 to 4096 bytes");

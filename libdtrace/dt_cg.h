@@ -327,6 +327,7 @@ void dt_cg_read_any(dt_cg_t *cg, int helper);
 bool dt_cg_may_scratch(const dt_node_t *n);
 bool dt_cg_is_memory(const dt_node_t *n);
 bool dt_cg_is_blob(const dt_type_t *t);
+bool dt_cg_is_ldouble(const dt_type_t *t);
 void dt_cg_mem_address(dt_cg_t *cg, dt_node_t *n);
 uint32_t dt_cg_tmp_string(dt_cg_t *cg);
 uint32_t dt_cg_tmp_next(const dt_cg_t *cg);

@@ -454,6 +454,8 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 	if (sz == 0 || sz > 4096)
 		cg_limit(cg, n, "a traced struct or union must have 1 to 4096 bytes");
 	off = add_rec(cg, asint ? DT_RK_INT : DT_RK_BYTES, (uint32_t)sz, false);
+	/* printf's %Le... formats it as a long double; trace() prints its bytes (dt_print_bytes) */
+	cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1].r_float = dt_cg_is_ldouble(n->dn_type);
 	if (asint)
 		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
 	if (dt_cg_is_memory(n)) { /* *p, p->m, (*p).m, p->a.b: the process's or scratch memory */
@@ -529,8 +531,11 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *t = n->dn_type;
 
-	/* a struct or union; an array a variable holds (char name[8]), as illumos records its bytes */
-	if (dt_type_is_sou(t) ||
+	/*
+	 * a struct or union; an array a variable holds (char name[8]), as
+	 * illumos records its bytes; a long double (by reference, as there)
+	 */
+	if (dt_type_is_sou(t) || dt_cg_is_ldouble(t) ||
 	    (dt_cg_is_blob(t) && !dt_cg_is_memory(n) && dt_cg_names_variable(n))) {
 		record_sou(cg, n);
 		return;
@@ -569,9 +574,10 @@ void dt_cg_a_trace(dt_cg_t *cg, dt_node_t *s, int arg)
 
 /*
  * The conversion character the format gives its argument i (from 0), or
- * 0: widths and precisions given as * take an argument each.
+ * 0: widths and precisions given as * take an argument each.  *wide: it
+ * has an l or w (%ls, %ws: a wide string).
  */
-static char conv_of(const char *f, int i)
+static char conv_of(const char *f, int i, bool *wide)
 {
 	int n = 0;
 
@@ -585,8 +591,10 @@ static char conv_of(const char *f, int i)
 		for (; *f == '*' || *f == '.' || *f == '?' || (*f >= '0' && *f <= '9'); f++)
 			if (*f == '*' && n++ == i)
 				return '*';
-		for (; *f != '\0' && strchr("hlLjzt", *f) != NULL; f++)
-			;
+		*wide = false;
+		for (; *f != '\0' && strchr("hlLwjzt", *f) != NULL; f++)
+			if (*f == 'l' || *f == 'w')
+				*wide = true;
 		if (*f == '\0')
 			return 0;
 		if (n++ == i)
@@ -602,10 +610,19 @@ void dt_cg_a_printf(dt_cg_t *cg, dt_node_t *s, int arg)
 
 	(void)arg;
 	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next, i++) {
-		char c = conv_of(s->dn_args->dn_string, i);
+		bool wide = false;
+		char c = conv_of(s->dn_args->dn_string, i, &wide);
 
+		/*
+		 * %ls of a wchar_t [] (a variable's or memory's): its bytes, as
+		 * illumos records an array (pfprint_wstr ends it at its size).
+		 */
+		if (c == 's' && wide) {
+			record_sou(cg, a);
+			continue;
+		}
 		/* %s of a char pointer: the string it points to, as stringof() */
-		if ((c == 's' || c == 'S') && !is_string(a->dn_type) &&
+		if ((c == 's' || c == 'S' || c == 'I') && !is_string(a->dn_type) &&
 		    dt_type_is_ptr(a->dn_type)) {
 			int off = add_rec(cg, DT_RK_STR, cg->cg_strsize, false);
 

@@ -807,11 +807,21 @@ static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_nod
 		return false;
 	switch (conv) {
 	case 's':
-		if (len[0] != '\0') /* %ls %ws: pfcheck_wstr wants a wchar_t [], never a string */
-			return false;
+		if (len[0] != '\0') { /* %ls %ws: pfcheck_wstr, an array of 32-bit integers */
+			const dt_type_t *e = r->dtt_kind == DT_TK_ARRAY ? r->dtt_ref : NULL;
+
+			return e != NULL && dt_type_is_int(e) && dt_type_size(e) == 4 &&
+			       dt_type_resolve(e)->dtt_kind == DT_TK_INT;
+		}
 		return stringish(t);
-	case 'S': return stringish(t);
+	case 'S':
+	case 'I': return stringish(t); /* pfcheck_str */
+	case 'P':		       /* pfcheck_type "uint16_t" */
+		return r->dtt_kind == DT_TK_INT && sz == 2 && !(r->dtt_flags & DT_TF_SIGNED);
 	case 'c':
+		if (len[0] != '\0') /* %lc %wc: pfcheck_type "int" (a wint_t) */
+			return r->dtt_kind == DT_TK_INT && sz == 4 && (r->dtt_flags & DT_TF_SIGNED);
+		return dt_type_is_int(t) && sz <= 4;   /* pfcheck_csi */
 	case 'C': return dt_type_is_int(t) && sz <= 4; /* pfcheck_csi */
 	case 'p': return dt_type_is_scalar(t);
 	case 'a': return dt_type_is_scalar(t);
@@ -950,16 +960,6 @@ static const char *parse_conv(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, int
 		if (!found)
 			dt_cerror(pcb, &fmt->dn_loc, "", "format conversion #%d is undefined: %%%s",
 				  nconv, name);
-		if (strchr("IPk", c->conv) == NULL && strcmp(c->len, "w") != 0 &&
-		    strcmp(name, "lc") != 0 && strcmp(name, "ls") != 0)
-			return f + 1;
-		/* in the table, but not printed here yet */
-		if (strcmp(name, "ls") == 0 || strcmp(name, "ws") == 0)
-			return f + 1; /* pfcheck_wstr: conv_ok refuses all but wchar_t [] */
-		if (c->conv == 'k')
-			return f + 1;
-		dt_cerror(pcb, &fmt->dn_loc, "D_UNSUPPORTED",
-			  "format conversion #%d (%%%s) is not supported yet", nconv, name);
 	}
 	return f + 1;
 }

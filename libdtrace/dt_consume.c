@@ -3,11 +3,13 @@
  * by EPID and print them as dtrace(1) prints them (dt_consume.c and
  * dt_printf.c of illumos are the reference for every format here).
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "dt_run.h"
 
@@ -205,13 +208,79 @@ static char *esc_string(const char *s, size_t n)
 	return out;
 }
 
+/* spec: a conversion dt_print_printf rebuilt from a checked format */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/*
+ * %I: illumos pfprint_inetaddr.  A string holding an IPv4 address (no ':')
+ * or an IPv6 one prints as the host's name when the resolver knows it
+ * (gethostbyaddr: /etc/hosts, then DNS, as nsswitch.conf says), else as
+ * itself.  illumos compares inet_pton's result with -1, so a string that
+ * is no address goes to the lookup too; it finds nothing there and the
+ * string prints as itself, which is what this does without the lookup.
+ */
+static void print_inetaddr(FILE *fp, const char *spec, const char *s)
+{
+	unsigned char addr[16];
+	char buf[1024];
+	struct hostent he, *res = NULL;
+	int err, af = strchr(s, ':') == NULL ? AF_INET : AF_INET6;
+
+	if (inet_pton(af, s, addr) == 1 &&
+	    gethostbyaddr_r(addr, af == AF_INET ? 4 : 16, af, &he, buf, sizeof(buf), &res, &err) ==
+		0 &&
+	    res != NULL && res->h_name != NULL)
+		s = res->h_name;
+	fprintf(fp, spec, s);
+}
+
+/*
+ * %P: illumos pfprint_port.  A uint16_t port in host order prints as its
+ * service's name (getservbyport, any protocol: /etc/services), else as a
+ * decimal number.
+ */
+static void print_port(FILE *fp, const char *spec, uint16_t port)
+{
+	char buf[1024], num[8];
+	struct servent se, *res = NULL;
+
+	if (getservbyport_r(htons(port), NULL, &se, buf, sizeof(buf), &res) == 0 && res != NULL &&
+	    res->s_name != NULL) {
+		fprintf(fp, spec, res->s_name);
+		return;
+	}
+	snprintf(num, sizeof(num), "%d", port);
+	fprintf(fp, spec, num);
+}
+
+/*
+ * %ls and %ws: illumos pfprint_wstr copies the array's bytes and ends them
+ * with a NUL wide character after the last element, so a string that fills
+ * its array ends there.  wchar_t is glibc's (4 bytes, UCS-4) and the
+ * conversion to bytes is printf(3)'s %ls in the C locale, as dtrace(1)
+ * never calls setlocale(3) (nor does illumos's): characters 1 to 0x7f are
+ * their byte; one above fails the conversion, which then prints nothing
+ * (illumos's vfprintf fails too, and dtrace(1) stops with "Illegal byte
+ * sequence").  The precision counts bytes.  %wc and %ws are Solaris's
+ * names for %lc and %ls, which glibc's printf(3) does not know.
+ */
+static void print_wstr(FILE *fp, const char *spec, const uint8_t *p, size_t size)
+{
+	size_t n = size / sizeof(wchar_t);
+	wchar_t *ws = calloc(n + 1, sizeof(wchar_t));
+
+	if (ws == NULL)
+		return;
+	memcpy(ws, p, n * sizeof(wchar_t));
+	fprintf(fp, spec, ws);
+	free(ws);
+}
+
 /*
  * One printf( ): the format's conversions take the records in order.  Each
  * conversion is rebuilt from its checked parts (flags, width, precision and
  * a conversion chosen here) before it reaches fprintf.
  */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data)
 {
@@ -221,7 +290,7 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		char spec[64], conv;
 		size_t sl = 0;
 		int width = 0, prec = -1;
-		bool have_w = false, have_p = false;
+		bool have_w = false, have_p = false, wide = false;
 		const dt_rec_t *rec;
 
 		if (*p != '%') {
@@ -294,9 +363,10 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 					have_w = true;
 					if (width < 0 && width != INT_MIN) /* C: a '-' flag */
 						left = true, zpad = false, width = -width;
-				} else if (*p != '\0' && strchr("hlLwjzt", *p) != NULL)
+				} else if (*p != '\0' && strchr("hlLwjzt", *p) != NULL) {
+					wide = wide || *p == 'l' || *p == 'w';
 					continue;
-				else
+				} else
 					break;
 			}
 			spec[sl++] = '%';
@@ -336,7 +406,10 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 
 			if ((c == 'd' || c == 'i') && !rec->r_signed)
 				c = 'u';
-			if (c == 'c') {
+			if (c == 'c' && wide) { /* %lc %wc: a wint_t, as %ls converts it */
+				snprintf(spec + sl, sizeof(spec) - sl, "lc");
+				fprintf(fp, spec, (wint_t)(int32_t)v);
+			} else if (c == 'c') {
 				snprintf(spec + sl, sizeof(spec) - sl, "c");
 				fprintf(fp, spec, (int)(char)v);
 			} else if (rec->r_size == 8 || conv == 'p') {
@@ -359,9 +432,32 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		case 'f':
 		case 'g':
 		case 'G':
+			if (rec->r_float && rec->r_size == sizeof(long double)) {
+				/* pfprint_fp: a long double by its size, with an L */
+				long double ld;
+
+				memcpy(&ld, data + rec->r_off, sizeof(ld));
+				snprintf(spec + sl, sizeof(spec) - sl, "L%c", conv);
+				fprintf(fp, spec, ld);
+				break;
+			}
 			snprintf(spec + sl, sizeof(spec) - sl, "%c", conv);
 			fprintf(fp, spec, rec_double(rec, data));
 			break;
+		case 'P':
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			print_port(fp, spec, (uint16_t)rec_int(rec, data));
+			break;
+		case 'I': {
+			char *s = rec->r_kind == DT_RK_INT
+				      ? NULL
+				      : strndup((const char *)data + rec->r_off, rec->r_size);
+
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			print_inetaddr(fp, spec, s != NULL ? s : "");
+			free(s);
+			break;
+		}
 		case 'Y': {
 			time_t t = (time_t)(rec_int(rec, data) / 1000000000LL);
 			struct tm tm;
@@ -402,6 +498,11 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 			}
 			/* FALLTHROUGH */
 		default: /* s */
+			if (wide) {
+				snprintf(spec + sl, sizeof(spec) - sl, "ls");
+				print_wstr(fp, spec, data + rec->r_off, rec->r_size);
+				break;
+			}
 			snprintf(spec + sl, sizeof(spec) - sl, "s");
 			if (rec->r_kind == DT_RK_INT) {
 				char buf[32];
@@ -491,8 +592,11 @@ static void print_scalar(FILE *fp, const dt_type_t *t, const uint8_t *p)
 
 			memcpy(&d, p, 8);
 			fprintf(fp, "%f", d);
-		} else {
-			fprintf(fp, "?");
+		} else { /* a long double, with %f's digits too */
+			long double ld;
+
+			memcpy(&ld, p, sizeof(ld));
+			fprintf(fp, "%Lf", ld);
 		}
 		return;
 	}

@@ -74,6 +74,11 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 
 			memcpy(&f, c, 4);
 			d = f;
+		} else if (rec->r_size == sizeof(long double)) {
+			long double ld;
+
+			memcpy(&ld, c, sizeof(ld));
+			d = (double)ld;
 		} else {
 			memcpy(&d, c, 8);
 		}

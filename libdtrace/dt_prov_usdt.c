@@ -712,10 +712,19 @@ static int arg(const dt_argreq_t *rq, int i)
 			return arg_error(rq, i, "unsupported operand", op);
 		dt_frag_emit(o, ld[0]);
 		dt_frag_emit(o, ld[1]);
-	} else if (op[0] == '%') {		 /* a register */
-		if (strncmp(op, "%xmm", 4) == 0) /* uprobes save the general registers only */
+	} else if (op[0] == '%') { /* a register */
+		/*
+		 * An SSE register (gcc may put a double, or any value, there):
+		 * a uprobe's program gets the trap's pt_regs, the general
+		 * registers only; the SSE ones stay live in the CPU (the
+		 * task's saved FPU state is stale until a context switch), and
+		 * no BPF helper reads them.  A kernel limit, not ours.
+		 */
+		if (strncmp(op, "%xmm", 4) == 0)
 			return arg_error(rq, i,
-					 "floating-point register not saved by uprobes:", op);
+					 "is in an SSE register, which BPF cannot read at a uprobe "
+					 "(the kernel saves the general registers only):",
+					 op);
 		if ((off = ks_reg_offset(op, &width)) < 0)
 			return arg_error(rq, i, "unknown register", op);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));

@@ -85,7 +85,8 @@ uint32_t dt_cg_scratch_limit(const dt_cg_t *cg)
 	return s < 8 ? 8 : s > 8192 ? 8192 : (uint32_t)((s + 7) & ~7ull);
 }
 
-static uint32_t scratch_use(dt_cg_t *cg)
+/* The scratch size, fixed for the handle: the program has the alloca region. */
+uint32_t dt_cg_scratch_use(dt_cg_t *cg)
 {
 	if (cg->cg_ps->ps_scratchsize == 0)
 		cg->cg_ps->ps_scratchsize = dt_cg_scratch_limit(cg);
@@ -115,7 +116,7 @@ void dt_cg_alloca_base(dt_cg_t *cg, int reg)
  */
 void dt_cg_allocate(dt_cg_t *cg)
 {
-	uint32_t lim = scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
+	uint32_t lim = dt_cg_scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
 	int ok = label(cg), bad = label(cg);
 
 	emit(cg, KS_MOV64_REG(R9, R0));
@@ -141,7 +142,7 @@ void dt_cg_allocate(dt_cg_t *cg)
  */
 void dt_cg_scratch_dest(dt_cg_t *cg)
 {
-	uint32_t lim = scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED),
+	uint32_t lim = dt_cg_scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED),
 		 d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
 	int ok = label(cg), bad = label(cg);
 
@@ -2321,7 +2322,7 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	if (allocates(c)) { /* scratch memory lives for the clause */
 		uint32_t u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
 
-		(void)scratch_use(cg);
+		(void)dt_cg_scratch_use(cg);
 		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(u), 0), u);
 	}
 	if (c->dn_cond != NULL) {
@@ -2716,7 +2717,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_CLEAR] = { dt_cg_a_agg, DT_A_CLEAR },
 	[DT_B_COMMIT] = { dt_cg_a_commit, DT_A_COMMIT },
 	[DT_B_COPYOUT] = { dt_cg_a_copyout, 0 },
-	[DT_B_COPYOUTSTR] = { dt_cg_a_copyout, 0 },
+	[DT_B_COPYOUTSTR] = { dt_cg_a_copyout, 1 },
 	[DT_B_DENORMALIZE] = { dt_cg_a_agg, DT_A_DENORMALIZE },
 	[DT_B_DISCARD] = { dt_cg_a_commit, DT_A_DISCARD },
 	[DT_B_EXIT] = { dt_cg_a_exit, 0 },

@@ -388,6 +388,7 @@ typedef struct dt_stmt {
 	bool st_data;	     /* records data (else only its EPID) */
 	bool st_agg;	     /* aggregates */
 	bool st_destructive; /* raise, stop, system...: needs -w */
+	bool st_writes_user; /* copyout, copyoutstr: needs bpf_probe_write_user */
 	bool st_spec;	     /* speculate(): the record goes to a speculation (tag 0: nowhere) */
 	dt_rec_t *st_recs;
 	int st_nrecs;

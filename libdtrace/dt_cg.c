@@ -1556,6 +1556,46 @@ static void memory_update(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t
 	cg->cg_sp = sp0;
 }
 
+/*
+ * p->bf op= e, p->bf++, --p->bf on a bit-field in memory: its unit's
+ * address checked once (scratch memory, as for =), the unit read, the
+ * field taken out (sign-extended for a signed type), the new value
+ * computed in the field's type and put back in the unit's other bits, cut
+ * to the width, as a bit-field variable's.  r0 = the field's new value as
+ * it reads now (wrapped), or the old one after x++ and x--.
+ */
+static void bitfield_update(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op,
+			    dt_node_t *rhs, bool post)
+{
+	int sp0 = cg->cg_sp;
+	int16_t s_rhs = 0, s_ptr, s_old;
+	lval_t lv;
+	size_t usz;
+
+	if (rhs != NULL) {
+		dt_cg_expr(cg, rhs);
+		push(cg, n);
+		s_rhs = dt_cg_slot_at(cg->cg_sp);
+	}
+	lv = mem_bitfield_unit(cg, target);
+	usz = tsize(lv.lv_type);
+	emit(cg, KS_MOV64_IMM(R9, (int32_t)usz));
+	dt_cg_scratch_dest(cg);
+	emit(cg, KS_MOV64_REG(R0, R1));
+	push(cg, n); /* the checked pointer */
+	s_ptr = dt_cg_slot_at(cg->cg_sp);
+	push(cg, n); /* a slot for the old value */
+	s_old = dt_cg_slot_at(cg->cg_sp);
+	emit(cg, KS_LDX_MEM(bpf_size(usz), R0, R0, 0));
+	lv_extend(cg, &lv, usz);
+	new_value(cg, op, lv.lv_type, rhs, s_rhs, s_old);
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_ptr));
+	bf_insert(cg, &lv, R3, 0, usz);
+	if (post)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
+	cg->cg_sp = sp0;
+}
+
 static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
 			 bool post)
 {
@@ -1565,8 +1605,10 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 
 	if (!dt_type_is_scalar(t) || dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		cg_error(cg, n, "only integers and pointers can be stored through a pointer yet");
-	if (op != T_ASSIGN && (target->dn_flags & DT_NF_BITFIELD))
-		cg_error(cg, n, "only = can store a bit-field through a pointer yet");
+	if (op != T_ASSIGN && (target->dn_flags & DT_NF_BITFIELD)) {
+		bitfield_update(cg, n, target, op, rhs, post);
+		return;
+	}
 	if (op != T_ASSIGN) {
 		memory_update(cg, n, target, op, rhs, post);
 		return;

@@ -164,25 +164,24 @@ void dt_cg_scratch_dest(dt_cg_t *cg)
 	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R2));
 }
 
+#define KERNEL_HALF 0xffff800000000000ull /* x86-64: the kernel's addresses start here */
+
 /*
  * Call helper (a probe_read_user one) on the source address in r3, or its
- * probe_read_kernel twin when r3 points into the alloca region: memory
- * alloca() or copyin() gave, which D reads as illumos reads its scratch
- * memory.  Comparing a number with a map value pointer needs a
- * privileged program, as tracing does.  r4 clobbered.
+ * probe_read_kernel twin when r3 is in the kernel's half of the address
+ * space: memory alloca() or copyin() gave, which D reads as illumos reads
+ * its scratch memory, a variable's storage (&v.m), or what a variable
+ * holding a kernel address points to (as illumos reads the kernel's
+ * memory with the kernel privilege).  r4 clobbered.
  */
 void dt_cg_read_any(dt_cg_t *cg, int helper)
 {
-	uint32_t d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
 	int user = label(cg), done = label(cg);
 	int kernel = helper == BPF_FUNC_probe_read_user_str ? BPF_FUNC_probe_read_kernel_str
 							    : BPF_FUNC_probe_read_kernel;
 
-	emit(cg, KS_MOV64_REG(R4, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R4, IMM(d)), d);
+	emit_imm64(cg, R4, KERNEL_HALF);
 	emit_to(cg, KS_JMP_REG(BPF_JLT, R3, R4, 0), user);
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, (int32_t)dt_cg_scratch_limit(cg)));
-	emit_to(cg, KS_JMP_REG(BPF_JGE, R3, R4, 0), user);
 	emit(cg, KS_CALL(kernel));
 	jump(cg, done);
 	place(cg, user);
@@ -1899,6 +1898,56 @@ static lval_t mem_bitfield_unit(dt_cg_t *cg, dt_node_t *n)
 	return lv;
 }
 
+/*
+ * r0 = &v.m, &this->s.a[i], &self->r.m, &tab[k].m: the address of the
+ * member or element in the variable's storage (a map value), as a number
+ * (stored and read back, as alloca() gives its memory), as illumos gives
+ * the address of a by-reference variable's storage.  An index outside its
+ * array faults, as it does to read the element.  An absent dynamic
+ * variable has no storage: its address is 0 and the member's is its
+ * offset (illumos: a NULL base), which faults when read.  Reading through
+ * it reads the variable's bytes (dt_cg_read_any: an address in the
+ * kernel's half of the address space); storing through it is a bad
+ * address fault, as any store outside scratch memory.
+ */
+static void var_address(dt_cg_t *cg, dt_node_t *n)
+{
+	lval_t lv = dt_cg_lvalue_of(cg, n);
+	uint32_t w = SA(DT_SR_ALLOCA, DT_ALLOCA_WORD);
+	int base, done = label(cg), absent = label(cg);
+
+	if (!lv.lv_member)
+		cg_error(cg, n,
+			 "operator & is supported on a variable's members and elements only");
+	(void)dt_cg_scratch_use(cg); /* the word */
+	if (lv.lv_nidx > 0)
+		dt_cg_elem_offset(cg, &lv);
+	else
+		emit(cg, KS_MOV64_IMM(R0, (int32_t)lv.lv_moff));
+	if (!lv_dynamic(&lv)) {
+		uint32_t off = dt_cg_var_place(cg, lv.lv_var, &base);
+
+		dt_cg_elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R0, R1));
+	} else {
+		push(cg, n);
+		dt_cg_dyn_key(cg, lv.lv_var, lv.lv_keys);
+		emit_map(cg, R1, dt_cg_dvar_map(lv.lv_var));
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		pop(cg, R1);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), absent);
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+		jump(cg, done);
+		place(cg, absent);
+		emit(cg, KS_MOV64_REG(R0, R1)); /* the offset from NULL */
+		place(cg, done);
+	}
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(w)), w);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(w)), w);
+}
+
 /* r0 = a bit-field of memory: its unit read, then its bits taken out as from a variable. */
 static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
 {
@@ -2180,14 +2229,14 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			/*
 			 * &p->m, &*p, &p[i], &(*p).m: the address the operand's memory
 			 * is at (illumos' dt_cg_node DT_TOK_ADDROF: its lvalue's
-			 * address).  A variable's members have none a program could
-			 * read through (the checker refuses & of a variable itself,
-			 * D_ADDROF_VAR).
+			 * address); &v.m, &this->s.a[i]: the variable's storage
+			 * (var_address).  The checker refuses & of a variable itself
+			 * (D_ADDROF_VAR).
 			 */
-			if (!dt_cg_is_memory(n->dn_left))
-				cg_error(cg, n,
-					 "operator & is supported on memory only yet (p->m, *p, "
-					 "p[i]), not on a variable's member or element");
+			if (!dt_cg_is_memory(n->dn_left)) {
+				var_address(cg, n->dn_left);
+				return;
+			}
 			dt_cg_mem_address(cg, n->dn_left);
 			return;
 		default: cg_error(cg, n, "operator %s is not supported yet", dt_tok_name(n->dn_op));

@@ -266,7 +266,8 @@ const ks_features_t *ks_features(void);
 
 /*
  * Does the kernel give tracing programs bpf_probe_write_user (copyout)?
- * A kernel in lockdown (integrity or confidentiality) does not.  Probed
+ * A kernel in lockdown (integrity or confidentiality) does not, nor
+ * does any to a process without CAP_SYS_ADMIN.  Probed
  * on the first call only, since the probe itself makes the kernel log
  * its warning about the helper; then cached: thread-safe.
  */

@@ -477,3 +477,38 @@ const ks_features_t *ks_features(void)
 	pthread_once(&features_once, probe_features);
 	return &features;
 }
+
+static bool write_user;
+static pthread_once_t write_user_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A kernel in lockdown (security_locked_down(LOCKDOWN_BPF_WRITE_USER))
+ * gives no prototype for the helper, and the verifier refuses a program
+ * that calls it ("program of this type cannot use helper", "unknown
+ * func" before 6.x, words libbpf's helper probe does not all know): so
+ * load a real call, write_user(0, a zeroed stack byte, 1), and see.
+ */
+static void probe_write_user(void)
+{
+	const struct bpf_insn insns[] = {
+		KS_ST_MEM(BPF_DW, BPF_REG_10, -8, 0), KS_MOV64_IMM(BPF_REG_1, 0),
+		KS_MOV64_REG(BPF_REG_2, BPF_REG_10),  KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+		KS_MOV64_IMM(BPF_REG_3, 1),	      KS_CALL(BPF_FUNC_probe_write_user),
+		KS_MOV64_IMM(BPF_REG_0, 0),	      KS_EXIT(),
+	};
+	ks_code_t c = { 0 };
+	int fd;
+
+	ks_emit(&c, insns, sizeof(insns) / sizeof(insns[0]));
+	fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "ks_probe", &c, NULL, 0);
+	ks_code_free(&c);
+	write_user = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+bool ks_write_user_ok(void)
+{
+	pthread_once(&write_user_once, probe_write_user);
+	return write_user;
+}

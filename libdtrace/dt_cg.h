@@ -319,6 +319,7 @@ void dt_cg_fault(dt_cg_t *cg, int kind, int addrreg);
 void dt_cg_str_operand(dt_cg_t *cg, dt_node_t *n);
 bool dt_cg_is_float(const dt_type_t *t);
 uint32_t dt_cg_scratch_limit(const dt_cg_t *cg);
+uint32_t dt_cg_scratch_use(dt_cg_t *cg);
 void dt_cg_alloca_base(dt_cg_t *cg, int reg);
 void dt_cg_str_or_null(dt_cg_t *cg, dt_node_t *n);
 void dt_cg_allocate(dt_cg_t *cg);

@@ -1154,8 +1154,12 @@ static void record_action(dt_pcb_t *pcb, dt_cctx_t *cx, const dt_builtin_t *b, c
 			dt_cerror(pcb, loc, "D_COMM_DREC",
 				  "commit( ) may not follow data-recording action(s)");
 		cx->cc_commit = true;
-	} else if (b->db_flags & DB_F_DISCARD) {
-		/* neither data nor a commit */
+	} else if ((b->db_flags & DB_F_DISCARD) || b->db_id == DT_B_COPYOUT ||
+		   b->db_id == DT_B_COPYOUTSTR) {
+		/*
+		 * neither data nor a commit; copyout( ) and copyoutstr( ) are
+		 * illumos subroutines, void expressions its rules skip
+		 */
 	} else if (b->db_flags & DB_F_DESTRUCTIVE) {
 		if (cx->cc_spec)
 			dt_cerror(pcb, loc, "D_ACT_SPEC",

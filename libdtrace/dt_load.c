@@ -667,6 +667,21 @@ int dt_load_link_all(dtrace_hdl_t *dtp)
 static const char verify_argspec[] = "-4@%edi 8@%rsi 4@$42 -8@-24(%rbp) 2@%ax 1@%cl "
 				     "-8@16(%rsp,%rdx,8) 8@%r9 -4@(%rax) 8@-4096(%site)";
 
+/*
+ * copyout() and copyoutstr() write with bpf_probe_write_user, which a
+ * kernel in lockdown refuses: say so before loading anything (EDT_WRITEUSER),
+ * not with the verifier's "cannot use helper".
+ */
+static bool write_user_refused(dtrace_hdl_t *dtp, const dt_run_t *r)
+{
+	for (int i = 0; i < r->r_en.en_nstmts; i++)
+		if (r->r_en.en_stmts[i]->st_writes_user && !ks_write_user_ok()) {
+			dt_set_errno(dtp, EDT_WRITEUSER);
+			return true;
+		}
+	return false;
+}
+
 /* Load one clause alone on probe p (a stand-in): 0, or -1 naming the clause. */
 static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, const char *argspec,
 		     const char *kind)
@@ -719,7 +734,7 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
-	if (prepare(dtp, r) != 0 || create_maps(dtp, r) != 0)
+	if (write_user_refused(dtp, r) || prepare(dtp, r) != 0 || create_maps(dtp, r) != 0)
 		return -1;
 	/* the programs of the probes the clauses matched, as dtrace_go loads them */
 	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
@@ -803,6 +818,8 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 		for (int i = 0; i < r->r_en.en_nstmts; i++)
 			if (r->r_en.en_stmts[i]->st_destructive)
 				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
+	if (write_user_refused(dtp, r))
+		return -1;
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)

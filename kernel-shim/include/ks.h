@@ -279,4 +279,13 @@ typedef struct ks_features {
 /* Probed once, then cached: thread-safe. */
 const ks_features_t *ks_features(void);
 
+/*
+ * Does the kernel give tracing programs bpf_probe_write_user (copyout)?
+ * A kernel in lockdown (integrity or confidentiality) does not, nor
+ * does any to a process without CAP_SYS_ADMIN.  Probed
+ * on the first call only, since the probe itself makes the kernel log
+ * its warning about the helper; then cached: thread-safe.
+ */
+bool ks_write_user_ok(void);
+
 #endif /* KS_H */

@@ -61,6 +61,7 @@ enum {
 	EDT_PROC,		/* cannot create or grab the target process */
 	EDT_DESTRUCTIVE,	/* destructive actions without -w (destructive option) */
 	EDT_ACTIVE,		/* an option setopt() cannot change while tracing */
+	EDT_WRITEUSER,		/* copyout()/copyoutstr(): no bpf_probe_write_user (lockdown) */
 	EDT_MAX
 };
 

@@ -155,7 +155,7 @@ static int check_relocs(const unsigned char *img, const Elf64_Ehdr *eh, const El
 {
 	const Elf64_Shdr *r = &sh[i];
 	size_t ent = r->sh_type == SHT_RELA ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel);
-	uint64_t nsyms = 0;
+	uint64_t nsyms = 0, tsize = 0;
 
 	if (r->sh_entsize != ent || r->sh_size % ent != 0)
 		return scn_err(err, errlen, i, name,
@@ -174,6 +174,22 @@ static int check_relocs(const unsigned char *img, const Elf64_Ehdr *eh, const El
 	if (eh->e_type == ET_REL && (r->sh_info == 0 || r->sh_info >= shnum))
 		return scn_err(err, errlen, i, name, "target section index %u is out of range",
 			       (unsigned)r->sh_info);
+	if (eh->e_type == ET_REL) {
+		const Elf64_Shdr *t = &sh[r->sh_info];
+		Elf64_Chdr ch;
+
+		tsize = t->sh_size;
+		/* relocations apply to a compressed section's data (-gz) uncompressed */
+		if ((t->sh_flags & SHF_COMPRESSED) && t->sh_type != SHT_NOBITS) {
+			if (t->sh_size < sizeof(ch))
+				return scn_err(err, errlen, i, name,
+					       "target section %u is compressed but too short for "
+					       "its header",
+					       (unsigned)r->sh_info);
+			memcpy(&ch, img + t->sh_offset, sizeof(ch));
+			tsize = ch.ch_size;
+		}
+	}
 	for (uint64_t k = 0; k < r->sh_size / ent; k++) {
 		Elf64_Rela rel;
 
@@ -184,12 +200,11 @@ static int check_relocs(const unsigned char *img, const Elf64_Ehdr *eh, const El
 				       ", the table has %" PRIu64,
 				       k, (uint64_t)ELF64_R_SYM(rel.r_info), nsyms);
 		if (eh->e_type == ET_REL && sh[r->sh_info].sh_type != SHT_NOBITS &&
-		    !within(rel.r_offset, 1, sh[r->sh_info].sh_size))
+		    !within(rel.r_offset, 1, tsize))
 			return scn_err(err, errlen, i, name,
 				       "relocation %" PRIu64 " at offset %" PRIu64
 				       " is past the end of section %u (%" PRIu64 " bytes)",
-				       k, (uint64_t)rel.r_offset, (unsigned)r->sh_info,
-				       (uint64_t)sh[r->sh_info].sh_size);
+				       k, (uint64_t)rel.r_offset, (unsigned)r->sh_info, tsize);
 	}
 	return 0;
 }

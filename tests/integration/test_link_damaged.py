@@ -101,7 +101,7 @@ def damages(img):
         tag = "section %d (%s)" % (i, s[10])
         nobits = s[1] == 8
         for v in [size + 1] + HUGE:
-            yield "%s sh_offset=%#x" % (tag, v), put(img, base + 24, "<Q", v), not nobits or False
+            yield "%s sh_offset=%#x" % (tag, v), put(img, base + 24, "<Q", v), not nobits
         for v in [size - s[4] + 1 if s[4] < size else size + 1] + HUGE:
             yield "%s sh_size=%#x" % (tag, v), put(img, base + 32, "<Q", v), not nobits
         for v in [stroff_sz, 0xFFFFFFFF]:

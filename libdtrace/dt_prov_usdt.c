@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "dt_provider.h"
@@ -463,6 +464,34 @@ static bool known(const dt_ptab_t *w, size_t from, const char *prov, const char 
 }
 
 /*
+ * A descriptor of process pid open on the inode (dev, ino): where a user
+ * without CAP_SYS_ADMIN (which /proc/PID/map_files wants) finds a memfd
+ * the process still holds, as bpftrace does.  0, or -1 if none.
+ */
+static int fd_path(pid_t pid, dev_t dev, ino_t ino, char *rpath, size_t len)
+{
+	char dir[64];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int rc = -1;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while (rc != 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(rpath, len, "%s/%s", dir, de->d_name);
+		if (stat(rpath, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == dev &&
+		    st.st_ino == ino)
+			rc = 0;
+	}
+	closedir(d);
+	return rc;
+}
+
+/*
  * The name by which dtrace reads, and the kernel attaches to, the file of a
  * mapping: through the process's root, so that containers' files resolve.
  * A file that has no name any more is read through the mapping itself,
@@ -470,12 +499,13 @@ static bool known(const dt_ptab_t *w, size_t from, const char *prov, const char 
  * (libstapsdt loads its provider image from one: "/memfd:NAME (deleted)")
  * or a file unlinked after it was mapped ("PATH (deleted)").  The uprobe
  * is then registered on that inode, as bpftrace does through the
- * /proc/PID/fd/N of the memfd.  *file loses the " (deleted)" and a
- * memfd's "memfd:" (a module name cannot hold a colon): the module is the
- * name the file had, or the one memfd_create() was given.
+ * /proc/PID/fd/N of the memfd (the name used here too when map_files is
+ * closed to us: listing needs no privileges).  *file loses the
+ * " (deleted)" and a memfd's "memfd:" (a module name cannot hold a colon):
+ * the module is the name the file had, or the one memfd_create() was given.
  */
-static void mapping_path(pid_t pid, unsigned long start, unsigned long end, char *file, char *rpath,
-			 size_t len)
+static void mapping_path(pid_t pid, unsigned long start, unsigned long end, dev_t dev, ino_t ino,
+			 char *file, char *rpath, size_t len)
 {
 	static const char deleted[] = " (deleted)";
 	size_t n = strlen(file), d = sizeof(deleted) - 1;
@@ -485,6 +515,8 @@ static void mapping_path(pid_t pid, unsigned long start, unsigned long end, char
 		if (strncmp(file, "/memfd:", 7) == 0 && file[7] != '\0')
 			memmove(file + 1, file + 7, strlen(file + 7) + 1);
 		snprintf(rpath, len, "/proc/%d/map_files/%lx-%lx", (int)pid, start, end);
+		if (access(rpath, R_OK) != 0 && fd_path(pid, dev, ino, rpath, len) != 0)
+			snprintf(rpath, len, "/proc/%d/map_files/%lx-%lx", (int)pid, start, end);
 	} else {
 		snprintf(rpath, len, "/proc/%d/root%s", (int)pid, file);
 	}
@@ -500,7 +532,8 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 	size_t *seen = NULL; /* indexes: fc_files moves when it grows */
 	size_t nseen = 0;
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = pid };
-	unsigned long start, end;
+	unsigned long start, end, ino;
+	unsigned major, minor;
 	FILE *maps;
 	int rc = 0;
 
@@ -514,15 +547,16 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 		bool dup = false;
 		int off = 0;
 
-		if (sscanf(line, "%lx-%lx %7s %*x %*x:%*x %*u %n", &start, &end, perms, &off) !=
-			3 ||
+		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu %n", &start, &end, perms, &major,
+			   &minor, &ino, &off) != 6 ||
 		    off == 0 || perms[2] != 'x')
 			continue;
 		file = line + off;
 		file[strcspn(file, "\n")] = '\0';
 		if (file[0] != '/')
 			continue;
-		mapping_path(pid, start, end, file, rpath, sizeof(rpath));
+		mapping_path(pid, start, end, makedev(major, minor), (ino_t)ino, file, rpath,
+			     sizeof(rpath));
 		if ((uf = file_probes(fc, rpath, file, nomem)) == NULL) {
 			if (*nomem)
 				rc = -1;

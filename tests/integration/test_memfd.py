@@ -94,6 +94,34 @@ class Memfd(unittest.TestCase):
     def test_list_deleted_file(self):
         self.check_list("deleted", None)
 
+    def test_list_memfd_unprivileged(self):
+        """Without CAP_SYS_ADMIN, /proc/PID/map_files is closed: the memfd is
+        found through the descriptor the process holds (as bpftrace does)."""
+        if shutil.which("setpriv") is None:
+            self.skipTest("no setpriv")
+        os.chmod(self.tmp, 0o755)
+        dtrace = os.path.join(self.tmp, "dtrace")
+        shutil.copy(DTRACE, dtrace)
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        got = {}
+        for mode in ("memfd", "closed"):
+            app = subprocess.Popen(nobody + [self.app, mode, self.lib, "0"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            self.addCleanup(self.stop, app)
+            self.assertEqual(app.stdout.readline(), "ready\n")
+            r = subprocess.run(nobody + [dtrace, "-l", "-p", str(app.pid)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            got[mode] = (app.pid, [l.split()[1:] for l in r.stdout.splitlines()
+                                   if "stapapp" in l])
+            app.stdin.write("done\n")
+            app.stdin.flush()
+            self.assertEqual(app.wait(10), 0)
+        pid, rows = got["memfd"]  # setpriv execs: the app keeps its PID
+        self.assertEqual(rows, [["stapapp%d" % pid, "stapapp", "stapapp_fire", "firstProbe"]])
+        # closed: nothing names the inode for this user (bpftrace sees nothing either)
+        self.assertEqual(got["closed"][1], [])
+
     def check_trace(self, mode):
         app = self.start(mode, N)
         # the last firing ends the trace: dtrace detaches and the app sees

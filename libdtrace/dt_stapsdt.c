@@ -171,16 +171,22 @@ static int check_relocs(const unsigned char *img, const Elf64_Ehdr *eh, const El
 			    (unsigned)r->sh_link);
 		nsyms = sh[r->sh_link].sh_size / sizeof(Elf64_Sym);
 	}
-	if (eh->e_type == ET_REL && (r->sh_info == 0 || r->sh_info >= shnum))
-		return scn_err(err, errlen, i, name, "target section index %u is out of range",
+	if (eh->e_type == ET_REL &&
+	    (r->sh_info == 0 || r->sh_info >= shnum || sh[r->sh_info].sh_type == SHT_NULL))
+		return scn_err(err, errlen, i, name,
+			       "target section index %u is out of range or an unused section",
 			       (unsigned)r->sh_info);
 	if (eh->e_type == ET_REL) {
 		const Elf64_Shdr *t = &sh[r->sh_info];
 		Elf64_Chdr ch;
 
 		tsize = t->sh_size;
-		/* relocations apply to a compressed section's data (-gz) uncompressed */
-		if ((t->sh_flags & SHF_COMPRESSED) && t->sh_type != SHT_NOBITS) {
+		/*
+		 * Relocations apply to a compressed section's data (-gz)
+		 * uncompressed.  Only sections with data were placed in the file.
+		 */
+		if ((t->sh_flags & SHF_COMPRESSED) && t->sh_type != SHT_NOBITS &&
+		    t->sh_type != SHT_NULL) {
 			if (t->sh_size < sizeof(ch))
 				return scn_err(err, errlen, i, name,
 					       "target section %u is compressed but too short for "
@@ -454,11 +460,15 @@ int dt_stapsdt_iter(Elf *elf, dt_stapsdt_f *cb, void *arg, char *err, size_t err
 			snprintf(err, errlen, "bad section header: %s", elf_errmsg(-1));
 			return -1;
 		}
-		if (sh.sh_type != SHT_NOTE)
-			continue;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (name == NULL || strcmp(name, ".note.stapsdt") != 0)
 			continue;
+		/* the probes' section turned into something else would hide them */
+		if (sh.sh_type != SHT_NOTE) {
+			snprintf(err, errlen, ".note.stapsdt is not a note section (type %u)",
+				 (unsigned)sh.sh_type);
+			return -1;
+		}
 		if ((data = elf_getdata(scn, NULL)) == NULL ||
 		    (data->d_buf == NULL && data->d_size != 0)) {
 			snprintf(err, errlen, "cannot read .note.stapsdt: %s", elf_errmsg(-1));

@@ -107,6 +107,9 @@ def damages(img):
         for v in [stroff_sz, 0xFFFFFFFF]:
             yield "%s sh_name=%#x" % (tag, v), put(img, base + 0, "<I", v), True
         yield "%s sh_addralign=3" % tag, put(img, base + 48, "<Q", 3), True
+        # no data, yet compressed, far away (fuzz_elf found a crash so)
+        b = put(put(put(img, base + 4, "<I", 0), base + 8, "<Q", 0x800), base + 24, "<Q", HUGE[0])
+        yield "%s SHT_NULL, SHF_COMPRESSED, offset huge" % tag, b, False
         if s[1] in (SHT_SYMTAB, SHT_RELA, SHT_GROUP):
             for v in [len(shs), 0xFFFFFFFF, 0]:
                 yield "%s sh_link=%#x" % (tag, v), put(img, base + 40, "<I", v), True

@@ -85,7 +85,8 @@ uint32_t dt_cg_scratch_limit(const dt_cg_t *cg)
 	return s < 8 ? 8 : s > 8192 ? 8192 : (uint32_t)((s + 7) & ~7ull);
 }
 
-static uint32_t scratch_use(dt_cg_t *cg)
+/* The scratch size, fixed for the handle: the program has the alloca region. */
+uint32_t dt_cg_scratch_use(dt_cg_t *cg)
 {
 	if (cg->cg_ps->ps_scratchsize == 0)
 		cg->cg_ps->ps_scratchsize = dt_cg_scratch_limit(cg);
@@ -115,7 +116,7 @@ void dt_cg_alloca_base(dt_cg_t *cg, int reg)
  */
 void dt_cg_allocate(dt_cg_t *cg)
 {
-	uint32_t lim = scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
+	uint32_t lim = dt_cg_scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
 	int ok = label(cg), bad = label(cg);
 
 	emit(cg, KS_MOV64_REG(R9, R0));
@@ -141,7 +142,7 @@ void dt_cg_allocate(dt_cg_t *cg)
  */
 void dt_cg_scratch_dest(dt_cg_t *cg)
 {
-	uint32_t lim = scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED),
+	uint32_t lim = dt_cg_scratch_use(cg), u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED),
 		 d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
 	int ok = label(cg), bad = label(cg);
 
@@ -163,25 +164,24 @@ void dt_cg_scratch_dest(dt_cg_t *cg)
 	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R2));
 }
 
+#define KERNEL_HALF 0xffff800000000000ull /* x86-64: the kernel's addresses start here */
+
 /*
  * Call helper (a probe_read_user one) on the source address in r3, or its
- * probe_read_kernel twin when r3 points into the alloca region: memory
- * alloca() or copyin() gave, which D reads as illumos reads its scratch
- * memory.  Comparing a number with a map value pointer needs a
- * privileged program, as tracing does.  r4 clobbered.
+ * probe_read_kernel twin when r3 is in the kernel's half of the address
+ * space: memory alloca() or copyin() gave, which D reads as illumos reads
+ * its scratch memory, a variable's storage (&v.m), or what a variable
+ * holding a kernel address points to (as illumos reads the kernel's
+ * memory with the kernel privilege).  r4 clobbered.
  */
 void dt_cg_read_any(dt_cg_t *cg, int helper)
 {
-	uint32_t d = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA);
 	int user = label(cg), done = label(cg);
 	int kernel = helper == BPF_FUNC_probe_read_user_str ? BPF_FUNC_probe_read_kernel_str
 							    : BPF_FUNC_probe_read_kernel;
 
-	emit(cg, KS_MOV64_REG(R4, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R4, IMM(d)), d);
+	emit_imm64(cg, R4, KERNEL_HALF);
 	emit_to(cg, KS_JMP_REG(BPF_JLT, R3, R4, 0), user);
-	emit(cg, KS_ALU64_IMM(BPF_ADD, R4, (int32_t)dt_cg_scratch_limit(cg)));
-	emit_to(cg, KS_JMP_REG(BPF_JGE, R3, R4, 0), user);
 	emit(cg, KS_CALL(kernel));
 	jump(cg, done);
 	place(cg, user);
@@ -276,7 +276,20 @@ bool dt_cg_is_blob(const dt_type_t *t)
 {
 	const dt_type_t *r = dt_type_resolve(t);
 
-	return r != NULL && (dt_type_is_sou(r) || r->dtt_kind == DT_TK_ARRAY);
+	return r != NULL &&
+	       (dt_type_is_sou(r) || r->dtt_kind == DT_TK_ARRAY || dt_cg_is_ldouble(r));
+}
+
+/*
+ * A long double (16 bytes): wider than a register, it is a value by
+ * reference as a struct is (illumos dt_node_type_assign gives a float of
+ * more than 8 bytes DT_NF_REF): its bytes are copied, recorded and kept.
+ */
+bool dt_cg_is_ldouble(const dt_type_t *t)
+{
+	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
+
+	return r != NULL && r->dtt_kind == DT_TK_FLOAT && r->dtt_size > 8;
 }
 
 static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *name,
@@ -314,7 +327,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		return v;
 	}
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
-	    !dt_cg_is_float(t))
+	    !dt_cg_is_float(t) && !dt_cg_is_ldouble(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
 	if (t != NULL && dt_cg_is_blob(t) && (tsize(t) == 0 || tsize(t) > 4096))
 		cg_limit(cg, n, "a struct, union or array variable must have 1 to 4096 bytes");
@@ -1541,6 +1554,46 @@ static void memory_update(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t
 	cg->cg_sp = sp0;
 }
 
+/*
+ * p->bf op= e, p->bf++, --p->bf on a bit-field in memory: its unit's
+ * address checked once (scratch memory, as for =), the unit read, the
+ * field taken out (sign-extended for a signed type), the new value
+ * computed in the field's type and put back in the unit's other bits, cut
+ * to the width, as a bit-field variable's.  r0 = the field's new value as
+ * it reads now (wrapped), or the old one after x++ and x--.
+ */
+static void bitfield_update(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op,
+			    dt_node_t *rhs, bool post)
+{
+	int sp0 = cg->cg_sp;
+	int16_t s_rhs = 0, s_ptr, s_old;
+	lval_t lv;
+	size_t usz;
+
+	if (rhs != NULL) {
+		dt_cg_expr(cg, rhs);
+		push(cg, n);
+		s_rhs = dt_cg_slot_at(cg->cg_sp);
+	}
+	lv = mem_bitfield_unit(cg, target);
+	usz = tsize(lv.lv_type);
+	emit(cg, KS_MOV64_IMM(R9, (int32_t)usz));
+	dt_cg_scratch_dest(cg);
+	emit(cg, KS_MOV64_REG(R0, R1));
+	push(cg, n); /* the checked pointer */
+	s_ptr = dt_cg_slot_at(cg->cg_sp);
+	push(cg, n); /* a slot for the old value */
+	s_old = dt_cg_slot_at(cg->cg_sp);
+	emit(cg, KS_LDX_MEM(bpf_size(usz), R0, R0, 0));
+	lv_extend(cg, &lv, usz);
+	new_value(cg, op, lv.lv_type, rhs, s_rhs, s_old);
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_ptr));
+	bf_insert(cg, &lv, R3, 0, usz);
+	if (post)
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_old));
+	cg->cg_sp = sp0;
+}
+
 static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
 			 bool post)
 {
@@ -1550,8 +1603,10 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 
 	if (!dt_type_is_scalar(t) || dt_type_resolve(t)->dtt_kind == DT_TK_ARRAY)
 		cg_error(cg, n, "only integers and pointers can be stored through a pointer yet");
-	if (op != T_ASSIGN && (target->dn_flags & DT_NF_BITFIELD))
-		cg_error(cg, n, "only = can store a bit-field through a pointer yet");
+	if (op != T_ASSIGN && (target->dn_flags & DT_NF_BITFIELD)) {
+		bitfield_update(cg, n, target, op, rhs, post);
+		return;
+	}
 	if (op != T_ASSIGN) {
 		memory_update(cg, n, target, op, rhs, post);
 		return;
@@ -1842,6 +1897,56 @@ static lval_t mem_bitfield_unit(dt_cg_t *cg, dt_node_t *n)
 	return lv;
 }
 
+/*
+ * r0 = &v.m, &this->s.a[i], &self->r.m, &tab[k].m: the address of the
+ * member or element in the variable's storage (a map value), as a number
+ * (stored and read back, as alloca() gives its memory), as illumos gives
+ * the address of a by-reference variable's storage.  An index outside its
+ * array faults, as it does to read the element.  An absent dynamic
+ * variable has no storage: its address is 0 and the member's is its
+ * offset (illumos: a NULL base), which faults when read.  Reading through
+ * it reads the variable's bytes (dt_cg_read_any: an address in the
+ * kernel's half of the address space); storing through it is a bad
+ * address fault, as any store outside scratch memory.
+ */
+static void var_address(dt_cg_t *cg, dt_node_t *n)
+{
+	lval_t lv = dt_cg_lvalue_of(cg, n);
+	uint32_t w = SA(DT_SR_ALLOCA, DT_ALLOCA_WORD);
+	int base, done = label(cg), absent = label(cg);
+
+	if (!lv.lv_member)
+		cg_error(cg, n,
+			 "operator & is supported on a variable's members and elements only");
+	(void)dt_cg_scratch_use(cg); /* the word */
+	if (lv.lv_nidx > 0)
+		dt_cg_elem_offset(cg, &lv);
+	else
+		emit(cg, KS_MOV64_IMM(R0, (int32_t)lv.lv_moff));
+	if (!lv_dynamic(&lv)) {
+		uint32_t off = dt_cg_var_place(cg, lv.lv_var, &base);
+
+		dt_cg_elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R0, R1));
+	} else {
+		push(cg, n);
+		dt_cg_dyn_key(cg, lv.lv_var, lv.lv_keys);
+		emit_map(cg, R1, dt_cg_dvar_map(lv.lv_var));
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+		emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+		pop(cg, R1);
+		emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), absent);
+		emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+		jump(cg, done);
+		place(cg, absent);
+		emit(cg, KS_MOV64_REG(R0, R1)); /* the offset from NULL */
+		place(cg, done);
+	}
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(w)), w);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(w)), w);
+}
+
 /* r0 = a bit-field of memory: its unit read, then its bits taken out as from a variable. */
 static void mem_bitfield(dt_cg_t *cg, dt_node_t *n)
 {
@@ -2123,14 +2228,14 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			/*
 			 * &p->m, &*p, &p[i], &(*p).m: the address the operand's memory
 			 * is at (illumos' dt_cg_node DT_TOK_ADDROF: its lvalue's
-			 * address).  A variable's members have none a program could
-			 * read through (the checker refuses & of a variable itself,
-			 * D_ADDROF_VAR).
+			 * address); &v.m, &this->s.a[i]: the variable's storage
+			 * (var_address).  The checker refuses & of a variable itself
+			 * (D_ADDROF_VAR).
 			 */
-			if (!dt_cg_is_memory(n->dn_left))
-				cg_error(cg, n,
-					 "operator & is supported on memory only yet (p->m, *p, "
-					 "p[i]), not on a variable's member or element");
+			if (!dt_cg_is_memory(n->dn_left)) {
+				var_address(cg, n->dn_left);
+				return;
+			}
 			dt_cg_mem_address(cg, n->dn_left);
 			return;
 		default: cg_error(cg, n, "operator %s is not supported yet", dt_tok_name(n->dn_op));
@@ -2307,7 +2412,7 @@ static void cg_clause(dt_cg_t *cg, dt_stmt_t *st)
 	if (allocates(c)) { /* scratch memory lives for the clause */
 		uint32_t u = SA(DT_SR_ALLOCA, DT_ALLOCA_USED);
 
-		(void)scratch_use(cg);
+		(void)dt_cg_scratch_use(cg);
 		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(u), 0), u);
 	}
 	if (c->dn_cond != NULL) {
@@ -2737,7 +2842,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_CLEAR] = { dt_cg_a_agg, DT_A_CLEAR },
 	[DT_B_COMMIT] = { dt_cg_a_commit, DT_A_COMMIT },
 	[DT_B_COPYOUT] = { dt_cg_a_copyout, 0 },
-	[DT_B_COPYOUTSTR] = { dt_cg_a_copyout, 0 },
+	[DT_B_COPYOUTSTR] = { dt_cg_a_copyout, 1 },
 	[DT_B_DENORMALIZE] = { dt_cg_a_agg, DT_A_DENORMALIZE },
 	[DT_B_DISCARD] = { dt_cg_a_commit, DT_A_DISCARD },
 	[DT_B_EXIT] = { dt_cg_a_exit, 0 },

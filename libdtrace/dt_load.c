@@ -73,7 +73,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 			close(r->r_ld.ld_soufds[i]);
 	free(r->r_ld.ld_soufds);
 	free(r->r_dr.dr_drops_seen);
-	dt_consume_spec_free(r);
+	dt_consume_free(r);
 	if (r->r_dr.dr_saved_fd > 0)
 		close(r->r_dr.dr_saved_fd);
 	for (uint32_t i = 0; i < r->r_ld.ld_nshapes; i++)
@@ -671,6 +671,21 @@ int dt_load_link_all(dtrace_hdl_t *dtp)
 static const char verify_argspec[] = "-4@%edi 8@%rsi 4@$42 -8@-24(%rbp) 2@%ax 1@%cl "
 				     "-8@16(%rsp,%rdx,8) 8@%r9 -4@(%rax) 8@-4096(%site)";
 
+/*
+ * copyout() and copyoutstr() write with bpf_probe_write_user, which a
+ * kernel in lockdown refuses: say so before loading anything (EDT_WRITEUSER),
+ * not with the verifier's "cannot use helper".
+ */
+static bool write_user_refused(dtrace_hdl_t *dtp, const dt_run_t *r)
+{
+	for (int i = 0; i < r->r_en.en_nstmts; i++)
+		if (r->r_en.en_stmts[i]->st_writes_user && !ks_write_user_ok()) {
+			dt_set_errno(dtp, EDT_WRITEUSER);
+			return true;
+		}
+	return false;
+}
+
 /* Load one clause alone on probe p (a stand-in): 0, or -1 naming the clause. */
 static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, const char *argspec,
 		     const char *kind)
@@ -723,7 +738,7 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
-	if (prepare(dtp, r) != 0 || create_maps(dtp, r) != 0)
+	if (write_user_refused(dtp, r) || prepare(dtp, r) != 0 || create_maps(dtp, r) != 0)
 		return -1;
 	/* the programs of the probes the clauses matched, as dtrace_go loads them */
 	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
@@ -750,12 +765,16 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 	return rc;
 }
 
+static int go(dtrace_hdl_t *dtp, dt_run_t *r);
+
+/*
+ * A failure leaves nothing behind: the run goes whole (links closed, so
+ * semaphores back down; programs and maps closed; the target released as
+ * at dtrace_close), and the handle's error says what failed.
+ */
 int dtrace_go(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r;
-	uint32_t key = 0;
-	uint8_t *state;
-	int err;
 
 	if (dtp == NULL)
 		return -1;
@@ -765,6 +784,18 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0) /* or dt_load_link_all() ran */
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
+	if (go(dtp, r) == 0)
+		return 0;
+	dt_run_free(dtp);
+	return -1;
+}
+
+static int go(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint32_t key = 0;
+	uint8_t *state;
+	int err;
+
 	if (geteuid() != 0 && access("/proc/self/status", R_OK) == 0) {
 		/* CAP_BPF is bit 39, CAP_PERFMON 38 */
 		FILE *f = fopen("/proc/self/status", "re");
@@ -791,6 +822,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		for (int i = 0; i < r->r_en.en_nstmts; i++)
 			if (r->r_en.en_stmts[i]->st_destructive)
 				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
+	if (write_user_refused(dtp, r))
+		return -1;
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)
@@ -816,8 +849,11 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
 	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
-		if (attach(dtp, r, k) != 0)
-			return -1;
+		if (attach(dtp, r, k) != 0) /* the target may have gone since the grab */
+			return dtrace_proc_exited(dtp, NULL)
+				   ? dt_set_errmsg(dtp, EDT_PROC, "pid %d has exited",
+						   (int)r->r_tg.tg_pid)
+				   : -1;
 	if (dt_consume_open(dtp, r) != 0)
 		return -1;
 	r->r_dr.dr_status = DTRACE_STATUS_OKAY;

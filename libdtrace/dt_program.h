@@ -104,9 +104,10 @@
  * and read back as a plain number (a map value pointer cannot be kept in
  * a variable or traced), then 2 * scratchsize bytes: an allocation starts
  * within the first scratchsize and has scratchsize bytes at most, the
- * bounds the verifier can see.  Pointers to this memory are what D calls
- * scratch memory: a pointer read between DT_ALLOCA_DATA and scratchsize
- * after it is read with probe_read_kernel, any other with probe_read_user.
+ * bounds the verifier can see (copyout() stages its source in the second
+ * half).  Pointers to this memory are what D calls scratch memory: read
+ * with probe_read_kernel, as any address in the kernel's half a variable
+ * holds (dt_cg_read_any).
  */
 #define DT_ALLOCA_USED 0
 #define DT_ALLOCA_WORD 8
@@ -399,6 +400,7 @@ typedef struct dt_stmt {
 	bool st_data;	     /* records data (else only its EPID) */
 	bool st_agg;	     /* aggregates */
 	bool st_destructive; /* raise, stop, system...: needs -w */
+	bool st_writes_user; /* copyout, copyoutstr: needs bpf_probe_write_user */
 	bool st_spec;	     /* speculate(): the record goes to a speculation (tag 0: nowhere) */
 	dt_rec_t *st_recs;
 	int st_nrecs;

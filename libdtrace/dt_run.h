@@ -115,6 +115,9 @@ typedef struct dt_drain {
 	int dr_indent;	       /* its indent, for all CPUs (illumos dt_indent) */
 	uint32_t dr_last_epid; /* the last record's EPID, 0: none (dt_last_epid) */
 	uint8_t *dr_pend;      /* -F: a return probe's record held until the next one */
+	size_t dr_pendcap;     /* its buffer's size (kept from record to record) */
+	bool dr_pending;       /* it holds a record */
+	uint8_t *dr_flowhold;  /* -F: per ECB, 0 not known yet, 1 print, 2 hold (flow_hold) */
 	int dr_pend_cpu;
 	bool dr_pend_same; /* the record after it: another clause of its probe */
 	FILE *dr_out;
@@ -165,7 +168,7 @@ void dt_task_offsets(dt_run_t *);
 /* Open the output buffers (dt_consume.c). */
 int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
 /* Free the speculative records the consumer holds (dt_consume.c). */
-void dt_consume_spec_free(dt_run_t *);
+void dt_consume_free(dt_run_t *);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
 void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth);
 /* print(p): the pointer and the value it points to, by the action's type (Oracle's format) */

@@ -34,7 +34,9 @@
  * O_EXCL), and are removed on disable, destroy and exit.  Each is locked
  * (flock, shared) while a process maps it; the first provider a process
  * creates removes the files that no process holds and whose writer died,
- * or that the same process left behind before an exec.
+ * or that the same process left behind before an exec.  The directory is
+ * kept from the first enable that finds a usable one; a refused one
+ * (EUSDT_RUNDIR) is looked for again at the next enable.
  */
 #ifndef USDT_H
 #define USDT_H

@@ -376,5 +376,82 @@ class EarlySignals(unittest.TestCase):
             self.assertEqual(err, "")
 
 
+
+TWO_SITES_D = "provider twosite { probe hit(int); };\n"
+TWO_SITES_C = r"""
+#include <stdio.h>
+#include <unistd.h>
+#include "twosite.h"
+__attribute__((noinline)) static void one(int i) { TWOSITE_HIT(i); }
+__attribute__((noinline)) static void two(int i) { TWOSITE_HIT(-i); }
+int main(void)
+{
+	for (int i = 0; i < 3000; i++) {
+		printf("enabled %d\n", TWOSITE_HIT_ENABLED());
+		fflush(stdout);
+		one(i);
+		two(i);
+		usleep(10000);
+	}
+	return 0;
+}
+"""
+
+
+class EnabledIsAFlag(unittest.TestCase):
+    """docs/static-probes.md: ENABLED() counts the probe's sites holding a
+    breakpoint in the process (the kernel's ref_ctr), not the tracers."""
+
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+
+    def test_two_sites_two_tracers(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "twosite.d"), "w") as f:
+                f.write(TWO_SITES_D)
+            with open(os.path.join(d, "app.c"), "w") as f:
+                f.write(TWO_SITES_C)
+            tracelib.run([DTRACE, "-h", "-s", "twosite.d", "-o", "twosite.h"], cwd=d)
+            tracelib.run(["gcc", "-O1", "-I", d, "-o", "app", "app.c"], cwd=d)
+            app = subprocess.Popen([os.path.join(d, "app")], stdout=subprocess.PIPE, text=True)
+            last = ["?"]
+
+            def reader():
+                for line in app.stdout:
+                    last[0] = line.split()[1]
+
+            t = threading.Thread(target=reader, daemon=True)
+            t.start()
+            tracers = []
+            try:
+                self.assertTrue(wait_until(lambda: last[0] == "0"))
+                seen = []
+                for i in range(2):
+                    p = subprocess.Popen([DTRACE, "-q", "-n",
+                                          'BEGIN { printf("go\\n"); } twosite$target:::hit '
+                                          '{ n++; }', "-p", str(app.pid)],
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         text=True)
+                    tracers.append(p)
+                    self.assertEqual(p.stdout.readline(), "go\n", p.stderr)
+                    time.sleep(0.3)
+                    seen.append(last[0])
+                # one per site, however many tracers
+                self.assertEqual(seen, ["2", "2"])
+                for p in tracers:
+                    p.send_signal(signal.SIGINT)
+                    p.communicate(timeout=30)
+                    self.assertEqual(p.returncode, 0)
+                self.assertTrue(wait_until(lambda: last[0] == "0", 5), last[0])
+            finally:
+                for p in tracers:
+                    if p.poll() is None:
+                        p.kill()
+                        p.wait()
+                app.kill()
+                app.wait()
+                app.stdout.close()
+
+
 if __name__ == "__main__":
     unittest.main()

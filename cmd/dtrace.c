@@ -210,11 +210,69 @@ static volatile sig_atomic_t g_intr, g_newline, g_impatient;
 
 static void intr(int sig)
 {
-	(void)sig;
 	if (g_intr)
 		g_impatient = 1;
-	g_intr = 1;
+	g_intr = sig; /* which one, for a mode that ends by it (end_by_signal) */
 	g_newline = 1;
+}
+
+/*
+ * SIGINT and SIGTERM end tracing as illumos dtrace(1)'s intr() does, but
+ * from the first instruction of main on (illumos installs them only once
+ * tracing runs, so that a signal while it compiles or enables kills it with
+ * the default action, leaving its -c process behind): every step checks
+ * g_intr and stops cleanly.  SIGHUP too (a closed terminal), unless it is
+ * ignored (nohup).  No SA_RESTART, as illumos: a script read from a FIFO
+ * is interrupted; the library retries its waits.
+ */
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = intr;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/*
+ * A mode that does not trace (-e, -l, -h, -G) has no clean end to reach
+ * when interrupted: once everything is released, it dies by the signal, as
+ * it would have without a handler, so that a shell sees the interruption.
+ */
+static void end_by_signal(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * 0, or the error of a failed write to fp (flushed now): illumos oprintf()
+ * ends dtrace(1) with "failed to write to FILE" and the error, FILE being
+ * -o's name or <stdout>; an interrupted write is not a failure there.
+ */
+static int write_error(FILE *fp)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(fp) != EOF && !ferror(fp))
+		return 0;
+	err = errno != 0 ? errno : EIO;
+	clearerr(fp);
+	return err == EINTR ? 0 : err;
+}
+
+static void report_write_error(const char *output, int err)
+{
+	fprintf(stderr, "%s: failed to write to %s: %s\n", g_pname,
+		output != NULL ? output : "<stdout>", strerror(err));
 }
 
 /* What a program's notice calls it: -n text up to its first '{', '/' or ';'. */
@@ -232,17 +290,11 @@ static void notice_matched(const char *kind, const char *name, unsigned n, bool 
  * Trace until exit(), the target's exit, or a signal, as dtrace(1)'s
  * main loop does; returns the exit status.
  */
-static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
+static int trace_loop(dtrace_hdl_t *dtp, FILE *out, const char *output, bool quiet, bool target)
 {
-	struct sigaction sa;
 	bool done = false, reported = false, first = true;
-	int st;
+	int st, err;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = intr;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	do {
 		/* records that came while enabling (BEGIN's) are read at once */
 		if (!g_intr && !done && !first)
@@ -275,17 +327,35 @@ static int trace_loop(dtrace_hdl_t *dtp, FILE *out, bool quiet, bool target)
 		case DTRACE_WORKSTATUS_DONE: done = true; break;
 		case DTRACE_WORKSTATUS_OKAY: break;
 		default:
+			if (ferror(out)) { /* dtrace_work's errno is the write's */
+				clearerr(out);
+				report_write_error(output, dtrace_errno(dtp));
+				return 1;
+			}
 			fprintf(stderr, "%s: processing aborted: %s\n", g_pname,
 				dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			return 1;
+		}
+		if ((err = write_error(out)) != 0) {
+			report_write_error(output, err);
 			return 1;
 		}
 	} while (!done && !g_impatient);
 	if (!dtrace_oformat(dtp))
 		fputc('\n', out);
-	if (!g_impatient && dtrace_aggregate_print(dtp, out) != 0)
+	if (!g_impatient && dtrace_aggregate_print(dtp, out) != 0) {
+		if (ferror(out)) { /* the write's errno */
+			clearerr(out);
+			report_write_error(output, dtrace_errno(dtp));
+			return 1;
+		}
 		fprintf(stderr, "%s: failed to print aggregations: %s\n", g_pname,
 			dtrace_errmsg(dtp, dtrace_errno(dtp)));
-	fflush(out);
+	}
+	if ((err = write_error(out)) != 0) {
+		report_write_error(output, err);
+		return 1;
+	}
 	return dtrace_status(dtp) == DTRACE_STATUS_EXITED ? dtrace_exit_value(dtp) : 0;
 }
 
@@ -317,6 +387,8 @@ static int start_target(dtrace_hdl_t *dtp, const char *cmd, const char *grab, ch
 {
 	if (cmd != NULL &&
 	    ((*cmdvp = split_command(cmd)) == NULL || dtrace_proc_create(dtp, *cmdvp) < 0)) {
+		if (g_intr) /* the failure is the interruption's: main ends cleanly */
+			return 0;
 		fprintf(stderr, "%s: failed to execute %s: %s\n", g_pname, cmd,
 			*cmdvp == NULL ? "empty command" : dtrace_errmsg(dtp, dtrace_errno(dtp)));
 		return 1;
@@ -330,6 +402,8 @@ static int start_target(dtrace_hdl_t *dtp, const char *cmd, const char *grab, ch
 			return 2;
 		}
 		if (dtrace_proc_grab(dtp, (int)pid) != 0) {
+			if (g_intr)
+				return 0;
 			fprintf(stderr, "%s: %s\n", g_pname, dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			return 1;
 		}
@@ -357,7 +431,9 @@ int main(int argc, char *argv[])
 	dtrace_prog_t **progs = NULL;
 	char **made = NULL; /* the programs -P, -m and -f make, to free */
 	FILE *out = stdout;
+	bool tracing = false; /* the mode that traces, whose interruption is a clean end */
 
+	catch_signals(); /* before anything: an early ^C must not leave things behind */
 	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL)
 		g_pname = strrchr(argv[0], '/') + 1;
 	if ((scripts = calloc((size_t)argc + 1, sizeof(char *))) == NULL ||
@@ -466,16 +542,18 @@ int main(int argc, char *argv[])
 
 	for (int i = 0; i < nscripts; i++)
 		nfiles += !isprog[i];
+	tracing = !list && mode == MODE_NONE && !compile_only;
+	if (g_intr)
+		goto done;
 	if (list && mode == MODE_NONE && nfiles == 0) {
 		/* with -c or -p, $target's probes too; a command made for it is killed */
 		if ((cmd != NULL || grab != NULL) &&
 		    (status = start_target(dtp, cmd, grab, &cmdv)) != 0)
 			goto done;
+		if (g_intr)
+			goto done;
+		/* the command made for it is killed by dtrace_close() */
 		status = list_probes(dtp, descs, kinds, ndescs, dtrace_proc_target(dtp));
-		if (cmd != NULL && dtrace_proc_target(dtp) > 0) {
-			(void)kill(dtrace_proc_target(dtp), SIGKILL);
-			(void)waitpid(dtrace_proc_target(dtp), NULL, 0);
-		}
 		goto done;
 	}
 	if (list) {
@@ -531,9 +609,13 @@ int main(int argc, char *argv[])
 	for (int i = 0; i < nscripts; i++) {
 		FILE *fp;
 
+		if (g_intr)
+			goto done;
 		if (isprog[i]) {
 			last =
 			    dtrace_program_strcompile(dtp, scripts[i], "-n", cflags, margc, margv);
+			if (last == NULL && g_intr)
+				goto done;
 			if (last == NULL) {
 				fprintf(stderr, "%s: invalid probe specifier %s: %s\n", g_pname,
 					scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
@@ -545,6 +627,8 @@ int main(int argc, char *argv[])
 			continue;
 		}
 		if ((fp = fopen(scripts[i], "r")) == NULL) {
+			if (errno == EINTR && g_intr) /* a FIFO no one opened yet */
+				goto done;
 			fprintf(stderr, "%s: failed to open %s: %s\n", g_pname, scripts[i],
 				strerror(errno));
 			status = 1;
@@ -559,6 +643,8 @@ int main(int argc, char *argv[])
 		if (margv != NULL)
 			margv[0] = saved0;
 		fclose(fp);
+		if (last == NULL && g_intr) /* the read was interrupted */
+			goto done;
 		if (last == NULL) {
 			fprintf(stderr, "%s: failed to compile script %s: %s\n", g_pname,
 				scripts[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
@@ -567,7 +653,7 @@ int main(int argc, char *argv[])
 			goto done;
 		}
 	}
-	if (compile_only && mode == MODE_NONE)
+	if ((compile_only && mode == MODE_NONE) || g_intr)
 		goto done;
 	{
 		/* as dtrace(1): a program's #pragma D option quiet is -q (no notices either) */
@@ -594,7 +680,11 @@ int main(int argc, char *argv[])
 		for (int i = 0; i < nscripts; i++) {
 			dtrace_proginfo_t info;
 
+			if (g_intr)
+				goto done;
 			if (dtrace_program_exec(dtp, progs[i], &info) != 0) {
+				if (g_intr) /* a failure the interruption caused (EINTR) */
+					goto done;
 				if (isprog[i])
 					fprintf(stderr, "%s: invalid probe specifier %s: %s\n",
 						g_pname, scripts[i],
@@ -617,22 +707,33 @@ int main(int argc, char *argv[])
 			status = 1;
 			goto done;
 		}
+		if (g_intr)
+			goto done;
 		if (dtrace_go(dtp) != 0) {
+			if (g_intr) /* the verifier gives up on a pending signal (EAGAIN) */
+				goto done;
 			fprintf(stderr, "%s: could not enable tracing: %s\n", g_pname,
 				dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			status = 1;
 			goto done;
 		}
 		if ((cmd != NULL || grab != NULL) && dtrace_proc_continue(dtp) != 0) {
+			if (g_intr)
+				goto done;
 			fprintf(stderr, "%s: %s\n", g_pname, dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			status = 1;
 			goto done;
 		}
-		status = trace_loop(dtp, out, quiet, cmd != NULL || grab != NULL);
+		status = trace_loop(dtp, out, output, quiet, cmd != NULL || grab != NULL);
 	}
 done:
-	if (out != stdout)
-		fclose(out);
+	if (out != stdout && fclose(out) != 0 && status == 0) {
+		report_write_error(output, errno);
+		status = 1;
+	} else if (out == stdout && status == 0 && (err = write_error(stdout)) != 0) {
+		report_write_error(NULL, err); /* -l, -V, -h to standard output */
+		status = 1;
+	}
 	if (cmdv != NULL) {
 		free(cmdv[0]);
 		free(cmdv);
@@ -646,6 +747,8 @@ done:
 	free(isprog);
 	free(descs);
 	free(kinds);
-	dtrace_close(dtp);
+	dtrace_close(dtp); /* kills a -c command, continues a -p process */
+	if (g_intr && !tracing)
+		end_by_signal(g_intr);
 	return status;
 }

@@ -1106,7 +1106,10 @@ static int print_aggs(dtrace_hdl_t *dtp, FILE *fp, bool all)
 		if (print_agg(dtp, fp, ag) != 0)
 			return -1;
 	}
-	fflush(fp);
+	/* a failed write: its errno (the flush retries what it left), fp's error flag kept */
+	errno = 0;
+	if (fflush(fp) == EOF || ferror(fp))
+		return dt_set_errno(dtp, errno != 0 ? errno : EIO);
 	return 0;
 }
 

@@ -1500,6 +1500,25 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	(void)poll(p, (nfds_t)n, (int)(rate / 1000000ULL));
 }
 
+/*
+ * A failed write ends the work with its errno, as illumos dt_printf()
+ * returns dt_set_errno(dtp, errno); fp keeps its error flag for the caller
+ * to tell (dtrace(1): "failed to write to ...").  The flush retries what a
+ * failed write left buffered, so errno is the write's.  An interrupted
+ * write is no failure, as in illumos oprintf().
+ */
+static int flush_out(dtrace_hdl_t *dtp, FILE *fp)
+{
+	errno = 0;
+	if (fp == NULL || (fflush(fp) != EOF && !ferror(fp)))
+		return 0;
+	if (errno == EINTR) {
+		clearerr(fp);
+		return 0;
+	}
+	return dt_set_errno(dtp, errno != 0 ? errno : EIO);
+}
+
 dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_run_t *r;
@@ -1522,8 +1541,8 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 	flow_flush(dtp, -1, 0);
 	spec_clean(dtp, r, false);
 	report_drops(dtp, r);
-	if (fp != NULL)
-		fflush(fp);
+	if (flush_out(dtp, fp) != 0)
+		return DTRACE_WORKSTATUS_ERROR;
 	if (r->r_dr.dr_exited && !r->r_dr.dr_stopped) {
 		/* exit(): END now; its records are drained next time */
 		dtrace_stop(dtp);
@@ -1540,8 +1559,8 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		flow_flush(dtp, -1, 0);
 		spec_clean(dtp, r, true); /* commits whose records were lost: now */
 		report_drops(dtp, r);
-		if (fp != NULL)
-			fflush(fp);
+		if (flush_out(dtp, fp) != 0)
+			return DTRACE_WORKSTATUS_ERROR;
 		return DTRACE_WORKSTATUS_DONE;
 	}
 	return DTRACE_WORKSTATUS_OKAY;

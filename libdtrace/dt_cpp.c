@@ -72,6 +72,12 @@ static int pump(int fdin, const char *in, size_t inlen, int fdout, char **outp, 
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			ssize_t r;
 
+			if (len > DT_SRC_MAX) { /* an endless #include (a FIFO, a device) */
+				free(out);
+				if (fdin >= 0)
+					close(fdin);
+				return EFBIG;
+			}
 			if (cap - len < 4096) {
 				char *no = realloc(out, cap * 2);
 

@@ -17,6 +17,12 @@
 #define DT_PROVNAMELEN	64 /* provider name limit, incl. NUL (as DTrace) */
 #define DT_NAMELEN	64 /* probe name limit, incl. NUL */
 #define DT_MAXPROBEARGS 12 /* stapsdt argument limit */
+/*
+ * The most bytes of D source a program may have (a file, or cpp's output):
+ * reading /dev/zero, a FIFO or a runaway generator stops there, not when
+ * memory runs out.  A program that large could not load anyway.
+ */
+#define DT_SRC_MAX (16U << 20)
 
 /* ---------------------------------------------------------------- arena */
 

@@ -15,11 +15,9 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -54,10 +52,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 
 	if (r == NULL)
 		return;
-	if (r->r_tg.tg_child && !r->r_tg.tg_exited)
-		(void)ptrace(PTRACE_DETACH, r->r_tg.tg_pid, 0, 0);
-	if (r->r_tg.tg_stopped) /* grabbed, never continued */
-		(void)kill(r->r_tg.tg_pid, SIGCONT);
+	dt_proc_release(r);
 	ks_detach_all(r->r_ld.ld_links.ln_fds, r->r_ld.ld_links.ln_n);
 	free(r->r_ld.ld_links.ln_fds);
 	for (size_t i = 0; i < r->r_ld.ld_nprogs; i++)

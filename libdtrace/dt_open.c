@@ -274,7 +274,10 @@ _Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, co
 		s = pcb->pcb_len;
 	while (s > 0 && pcb->pcb_buf[s - 1] != '\n')
 		s--;
-	for (e = s; e < pcb->pcb_len && pcb->pcb_buf[e] != '\n'; e++)
+	/* up to a NUL past the error too: /dev/zero's "line" is all NULs */
+	for (e = s; e < pcb->pcb_len && pcb->pcb_buf[e] != '\n' &&
+		    (e <= loc->off || pcb->pcb_buf[e] != '\0');
+	     e++)
 		;
 	if (e - s >= sizeof(dtp->dt_diagsrc))
 		e = s + sizeof(dtp->dt_diagsrc) - 1;
@@ -318,6 +321,32 @@ void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
 	free(pgp);
 }
 
+/*
+ * A NUL in a program for cpp: cpp would drop it ("null character(s)
+ * ignored") and what reading left out after it (dtrace_program_fcompile
+ * stops there) would go unseen, so it gets the lexer's error, at its place.
+ * (illumos' lex input() returns the NUL as 0, the end of input: what
+ * follows is silently ignored.)
+ */
+static void *nul_error(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fname,
+		       const char *nul)
+{
+	dt_loc_t loc = { fname != NULL ? fname : "<stdin>", 1, 1, (size_t)(nul - src) };
+	dt_pcb_t pcb;
+
+	for (const char *c = src; c < nul; c++) {
+		loc.col = *c == '\n' ? 1 : loc.col + 1;
+		loc.line += *c == '\n';
+	}
+	memset(&pcb, 0, sizeof(pcb));
+	pcb.pcb_hdl = dtp;
+	pcb.pcb_buf = src;
+	pcb.pcb_len = len;
+	if (setjmp(pcb.pcb_jmp) == 0)
+		dt_cerror(&pcb, &loc, "D_SYNTAX", "invalid character \\0 in program");
+	return NULL;
+}
+
 static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, const char *fname,
 			      bool fromfile, unsigned cflags, int argc, char *const argv[])
 {
@@ -334,6 +363,10 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 		return NULL;
 	}
 	if (cflags & DTRACE_C_CPP) {
+		const char *nul = memchr(src, '\0', len);
+
+		if (nul != NULL)
+			return nul_error(dtp, src, len, fname, nul);
 		cppout = dt_cpp_run(dtp, src, len, fname, &len);
 		if (cppout == NULL)
 			return NULL;
@@ -415,8 +448,23 @@ dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, const char *
 		dt_set_errno(dtp, EDT_NOMEM);
 		return NULL;
 	}
+	/*
+	 * Up to the first NUL, which the lexer refuses at its place (a binary
+	 * file, /dev/zero), and at most DT_SRC_MAX bytes (a FIFO, an endless
+	 * generator): reading never goes on without bound.
+	 */
 	while ((n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
+		bool nul = memchr(buf + len, '\0', n) != NULL;
+
 		len += n;
+		if (nul)
+			break;
+		if (len > DT_SRC_MAX) {
+			free(buf);
+			dt_set_errmsg(dtp, EFBIG, "cannot read %s: a program is at most %u MB",
+				      fname ? fname : "<stdin>", DT_SRC_MAX >> 20);
+			return NULL;
+		}
 		if (cap - len - 1 == 0) {
 			char *nb = cap > (SIZE_MAX / 2) ? NULL : realloc(buf, cap * 2);
 

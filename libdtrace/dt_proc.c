@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
@@ -19,6 +20,16 @@
 #include <unistd.h>
 
 #include "dt_run.h"
+
+/* waitpid(), again when a signal handler interrupts it (dtrace(1) installs them without SA_RESTART) */
+static pid_t wait_for(pid_t pid, int *st, int flags)
+{
+	pid_t w;
+
+	while ((w = waitpid(pid, st, flags)) < 0 && errno == EINTR)
+		;
+	return w;
+}
 
 static void set_target(dtrace_hdl_t *dtp, dt_run_t *r, pid_t pid)
 {
@@ -69,7 +80,7 @@ static int run_to_entry(pid_t pid, int *st)
 		return 0;
 	for (;;) {
 		if (ptrace(PTRACE_CONT, pid, 0, (void *)(long)sig) != 0 ||
-		    waitpid(pid, st, 0) != pid)
+		    wait_for(pid, st, 0) != pid)
 			return -1;
 		if (!WIFSTOPPED(*st))
 			return -1; /* exited, or killed, before its entry */
@@ -96,7 +107,7 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 {
 	dt_run_t *r;
 	int pfd[2], st, err = 0;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (dtp == NULL)
 		return -1;
@@ -115,6 +126,18 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 	}
 	if (pid == 0) {
 		close(pfd[0]);
+		/*
+		 * Killed when we die, even by SIGKILL, as illumos sets PR_KLC
+		 * (kill on last close) on a process it creates.  The kernel
+		 * sends it when the thread that forked exits: the caller's
+		 * thread must outlive the target (dtrace.h).  If we died
+		 * before the prctl, it was too late for it: go now.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+			err = errno != 0 ? errno : ESRCH;
+			(void)!write(pfd[1], &err, sizeof(err));
+			_exit(127);
+		}
 		/* stop at the exec, so that its probes are enabled before it runs */
 		if (ptrace(PTRACE_TRACEME, 0, 0, 0) == 0)
 			execvp(argv[0], argv);
@@ -125,16 +148,19 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 	close(pfd[1]);
 	if (read(pfd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) { /* exec failed */
 		close(pfd[0]);
-		waitpid(pid, &st, 0);
+		wait_for(pid, &st, 0);
 		return dt_set_errmsg(dtp, EDT_PROC, "%s", strerror(err));
 	}
 	close(pfd[0]);
-	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
+	if (wait_for(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
+		if (kill(pid, SIGKILL) == 0) /* not left behind, traced and stopped */
+			wait_for(pid, &st, 0);
 		return dt_set_errmsg(dtp, EDT_PROC, "%s did not stop at its exec", argv[0]);
+	}
 	if (run_to_entry(pid, &st) != 0) {
 		if (WIFSTOPPED(st)) { /* stopped, but out of our control */
 			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
+			wait_for(pid, &st, 0);
 		}
 		if (WIFEXITED(st))
 			return dt_set_errmsg(dtp, EDT_PROC,
@@ -222,7 +248,7 @@ int dtrace_proc_exited(dtrace_hdl_t *dtp, int *status)
 	if (!r->r_tg.tg_exited) {
 		if (r->r_tg.tg_child) {
 			int st;
-			pid_t w = waitpid(r->r_tg.tg_pid, &st, WNOHANG);
+			pid_t w = wait_for(r->r_tg.tg_pid, &st, WNOHANG);
 
 			if (w == r->r_tg.tg_pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
 				r->r_tg.tg_exited = true;
@@ -243,6 +269,33 @@ int dtrace_proc_exited(dtrace_hdl_t *dtp, int *status)
 	if (r->r_tg.tg_exited && status != NULL)
 		*status = r->r_tg.tg_status;
 	return r->r_tg.tg_exited;
+}
+
+/*
+ * The end of the handle's life: a process we created is killed (and
+ * reaped), one we grabbed goes on running, as illumos dt_proc_destroy()
+ * releases them (PR_KLC for created ones, PR_RLC for grabbed ones).
+ * The grabbed one's semaphores fall when the links close.
+ */
+void dt_proc_release(dt_run_t *r)
+{
+	dt_target_t *tg = &r->r_tg;
+
+	if (tg->tg_pid <= 0)
+		return;
+	if (tg->tg_child && !tg->tg_exited) {
+		int st;
+
+		(void)kill(tg->tg_pid, SIGKILL);
+		if (wait_for(tg->tg_pid, &st, 0) == tg->tg_pid) {
+			tg->tg_exited = true;
+			tg->tg_status = st;
+		}
+	}
+	if (tg->tg_stopped) { /* grabbed, never continued */
+		tg->tg_stopped = false;
+		(void)kill(tg->tg_pid, SIGCONT);
+	}
 }
 
 int dtrace_proc_target(dtrace_hdl_t *dtp)

@@ -194,6 +194,7 @@ void dt_agg_snap_free(dt_aggview_t *);
 dt_run_t *dt_run_get(dtrace_hdl_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */
 int dt_load_rescan(dtrace_hdl_t *, dt_run_t *);
+void dt_proc_release(dt_run_t *);     /* kill a created target, continue a grabbed one */
 int dt_load_link_all(dtrace_hdl_t *); /* link every program, no kernel */
 /*
  * Load, and close, what dtrace_go would load, and every clause alone on a

@@ -247,17 +247,33 @@ static int self_start(unsigned long long *st)
 	return 0;
 }
 
-static void init_once(void)
+/*
+ * Find the runtime directory (and reap what dead processes left there),
+ * until found: a failure is not kept, so that an enable after the setting
+ * is fixed (USDT_RUNTIME_DIR, a mkdir, a chmod) tries again.  Called with
+ * us_lock held, or once before any provider exists.
+ */
+static int find_rundir(void)
 {
 	unsigned long long start;
 
+	if (rundir[0] != '\0')
+		return 0;
+	if (us_rundir(rundir, sizeof(rundir), rundir_err, sizeof(rundir_err)) != 0) {
+		rundir[0] = '\0';
+		return -1;
+	}
+	if (self_start(&start) == 0) /* else build() tries again, and says why */
+		us_reap(rundir, getpid(), start);
+	return 0;
+}
+
+static void init_once(void)
+{
 	elf_version(EV_CURRENT);
 	atexit(cleanup_at_exit);
 	pthread_atfork(before_fork, after_fork, after_fork);
-	if (us_rundir(rundir, sizeof(rundir), rundir_err, sizeof(rundir_err)) != 0)
-		rundir[0] = '\0';
-	else if (self_start(&start) == 0) /* else build() tries again, and says why */
-		us_reap(rundir, getpid(), start);
+	(void)find_rundir();
 }
 
 /* Build, write and map the image of every probe; then switch the probes to it. */
@@ -268,7 +284,7 @@ static int build(usdt_provider_t *prov)
 	unsigned long long start;
 	int fd, n;
 
-	if (rundir[0] == '\0')
+	if (find_rundir() != 0)
 		return fail(prov, EUSDT_RUNDIR, "%s", rundir_err);
 	/* without it, others could not tell our files from a dead process's */
 	if (self_start(&start) != 0)

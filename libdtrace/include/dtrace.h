@@ -217,7 +217,8 @@ DTRACE_API int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace
 DTRACE_API int dtrace_go(dtrace_hdl_t *dtp);
 /*
  * Print every aggregation that printa() has not printed, as dtrace(1)
- * does at exit: sorted by value (or as the aggsort options say).
+ * does at exit: sorted by value (or as the aggsort options say).  A write
+ * that fails gives -1 with its errno (ENOSPC...), fp's error flag set.
  */
 DTRACE_API int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp);
 /*
@@ -240,7 +241,9 @@ typedef enum {
 
 /*
  * Drain the buffers and print every record to fp as dtrace(1) does (the
- * "quiet" option drops the per-probe lines).  Faults are reported through
+ * "quiet" option drops the per-probe lines).  A write to fp that fails
+ * gives DTRACE_WORKSTATUS_ERROR with its errno (ENOSPC, EIO...) and fp's
+ * error flag set (ferror), so a caller can tell.  Faults are reported through
  * the error handler (default: "dtrace: error on enabled probe ..." on
  * stderr), drops through the drop handler (default: stderr).
  */
@@ -272,6 +275,14 @@ DTRACE_API int dtrace_oformat(dtrace_hdl_t *dtp);
  * dtrace_proc_continue(), as illumos does.  Either sets $target (the
  * first one only).  dtrace_proc_exited() is 1 once the target has exited
  * (its wait status in *status, if not NULL: -1 when not our child).
+ *
+ * Nothing is left behind, as illumos releases its targets: dtrace_close()
+ * kills a created process that still runs (and reaps it), and continues a
+ * grabbed one, whose semaphores fall as the probes detach.  A created
+ * process is also killed (SIGKILL) when the caller dies, by any signal:
+ * the kernel sends it when the thread that called dtrace_proc_create()
+ * exits (PR_SET_PDEATHSIG), so call it from a thread that lives as long
+ * as the handle (the main thread, in a program that exits with it).
  */
 DTRACE_API int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[]);
 DTRACE_API int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid);

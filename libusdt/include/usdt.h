@@ -34,7 +34,9 @@
  * O_EXCL), and are removed on disable, destroy and exit.  Each is locked
  * (flock, shared) while a process maps it; the first provider a process
  * creates removes the files that no process holds and whose writer died,
- * or that the same process left behind before an exec.
+ * or that the same process left behind before an exec.  The directory is
+ * kept from the first enable that finds a usable one; a refused one
+ * (EUSDT_RUNDIR) is looked for again at the next enable.
  */
 #ifndef USDT_H
 #define USDT_H
@@ -155,8 +157,10 @@ USDT_API const char *usdt_provider_path(const usdt_provider_t *prov);
 USDT_API const char *usdt_strerror(int err);
 
 /*
- * Is a tracer attached to this probe?  Non-zero (the number of attached
- * tracers) or 0.  One load; lock-free.
+ * Is a tracer attached to this probe?  Non-zero or 0: a flag, not a count
+ * of tracers (the kernel raises the semaphore once per site holding a
+ * breakpoint, however many tracers share it: docs/static-probes.md).  One
+ * load; lock-free.
  */
 USDT_API int usdt_probe_is_enabled(const usdt_probe_t *probe);
 

@@ -229,6 +229,36 @@ static int enable_one(void)
 	return rc;
 }
 
+/*
+ * A failed enable is not kept: the first one fails (the directory given is
+ * refused), then USDT_RETRY_DIR is made the runtime directory and the same
+ * provider, and a new one, enable there.  Exit status: 0, or the step that
+ * went wrong.
+ */
+static int enable_after_fix(void)
+{
+	usdt_provider_t *p = usdt_provider_create("r", "retrymod", NULL, NULL), *q = NULL;
+	const char *fixed = getenv("USDT_RETRY_DIR");
+	int rc = 0;
+
+	if (p == NULL || usdt_probe_create(p, "f", "x", 0, NULL) == NULL || fixed == NULL)
+		return 10;
+	if (usdt_provider_enable(p) != -EUSDT_RUNDIR)
+		rc = 11;
+	else if (setenv("USDT_RUNTIME_DIR", fixed, 1) != 0)
+		rc = 12;
+	else if (usdt_provider_enable(p) != 0)
+		rc = 13; /* before the fix: the first failure, again */
+	else if (strstr(usdt_provider_path(p), fixed) != usdt_provider_path(p))
+		rc = 14;
+	else if ((q = usdt_provider_create("r2", "retrymod", NULL, NULL)) == NULL ||
+		 usdt_probe_create(q, "f", "y", 0, NULL) == NULL || usdt_provider_enable(q) != 0)
+		rc = 15;
+	usdt_provider_destroy(q);
+	usdt_provider_destroy(p);
+	return rc;
+}
+
 static int enable_with_full_disk(void)
 {
 	struct rlimit rl = { 4096, 4096 };
@@ -387,6 +417,14 @@ static void test_runtime_dir_and_disk(void)
 	unlink(link);
 	/* relative: a tracer could not find the files, nor we after chdir */
 	CHECK_INT(in_child("enable", "relative/dir"), 6);
+	/* refused, then fixed: the next enable tries again, and leaves nothing */
+	setenv("USDT_RETRY_DIR", open_dir, 1);
+	CHECK_INT(in_child("retry", "relative/dir"), 0);
+	chmod(open_dir, 0777);
+	setenv("USDT_RETRY_DIR", rundir, 1);
+	CHECK_INT(in_child("retry", open_dir), 0);
+	unsetenv("USDT_RETRY_DIR");
+	CHECK_INT(count_files(open_dir), 0);
 	rmdir(open_dir);
 }
 
@@ -439,6 +477,7 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		return strcmp(argv[1], "fulldisk") == 0 ? enable_with_full_disk()
 		       : strcmp(argv[1], "emfile") == 0 ? reap_without_descriptors()
+		       : strcmp(argv[1], "retry") == 0	? enable_after_fix()
 							: enable_one();
 	if (mkdtemp(rundir) == NULL) {
 		perror("mkdtemp");

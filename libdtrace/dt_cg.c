@@ -478,6 +478,75 @@ int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
 	return nk;
 }
 
+/*
+ * r0 = the address of a temporary holding the translated struct or union
+ * n (x its DT_N_XLATE) whole, as illumos dt_cg_asgn_op builds one for a
+ * struct assignment (and dt_cg_xlate_expand for trace()): zeroed memory
+ * (DIF_OP_ALLOCS), then each member the translator defines, in the
+ * translator's order, computed with its input bound to e's value (e
+ * computed once) and stored at its offset as its type; a member the
+ * translator does not define stays zero.
+ */
+static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x)
+{
+	const dt_type_t *st = dt_type_resolve(n->dn_type);
+	size_t sz = tsize(st);
+	const dt_ident_t *arg = cg->cg_xarg;
+	int16_t slot = cg->cg_xslot;
+	uint32_t tmp = cg->cg_tmp, mark;
+
+	if (x->dn_xlator == NULL || x->dn_xlator->dx_argid == NULL)
+		cg_error(cg, n, "this translation is not supported yet");
+	if (sz == 0 || sz > 4096)
+		cg_limit(cg, n, "a translated struct or union must have 1 to 4096 bytes");
+	cg->cg_tmp += (uint32_t)((sz + 7) & ~(size_t)7);
+	if (cg->cg_tmp > cg->cg_ps->ps_tmpsize)
+		cg->cg_ps->ps_tmpsize = cg->cg_tmp;
+	mark = cg->cg_tmp;
+	tmp = SA(DT_SR_TMP, tmp);
+	for (uint32_t z = 0; z < sz; z += 8)
+		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(tmp + z), 0), tmp);
+	dt_cg_expr(cg, x->dn_left);
+	push(cg, n);
+	cg->cg_xarg = x->dn_xlator->dx_argid;
+	cg->cg_xslot = dt_cg_slot_at(cg->cg_sp);
+	for (dt_node_t *m = x->dn_xlator->dx_members; m != NULL; m = m->dn_next) {
+		const dt_member_t *dm = dt_type_member(st, m->dn_name);
+		const dt_type_t *mt = dm != NULL ? dm->dm_type : NULL;
+		uint32_t at = tmp + (uint32_t)(dm != NULL ? dm->dm_off : 0);
+
+		if (dm == NULL || dm->dm_bits != 0)
+			cg_error(cg, m, "translated member %s cannot be built yet", m->dn_name);
+		if (is_string(mt) || is_string(m->dn_right->dn_type)) {
+			size_t len = tsize(mt) < cg->cg_strsize ? tsize(mt) : cg->cg_strsize;
+
+			dt_cg_expr(cg, m->dn_right);
+			emit(cg, KS_MOV64_REG(R3, R0));
+			emit(cg, KS_MOV64_REG(R1, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(at)), at);
+			emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+			emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+		} else if (dt_cg_is_blob(mt)) {
+			blob_src(cg, m->dn_right);
+			emit(cg, KS_MOV64_REG(R3, R0));
+			emit(cg, KS_MOV64_REG(R1, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(at)), at);
+			emit(cg, KS_MOV64_IMM(R2, (int32_t)tsize(mt)));
+			blob_read(cg, m->dn_right);
+		} else {
+			dt_cg_expr(cg, m->dn_right);
+			normalize(cg, R0, mt);
+			emit_sa(cg, KS_STX_MEM(bpf_size(tsize(mt)), R8, R0, OFF(at)), at);
+		}
+		cg->cg_tmp = mark; /* the member's temporaries */
+	}
+	cg->cg_xarg = arg;
+	cg->cg_xslot = slot;
+	cg->cg_sp--; /* the input, no longer needed */
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(tmp)), tmp);
+}
+
 /* Zero the scratch key buffer's first size bytes. */
 void dt_cg_zero_key(dt_cg_t *cg, uint32_t size)
 {
@@ -1466,8 +1535,9 @@ bool dt_cg_is_memory(const dt_node_t *n)
 {
 	const dt_node_t *l = n->dn_left;
 
-	if (n->dn_kind == DT_N_UNARY && n->dn_op == T_STAR)
-		return true;
+	if (n->dn_kind == DT_N_UNARY &&
+	    n->dn_op == T_STAR) /* *xlate<T *>(e): built (xlate_build) */
+		return l->dn_kind != DT_N_XLATE;
 	if (n->dn_kind == DT_N_MEMBER && n->dn_op == T_ARROW)
 		return l->dn_kind != DT_N_SELF && l->dn_kind != DT_N_THIS &&
 		       l->dn_kind != DT_N_XLATE &&
@@ -1598,9 +1668,30 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 	pop(cg, R0);
 }
 
+/* xlate<T>(e) or *xlate<T *>(e), a translated struct or union whole: its DT_N_XLATE */
+static dt_node_t *xlate_whole(dt_node_t *n)
+{
+	if (n->dn_kind == DT_N_XLATE && !dt_type_is_ptr(n->dn_type))
+		return n;
+	if (n->dn_kind == DT_N_UNARY && n->dn_op == T_STAR && n->dn_left->dn_kind == DT_N_XLATE)
+		return n->dn_left;
+	return NULL;
+}
+
+static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x);
+
+/* If n is a translated struct or union whole, r0 = the address of it, built; else false. */
+bool dt_cg_xlate_whole(dt_cg_t *cg, dt_node_t *n)
+{
+	if (xlate_whole(n) == NULL)
+		return false;
+	xlate_build(cg, n, xlate_whole(n));
+	return true;
+}
+
 /*
  * r0 = the address of the struct, union or array value n: memory's (*p,
- * p->s), or a variable's bytes (an absent dynamic one reads as zeros, as
+ * p->s), a translated struct's, built in a temporary, or a variable's bytes (an absent dynamic one reads as zeros, as
  * its members do).
  */
 static void blob_src(dt_cg_t *cg, dt_node_t *n)
@@ -1608,6 +1699,10 @@ static void blob_src(dt_cg_t *cg, dt_node_t *n)
 	lval_t lv;
 	int base, have = label(cg), done = label(cg);
 
+	if (xlate_whole(n) != NULL) {
+		xlate_build(cg, n, xlate_whole(n));
+		return;
+	}
 	if (dt_cg_is_memory(n)) {
 		dt_cg_mem_address(cg, n);
 		return;

@@ -480,6 +480,14 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 	off = add_rec(cg, asint ? DT_RK_INT : DT_RK_BYTES, (uint32_t)sz, false);
 	if (asint)
 		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
+	if (dt_cg_xlate_whole(cg, n)) { /* illumos dt_cg_xlate_expand: built in a temporary */
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+		return;
+	}
 	if (dt_cg_is_memory(n)) { /* *p, p->m, (*p).m, p->a.b: the process's or scratch memory */
 		dt_cg_mem_address(cg, n);
 		emit(cg, KS_MOV64_REG(R9, R0));

@@ -1494,6 +1494,21 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		normalize(cg, R1, t);
 }
 
+/*
+ * r0 = a comparison's operand: a struct, union or array is where it is,
+ * as illumos dt_cg_compare_op compares the reference a by-reference value
+ * is (DIF_OP_CMP): a variable is equal to itself only, *p to *q when p is
+ * q; an absent dynamic variable is the zeros every absent one reads.
+ */
+static void operand(dt_cg_t *cg, dt_node_t *n)
+{
+	if (dt_cg_is_blob(n->dn_type) && !is_string(n->dn_type)) {
+		blob_src(cg, n);
+		return;
+	}
+	cg_value(cg, n, true);
+}
+
 static void compare(dt_cg_t *cg, dt_node_t *n)
 {
 	bool uns = cmp_unsigned(n->dn_left->dn_type, n->dn_right->dn_type);
@@ -1512,9 +1527,9 @@ static void compare(dt_cg_t *cg, dt_node_t *n)
 	default: jop = uns ? BPF_JGE : BPF_JSGE; break;
 	}
 	/* the 64-bit values, as DIF compares them: -1 == 0xffffffff is false */
-	cg_value(cg, n->dn_left, true);
+	operand(cg, n->dn_left);
 	push(cg, n);
-	cg_value(cg, n->dn_right, true);
+	operand(cg, n->dn_right);
 	pop(cg, R1);
 	emit_to(cg, KS_JMP_REG(jop, R1, R0, 0), yes);
 	emit(cg, KS_MOV64_IMM(R0, 0));

@@ -1751,6 +1751,11 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 					  "operands have incompatible types: \"%s\" %s \"%s\"",
 					  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
+		} else if ((dt_type_is_sou(l->dn_type) || dt_type_is_sou(r->dn_type)) &&
+			   dt_type_compatible(l->dn_type, r->dn_type)) {
+			/* illumos dt_cook_op2: operands of one type (ctf_type_compat)
+			 * compare, a struct or union by where it is (DIF_OP_CMP of the
+			 * references dt_cg_compare_op holds), as an array does */
 		} else if (!dt_type_is_scalar(l->dn_type) || !dt_type_is_scalar(r->dn_type)) {
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 				  "operands have incompatible types: \"%s\" %s \"%s\"",

@@ -298,7 +298,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		 * of value in each, as one program's assignments would make it.
 		 */
 		bool str = is_string(t), sou = t != NULL && dt_cg_is_blob(t);
-		uint32_t size = sou   ? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
+		uint32_t size = sou   ? (uint32_t)((vsize(cg, t) + 7) & ~(size_t)7)
 				: str ? cg->cg_strsize
 				      : 8;
 
@@ -316,7 +316,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
 	    !dt_cg_is_float(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
-	if (t != NULL && dt_cg_is_blob(t) && (tsize(t) == 0 || tsize(t) > 4096))
+	if (t != NULL && dt_cg_is_blob(t) && (vsize(cg, t) == 0 || vsize(cg, t) > 4096))
 		cg_limit(cg, n, "a struct, union or array variable must have 1 to 4096 bytes");
 	if ((v = dt_arena_alloc(&ps->ps_arena, sizeof(*v))) == NULL ||
 	    dt_pstate_insert(ps, key, v) != 0)
@@ -325,7 +325,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	v->v_string = is_string(t);
 	v->v_sou = t != NULL && dt_cg_is_blob(t);
 	v->v_size = v->v_string ? cg->cg_strsize
-		    : v->v_sou	? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
+		    : v->v_sou	? (uint32_t)((vsize(cg, t) + 7) & ~(size_t)7)
 				: 8;
 	v->v_id = (uint32_t)++ps->ps_nvarids;
 	if (kind == V_GLOBAL) {
@@ -745,20 +745,19 @@ lval_t dt_cg_lvalue_of(dt_cg_t *cg, dt_node_t *n)
 		/* a[i], m[i][j], v.vals[i]: an element of an array variable or member */
 		const dt_type_t *at = dt_type_resolve(n->dn_left->dn_type);
 
-		if (is_string(n->dn_type) ||
-		    (!dt_cg_is_blob(n->dn_type) && !dt_type_is_scalar(n->dn_type) &&
-		     !dt_cg_is_float(n->dn_type)))
+		if (!is_string(n->dn_type) && !dt_cg_is_blob(n->dn_type) &&
+		    !dt_type_is_scalar(n->dn_type) && !dt_cg_is_float(n->dn_type))
 			cg_error(
 			    cg, n,
 			    "arrays of this element type are not supported yet (only integers, "
-			    "pointers, structs, unions and arrays)");
+			    "pointers, strings, structs, unions and arrays)");
 		lv = dt_cg_lvalue_of(cg, n->dn_left);
 		if (!lv.lv_var->v_sou)
 			cg_error(cg, n, "this kind of index is not supported yet");
 		if (lv.lv_nidx == LV_MAXIDX)
 			cg_limit(cg, n, "an element may have %d indexes at most", LV_MAXIDX);
 		lv.lv_idx[lv.lv_nidx].ix_expr = n->dn_args;
-		lv.lv_idx[lv.lv_nidx].ix_esize = (uint32_t)tsize(n->dn_type);
+		lv.lv_idx[lv.lv_nidx].ix_esize = (uint32_t)vsize(cg, n->dn_type);
 		lv.lv_idx[lv.lv_nidx].ix_nelems = (uint32_t)at->dtt_nelems;
 		lv.lv_nidx++;
 		lv.lv_member = true;
@@ -933,6 +932,40 @@ static void bf_insert(dt_cg_t *cg, const lval_t *lv, int ptr, int16_t disp, size
 	lv_extend(cg, &(lval_t){ .lv_type = lv->lv_type, .lv_bits = lv->lv_bits }, 8);
 }
 
+/*
+ * r0 = the string element lv names (string a[4]: a[i], as illumos's
+ * *(a + i) of its string type, a reference to the element's strsize
+ * bytes); an absent dynamic variable's is the empty string.
+ */
+static void string_elem(dt_cg_t *cg, const lval_t *lv)
+{
+	const dt_var_t *v = lv->lv_var;
+	int base, have = label(cg), done = label(cg);
+
+	dt_cg_elem_offset(cg, lv);
+	if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+		uint32_t off = dt_cg_var_place(cg, v, &base);
+
+		dt_cg_elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R0, R1));
+		return;
+	}
+	push(cg, lv->lv_node);
+	dt_cg_dyn_key(cg, v, lv->lv_keys);
+	emit_map(cg, R1, dt_cg_dvar_map(lv->lv_var));
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	pop(cg, R1);
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	emit(cg, KS_MOV64_REG(R0, R8)); /* absent: "" */
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(SA(DT_SR_EMPTY, 0))), SA(DT_SR_EMPTY, 0));
+	jump(cg, done);
+	place(cg, have);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	place(cg, done);
+}
+
 /* r0 = the value of a member of a struct variable (0 where a dynamic one is absent). */
 static void member_load(dt_cg_t *cg, const lval_t *lv)
 {
@@ -941,6 +974,10 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 	int base, done = label(cg);
 	uint32_t off;
 
+	if (lv->lv_nidx > 0 && is_string(lv->lv_type)) { /* a string element: where it is */
+		string_elem(cg, lv);
+		return;
+	}
 	if (lv->lv_nidx > 0) { /* a[i], v.vals[i]: at a run-time offset */
 		dt_cg_elem_offset(cg, lv);
 		if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
@@ -1099,6 +1136,25 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	int16_t slot, disp;
 	uint32_t off;
 
+	if (is_string(lv->lv_type)) { /* a string element: strsize bytes copied, as DIF_OP_COPYS */
+		push(cg, n);
+		slot = dt_cg_slot_at(cg->cg_sp);
+		disp = elem_ptr(cg, lv, drop);
+		emit(cg, KS_MOV64_REG(R1, R0));
+		if (disp != 0)
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R1, disp));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+		emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, slot));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+		if (lv_dynamic(lv)) {
+			jump(cg, done);
+			place(cg, drop);
+			dt_cg_count_drop(cg, DT_DROP_DYN);
+		}
+		place(cg, done);
+		pop(cg, R0);
+		return;
+	}
 	normalize(cg, R0, lv->lv_type);
 	if (lv->lv_nidx == 0 && lv->lv_bits == 0 &&
 	    (v->v_kind == V_GLOBAL || v->v_kind == V_THIS)) {
@@ -1780,7 +1836,7 @@ static void blob_read(dt_cg_t *cg, const dt_node_t *n)
 static void blob_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_node_t *rhs)
 {
 	lval_t lv = dt_cg_lvalue_of(cg, target);
-	size_t sz = tsize(target->dn_type);
+	size_t sz = vsize(cg, target->dn_type);
 	int drop = label(cg), done = label(cg);
 	int16_t disp;
 

@@ -232,6 +232,22 @@ static inline bool is_string(const dt_type_t *t)
 	return t != NULL && dt_type_is_string(t);
 }
 
+/*
+ * The bytes a value of type t takes in a variable: a string strsize (the
+ * option's, as illumos sizes its string type by it), an array of them so
+ * many times that.
+ */
+static inline size_t vsize(const dt_cg_t *cg, const dt_type_t *t)
+{
+	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
+
+	if (r != NULL && r->dtt_kind == DT_TK_STRING)
+		return cg->cg_strsize;
+	if (r != NULL && r->dtt_kind == DT_TK_ARRAY)
+		return r->dtt_nelems * vsize(cg, r->dtt_ref);
+	return tsize(t);
+}
+
 /* Bring reg to type t: sign- or zero-extend from its size (_Bool: 0 or 1). */
 static inline void normalize(dt_cg_t *cg, int reg, const dt_type_t *t)
 {

@@ -571,7 +571,7 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 			dt_cg_copy_string(cg, R8, SA(DT_SR_KEY, off));
 			off += cg->cg_strsize;
 		} else if (dt_cg_is_blob(ki->dn_type)) { /* a struct's bytes (tst.StructAssoc.d) */
-			size_t sz = tsize(ki->dn_type);
+			size_t sz = vsize(cg, ki->dn_type);
 
 			emit(cg, KS_MOV64_REG(R3, R0));
 			emit(cg, KS_MOV64_REG(R1, R8));

@@ -63,8 +63,8 @@ static bool key_rec(dt_cg_t *cg, const dt_type_t *t, uint32_t *off, dt_rec_t *r)
 	if (is_string(t)) {
 		*r = (dt_rec_t){ *off, cg->cg_strsize, DT_RK_STR, false, false };
 		*off += cg->cg_strsize;
-	} else if (dt_cg_is_blob(t) && tsize(t) > 0 && tsize(t) <= 4096) {
-		size_t sz = tsize(t);
+	} else if (dt_cg_is_blob(t) && vsize(cg, t) > 0 && vsize(cg, t) <= 4096) {
+		size_t sz = vsize(cg, t);
 		bool asint = sz == 1 || sz == 2 || sz == 4 || sz == 8;
 
 		*r =
@@ -471,7 +471,7 @@ static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
  */
 static void record_sou(dt_cg_t *cg, dt_node_t *n)
 {
-	size_t sz = tsize(n->dn_type);
+	size_t sz = vsize(cg, n->dn_type);
 	bool asint = sz == 1 || sz == 2 || sz == 4 || sz == 8;
 	int off, ok = label(cg);
 

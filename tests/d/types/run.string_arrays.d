@@ -3,7 +3,8 @@
  * strsize bytes, as illumos's string type, assigned with = (the string
  * copied, cut at strsize - 1) and read as a string anywhere one is wanted.
  * Elements start empty, an absent self-> element reads as "", a whole
- * array copies, and an index outside the array faults.
+ * array copies and is traced by its bytes (strsize each), and an index
+ * outside the array faults.
  */
 /* @args: -q -x strsize=16 */
 string a[4];
@@ -56,5 +57,6 @@ BEGIN
 BEGIN
 {
 	printa(@c);
+	trace(m);
 	exit(0);
 }

@@ -1829,7 +1829,7 @@ static void blob_read(dt_cg_t *cg, const dt_node_t *n)
 }
 
 /*
- * s2 = s1 of structs, unions (or arrays): the bytes copied into a
+ * s2 = s1 of structs and unions (an array is D_OP_ARRFUN): the bytes copied into a
  * variable (a dynamic one made, a full table counting a drop), as
  * illumos copies a by-reference value (DIF_OP_COPYS).  r0 = 0.
  */

@@ -1577,6 +1577,11 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		l->dn_type = id->di_type;
 	}
 	if (n->dn_op == T_ASSIGN) {
+		/* illumos dt_cook_op2: an array is not assigned whole (a string is) */
+		if (dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_ARRAY)
+			dt_cerror(pcb, &n->dn_loc, "D_OP_ARRFUN",
+				  "operator = may not be applied to operand of type \"%s\"",
+				  tname(pcb, l->dn_type));
 		if (!dt_type_compatible(l->dn_type, r->dn_type) && !null_ptr(l->dn_type, r) &&
 		    !null_str(l->dn_type, r))
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",

@@ -3,8 +3,8 @@
  * strsize bytes, as illumos's string type, assigned with = (the string
  * copied, cut at strsize - 1) and read as a string anywhere one is wanted.
  * Elements start empty, an absent self-> element reads as "", a whole
- * array copies and is traced by its bytes (strsize each), and an index
- * outside the array faults.
+ * array is traced by its bytes (strsize each), and an index outside the
+ * array faults.
  */
 /* @args: -q -x strsize=16 */
 string a[4];
@@ -34,9 +34,9 @@ BEGIN
 	printf("[%s]\n", self->u[2]);
 	self->u[2] = "y";
 	printf("[%s] [%s]\n", self->u[2], self->u[1]);
-	b = a;
+	b[1] = a[1];
 	a[1] = "changed";
-	printf("%s %s %s\n", b[1], b[2], a[1]);
+	printf("%s %s\n", b[1], a[1]);
 	@c[a[1]] = count();
 	trace(a[2]);
 	printf("\n");

@@ -1751,6 +1751,23 @@ static dt_node_t *xlate_whole(dt_node_t *n)
 
 static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x);
 
+/*
+ * A struct, union or array a variable holds, passed whole where an address
+ * is wanted (tracemem(buf, 8), bcopy(buf, p, n)), as illumos passes the
+ * reference to the variable's storage, which dtrace_canload lets be read:
+ * r0 = its address, to read with probe_read_kernel, and *size its bytes;
+ * false if n is not one.
+ */
+bool dt_cg_var_blob(dt_cg_t *cg, dt_node_t *n, size_t *size)
+{
+	if (!dt_cg_is_blob(n->dn_type) || is_string(n->dn_type) ||
+	    (xlate_whole(n) == NULL && (dt_cg_is_memory(n) || !dt_cg_names_variable(n))))
+		return false;
+	*size = vsize(cg, n->dn_type);
+	blob_src(cg, n);
+	return true;
+}
+
 /* If n is a translated struct or union whole, r0 = the address of it, built; else false. */
 bool dt_cg_xlate_whole(dt_cg_t *cg, dt_node_t *n)
 {

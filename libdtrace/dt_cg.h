@@ -342,6 +342,7 @@ void dt_cg_scratch_dest(dt_cg_t *cg);
 void dt_cg_read_any(dt_cg_t *cg, int helper);
 bool dt_cg_may_scratch(const dt_node_t *n);
 bool dt_cg_xlate_whole(dt_cg_t *cg, dt_node_t *n);
+bool dt_cg_var_blob(dt_cg_t *cg, dt_node_t *n, size_t *size);
 bool dt_cg_is_memory(const dt_node_t *n);
 bool dt_cg_is_blob(const dt_type_t *t);
 void dt_cg_mem_address(dt_cg_t *cg, dt_node_t *n);

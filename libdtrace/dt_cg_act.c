@@ -678,6 +678,7 @@ void dt_cg_a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 {
 	dt_node_t *sz = s->dn_args->dn_next;
 	int off, ok = label(cg), rec0 = cg->cg_st->st_nrecs;
+	size_t vsz;
 
 	(void)arg;
 	if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 || sz->dn_value > 4096)
@@ -685,6 +686,22 @@ void dt_cg_a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 	if (sz->dn_next != NULL) {
 		dt_cg_expr(cg, sz->dn_next);
 		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 8, false)));
+	}
+	if (dt_cg_var_blob(cg, s->dn_args, &vsz)) {
+		/* a variable's bytes: more than it holds faults at it (dtrace_canload) */
+		off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz->dn_value));
+		emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)vsz, 0), ok);
+		emit(cg, KS_MOV64_IMM(R9, (int32_t)vsz)); /* the first byte past it */
+		dt_cg_fault(cg, DT_FLT_BADADDR, R9);
+		place(cg, ok);
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+		add_act(cg, DT_A_TRACEMEM, NULL, rec0);
+		cg->cg_st->st_data = true;
+		return;
 	}
 	dt_cg_expr(cg, s->dn_args);
 	off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);

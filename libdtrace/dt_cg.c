@@ -462,6 +462,7 @@ static void str_null_store(dt_cg_t *cg, int base, uint32_t off)
 static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void blob_src(dt_cg_t *cg, dt_node_t *n);
 static void blob_read(dt_cg_t *cg, const dt_node_t *n);
+static void xlate_input(dt_cg_t *cg, dt_node_t *in);
 
 /* Compute keys, each waiting on the stack; returns how many. */
 int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
@@ -506,7 +507,7 @@ static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x)
 	tmp = SA(DT_SR_TMP, tmp);
 	for (uint32_t z = 0; z < sz; z += 8)
 		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(tmp + z), 0), tmp);
-	dt_cg_expr(cg, x->dn_left);
+	xlate_input(cg, x->dn_left);
 	push(cg, n);
 	cg->cg_xarg = x->dn_xlator->dx_argid;
 	cg->cg_xslot = dt_cg_slot_at(cg->cg_sp);
@@ -1602,9 +1603,21 @@ static bool is_global_int(const lval_t *lv)
 }
 
 /* Is n memory a pointer designates (*p, p->m, p[i]), not a variable? */
+/* A translator's input of struct or union type: held in scratch memory (xlate_input) */
+static bool is_xarg_sou(const dt_node_t *n)
+{
+	return n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
+	       (n->dn_ident->di_flags & DT_IDF_XLARG) && dt_type_is_sou(n->dn_type);
+}
+
 bool dt_cg_is_memory(const dt_node_t *n)
 {
 	const dt_node_t *l = n->dn_left;
+
+	if (is_xarg_sou(n))
+		return true;
+	if (n->dn_kind == DT_N_CAST && dt_type_is_sou(n->dn_type)) /* (struct in) v */
+		return dt_cg_is_memory(l);
 
 	if (n->dn_kind == DT_N_UNARY &&
 	    n->dn_op == T_STAR) /* *xlate<T *>(e): built (xlate_build) */
@@ -1626,7 +1639,11 @@ bool dt_cg_is_memory(const dt_node_t *n)
 /* r0 = the address of the memory n designates (is_memory(n)). */
 void dt_cg_mem_address(dt_cg_t *cg, dt_node_t *n)
 {
-	if (n->dn_kind == DT_N_UNARY) {
+	if (is_xarg_sou(n)) {
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, cg->cg_xslot));
+	} else if (n->dn_kind == DT_N_CAST) {
+		dt_cg_mem_address(cg, n->dn_left);
+	} else if (n->dn_kind == DT_N_UNARY) {
 		dt_cg_expr(cg, n->dn_left);
 	} else if (n->dn_kind == DT_N_MEMBER) {
 		const dt_type_t *lt = dt_type_resolve(n->dn_left->dn_type);
@@ -1750,6 +1767,35 @@ static dt_node_t *xlate_whole(dt_node_t *n)
 }
 
 static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x);
+
+/*
+ * r0 = a translator's input: e's value, or for a struct or union e the
+ * address of a copy of it made in the alloca region, as illumos holds a
+ * by-reference input by its reference (the members read it as memory).
+ */
+static void xlate_input(dt_cg_t *cg, dt_node_t *in)
+{
+	size_t sz = vsize(cg, in->dn_type);
+
+	if (!dt_type_is_sou(in->dn_type)) {
+		dt_cg_expr(cg, in);
+		return;
+	}
+	blob_src(cg, in);
+	push(cg, in);
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)sz));
+	dt_cg_allocate(cg);
+	dt_cg_alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	push(cg, in);
+	emit(cg, KS_MOV64_IMM(R9, (int32_t)sz));
+	dt_cg_scratch_dest(cg);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, dt_cg_slot_at(cg->cg_sp - 1)));
+	blob_read(cg, in);
+	pop(cg, R0);
+	cg->cg_sp--; /* the source */
+}
 
 /*
  * A struct, union or array a variable holds, passed whole where an address
@@ -2069,7 +2115,7 @@ static void xlate_member(dt_cg_t *cg, dt_node_t *n)
 		    cg, n,
 		    "translated member %s: only integer, pointer and string members can be used yet",
 		    n->dn_name);
-	dt_cg_expr(cg, x->dn_left);
+	xlate_input(cg, x->dn_left);
 	push(cg, n);
 	cg->cg_xarg = x->dn_xlator->dx_argid;
 	cg->cg_xslot = dt_cg_slot_at(cg->cg_sp);

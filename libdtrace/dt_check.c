@@ -2251,11 +2251,16 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		 * float, double or long double (illumos: not dt_node_is_scalar)
 		 * but to its own type.
 		 */
-		if (dt_type_is_sou(to) || dt_type_is_sou(from) || to->dtt_kind == DT_TK_ARRAY ||
-		    ((to->dtt_kind == DT_TK_FLOAT || from->dtt_kind == DT_TK_FLOAT) &&
-		     !(to->dtt_kind == from->dtt_kind && to->dtt_size == from->dtt_size)) ||
-		    (dt_type_is_string(from) && !dt_type_is_string(to)) ||
-		    (dt_type_is_string(to) && !dt_type_is_string(from) && !dt_type_is_scalar(from)))
+		if (dt_type_is_sou(to) && dt_type_compatible(to, from)) {
+			/* illumos dt_cook_op2: a cast to a compatible type (ctf_type_compat),
+			 * as ((struct in) v).m in a translator */
+		} else if (dt_type_is_sou(to) || dt_type_is_sou(from) ||
+			   to->dtt_kind == DT_TK_ARRAY ||
+			   ((to->dtt_kind == DT_TK_FLOAT || from->dtt_kind == DT_TK_FLOAT) &&
+			    !(to->dtt_kind == from->dtt_kind && to->dtt_size == from->dtt_size)) ||
+			   (dt_type_is_string(from) && !dt_type_is_string(to)) ||
+			   (dt_type_is_string(to) && !dt_type_is_string(from) &&
+			    !dt_type_is_scalar(from)))
 			dt_cerror(pcb, &n->dn_loc, "D_CAST_INVAL",
 				  "invalid cast expression: \"%s\" to \"%s\"",
 				  tname(pcb, n->dn_left->dn_type), tname(pcb, n->dn_type));
@@ -2438,7 +2443,7 @@ static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
 			  "translator input %s hides an identifier of the same name", x->dx_arg);
 	arg = dt_ident_add(pcb, pcb->pcb_globals, x->dx_arg, DT_IDENT_SCALAR, &x->dx_loc);
 	arg->di_type = x->dx_from;
-	arg->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+	arg->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED | DT_IDF_XLARG;
 	x->dx_argid = arg;
 	for (dt_node_t *m = x->dx_members; m != NULL; m = m->dn_next) {
 		const dt_member_t *dm = dt_type_member(to, m->dn_name);

@@ -463,6 +463,7 @@ static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void blob_src(dt_cg_t *cg, dt_node_t *n);
 static void blob_read(dt_cg_t *cg, const dt_node_t *n);
 static void xlate_input(dt_cg_t *cg, dt_node_t *in);
+static void bf_insert(dt_cg_t *cg, const lval_t *lv, int ptr, int16_t disp, size_t sz);
 
 /* Compute keys, each waiting on the stack; returns how many. */
 int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
@@ -516,9 +517,21 @@ static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x)
 		const dt_type_t *mt = dm != NULL ? dm->dm_type : NULL;
 		uint32_t at = tmp + (uint32_t)(dm != NULL ? dm->dm_off : 0);
 
-		if (dm == NULL || dm->dm_bits != 0)
+		if (dm == NULL)
 			cg_error(cg, m, "translated member %s cannot be built yet", m->dn_name);
-		if (is_string(mt) || is_string(m->dn_right->dn_type)) {
+		if (dm->dm_bits != 0) { /* its unit read, the bits put in, written (dt_cg_store) */
+			size_t unit = tsize(mt), pos = dm->dm_off * 8 + (size_t)dm->dm_bitoff;
+			size_t u0 = pos / (unit * 8) * unit;
+			lval_t lv = { .lv_type = mt,
+				      .lv_bits = dm->dm_bits,
+				      .lv_bshift = (int)(pos - u0 * 8) };
+			uint32_t ua = tmp + (uint32_t)u0;
+
+			dt_cg_expr(cg, m->dn_right);
+			emit(cg, KS_MOV64_REG(R3, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R3, IMM(ua)), ua);
+			bf_insert(cg, &lv, R3, 0, unit);
+		} else if (is_string(mt) || is_string(m->dn_right->dn_type)) {
 			size_t len = tsize(mt) < cg->cg_strsize ? tsize(mt) : cg->cg_strsize;
 
 			dt_cg_expr(cg, m->dn_right);

@@ -11,6 +11,7 @@
  * The file is written with libelf to a temporary name and renamed into
  * place, so a failed run never leaves a truncated object behind.
  */
+#include <ar.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -92,77 +93,106 @@ static int check_note(const dt_stapsdt_note_t *n, void *arg)
 	return 0; /* another provider's probe: not ours to check */
 }
 
-/*
- * LLVM bitcode (clang -flto), raw or in its wrapper, or an ELF object whose
- * only code is GCC's LTO IR (gcc -flto without -ffat-lto-objects: it has a
- * .gnu.lto_ section and no .text of its own).
- */
-static bool is_lto_object(const char *path)
+/* LLVM bitcode (clang -flto), raw or in its wrapper. */
+static bool is_bitcode(const unsigned char *m, size_t size)
 {
-	unsigned char magic[4] = { 0 };
+	return size >= 4 && ((m[0] == 'B' && m[1] == 'C' && m[2] == 0xc0 && m[3] == 0xde) ||
+			     (m[0] == 0xde && m[1] == 0xc0 && m[2] == 0x17 && m[3] == 0x0b));
+}
+
+/*
+ * An ELF object whose only code is GCC's LTO IR (gcc -flto without
+ * -ffat-lto-objects: it has a .gnu.lto_ section and no .text of its own).
+ */
+static bool is_lto_elf(Elf *elf)
+{
 	bool lto = false, text = false;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
-	Elf *elf;
-	FILE *f;
-	int fd;
 
-	if ((f = fopen(path, "rb")) == NULL)
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return false;
-	if (fread(magic, 1, 4, f) != 4)
-		magic[0] = 0;
-	fclose(f);
-	if ((magic[0] == 'B' && magic[1] == 'C' && magic[2] == 0xc0 && magic[3] == 0xde) ||
-	    (magic[0] == 0xde && magic[1] == 0xc0 && magic[2] == 0x17 && magic[3] == 0x0b))
-		return true;
-	if (memcmp(magic, ELFMAG, 4) != 0 || elf_version(EV_CURRENT) == EV_NONE ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) != NULL &&
-	    elf_getshdrstrndx(elf, &shstrndx) == 0) {
-		while ((scn = elf_nextscn(elf, scn)) != NULL) {
-			GElf_Shdr sh;
-			const char *name;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
 
-			if (gelf_getshdr(scn, &sh) == NULL ||
-			    (name = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL)
-				continue;
-			if (strncmp(name, ".gnu.lto_", 9) == 0)
-				lto = true;
-			if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size > 0)
-				text = true;
-		}
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL)
+			continue;
+		if (strncmp(name, ".gnu.lto_", 9) == 0)
+			lto = true;
+		if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size > 0)
+			text = true;
 	}
-	elf_end(elf);
-	close(fd);
 	return lto && !text;
+}
+
+/*
+ * Check one object's probe sites against the providers.  What is wrong
+ * with the file itself is worded as illumos dt_link.c process_obj words
+ * it ("failed to process %s: %s" where it gives libelf's reason); a damaged
+ * object is refused, never passed over: its probe sites would go unchecked.
+ */
+static int check_object(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, const char *obj)
+{
+	check_t c = { dtp, pgp, obj };
+	const unsigned char *m;
+	char err[256];
+	size_t size;
+	void *buf;
+	Elf *elf;
+	int fd, rc;
+
+	/* a FIFO or a device would block or never end */
+	if ((fd = open(obj, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return dt_set_errmsg(dtp, EDT_ELF, "failed to open %s: %s", obj, strerror(errno));
+	rc = dt_read_file(fd, &buf, &size, err, sizeof(err));
+	close(fd);
+	if (rc != 0)
+		return dt_set_errmsg(dtp, EDT_ELF, "%s: %s", obj, err);
+	m = buf;
+	rc = -1;
+	/*
+	 * LTO objects hold compiler IR, not code: their probe sites do not
+	 * exist yet.  The semaphores do not depend on them, so they are
+	 * accepted unchecked.
+	 */
+	if (is_bitcode(m, size))
+		rc = 0;
+	else if (size >= SARMAG && memcmp(m, ARMAG, SARMAG) == 0)
+		dt_set_errmsg(dtp, EDT_ELF,
+			      "archive files are not permitted %s; use the contents of the "
+			      "archive instead",
+			      obj);
+	else if (size < SELFMAG || memcmp(m, ELFMAG, SELFMAG) != 0)
+		dt_set_errmsg(dtp, EDT_ELF, "invalid file type for %s", obj);
+	else if (size > EI_CLASS && m[EI_CLASS] != ELFCLASS64)
+		dt_set_errmsg(dtp, EDT_ELF, "incorrect ELF class for object file %s", obj);
+	else if (size >= sizeof(Elf64_Ehdr) && ((const Elf64_Ehdr *)buf)->e_machine != EM_X86_64)
+		dt_set_errmsg(dtp, EDT_ELF, "incorrect ELF machine type for object file %s", obj);
+	else if (dt_elf_check(buf, size, err, sizeof(err)) != 0)
+		dt_set_errmsg(dtp, EDT_ELF, "failed to process %s: %s", obj, err);
+	else if ((elf = elf_memory(buf, size)) == NULL)
+		dt_set_errmsg(dtp, EDT_ELF, "failed to process %s: %s", obj, elf_errmsg(-1));
+	else {
+		if (is_lto_elf(elf))
+			rc = 0;
+		/* check_note returns 1 with the handle's message set */
+		else if ((rc = dt_stapsdt_iter(elf, check_note, &c, err, sizeof(err))) == -1)
+			dt_set_errmsg(dtp, EDT_ELF, "failed to process %s: %s", obj, err);
+		elf_end(elf);
+	}
+	free(buf);
+	return rc == 0 ? 0 : -1;
 }
 
 static int check_objects(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, int objc, char *const objv[])
 {
-	for (int i = 0; i < objc; i++) {
-		check_t c = { dtp, pgp, objv[i] };
-		char err[256];
-		struct stat st;
-		int rc;
-
-		/* a FIFO or a device would block or never end */
-		if (stat(objv[i], &st) == 0 && !S_ISREG(st.st_mode))
-			return dt_set_errmsg(dtp, EDT_ELF, "%s: not a regular file", objv[i]);
-		/*
-		 * LTO objects hold compiler IR, not code: their probe sites do not
-		 * exist yet.  The semaphores do not depend on them, so they are
-		 * accepted unchecked.
-		 */
-		if (is_lto_object(objv[i]))
-			continue;
-		/* check_note returns 1 with the handle's message set */
-		rc = dt_stapsdt_file(objv[i], check_note, &c, err, sizeof(err));
-		if (rc == -1)
-			dt_set_errmsg(dtp, EDT_ELF, "%s: %s", objv[i], err);
-		if (rc != 0)
+	if (objc > 0 && elf_version(EV_CURRENT) == EV_NONE)
+		return dt_set_errmsg(dtp, EDT_ELF, "libelf is out of date");
+	for (int i = 0; i < objc; i++)
+		if (check_object(dtp, pgp, objv[i]) != 0)
 			return -1;
-	}
 	return 0;
 }
 

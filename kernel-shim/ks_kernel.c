@@ -177,8 +177,24 @@ static int prog_load(enum bpf_prog_type type, const char *name, const ks_code_t 
 	return err;
 }
 
+static int load_code(enum bpf_prog_type type, uint32_t attach_type, const char *name,
+		     const ks_code_t *code, char *log, size_t loglen);
+
 int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name,
 		 const ks_code_t *code, char *log, size_t loglen)
+{
+	int err = ks_fault(KS_OP_PROG_LOAD);
+
+	if (err != 0) {
+		if (log != NULL && loglen > 0)
+			log[0] = '\0';
+		return err;
+	}
+	return load_code(type, attach_type, name, code, log, loglen);
+}
+
+static int load_code(enum bpf_prog_type type, uint32_t attach_type, const char *name,
+		     const ks_code_t *code, char *log, size_t loglen)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach_type);
 	struct bpf_func_info *info = NULL;
@@ -289,8 +305,10 @@ int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t re
 		     pid_t pid)
 {
 	struct perf_event_attr attr;
-	int type = pmu_type("uprobe"), pfd;
+	int type = pmu_type("uprobe"), pfd = ks_fault(KS_OP_ATTACH);
 
+	if (pfd != 0)
+		return pfd;
 	if (type < 0)
 		return -ENOTSUP;
 	memset(&attr, 0, sizeof(attr));
@@ -335,8 +353,19 @@ typedef struct uprobe_multi_attr {
 	uint32_t cnt, um_flags, pid, pad;
 } uprobe_multi_attr_t;
 
+static int attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
+			  const uint64_t *cookies, size_t n, pid_t pid);
+
 int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
 		      const uint64_t *cookies, size_t n, pid_t pid)
+{
+	int err = ks_fault(KS_OP_ATTACH);
+
+	return err != 0 ? err : attach_uprobes(prog_fd, path, offs, refs, cookies, n, pid);
+}
+
+static int attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
+			  const uint64_t *cookies, size_t n, pid_t pid)
 {
 	uprobe_multi_attr_t a;
 	int fd;
@@ -358,7 +387,11 @@ int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const
 
 int ks_attach_raw_tp(int prog_fd, const char *name)
 {
-	int fd = bpf_raw_tracepoint_open(name, prog_fd);
+	int fd = ks_fault(KS_OP_ATTACH);
+
+	if (fd != 0)
+		return fd;
+	fd = bpf_raw_tracepoint_open(name, prog_fd);
 
 	return fd < 0 ? -errno : fd;
 }
@@ -366,8 +399,10 @@ int ks_attach_raw_tp(int prog_fd, const char *name)
 int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
 {
 	struct perf_event_attr attr;
-	int pfd;
+	int pfd = ks_fault(KS_OP_ATTACH);
 
+	if (pfd != 0)
+		return pfd;
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
@@ -398,7 +433,7 @@ static int probe_prog(enum bpf_prog_type type, uint32_t attach_type, int helper)
 
 		ks_emit(&c, ret, 2);
 	}
-	fd = ks_prog_load(type, attach_type, "ks_probe", &c, NULL, 0);
+	fd = load_code(type, attach_type, "ks_probe", &c, NULL, 0); /* never a fault */
 	ks_code_free(&c);
 	return fd;
 }
@@ -412,7 +447,7 @@ static bool probe_uprobe_multi(void)
 	if (pfd < 0)
 		return false;
 	/* "/" is not a regular file: EBADF from a kernel that knows the link, EINVAL if not */
-	lfd = ks_attach_uprobes(pfd, "/", &off, NULL, NULL, 1, -1);
+	lfd = attach_uprobes(pfd, "/", &off, NULL, NULL, 1, -1);
 	ok = lfd == -EBADF;
 	if (lfd >= 0)
 		close(lfd);
@@ -441,4 +476,39 @@ const ks_features_t *ks_features(void)
 {
 	pthread_once(&features_once, probe_features);
 	return &features;
+}
+
+static bool write_user;
+static pthread_once_t write_user_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A kernel in lockdown (security_locked_down(LOCKDOWN_BPF_WRITE_USER))
+ * gives no prototype for the helper, and the verifier refuses a program
+ * that calls it ("program of this type cannot use helper", "unknown
+ * func" before 6.x, words libbpf's helper probe does not all know): so
+ * load a real call, write_user(0, a zeroed stack byte, 1), and see.
+ */
+static void probe_write_user(void)
+{
+	const struct bpf_insn insns[] = {
+		KS_ST_MEM(BPF_DW, BPF_REG_10, -8, 0), KS_MOV64_IMM(BPF_REG_1, 0),
+		KS_MOV64_REG(BPF_REG_2, BPF_REG_10),  KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+		KS_MOV64_IMM(BPF_REG_3, 1),	      KS_CALL(BPF_FUNC_probe_write_user),
+		KS_MOV64_IMM(BPF_REG_0, 0),	      KS_EXIT(),
+	};
+	ks_code_t c = { 0 };
+	int fd;
+
+	ks_emit(&c, insns, sizeof(insns) / sizeof(insns[0]));
+	fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "ks_probe", &c, NULL, 0);
+	ks_code_free(&c);
+	write_user = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+bool ks_write_user_ok(void)
+{
+	pthread_once(&write_user_once, probe_write_user);
+	return write_user;
 }

@@ -23,16 +23,22 @@ int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, u
 		  uint32_t max_entries, uint32_t flags)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
-	int fd = bpf_map_create(type, name, key_size, value_size, max_entries, &opts);
+	int fd = ks_fault(KS_OP_MAP_CREATE);
 
+	if (fd != 0)
+		return fd;
+	fd = bpf_map_create(type, name, key_size, value_size, max_entries, &opts);
 	return fd < 0 ? -errno : fd;
 }
 
 int ks_map_create_outer(const char *name, uint32_t max_entries, int inner_fd)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = (uint32_t)inner_fd);
-	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, name, 4, 4, max_entries, &opts);
+	int fd = ks_fault(KS_OP_MAP_CREATE);
 
+	if (fd != 0)
+		return fd;
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, name, 4, 4, max_entries, &opts);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -43,6 +49,10 @@ int ks_map_lookup(int fd, const void *key, void *val)
 
 int ks_map_update(int fd, const void *key, const void *val, uint64_t flags)
 {
+	int err = ks_fault(KS_OP_MAP_UPDATE);
+
+	if (err != 0)
+		return err;
 	return bpf_map_update_elem(fd, key, val, flags) == 0 ? 0 : -errno;
 }
 

@@ -35,8 +35,11 @@ int ks_perfbuf_create(int map_fd, size_t pages, ks_sample_f *sample, ks_lost_f *
 		      ks_perfbuf_t **pbp)
 {
 	ks_perfbuf_t *pb;
+	int err = ks_fault(KS_OP_PERFBUF);
 
 	*pbp = NULL;
+	if (err != 0)
+		return err;
 	if (sample == NULL || pages == 0 || (pages & (pages - 1)) != 0)
 		return -EINVAL;
 	if ((pb = calloc(1, sizeof(*pb))) == NULL)
@@ -48,8 +51,7 @@ int ks_perfbuf_create(int map_fd, size_t pages, ks_sample_f *sample, ks_lost_f *
 	pb->pb_pb =
 	    perf_buffer__new(map_fd, pages, on_sample, lost != NULL ? on_lost : NULL, pb, NULL);
 	if (pb->pb_pb == NULL) {
-		int err = errno > 0 ? errno : EINVAL;
-
+		err = errno > 0 ? errno : EINVAL;
 		free(pb);
 		return -err;
 	}

@@ -80,18 +80,48 @@ void dt_agg_snap_free(dt_aggview_t *av)
 	av->av_snap = NULL;
 }
 
+/* A snapshot being read: an aggregation's entries so far. */
+typedef struct snapbuild {
+	size_t sb_n, sb_cap;
+	uint8_t *sb_keys;
+	uint64_t *sb_vals;
+} snapbuild_t;
+
+/* Room for one more entry of ag in b: 0, or -1. */
+static int snap_room(snapbuild_t *b, const dt_agg_t *ag)
+{
+	size_t nc = b->sb_cap ? 2 * b->sb_cap : 16;
+	uint8_t *nk;
+	uint64_t *nv;
+
+	if (b->sb_n < b->sb_cap)
+		return 0;
+	if ((nk = realloc(b->sb_keys, nc * ag->ag_keysize)) == NULL)
+		return -1;
+	b->sb_keys = nk;
+	if ((nv = realloc(b->sb_vals, nc * nslots(ag) * 8)) == NULL)
+		return -1;
+	b->sb_vals = nv;
+	b->sb_cap = nc;
+	return 0;
+}
+
 /*
- * Read the map, a batch at a time where the kernel can (one system call
- * for thousands of keys), key by key where it cannot.
+ * Snapshot every aggregation of av's shape: the map they share is read
+ * once, a batch at a time where the kernel can (one system call for
+ * thousands of keys), key by key where it cannot, and its entries split by
+ * the id their key starts with (dt_program.h).  Each aggregation of the
+ * shape gets a new snapshot, as of this read.
  */
 static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av)
 {
 	const dt_agg_t *ag = av->av_ag;
-	size_t ncpu = (size_t)r->r_ld.ld_ncpus, vs = nslots(ag), cap = 1024, n = 0;
+	size_t ncpu = (size_t)r->r_ld.ld_ncpus, vs = nslots(ag);
 	size_t per = vs * ncpu; /* u64s per key, every CPU */
-	dt_asnap_t *s = calloc(1, sizeof(*s));
-	uint8_t *keys = NULL, *kb = NULL;
-	uint64_t *vals = NULL, *vb = NULL;
+	size_t ks = DT_AGG_IDSIZE + ag->ag_keysize;
+	snapbuild_t *sb = calloc(r->r_dr.dr_naggs, sizeof(*sb)); /* by id - 1 */
+	uint8_t *kb = NULL;
+	uint64_t *vb = NULL;
 	/* a batch of at most 4096 keys and about 1 MiB of values (a 4095-bucket
 	   llquantize on many CPUs would otherwise ask for gigabytes) */
 	uint32_t batch = (uint32_t)(per * 8 >= (1u << 20) ? 1 : (1u << 20) / (per * 8));
@@ -100,12 +130,10 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av)
 
 	if (batch > 4096)
 		batch = 4096;
-	ks_map_batch_init(&mb, av->av_fd, ag->ag_keysize, (uint32_t)(per * 8));
-	keys = malloc(cap * ag->ag_keysize);
-	vals = malloc(cap * vs * 8);
-	kb = malloc((size_t)batch * ag->ag_keysize);
+	ks_map_batch_init(&mb, av->av_fd, (uint32_t)ks, (uint32_t)(per * 8));
+	kb = malloc((size_t)batch * ks);
 	vb = malloc((size_t)batch * per * 8);
-	if (s == NULL || keys == NULL || vals == NULL || kb == NULL || vb == NULL) {
+	if (sb == NULL || kb == NULL || vb == NULL) {
 		rc = dt_set_errno(dtp, EDT_NOMEM);
 		goto out;
 	}
@@ -119,44 +147,73 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av)
 		}
 		if (got == 0)
 			break;
-		if (n + (size_t)got > cap) {
-			size_t nc = 2 * (n + (size_t)got);
-			uint8_t *nk = realloc(keys, nc * ag->ag_keysize);
-			uint64_t *nv = nk != NULL ? realloc(vals, nc * vs * 8) : NULL;
+		for (int i = 0; i < got; i++) {
+			const uint8_t *key = kb + (size_t)i * ks;
+			uint64_t id;
+			snapbuild_t *b;
 
-			if (nk != NULL)
-				keys = nk;
-			if (nv == NULL) {
+			memcpy(&id, key, sizeof(id));
+			if (id < 1 || id > r->r_dr.dr_naggs ||
+			    r->r_dr.dr_aggs[id - 1].av_fd != av->av_fd)
+				continue; /* not one of ours: cannot be */
+			b = &sb[id - 1];
+			if (snap_room(b, ag) != 0) {
 				rc = dt_set_errno(dtp, EDT_NOMEM);
 				goto out;
 			}
-			vals = nv;
-			cap = nc;
-		}
-		for (int i = 0; i < got; i++, n++) {
-			memcpy(keys + n * ag->ag_keysize, kb + (size_t)i * ag->ag_keysize,
+			memcpy(b->sb_keys + b->sb_n * ag->ag_keysize, key + DT_AGG_IDSIZE,
 			       ag->ag_keysize);
-			memset(vals + n * vs, 0, vs * 8);
+			memset(b->sb_vals + b->sb_n * vs, 0, vs * 8);
 			for (size_t c = 0; c < ncpu; c++)
-				merge(ag, vals + n * vs, vb + (size_t)i * per + c * vs);
+				merge(r->r_dr.dr_aggs[id - 1].av_ag, b->sb_vals + b->sb_n * vs,
+				      vb + (size_t)i * per + c * vs);
+			b->sb_n++;
 		}
 	}
-	s->as_n = n;
-	s->as_keys = keys;
-	s->as_vals = vals;
-	keys = NULL;
-	vals = NULL;
-	dt_agg_snap_free(av);
-	av->av_snap = s;
-	s = NULL;
+	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++) {
+		dt_aggview_t *v = &r->r_dr.dr_aggs[i];
+		dt_asnap_t *s;
+
+		if (v->av_fd != av->av_fd)
+			continue;
+		if ((s = calloc(1, sizeof(*s))) == NULL) {
+			rc = dt_set_errno(dtp, EDT_NOMEM);
+			goto out;
+		}
+		s->as_n = sb[i].sb_n;
+		s->as_keys = sb[i].sb_keys;
+		s->as_vals = sb[i].sb_vals;
+		sb[i] = (snapbuild_t){ 0 };
+		dt_agg_snap_free(v);
+		v->av_snap = s;
+	}
 out:
 	ks_map_batch_fini(&mb);
-	free(s);
-	free(keys);
-	free(vals);
+	for (uint32_t i = 0; sb != NULL && i < r->r_dr.dr_naggs; i++) {
+		free(sb[i].sb_keys);
+		free(sb[i].sb_vals);
+	}
+	free(sb);
 	free(kb);
 	free(vb);
 	return rc;
+}
+
+/* Snapshot the aggregations ids (n) name: each shape's map read once. */
+static int snap_ids(dtrace_hdl_t *dtp, dt_run_t *r, const uint32_t *ids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		dt_aggview_t *av =
+		    ids[i] >= 1 && ids[i] <= r->r_dr.dr_naggs ? &r->r_dr.dr_aggs[ids[i] - 1] : NULL;
+		bool done = false;
+
+		for (int j = 0; av != NULL && j < i && !done; j++)
+			done = ids[j] >= 1 && ids[j] <= r->r_dr.dr_naggs &&
+			       r->r_dr.dr_aggs[ids[j] - 1].av_fd == av->av_fd;
+		if (av != NULL && !done && snap(dtp, r, av) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- values */
@@ -915,11 +972,11 @@ int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_rec
 	(void)data;
 	if (ag == NULL)
 		return 0;
+	if (snap_ids(dtp, r, act->a_aggs, act->a_naggs) != 0)
+		return -1;
 	for (int i = 0; i < act->a_naggs; i++) {
 		dt_aggview_t *a = agg_by_id(r, act->a_aggs[i]);
 
-		if (a != NULL && snap(dtp, r, a) != 0)
-			return -1;
 		if (a != NULL)
 			a->av_printed = true;
 	}
@@ -952,7 +1009,8 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool d
 	const dt_agg_t *ag = av->av_ag;
 	dt_asnap_t *s;
 	size_t *ix = NULL, from = 0;
-	uint64_t *zero = NULL;
+	uint64_t *zero = NULL, id = ag->ag_id;
+	uint8_t *key = NULL;
 
 	if (snap(dtp, r, av) != 0)
 		return -1;
@@ -962,13 +1020,16 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool d
 			return dt_set_errno(dtp, EDT_NOMEM);
 		from = (size_t)(keep > 0 ? keep : -keep);
 	}
-	if (!del && (zero = calloc((size_t)r->r_ld.ld_ncpus, ag->ag_valsize)) == NULL) {
+	if ((!del && (zero = calloc((size_t)r->r_ld.ld_ncpus, ag->ag_valsize)) == NULL) ||
+	    (key = malloc(DT_AGG_IDSIZE + ag->ag_keysize)) == NULL) {
 		free(ix);
+		free(zero);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
+	memcpy(key, &id, DT_AGG_IDSIZE); /* the map's key: the id, then the keys */
 	for (size_t e = from; e < s->as_n; e++) {
-		const uint8_t *key = s->as_keys + (ix != NULL ? ix[e] : e) * ag->ag_keysize;
-
+		memcpy(key + DT_AGG_IDSIZE, s->as_keys + (ix != NULL ? ix[e] : e) * ag->ag_keysize,
+		       ag->ag_keysize);
 		if (del)
 			(void)ks_map_delete(av->av_fd, key);
 		else
@@ -976,6 +1037,7 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool d
 	}
 	free(ix);
 	free(zero);
+	free(key);
 	dt_agg_snap_free(av); /* stale now; every reader snaps afresh */
 	return 0;
 }
@@ -1005,6 +1067,8 @@ int dt_agg_libact(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs, 
 static int print_aggs(dtrace_hdl_t *dtp, FILE *fp, bool all)
 {
 	dt_run_t *r;
+	int *fds;
+	uint32_t nfds = 0;
 
 	if (dtp == NULL)
 		return -1;
@@ -1012,13 +1076,34 @@ static int print_aggs(dtrace_hdl_t *dtp, FILE *fp, bool all)
 		return 0;
 	if (fp == NULL)
 		fp = stdout;
+	/* a snapshot of each shape that has an aggregation to print: its map read once */
+	if ((fds = malloc((r->r_ld.ld_nshapes + 1) * sizeof(int))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++) {
+		dt_aggview_t *ag = &r->r_dr.dr_aggs[i];
+		uint32_t j = 0;
+
+		if (ag->av_printed && !all)
+			continue;
+		while (j < nfds && fds[j] != ag->av_fd)
+			j++;
+		if (j < nfds)
+			continue;
+		if (nfds <= r->r_ld.ld_nshapes)
+			fds[nfds++] = ag->av_fd;
+		if (snap(dtp, r, ag) != 0) {
+			free(fds);
+			return -1;
+		}
+	}
+	free(fds);
 	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++) {
 		uint32_t id = dt_option_get(dtp, "aggsortrev", 0) ? r->r_dr.dr_naggs - i : i + 1;
 		dt_aggview_t *ag = &r->r_dr.dr_aggs[id - 1];
 
 		if (ag->av_printed && !all)
 			continue;
-		if (snap(dtp, r, ag) != 0 || print_agg(dtp, fp, ag) != 0)
+		if (print_agg(dtp, fp, ag) != 0)
 			return -1;
 	}
 	fflush(fp);

@@ -313,6 +313,23 @@ static void add_square(dt_cg_t *cg)
 }
 
 /*
+ * The map key of @name[keys] in the scratch key buffer: the aggregation's
+ * id (the aggregations of a shape share a map: dt_program.h), then the keys
+ * at ag_keys' offsets after it.  The key's layout is made here only.
+ */
+static void agg_key(dt_cg_t *cg, const dt_agg_t *ag, dt_node_t *keys)
+{
+	int nk = dt_cg_eval_keys(cg, keys);
+	uint32_t size = DT_AGG_IDSIZE + ag->ag_keysize;
+
+	dt_cg_zero_key(cg, size);
+	emit_sa(cg, KS_ST_MEM(BPF_DW, R8, 0, (int32_t)ag->ag_id), SA(DT_SR_KEY, 0));
+	dt_cg_store_keys(cg, keys, nk, DT_AGG_IDSIZE);
+	if (size > cg->cg_ps->ps_keysize)
+		cg->cg_ps->ps_keysize = size;
+}
+
+/*
  * @name[keys] = f(args): the entry, created zeroed if new (a full
  * aggregation counts a drop), then this CPU's slot of it updated.  Sums and buckets are
  * atomic adds: another program may run on this CPU between our load and
@@ -329,7 +346,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 		       : ag->ag_fn == DT_AGG_LLQUANTIZE ? 5
 							: -1;
 	dt_node_t *x = call->dn_args, *incr = NULL;
-	int drop = label(cg), done = label(cg), nk;
+	int drop = label(cg), done = label(cg);
 	uint32_t k = SA(DT_SR_KEY, 0);
 
 	if (incr_arg > 0)
@@ -343,11 +360,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 		dt_cg_expr(cg, incr);
 		push(cg, incr);
 	}
-	nk = dt_cg_eval_keys(cg, keys);
-	dt_cg_zero_key(cg, ag->ag_keysize);
-	dt_cg_store_keys(cg, keys, nk, 0);
-	if (ag->ag_keysize > cg->cg_ps->ps_keysize)
-		cg->cg_ps->ps_keysize = ag->ag_keysize;
+	agg_key(cg, ag, keys);
 	dt_cg_get_or_make(cg, DT_MAP_AGG(ag->ag_id), k,
 			  drop); /* a new entry: zeroed from dt_zero */
 	/* this CPU's slot of the entry (its value holds every CPU's, in CPU order) */
@@ -478,6 +491,8 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 	if (sz == 0 || sz > 4096)
 		cg_limit(cg, n, "a traced struct or union must have 1 to 4096 bytes");
 	off = add_rec(cg, asint ? DT_RK_INT : DT_RK_BYTES, (uint32_t)sz, false);
+	/* printf's %Le... formats it as a long double; trace() prints its bytes (dt_print_bytes) */
+	cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1].r_float = dt_cg_is_ldouble(n->dn_type);
 	if (asint)
 		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
 	if (dt_cg_xlate_whole(cg, n)) { /* illumos dt_cg_xlate_expand: built in a temporary */
@@ -561,8 +576,11 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *t = n->dn_type;
 
-	/* a struct or union; an array a variable holds (char name[8]), as illumos records its bytes */
-	if (dt_type_is_sou(t) ||
+	/*
+	 * a struct or union; an array a variable holds (char name[8]), as
+	 * illumos records its bytes; a long double (by reference, as there)
+	 */
+	if (dt_type_is_sou(t) || dt_cg_is_ldouble(t) ||
 	    (dt_cg_is_blob(t) && !dt_cg_is_memory(n) && dt_cg_names_variable(n))) {
 		record_sou(cg, n);
 		return;
@@ -601,9 +619,10 @@ void dt_cg_a_trace(dt_cg_t *cg, dt_node_t *s, int arg)
 
 /*
  * The conversion character the format gives its argument i (from 0), or
- * 0: widths and precisions given as * take an argument each.
+ * 0: widths and precisions given as * take an argument each.  *wide: it
+ * has an l or w (%ls, %ws: a wide string).
  */
-static char conv_of(const char *f, int i)
+static char conv_of(const char *f, int i, bool *wide)
 {
 	int n = 0;
 
@@ -617,8 +636,10 @@ static char conv_of(const char *f, int i)
 		for (; *f == '*' || *f == '.' || *f == '?' || (*f >= '0' && *f <= '9'); f++)
 			if (*f == '*' && n++ == i)
 				return '*';
-		for (; *f != '\0' && strchr("hlLjzt", *f) != NULL; f++)
-			;
+		*wide = false;
+		for (; *f != '\0' && strchr("hlLwjzt", *f) != NULL; f++)
+			if (*f == 'l' || *f == 'w')
+				*wide = true;
 		if (*f == '\0')
 			return 0;
 		if (n++ == i)
@@ -634,10 +655,19 @@ void dt_cg_a_printf(dt_cg_t *cg, dt_node_t *s, int arg)
 
 	(void)arg;
 	for (dt_node_t *a = s->dn_args->dn_next; a != NULL; a = a->dn_next, i++) {
-		char c = conv_of(s->dn_args->dn_string, i);
+		bool wide = false;
+		char c = conv_of(s->dn_args->dn_string, i, &wide);
 
+		/*
+		 * %ls of a wchar_t [] (a variable's or memory's): its bytes, as
+		 * illumos records an array (pfprint_wstr ends it at its size).
+		 */
+		if (c == 's' && wide) {
+			record_sou(cg, a);
+			continue;
+		}
 		/* %s of a char pointer: the string it points to, as stringof() */
-		if ((c == 's' || c == 'S') && !is_string(a->dn_type) &&
+		if ((c == 's' || c == 'S' || c == 'I') && !is_string(a->dn_type) &&
 		    dt_type_is_ptr(a->dn_type)) {
 			int off = add_rec(cg, DT_RK_STR, cg->cg_strsize, false);
 
@@ -822,18 +852,147 @@ void dt_cg_a_setopt(dt_cg_t *cg, dt_node_t *s, int arg)
 	cg->cg_st->st_data = true;
 }
 
+#define USER_END 0x00007ffffffff000ull /* x86-64 TASK_SIZE_MAX: no user byte at or above */
+
 /*
- * copyout(), copyoutstr(): writing the process's memory needs
- * bpf_probe_write_user, which a kernel in lockdown (integrity) refuses
- * when the program loads: refused here rather than there.
+ * Fault as illumos' dtrace_copycheck does before copying out: a bad
+ * address on addr when addr + size wraps or reaches the kernel's half.
+ * The address is in slot s_addr, the size in r0 (kept).
  */
-void dt_cg_a_copyout(dt_cg_t *cg, dt_node_t *s, int arg)
+static void copy_check(dt_cg_t *cg, int16_t s_addr)
 {
-	(void)arg;
-	cg_error(cg, s,
-		 "%s( ) is not supported yet: writing the process's memory needs "
-		 "bpf_probe_write_user, which kernels in lockdown refuse",
-		 s->dn_name);
+	int ok = label(cg), bad = label(cg);
+
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_addr));
+	emit(cg, KS_MOV64_REG(R1, R9));
+	emit(cg, KS_ALU64_REG(BPF_ADD, R1, R0));
+	emit_to(cg, KS_JMP_REG(BPF_JLT, R1, R9, 0), bad);
+	emit_imm64(cg, R2, USER_END);
+	emit_to(cg, KS_JMP_REG(BPF_JLE, R1, R2, 0), ok);
+	place(cg, bad);
+	dt_cg_fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+}
+
+/* bpf_probe_write_user(addr in slot s_addr, r2, r3 bytes); a bad address faults on addr */
+static void write_user(dt_cg_t *cg, int16_t s_addr)
+{
+	int ok = label(cg);
+
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, FP, s_addr));
+	emit(cg, KS_CALL(BPF_FUNC_probe_write_user));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_addr));
+	dt_cg_fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, ok);
+	cg->cg_st->st_destructive = true;
+	cg->cg_st->st_writes_user = true;
+}
+
+/*
+ * copyout(buf, addr, nbytes): nbytes of buf (scratch memory, or the
+ * process's) to the process's address addr, as illumos' DIF_SUBR_COPYOUT
+ * (destructive: -w).  bpf_probe_write_user copies from memory the
+ * verifier knows, so buf is first read into the second half of the alloca
+ * region, which no allocation reaches: nbytes is at most scratchsize
+ * ("out of scratch space" beyond).  0 bytes copy nothing; a bad buf or
+ * addr is a bad address fault on it.
+ */
+static void copyout(dt_cg_t *cg, dt_node_t *s)
+{
+	dt_node_t *src = s->dn_args, *dst = src->dn_next, *len = dst->dn_next;
+	uint32_t lim = dt_cg_scratch_use(cg),
+		 tmp = SA(DT_SR_ALLOCA, DT_ALLOCA_DATA + dt_cg_scratch_use(cg));
+	int16_t s_src, s_addr, s_len;
+	int done = label(cg), big = label(cg), ok = label(cg);
+
+	dt_cg_expr(cg, src);
+	push(cg, s);
+	s_src = dt_cg_slot_at(cg->cg_sp);
+	dt_cg_expr(cg, dst);
+	push(cg, s);
+	s_addr = dt_cg_slot_at(cg->cg_sp);
+	dt_cg_expr(cg, len);
+	push(cg, s);
+	s_len = dt_cg_slot_at(cg->cg_sp);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+	copy_check(cg, s_addr);
+	emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_len));
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R2, (int32_t)lim, 0), big);
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(tmp)), tmp);
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_src));
+	dt_cg_read_any(cg, BPF_FUNC_probe_read_user);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_src));
+	dt_cg_fault(cg, DT_FLT_BADADDR, R9);
+	place(cg, big);
+	dt_cg_fault(cg, DT_FLT_NOSCRATCH, -1);
+	place(cg, ok);
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_len));
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R3, 0, 0), done); /* bounds the verifier sees */
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R3, (int32_t)lim, 0), done);
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(tmp)), tmp);
+	write_user(cg, s_addr);
+	place(cg, done);
+	cg->cg_sp -= 3;
+}
+
+/*
+ * copyoutstr(str, addr, maxlen): str's bytes to its NUL, the NUL too, at
+ * most maxlen of them, as illumos' dtrace_copystr (maxlen bytes of a
+ * longer string are written without a NUL).  The length comes from a
+ * kernel string copy into a temporary, the bytes from str itself.  A
+ * maxlen of 0 copies nothing (illumos' copy loop writes a byte before it
+ * counts, and so runs to the NUL).
+ */
+static void copyoutstr(dt_cg_t *cg, dt_node_t *s)
+{
+	dt_node_t *src = s->dn_args, *dst = src->dn_next, *len = dst->dn_next;
+	uint32_t tmp;
+	int16_t s_src, s_addr, s_len;
+	int done = label(cg), cut = label(cg), go = label(cg);
+
+	dt_cg_str_operand(cg, src);
+	push(cg, s);
+	s_src = dt_cg_slot_at(cg->cg_sp);
+	dt_cg_expr(cg, dst);
+	push(cg, s);
+	s_addr = dt_cg_slot_at(cg->cg_sp);
+	dt_cg_expr(cg, len);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
+	copy_check(cg, s_addr);
+	emit_to(cg, KS_JMP_IMM(BPF_JLE, R0, (int32_t)cg->cg_strsize, 0), cut);
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)cg->cg_strsize));
+	place(cg, cut);
+	push(cg, s);
+	s_len = dt_cg_slot_at(cg->cg_sp);
+	tmp = dt_cg_tmp_string(cg);
+	emit(cg, KS_MOV64_REG(R2, R0));
+	emit(cg, KS_MOV64_REG(R1, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(tmp)), tmp);
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_src));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str)); /* the bytes with the NUL */
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_len));
+	emit_to(cg, KS_JMP_IMM(BPF_JSLE, R0, 0, 0), go);
+	emit_to(cg, KS_JMP_REG(BPF_JGE, R0, R3, 0), go);
+	emit(cg, KS_MOV64_REG(R3, R0)); /* the NUL came first */
+	place(cg, go);
+	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R3, 0, 0), done); /* bounds the verifier sees */
+	emit_to(cg, KS_JMP_IMM(BPF_JGT, R3, (int32_t)cg->cg_strsize, 0), done);
+	emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_src));
+	write_user(cg, s_addr);
+	place(cg, done);
+	cg->cg_sp -= 3;
+}
+
+void dt_cg_a_copyout(dt_cg_t *cg, dt_node_t *s, int str)
+{
+	if (str)
+		copyoutstr(cg, s);
+	else
+		copyout(cg, s);
 }
 
 /* chill(), breakpoint(), panic(): the kernel's, refused with what they would do */

@@ -807,11 +807,21 @@ static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_nod
 		return false;
 	switch (conv) {
 	case 's':
-		if (len[0] != '\0') /* %ls %ws: pfcheck_wstr wants a wchar_t [], never a string */
-			return false;
+		if (len[0] != '\0') { /* %ls %ws: pfcheck_wstr, an array of 32-bit integers */
+			const dt_type_t *e = r->dtt_kind == DT_TK_ARRAY ? r->dtt_ref : NULL;
+
+			return e != NULL && dt_type_is_int(e) && dt_type_size(e) == 4 &&
+			       dt_type_resolve(e)->dtt_kind == DT_TK_INT;
+		}
 		return stringish(t);
-	case 'S': return stringish(t);
+	case 'S':
+	case 'I': return stringish(t); /* pfcheck_str */
+	case 'P':		       /* pfcheck_type "uint16_t" */
+		return r->dtt_kind == DT_TK_INT && sz == 2 && !(r->dtt_flags & DT_TF_SIGNED);
 	case 'c':
+		if (len[0] != '\0') /* %lc %wc: pfcheck_type "int" (a wint_t) */
+			return r->dtt_kind == DT_TK_INT && sz == 4 && (r->dtt_flags & DT_TF_SIGNED);
+		return dt_type_is_int(t) && sz <= 4;   /* pfcheck_csi */
 	case 'C': return dt_type_is_int(t) && sz <= 4; /* pfcheck_csi */
 	case 'p': return dt_type_is_scalar(t);
 	case 'a': return dt_type_is_scalar(t);
@@ -837,11 +847,51 @@ static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_nod
 	}
 }
 
+/*
+ * What a conversion takes, in words, as the rows of illumos's
+ * _dtrace_conversions give it to D_PRINTF_ARG_TYPE's message (pfc_tstr).
+ */
+static const char *conv_proto(char conv, const char *len)
+{
+	static const char xint[] = "char, short, int, long, or long long",
+			  cstr[] = "char [] or string (or use stringof)";
+	bool un = conv == 'o' || conv == 'u';
+
+	switch (conv) {
+	case 'a':
+	case 'p': return "pointer or integer";
+	case 'A': return "pointer or integer (with -p/-c) or _usymaddr (without -p/-c)";
+	case 'c': return len[0] != '\0' ? "int" : "char, short, or int";
+	case 'C': return "char, short, or int";
+	case 'e':
+	case 'E':
+	case 'f':
+	case 'g':
+	case 'G': return len[0] == 'L' ? "long double" : "float, double, or long double";
+	case 'I':
+	case 'S': return cstr;
+	case 's': return len[0] != '\0' ? "wchar_t []" : cstr;
+	case 'k': return "stack";
+	case 'P': return "uint16_t";
+	case 'T':
+	case 'Y': return "int64_t";
+	default: break;
+	}
+	if (strcmp(len, "h") == 0)
+		return un ? "unsigned short" : "short";
+	if (strcmp(len, "l") == 0)
+		return un ? "unsigned long" : "long";
+	if (strcmp(len, "ll") == 0)
+		return un ? "unsigned long long" : "long long";
+	return xint;
+}
+
 typedef struct fmt_conv {
 	char conv;
 	char len[7];	 /* h l L w, at most 6 as illumos's name[8] */
 	int star;	 /* '*' width and precision arguments before it */
 	bool dynw, dynp; /* which: a '*' width, a '*' precision */
+	bool agg;	 /* '@': the aggregation's value (printa), a flag as in illumos */
 } fmt_conv_t;
 
 /*
@@ -881,6 +931,7 @@ static const char *parse_conv(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, int
 		case ' ':
 		case '\'':
 		case '?': continue;
+		case '@': c->agg = true; continue;
 		case '*':
 			if (dot ? dynp : dynw) /* sic: illumos says "precision" for both */
 				dt_cerror(pcb, &fmt->dn_loc, "",
@@ -926,8 +977,6 @@ static const char *parse_conv(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, int
 		break;
 	}
 	c->conv = *f;
-	if (c->conv == '@')
-		return f + 1;
 	/*
 	 * The length letters and the conversion name one entry of illumos
 	 * _dtrace_conversions (dt_pfdict_lookup), or the format is refused
@@ -950,16 +999,6 @@ static const char *parse_conv(dt_pcb_t *pcb, const char *fn, dt_node_t *fmt, int
 		if (!found)
 			dt_cerror(pcb, &fmt->dn_loc, "", "format conversion #%d is undefined: %%%s",
 				  nconv, name);
-		if (strchr("IPk", c->conv) == NULL && strcmp(c->len, "w") != 0 &&
-		    strcmp(name, "lc") != 0 && strcmp(name, "ls") != 0)
-			return f + 1;
-		/* in the table, but not printed here yet */
-		if (strcmp(name, "ls") == 0 || strcmp(name, "ws") == 0)
-			return f + 1; /* pfcheck_wstr: conv_ok refuses all but wchar_t [] */
-		if (c->conv == 'k')
-			return f + 1;
-		dt_cerror(pcb, &fmt->dn_loc, "D_UNSUPPORTED",
-			  "format conversion #%d (%%%s) is not supported yet", nconv, name);
 	}
 	return f + 1;
 }
@@ -981,6 +1020,7 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 		dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty",
 			  fn);
 	while (*f) {
+		const char *vt;
 		fmt_conv_t c;
 
 		if (*f++ != '%')
@@ -990,31 +1030,43 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 			continue;
 		}
 		f = parse_conv(pcb, fn, fmt, ++nconv, f, &c);
-		if (c.conv == '@') {
+		if (c.agg) {
 			if (!printa)
 				dt_cerror(
 				    pcb, &fmt->dn_loc, "D_PRINTF_AGG_CONV",
 				    "%%@ conversion requires an aggregation and is not for use "
 				    "with %s( )",
 				    fn);
+			/* the value: count()'s a uint64_t, the others' an int64_t */
+			vt = agg->di_func->db_id == DT_B_COUNT ? "uint64_t" : "int64_t";
+			if (!conv_ok(c.conv, c.len, type_named(pcb, vt), NULL))
+				dt_cerror(
+				    pcb, &fmt->dn_loc, "D_PRINTF_ARG_TYPE",
+				    "%s( ) aggregating action is incompatible with conversion "
+				    "#%d prototype:\n\tconversion: %%%s%c\n\t prototype: %s\n\t  "
+				    "argument: %s",
+				    fn, nconv, c.len, c.conv, conv_proto(c.conv, c.len), vt);
 			continue;
 		}
 		if (printa) {
 			const dt_type_t *kt;
 
+			/* illumos numbers the keys as arguments after the aggregation (foff 1) */
 			if (nkey >= agg->di_nkeys)
-				dt_cerror(pcb, &fmt->dn_loc, "D_PRINTF_ARG_PROTO",
-					  "printa( ) prototype mismatch: conversion #%d (%%%c) is "
-					  "missing a corresponding key of @%s (%d key%s)",
-					  nconv, c.conv, agg->di_name, agg->di_nkeys,
-					  agg->di_nkeys == 1 ? "" : "s");
+				dt_cerror(
+				    pcb, &fmt->dn_loc, "D_PRINTF_ARG_PROTO",
+				    "printa( ) prototype mismatch: conversion #%d (%%%s%c) is "
+				    "missing a corresponding value argument",
+				    nconv, c.len, c.conv);
 			kt = agg->di_keys[nkey++];
 			if (!conv_ok(c.conv, c.len, kt, NULL))
 				dt_cerror(
 				    pcb, &fmt->dn_loc, "D_PRINTF_ARG_TYPE",
-				    "printa( ) key #%d of @%s is incompatible with conversion "
-				    "#%d prototype: conversion: %%%s%c, key: %s",
-				    nkey, agg->di_name, nconv, c.len, c.conv, tname(pcb, kt));
+				    "printa( ) argument #%d is incompatible with conversion "
+				    "#%d prototype:\n\tconversion: %%%s%c\n\t prototype: %s\n\t  "
+				    "argument: %s",
+				    nkey + 1, nconv, c.len, c.conv, conv_proto(c.conv, c.len),
+				    tname(pcb, kt));
 			continue;
 		}
 		for (int k = 0; k < c.star; k++, argn++) {
@@ -1027,8 +1079,11 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 			if (!dt_type_is_int(a->dn_type))
 				dt_cerror(
 				    pcb, &a->dn_loc, "D_PRINTF_DYN_TYPE",
-				    "%s( ) argument #%d must be an integer width or precision", fn,
-				    argn);
+				    "%s( ) argument #%d is incompatible with conversion #%d "
+				    "prototype:\n\tconversion: %% %s %s%c\n\t prototype: int\n\t  "
+				    "argument: %s",
+				    fn, argn, nconv, k == 0 && c.dynw ? "*" : ".*", c.len, c.conv,
+				    tname(pcb, a->dn_type));
 			a = a->dn_next;
 		}
 		if (a == NULL)
@@ -1039,9 +1094,10 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 		if (!conv_ok(c.conv, c.len, a->dn_type, a))
 			dt_cerror(
 			    pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
-			    "%s( ) argument #%d is incompatible with conversion #%d prototype: "
-			    "conversion: %%%s%c, argument: %s",
-			    fn, argn, nconv, c.len, c.conv, tname(pcb, a->dn_type));
+			    "%s( ) argument #%d is incompatible with conversion #%d prototype:\n"
+			    "\tconversion: %%%s%c\n\t prototype: %s\n\t  argument: %s",
+			    fn, argn, nconv, c.len, c.conv, conv_proto(c.conv, c.len),
+			    tname(pcb, a->dn_type));
 		a = a->dn_next;
 		argn++;
 	}
@@ -1098,8 +1154,12 @@ static void record_action(dt_pcb_t *pcb, dt_cctx_t *cx, const dt_builtin_t *b, c
 			dt_cerror(pcb, loc, "D_COMM_DREC",
 				  "commit( ) may not follow data-recording action(s)");
 		cx->cc_commit = true;
-	} else if (b->db_flags & DB_F_DISCARD) {
-		/* neither data nor a commit */
+	} else if ((b->db_flags & DB_F_DISCARD) || b->db_id == DT_B_COPYOUT ||
+		   b->db_id == DT_B_COPYOUTSTR) {
+		/*
+		 * neither data nor a commit; copyout( ) and copyoutstr( ) are
+		 * illumos subroutines, void expressions its rules skip
+		 */
 	} else if (b->db_flags & DB_F_DESTRUCTIVE) {
 		if (cx->cc_spec)
 			dt_cerror(pcb, loc, "D_ACT_SPEC",

@@ -3,11 +3,13 @@
  * by EPID and print them as dtrace(1) prints them (dt_consume.c and
  * dt_printf.c of illumos are the reference for every format here).
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "dt_run.h"
 
@@ -205,13 +208,79 @@ static char *esc_string(const char *s, size_t n)
 	return out;
 }
 
+/* spec: a conversion dt_print_printf rebuilt from a checked format */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/*
+ * %I: illumos pfprint_inetaddr.  A string holding an IPv4 address (no ':')
+ * or an IPv6 one prints as the host's name when the resolver knows it
+ * (gethostbyaddr: /etc/hosts, then DNS, as nsswitch.conf says), else as
+ * itself.  illumos compares inet_pton's result with -1, so a string that
+ * is no address goes to the lookup too; it finds nothing there and the
+ * string prints as itself, which is what this does without the lookup.
+ */
+static void print_inetaddr(FILE *fp, const char *spec, const char *s)
+{
+	unsigned char addr[16];
+	char buf[1024];
+	struct hostent he, *res = NULL;
+	int err, af = strchr(s, ':') == NULL ? AF_INET : AF_INET6;
+
+	if (inet_pton(af, s, addr) == 1 &&
+	    gethostbyaddr_r(addr, af == AF_INET ? 4 : 16, af, &he, buf, sizeof(buf), &res, &err) ==
+		0 &&
+	    res != NULL && res->h_name != NULL)
+		s = res->h_name;
+	fprintf(fp, spec, s);
+}
+
+/*
+ * %P: illumos pfprint_port.  A uint16_t port in host order prints as its
+ * service's name (getservbyport, any protocol: /etc/services), else as a
+ * decimal number.
+ */
+static void print_port(FILE *fp, const char *spec, uint16_t port)
+{
+	char buf[1024], num[8];
+	struct servent se, *res = NULL;
+
+	if (getservbyport_r(htons(port), NULL, &se, buf, sizeof(buf), &res) == 0 && res != NULL &&
+	    res->s_name != NULL) {
+		fprintf(fp, spec, res->s_name);
+		return;
+	}
+	snprintf(num, sizeof(num), "%d", port);
+	fprintf(fp, spec, num);
+}
+
+/*
+ * %ls and %ws: illumos pfprint_wstr copies the array's bytes and ends them
+ * with a NUL wide character after the last element, so a string that fills
+ * its array ends there.  wchar_t is glibc's (4 bytes, UCS-4) and the
+ * conversion to bytes is printf(3)'s %ls in the C locale, as dtrace(1)
+ * never calls setlocale(3) (nor does illumos's): characters 1 to 0x7f are
+ * their byte; one above fails the conversion, which then prints nothing
+ * (illumos's vfprintf fails too, and dtrace(1) stops with "Illegal byte
+ * sequence").  The precision counts bytes.  %wc and %ws are Solaris's
+ * names for %lc and %ls, which glibc's printf(3) does not know.
+ */
+static void print_wstr(FILE *fp, const char *spec, const uint8_t *p, size_t size)
+{
+	size_t n = size / sizeof(wchar_t);
+	wchar_t *ws = calloc(n + 1, sizeof(wchar_t));
+
+	if (ws == NULL)
+		return;
+	memcpy(ws, p, n * sizeof(wchar_t));
+	fprintf(fp, spec, ws);
+	free(ws);
+}
+
 /*
  * One printf( ): the format's conversions take the records in order.  Each
  * conversion is rebuilt from its checked parts (flags, width, precision and
  * a conversion chosen here) before it reaches fprintf.
  */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data)
 {
@@ -221,7 +290,7 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		char spec[64], conv;
 		size_t sl = 0;
 		int width = 0, prec = -1;
-		bool have_w = false, have_p = false;
+		bool have_w = false, have_p = false, wide = false;
 		const dt_rec_t *rec;
 
 		if (*p != '%') {
@@ -294,9 +363,10 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 					have_w = true;
 					if (width < 0 && width != INT_MIN) /* C: a '-' flag */
 						left = true, zpad = false, width = -width;
-				} else if (*p != '\0' && strchr("hlLwjzt", *p) != NULL)
+				} else if (*p != '\0' && strchr("hlLwjzt", *p) != NULL) {
+					wide = wide || *p == 'l' || *p == 'w';
 					continue;
-				else
+				} else
 					break;
 			}
 			spec[sl++] = '%';
@@ -336,7 +406,10 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 
 			if ((c == 'd' || c == 'i') && !rec->r_signed)
 				c = 'u';
-			if (c == 'c') {
+			if (c == 'c' && wide) { /* %lc %wc: a wint_t, as %ls converts it */
+				snprintf(spec + sl, sizeof(spec) - sl, "lc");
+				fprintf(fp, spec, (wint_t)(int32_t)v);
+			} else if (c == 'c') {
 				snprintf(spec + sl, sizeof(spec) - sl, "c");
 				fprintf(fp, spec, (int)(char)v);
 			} else if (rec->r_size == 8 || conv == 'p') {
@@ -359,9 +432,32 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		case 'f':
 		case 'g':
 		case 'G':
+			if (rec->r_float && rec->r_size == sizeof(long double)) {
+				/* pfprint_fp: a long double by its size, with an L */
+				long double ld;
+
+				memcpy(&ld, data + rec->r_off, sizeof(ld));
+				snprintf(spec + sl, sizeof(spec) - sl, "L%c", conv);
+				fprintf(fp, spec, ld);
+				break;
+			}
 			snprintf(spec + sl, sizeof(spec) - sl, "%c", conv);
 			fprintf(fp, spec, rec_double(rec, data));
 			break;
+		case 'P':
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			print_port(fp, spec, (uint16_t)rec_int(rec, data));
+			break;
+		case 'I': {
+			char *s = rec->r_kind == DT_RK_INT
+				      ? NULL
+				      : strndup((const char *)data + rec->r_off, rec->r_size);
+
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			print_inetaddr(fp, spec, s != NULL ? s : "");
+			free(s);
+			break;
+		}
 		case 'Y': {
 			time_t t = (time_t)(rec_int(rec, data) / 1000000000LL);
 			struct tm tm;
@@ -402,6 +498,11 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 			}
 			/* FALLTHROUGH */
 		default: /* s */
+			if (wide) {
+				snprintf(spec + sl, sizeof(spec) - sl, "ls");
+				print_wstr(fp, spec, data + rec->r_off, rec->r_size);
+				break;
+			}
 			snprintf(spec + sl, sizeof(spec) - sl, "s");
 			if (rec->r_kind == DT_RK_INT) {
 				char buf[32];
@@ -491,8 +592,11 @@ static void print_scalar(FILE *fp, const dt_type_t *t, const uint8_t *p)
 
 			memcpy(&d, p, 8);
 			fprintf(fp, "%f", d);
-		} else {
-			fprintf(fp, "?");
+		} else { /* a long double, with %f's digits too */
+			long double ld;
+
+			memcpy(&ld, p, sizeof(ld));
+			fprintf(fp, "%Lf", ld);
 		}
 		return;
 	}
@@ -755,7 +859,6 @@ static void flow_column(dtrace_hdl_t *dtp, FILE *fp, int cpu, uint32_t epid,
 	bool sys = strcmp(pd->dtpd_provider, "syscall") == 0;
 	const char *prefix = "| ";
 	int flow = 0; /* 1 entry, -1 return */
-	char *name;
 	size_t len;
 
 	if (flow_name(pd->dtpd_name, "entry")) {
@@ -776,14 +879,12 @@ static void flow_column(dtrace_hdl_t *dtp, FILE *fp, int cpu, uint32_t epid,
 	if (!dr->dr_header_done)
 		fprintf(fp, "%3s %-41s\n", "CPU", "FUNCTION");
 	dr->dr_header_done = true;
-	len = (size_t)dr->dr_indent + strlen(pd->dtpd_func) + strlen(pd->dtpd_name) + 8;
-	if ((name = malloc(len)) != NULL && flow == 0)
-		snprintf(name, len, "%*s%s%s:%s", dr->dr_indent, "", prefix, pd->dtpd_func,
-			 pd->dtpd_name);
-	else if (name != NULL)
-		snprintf(name, len, "%*s%s%s", dr->dr_indent, "", prefix, pd->dtpd_func);
-	fprintf(fp, "%3d %-41s ", cpu, name != NULL ? name : "");
-	free(name);
+	/* "%-41s" of indent, prefix, func[:name], without building the string */
+	len = (size_t)dr->dr_indent + strlen(prefix) + strlen(pd->dtpd_func) +
+	      (flow == 0 ? 1 + strlen(pd->dtpd_name) : 0);
+	fprintf(fp, "%3d %*s%s%s%s%s%*s ", cpu, dr->dr_indent, "", prefix, pd->dtpd_func,
+		flow == 0 ? ":" : "", flow == 0 ? pd->dtpd_name : "",
+		len < 41 ? (int)(41 - len) : 0, "");
 	if (flow > 0)
 		dr->dr_indent += 2;
 	dr->dr_last_epid = epid;
@@ -907,7 +1008,7 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 	if (!r->r_dr.dr_quiet && !r->r_dr.dr_json)
 		fputc('\n', fp);
 	/* as illumos: the commit's own record, then what it commits */
-	if (ops)
+	if (ops && r->r_dr.dr_spec != NULL) /* dr_spec: some clause speculates (spec_open) */
 		spec_ops(dtp, st, d);
 }
 
@@ -1090,8 +1191,13 @@ static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 	}
 }
 
-void dt_consume_spec_free(dt_run_t *r)
+/* What the drain allocated: the speculations' buffers, -F's held record. */
+void dt_consume_free(dt_run_t *r)
 {
+	free(r->r_dr.dr_pend);
+	free(r->r_dr.dr_flowhold);
+	r->r_dr.dr_pend = r->r_dr.dr_flowhold = NULL;
+	r->r_dr.dr_pending = false;
 	if (r->r_dr.dr_spec == NULL)
 		return;
 	for (uint64_t i = 0; i < r->r_ld.ld_nspec; i++) {
@@ -1164,34 +1270,60 @@ static void flow_flush(dtrace_hdl_t *dtp, int cpu, uint32_t next)
 {
 	dt_run_t *r = dtp->dt_run;
 	dt_drain_t *dr = &r->r_dr;
-	uint8_t *d = dr->dr_pend;
+	const uint8_t *d = dr->dr_pend;
 	uint32_t epid;
 
-	if (d == NULL)
+	if (!dr->dr_pending)
 		return;
-	dr->dr_pend = NULL;
+	dr->dr_pending = false;
 	memcpy(&epid, d, 4);
 	dr->dr_pend_same = next != 0 && next != epid && cpu == dr->dr_pend_cpu &&
 			   next <= r->r_en.en_necbs &&
 			   r->r_en.en_ecbs[next - 1].e_probe == r->r_en.en_ecbs[epid - 1].e_probe;
 	print_record(dtp, dr->dr_pend_cpu, d, true);
 	dr->dr_pend_same = false;
-	free(d);
 }
 
-/* -F: must a return probe's record wait for the next (its probe has other clauses)? */
-static bool flow_hold(const dtrace_hdl_t *dtp, uint32_t epid)
+/*
+ * -F: must a return probe's record wait for the next (its probe has other
+ * clauses)?  Worked out once per ECB, when its first record comes (-F may
+ * be set by setopt() while tracing).
+ */
+static bool flow_hold(dtrace_hdl_t *dtp, uint32_t epid)
 {
-	const dt_run_t *r = dtp->dt_run;
+	dt_run_t *r = dtp->dt_run;
+	dt_drain_t *dr = &r->r_dr;
 	size_t probe = r->r_en.en_ecbs[epid - 1].e_probe;
+	bool hold = false;
 
-	if (!r->r_dr.dr_flow || r->r_dr.dr_json ||
-	    !flow_name(dtp->dt_probes[probe].dtpd_name, "return"))
+	if (!dr->dr_flow || dr->dr_json)
 		return false;
-	for (uint32_t e = 0; e < r->r_en.en_necbs; e++)
-		if (e != epid - 1 && r->r_en.en_ecbs[e].e_probe == probe)
-			return true;
-	return false;
+	if (dr->dr_flowhold == NULL && (dr->dr_flowhold = calloc(r->r_en.en_necbs, 1)) == NULL)
+		return false;
+	if (dr->dr_flowhold[epid - 1] != 0)
+		return dr->dr_flowhold[epid - 1] == 2;
+	if (flow_name(dtp->dt_probes[probe].dtpd_name, "return"))
+		for (uint32_t e = 0; e < r->r_en.en_necbs && !hold; e++)
+			hold = e != epid - 1 && r->r_en.en_ecbs[e].e_probe == probe;
+	dr->dr_flowhold[epid - 1] = hold ? 2 : 1;
+	return hold;
+}
+
+/* -F: hold the record (size bytes) in the pending buffer, grown as needed. */
+static bool flow_keep(dt_drain_t *dr, int cpu, const uint8_t *d, uint32_t size)
+{
+	if (size > dr->dr_pendcap) {
+		uint8_t *p = realloc(dr->dr_pend, size);
+
+		if (p == NULL)
+			return false;
+		dr->dr_pend = p;
+		dr->dr_pendcap = size;
+	}
+	memcpy(dr->dr_pend, d, size);
+	dr->dr_pend_cpu = cpu;
+	dr->dr_pending = true;
+	return true;
 }
 
 static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
@@ -1223,10 +1355,7 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 	memcpy(&tag, d + 4, 4);
 	if (tag != 0) {
 		spec_record(dtp, cpu, st, d, tag);
-	} else if (flow_hold(dtp, epid) && (r->r_dr.dr_pend = malloc(st->st_size)) != NULL) {
-		memcpy(r->r_dr.dr_pend, d, st->st_size);
-		r->r_dr.dr_pend_cpu = cpu;
-	} else {
+	} else if (!flow_hold(dtp, epid) || !flow_keep(&r->r_dr, cpu, d, st->st_size)) {
 		print_record(dtp, cpu, d, true);
 	}
 }

@@ -861,6 +861,21 @@ int dt_stapsdt_args(const char *spec, dt_stapsdt_arg_t *args);
  * return and returns it.  -1 with a message in err for a bad file.
  */
 int dt_stapsdt_iter(Elf *, dt_stapsdt_f *cb, void *arg, char *err, size_t errlen);
+/* The same for the file at path, read whole and checked with dt_elf_check first. */
 int dt_stapsdt_file(const char *path, dt_stapsdt_f *cb, void *arg, char *err, size_t errlen);
+/*
+ * Check what libelf trusts in an x86-64 ELF image of size bytes: the
+ * header, the section and program header tables within the file, every
+ * section's data within it, names within the section name table, symbol
+ * and relocation tables (entry sizes, links, symbol and section indexes,
+ * a relocatable object's offsets within their sections), groups.  0, or
+ * -1 with what is wrong in err.  dt_stapsdt_iter checks the notes.
+ */
+int dt_elf_check(const void *image, size_t size, char *err, size_t errlen);
+/*
+ * Read the whole regular file fd into *bufp (malloc'ed, the caller frees;
+ * one spare byte after the *sizep read); 0, or -1 with a message in err.
+ */
+int dt_read_file(int fd, void **bufp, size_t *sizep, char *err, size_t errlen);
 
 #endif /* DT_IMPL_H */

@@ -4,7 +4,8 @@
  *
  *   {"type":"probe","cpu":C,"id":ID,"provider":P,"module":M,"function":F,
  *    "name":N,"data":[{"action":"trace","value":V},
- *                     {"action":"printf","value":"formatted text"}, ...]}
+ *                     {"action":"printf","value":"formatted text"},
+ *                     {"action":"print","address":A,"type":T,"value":{...}}, ...]}
  *   {"type":"aggregation","name":A,"function":"count","keys":[...],"value":V}
  *     (quantizations: "buckets":[{"min":LO,"max":HI,"count":N}, ...], the
  *     non-empty buckets, null for an open end)
@@ -73,6 +74,11 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 
 			memcpy(&f, c, 4);
 			d = f;
+		} else if (rec->r_size == sizeof(long double)) {
+			long double ld;
+
+			memcpy(&ld, c, sizeof(ld));
+			d = (double)ld;
 		} else {
 			memcpy(&d, c, 8);
 		}
@@ -92,6 +98,133 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 			fprintf(fp, "%s%u", i ? "," : "", (unsigned char)c[i]);
 		fputc(']', fp);
 		break;
+	}
+}
+
+/* A bit-field's value: width bits from bit off of the bytes at p, sign-extended if signed. */
+static uint64_t json_bits(const uint8_t *p, int off, int width, bool sign)
+{
+	uint64_t v = 0;
+	size_t n = ((size_t)off + (size_t)width + 7) / 8;
+
+	memcpy(&v, p, n < 8 ? n : 8); /* x86-64: bits from the least significant */
+	v >>= off;
+	if (width < 64) {
+		v &= (1ULL << width) - 1;
+		if (sign && (v >> (width - 1)) != 0)
+			v |= ~((1ULL << width) - 1);
+	}
+	return v;
+}
+
+static void json_typed(FILE *fp, const dt_type_t *t, const uint8_t *p, int depth);
+
+/* The members of a struct or union at p, those of anonymous members among them. */
+static bool json_members(FILE *fp, const dt_type_t *r, const uint8_t *p, bool first, int depth)
+{
+	for (const dt_member_t *m = r->dtt_tag != NULL ? r->dtt_tag->td_members : NULL; m != NULL;
+	     m = m->dm_next) {
+		const dt_type_t *mr = dt_type_resolve(m->dm_type);
+
+		if (m->dm_name == NULL || m->dm_name[0] == '\0') {
+			if (mr != NULL &&
+			    (mr->dtt_kind == DT_TK_STRUCT || mr->dtt_kind == DT_TK_UNION))
+				first = json_members(fp, mr, p + m->dm_off, first, depth);
+			continue;
+		}
+		fputs(first ? "" : ",", fp);
+		dt_json_str(fp, m->dm_name);
+		fputc(':', fp);
+		first = false;
+		if (m->dm_bits != 0) {
+			uint64_t v = json_bits(p + m->dm_off, m->dm_bitoff, m->dm_bits,
+					       mr != NULL && (mr->dtt_flags & DT_TF_SIGNED));
+
+			fprintf(fp, mr != NULL && (mr->dtt_flags & DT_TF_SIGNED) ? "%lld" : "%llu",
+				(long long)v);
+		} else {
+			json_typed(fp, m->dm_type, p + m->dm_off, depth + 1);
+		}
+	}
+	return first;
+}
+
+/*
+ * A typed value, for print(): a struct or union an object of all its named
+ * members (bit-fields too), a char array a string to its first NUL, another
+ * array an array, an enum its enumerator's name (or its number), a pointer
+ * its address, floats numbers (null when not finite), integers by sign.
+ */
+static void json_typed(FILE *fp, const dt_type_t *t, const uint8_t *p, int depth)
+{
+	const dt_type_t *r = dt_type_resolve(t);
+	size_t sz = r != NULL ? dt_type_size(r) : 0;
+	uint64_t u = 0;
+
+	if (r == NULL || depth > 64) {
+		fputs("null", fp);
+		return;
+	}
+	switch (r->dtt_kind) {
+	case DT_TK_STRUCT:
+	case DT_TK_UNION:
+		fputc('{', fp);
+		(void)json_members(fp, r, p, true, depth);
+		fputc('}', fp);
+		return;
+	case DT_TK_ARRAY: {
+		const dt_type_t *e = dt_type_resolve(r->dtt_ref);
+		size_t esz = e != NULL ? dt_type_size(e) : 0;
+
+		if (e != NULL && e->dtt_kind == DT_TK_INT && esz == 1 && e->dtt_name != NULL &&
+		    strcmp(e->dtt_name, "char") == 0) {
+			dt_json_bytes(fp, (const char *)p, strnlen((const char *)p, r->dtt_nelems));
+			return;
+		}
+		fputc('[', fp);
+		for (size_t i = 0; esz > 0 && i < r->dtt_nelems; i++) {
+			fputs(i ? "," : "", fp);
+			json_typed(fp, r->dtt_ref, p + i * esz, depth + 1);
+		}
+		fputc(']', fp);
+		return;
+	}
+	case DT_TK_FLOAT: {
+		double d = 0;
+
+		if (sz == 4) {
+			float f;
+
+			memcpy(&f, p, 4);
+			d = f;
+		} else if (sz == 8) {
+			memcpy(&d, p, 8);
+		}
+		if ((sz == 4 || sz == 8) && isfinite(d))
+			fprintf(fp, "%.17g", d);
+		else
+			fputs("null", fp);
+		return;
+	}
+	default: break;
+	}
+	memcpy(&u, p, sz < 8 ? sz : 8);
+	if (r->dtt_kind == DT_TK_ENUM) {
+		int64_t v = (int32_t)u;
+
+		for (const dt_member_t *e = r->dtt_tag != NULL ? r->dtt_tag->td_enums : NULL;
+		     e != NULL; e = e->dm_next)
+			if ((int64_t)e->dm_off == v) {
+				dt_json_str(fp, e->dm_name);
+				return;
+			}
+		fprintf(fp, "%lld", (long long)v);
+	} else if (r->dtt_kind == DT_TK_INT && (r->dtt_flags & DT_TF_SIGNED) && sz > 0 && sz < 8) {
+		fprintf(fp, "%lld", (long long)((int64_t)(u << (64 - 8 * sz)) >> (64 - 8 * sz)));
+	} else if (r->dtt_kind == DT_TK_INT && (r->dtt_flags & DT_TF_SIGNED)) {
+		fprintf(fp, "%lld", (long long)u);
+	} else {
+		fprintf(fp, "%llu", (unsigned long long)u);
 	}
 }
 
@@ -115,7 +248,7 @@ bool dt_json_has_data(const dt_stmt_t *st)
 	for (int a = 0; a < st->st_nacts; a++) {
 		dt_akind_t k = st->st_acts[a].a_kind;
 
-		if (k == DT_A_TRACE || k == DT_A_TRACEMEM || k == DT_A_PRINTF)
+		if (k == DT_A_TRACE || k == DT_A_TRACEMEM || k == DT_A_PRINTF || k == DT_A_PRINT)
 			return true;
 	}
 	return false;
@@ -172,6 +305,23 @@ int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stm
 			free(text);
 			first = false;
 			break;
+		case DT_A_PRINT: {
+			const dt_rec_t *pr = &st->st_recs[act->a_rec],
+				       *vr = &st->st_recs[act->a_rec + 1];
+			char tn[512];
+			uint64_t addr = 0;
+
+			memcpy(&addr, d + pr->r_off, pr->r_size < 8 ? pr->r_size : 8);
+			dt_type_name(act->a_type, tn, sizeof(tn));
+			fprintf(fp, "%s{\"action\":\"print\",\"address\":%llu,\"type\":",
+				first ? "" : ",", (unsigned long long)addr);
+			dt_json_str(fp, tn);
+			fputs(",\"value\":", fp);
+			json_typed(fp, act->a_type, d + vr->r_off, 0);
+			fputc('}', fp);
+			first = false;
+			break;
+		}
 		default: break;
 		}
 	}

@@ -61,9 +61,9 @@ static int map_fd(dt_link_t *lk, uint32_t map)
 		return map - DT_MAP_SOU(0) < r->r_ld.ld_nsoufds
 			   ? r->r_ld.ld_soufds[map - DT_MAP_SOU(0)]
 			   : -1;
-	/* an aggregation: the array of maps that holds its map (agg_outer) */
+	/* an aggregation: its shape's map (dt_load.c, agg_maps) */
 	if (map >= DT_MAP_AGG(1) && map - DT_MAP_AGG(0) <= r->r_en.en_naggs)
-		return r->r_ld.ld_aggouter != NULL ? r->r_ld.ld_aggouter[map - DT_MAP_AGG(1)] : -1;
+		return r->r_ld.ld_aggfds != NULL ? r->r_ld.ld_aggfds[map - DT_MAP_AGG(1)] : -1;
 	link_error(lk, EDT_ENABLING, "internal error: a program names an unknown map");
 }
 

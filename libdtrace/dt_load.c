@@ -73,17 +73,13 @@ void dt_run_free(dtrace_hdl_t *dtp)
 			close(r->r_ld.ld_soufds[i]);
 	free(r->r_ld.ld_soufds);
 	free(r->r_dr.dr_drops_seen);
-	dt_consume_spec_free(r);
+	dt_consume_free(r);
 	if (r->r_dr.dr_saved_fd > 0)
 		close(r->r_dr.dr_saved_fd);
-	for (uint32_t i = 0; i < r->r_ld.ld_naggfds; i++)
-		if (r->r_ld.ld_aggfds[i] >= 0)
-			close(r->r_ld.ld_aggfds[i]);
+	for (uint32_t i = 0; i < r->r_ld.ld_nshapes; i++)
+		close(r->r_ld.ld_shapefds[i]);
+	free(r->r_ld.ld_shapefds);
 	free(r->r_ld.ld_aggfds);
-	for (uint32_t i = 0; i < r->r_ld.ld_nouterfds; i++)
-		close(r->r_ld.ld_outerfds[i]);
-	free(r->r_ld.ld_outerfds);
-	free(r->r_ld.ld_aggouter);
 	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++)
 		dt_agg_snap_free(&r->r_dr.dr_aggs[i]);
 	free(r->r_dr.dr_aggs);
@@ -427,7 +423,7 @@ static int map_err(dtrace_hdl_t *dtp, int fd, const char *what)
 			     what, strerror(-fd));
 }
 
-static int agg_outer(dtrace_hdl_t *dtp, dt_run_t *r);
+static int agg_maps(dtrace_hdl_t *dtp, dt_run_t *r);
 
 static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
@@ -495,69 +491,77 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		if (r->r_ld.ld_soufds[i] < 0)
 			return map_err(dtp, r->r_ld.ld_soufds[i], "the map of a struct variable");
 	}
-	if (r->r_en.en_naggs > 0 &&
-	    (r->r_ld.ld_aggfds = malloc(r->r_en.en_naggs * sizeof(*r->r_ld.ld_aggfds))) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	for (uint32_t i = 0; i < r->r_en.en_naggs; i++) {
-		dt_agg_t *ag = r->r_en.en_aggs[i];
-		uint64_t aggsize = dt_option_get(dtp, "aggsize", 4 << 20);
-		uint64_t each = ag->ag_keysize + (uint64_t)ag->ag_valsize; /* aggsize is per CPU */
-		uint64_t max = aggsize / each;
-		char name[16], what[64];
-
-		snprintf(name, sizeof(name), "dt_agg%u", ag->ag_id);
-		r->r_ld.ld_aggfds[i] = ks_map_create(BPF_MAP_TYPE_HASH, name, ag->ag_keysize,
-						     ag->ag_valsize * (uint32_t)r->r_ld.ld_ncpus,
-						     entries(max), BPF_F_NO_PREALLOC);
-		r->r_ld.ld_naggfds++;
-		if (r->r_ld.ld_aggfds[i] < 0) {
-			snprintf(what, sizeof(what), "the map of @%s", ag->ag_name);
-			return map_err(dtp, r->r_ld.ld_aggfds[i], what);
-		}
-	}
-	return agg_outer(dtp, r);
+	return agg_maps(dtp, r);
 }
 
 /*
- * The programs reach each aggregation's map through an array of maps, at
- * the aggregation's id: a program may name at most 64 maps (the kernel's
- * MAX_USED_MAPS), and one per aggregation stopped a clause at about 55.
- * The maps an array holds must have the same key and value sizes, so
- * there is one array per shape, which every aggregation of that shape
- * names (a program names one map per shape, whatever the number of
- * aggregations); slots of other shapes stay empty.
+ * The aggregations' maps: one hash per shape (key and value sizes), which
+ * every aggregation of that shape shares, its key the aggregation's id
+ * then its keys (dt_program.h).  A program names one map per shape, so
+ * the kernel's 64 maps a program are no limit, and an update finds its
+ * map without a lookup.  aggsize is as illumos's: one budget per CPU for
+ * every aggregation (an entry costs its keys and one CPU's value; the id
+ * is ours), split among the shapes as their aggregations are: a shape of
+ * k of the n aggregations may hold k/n of it.  The entries are allocated
+ * when the map is made, as illumos allocates aggsize on each CPU when it
+ * enables: a map allocating as keys appear takes them from a small cache
+ * per CPU that a probe in an interrupt cannot refill, and four new keys in
+ * one firing of a tick probe were all it could make.  (One map per
+ * aggregation, each of aggsize, made 50,000 aggregations ask for 200 GiB:
+ * a hash map's table of buckets is allocated when it is made.)
  */
-static int agg_outer(dtrace_hdl_t *dtp, dt_run_t *r)
+static int agg_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
-	uint32_t n = r->r_en.en_naggs;
+	uint32_t n = r->r_en.en_naggs, nshapes = 0;
+	uint64_t aggsize = dt_option_get(dtp, "aggsize", 4 << 20);
+	uint32_t *shape = NULL, *first = NULL, *count = NULL; /* by aggregation; by shape */
+	int rc = 0;
 
 	if (n == 0)
 		return 0;
-	if ((r->r_ld.ld_aggouter = malloc(n * sizeof(int))) == NULL ||
-	    (r->r_ld.ld_outerfds = malloc(n * sizeof(int))) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	for (uint32_t i = 0; i < n; i++) {
-		dt_agg_t *ag = r->r_en.en_aggs[i];
-		uint32_t key = ag->ag_id;
-		int fd = -1, err;
-
-		for (uint32_t j = 0; j < i && fd < 0; j++)
-			if (r->r_en.en_aggs[j]->ag_keysize == ag->ag_keysize &&
-			    r->r_en.en_aggs[j]->ag_valsize == ag->ag_valsize)
-				fd = r->r_ld.ld_aggouter[j];
-		if (fd < 0) {
-			char name[16];
-
-			snprintf(name, sizeof(name), "dt_aggs%u", r->r_ld.ld_nouterfds);
-			if ((fd = ks_map_create_outer(name, n + 1, r->r_ld.ld_aggfds[i])) < 0)
-				return map_err(dtp, fd, "the array of aggregation maps");
-			r->r_ld.ld_outerfds[r->r_ld.ld_nouterfds++] = fd;
-		}
-		r->r_ld.ld_aggouter[i] = fd;
-		if ((err = ks_map_update(fd, &key, &r->r_ld.ld_aggfds[i], BPF_ANY)) != 0)
-			return map_err(dtp, err, "the array of aggregation maps");
+	if ((r->r_ld.ld_aggfds = malloc(n * sizeof(int))) == NULL ||
+	    (r->r_ld.ld_shapefds = malloc(n * sizeof(int))) == NULL ||
+	    (shape = malloc(n * sizeof(uint32_t))) == NULL ||
+	    (first = malloc(n * sizeof(uint32_t))) == NULL ||
+	    (count = calloc(n, sizeof(uint32_t))) == NULL) {
+		rc = dt_set_errno(dtp, EDT_NOMEM);
+		goto out;
 	}
-	return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const dt_agg_t *ag = r->r_en.en_aggs[i];
+		uint32_t s = 0;
+
+		while (s < nshapes && (r->r_en.en_aggs[first[s]]->ag_keysize != ag->ag_keysize ||
+				       r->r_en.en_aggs[first[s]]->ag_valsize != ag->ag_valsize))
+			s++;
+		if (s == nshapes)
+			first[nshapes++] = i;
+		shape[i] = s;
+		count[s]++;
+	}
+	for (uint32_t s = 0; s < nshapes; s++) {
+		const dt_agg_t *ag = r->r_en.en_aggs[first[s]];
+		uint64_t each = ag->ag_keysize + (uint64_t)ag->ag_valsize; /* aggsize is per CPU */
+		uint64_t max = (uint64_t)((unsigned __int128)aggsize * count[s] / n / each);
+		char name[24];
+		int fd;
+
+		snprintf(name, sizeof(name), "dt_agg%u", s);
+		fd = ks_map_create(BPF_MAP_TYPE_HASH, name, DT_AGG_IDSIZE + ag->ag_keysize,
+				   ag->ag_valsize * (uint32_t)r->r_ld.ld_ncpus, entries(max), 0);
+		if (fd < 0) {
+			rc = map_err(dtp, fd, "the map of an aggregation");
+			goto out;
+		}
+		r->r_ld.ld_shapefds[r->r_ld.ld_nshapes++] = fd;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		r->r_ld.ld_aggfds[i] = r->r_ld.ld_shapefds[shape[i]];
+out:
+	free(shape);
+	free(first);
+	free(count);
+	return rc;
 }
 
 /*
@@ -667,6 +671,21 @@ int dt_load_link_all(dtrace_hdl_t *dtp)
 static const char verify_argspec[] = "-4@%edi 8@%rsi 4@$42 -8@-24(%rbp) 2@%ax 1@%cl "
 				     "-8@16(%rsp,%rdx,8) 8@%r9 -4@(%rax) 8@-4096(%site)";
 
+/*
+ * copyout() and copyoutstr() write with bpf_probe_write_user, which a
+ * kernel in lockdown refuses: say so before loading anything (EDT_WRITEUSER),
+ * not with the verifier's "cannot use helper".
+ */
+static bool write_user_refused(dtrace_hdl_t *dtp, const dt_run_t *r)
+{
+	for (int i = 0; i < r->r_en.en_nstmts; i++)
+		if (r->r_en.en_stmts[i]->st_writes_user && !ks_write_user_ok()) {
+			dt_set_errno(dtp, EDT_WRITEUSER);
+			return true;
+		}
+	return false;
+}
+
 /* Load one clause alone on probe p (a stand-in): 0, or -1 naming the clause. */
 static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, const char *argspec,
 		     const char *kind)
@@ -719,7 +738,7 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0)
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
-	if (prepare(dtp, r) != 0 || create_maps(dtp, r) != 0)
+	if (write_user_refused(dtp, r) || prepare(dtp, r) != 0 || create_maps(dtp, r) != 0)
 		return -1;
 	/* the programs of the probes the clauses matched, as dtrace_go loads them */
 	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
@@ -746,12 +765,16 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 	return rc;
 }
 
+static int go(dtrace_hdl_t *dtp, dt_run_t *r);
+
+/*
+ * A failure leaves nothing behind: the run goes whole (links closed, so
+ * semaphores back down; programs and maps closed; the target released as
+ * at dtrace_close), and the handle's error says what failed.
+ */
 int dtrace_go(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r;
-	uint32_t key = 0;
-	uint8_t *state;
-	int err;
 
 	if (dtp == NULL)
 		return -1;
@@ -761,6 +784,18 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	if (r->r_ld.ld_started || r->r_ld.ld_nprogs > 0) /* or dt_load_link_all() ran */
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started already");
+	if (go(dtp, r) == 0)
+		return 0;
+	dt_run_free(dtp);
+	return -1;
+}
+
+static int go(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint32_t key = 0;
+	uint8_t *state;
+	int err;
+
 	if (geteuid() != 0 && access("/proc/self/status", R_OK) == 0) {
 		/* CAP_BPF is bit 39, CAP_PERFMON 38 */
 		FILE *f = fopen("/proc/self/status", "re");
@@ -787,6 +822,8 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		for (int i = 0; i < r->r_en.en_nstmts; i++)
 			if (r->r_en.en_stmts[i]->st_destructive)
 				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
+	if (write_user_refused(dtp, r))
+		return -1;
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)
@@ -812,8 +849,11 @@ int dtrace_go(dtrace_hdl_t *dtp)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
 	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
-		if (attach(dtp, r, k) != 0)
-			return -1;
+		if (attach(dtp, r, k) != 0) /* the target may have gone since the grab */
+			return dtrace_proc_exited(dtp, NULL)
+				   ? dt_set_errmsg(dtp, EDT_PROC, "pid %d has exited",
+						   (int)r->r_tg.tg_pid)
+				   : -1;
 	if (dt_consume_open(dtp, r) != 0)
 		return -1;
 	r->r_dr.dr_status = DTRACE_STATUS_OKAY;

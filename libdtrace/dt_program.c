@@ -3,6 +3,7 @@
  * labels, relocations and pseudo-instructions; the state the programs of
  * a handle share; names for -S.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,148 @@ int dt_frag_copy(dt_frag_t *dst, const dt_frag_t *src)
 	dst->fr_nrel = src->fr_nrel;
 	dst->fr_npx = src->fr_npx;
 	return 0;
+}
+
+/* The first of fr's jumps to labels (fixups) at or after instruction i. */
+static size_t fix_at(const dt_frag_t *fr, size_t i)
+{
+	size_t lo = 0, hi = fr->fr_nfix;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (fr->fr_fix[mid].fx_insn < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first of fr's relocations at or after instruction i. */
+static size_t rel_at(const dt_frag_t *fr, size_t i)
+{
+	size_t lo = 0, hi = fr->fr_nrel;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (fr->fr_rel[mid].rl_insn < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Where the jump at i goes: its label's place, or its offset; -1 if unknown. */
+static long jump_target(const dt_frag_t *fr, size_t i)
+{
+	size_t f = fix_at(fr, i);
+	struct bpf_insn in = fr->fr_insns[i];
+
+	if (f < fr->fr_nfix && fr->fr_fix[f].fx_insn == i)
+		return fr->fr_labels[fr->fr_fix[f].fx_label];
+	return (long)i + 1 +
+	       (BPF_CLASS(in.code) == BPF_JMP32 && BPF_OP(in.code) == BPF_JA ? in.imm : in.off);
+}
+
+/*
+ * A loop, the jump at i back to t, as dt_cg.c emits them: at t "if r >= N
+ * goto out" (or >), before i "r += step".  The verifier walks it once per
+ * value of r from 0, keeping the branches of the body each time; the test
+ * at t it decides.  Its iterations, or 0 if the loop is not of this form.
+ */
+static size_t loop_trips(const dt_frag_t *fr, size_t t, size_t i)
+{
+	struct bpf_insn h = fr->fr_insns[t], inc;
+
+	if (i == 0)
+		return 0;
+	inc = fr->fr_insns[i - 1];
+	if (BPF_CLASS(h.code) != BPF_JMP || BPF_SRC(h.code) != BPF_K ||
+	    (BPF_OP(h.code) != BPF_JGE && BPF_OP(h.code) != BPF_JGT) || h.imm <= 0 ||
+	    inc.code != (BPF_ALU64 | BPF_ADD | BPF_K) || inc.dst_reg != h.dst_reg || inc.imm <= 0)
+		return 0;
+	return ((size_t)h.imm + (BPF_OP(h.code) == BPF_JGT) + (size_t)inc.imm - 1) /
+	       (size_t)inc.imm;
+}
+
+static size_t path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *memo, int depth)
+{
+	uint8_t *seen = calloc(fr->fr_len ? fr->fr_len : 1, 1);
+	size_t *at = calloc(fr->fr_len ? fr->fr_len : 1, sizeof(size_t)); /* n when first reached */
+	size_t n = 0, i = 0;
+
+	if (seen == NULL || at == NULL || depth > 8) {
+		free(seen);
+		free(at);
+		return 0;
+	}
+	while (i < fr->fr_len && !seen[i]) {
+		struct bpf_insn in = fr->fr_insns[i];
+		int cls = BPF_CLASS(in.code), op = BPF_OP(in.code);
+
+		seen[i] = 1;
+		at[i] = n;
+		if (in.code == DT_PSEUDO_CODE && fr->fr_px[in.imm].px_kind == DT_PX_ARG)
+			n++; /* the provider's code may test a read of memory for a fault */
+		if (in.code == DT_PSEUDO_CODE || (cls != BPF_JMP && cls != BPF_JMP32)) {
+			i += in.code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1;
+			continue;
+		}
+		if (op == BPF_EXIT)
+			break;
+		if (op == BPF_CALL) {
+			size_t r = rel_at(fr, i);
+
+			for (; r < fr->fr_nrel && fr->fr_rel[r].rl_insn == i; r++) {
+				uint32_t k = fr->fr_rel[r].rl_arg;
+
+				if (fr->fr_rel[r].rl_kind != DT_RL_CALL || k >= DT_SUBR_N)
+					continue;
+				if (memo[k] == SIZE_MAX) /* each call site walks the callee again */
+					memo[k] = path_jumps(&subrs[k], subrs, memo, depth + 1);
+				n += memo[k];
+			}
+			i++;
+			continue;
+		}
+		if (op == BPF_JA) {
+			long to = jump_target(fr, i), out;
+			size_t trips;
+
+			if (to < 0 || (size_t)to >= fr->fr_len)
+				break;
+			if (!seen[to]) {
+				i = (size_t)to;
+				continue;
+			}
+			/* a loop: its body's branches once per iteration, then out at its test */
+			if ((trips = loop_trips(fr, (size_t)to, i)) == 0 ||
+			    (out = jump_target(fr, (size_t)to)) < 0)
+				break;
+			n = at[to] + (n - at[to] - 1) * trips;
+			i = (size_t)out;
+			continue;
+		}
+		/* but one against the CPU count: the verifier bounds get_smp_processor_id() by it */
+		{
+			size_t r = rel_at(fr, i);
+
+			n += !(r < fr->fr_nrel && fr->fr_rel[r].rl_insn == i &&
+			       fr->fr_rel[r].rl_kind == DT_RL_NCPUS);
+		}
+		i++;
+	}
+	free(seen);
+	free(at);
+	return n;
+}
+
+size_t dt_frag_path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *memo)
+{
+	return path_jumps(fr, subrs, memo, 0);
 }
 
 void dt_frag_free(dt_frag_t *fr)

@@ -31,11 +31,10 @@
  * (per-CPU array: drops by kind), "dt_errno" (thread -> errno, when read),
  * "dt_zero" (a zero value for new aggregation entries and struct
  * elements), "dt_spec" (array, one mmapable value: nspec u64 slots, each
- * speculation's DT_SPEC_* state and generation), one hash per aggregation,
- * reached through an array of maps per shape (key and value sizes) at the
- * aggregation's id, so that a program names one map per shape, not per
- * aggregation (the kernel lets a program name 64), and one hash per
- * dynamic struct or union variable (dt_souvar_t).
+ * speculation's DT_SPEC_* state and generation), one hash per shape of
+ * aggregation (key and value sizes: "dt_aggN"), shared by the aggregations
+ * of that shape, its key starting with the aggregation's id (DT_AGG_IDSIZE),
+ * and one hash per dynamic struct or union variable (dt_souvar_t).
  */
 #ifndef DT_PROGRAM_H
 #define DT_PROGRAM_H
@@ -105,9 +104,10 @@
  * and read back as a plain number (a map value pointer cannot be kept in
  * a variable or traced), then 2 * scratchsize bytes: an allocation starts
  * within the first scratchsize and has scratchsize bytes at most, the
- * bounds the verifier can see.  Pointers to this memory are what D calls
- * scratch memory: a pointer read between DT_ALLOCA_DATA and scratchsize
- * after it is read with probe_read_kernel, any other with probe_read_user.
+ * bounds the verifier can see (copyout() stages its source in the second
+ * half).  Pointers to this memory are what D calls scratch memory: read
+ * with probe_read_kernel, as any address in the kernel's half a variable
+ * holds (dt_cg_read_any).
  */
 #define DT_ALLOCA_USED 0
 #define DT_ALLOCA_WORD 8
@@ -137,7 +137,7 @@ typedef enum dt_mapid {
 	DT_MAP_NFIXED,
 } dt_mapid_t;
 
-#define DT_MAP_AGG(id) (0x10000u + (id)) /* aggregation id (from 1): its shape's array of maps */
+#define DT_MAP_AGG(id) (0x10000u + (id)) /* aggregation id (from 1): its shape's hash */
 #define DT_MAP_SOU(i)  (0x20000u + (i))	 /* dynamic struct variable i (from 0) */
 
 /* The regions of the scratch value after the record, placed when the program loads. */
@@ -284,6 +284,18 @@ void dt_frag_free(dt_frag_t *);
 void dt_frag_reset(dt_frag_t *);
 /* A copy of src in arrays of its exact sizes: 0, or -1 (no memory; dst empty). */
 int dt_frag_copy(dt_frag_t *dst, const dt_frag_t *src);
+/*
+ * The conditional jumps on a fragment's path of fall-throughs (a jump
+ * always taken is followed, a call of a subprogram of subrs, DT_SUBR_N of
+ * them, walks its callee's path; a loop of the form dt_cg.c emits, a
+ * counter from 0 tested against a constant, counts its body once per
+ * iteration; memo, DT_SUBR_N entries set to SIZE_MAX,
+ * keeps the callees' counts).  The verifier walks that path first and
+ * keeps each conditional jump's target on its stack (dt_cg.c), unless it
+ * knows where the jump goes: a test of get_smp_processor_id() against the
+ * CPU count (DT_RL_NCPUS) is not counted.
+ */
+size_t dt_frag_path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *memo);
 
 /*
  * Sequences the code generator and the providers' argument code share.
@@ -388,6 +400,7 @@ typedef struct dt_stmt {
 	bool st_data;	     /* records data (else only its EPID) */
 	bool st_agg;	     /* aggregates */
 	bool st_destructive; /* raise, stop, system...: needs -w */
+	bool st_writes_user; /* copyout, copyoutstr: needs bpf_probe_write_user */
 	bool st_spec;	     /* speculate(): the record goes to a speculation (tag 0: nowhere) */
 	dt_rec_t *st_recs;
 	int st_nrecs;
@@ -410,8 +423,11 @@ typedef struct dt_souvar {
 } dt_souvar_t;
 
 /*
- * Aggregations.  Each is a hash map: key the aggregation's keys (8-byte
- * aligned like records; 8 zero bytes when it has none), value every CPU's
+ * Aggregations.  The aggregations of one shape (ag_keysize, ag_valsize)
+ * share a hash map, whose key is the aggregation's id as a u64 (the
+ * DT_AGG_IDSIZE bytes before the keys: dt_agg_t.ag_keys' offsets are from
+ * after it), then the aggregation's keys (8-byte aligned like records; 8
+ * zero bytes when it has none); value every CPU's
  * slots in CPU order (a probe adds to its own CPU's), each CPU's u64
  * slots: [0] how many times this CPU updated it, then by function
  *   count: -   sum, avg: [1] sum   min, max: [1] the value
@@ -433,6 +449,8 @@ typedef enum dt_aggfn {
 #define DT_QUANTIZE_NBUCKETS	127 /* as illumos: 63 negative, zero, 63 positive */
 #define DT_QUANTIZE_ZERO	63
 #define DT_LLQUANTIZE_MAXORDERS 64
+
+#define DT_AGG_IDSIZE 8 /* the map key's prefix: the aggregation's id, a u64 */
 
 /* An aggregation as compiled; its map and what the consumer keeps of it are the run's (dt_run.h). */
 typedef struct dt_agg {

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "dt_provider.h"
@@ -379,10 +380,12 @@ typedef struct fcache {
 	dt_arena_t *fc_arena;
 } fcache_t;
 
-/* The probes of the file at path (as seen from process pid); NULL: none. */
-static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nomem)
+/*
+ * The probes of the file at path (as seen from process pid; read through
+ * rpath, the name dtrace opens); NULL: none.
+ */
+static ufile_t *file_probes(fcache_t *fc, const char *rpath, const char *path, bool *nomem)
 {
-	char rpath[4096 + 64];
 	struct stat st;
 	freader_t fr;
 	ufile_t uf;
@@ -390,8 +393,7 @@ static ufile_t *file_probes(fcache_t *fc, pid_t pid, const char *path, bool *nom
 	int fd;
 	char err[128];
 
-	/* through the process's root, so that containers' files resolve; a FIFO must not block */
-	snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)pid, path);
+	/* a FIFO must not block */
 	if ((fd = open(rpath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return NULL;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -462,15 +464,76 @@ static bool known(const dt_ptab_t *w, size_t from, const char *prov, const char 
 }
 
 /*
+ * A descriptor of process pid open on the inode (dev, ino): where a user
+ * without CAP_SYS_ADMIN (which /proc/PID/map_files wants) finds a memfd
+ * the process still holds, as bpftrace does.  0, or -1 if none.
+ */
+static int fd_path(pid_t pid, dev_t dev, ino_t ino, char *rpath, size_t len)
+{
+	char dir[64];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int rc = -1;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while (rc != 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(rpath, len, "%s/%s", dir, de->d_name);
+		if (stat(rpath, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == dev &&
+		    st.st_ino == ino)
+			rc = 0;
+	}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * The name by which dtrace reads, and the kernel attaches to, the file of a
+ * mapping: through the process's root, so that containers' files resolve.
+ * A file that has no name any more is read through the mapping itself,
+ * /proc/PID/map_files/START-END, which opens the inode mapped: a memfd
+ * (libstapsdt loads its provider image from one: "/memfd:NAME (deleted)")
+ * or a file unlinked after it was mapped ("PATH (deleted)").  The uprobe
+ * is then registered on that inode, as bpftrace does through the
+ * /proc/PID/fd/N of the memfd (the name used here too when map_files is
+ * closed to us: listing needs no privileges).  *file loses the
+ * " (deleted)" and a memfd's "memfd:" (a module name cannot hold a colon):
+ * the module is the name the file had, or the one memfd_create() was given.
+ */
+static void mapping_path(pid_t pid, unsigned long start, unsigned long end, dev_t dev, ino_t ino,
+			 char *file, char *rpath, size_t len)
+{
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(file), d = sizeof(deleted) - 1;
+
+	if (n > d && strcmp(file + n - d, deleted) == 0) {
+		file[n - d] = '\0';
+		if (strncmp(file, "/memfd:", 7) == 0 && file[7] != '\0')
+			memmove(file + 1, file + 7, strlen(file + 7) + 1);
+		snprintf(rpath, len, "/proc/%d/map_files/%lx-%lx", (int)pid, start, end);
+		if (access(rpath, R_OK) != 0 && fd_path(pid, dev, ino, rpath, len) != 0)
+			snprintf(rpath, len, "/proc/%d/map_files/%lx-%lx", (int)pid, start, end);
+	} else {
+		snprintf(rpath, len, "/proc/%d/root%s", (int)pid, file);
+	}
+}
+
+/*
  * The USDT probes of one process, each file once, in mapping order.  With
  * rescan, only probes not in the table already are added.
  */
 static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool *nomem)
 {
-	char path[64], line[4096 + 256], prov[DTRACE_PROVNAMELEN + 16], rpath[4096 + 64];
+	char path[64], line[4096 + 256], prov[DTRACE_PROVNAMELEN + 16], rpath[4096 + 256 + 64];
 	size_t *seen = NULL; /* indexes: fc_files moves when it grows */
 	size_t nseen = 0;
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = pid };
+	unsigned long start, end, ino;
+	unsigned major, minor;
 	FILE *maps;
 	int rc = 0;
 
@@ -484,14 +547,17 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 		bool dup = false;
 		int off = 0;
 
-		if (sscanf(line, "%*x-%*x %7s %*x %*x:%*x %*u %n", perms, &off) != 1 || off == 0 ||
-		    perms[2] != 'x')
+		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu %n", &start, &end, perms, &major,
+			   &minor, &ino, &off) != 6 ||
+		    off == 0 || perms[2] != 'x')
 			continue;
 		file = line + off;
 		file[strcspn(file, "\n")] = '\0';
-		if (file[0] != '/' || strstr(file, " (deleted)") != NULL)
+		if (file[0] != '/')
 			continue;
-		if ((uf = file_probes(fc, pid, file, nomem)) == NULL) {
+		mapping_path(pid, start, end, makedev(major, minor), (ino_t)ino, file, rpath,
+			     sizeof(rpath));
+		if ((uf = file_probes(fc, rpath, file, nomem)) == NULL) {
 			if (*nomem)
 				rc = -1;
 			continue;
@@ -508,7 +574,6 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 		}
 		seen = ns;
 		seen[nseen++] = idx;
-		snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)pid, file);
 		pi.pi_path = NULL;
 		for (size_t i = 0; rc == 0 && i < uf->uf_n; i++) {
 			snprintf(prov, sizeof(prov), "%s%d", uf->uf_probes[i].fp_prov, (int)pid);
@@ -623,6 +688,7 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	fcache_t fc = { .fc_arena = &dtp->dt_parena };
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = 0 };
 	const char *path = desc->dtpd_mod;
+	char rpath[4096 + 64];
 	bool nomem = false;
 	ufile_t *uf;
 	dt_ptab_t w;
@@ -636,7 +702,8 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 			return 0;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return dt_set_errno(dtp, EDT_ELF);
-	uf = file_probes(&fc, getpid(), path, &nomem);
+	snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)getpid(), path);
+	uf = file_probes(&fc, rpath, path, &nomem);
 	w = dt_ptab_get(dtp);
 	if (uf != NULL && (pi.pi_path = dt_arena_strndup(w.pt_arena, path, strlen(path))) == NULL)
 		nomem = true;
@@ -712,10 +779,19 @@ static int arg(const dt_argreq_t *rq, int i)
 			return arg_error(rq, i, "unsupported operand", op);
 		dt_frag_emit(o, ld[0]);
 		dt_frag_emit(o, ld[1]);
-	} else if (op[0] == '%') {		 /* a register */
-		if (strncmp(op, "%xmm", 4) == 0) /* uprobes save the general registers only */
+	} else if (op[0] == '%') { /* a register */
+		/*
+		 * An SSE register (gcc may put a double, or any value, there):
+		 * a uprobe's program gets the trap's pt_regs, the general
+		 * registers only; the SSE ones stay live in the CPU (the
+		 * task's saved FPU state is stale until a context switch), and
+		 * no BPF helper reads them.  A kernel limit, not ours.
+		 */
+		if (strncmp(op, "%xmm", 4) == 0)
 			return arg_error(rq, i,
-					 "floating-point register not saved by uprobes:", op);
+					 "is in an SSE register, which BPF cannot read at a uprobe "
+					 "(the kernel saves the general registers only):",
+					 op);
 		if ((off = ks_reg_offset(op, &width)) < 0)
 			return arg_error(rq, i, "unknown register", op);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)off));

@@ -52,11 +52,9 @@ typedef struct dt_loaded {
 	int ld_fd[DT_MAP_NFIXED]; /* the maps by dt_mapid_t (-1: none) */
 	int *ld_soufds;		  /* dynamic struct variables' maps */
 	uint32_t ld_nsoufds;
-	int *ld_aggfds; /* aggregations' maps, by id - 1 */
-	uint32_t ld_naggfds;
-	int *ld_aggouter; /* by id - 1: the array of maps holding it, at its id (not owned) */
-	int *ld_outerfds; /* those arrays: one per shape (key and value sizes) */
-	uint32_t ld_nouterfds;
+	int *ld_aggfds;	  /* by id - 1: the map of the aggregation's shape (not owned) */
+	int *ld_shapefds; /* those maps: one per shape (key and value sizes) */
+	uint32_t ld_nshapes;
 	dt_bprog_t *ld_progs;
 	size_t ld_nprogs, ld_progcap;
 	dt_links_t ld_links;
@@ -73,7 +71,7 @@ typedef struct dt_loaded {
 /* An aggregation as the consumer reads it: the compiled one, its map, what printa and normalize() left. */
 typedef struct dt_aggview {
 	const dt_agg_t *av_ag;
-	int av_fd;		  /* the loaded map (dt_loaded_t's) */
+	int av_fd;		  /* its shape's map (dt_loaded_t's), shared */
 	uint64_t av_normal;	  /* normalize(): 1 unless set */
 	bool av_printed;	  /* printed by printa: not again at exit */
 	struct dt_asnap *av_snap; /* the last snapshot (dt_agg.c) */
@@ -117,6 +115,9 @@ typedef struct dt_drain {
 	int dr_indent;	       /* its indent, for all CPUs (illumos dt_indent) */
 	uint32_t dr_last_epid; /* the last record's EPID, 0: none (dt_last_epid) */
 	uint8_t *dr_pend;      /* -F: a return probe's record held until the next one */
+	size_t dr_pendcap;     /* its buffer's size (kept from record to record) */
+	bool dr_pending;       /* it holds a record */
+	uint8_t *dr_flowhold;  /* -F: per ECB, 0 not known yet, 1 print, 2 hold (flow_hold) */
 	int dr_pend_cpu;
 	bool dr_pend_same; /* the record after it: another clause of its probe */
 	FILE *dr_out;
@@ -167,7 +168,7 @@ void dt_task_offsets(dt_run_t *);
 /* Open the output buffers (dt_consume.c). */
 int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
 /* Free the speculative records the consumer holds (dt_consume.c). */
-void dt_consume_spec_free(dt_run_t *);
+void dt_consume_free(dt_run_t *);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
 void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth);
 /* print(p): the pointer and the value it points to, by the action's type (Oracle's format) */

@@ -83,6 +83,8 @@ static const struct {
 	{ "ino_t", "unsigned long", true },
 	{ "time_t", "long", true },
 	{ "clock_t", "long", true },
+	/* glibc's, 4 bytes and signed on x86-64 as illumos's LP64 one: what %ls and %lc take */
+	{ "wchar_t", "int", false },
 	{ "uchar_t", "unsigned char", false },
 	{ "ushort_t", "unsigned short", false },
 	{ "uint_t", "unsigned int", false },

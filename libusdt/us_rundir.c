@@ -4,8 +4,9 @@
  *
  * Images must be real files: tracers find them through /proc/PID/maps and
  * open them by path.  (A memfd would show as "/memfd:NAME (deleted)": the
- * kernel can probe it through /proc/PID/map_files, but bpftrace, perf and
- * BCC resolve probes by path and cannot.)  They go to a directory only
+ * kernel can probe it, and our dtrace reads it through /proc/PID/map_files,
+ * bpftrace through an open /proc/PID/fd/N, but tools that go by the mapped
+ * path cannot; docs/libusdt.md, "Why not memfd".)  They go to a directory only
  * this user can enter: $USDT_RUNTIME_DIR, else $XDG_RUNTIME_DIR/usdt, else
  * /tmp/usdt-UID, mode 0700 and owned by us, or we refuse it.  File names
  * start with PID-STARTTIME-, so that a later process can tell that the

@@ -71,6 +71,21 @@ void ks_code_free(ks_code_t *);
 
 /* ---------------------------------------------------------------- maps, programs */
 
+/*
+ * Failures on demand, for the tests (ks_fault.c): the operations that
+ * DTRACE_KS_FAULT can make fail.  0, or the negative errno the caller's
+ * operation must return instead of doing anything.
+ */
+typedef enum ks_op {
+	KS_OP_MAP_CREATE,
+	KS_OP_MAP_UPDATE,
+	KS_OP_PROG_LOAD,
+	KS_OP_ATTACH,
+	KS_OP_PERFBUF,
+	KS_OP_N
+} ks_op_t;
+int ks_fault(ks_op_t);
+
 /* flags: BPF_F_NO_PREALLOC... */
 int ks_map_create(enum bpf_map_type type, const char *name, uint32_t key_size, uint32_t value_size,
 		  uint32_t max_entries, uint32_t flags);
@@ -263,5 +278,14 @@ typedef struct ks_features {
 
 /* Probed once, then cached: thread-safe. */
 const ks_features_t *ks_features(void);
+
+/*
+ * Does the kernel give tracing programs bpf_probe_write_user (copyout)?
+ * A kernel in lockdown (integrity or confidentiality) does not, nor
+ * does any to a process without CAP_SYS_ADMIN.  Probed
+ * on the first call only, since the probe itself makes the kernel log
+ * its warning about the helper; then cached: thread-safe.
+ */
+bool ks_write_user_ok(void);
 
 #endif /* KS_H */

@@ -61,6 +61,7 @@ enum {
 	EDT_PROC,		/* cannot create or grab the target process */
 	EDT_DESTRUCTIVE,	/* destructive actions without -w (destructive option) */
 	EDT_ACTIVE,		/* an option setopt() cannot change while tracing */
+	EDT_WRITEUSER,		/* copyout()/copyoutstr(): no bpf_probe_write_user (lockdown) */
 	EDT_MAX
 };
 
@@ -209,6 +210,9 @@ DTRACE_API int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace
  * Generate, load and attach every enabled program and fire BEGIN.  Needs
  * CAP_BPF and CAP_PERFMON (or root): EDT_NOPRIV otherwise.  A program the
  * kernel's verifier refuses gives EDT_ENABLING with the verifier's words.
+ * A failure leaves nothing behind: no BPF map, program or link (so no
+ * semaphore stays raised), the target released as dtrace_close() would,
+ * and the enablings gone (dtrace_program_exec() again to retry).
  */
 DTRACE_API int dtrace_go(dtrace_hdl_t *dtp);
 /*

@@ -8,7 +8,9 @@
  * clause alone on a stand-in BEGIN, profile and USDT probe (dt_load_verify).
  * $target is this process.  Exit status: 0 it loads; 2 it does not
  * compile (not this tool's question); 1 it compiles and fails to load (the
- * message on stderr); 77 no privilege to load BPF.
+ * message on stderr); 3 this kernel refuses what it needs, as dtrace_go
+ * does before loading (copyout on a kernel in lockdown); 77 no privilege
+ * to load BPF.
  */
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +70,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", dtrace_errmsg(dtp, dtrace_errno(dtp)));
 		if (dtrace_errno(dtp) == EDT_NOPRIV)
 			rc = 77;
+		else if (dtrace_errno(dtp) == EDT_WRITEUSER)
+			rc = 3;
 	}
 	dtrace_close(dtp);
 	return rc;

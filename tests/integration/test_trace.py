@@ -223,6 +223,43 @@ class Trace(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertEqual(p.stderr, "dtrace: failed to grab pid 999999999: No such process\n")
 
+    def test_sse_register_operand_refused_when_enabled(self):
+        """A <sys/sdt.h> operand in %xmm0 (gcc may put a value there; written
+        here by hand with STAP_PROBE_ASM): BPF cannot read it at a uprobe,
+        so tracing does not start when a clause reads that argument; the
+        other arguments are read, and -e, which does not link, compiles."""
+        src = (
+            "#include <sys/sdt.h>\n"
+            "int main(void)\n{\n\tdouble d = 2.5;\n"
+            "\t__asm__ volatile(\"movsd %0, %%xmm0\\n\" "
+            "STAP_PROBE_ASM(xm, val, 8f@%%xmm0 -4@$7) : : \"m\"(d) : \"xmm0\");\n"
+            "\treturn 0;\n}\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "xmm.c"), "w") as f:
+                f.write(src)
+            prog = os.path.join(tmp, "xmm")
+            subprocess.run(["cc", "-std=gnu99", "-O2", "-o", prog, os.path.join(tmp, "xmm.c")],
+                           check=True)
+            notes = subprocess.run(["readelf", "-n", prog], stdout=subprocess.PIPE,
+                                   text=True).stdout
+            self.assertIn("Arguments: 8f@%xmm0 -4@$7", notes)
+            decl = "provider xm { probe val(double, int); }; "
+            p = dtrace(["-q", "-c", prog, "-n", decl + "xm$target:::val { printf(\"%f\\n\", "
+                        "args[0]); }"])
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertRegex(
+                p.stderr,
+                r"^dtrace: could not enable tracing: USDT argument 0 of xm\d+:xmm:main:val: "
+                r"is in an SSE register, which BPF cannot read at a uprobe \(the kernel saves "
+                r"the general registers only\): %xmm0\n$")
+            self.assertEqual(p.stdout, "")
+            p = dtrace(["-q", "-c", prog, "-n", decl + "xm$target:::val { printf(\"%d\\n\", "
+                        "args[1]); }"])
+            # 7, then the newline dtrace(1) prints at the end
+            self.assertEqual((p.returncode, p.stdout), (0, "7\n\n"), p.stderr)
+            p = dtrace(["-e", "-c", prog, "-n", decl + "xm$target:::val { trace(arg0); }"])
+            self.assertEqual(p.returncode, 0, p.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,5 @@
+/* %P: pfcheck_type "uint16_t": an int port must be cast */
+BEGIN
+{
+	printf("%P\n", 80);
+}

@@ -1,0 +1,3 @@
+# exit 1
+# setup: cc -c link_bad_note.s -o bad_note.o
+-G -s link.d -o out.o bad_note.o

@@ -1,0 +1,2 @@
+# exit 1
+-q -s run.copyout_fault.d

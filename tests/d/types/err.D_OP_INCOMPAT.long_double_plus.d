@@ -1,0 +1,7 @@
+/* no floating-point arithmetic, long double included */
+long double a, b;
+
+BEGIN
+{
+	c = a + b;
+}

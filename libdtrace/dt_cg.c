@@ -311,7 +311,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 		 * of value in each, as one program's assignments would make it.
 		 */
 		bool str = is_string(t), sou = t != NULL && dt_cg_is_blob(t);
-		uint32_t size = sou   ? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
+		uint32_t size = sou   ? (uint32_t)((vsize(cg, t) + 7) & ~(size_t)7)
 				: str ? cg->cg_strsize
 				      : 8;
 
@@ -329,7 +329,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	if (t != NULL && !is_string(t) && !dt_type_is_scalar(t) && !dt_type_is_sou(t) &&
 	    !dt_cg_is_float(t) && !dt_cg_is_ldouble(t))
 		cg_error(cg, n, "variables of this type are not supported yet");
-	if (t != NULL && dt_cg_is_blob(t) && (tsize(t) == 0 || tsize(t) > 4096))
+	if (t != NULL && dt_cg_is_blob(t) && (vsize(cg, t) == 0 || vsize(cg, t) > 4096))
 		cg_limit(cg, n, "a struct, union or array variable must have 1 to 4096 bytes");
 	if ((v = dt_arena_alloc(&ps->ps_arena, sizeof(*v))) == NULL ||
 	    dt_pstate_insert(ps, key, v) != 0)
@@ -338,7 +338,7 @@ static dt_var_t *var(dt_cg_t *cg, const dt_node_t *n, vkind_t kind, const char *
 	v->v_string = is_string(t);
 	v->v_sou = t != NULL && dt_cg_is_blob(t);
 	v->v_size = v->v_string ? cg->cg_strsize
-		    : v->v_sou	? (uint32_t)((tsize(t) + 7) & ~(size_t)7)
+		    : v->v_sou	? (uint32_t)((vsize(cg, t) + 7) & ~(size_t)7)
 				: 8;
 	v->v_id = (uint32_t)++ps->ps_nvarids;
 	if (kind == V_GLOBAL) {
@@ -475,6 +475,8 @@ static void str_null_store(dt_cg_t *cg, int base, uint32_t off)
 static void cg_value(dt_cg_t *cg, dt_node_t *n, bool wide);
 static void blob_src(dt_cg_t *cg, dt_node_t *n);
 static void blob_read(dt_cg_t *cg, const dt_node_t *n);
+static void xlate_input(dt_cg_t *cg, dt_node_t *in);
+static void bf_insert(dt_cg_t *cg, const lval_t *lv, int ptr, int16_t disp, size_t sz);
 
 /* Compute keys, each waiting on the stack; returns how many. */
 int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
@@ -489,6 +491,87 @@ int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
 		push(cg, kn);
 	}
 	return nk;
+}
+
+/*
+ * r0 = the address of a temporary holding the translated struct or union
+ * n (x its DT_N_XLATE) whole, as illumos dt_cg_asgn_op builds one for a
+ * struct assignment (and dt_cg_xlate_expand for trace()): zeroed memory
+ * (DIF_OP_ALLOCS), then each member the translator defines, in the
+ * translator's order, computed with its input bound to e's value (e
+ * computed once) and stored at its offset as its type; a member the
+ * translator does not define stays zero.
+ */
+static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x)
+{
+	const dt_type_t *st = dt_type_resolve(n->dn_type);
+	size_t sz = tsize(st);
+	const dt_ident_t *arg = cg->cg_xarg;
+	int16_t slot = cg->cg_xslot;
+	uint32_t tmp = cg->cg_tmp, mark;
+
+	if (x->dn_xlator == NULL || x->dn_xlator->dx_argid == NULL)
+		cg_error(cg, n, "this translation is not supported yet");
+	if (sz == 0 || sz > 4096)
+		cg_limit(cg, n, "a translated struct or union must have 1 to 4096 bytes");
+	cg->cg_tmp += (uint32_t)((sz + 7) & ~(size_t)7);
+	if (cg->cg_tmp > cg->cg_ps->ps_tmpsize)
+		cg->cg_ps->ps_tmpsize = cg->cg_tmp;
+	mark = cg->cg_tmp;
+	tmp = SA(DT_SR_TMP, tmp);
+	for (uint32_t z = 0; z < sz; z += 8)
+		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(tmp + z), 0), tmp);
+	xlate_input(cg, x->dn_left);
+	push(cg, n);
+	cg->cg_xarg = x->dn_xlator->dx_argid;
+	cg->cg_xslot = dt_cg_slot_at(cg->cg_sp);
+	for (dt_node_t *m = x->dn_xlator->dx_members; m != NULL; m = m->dn_next) {
+		const dt_member_t *dm = dt_type_member(st, m->dn_name);
+		const dt_type_t *mt = dm != NULL ? dm->dm_type : NULL;
+		uint32_t at = tmp + (uint32_t)(dm != NULL ? dm->dm_off : 0);
+
+		if (dm == NULL)
+			cg_error(cg, m, "translated member %s cannot be built yet", m->dn_name);
+		if (dm->dm_bits != 0) { /* its unit read, the bits put in, written (dt_cg_store) */
+			size_t unit = tsize(mt), pos = dm->dm_off * 8 + (size_t)dm->dm_bitoff;
+			size_t u0 = pos / (unit * 8) * unit;
+			lval_t lv = { .lv_type = mt,
+				      .lv_bits = dm->dm_bits,
+				      .lv_bshift = (int)(pos - u0 * 8) };
+			uint32_t ua = tmp + (uint32_t)u0;
+
+			dt_cg_expr(cg, m->dn_right);
+			emit(cg, KS_MOV64_REG(R3, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R3, IMM(ua)), ua);
+			bf_insert(cg, &lv, R3, 0, unit);
+		} else if (is_string(mt) || is_string(m->dn_right->dn_type)) {
+			size_t len = tsize(mt) < cg->cg_strsize ? tsize(mt) : cg->cg_strsize;
+
+			dt_cg_expr(cg, m->dn_right);
+			emit(cg, KS_MOV64_REG(R3, R0));
+			emit(cg, KS_MOV64_REG(R1, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(at)), at);
+			emit(cg, KS_MOV64_IMM(R2, (int32_t)len));
+			emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+		} else if (dt_cg_is_blob(mt)) {
+			blob_src(cg, m->dn_right);
+			emit(cg, KS_MOV64_REG(R3, R0));
+			emit(cg, KS_MOV64_REG(R1, R8));
+			emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(at)), at);
+			emit(cg, KS_MOV64_IMM(R2, (int32_t)tsize(mt)));
+			blob_read(cg, m->dn_right);
+		} else {
+			dt_cg_expr(cg, m->dn_right);
+			normalize(cg, R0, mt);
+			emit_sa(cg, KS_STX_MEM(bpf_size(tsize(mt)), R8, R0, OFF(at)), at);
+		}
+		cg->cg_tmp = mark; /* the member's temporaries */
+	}
+	cg->cg_xarg = arg;
+	cg->cg_xslot = slot;
+	cg->cg_sp--; /* the input, no longer needed */
+	emit(cg, KS_MOV64_REG(R0, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(tmp)), tmp);
 }
 
 /* Zero the scratch key buffer's first size bytes. */
@@ -515,7 +598,7 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 			dt_cg_copy_string(cg, R8, SA(DT_SR_KEY, off));
 			off += cg->cg_strsize;
 		} else if (dt_cg_is_blob(ki->dn_type)) { /* a struct's bytes (tst.StructAssoc.d) */
-			size_t sz = tsize(ki->dn_type);
+			size_t sz = vsize(cg, ki->dn_type);
 
 			emit(cg, KS_MOV64_REG(R3, R0));
 			emit(cg, KS_MOV64_REG(R1, R8));
@@ -689,20 +772,19 @@ lval_t dt_cg_lvalue_of(dt_cg_t *cg, dt_node_t *n)
 		/* a[i], m[i][j], v.vals[i]: an element of an array variable or member */
 		const dt_type_t *at = dt_type_resolve(n->dn_left->dn_type);
 
-		if (is_string(n->dn_type) ||
-		    (!dt_cg_is_blob(n->dn_type) && !dt_type_is_scalar(n->dn_type) &&
-		     !dt_cg_is_float(n->dn_type)))
+		if (!is_string(n->dn_type) && !dt_cg_is_blob(n->dn_type) &&
+		    !dt_type_is_scalar(n->dn_type) && !dt_cg_is_float(n->dn_type))
 			cg_error(
 			    cg, n,
 			    "arrays of this element type are not supported yet (only integers, "
-			    "pointers, structs, unions and arrays)");
+			    "pointers, strings, structs, unions and arrays)");
 		lv = dt_cg_lvalue_of(cg, n->dn_left);
 		if (!lv.lv_var->v_sou)
 			cg_error(cg, n, "this kind of index is not supported yet");
 		if (lv.lv_nidx == LV_MAXIDX)
 			cg_limit(cg, n, "an element may have %d indexes at most", LV_MAXIDX);
 		lv.lv_idx[lv.lv_nidx].ix_expr = n->dn_args;
-		lv.lv_idx[lv.lv_nidx].ix_esize = (uint32_t)tsize(n->dn_type);
+		lv.lv_idx[lv.lv_nidx].ix_esize = (uint32_t)vsize(cg, n->dn_type);
 		lv.lv_idx[lv.lv_nidx].ix_nelems = (uint32_t)at->dtt_nelems;
 		lv.lv_nidx++;
 		lv.lv_member = true;
@@ -877,6 +959,40 @@ static void bf_insert(dt_cg_t *cg, const lval_t *lv, int ptr, int16_t disp, size
 	lv_extend(cg, &(lval_t){ .lv_type = lv->lv_type, .lv_bits = lv->lv_bits }, 8);
 }
 
+/*
+ * r0 = the string element lv names (string a[4]: a[i], as illumos's
+ * *(a + i) of its string type, a reference to the element's strsize
+ * bytes); an absent dynamic variable's is the empty string.
+ */
+static void string_elem(dt_cg_t *cg, const lval_t *lv)
+{
+	const dt_var_t *v = lv->lv_var;
+	int base, have = label(cg), done = label(cg);
+
+	dt_cg_elem_offset(cg, lv);
+	if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
+		uint32_t off = dt_cg_var_place(cg, v, &base);
+
+		dt_cg_elem_address(cg, off, base);
+		emit(cg, KS_MOV64_REG(R0, R1));
+		return;
+	}
+	push(cg, lv->lv_node);
+	dt_cg_dyn_key(cg, v, lv->lv_keys);
+	emit_map(cg, R1, dt_cg_dvar_map(lv->lv_var));
+	emit(cg, KS_MOV64_REG(R2, R8));
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, 0), SA(DT_SR_KEY, 0));
+	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
+	pop(cg, R1);
+	emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), have);
+	emit(cg, KS_MOV64_REG(R0, R8)); /* absent: "" */
+	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(SA(DT_SR_EMPTY, 0))), SA(DT_SR_EMPTY, 0));
+	jump(cg, done);
+	place(cg, have);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	place(cg, done);
+}
+
 /* r0 = the value of a member of a struct variable (0 where a dynamic one is absent). */
 static void member_load(dt_cg_t *cg, const lval_t *lv)
 {
@@ -885,6 +1001,10 @@ static void member_load(dt_cg_t *cg, const lval_t *lv)
 	int base, done = label(cg);
 	uint32_t off;
 
+	if (lv->lv_nidx > 0 && is_string(lv->lv_type)) { /* a string element: where it is */
+		string_elem(cg, lv);
+		return;
+	}
 	if (lv->lv_nidx > 0) { /* a[i], v.vals[i]: at a run-time offset */
 		dt_cg_elem_offset(cg, lv);
 		if (v->v_kind == V_GLOBAL || v->v_kind == V_THIS) {
@@ -1029,6 +1149,25 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	int16_t slot, disp;
 	uint32_t off;
 
+	if (is_string(lv->lv_type)) { /* a string element: strsize bytes copied, as DIF_OP_COPYS */
+		push(cg, n);
+		slot = dt_cg_slot_at(cg->cg_sp);
+		disp = elem_ptr(cg, lv, drop);
+		emit(cg, KS_MOV64_REG(R1, R0));
+		if (disp != 0)
+			emit(cg, KS_ALU64_IMM(BPF_ADD, R1, disp));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)cg->cg_strsize));
+		emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, slot));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+		if (lv_dynamic(lv)) {
+			jump(cg, done);
+			place(cg, drop);
+			dt_cg_count_drop(cg, DT_DROP_DYN);
+		}
+		place(cg, done);
+		pop(cg, R0);
+		return;
+	}
 	normalize(cg, R0, lv->lv_type);
 	if (lv->lv_nidx == 0 && lv->lv_bits == 0 &&
 	    (v->v_kind == V_GLOBAL || v->v_kind == V_THIS)) {
@@ -1424,6 +1563,21 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 		normalize(cg, R1, t);
 }
 
+/*
+ * r0 = a comparison's operand: a struct, union or array is where it is,
+ * as illumos dt_cg_compare_op compares the reference a by-reference value
+ * is (DIF_OP_CMP): a variable is equal to itself only, *p to *q when p is
+ * q; an absent dynamic variable is the zeros every absent one reads.
+ */
+static void operand(dt_cg_t *cg, dt_node_t *n)
+{
+	if (dt_cg_is_blob(n->dn_type) && !is_string(n->dn_type)) {
+		blob_src(cg, n);
+		return;
+	}
+	cg_value(cg, n, true);
+}
+
 static void compare(dt_cg_t *cg, dt_node_t *n)
 {
 	bool uns = cmp_unsigned(n->dn_left->dn_type, n->dn_right->dn_type);
@@ -1442,9 +1596,9 @@ static void compare(dt_cg_t *cg, dt_node_t *n)
 	default: jop = uns ? BPF_JGE : BPF_JSGE; break;
 	}
 	/* the 64-bit values, as DIF compares them: -1 == 0xffffffff is false */
-	cg_value(cg, n->dn_left, true);
+	operand(cg, n->dn_left);
 	push(cg, n);
-	cg_value(cg, n->dn_right, true);
+	operand(cg, n->dn_right);
 	pop(cg, R1);
 	emit_to(cg, KS_JMP_REG(jop, R1, R0, 0), yes);
 	emit(cg, KS_MOV64_IMM(R0, 0));
@@ -1461,12 +1615,25 @@ static bool is_global_int(const lval_t *lv)
 }
 
 /* Is n memory a pointer designates (*p, p->m, p[i]), not a variable? */
+/* A translator's input of struct or union type: held in scratch memory (xlate_input) */
+static bool is_xarg_sou(const dt_node_t *n)
+{
+	return n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
+	       (n->dn_ident->di_flags & DT_IDF_XLARG) && dt_type_is_sou(n->dn_type);
+}
+
 bool dt_cg_is_memory(const dt_node_t *n)
 {
 	const dt_node_t *l = n->dn_left;
 
-	if (n->dn_kind == DT_N_UNARY && n->dn_op == T_STAR)
+	if (is_xarg_sou(n))
 		return true;
+	if (n->dn_kind == DT_N_CAST && dt_type_is_sou(n->dn_type)) /* (struct in) v */
+		return dt_cg_is_memory(l);
+
+	if (n->dn_kind == DT_N_UNARY &&
+	    n->dn_op == T_STAR) /* *xlate<T *>(e): built (xlate_build) */
+		return l->dn_kind != DT_N_XLATE;
 	if (n->dn_kind == DT_N_MEMBER && n->dn_op == T_ARROW)
 		return l->dn_kind != DT_N_SELF && l->dn_kind != DT_N_THIS &&
 		       l->dn_kind != DT_N_XLATE &&
@@ -1484,7 +1651,11 @@ bool dt_cg_is_memory(const dt_node_t *n)
 /* r0 = the address of the memory n designates (is_memory(n)). */
 void dt_cg_mem_address(dt_cg_t *cg, dt_node_t *n)
 {
-	if (n->dn_kind == DT_N_UNARY) {
+	if (is_xarg_sou(n)) {
+		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, cg->cg_xslot));
+	} else if (n->dn_kind == DT_N_CAST) {
+		dt_cg_mem_address(cg, n->dn_left);
+	} else if (n->dn_kind == DT_N_UNARY) {
 		dt_cg_expr(cg, n->dn_left);
 	} else if (n->dn_kind == DT_N_MEMBER) {
 		const dt_type_t *lt = dt_type_resolve(n->dn_left->dn_type);
@@ -1639,9 +1810,76 @@ static void memory_store(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t 
 	pop(cg, R0);
 }
 
+/* xlate<T>(e) or *xlate<T *>(e), a translated struct or union whole: its DT_N_XLATE */
+static dt_node_t *xlate_whole(dt_node_t *n)
+{
+	if (n->dn_kind == DT_N_XLATE && !dt_type_is_ptr(n->dn_type))
+		return n;
+	if (n->dn_kind == DT_N_UNARY && n->dn_op == T_STAR && n->dn_left->dn_kind == DT_N_XLATE)
+		return n->dn_left;
+	return NULL;
+}
+
+static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x);
+
+/*
+ * r0 = a translator's input: e's value, or for a struct or union e the
+ * address of a copy of it made in the alloca region, as illumos holds a
+ * by-reference input by its reference (the members read it as memory).
+ */
+static void xlate_input(dt_cg_t *cg, dt_node_t *in)
+{
+	size_t sz = vsize(cg, in->dn_type);
+
+	if (!dt_type_is_sou(in->dn_type)) {
+		dt_cg_expr(cg, in);
+		return;
+	}
+	blob_src(cg, in);
+	push(cg, in);
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)sz));
+	dt_cg_allocate(cg);
+	dt_cg_alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	push(cg, in);
+	emit(cg, KS_MOV64_IMM(R9, (int32_t)sz));
+	dt_cg_scratch_dest(cg);
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, dt_cg_slot_at(cg->cg_sp - 1)));
+	blob_read(cg, in);
+	pop(cg, R0);
+	cg->cg_sp--; /* the source */
+}
+
+/*
+ * A struct, union or array a variable holds, passed whole where an address
+ * is wanted (tracemem(buf, 8), bcopy(buf, p, n)), as illumos passes the
+ * reference to the variable's storage, which dtrace_canload lets be read:
+ * r0 = its address, to read with probe_read_kernel, and *size its bytes;
+ * false if n is not one.
+ */
+bool dt_cg_var_blob(dt_cg_t *cg, dt_node_t *n, size_t *size)
+{
+	if (!dt_cg_is_blob(n->dn_type) || is_string(n->dn_type) ||
+	    (xlate_whole(n) == NULL && (dt_cg_is_memory(n) || !dt_cg_names_variable(n))))
+		return false;
+	*size = vsize(cg, n->dn_type);
+	blob_src(cg, n);
+	return true;
+}
+
+/* If n is a translated struct or union whole, r0 = the address of it, built; else false. */
+bool dt_cg_xlate_whole(dt_cg_t *cg, dt_node_t *n)
+{
+	if (xlate_whole(n) == NULL)
+		return false;
+	xlate_build(cg, n, xlate_whole(n));
+	return true;
+}
+
 /*
  * r0 = the address of the struct, union or array value n: memory's (*p,
- * p->s), or a variable's bytes (an absent dynamic one reads as zeros, as
+ * p->s), a translated struct's, built in a temporary, or a variable's bytes (an absent dynamic one reads as zeros, as
  * its members do).
  */
 static void blob_src(dt_cg_t *cg, dt_node_t *n)
@@ -1649,6 +1887,10 @@ static void blob_src(dt_cg_t *cg, dt_node_t *n)
 	lval_t lv;
 	int base, have = label(cg), done = label(cg);
 
+	if (xlate_whole(n) != NULL) {
+		xlate_build(cg, n, xlate_whole(n));
+		return;
+	}
 	if (dt_cg_is_memory(n)) {
 		dt_cg_mem_address(cg, n);
 		return;
@@ -1704,14 +1946,14 @@ static void blob_read(dt_cg_t *cg, const dt_node_t *n)
 }
 
 /*
- * s2 = s1 of structs, unions (or arrays): the bytes copied into a
+ * s2 = s1 of structs and unions (an array is D_OP_ARRFUN): the bytes copied into a
  * variable (a dynamic one made, a full table counting a drop), as
  * illumos copies a by-reference value (DIF_OP_COPYS).  r0 = 0.
  */
 static void blob_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_node_t *rhs)
 {
 	lval_t lv = dt_cg_lvalue_of(cg, target);
-	size_t sz = tsize(target->dn_type);
+	size_t sz = vsize(cg, target->dn_type);
 	int drop = label(cg), done = label(cg);
 	int16_t disp;
 
@@ -1977,7 +2219,7 @@ static void xlate_member(dt_cg_t *cg, dt_node_t *n)
 		    cg, n,
 		    "translated member %s: only integer, pointer and string members can be used yet",
 		    n->dn_name);
-	dt_cg_expr(cg, x->dn_left);
+	xlate_input(cg, x->dn_left);
 	push(cg, n);
 	cg->cg_xarg = x->dn_xlator->dx_argid;
 	cg->cg_xslot = dt_cg_slot_at(cg->cg_sp);

@@ -232,6 +232,22 @@ static inline bool is_string(const dt_type_t *t)
 	return t != NULL && dt_type_is_string(t);
 }
 
+/*
+ * The bytes a value of type t takes in a variable: a string strsize (the
+ * option's, as illumos sizes its string type by it), an array of them so
+ * many times that.
+ */
+static inline size_t vsize(const dt_cg_t *cg, const dt_type_t *t)
+{
+	const dt_type_t *r = t != NULL ? dt_type_resolve(t) : NULL;
+
+	if (r != NULL && r->dtt_kind == DT_TK_STRING)
+		return cg->cg_strsize;
+	if (r != NULL && r->dtt_kind == DT_TK_ARRAY)
+		return r->dtt_nelems * vsize(cg, r->dtt_ref);
+	return tsize(t);
+}
+
 /* Bring reg to type t: sign- or zero-extend from its size (_Bool: 0 or 1). */
 static inline void normalize(dt_cg_t *cg, int reg, const dt_type_t *t)
 {
@@ -326,6 +342,8 @@ void dt_cg_allocate(dt_cg_t *cg);
 void dt_cg_scratch_dest(dt_cg_t *cg);
 void dt_cg_read_any(dt_cg_t *cg, int helper);
 bool dt_cg_may_scratch(const dt_node_t *n);
+bool dt_cg_xlate_whole(dt_cg_t *cg, dt_node_t *n);
+bool dt_cg_var_blob(dt_cg_t *cg, dt_node_t *n, size_t *size);
 bool dt_cg_is_memory(const dt_node_t *n);
 bool dt_cg_is_blob(const dt_type_t *t);
 bool dt_cg_is_ldouble(const dt_type_t *t);

@@ -51,6 +51,38 @@ uint32_t dt_llq_orders(const int64_t a[4], dt_llq_order_t *o, int *norders)
 }
 
 /*
+ * The record of an aggregation key of type t at *off (advanced past it),
+ * as illumos records a key by its size (dt_cg's DIF_TF_BYREF keys) and
+ * dt_print_datum prints it: an integer's 8 bytes; a string's strsize; a
+ * struct, union or array (its bytes, dt_cg_store_keys) of 1, 2, 4 or 8
+ * bytes as an integer of that size, of any other size as bytes, printed
+ * as a string if they look like one, else as a dump (dt_print_bytes).
+ */
+static bool key_rec(dt_cg_t *cg, const dt_type_t *t, uint32_t *off, dt_rec_t *r)
+{
+	if (is_string(t)) {
+		*r = (dt_rec_t){ *off, cg->cg_strsize, DT_RK_STR, false, false };
+		*off += cg->cg_strsize;
+	} else if (dt_cg_is_blob(t) && vsize(cg, t) > 0 && vsize(cg, t) <= 4096) {
+		size_t sz = vsize(cg, t);
+		bool asint = sz == 1 || sz == 2 || sz == 4 || sz == 8;
+
+		*r =
+		    (dt_rec_t){ *off, (uint32_t)sz, asint ? DT_RK_INT : DT_RK_BYTES, false, false };
+		*off += (uint32_t)((sz + 7) & ~(size_t)7);
+	} else if (dt_type_is_scalar(t)) {
+		size_t sz = tsize(t);
+
+		*r = (dt_rec_t){ *off, (uint32_t)(sz ? sz : 8), DT_RK_INT,
+				 dt_type_is_int(t) && dt_type_is_signed(t), false };
+		*off += 8;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/*
  * The run's record of an aggregation (an, a DT_N_AGG the checker linked to
  * its identifier), made at its first use; call is where to report errors.
  */
@@ -73,8 +105,14 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 			cg_verror_tag(cg, call, "D_AGG_REDEF",
 				      "@%s is %s( ) in another program, %s( ) here", an->dn_name,
 				      aggfn_names[ag->ag_fn], fn >= 0 ? aggfn_names[fn] : "?");
-		for (int i = 0; same && i < ag->ag_nkeys; i++)
-			same = (ag->ag_keys[i].r_kind == DT_RK_STR) == is_string(id->di_keys[i]);
+		for (int i = 0; same && i < ag->ag_nkeys; i++) {
+			dt_rec_t r;
+
+			/* an int's width may differ: each takes 8 bytes */
+			same = key_rec(cg, id->di_keys[i], &off, &r) &&
+			       r.r_kind == ag->ag_keys[i].r_kind &&
+			       (r.r_kind != DT_RK_BYTES || r.r_size == ag->ag_keys[i].r_size);
+		}
 		if (!same ||
 		    (id != NULL && memcmp(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args)) != 0))
 			cg_verror_tag(cg, call, "D_AGG_REDEF",
@@ -97,24 +135,10 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	ag->ag_fn = (dt_aggfn_t)fn;
 	memcpy(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args));
 	ag->ag_nkeys = id->di_nkeys > 0 ? id->di_nkeys : 0;
-	for (int i = 0; i < ag->ag_nkeys; i++) {
-		const dt_type_t *t = id->di_keys[i];
-
-		if (is_string(t)) {
-			ag->ag_keys[i] = (dt_rec_t){ off, cg->cg_strsize, DT_RK_STR, false, false };
-			off += cg->cg_strsize;
-		} else if (dt_type_is_scalar(t)) {
-			size_t sz = tsize(t);
-
-			ag->ag_keys[i] =
-			    (dt_rec_t){ off, (uint32_t)(sz ? sz : 8), DT_RK_INT,
-					dt_type_is_int(t) && dt_type_is_signed(t), false };
-			off += 8;
-		} else {
+	for (int i = 0; i < ag->ag_nkeys; i++)
+		if (!key_rec(cg, id->di_keys[i], &off, &ag->ag_keys[i]))
 			cg_error(cg, call, "@%s: keys of this type are not supported yet",
 				 an->dn_name);
-		}
-	}
 	ag->ag_keysize = off ? off : 8;
 	switch (fn) {
 	case DT_AGG_COUNT:
@@ -460,7 +484,7 @@ static void add_act(dt_cg_t *cg, dt_akind_t kind, const char *fmt, int rec0)
  */
 static void record_sou(dt_cg_t *cg, dt_node_t *n)
 {
-	size_t sz = tsize(n->dn_type);
+	size_t sz = vsize(cg, n->dn_type);
 	bool asint = sz == 1 || sz == 2 || sz == 4 || sz == 8;
 	int off, ok = label(cg);
 
@@ -471,6 +495,14 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 	cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1].r_float = dt_cg_is_ldouble(n->dn_type);
 	if (asint)
 		emit(cg, KS_ST_MEM(BPF_DW, R8, (int16_t)off, 0));
+	if (dt_cg_xlate_whole(cg, n)) { /* illumos dt_cg_xlate_expand: built in a temporary */
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz));
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+		return;
+	}
 	if (dt_cg_is_memory(n)) { /* *p, p->m, (*p).m, p->a.b: the process's or scratch memory */
 		dt_cg_mem_address(cg, n);
 		emit(cg, KS_MOV64_REG(R9, R0));
@@ -676,6 +708,7 @@ void dt_cg_a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 {
 	dt_node_t *sz = s->dn_args->dn_next;
 	int off, ok = label(cg), rec0 = cg->cg_st->st_nrecs;
+	size_t vsz;
 
 	(void)arg;
 	if (!(sz->dn_flags & DT_NF_CONST) || sz->dn_value == 0 || sz->dn_value > 4096)
@@ -683,6 +716,22 @@ void dt_cg_a_tracemem(dt_cg_t *cg, dt_node_t *s, int arg)
 	if (sz->dn_next != NULL) {
 		dt_cg_expr(cg, sz->dn_next);
 		emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)add_rec(cg, DT_RK_INT, 8, false)));
+	}
+	if (dt_cg_var_blob(cg, s->dn_args, &vsz)) {
+		/* a variable's bytes: more than it holds faults at it (dtrace_canload) */
+		off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);
+		emit(cg, KS_MOV64_REG(R3, R0));
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit(cg, KS_ALU64_IMM(BPF_ADD, R1, off));
+		emit(cg, KS_MOV64_IMM(R2, (int32_t)sz->dn_value));
+		emit_to(cg, KS_JMP_IMM(BPF_JLE, R2, (int32_t)vsz, 0), ok);
+		emit(cg, KS_MOV64_IMM(R9, (int32_t)vsz)); /* the first byte past it */
+		dt_cg_fault(cg, DT_FLT_BADADDR, R9);
+		place(cg, ok);
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+		add_act(cg, DT_A_TRACEMEM, NULL, rec0);
+		cg->cg_st->st_data = true;
+		return;
 	}
 	dt_cg_expr(cg, s->dn_args);
 	off = add_rec(cg, DT_RK_MEM, (uint32_t)sz->dn_value, false);

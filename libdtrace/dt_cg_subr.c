@@ -1050,19 +1050,32 @@ void dt_cg_s_copyto(dt_cg_t *cg, dt_node_t *n, int bcopy)
 	dt_node_t *size = bcopy ? src->dn_next->dn_next : src->dn_next;
 	int16_t s_src, s_size;
 	int ok = label(cg);
+	size_t vsz = 0;
+	bool var = bcopy && dt_cg_var_blob(cg, src, &vsz); /* bcopy(buf, p, n) */
 
-	dt_cg_expr(cg, src);
+	if (!var)
+		dt_cg_expr(cg, src);
 	push(cg, n);
 	s_src = dt_cg_slot_at(cg->cg_sp);
 	dt_cg_expr(cg, size);
 	push(cg, n);
 	s_size = dt_cg_slot_at(cg->cg_sp);
+	if (var) { /* more than the variable holds faults at it (dtrace_canload) */
+		int fits = label(cg);
+
+		emit_to(cg, KS_JMP_IMM(BPF_JLE, R0, (int32_t)vsz, 0), fits);
+		emit(cg, KS_MOV64_IMM(R9, (int32_t)vsz)); /* the first byte past it */
+		dt_cg_fault(cg, DT_FLT_BADADDR, R9);
+		place(cg, fits);
+	}
 	dt_cg_expr(cg, dest);
 	emit(cg, KS_LDX_MEM(BPF_DW, R9, FP, s_size));
 	dt_cg_scratch_dest(cg);
 	emit(cg, KS_MOV64_REG(R2, R9));
 	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_src));
-	if (bcopy)
+	if (var)
+		emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	else if (bcopy)
 		dt_cg_read_any(cg, BPF_FUNC_probe_read_user);
 	else
 		emit(cg, KS_CALL(BPF_FUNC_probe_read_user));

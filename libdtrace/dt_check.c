@@ -1637,6 +1637,11 @@ static void check_assign(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		l->dn_type = id->di_type;
 	}
 	if (n->dn_op == T_ASSIGN) {
+		/* illumos dt_cook_op2: an array is not assigned whole (a string is) */
+		if (dt_type_resolve(l->dn_type)->dtt_kind == DT_TK_ARRAY)
+			dt_cerror(pcb, &n->dn_loc, "D_OP_ARRFUN",
+				  "operator = may not be applied to operand of type \"%s\"",
+				  tname(pcb, l->dn_type));
 		if (!dt_type_compatible(l->dn_type, r->dn_type) && !null_ptr(l->dn_type, r) &&
 		    !null_str(l->dn_type, r))
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
@@ -1811,6 +1816,11 @@ static void check_binary(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx, bool ldone)
 				dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 					  "operands have incompatible types: \"%s\" %s \"%s\"",
 					  tname(pcb, l->dn_type), op, tname(pcb, r->dn_type));
+		} else if ((dt_type_is_sou(l->dn_type) || dt_type_is_sou(r->dn_type)) &&
+			   dt_type_compatible(l->dn_type, r->dn_type)) {
+			/* illumos dt_cook_op2: operands of one type (ctf_type_compat)
+			 * compare, a struct or union by where it is (DIF_OP_CMP of the
+			 * references dt_cg_compare_op holds), as an array does */
 		} else if (!dt_type_is_scalar(l->dn_type) || !dt_type_is_scalar(r->dn_type)) {
 			dt_cerror(pcb, &n->dn_loc, "D_OP_INCOMPAT",
 				  "operands have incompatible types: \"%s\" %s \"%s\"",
@@ -2301,11 +2311,16 @@ static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		 * float, double or long double (illumos: not dt_node_is_scalar)
 		 * but to its own type.
 		 */
-		if (dt_type_is_sou(to) || dt_type_is_sou(from) || to->dtt_kind == DT_TK_ARRAY ||
-		    ((to->dtt_kind == DT_TK_FLOAT || from->dtt_kind == DT_TK_FLOAT) &&
-		     !(to->dtt_kind == from->dtt_kind && to->dtt_size == from->dtt_size)) ||
-		    (dt_type_is_string(from) && !dt_type_is_string(to)) ||
-		    (dt_type_is_string(to) && !dt_type_is_string(from) && !dt_type_is_scalar(from)))
+		if (dt_type_is_sou(to) && dt_type_compatible(to, from)) {
+			/* illumos dt_cook_op2: a cast to a compatible type (ctf_type_compat),
+			 * as ((struct in) v).m in a translator */
+		} else if (dt_type_is_sou(to) || dt_type_is_sou(from) ||
+			   to->dtt_kind == DT_TK_ARRAY ||
+			   ((to->dtt_kind == DT_TK_FLOAT || from->dtt_kind == DT_TK_FLOAT) &&
+			    !(to->dtt_kind == from->dtt_kind && to->dtt_size == from->dtt_size)) ||
+			   (dt_type_is_string(from) && !dt_type_is_string(to)) ||
+			   (dt_type_is_string(to) && !dt_type_is_string(from) &&
+			    !dt_type_is_scalar(from)))
 			dt_cerror(pcb, &n->dn_loc, "D_CAST_INVAL",
 				  "invalid cast expression: \"%s\" to \"%s\"",
 				  tname(pcb, n->dn_left->dn_type), tname(pcb, n->dn_type));
@@ -2488,7 +2503,7 @@ static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
 			  "translator input %s hides an identifier of the same name", x->dx_arg);
 	arg = dt_ident_add(pcb, pcb->pcb_globals, x->dx_arg, DT_IDENT_SCALAR, &x->dx_loc);
 	arg->di_type = x->dx_from;
-	arg->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+	arg->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED | DT_IDF_XLARG;
 	x->dx_argid = arg;
 	for (dt_node_t *m = x->dx_members; m != NULL; m = m->dn_next) {
 		const dt_member_t *dm = dt_type_member(to, m->dn_name);

@@ -591,6 +591,7 @@ typedef enum dt_idkind {
 #define DT_IDF_DECLARED 0x1 /* declared explicitly */
 #define DT_IDF_ASSIGNED 0x2 /* assigned somewhere: its type is known */
 #define DT_IDF_WRITABLE 0x4 /* a built-in that D may assign (none yet) */
+#define DT_IDF_XLARG	0x8 /* a translator's input */
 
 typedef struct dt_ident {
 	dt_idkind_t di_kind;

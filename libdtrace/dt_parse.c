@@ -620,11 +620,16 @@ static void declare_level(dt_pcb_t *pcb, decl_t *d, dstep_t *out, int *n, bool t
 			 * after the name applies last)
 			 */
 			if (d->d_keys != NULL && d->d_name != NULL && *n == first && ninner == 0 &&
-			    dt_parse_at_type(pcb)) {
+			    *d->d_keys == NULL && dt_parse_at_type(pcb)) {
+				/* int a[int][4]: an array of int[4], as illumos dt_decl_array
+				 * moves the dimensions after the signature below it */
 				assoc_keys(pcb, d->d_keys);
 				dt_expect(pcb, T_RBRACKET);
-				break;
+				continue;
 			}
+			if (d->d_keys != NULL && dt_parse_at_type(pcb))
+				dt_cerror(pcb, &TOK.tk_loc, "D_DECL_DYNOBJ",
+					  "cannot declare array of associative arrays");
 			if (d->d_depth >= DT_MAXTYPEDEPTH)
 				dt_cerror(pcb, &s.ds_loc, "D_DECL_DEPTH",
 					  "type nests more than %d levels deep", DT_MAXTYPEDEPTH);

@@ -198,6 +198,7 @@ int us_elf_write(const usdt_provider_t *prov, int fd, us_image_t *im, char *err,
 	textsz = n * US_FNSIZE;
 	semasz = n * 2;
 	im->im_text = US_TEXT_VADDR;
+	im->im_nfn = n;
 	im->im_sema = US_TEXT_VADDR + roundup(textsz ? textsz : 1, US_PAGE);
 	im->im_len = im->im_sema + roundup(semasz ? semasz : 1, US_PAGE);
 

@@ -45,6 +45,7 @@ typedef struct us_image {
 	size_t im_len;	  /* bytes reserved */
 	size_t im_text;	  /* vaddr of .text (US_TEXT_VADDR) */
 	size_t im_sema;	  /* vaddr of .probes */
+	size_t im_nfn;	  /* probe functions in .text */
 } us_image_t;
 
 struct usdt_provider {

@@ -33,6 +33,24 @@ pthread_mutex_t us_lock = PTHREAD_MUTEX_INITIALIZER;
 const volatile uint16_t us_zero_sema;
 static usdt_provider_t *live;	/* every provider not yet destroyed */
 static usdt_probe_t *graveyard; /* probes of destroyed providers */
+
+/*
+ * The address ranges of retired images, for new images to reuse.  A
+ * thread may still hold a pointer into a retired image (it read pb_fn or
+ * pb_sema just before the provider went), so its pages are never unmapped:
+ * they become a harmless copy (every function a ret).  An image of the same
+ * layout with at least as many probe functions is then mapped over one
+ * instead of new memory, so a process that creates and destroys providers
+ * does not grow; a late caller lands on a probe function of the new image
+ * (a nop and a ret, or one event of that probe if it is traced) or reads
+ * one of its semaphores.  Under us_lock.
+ */
+typedef struct us_range {
+	struct us_range *r_next;
+	uint8_t *r_base;
+	size_t r_len, r_text, r_sema, r_nfn;
+} us_range_t;
+static us_range_t *retired;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char rundir[PATH_MAX];
 static char rundir_err[256];
@@ -130,23 +148,33 @@ static bool valid_name(const char *s, bool module)
 
 /* ---------------------------------------------------------------- images */
 
-/* Replace an image's pages with a harmless copy, for good; remove its file. */
+/* Put a harmless copy (every function a ret) over the image's pages, for good. */
+static void harmless(uint8_t *base, size_t len, size_t text, size_t sema)
+{
+	uint8_t *t = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (t == MAP_FAILED) /* the old image stays mapped: still safe to call */
+		return;
+	memset(t + text, 0xc3, sema - text); /* ret */
+	mprotect(t, sema, PROT_READ | PROT_EXEC);
+	if (mremap(t, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, base) == MAP_FAILED)
+		munmap(t, len); /* keep the old image mapped */
+}
+
+/* Retire the image: a harmless copy in its place, kept for reuse; remove its file. */
 static void retire(usdt_provider_t *prov)
 {
 	us_image_t *im = &prov->pv_image;
-	uint8_t *t;
 
 	if (im->im_base != NULL) {
-		t = mmap(NULL, im->im_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-			 0);
-		if (t != MAP_FAILED) {
-			memset(t + im->im_text, 0xc3, im->im_sema - im->im_text); /* ret */
-			mprotect(t, im->im_sema, PROT_READ | PROT_EXEC);
-			if (mremap(t, im->im_len, im->im_len, MREMAP_MAYMOVE | MREMAP_FIXED,
-				   im->im_base) == MAP_FAILED)
-				munmap(t, im->im_len); /* keep the old image mapped */
+		us_range_t *r = malloc(sizeof(*r));
+
+		harmless(im->im_base, im->im_len, im->im_text, im->im_sema);
+		if (r != NULL) { /* without it, the range is only kept */
+			*r = (us_range_t){ retired,	im->im_base, im->im_len,
+					   im->im_text, im->im_sema, im->im_nfn };
+			retired = r;
 		}
-		/* if that failed, the old image stays mapped: still safe to call */
 		im->im_base = NULL;
 	}
 	if (im->im_path != NULL) {
@@ -159,6 +187,32 @@ static void retire(usdt_provider_t *prov)
 		close(im->im_lockfd);
 		im->im_lockfd = -1;
 	}
+}
+
+/*
+ * A retired range the image can be mapped over (taken from the list), or
+ * NULL: of those of its layout with no more probe functions than it has,
+ * the one with the most (so that smaller images keep theirs).
+ */
+static us_range_t *reusable(const us_image_t *im)
+{
+	us_range_t **best = NULL;
+
+	for (us_range_t **rp = &retired; *rp != NULL; rp = &(*rp)->r_next) {
+		const us_range_t *r = *rp;
+
+		if (r->r_len == im->im_len && r->r_text == im->im_text &&
+		    r->r_sema == im->im_sema && r->r_nfn <= im->im_nfn &&
+		    (best == NULL || r->r_nfn > (*best)->r_nfn))
+			best = rp;
+	}
+	if (best != NULL) {
+		us_range_t *r = *best;
+
+		*best = r->r_next;
+		return r;
+	}
+	return NULL;
 }
 
 static void point_probes(usdt_provider_t *prov, const us_image_t *im)
@@ -189,7 +243,10 @@ static int map_image(usdt_provider_t *prov, int fd, us_image_t *im)
 	} segs[3] = { { 0, US_TEXT_VADDR, PROT_READ },
 		      { US_TEXT_VADDR, im->im_sema, PROT_READ | PROT_EXEC },
 		      { im->im_sema, im->im_len, PROT_READ | PROT_WRITE } };
-	uint8_t *base = mmap(NULL, im->im_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	us_range_t *reuse = reusable(im);
+	uint8_t *base = reuse != NULL
+			    ? reuse->r_base
+			    : mmap(NULL, im->im_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (base == MAP_FAILED)
 		return fail(prov, errno, "cannot reserve %zu bytes: %s", im->im_len,
@@ -200,7 +257,13 @@ static int map_image(usdt_provider_t *prov, int fd, us_image_t *im)
 			int e = errno;
 			struct statvfs vfs;
 
-			munmap(base, im->im_len);
+			if (reuse != NULL) { /* late callers may be in it: harmless again, kept */
+				harmless(base, im->im_len, im->im_text, im->im_sema);
+				reuse->r_next = retired;
+				retired = reuse;
+			} else {
+				munmap(base, im->im_len);
+			}
 			if (e == EPERM && fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_NOEXEC))
 				return fail(prov, e,
 					    "cannot map %s: its file system is mounted noexec "
@@ -210,6 +273,7 @@ static int map_image(usdt_provider_t *prov, int fd, us_image_t *im)
 			return fail(prov, e, "cannot map %s: %s", im->im_path, strerror(e));
 		}
 	}
+	free(reuse);
 	im->im_base = base;
 	return 0;
 }

@@ -114,6 +114,55 @@ static void test_names_and_arguments(void)
 	CHECK_STR(usdt_strerror(999999), "unknown error");
 }
 
+static int count_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	int n = 0;
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		n++;
+	if (f != NULL)
+		fclose(f);
+	return n;
+}
+
+/*
+ * Providers created, enabled and destroyed over and over (one at a time,
+ * and two with different probe counts, and a rebuild by a new probe): the
+ * retired images' ranges are reused, so the process's mappings do not grow
+ * with the number of providers it has had (they grew by 3 a provider).
+ */
+static void test_churn_does_not_grow(void)
+{
+	static const usdt_argtype_t one[] = { USDT_ARG_INT32 };
+	int before = 0;
+
+	for (int i = 0; i < 300; i++) {
+		usdt_provider_t *p = usdt_provider_create("churn", "unitchurn", NULL, NULL);
+		usdt_provider_t *q = usdt_provider_create("churn", "unitchurn2", NULL, NULL);
+		usdt_probe_t *a = p != NULL ? usdt_probe_create(p, "f", "tick", 1, one) : NULL;
+
+		CHECK(a != NULL && q != NULL);
+		for (int k = 0; q != NULL && k < 1 + i % 3; k++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "p%d", k);
+			CHECK(usdt_probe_create(q, "f", name, 0, NULL) != NULL);
+		}
+		CHECK_INT(usdt_provider_enable(p), 0);
+		CHECK_INT(usdt_provider_enable(q), 0);
+		usdt_probe_fire1(a, (uint64_t)i);
+		CHECK(usdt_probe_create(p, "f", "late", 0, NULL) != NULL); /* a rebuild */
+		usdt_provider_destroy(q);
+		usdt_provider_destroy(p);
+		usdt_probe_fire1(a, 1); /* a destroyed probe does nothing */
+		if (i == 10)
+			before = count_maps();
+	}
+	CHECK(count_maps() <= before + 6);
+}
+
 static void test_lifecycle(void)
 {
 	static const usdt_argtype_t t[] = { USDT_ARG_INT8, USDT_ARG_DOUBLE };
@@ -486,6 +535,7 @@ int main(int argc, char **argv)
 	setenv("USDT_RUNTIME_DIR", rundir, 1);
 	test_names_and_arguments();
 	test_lifecycle();
+	test_churn_does_not_grow();
 	test_same_name_two_modules();
 	test_reaping_spares_the_living();
 	test_runtime_dir_and_disk();

@@ -48,7 +48,6 @@ static const dt_builtin_t builtins[] = {
 	    .db_maxargs = 0, .db_args = NULL, .db_flags = DB_F_ARGS),
 	ROW(CALLER, .db_name = "caller", .db_kind = DB_VAR, .db_type = "uintptr_t"),
 	ROW(CPU, .db_name = "cpu", .db_kind = DB_VAR, .db_type = "processorid_t"),
-	ROW(CURCPU, .db_name = "curcpu", .db_kind = DB_VAR, .db_type = "uintptr_t"),
 	ROW(CURLWPSINFO, .db_name = "curlwpsinfo", .db_kind = DB_VAR, .db_type = "lwpsinfo_t *",
 	    .db_flags = DB_F_XLPTR),
 	ROW(CURPSINFO, .db_name = "curpsinfo", .db_kind = DB_VAR, .db_type = "psinfo_t *",
@@ -60,7 +59,6 @@ static const dt_builtin_t builtins[] = {
 	ROW(EXECNAME, .db_name = "execname", .db_kind = DB_VAR, .db_type = "string"),
 	ROW(GID, .db_name = "gid", .db_kind = DB_VAR, .db_type = "gid_t"),
 	ROW(ID, .db_name = "id", .db_kind = DB_VAR, .db_type = "uint_t"),
-	ROW(IPL, .db_name = "ipl", .db_kind = DB_VAR, .db_type = "uint_t"),
 	ROW(PID, .db_name = "pid", .db_kind = DB_VAR, .db_type = "pid_t"),
 	ROW(PPID, .db_name = "ppid", .db_kind = DB_VAR, .db_type = "pid_t"),
 	ROW(PROBEFUNC, .db_name = "probefunc", .db_kind = DB_VAR, .db_type = "string"),
@@ -241,6 +239,8 @@ static const dt_builtin_t builtins[] = {
 	    .db_maxargs = 1, .db_args = "i"),
 	/* kernel tracing only */
 	KERNEL_VAR(CHIP, "chip"),
+	KERNEL_VAR(CURCPU, "curcpu"), /* the kernel's cpu_t */
+	KERNEL_VAR(IPL, "ipl"),	      /* the interrupt priority level: no such thing here */
 	KERNEL_VAR(FDS, "fds"),
 	KERNEL_VAR(LGRP, "lgrp"),
 	KERNEL_VAR(PSETID, "psetid"),

@@ -257,11 +257,21 @@ static void read_toff(dt_cg_t *cg, dt_toff_t t)
 	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, SLOT_TMP));
 }
 
+/* zonename: Linux has no zones, so every process is in illumos's global zone. */
+void dt_cg_v_zonename(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)n, (void)arg;
+	dt_cg_string_literal(cg, "global", 6);
+}
+
 #define CWD_STEPS 40 /* dentries and mount crossings walked: deeper paths lose their top */
 
 /*
- * cwd: the process's current directory, as illumos's DIF_VAR_CWD (the
- * path of p_user.u_cdir): task->fs->pwd's dentry names, walked up to the
+ * cwd (arg 0): the process's current directory, as illumos's DIF_VAR_CWD
+ * (the path of p_user.u_cdir), and root (arg 1): its root directory, as
+ * DIF_VAR_ROOT (u_rdir; "/" unless chrooted, here the path of the root in
+ * the mount tree, so a chrooted process's root names the directory it was
+ * chrooted to): task->fs->pwd's (->root's) dentry names, walked up to the
  * root and crossing mounts (a mount's root is its mountpoint in its
  * parent mount), then written root first.  The walk is unrolled,
  * CWD_STEPS steps; its state (the dentry, the vfsmount, the names found
@@ -274,7 +284,7 @@ void dt_cg_v_cwd(dt_cg_t *cg, dt_node_t *n, int arg)
 	uint32_t dent = w, mnt = w + 8, cnt = w + 16, tmp = w + 24, names = w + 32;
 	int done = label(cg), end = label(cg), slash = label(cg);
 
-	(void)n, (void)arg;
+	(void)n;
 	for (uint32_t got = cg->cg_strsize; got < need; got += cg->cg_strsize)
 		(void)dt_cg_tmp_string(cg);
 	emit_sa(cg, KS_ST_MEM(BPF_B, R8, OFF(out), 0), out);
@@ -285,10 +295,10 @@ void dt_cg_v_cwd(dt_cg_t *cg, dt_node_t *n, int arg)
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
 	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(tmp)), tmp);
 	emit(cg, KS_MOV64_REG(R3, R0));
-	read_toff(cg, DT_TOFF_PWD_DENTRY);
+	read_toff(cg, arg ? DT_TOFF_ROOT_DENTRY : DT_TOFF_PWD_DENTRY);
 	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(dent)), dent);
 	emit_sa(cg, KS_LDX_MEM(BPF_DW, R3, R8, OFF(tmp)), tmp);
-	read_toff(cg, DT_TOFF_PWD_MNT);
+	read_toff(cg, arg ? DT_TOFF_ROOT_MNT : DT_TOFF_PWD_MNT);
 	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(mnt)), mnt);
 	for (int i = 0; i < CWD_STEPS; i++) {
 		int notroot = label(cg), next = label(cg);

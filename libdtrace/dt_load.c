@@ -339,6 +339,8 @@ static const struct {
 	{ DT_TOFF_FS, "task_struct", "fs", NULL, NULL },
 	{ DT_TOFF_PWD_DENTRY, "fs_struct", "pwd.dentry", NULL, NULL },
 	{ DT_TOFF_PWD_MNT, "fs_struct", "pwd.mnt", NULL, NULL },
+	{ DT_TOFF_ROOT_DENTRY, "fs_struct", "root.dentry", NULL, NULL },
+	{ DT_TOFF_ROOT_MNT, "fs_struct", "root.mnt", NULL, NULL },
 	{ DT_TOFF_D_PARENT, "dentry", "d_parent", NULL, NULL },
 	{ DT_TOFF_D_NAME, "dentry", "d_name.name", NULL, NULL },
 	{ DT_TOFF_MNT_ROOT, "vfsmount", "mnt_root", NULL, NULL },

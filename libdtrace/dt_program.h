@@ -186,6 +186,8 @@ typedef enum dt_toff {
 	DT_TOFF_FS, /* task_struct.fs, then fs_struct.pwd's dentry and vfsmount (cwd) */
 	DT_TOFF_PWD_DENTRY,
 	DT_TOFF_PWD_MNT,
+	DT_TOFF_ROOT_DENTRY, /* fs_struct.root.dentry (the variable root) */
+	DT_TOFF_ROOT_MNT,
 	DT_TOFF_D_PARENT,    /* dentry.d_parent */
 	DT_TOFF_D_NAME,	     /* dentry.d_name.name */
 	DT_TOFF_MNT_ROOT,    /* vfsmount.mnt_root */

@@ -8,6 +8,6 @@ BEGIN
 	e = probemod == "" && probefunc == "" && cwd != "";
 	f = arg0 + arg1 + arg9;
 	g = caller + ucaller + curthread + id + epid;
-	h = stackdepth + ustackdepth + ipl;
+	h = stackdepth + ustackdepth;
 	ok = 1 / (sizeof (timestamp) == 8 && sizeof (pid) == 4);
 }

@@ -210,7 +210,7 @@ static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *ar
 	if (dt_grow(&r->r_ld.ld_progs, &r->r_ld.ld_progcap, r->r_ld.ld_nprogs, sizeof(dt_bprog_t),
 		    16) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	r->r_ld.ld_progs[r->r_ld.ld_nprogs++] = (dt_bprog_t){ probe, argspec, -1, 0 };
+	r->r_ld.ld_progs[r->r_ld.ld_nprogs++] = (dt_bprog_t){ probe, argspec, -1, 0, 0, 0 };
 	return 0;
 }
 
@@ -308,11 +308,49 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
 /* Attach r_progs[k] as its provider does. */
 static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 {
-	const dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+	dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+	size_t first = r->r_ld.ld_links.ln_n;
+	int rc = dt_probe_prov(dtp, bp->bp_probe)
+		     ->pv_attach(dtp, bp->bp_probe, bp->bp_argspec, bp->bp_fd, bp->bp_attach_type,
+				 r->r_ld.ld_ncpus, &r->r_ld.ld_links);
 
-	return dt_probe_prov(dtp, bp->bp_probe)
-	    ->pv_attach(dtp, bp->bp_probe, bp->bp_argspec, bp->bp_fd, bp->bp_attach_type,
-			r->r_ld.ld_ncpus, &r->r_ld.ld_links);
+	bp->bp_link0 = first;
+	bp->bp_nlinks = r->r_ld.ld_links.ln_n - first;
+	return rc;
+}
+
+/*
+ * Close the programs and links of probes whose objects are gone (a
+ * runtime provider destroyed, a library's file removed), at most once a
+ * second: a tracer that stays while providers come and go keeps only
+ * what can still fire.  The probes and their EPIDs stay, for records
+ * already in the buffers.
+ */
+static void release_gone(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	if (now - r->r_ld.ld_lastgone < 1000000000ULL)
+		return;
+	r->r_ld.ld_lastgone = now;
+	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++) {
+		dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+		const dt_provimpl_t *pv = dt_probe_prov(dtp, bp->bp_probe);
+
+		if (bp->bp_fd < 0 || bp->bp_nlinks == 0 || pv->pv_gone == NULL ||
+		    !pv->pv_gone(dtp, bp->bp_probe))
+			continue;
+		for (size_t i = bp->bp_link0; i < bp->bp_link0 + bp->bp_nlinks; i++) {
+			close(r->r_ld.ld_links.ln_fds[i]);
+			r->r_ld.ld_links.ln_fds[i] = -1;
+		}
+		bp->bp_nlinks = 0;
+		close(bp->bp_fd);
+		bp->bp_fd = -1;
+	}
 }
 
 /* Where each DT_TOFF_* is: a member path in a kernel struct, indexed by an enumerator or not. */
@@ -870,6 +908,7 @@ int dt_load_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 
 	if (r->r_tg.tg_pid <= 0 || r->r_tg.tg_exited || r->r_dr.dr_stopped)
 		return 0;
+	release_gone(dtp, r);
 	if (dt_probe_rescan(dtp, r->r_tg.tg_pid, &first) != 0)
 		return -1;
 	if (first == dtp->dt_nprobes)

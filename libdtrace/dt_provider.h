@@ -78,6 +78,12 @@ typedef struct dt_provimpl {
 	/* Attach the loaded program of probe p for argspec, on ncpus CPUs: 0, or -1. */
 	int (*pv_attach)(dtrace_hdl_t *, size_t p, const char *argspec, int prog_fd,
 			 uint32_t attach_type, int ncpus, dt_links_t *);
+	/*
+	 * Is what probe p is in gone for good (a runtime provider's image
+	 * removed, a library's file deleted)?  Its program and links are then
+	 * closed while tracing goes on.  May be NULL: never.
+	 */
+	bool (*pv_gone)(dtrace_hdl_t *, size_t p);
 } dt_provimpl_t;
 
 /*

@@ -30,7 +30,8 @@ typedef struct dt_bprog {
 	size_t bp_probe;
 	const char *bp_argspec; /* USDT; NULL otherwise */
 	int bp_fd;
-	uint32_t bp_attach_type; /* as loaded: 0, or KS_UPROBE_MULTI (one link for its sites) */
+	uint32_t bp_attach_type;    /* as loaded: 0, or KS_UPROBE_MULTI (one link for its sites) */
+	size_t bp_link0, bp_nlinks; /* its links: ld_links.ln_fds[bp_link0...], once attached */
 } dt_bprog_t;
 
 /* The clauses of the programs exec'd, matched to probes: per dtrace_program_exec. */
@@ -57,6 +58,7 @@ typedef struct dt_loaded {
 	uint32_t ld_nshapes;
 	dt_bprog_t *ld_progs;
 	size_t ld_nprogs, ld_progcap;
+	uint64_t ld_lastgone; /* CLOCK_MONOTONIC ns of the last look for gone objects */
 	dt_links_t ld_links;
 	int ld_ncpus;
 	uint64_t ld_nspec; /* -x nspec: speculation slots in dt_spec */

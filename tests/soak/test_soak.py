@@ -9,7 +9,8 @@ provider module must equal what the threads fired while traced, exactly.
 On target B one dtrace stays for the whole run, counting every fire: its
 total must be exact at the end.  Every provider must be traced (a thread
 waits 5 s for its tracer).  RSS of the long-lived dtrace and of both
-targets, after a warm-up, must stay flat (end <= warm-up + 25% + 2 MiB).
+targets, after a warm-up, must stay flat (end <= warm-up + 25% + 2 MiB),
+and so must the long-lived dtrace's descriptors.
 Prints its figures (cycles, rounds, fires, RSS start/end) at the end.
 
 Environment: SOAK_APP, DTRACE, SOAK_SECONDS.
@@ -116,6 +117,7 @@ class Soak(unittest.TestCase):
                     b_err.append("B round %d: not traced: %s" % (b.round, missed))
 
         rss = {"dtrace": [], "a": [], "b": []}
+        fds = []
         start = time.time()
         tb = threading.Thread(target=run_b, daemon=True)
         try:
@@ -148,6 +150,7 @@ class Soak(unittest.TestCase):
                     failures.append("cycle %d: dtrace exit %d: %s" % (
                         figures["cycles"], d.returncode, err))
                 rss["dtrace"].append(rss_kb(longlived.pid))
+                fds.append(len(os.listdir("/proc/%d/fd" % longlived.pid)))
                 rss["a"].append(rss_kb(a.p.pid))
                 rss["b"].append(rss_kb(b.p.pid))
         finally:
@@ -170,6 +173,10 @@ class Soak(unittest.TestCase):
                 figures["rss_%s_kb" % who] = "%d -> %d" % (base, end)
                 if end > base * 1.25 + 2048:
                     failures.append("RSS of %s grew: %s" % (who, series[::max(1, warm)]))
+        if fds:
+            figures["fds_dtrace"] = "%d -> %d" % (fds[0], fds[-1])
+            if fds[-1] > fds[0] + 16:
+                failures.append("descriptors of the long-lived dtrace grew: %s" % fds[::warm])
         print("\nsoak %.0f s: %s" % (time.time() - start, figures), file=sys.stderr)
         self.assertEqual(failures, [])
 

@@ -1,0 +1,81 @@
+"""A tracer that stays while runtime providers come and go: dtrace -Z on a
+process whose threads create, enable, fire and destroy providers
+(tests/soak/soak_app).  Every provider is traced, the count is exact, and
+dtrace closes the programs and links of the providers that are gone: its
+BPF descriptors do not grow with the number of providers it has seen (they
+grew by two a provider).  The 30-minute version is the soak test.
+
+Environment: SOAK_APP, DTRACE.
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import tracelib  # noqa: E402
+
+APP = os.environ.get("SOAK_APP", "soak_app")
+DTRACE = os.environ.get("DTRACE", "dtrace")
+
+
+def bpf_fds(pid):
+    n = 0
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            if "bpf" in os.readlink("/proc/%d/fd/%s" % (pid, fd)):
+                n += 1
+        except OSError:
+            pass
+    return n
+
+
+class LongLived(unittest.TestCase):
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+
+    def test_providers_come_and_go(self):
+        with tempfile.TemporaryDirectory(prefix="longlived-") as rundir:
+            os.chmod(rundir, 0o700)
+            app = subprocess.Popen([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   text=True, env=dict(os.environ, USDT_RUNTIME_DIR=rundir))
+            self.assertEqual(app.stdout.readline().strip(), "ready")
+            d = subprocess.Popen([DTRACE, "-Z", "-q", "-p", str(app.pid), "-n",
+                                  "soak$target:::tick { @ = count(); }"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                time.sleep(1)
+                fired, fds = 0, []
+                for r in range(1, 41):
+                    app.stdin.write("round %d 100\n" % r)
+                    app.stdin.flush()
+                    while True:
+                        words = app.stdout.readline().split()
+                        self.assertTrue(words, "soak_app ended")
+                        if words[:2] == ["round", "done"]:
+                            break
+                        self.assertEqual(words[0], "fired", words)
+                        self.assertEqual(words[2], "100", "a provider was not traced")
+                        fired += int(words[2])
+                    if r % 10 == 0:
+                        time.sleep(1.2)  # dtrace looks for gone objects once a second
+                        fds.append(bpf_fds(d.pid))
+                d.send_signal(signal.SIGINT)
+                out, err = d.communicate(timeout=60)
+            finally:
+                if d.poll() is None:
+                    d.kill()
+                app.stdin.write("quit\n")
+                app.stdin.flush()
+                app.wait(timeout=30)
+            self.assertEqual(int(out.split()[-1]), fired, err)
+            self.assertEqual(fired, 40 * 4 * 100)
+            # 160 providers seen; a provider's program and link are 2 descriptors
+            self.assertLessEqual(max(fds) - min(fds), 8, fds)
+
+
+if __name__ == "__main__":
+    unittest.main()

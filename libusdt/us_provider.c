@@ -25,6 +25,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "us_impl.h"
@@ -334,6 +335,92 @@ static int build(usdt_provider_t *prov)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- waiting tracers */
+
+/*
+ * libusdt:::provider-enabled, our own static probe: its semaphore is
+ * non-zero only while a tracer that wants the probes of providers yet to
+ * come (dtrace -Z with a target) is attached to it.  A one-byte nop site
+ * with a standard stapsdt note, as <sys/sdt.h> writes it; the arguments
+ * sit in fixed registers so that a tracer's program needs no argument
+ * parsing: arg0 (%rdi) the address of the word the tracer acknowledges
+ * through, arg1 (%rsi) the provider's name, arg2 (%rdx) the image's path.
+ */
+__attribute__((section(".probes"), used, aligned(2),
+	       visibility("hidden"))) volatile uint16_t libusdt_provider__enabled_semaphore;
+
+static __attribute__((noinline)) void announce(volatile uint32_t *ack, const char *name,
+					       const char *path)
+{
+	__asm__ __volatile__("990:\tnop\n"
+			     ".pushsection .note.stapsdt,\"?\",\"note\"\n"
+			     ".balign 4\n"
+			     ".4byte 992f-991f, 994f-993f, 3\n"
+			     "991:\t.asciz \"stapsdt\"\n"
+			     "992:\t.balign 4\n"
+			     "993:\t.8byte 990b\n"
+			     ".8byte _.stapsdt.base\n"
+			     ".8byte libusdt_provider__enabled_semaphore\n"
+			     ".asciz \"libusdt\"\n"
+			     ".asciz \"provider__enabled\"\n"
+			     ".asciz \"8@%%rdi 8@%%rsi 8@%%rdx\"\n"
+			     "994:\t.balign 4\n"
+			     ".popsection\n"
+			     ".ifndef _.stapsdt.base\n"
+			     ".pushsection .stapsdt.base,\"aG\",@progbits,.stapsdt.base,comdat\n"
+			     ".weak _.stapsdt.base\n"
+			     ".hidden _.stapsdt.base\n"
+			     "_.stapsdt.base:\n"
+			     ".space 1\n"
+			     ".size _.stapsdt.base, 1\n"
+			     ".popsection\n"
+			     ".endif\n"
+			     :
+			     : "D"(ack), "S"(name), "d"(path)
+			     : "memory");
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A provider just became visible (enable, or a rebuild that added
+ * probes): if tracers wait for new providers, tell them, and return once
+ * each has attached its matching probes and added one to *ack, or when
+ * none is attached any more (a tracer that dies detaches), or after
+ * US_WAIT_NS.  Without such a tracer, one load.  Called without us_lock:
+ * another thread may enable meanwhile.
+ */
+static void wait_for_tracers(const char *name, const char *path)
+{
+	volatile uint32_t ack = 0;
+	uint64_t deadline;
+	uint16_t n;
+
+	if (__builtin_expect(libusdt_provider__enabled_semaphore == 0, 1))
+		return;
+	announce(&ack, name, path);
+	deadline = now_ns() + US_WAIT_NS;
+	while ((n = libusdt_provider__enabled_semaphore) != 0 && ack < n && now_ns() < deadline)
+		nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
+}
+
+/* After build() under us_lock: what wait_for_tracers() needs, copied. */
+static bool waited_for(const usdt_provider_t *prov, char *name, char *path, size_t len)
+{
+	if (__builtin_expect(libusdt_provider__enabled_semaphore == 0, 1) ||
+	    prov->pv_image.im_path == NULL)
+		return false;
+	snprintf(name, US_NAMELEN, "%s", prov->pv_name);
+	snprintf(path, len, "%s", prov->pv_image.im_path);
+	return true;
+}
+
 /* ---------------------------------------------------------------- API */
 
 usdt_provider_t *usdt_provider_create(const char *name, const char *module,
@@ -405,7 +492,8 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 				int argc, const usdt_argtype_t *types)
 {
 	usdt_probe_t *pb, **tail;
-	char note[2 * US_NAMELEN];
+	char note[2 * US_NAMELEN], pname[US_NAMELEN], path[PATH_MAX + 128];
+	bool rebuilt;
 	size_t n = 0;
 
 	if (prov == NULL)
@@ -471,7 +559,10 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 		goto err;
 	}
 	ok(prov);
+	rebuilt = prov->pv_enabled && waited_for(prov, pname, path, sizeof(path));
 	pthread_mutex_unlock(&us_lock);
+	if (rebuilt) /* tracers must attach to the new image */
+		wait_for_tracers(pname, path);
 	return pb;
 err:
 	pthread_mutex_unlock(&us_lock);
@@ -480,6 +571,8 @@ err:
 
 int usdt_provider_enable(usdt_provider_t *prov)
 {
+	char name[US_NAMELEN], path[PATH_MAX + 128];
+	bool wait = false;
 	int rc;
 
 	if (prov == NULL)
@@ -487,9 +580,13 @@ int usdt_provider_enable(usdt_provider_t *prov)
 	pthread_mutex_lock(&us_lock);
 	if (prov->pv_enabled)
 		rc = fail(prov, EUSDT_ENABLED, "provider %s is already enabled", prov->pv_name);
-	else if ((rc = build(prov)) == 0)
+	else if ((rc = build(prov)) == 0) {
 		ok(prov);
+		wait = waited_for(prov, name, path, sizeof(path));
+	}
 	pthread_mutex_unlock(&us_lock);
+	if (wait)
+		wait_for_tracers(name, path);
 	return rc;
 }
 

@@ -614,6 +614,8 @@ static bool could_grow(dtrace_hdl_t *dtp, dt_run_t *r)
 	char pid[16];
 	size_t np;
 
+	if (r->r_tg.tg_child && dt_option_isset(dtp, "zdefs")) /* it waits for us: dt_proc.c */
+		return true;
 	snprintf(pid, sizeof(pid), "%d", (int)r->r_tg.tg_pid);
 	np = strlen(pid);
 	for (int s = 0; s < r->r_en.en_nstmts; s++)
@@ -690,7 +692,7 @@ static int hook_attach(dtrace_hdl_t *dtp, dt_run_t *r)
 	link = ks_attach_uprobe(fd, pi->pi_path, pi->pi_sites->us_off, pi->pi_sites->us_refoff,
 				false, r->r_tg.tg_pid);
 	close(fd);	    /* the link holds it */
-	if (link == -ESRCH) /* the target has gone */
+	if (link == -ESRCH || link == -ENOENT) /* the target has gone */
 		return 0;
 	if (link < 0)
 		return dt_set_errmsg(

@@ -40,6 +40,12 @@ static char rundir_err[256];
 static pid_t start_pid;		      /* the process start_time was read for */
 static unsigned long long start_time; /* its start, in clock ticks */
 static unsigned image_seq;	      /* numbers every image this process writes */
+/*
+ * The process a tracer started (dtrace -Z -c) and will hook as soon as it
+ * sees libusdt mapped: $USDT_TRACED_PID, read once; 0 once the first
+ * enable has waited for the hook (a forked child is another PID).
+ */
+static atomic_int hook_pid;
 
 void us_nop_fn(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
 	       uint64_t a6, uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
@@ -271,9 +277,13 @@ static int find_rundir(void)
 
 static void init_once(void)
 {
+	const char *traced;
+
 	elf_version(EV_CURRENT);
 	atexit(cleanup_at_exit);
 	pthread_atfork(before_fork, after_fork, after_fork);
+	if ((traced = getenv("USDT_TRACED_PID")) != NULL && atoi(traced) == (int)getpid())
+		atomic_store(&hook_pid, (int)getpid());
 	(void)find_rundir();
 }
 
@@ -402,6 +412,15 @@ static void wait_for_tracers(const char *name, const char *path)
 	uint64_t deadline;
 	uint16_t n;
 
+	int pid = atomic_load_explicit(&hook_pid, memory_order_relaxed);
+
+	/* libusdt was loaded after the tracer's last look: the hook comes at its next */
+	if (pid != 0 && pid == (int)getpid() &&
+	    atomic_compare_exchange_strong(&hook_pid, &pid, 0)) {
+		deadline = now_ns() + US_WAIT_NS;
+		while (libusdt_provider__enabled_semaphore == 0 && now_ns() < deadline)
+			nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
 	if (__builtin_expect(libusdt_provider__enabled_semaphore == 0, 1))
 		return;
 	announce(&ack, name, path);
@@ -413,7 +432,8 @@ static void wait_for_tracers(const char *name, const char *path)
 /* After build() under us_lock: what wait_for_tracers() needs, copied. */
 static bool waited_for(const usdt_provider_t *prov, char *name, char *path, size_t len)
 {
-	if (__builtin_expect(libusdt_provider__enabled_semaphore == 0, 1) ||
+	if ((__builtin_expect(libusdt_provider__enabled_semaphore == 0, 1) &&
+	     __builtin_expect(atomic_load_explicit(&hook_pid, memory_order_relaxed) == 0, 1)) ||
 	    prov->pv_image.im_path == NULL)
 		return false;
 	snprintf(name, US_NAMELEN, "%s", prov->pv_name);

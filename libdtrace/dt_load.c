@@ -595,11 +595,11 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 }
 
 /*
- * Probes fired right after a runtime provider is enabled.  illumos's
- * dtrace_meta_register() applies the enablings that wait for a provider
- * before the provider's registration returns (dtrace_enabling_matchall in
- * dtrace_helper_provide), so a process that enables a provider and fires at
- * once loses nothing.  Here libusdt's enable() asks the same: it reads the
+ * Probes fired right after a runtime provider is enabled.  In illumos a
+ * process registers its providers with an ioctl (DTRACEHIOC_ADDDOF), and
+ * dtrace_helper_provide() rematches the retained enablings
+ * (dtrace_enabling_matchall) before the ioctl returns, so a process that
+ * enables a provider and fires at once loses nothing.  Here libusdt's enable() asks the same: it reads the
  * semaphore of its own probe libusdt:::provider-enabled and, when a tracer
  * is attached there, fires it with the address of a word and waits (at
  * most 1 s, and only while the semaphore stays up) until each attached

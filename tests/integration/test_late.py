@@ -130,16 +130,25 @@ class Late(unittest.TestCase):
         self.assertLess(ns, 0.9e9)
 
     def sema_under(self, prog):
+        """libusdt:::provider-enabled's semaphore in the target of dtrace -p
+        running prog, and in another process of the same executable."""
+        other = self.spawn([APP, "sema"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.assertEqual(other.stdout.readline().split()[0], "pid")
         app, d = self.grab("sema", 'BEGIN { printf("ready\\n"); } ' + prog)
         self.assertEqual(d.stdout.readline(), "ready\n")
         out, err = app.communicate("go\n", timeout=30)
+        oout, _ = other.communicate("go\n", timeout=30)
         d.kill()
         d.wait()
-        return out.split()
+        return out.split() + oout.split()
 
     def test_hook_only_when_new_providers_could_match(self):
-        self.assertEqual(self.sema_under("myapp$target:::query-start { }"), ["sema", "1"])
-        self.assertEqual(self.sema_under("profile-97 /pid == $target/ { }"), ["sema", "0"])
+        # only in the target: the uprobe is attached for its PID
+        self.assertEqual(self.sema_under("myapp$target:::query-start { }"),
+                         ["sema", "1", "sema", "0"])
+        self.assertEqual(self.sema_under("myapp*:::query-start { }"), ["sema", "1", "sema", "0"])
+        self.assertEqual(self.sema_under("profile-97 /pid == $target/ { }"),
+                         ["sema", "0", "sema", "0"])
 
     def test_no_tracer_enable_cost(self):
         r = subprocess.run([APP, "time", "200"], env=self.env, capture_output=True, text=True,

@@ -691,7 +691,7 @@ static int hook_attach(dtrace_hdl_t *dtp, dt_run_t *r)
 		    log);
 	link = ks_attach_uprobe(fd, pi->pi_path, pi->pi_sites->us_off, pi->pi_sites->us_refoff,
 				false, r->r_tg.tg_pid);
-	close(fd);	    /* the link holds it */
+	close(fd);			       /* the link holds it */
 	if (link == -ESRCH || link == -ENOENT) /* the target has gone */
 		return 0;
 	if (link < 0)

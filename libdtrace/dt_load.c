@@ -645,6 +645,7 @@ static int hook_attach(dtrace_hdl_t *dtp, dt_run_t *r)
 	const dt_pinfo_t *pi = NULL;
 	int regoff, width, fd, link;
 	ks_code_t code = { 0 };
+	bool multi;
 
 	if (r->r_ld.ld_hooked || r->r_tg.tg_pid <= 0 || !could_grow(dtp, r))
 		return 0;
@@ -682,15 +683,24 @@ static int hook_attach(dtrace_hdl_t *dtp, dt_run_t *r)
 		ks_code_free(&code);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
-	fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, 0, "dtrace_hook", &code, log, sizeof(log));
+	/*
+	 * A uprobe_multi link binds the program as it raises the semaphore; a
+	 * perf-event uprobe raises it first, and a fire in between is lost
+	 * (libusdt announces again every 100 ms for that)
+	 */
+	multi = ks_features()->kf_uprobe_multi;
+	fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, multi ? KS_UPROBE_MULTI : 0, "dtrace_hook", &code,
+			  log, sizeof(log));
 	ks_code_free(&code);
 	if (fd < 0)
 		return dt_set_errmsg(
 		    dtp, fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
 		    "cannot load the program of libusdt:::provider-enabled: %s: %s", strerror(-fd),
 		    log);
-	link = ks_attach_uprobe(fd, pi->pi_path, pi->pi_sites->us_off, pi->pi_sites->us_refoff,
-				false, r->r_tg.tg_pid);
+	link = multi ? ks_attach_uprobes(fd, pi->pi_path, &pi->pi_sites->us_off,
+					 &pi->pi_sites->us_refoff, NULL, 1, r->r_tg.tg_pid)
+		     : ks_attach_uprobe(fd, pi->pi_path, pi->pi_sites->us_off,
+					pi->pi_sites->us_refoff, false, r->r_tg.tg_pid);
 	close(fd);			       /* the link holds it */
 	if (link == -ESRCH || link == -ENOENT) /* the target has gone */
 		return 0;

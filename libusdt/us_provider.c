@@ -409,7 +409,7 @@ static uint64_t now_ns(void)
 static void wait_for_tracers(const char *name, const char *path)
 {
 	volatile uint32_t ack = 0;
-	uint64_t deadline;
+	uint64_t deadline, again, t;
 	uint16_t n;
 
 	int pid = atomic_load_explicit(&hook_pid, memory_order_relaxed);
@@ -424,9 +424,22 @@ static void wait_for_tracers(const char *name, const char *path)
 	if (__builtin_expect(libusdt_provider__enabled_semaphore == 0, 1))
 		return;
 	announce(&ack, name, path);
-	deadline = now_ns() + US_WAIT_NS;
-	while ((n = libusdt_provider__enabled_semaphore) != 0 && ack < n && now_ns() < deadline)
+	t = now_ns();
+	deadline = t + US_WAIT_NS;
+	again = t + US_WAIT_NS / 10;
+	while ((n = libusdt_provider__enabled_semaphore) != 0 && ack < n &&
+	       (t = now_ns()) < deadline) {
+		/*
+		 * A tracer may raise the semaphore a moment before its program is
+		 * on the probe (a perf-event uprobe): what fired then is lost.  So
+		 * again, now and then; a tracer answers each announcement it sees.
+		 */
+		if (t >= again) {
+			announce(&ack, name, path);
+			again = t + US_WAIT_NS / 10;
+		}
 		nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
+	}
 }
 
 /* After build() under us_lock: what wait_for_tracers() needs, copied. */

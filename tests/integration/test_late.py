@@ -150,6 +150,17 @@ class Late(unittest.TestCase):
         self.assertEqual(self.sema_under("profile-97 /pid == $target/ { }"),
                          ["sema", "0", "sema", "0"])
 
+    def test_traced_pid_waits_for_the_hook_in_that_process_only(self):
+        # dtrace -Z -c names the child: its first enable waits (1 s at most)
+        # for the hook; another PID (a fork, a program it runs) does not
+        def enable_ns(script):
+            r = subprocess.run(["sh", "-c", script, "sh", APP], env=self.env,
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return self.enable_ns(r.stderr)
+        self.assertGreaterEqual(enable_ns('USDT_TRACED_PID=$$ exec "$1" fire 1'), 0.95e9)
+        self.assertLess(enable_ns('USDT_TRACED_PID=$$ "$1" fire 1'), 0.5e9)
+
     def test_no_tracer_enable_cost(self):
         r = subprocess.run([APP, "time", "200"], env=self.env, capture_output=True, text=True,
                            timeout=60)

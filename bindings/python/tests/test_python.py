@@ -234,6 +234,20 @@ class Runtime(unittest.TestCase):
             "ret 10 1",
             "ret 11 %d" % (1000 + 300 + 7 + 50)]), out)
 
+    def test_runtime_calls_right_after_start_are_not_lost(self):
+        # no wait_active(): start() returns with the hook installed when a
+        # dtrace -Z waited for the provider
+        path, out = self.run_program("""\
+            dtrace.runtime.start(interval=10)
+            def f(x):
+                return x
+            for i in range(1000):
+                f(i)
+            """,
+            'python_rt$target:::function-entry /copyinstr(arg0) == "f"/ { @e = count(); } '
+            'python_rt$target:::function-return /copyinstr(arg0) == "f"/ { @r = count(); }')
+        self.assertEqual(out.split(), ["1000", "1000"], out)
+
     def test_other_profilers_are_kept(self):
         # a thread with its own sys.setprofile keeps it while traced
         path, out = self.run_program("""\

@@ -599,15 +599,16 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
  * process registers its providers with an ioctl (DTRACEHIOC_ADDDOF), and
  * dtrace_helper_provide() rematches the retained enablings
  * (dtrace_enabling_matchall) before the ioctl returns, so a process that
- * enables a provider and fires at once loses nothing.  Here libusdt's enable() asks the same: it reads the
- * semaphore of its own probe libusdt:::provider-enabled and, when a tracer
- * is attached there, fires it with the address of a word and waits (at
- * most 1 s, and only while the semaphore stays up) until each attached
- * tracer has added one to the word.  A run whose target may still gain
- * matching providers attaches the program below there: it sends the word's
- * address to the consumer, which rescans the target, attaches the new
- * probes and then acknowledges (dt_load_ack).  A tracer that dies detaches,
- * the semaphore falls, and the target goes on at once.
+ * enables a provider and fires at once loses nothing.  Here libusdt's
+ * enable() asks the same: it reads the semaphore of its own probe
+ * libusdt:::provider-enabled and, when a tracer is attached there, fires it
+ * with the address of a word and waits (at most 1 s, and only while the
+ * semaphore stays up) until each attached tracer has added one to the word.
+ * A run whose target may still gain matching providers attaches the program
+ * below there: it sends the word's address to the consumer, which rescans
+ * the target, attaches the new probes and then acknowledges (dt_load_ack).
+ * A tracer that dies detaches, the semaphore falls, and the target goes on
+ * at once.  docs/libusdt.md has the whole protocol.
  */
 static bool could_grow(dtrace_hdl_t *dtp, dt_run_t *r)
 {

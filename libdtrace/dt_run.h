@@ -198,6 +198,7 @@ dt_run_t *dt_run_get(dtrace_hdl_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */
 int dt_load_rescan(dtrace_hdl_t *, dt_run_t *);
 void dt_proc_release(dt_run_t *);     /* kill a created target, continue a grabbed one */
+int dt_load_link_all(dtrace_hdl_t *); /* link every program, no kernel */
 /*
  * The record the program on the target's libusdt:::provider-enabled sends
  * (dt_load.c): this EPID, 0, then the address of the word by which the
@@ -206,7 +207,6 @@ void dt_proc_release(dt_run_t *);     /* kill a created target, continue a grabb
 #define DT_EPID_HOOK UINT32_MAX
 /* A new provider was announced: rescan, attach, acknowledge each announcement. */
 int dt_load_ack(dtrace_hdl_t *, dt_run_t *);
-int dt_load_link_all(dtrace_hdl_t *); /* link every program, no kernel */
 /*
  * Load, and close, what dtrace_go would load, and every clause alone on a
  * stand-in BEGIN, profile and USDT probe (each kind of argument operand):

@@ -1026,9 +1026,17 @@ int dt_load_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
-	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++) /* loaded first, as in dtrace_go */
-		if (attach(dtp, r, k) != 0)
-			return -1;
+	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++) { /* loaded first, as in dtrace_go */
+		const char *path = dtp->dt_pinfo[r->r_ld.ld_progs[k].bp_probe].pi_path;
+
+		if (attach(dtp, r, k) == 0)
+			continue;
+		/* the file went since the rescan (a libusdt image disabled or
+		 * rebuilt, the target exiting): so did its probes */
+		if (path != NULL && access(path, F_OK) != 0 && errno == ENOENT)
+			continue;
+		return -1;
+	}
 	return 0;
 }
 

@@ -866,8 +866,7 @@ static int attach_multi(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd
 				 pi->pi_pid > 0 ? pi->pi_pid : -1);
 	free(offs);
 	free(refs);
-	if ((link == -ESRCH || link == -ENOENT) && pi->pi_pid > 0)
-		/* the process has gone, or removed the file (a libusdt image) since the rescan */
+	if (link == -ESRCH && pi->pi_pid > 0) /* the process has gone */
 		return 0;
 	return link < 0 ? dt_probe_attach_err(dtp, p, -link) : dt_links_add(dtp, links, link);
 }
@@ -886,8 +885,7 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 			continue;
 		link = ks_attach_uprobe(fd, pi->pi_path, s->us_off, s->us_refoff, false,
 					pi->pi_pid > 0 ? pi->pi_pid : -1);
-		if ((link == -ESRCH || link == -ENOENT) && pi->pi_pid > 0)
-			/* the process has gone, or removed the file (a libusdt image) since the rescan */
+		if (link == -ESRCH && pi->pi_pid > 0) /* the process has gone */
 			continue;
 		if (link < 0)
 			return dt_probe_attach_err(dtp, p, -link);

@@ -1337,6 +1337,12 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 	if (size < 8)
 		return;
 	memcpy(&epid, d, 4);
+	if (epid == DT_EPID_HOOK) { /* acknowledged after this pass: dt_load_ack */
+		if (size >= 16 && dt_grow(&r->r_dr.dr_acks, &r->r_dr.dr_ackcap, r->r_dr.dr_nacks,
+					  sizeof(uint64_t), 8) == 0)
+			memcpy(&r->r_dr.dr_acks[r->r_dr.dr_nacks++], d + 8, 8);
+		return;
+	}
 	flow_flush(dtp, cpu, epid);
 	if (epid == 0) {
 		dt_errrec_t er;
@@ -1539,6 +1545,8 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		return DTRACE_WORKSTATUS_ERROR;
 	}
 	flow_flush(dtp, -1, 0);
+	if (r->r_dr.dr_nacks > 0 && dt_load_ack(dtp, r) != 0)
+		return DTRACE_WORKSTATUS_ERROR;
 	spec_clean(dtp, r, false);
 	report_drops(dtp, r);
 	if (flush_out(dtp, fp) != 0)

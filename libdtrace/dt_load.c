@@ -20,6 +20,7 @@
 #include <sys/auxv.h>
 #include <sys/user.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +69,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 			close(r->r_ld.ld_soufds[i]);
 	free(r->r_ld.ld_soufds);
 	free(r->r_dr.dr_drops_seen);
+	free(r->r_dr.dr_acks);
 	dt_consume_free(r);
 	if (r->r_dr.dr_saved_fd > 0)
 		close(r->r_dr.dr_saved_fd);
@@ -633,6 +635,145 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 }
 
 /*
+ * Probes fired right after a runtime provider is enabled.  In illumos a
+ * process registers its providers with an ioctl (DTRACEHIOC_ADDDOF), and
+ * dtrace_helper_provide() rematches the retained enablings
+ * (dtrace_enabling_matchall) before the ioctl returns, so a process that
+ * enables a provider and fires at once loses nothing.  Here libusdt's
+ * enable() asks the same: it reads the semaphore of its own probe
+ * libusdt:::provider-enabled and, when a tracer is attached there, fires it
+ * with the address of a word and waits (at most 1 s, and only while the
+ * semaphore stays up) until each attached tracer has added one to the word.
+ * A run whose target may still gain matching providers attaches the program
+ * below there: it sends the word's address to the consumer, which rescans
+ * the target, attaches the new probes and then acknowledges (dt_load_ack).
+ * A tracer that dies detaches, the semaphore falls, and the target goes on
+ * at once.  docs/libusdt.md has the whole protocol.
+ */
+static bool could_grow(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	char pid[16];
+	size_t np;
+
+	if (r->r_tg.tg_child && dt_option_isset(dtp, "zdefs")) /* it waits for us: dt_proc.c */
+		return true;
+	snprintf(pid, sizeof(pid), "%d", (int)r->r_tg.tg_pid);
+	np = strlen(pid);
+	for (int s = 0; s < r->r_en.en_nstmts; s++)
+		for (dt_node_t *pd = r->r_en.en_stmts[s]->st_clause->dn_pdescs; pd != NULL;
+		     pd = pd->dn_next) {
+			dtrace_probedesc_t d;
+			size_t n;
+
+			if (dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, pd->dn_name, &d) != 0)
+				continue;
+			n = strlen(d.dtpd_provider);
+			/* a bare name (BEGIN, tick-1s) is not taken to wait for a provider */
+			if (n == 0 && d.dtpd_mod[0] == '\0' && d.dtpd_func[0] == '\0' &&
+			    strpbrk(d.dtpd_name, "*?[\\") == NULL)
+				continue;
+			/* empty, a pattern, or a provider of the target: myapp$target */
+			if (n == 0 || strpbrk(d.dtpd_provider, "*?[\\") != NULL ||
+			    (n > np && strcmp(d.dtpd_provider + n - np, pid) == 0))
+				return true;
+		}
+	return false;
+}
+
+static int hook_attach(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	char prov[DTRACE_PROVNAMELEN], log[4096];
+	const dt_pinfo_t *pi = NULL;
+	int regoff, width, fd, link;
+	ks_code_t code = { 0 };
+	bool multi;
+
+	if (r->r_ld.ld_hooked || r->r_tg.tg_pid <= 0 || !could_grow(dtp, r))
+		return 0;
+	snprintf(prov, sizeof(prov), "libusdt%d", (int)r->r_tg.tg_pid);
+	for (size_t i = 0; pi == NULL && i < dtp->dt_nprobes; i++)
+		if (dtp->dt_pinfo[i].pi_kind == DT_PK_USDT &&
+		    dtp->dt_pinfo[i].pi_pid == r->r_tg.tg_pid &&
+		    dtp->dt_pinfo[i].pi_sites != NULL &&
+		    strcmp(dtp->dt_probes[i].dtpd_provider, prov) == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_name, "provider-enabled") == 0)
+			pi = &dtp->dt_pinfo[i];
+	if (pi == NULL) /* not (yet) a libusdt process */
+		return 0;
+	if ((regoff = ks_reg_offset("%rdi", &width)) < 0)
+		return 0;
+	{
+		const struct bpf_insn insns[] = {
+			KS_LDX_MEM(BPF_DW, BPF_REG_6, BPF_REG_1, (int16_t)regoff), /* arg0 */
+			KS_ST_MEM(BPF_W, BPF_REG_10, -16, (int32_t)DT_EPID_HOOK),
+			KS_ST_MEM(BPF_W, BPF_REG_10, -12, 0),
+			KS_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_6, -8),
+			KS_LD_MAP_FD(BPF_REG_2, r->r_ld.ld_fd[DT_MAP_EVENTS]),
+			KS_LD_IMM64(BPF_REG_3, BPF_F_CURRENT_CPU),
+			KS_MOV64_REG(BPF_REG_4, BPF_REG_10),
+			KS_ALU64_IMM(BPF_ADD, BPF_REG_4, -16),
+			KS_MOV64_IMM(BPF_REG_5, 16),
+			KS_CALL(BPF_FUNC_perf_event_output), /* r1 is still the context */
+			KS_MOV64_IMM(BPF_REG_0, 0),
+			KS_EXIT(),
+		};
+
+		ks_emit(&code, insns, sizeof(insns) / sizeof(insns[0]));
+	}
+	if (code.kc_oom) {
+		ks_code_free(&code);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	/*
+	 * A uprobe_multi link binds the program as it raises the semaphore; a
+	 * perf-event uprobe raises it first, and a fire in between is lost
+	 * (libusdt announces again every 100 ms for that)
+	 */
+	multi = ks_features()->kf_uprobe_multi;
+	fd = ks_prog_load(BPF_PROG_TYPE_KPROBE, multi ? KS_UPROBE_MULTI : 0, "dtrace_hook", &code,
+			  log, sizeof(log));
+	ks_code_free(&code);
+	if (fd < 0)
+		return dt_set_errmsg(
+		    dtp, fd == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
+		    "cannot load the program of libusdt:::provider-enabled: %s: %s", strerror(-fd),
+		    log);
+	link = multi ? ks_attach_uprobes(fd, pi->pi_path, &pi->pi_sites->us_off,
+					 &pi->pi_sites->us_refoff, NULL, 1, r->r_tg.tg_pid)
+		     : ks_attach_uprobe(fd, pi->pi_path, pi->pi_sites->us_off,
+					pi->pi_sites->us_refoff, false, r->r_tg.tg_pid);
+	close(fd);			       /* the link holds it */
+	if (link == -ESRCH || link == -ENOENT) /* the target has gone */
+		return 0;
+	if (link < 0)
+		return dt_set_errmsg(
+		    dtp, EDT_ENABLING,
+		    "cannot attach to libusdt:::provider-enabled of process %d: %s",
+		    (int)r->r_tg.tg_pid, strerror(-link));
+	r->r_ld.ld_hooked = true;
+	return dt_links_add(dtp, &r->r_ld.ld_links, link);
+}
+
+int dt_load_ack(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	int rc = dt_load_rescan(dtp, r);
+
+	/* acknowledged even when the rescan failed: the target must go on */
+	for (size_t i = 0; i < r->r_dr.dr_nacks; i++) {
+		uint32_t v;
+		struct iovec mine = { &v, sizeof(v) },
+			     its = { (void *)(uintptr_t)r->r_dr.dr_acks[i], sizeof(v) };
+
+		if (process_vm_readv(r->r_tg.tg_pid, &mine, 1, &its, 1, 0) != (ssize_t)sizeof(v))
+			continue; /* gone, or it stopped waiting: a word of its stack */
+		v++;
+		(void)process_vm_writev(r->r_tg.tg_pid, &mine, 1, &its, 1, 0);
+	}
+	r->r_dr.dr_nacks = 0;
+	return rc;
+}
+
+/*
  * Place the scratch regions after the largest record and size the values,
  * from what the compiled programs need.
  */
@@ -891,6 +1032,8 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 				   : -1;
 	if (dt_consume_open(dtp, r) != 0)
 		return -1;
+	if (hook_attach(dtp, r) != 0)
+		return -1;
 	r->r_dr.dr_status = DTRACE_STATUS_OKAY;
 	fire_own(dtp, r, DT_PK_BEGIN);
 	(void)set_activity(r, DT_ACTIVITY_ACTIVE, DT_ACTIVITY_WARMUP);
@@ -913,6 +1056,8 @@ int dt_load_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 		return -1;
 	if (first == dtp->dt_nprobes)
 		return 0;
+	if (hook_attach(dtp, r) != 0) /* libusdt loaded since */
+		return -1;
 	for (int s = 0; s < r->r_en.en_nstmts; s++)
 		if (match_stmt(dtp, r, s, first, &n) != 0)
 			return -1;
@@ -922,9 +1067,17 @@ int dt_load_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
-	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++) /* loaded first, as in dtrace_go */
-		if (attach(dtp, r, k) != 0)
-			return -1;
+	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++) { /* loaded first, as in dtrace_go */
+		const char *path = dtp->dt_pinfo[r->r_ld.ld_progs[k].bp_probe].pi_path;
+
+		if (attach(dtp, r, k) == 0)
+			continue;
+		/* the file went since the rescan (a libusdt image disabled or
+		 * rebuilt, the target exiting): so did its probes */
+		if (path != NULL && access(path, F_OK) != 0 && errno == ENOENT)
+			continue;
+		return -1;
+	}
 	return 0;
 }
 

@@ -125,6 +125,8 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 		return dt_set_errmsg(dtp, EDT_PROC, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		char self[16];
+
 		close(pfd[0]);
 		/*
 		 * Killed when we die, even by SIGKILL, as illumos sets PR_KLC
@@ -137,6 +139,15 @@ int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 			err = errno != 0 ? errno : ESRCH;
 			(void)!write(pfd[1], &err, sizeof(err));
 			_exit(127);
+		}
+		/*
+		 * -Z: its libusdt providers may be matched later.  libusdt may be
+		 * loaded after our last look (a Python module): its first enable()
+		 * then waits for us to attach to libusdt:::provider-enabled (dt_load.c).
+		 */
+		if (dt_option_isset(dtp, "zdefs")) {
+			snprintf(self, sizeof(self), "%d", (int)getpid());
+			(void)setenv("USDT_TRACED_PID", self, 1);
 		}
 		/* stop at the exec, so that its probes are enabled before it runs */
 		if (ptrace(PTRACE_TRACEME, 0, 0, 0) == 0)

@@ -21,7 +21,8 @@
  *   bits too, r_float), strings as strsize bytes, tracemem as its bytes, a
  *   traced struct or union as its bytes (an integer when of 1, 2, 4 or 8),
  *   print() as the pointer then the pointee's bytes.  EPID 0 is an error
- *   record (dt_errrec_t).
+ *   record (dt_errrec_t); EPID 0xffffffff (DT_EPID_HOOK, dt_run.h) is the
+ *   target's libusdt announcing a provider, not a clause's.
  *
  * Maps (dt_mapid_t): "state" (array, one value: the header below, then
  * the global variables), "scratch" (per-CPU array, one value: the record

@@ -68,6 +68,7 @@ typedef struct dt_loaded {
 	 * has no such member, -2 (in [0]) until first looked up.
 	 */
 	int ld_off[DT_TOFF_N];
+	bool ld_hooked; /* attached to the target's libusdt:::provider-enabled */
 } dt_loaded_t;
 
 /* An aggregation as the consumer reads it: the compiled one, its map, what printa and normalize() left. */
@@ -138,6 +139,8 @@ typedef struct dt_drain {
 	uint64_t dr_specsize, dr_cleanrate;
 	uint64_t dr_specdrops, dr_specdrops_seen; /* records beyond specsize */
 	uint64_t dr_lastclean, dr_lastscan;	  /* CLOCK_MONOTONIC ns */
+	uint64_t *dr_acks; /* libusdt:::provider-enabled: the target's words to acknowledge */
+	size_t dr_nacks, dr_ackcap;
 } dt_drain_t;
 
 /* The process traced: -c (created) or -p (grabbed). */
@@ -198,6 +201,14 @@ dt_run_t *dt_run_get(dtrace_hdl_t *);
 int dt_load_rescan(dtrace_hdl_t *, dt_run_t *);
 void dt_proc_release(dt_run_t *);     /* kill a created target, continue a grabbed one */
 int dt_load_link_all(dtrace_hdl_t *); /* link every program, no kernel */
+/*
+ * The record the program on the target's libusdt:::provider-enabled sends
+ * (dt_load.c): this EPID, 0, then the address of the word by which the
+ * target waits for our acknowledgement.
+ */
+#define DT_EPID_HOOK UINT32_MAX
+/* A new provider was announced: rescan, attach, acknowledge each announcement. */
+int dt_load_ack(dtrace_hdl_t *, dt_run_t *);
 /*
  * Load, and close, what dtrace_go would load, and every clause alone on a
  * stand-in BEGIN, profile and USDT probe (each kind of argument operand):

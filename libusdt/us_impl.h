@@ -19,6 +19,7 @@
 #define US_BUILDID_VADDR 0x400 /* .note.gnu.build-id, in the first page */
 #define US_BASE_VADDR	 0x800 /* _.stapsdt.base, in the first page */
 #define US_TEXT_VADDR	 0x1000
+#define US_WAIT_NS	 1000000000ULL /* the longest enable() waits for tracers */
 
 /* Every probe function has this type; it ignores the arguments it lacks. */
 typedef void us_fn_t(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,

@@ -25,6 +25,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "us_impl.h"
@@ -57,6 +58,12 @@ static char rundir_err[256];
 static pid_t start_pid;		      /* the process start_time was read for */
 static unsigned long long start_time; /* its start, in clock ticks */
 static unsigned image_seq;	      /* numbers every image this process writes */
+/*
+ * The process a tracer started (dtrace -Z -c) and will hook as soon as it
+ * sees libusdt mapped: $USDT_TRACED_PID, read once; 0 once the first
+ * enable has waited for the hook (a forked child is another PID).
+ */
+static atomic_int hook_pid;
 
 void us_nop_fn(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
 	       uint64_t a6, uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
@@ -334,9 +341,13 @@ static int find_rundir(void)
 
 static void init_once(void)
 {
+	const char *traced;
+
 	elf_version(EV_CURRENT);
 	atexit(cleanup_at_exit);
 	pthread_atfork(before_fork, after_fork, after_fork);
+	if ((traced = getenv("USDT_TRACED_PID")) != NULL && atoi(traced) == (int)getpid())
+		atomic_store(&hook_pid, (int)getpid());
 	(void)find_rundir();
 }
 
@@ -396,6 +407,115 @@ static int build(usdt_provider_t *prov)
 	prov->pv_image = im;
 	prov->pv_enabled = true;
 	return 0;
+}
+
+/* ---------------------------------------------------------------- waiting tracers */
+
+/*
+ * libusdt:::provider-enabled, our own static probe: its semaphore is
+ * non-zero only while a tracer that wants the probes of providers yet to
+ * come (dtrace -Z with a target) is attached to it.  A one-byte nop site
+ * with a standard stapsdt note, as <sys/sdt.h> writes it; the arguments
+ * sit in fixed registers so that a tracer's program needs no argument
+ * parsing: arg0 (%rdi) the address of the word the tracer acknowledges
+ * through, arg1 (%rsi) the provider's name, arg2 (%rdx) the image's path.
+ */
+__attribute__((section(".probes"), used, aligned(2),
+	       visibility("hidden"))) volatile uint16_t libusdt_provider__enabled_semaphore;
+
+static __attribute__((noinline)) void announce(volatile uint32_t *ack, const char *name,
+					       const char *path)
+{
+	__asm__ __volatile__("990:\tnop\n"
+			     ".pushsection .note.stapsdt,\"?\",\"note\"\n"
+			     ".balign 4\n"
+			     ".4byte 992f-991f, 994f-993f, 3\n"
+			     "991:\t.asciz \"stapsdt\"\n"
+			     "992:\t.balign 4\n"
+			     "993:\t.8byte 990b\n"
+			     ".8byte _.stapsdt.base\n"
+			     ".8byte libusdt_provider__enabled_semaphore\n"
+			     ".asciz \"libusdt\"\n"
+			     ".asciz \"provider__enabled\"\n"
+			     ".asciz \"8@%%rdi 8@%%rsi 8@%%rdx\"\n"
+			     "994:\t.balign 4\n"
+			     ".popsection\n"
+			     ".ifndef _.stapsdt.base\n"
+			     ".pushsection .stapsdt.base,\"aG\",@progbits,.stapsdt.base,comdat\n"
+			     ".weak _.stapsdt.base\n"
+			     ".hidden _.stapsdt.base\n"
+			     "_.stapsdt.base:\n"
+			     ".space 1\n"
+			     ".size _.stapsdt.base, 1\n"
+			     ".popsection\n"
+			     ".endif\n"
+			     :
+			     : "D"(ack), "S"(name), "d"(path)
+			     : "memory");
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A provider just became visible (enable, or a rebuild that added
+ * probes): if tracers wait for new providers, tell them, and return once
+ * each has attached its matching probes and added one to *ack, or when
+ * none is attached any more (a tracer that dies detaches), or after
+ * US_WAIT_NS.  Without such a tracer, one load.  Called without us_lock:
+ * another thread may enable meanwhile.
+ */
+static void wait_for_tracers(const char *name, const char *path)
+{
+	volatile uint32_t ack = 0;
+	uint64_t deadline, again, t;
+	uint16_t n;
+
+	int pid = atomic_load_explicit(&hook_pid, memory_order_relaxed);
+
+	/* libusdt was loaded after the tracer's last look: the hook comes at its next */
+	if (pid != 0 && pid == (int)getpid() &&
+	    atomic_compare_exchange_strong(&hook_pid, &pid, 0)) {
+		deadline = now_ns() + US_WAIT_NS;
+		while (libusdt_provider__enabled_semaphore == 0 && now_ns() < deadline)
+			nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	if (__builtin_expect(libusdt_provider__enabled_semaphore == 0, 1))
+		return;
+	announce(&ack, name, path);
+	t = now_ns();
+	deadline = t + US_WAIT_NS;
+	again = t + US_WAIT_NS / 10;
+	while ((n = libusdt_provider__enabled_semaphore) != 0 && ack < n &&
+	       (t = now_ns()) < deadline) {
+		/*
+		 * A tracer may raise the semaphore a moment before its program is
+		 * on the probe (a perf-event uprobe): what fired then is lost.  So
+		 * again, now and then; a tracer answers each announcement it sees.
+		 */
+		if (t >= again) {
+			announce(&ack, name, path);
+			again = t + US_WAIT_NS / 10;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
+	}
+}
+
+/* After build() under us_lock: what wait_for_tracers() needs, copied. */
+static bool waited_for(const usdt_provider_t *prov, char *name, char *path, size_t len)
+{
+	if ((__builtin_expect(libusdt_provider__enabled_semaphore == 0, 1) &&
+	     __builtin_expect(atomic_load_explicit(&hook_pid, memory_order_relaxed) == 0, 1)) ||
+	    prov->pv_image.im_path == NULL)
+		return false;
+	snprintf(name, US_NAMELEN, "%s", prov->pv_name);
+	snprintf(path, len, "%s", prov->pv_image.im_path);
+	return true;
 }
 
 /* ---------------------------------------------------------------- API */
@@ -469,7 +589,8 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 				int argc, const usdt_argtype_t *types)
 {
 	usdt_probe_t *pb, **tail;
-	char note[2 * US_NAMELEN];
+	char note[2 * US_NAMELEN], pname[US_NAMELEN], path[PATH_MAX + 128];
+	bool rebuilt;
 	size_t n = 0;
 
 	if (prov == NULL)
@@ -535,7 +656,10 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 		goto err;
 	}
 	ok(prov);
+	rebuilt = prov->pv_enabled && waited_for(prov, pname, path, sizeof(path));
 	pthread_mutex_unlock(&us_lock);
+	if (rebuilt) /* tracers must attach to the new image */
+		wait_for_tracers(pname, path);
 	return pb;
 err:
 	pthread_mutex_unlock(&us_lock);
@@ -544,6 +668,8 @@ err:
 
 int usdt_provider_enable(usdt_provider_t *prov)
 {
+	char name[US_NAMELEN], path[PATH_MAX + 128];
+	bool wait = false;
 	int rc;
 
 	if (prov == NULL)
@@ -551,9 +677,13 @@ int usdt_provider_enable(usdt_provider_t *prov)
 	pthread_mutex_lock(&us_lock);
 	if (prov->pv_enabled)
 		rc = fail(prov, EUSDT_ENABLED, "provider %s is already enabled", prov->pv_name);
-	else if ((rc = build(prov)) == 0)
+	else if ((rc = build(prov)) == 0) {
 		ok(prov);
+		wait = waited_for(prov, name, path, sizeof(path));
+	}
 	pthread_mutex_unlock(&us_lock);
+	if (wait)
+		wait_for_tracers(name, path);
 	return rc;
 }
 

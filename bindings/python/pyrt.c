@@ -130,6 +130,14 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 		return PyErr_SetFromErrno(PyExc_OSError);
 	}
 	rt.running = true;
+	/*
+	 * A tracer that waits for new providers (dtrace -Z) has attached by
+	 * now: usdt_provider_enable() waited for it.  Hook the threads at once
+	 * (we hold the GIL), not at the watcher's first look, which needs the
+	 * GIL too and would miss the calls made until the interpreter lets go.
+	 */
+	if (usdt_probe_is_enabled(rt.entry) || usdt_probe_is_enabled(rt.ret))
+		sync_threads(true);
 	Py_RETURN_NONE;
 }
 

@@ -143,7 +143,14 @@ USDT_API void usdt_provider_destroy(usdt_provider_t *prov);
 USDT_API usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function,
 					 const char *name, int argc, const usdt_argtype_t *types);
 
-/* Build, write and map the image: the probes become visible to tracers. */
+/*
+ * Build, write and map the image: the probes become visible to tracers.
+ * When a tracer waits for new providers (attached to libusdt:::provider-
+ * enabled: dtrace -Z with this process as its target), returns only once it
+ * has attached the probes that match, or after 1 s at most; otherwise at
+ * once (docs/libusdt.md).  usdt_probe_create() on an enabled provider
+ * waits likewise.
+ */
 USDT_API int usdt_provider_enable(usdt_provider_t *prov);
 /* Unmap and remove the image; probes stay and fire into nothing. */
 USDT_API int usdt_provider_disable(usdt_provider_t *prov);

@@ -92,6 +92,23 @@ class Traced(unittest.TestCase):
             self.assertEqual(int(a3), (250 + i % 12) & 0xff)  # 256.. wrap to 0..
             self.assertEqual(json.loads(a4), {"i": i, "s": 'x"y'})
 
+    def test_fires_right_after_enable_are_not_lost(self):
+        # no wait for the tracer: enable() returns once dtrace -Z has attached
+        # (libusdt:::provider-enabled), even right after the import that
+        # loaded libusdt (USDT_TRACED_PID)
+        src = textwrap.dedent("""\
+            import dtrace
+            p = dtrace.Provider("pyprov")
+            q = p.probe("query-start", int)
+            p.enable()
+            for i in range(500):
+                q.fire(i)
+            """)
+        for _ in range(3):
+            out = trace_program(self, src, 'pyprov$target:::query-start '
+                                '{ @n = count(); @s = sum(arg0); }', 60)[1]
+            self.assertEqual(out.split(), ["500", str(500 * 499 // 2)])
+
     def test_probe_name_dashes_and_lazy_fire(self):
         out = self.run_traced(
             'q = p.probe("query-start", int)\nother = p.probe("other", int)', "q",
@@ -216,6 +233,20 @@ class Runtime(unittest.TestCase):
             "g %s 12 1" % path,
             "ret 10 1",
             "ret 11 %d" % (1000 + 300 + 7 + 50)]), out)
+
+    def test_runtime_calls_right_after_start_are_not_lost(self):
+        # no wait_active(): start() returns with the hook installed when a
+        # dtrace -Z waited for the provider
+        path, out = self.run_program("""\
+            dtrace.runtime.start(interval=10)
+            def f(x):
+                return x
+            for i in range(1000):
+                f(i)
+            """,
+            'python_rt$target:::function-entry /copyinstr(arg0) == "f"/ { @e = count(); } '
+            'python_rt$target:::function-return /copyinstr(arg0) == "f"/ { @r = count(); }')
+        self.assertEqual(out.split(), ["1000", "1000"], out)
 
     def test_other_profilers_are_kept(self):
         # a thread with its own sys.setprofile keeps it while traced

@@ -342,8 +342,7 @@ static void release_gone(dtrace_hdl_t *dtp, dt_run_t *r)
 		dt_bprog_t *bp = &r->r_ld.ld_progs[k];
 		const dt_provimpl_t *pv = dt_probe_prov(dtp, bp->bp_probe);
 
-		if (bp->bp_fd < 0 || bp->bp_nlinks == 0 || pv->pv_gone == NULL ||
-		    !pv->pv_gone(dtp, bp->bp_probe))
+		if (bp->bp_fd < 0 || pv->pv_gone == NULL || !pv->pv_gone(dtp, bp->bp_probe))
 			continue;
 		for (size_t i = bp->bp_link0; i < bp->bp_link0 + bp->bp_nlinks; i++) {
 			close(r->r_ld.ld_links.ln_fds[i]);

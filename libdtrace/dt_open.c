@@ -103,8 +103,8 @@ static const char *const errlist[] = {
 	[EDT_PROC - EDT_BASE] = "Cannot create or grab the process",
 	[EDT_DESTRUCTIVE - EDT_BASE] = "Destructive actions not allowed",
 	[EDT_ACTIVE - EDT_BASE] = "Operation illegal when tracing is active",
-	[EDT_WRITEUSER - EDT_BASE] = "copyout( ) and copyoutstr( ) need bpf_probe_write_user, "
-				     "which this kernel refuses (lockdown, or no CAP_SYS_ADMIN)",
+	[EDT_WRITEUSER - EDT_BASE] = ("copyout( ) and copyoutstr( ) need bpf_probe_write_user, "
+				      "which this kernel refuses (lockdown, or no CAP_SYS_ADMIN)"),
 };
 
 int dt_set_errno(dtrace_hdl_t *dtp, int err)

@@ -756,6 +756,16 @@ void dt_cg_s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 	dt_cg_result_down(cg, to, off);
 }
 
+/* Is the subroutine's parameter i a string (its prototype's 's')? */
+static bool str_param(const dt_node_t *n, int i)
+{
+	const char *p = n->dn_ident != NULL && n->dn_ident->di_func != NULL
+			    ? n->dn_ident->di_func->db_args
+			    : NULL;
+
+	return p != NULL && (int)strlen(p) > i && p[i] == 's';
+}
+
 /*
  * A call of a subroutine whose body is C (libdtrace/bpf/dt_strings.c):
  * r1 a new temporary for a string result, then the arguments in order
@@ -780,8 +790,9 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 		/* strtok(s, ...) of a NULL string goes on with the saved one, as NULL */
 		if (sub == DT_SUBR_STRTOK && na == 0 && is_string(a->dn_type))
 			dt_cg_str_or_null(cg, a);
-		else if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
-			dt_cg_str_operand(cg, a);
+		else if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)) ||
+			 (str_param(n, na) && !(sub == DT_SUBR_STRTOK && na == 0)))
+			dt_cg_str_operand(cg, a); /* NULL for a string: read at 0, a fault */
 		else
 			dt_cg_expr(cg, a);
 		push(cg, a);

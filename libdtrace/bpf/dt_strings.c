@@ -988,6 +988,7 @@ enum {
 	JW_T,	     /* the list's length, then strtoll's value */
 	JW_TPH,	     /* strtoll: past the spaces */
 	JW_TNEG,     /* strtoll: '-' */
+	JW_NEXT,     /* where the name after the current one starts */
 	JW_WORDS = 16,
 };
 
@@ -1042,41 +1043,37 @@ static long names_cb(u64 k, void *c)
 	return 0;
 }
 
-/* past the current name's NUL */
-static long next_cb(u64 k, void *c)
-{
-	struct json_ctx *x = c;
-	u64 e = x->w[JW_ELEM];
-
-	(void)k;
-	if (e >= STRSIZE - 1)
-		return 1;
-	x->w[JW_ELEM] = e + 1;
-	return x->el[e] == '\0';
-}
-
-/* dtrace_strtoll(name, 10, strsize): spaces and tabs, a sign, digits */
+/*
+ * dtrace_strtoll(name, 10, strsize): spaces and tabs, a sign, digits;
+ * then on to the name's NUL, which the next name follows
+ */
 static long index_cb(u64 k, void *c)
 {
 	struct json_ctx *x = c;
-	u64 p = x->w[JW_ELEM] + k;
+	u64 p = x->w[JW_ELEM] + k, ph = x->w[JW_TPH];
 	char ch;
 
 	if (k >= STRSIZE || p >= STRSIZE)
 		return 1;
 	ch = x->el[p];
-	if (x->w[JW_TPH] == 0) {
+	if (ch == '\0') {
+		x->w[JW_NEXT] = p + 1;
+		return 1;
+	}
+	if (ph == 0) {
 		if (ch == ' ' || ch == '\t')
 			return 0;
+		ph = 1;
 		x->w[JW_TPH] = 1;
 		if (ch == '-' || ch == '+') {
 			x->w[JW_TNEG] = ch == '-';
 			return 0;
 		}
 	}
-	if (!js_digit(ch))
-		return 1;
-	x->w[JW_T] = x->w[JW_T] * 10 + (u64)(ch - '0');
+	if (ph == 1 && js_digit(ch))
+		x->w[JW_T] = x->w[JW_T] * 10 + (u64)(ch - '0');
+	else
+		x->w[JW_TPH] = 2;
 	return 0;
 }
 
@@ -1088,6 +1085,7 @@ static void js_array(struct json_ctx *x)
 	x->w[JW_T] = 0;
 	x->w[JW_TPH] = 0;
 	x->w[JW_TNEG] = 0;
+	x->w[JW_NEXT] = STRSIZE - 1;
 	bpf_loop(STRSIZE, index_cb, x, 0);
 	v = x->w[JW_TNEG] ? (u64)0 - x->w[JW_T] : x->w[JW_T];
 	x->w[JW_AELEM] = v;
@@ -1172,8 +1170,10 @@ static long js_string(struct json_ctx *x, char ch)
 		if (dd < STRSIZE)
 			x->dst[dd] = '\0';
 		x->w[JW_DD] = 0;
-		if (!(f & JF_BADKEY) && e < STRSIZE && x->el[e] == '\0')
+		if (!(f & JF_BADKEY) && e < STRSIZE && x->el[e] == '\0') {
 			f |= JF_FOUND;
+			x->w[JW_NEXT] = e + 1;
+		}
 		x->w[JW_FLAGS] = f & ~(JF_KEY | JF_BADKEY);
 		x->w[JW_STATE] = JS_COLON;
 		return 0;
@@ -1246,7 +1246,7 @@ static long js_value(struct json_ctx *x, char ch)
 	if (ch == '{' || ch == '[') {
 		if (x->w[JW_NELEMS] > 1 && (x->w[JW_FLAGS] & JF_FOUND)) {
 			/* into it, with the next name */
-			bpf_loop(STRSIZE, next_cb, x, 0);
+			x->w[JW_ELEM] = x->w[JW_NEXT];
 			x->w[JW_NELEMS] = x->w[JW_NELEMS] - 1;
 			x->w[JW_DD] = 0;
 			if (ch == '[') {

@@ -384,6 +384,27 @@ static void test_json(void)
 	CHECK_STR(js("", ""), "(null)");
 	CHECK_STR(js("{}", "a"), "(null)");
 	CHECK_STR(js("{\"a\": }", "a"), "(null)");
+	/* a key holding '.' or '[' cannot be asked for: the element is cut there */
+	CHECK_STR(js("{\"a.b\": 1, \"a\": {\"b\": 2}}", "a.b"), "2");
+	CHECK_STR(js("{\"a.b\": 1}", "a.b"), "(null)");
+	CHECK_STR(js("{\"a]\": 1, \"a\": 3}", "a]"), "3"); /* ']' dropped */
+	/* no nesting limit but strsize: 100 arrays deep, skipped and collected */
+	{
+		char deep[256], want[256];
+
+		memset(deep, 0, sizeof(deep));
+		strcpy(deep, "{\"d\":");
+		memset(deep + 5, '[', 100);
+		memset(deep + 105, ']', 100);
+		strcpy(deep + 205, ",\"e\":7}");
+		memcpy(want, deep + 5, 200);
+		want[200] = '\0';
+		CHECK_STR(js(deep, "e"), "7");
+		CHECK_STR(js(deep, "d"), want);
+		want[197] = '\0'; /* 97 deep */
+		CHECK_STR(js(deep, "d[0][0][0]"), want + 3);
+		CHECK_STR(js(deep, "d[0][1]"), "(null)");
+	}
 	/* at strsize 16: a text of 15 bytes, and one cut there */
 	dt_host_strsize = 16;
 	CHECK_STR(js("{\"a\":\"0123456\"}", "a"), "0123456");

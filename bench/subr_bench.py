@@ -41,6 +41,8 @@ VARIANTS = [
     ("cleanpath", "this->t = cleanpath(this->s);", "cleanpath( )"),
     ("lltostr", "this->t = lltostr(n);", "lltostr(n)"),
     ("strtoll", "this->r = strtoll(\"-123456789\");", "strtoll( )"),
+    ("json", "this->t = json(\"{\\\"a\\\": [1, {\\\"b\\\": \\\"x\\\"}]}\", \"a[1].b\");",
+     "json(22-byte object, \"a[1].b\")"),
 ]
 
 

@@ -1397,7 +1397,8 @@ static bool may_null(const dt_node_t *n)
 	case DT_B_STRCHR:
 	case DT_B_STRRCHR:
 	case DT_B_STRSTR:
-	case DT_B_STRTOK: return true;
+	case DT_B_STRTOK:
+	case DT_B_JSON: return true;
 	default: return false;
 	}
 }
@@ -3076,6 +3077,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_DIRNAME] = { dt_cg_s_cbody, DT_SUBR_DIRNAME },
 	[DT_B_CLEANPATH] = { dt_cg_s_cleanpath, 0 },
 	[DT_B_STRTOK] = { dt_cg_s_strtok, 0 },
+	[DT_B_JSON] = { dt_cg_s_json, 0 },
 	[DT_B_STRTOLL] = { dt_cg_s_strtoll, 0 },
 	[DT_B_INET_NTOA] = { dt_cg_s_inet, 0 },
 	[DT_B_INET_NTOA6] = { dt_cg_s_inet, 1 },

@@ -399,6 +399,7 @@ void dt_cg_s_index(dt_cg_t *cg, dt_node_t *n, int sub);
 void dt_cg_cur_info_member(dt_cg_t *cg, dt_node_t *n);
 void dt_cg_s_lltostr(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_cbody(dt_cg_t *cg, dt_node_t *n, int sub);
+void dt_cg_s_json(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_strtoll(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_inet(dt_cg_t *cg, dt_node_t *n, int which);
 void dt_cg_v_cwd(dt_cg_t *cg, dt_node_t *n, int arg);

@@ -766,6 +766,23 @@ void dt_cg_s_strjoin(dt_cg_t *cg, dt_node_t *n, int arg)
 	dt_cg_result_down(cg, to, off);
 }
 
+/* Is the subroutine's parameter i a string (its prototype's 's')? */
+static bool str_param(const dt_node_t *n, int i)
+{
+	const char *p = n->dn_ident != NULL && n->dn_ident->di_func != NULL
+			    ? n->dn_ident->di_func->db_args
+			    : NULL;
+
+	return p != NULL && (int)strlen(p) > i && p[i] == 's';
+}
+
+/* the DT_SR_SUBR region holds at least size bytes (json()'s is the larger) */
+static void subr_region(dt_cg_t *cg, uint32_t size)
+{
+	if (cg->cg_ps->ps_subrsize < size)
+		cg->cg_ps->ps_subrsize = size;
+}
+
 /*
  * A call of a subroutine whose body is C (libdtrace/bpf/dt_strings.c):
  * r1 a new temporary for a string result, then the arguments in order
@@ -790,8 +807,9 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 		/* strtok(s, ...) of a NULL string goes on with the saved one, as NULL */
 		if (sub == DT_SUBR_STRTOK && na == 0 && is_string(a->dn_type))
 			dt_cg_str_or_null(cg, a);
-		else if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)))
-			dt_cg_str_operand(cg, a);
+		else if (is_string(a->dn_type) || dt_type_is_ptr(dt_type_resolve(a->dn_type)) ||
+			 (str_param(n, na) && !(sub == DT_SUBR_STRTOK && na == 0)))
+			dt_cg_str_operand(cg, a); /* NULL for a string: read at 0, a fault */
 		else
 			dt_cg_expr(cg, a);
 		push(cg, a);
@@ -821,7 +839,8 @@ static void call_bpf(dt_cg_t *cg, dt_node_t *n, dt_subr_t sub, int nd, const int
 		return;
 	}
 	if (sub == DT_SUBR_STRCHR || sub == DT_SUBR_STRRCHR || sub == DT_SUBR_STRSTR ||
-	    sub == DT_SUBR_STRTOK || sub == DT_SUBR_LLTOSTR) { /* the bodies that may be NULL */
+	    sub == DT_SUBR_STRTOK || sub == DT_SUBR_LLTOSTR ||
+	    sub == DT_SUBR_JSON) { /* the bodies that may be NULL */
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
 		dt_cg_fault(cg, sub == DT_SUBR_LLTOSTR ? DT_FLT_ILLOP : DT_FLT_BADADDR, R0);
 		place(cg, ok);
@@ -917,7 +936,7 @@ void dt_cg_s_inet(dt_cg_t *cg, dt_node_t *n, int which)
 	uint32_t off = dt_cg_tmp_string(cg), work = SA(DT_SR_SUBR, cg->cg_strsize + 64);
 	int notnull = label(cg), ok = label(cg);
 
-	cg->cg_ps->ps_subrsize = DT_SUBR_REGION(cg->cg_strsize);
+	subr_region(cg, DT_SUBR_REGION(cg->cg_strsize));
 	if (which == 2) {
 		dt_cg_expr(cg, a);
 		push(cg, a);
@@ -967,7 +986,7 @@ void dt_cg_s_inet(dt_cg_t *cg, dt_node_t *n, int which)
 void dt_cg_s_cleanpath(dt_cg_t *cg, dt_node_t *n, int arg)
 {
 	(void)arg;
-	cg->cg_ps->ps_subrsize = DT_SUBR_REGION(cg->cg_strsize);
+	subr_region(cg, DT_SUBR_REGION(cg->cg_strsize));
 	call_bpf(cg, n, DT_SUBR_CLEANPATH, 0, NULL, SA(DT_SR_SUBR, cg->cg_strsize + 40));
 }
 
@@ -985,8 +1004,22 @@ void dt_cg_s_strtok(dt_cg_t *cg, dt_node_t *n, int arg)
 	if (!is_string(s->dn_type) && !dt_type_is_ptr(dt_type_resolve(s->dn_type)) &&
 	    !((s->dn_flags & DT_NF_CONST) && s->dn_value == 0))
 		cg_error(cg, s, "strtok( )'s first argument must be a string or NULL");
-	cg->cg_ps->ps_subrsize = DT_SUBR_REGION(cg->cg_strsize);
+	subr_region(cg, DT_SUBR_REGION(cg->cg_strsize));
 	call_bpf(cg, n, DT_SUBR_STRTOK, 0, NULL, SA(DT_SR_SUBR, 0));
+}
+
+/*
+ * json(json, element): the body's work words and list of names are in the
+ * DT_SR_SUBR region after the others' (DT_SUBR_JSON_REGION); NULL (the
+ * element absent, the text malformed) faults where it is used as a
+ * string, as illumos reading address 0, and is NULL where compared or
+ * assigned.
+ */
+void dt_cg_s_json(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)arg;
+	subr_region(cg, DT_SUBR_JSON_REGION(cg->cg_strsize));
+	call_bpf(cg, n, DT_SUBR_JSON, 0, NULL, SA(DT_SR_SUBR, DT_SUBR_REGION(cg->cg_strsize)));
 }
 
 /*

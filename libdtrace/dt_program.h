@@ -159,9 +159,11 @@ typedef enum dt_region {
 /*
  * DT_SR_SUBR, for strsize s: strtok()'s saved string (s bytes), its flag
  * (8), its delimiters' bitmap (32), cleanpath()'s work words (24), the
- * inet subroutines' work area (128).
+ * inet subroutines' work area (128); then, only when json() is called,
+ * its work words (128) and its list of names (s bytes).
  */
-#define DT_SUBR_REGION(s) ((s) + 192)
+#define DT_SUBR_REGION(s)      ((s) + 192)
+#define DT_SUBR_JSON_REGION(s) (2 * (s) + 320)
 
 /*
  * Kernel structure offsets code generation reads the current task

@@ -25,6 +25,7 @@ char *dt_basename(char *dst, const char *s);
 char *dt_dirname(char *dst, const char *s);
 char *dt_cleanpath(char *dst, const char *s, u64 *w);
 char *dt_strtok(char *dst, const char *s, const char *delim, char *state);
+char *dt_json(char *dst, const char *json, const char *elem, u64 *w);
 s64 dt_char_at(const char *s, s64 i);
 s64 dt_strtoll(const char *s, s64 base);
 struct inet_w;
@@ -930,4 +931,485 @@ out:
 		return 0;
 	bpf_probe_read_kernel_str(dst, STRSIZE, &w->buf[k + 1]);
 	return dst;
+}
+
+/* ---------------------------------------------------------------- json */
+
+/*
+ * json(json, element): illumos DIF_SUBR_JSON and dtrace_json(), a state
+ * machine a byte of the JSON text a step, which returns the element's
+ * value as its text or NULL.  What it does, and so what this does:
+ *   - the element ("a.b[2].c") is cut into a list of names at each '.'
+ *     and '[' (a '[' first is skipped, every ']' is dropped); an index is
+ *     read as dtrace_strtoll(name, 10) reads it, so "[x]" is index 0;
+ *   - the text must be an object or an array (after spaces, tabs, CR and
+ *     LF); a key is matched as it is written, escapes and all;
+ *   - a string value comes back without its quotes but with its escapes
+ *     as written (\" stays two bytes, \u0041 six), a number, true, false
+ *     or null as its text, an object or array whole, as written (its
+ *     strings may hold any brace), when the element ends there;
+ *   - NULL: a NUL before the element is found (the text ends, strsize
+ *     bytes read), a scalar where the element wants more names, a name
+ *     absent, an index past the end, and every malformed text the
+ *     machine meets on its way (not what lies after the answer).
+ * Its state lives in work words w[] of the DT_SR_SUBR region (map memory:
+ * dt_strings.c's rule for counters carried across a bpf_loop), the list of
+ * names after them (STRSIZE bytes).
+ */
+enum {
+	JS_REST,
+	JS_OBJECT,
+	JS_STRING,
+	JS_ESCAPE,
+	JS_UNICODE,
+	JS_COLON,
+	JS_COMMA,
+	JS_IDENT,
+	JS_NUMBER,
+	JS_FRAC,
+	JS_EXP,
+	JS_VALUE,
+	JS_COLLECT,
+};
+
+/* the work words */
+enum {
+	JW_STATE,
+	JW_DD,	     /* bytes of dst written */
+	JW_ELEM,     /* the current name's offset in the list */
+	JW_NELEMS,   /* names left, the current one included */
+	JW_APOS,     /* the array element at hand */
+	JW_AELEM,    /* the one asked for */
+	JW_FLAGS,    /* JF_* */
+	JW_BRACES,   /* depth of a value collected or skipped */
+	JW_BRACKETS, /* (its brackets) */
+	JW_UNI,	     /* \u digits read */
+	JW_RES,	     /* 1: dst is the answer */
+	JW_T,	     /* the list's length, then strtoll's value */
+	JW_TPH,	     /* strtoll: past the spaces */
+	JW_TNEG,     /* strtoll: '-' */
+	JW_NEXT,     /* where the name after the current one starts */
+	JW_WORDS = 16,
+};
+
+#define JF_KEY	   1u  /* the string read is a key */
+#define JF_COLLECT 2u  /* ... inside a value collected */
+#define JF_FOUND   4u  /* the next value is the name's */
+#define JF_ARRAY   8u  /* in an array */
+#define JF_BADKEY  16u /* the key read so far is not the name */
+
+struct json_ctx {
+	char *dst;
+	const char *json, *elem;
+	u64 *w;
+	char *el; /* the list of names */
+};
+
+static int js_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static int js_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int js_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+/* the element cut into names: "a.b[2]" is "a\0b\02\0" */
+static long names_cb(u64 k, void *c)
+{
+	struct json_ctx *x = c;
+	u64 j = x->w[JW_T];
+	char ch;
+
+	if (k >= STRSIZE || j >= STRSIZE)
+		return 1;
+	ch = x->elem[k];
+	if (ch == '\0')
+		return 1;
+	if ((k == 0 && ch == '[') || ch == ']')
+		return 0;
+	if (ch == '.' || ch == '[') {
+		x->w[JW_NELEMS] = x->w[JW_NELEMS] + 1;
+		ch = '\0';
+	}
+	x->el[j] = ch;
+	x->w[JW_T] = j + 1;
+	return 0;
+}
+
+/*
+ * dtrace_strtoll(name, 10, strsize): spaces and tabs, a sign, digits;
+ * then on to the name's NUL, which the next name follows
+ */
+static long index_cb(u64 k, void *c)
+{
+	struct json_ctx *x = c;
+	u64 p = x->w[JW_ELEM] + k, ph = x->w[JW_TPH];
+	char ch;
+
+	if (k >= STRSIZE || p >= STRSIZE)
+		return 1;
+	ch = x->el[p];
+	if (ch == '\0') {
+		x->w[JW_NEXT] = p + 1;
+		return 1;
+	}
+	if (ph == 0) {
+		if (ch == ' ' || ch == '\t')
+			return 0;
+		ph = 1;
+		x->w[JW_TPH] = 1;
+		if (ch == '-' || ch == '+') {
+			x->w[JW_TNEG] = ch == '-';
+			return 0;
+		}
+	}
+	if (ph == 1 && js_digit(ch))
+		x->w[JW_T] = x->w[JW_T] * 10 + (u64)(ch - '0');
+	else
+		x->w[JW_TPH] = 2;
+	return 0;
+}
+
+/* into an array: the index the current name asks for, found at once if 0 */
+static void js_array(struct json_ctx *x)
+{
+	u64 v;
+
+	x->w[JW_T] = 0;
+	x->w[JW_TPH] = 0;
+	x->w[JW_TNEG] = 0;
+	x->w[JW_NEXT] = STRSIZE - 1;
+	bpf_loop(STRSIZE, index_cb, x, 0);
+	v = x->w[JW_TNEG] ? (u64)0 - x->w[JW_T] : x->w[JW_T];
+	x->w[JW_AELEM] = v;
+	x->w[JW_APOS] = 0;
+	x->w[JW_FLAGS] = (x->w[JW_FLAGS] & ~JF_FOUND) | JF_ARRAY | (v == 0 ? JF_FOUND : 0);
+	x->w[JW_STATE] = JS_VALUE;
+}
+
+static void js_put(struct json_ctx *x, char ch)
+{
+	u64 dd = x->w[JW_DD], e;
+
+	if (dd >= STRSIZE - 1) /* never: what is written is part of the text */
+		return;
+	x->dst[dd] = ch;
+	x->w[JW_DD] = dd + 1;
+	if (x->w[JW_FLAGS] & JF_KEY) {
+		e = x->w[JW_ELEM] + dd;
+		if (e >= STRSIZE || x->el[e] != ch)
+			x->w[JW_FLAGS] |= JF_BADKEY;
+	}
+}
+
+/* dst ends here; the answer (1) if the element is this value, 0 to go on */
+static long js_end(struct json_ctx *x)
+{
+	u64 dd = x->w[JW_DD];
+
+	if (dd < STRSIZE)
+		x->dst[dd] = '\0';
+	x->w[JW_DD] = 0;
+	if (!(x->w[JW_FLAGS] & JF_FOUND))
+		return 0;
+	x->w[JW_RES] = x->w[JW_NELEMS] == 1; /* more names: NULL */
+	return 1;
+}
+
+/* after a value: spaces, then ',' or the end (1: NULL) */
+static long js_comma(struct json_ctx *x, char ch)
+{
+	u64 pos;
+
+	x->w[JW_STATE] = JS_COMMA;
+	if (js_space(ch))
+		return 0;
+	if (ch != ',')
+		return 1; /* the end of the object or array, or junk */
+	if (x->w[JW_FLAGS] & JF_ARRAY) {
+		x->w[JW_STATE] = JS_VALUE;
+		pos = x->w[JW_APOS] + 1;
+		x->w[JW_APOS] = pos;
+		if (pos == x->w[JW_AELEM])
+			x->w[JW_FLAGS] |= JF_FOUND;
+	} else {
+		x->w[JW_STATE] = JS_OBJECT;
+	}
+	return 0;
+}
+
+static long js_string(struct json_ctx *x, char ch)
+{
+	u64 f = x->w[JW_FLAGS], dd, e;
+
+	if (ch == '\\') {
+		js_put(x, ch);
+		x->w[JW_STATE] = JS_ESCAPE;
+		return 0;
+	}
+	if (ch != '"') {
+		js_put(x, ch);
+		return 0;
+	}
+	if (f & JF_COLLECT) { /* a string inside a value collected */
+		js_put(x, ch);
+		x->w[JW_FLAGS] = f & ~JF_COLLECT;
+		x->w[JW_STATE] = JS_COLLECT;
+		return 0;
+	}
+	if (f & JF_KEY) {
+		dd = x->w[JW_DD];
+		e = x->w[JW_ELEM] + dd;
+		if (dd < STRSIZE)
+			x->dst[dd] = '\0';
+		x->w[JW_DD] = 0;
+		if (!(f & JF_BADKEY) && e < STRSIZE && x->el[e] == '\0') {
+			f |= JF_FOUND;
+			x->w[JW_NEXT] = e + 1;
+		}
+		x->w[JW_FLAGS] = f & ~(JF_KEY | JF_BADKEY);
+		x->w[JW_STATE] = JS_COLON;
+		return 0;
+	}
+	if (js_end(x))
+		return 1;
+	x->w[JW_STATE] = JS_COMMA;
+	return 0;
+}
+
+/* true, false and null; anything else is malformed */
+static long js_ident(struct json_ctx *x, char ch)
+{
+	u64 dd = x->w[JW_DD];
+	char *d = x->dst;
+	int ok;
+
+	if (js_lower(ch)) {
+		js_put(x, ch);
+		return 0;
+	}
+	if (STRSIZE < 6)
+		return 1;
+	ok = (dd == 4 && d[0] == 't' && d[1] == 'r' && d[2] == 'u' && d[3] == 'e') ||
+	     (dd == 5 && d[0] == 'f' && d[1] == 'a' && d[2] == 'l' && d[3] == 's' && d[4] == 'e') ||
+	     (dd == 4 && d[0] == 'n' && d[1] == 'u' && d[2] == 'l' && d[3] == 'l');
+	if (!ok) {
+		x->w[JW_RES] = 0;
+		return 1;
+	}
+	if (js_end(x))
+		return 1;
+	return js_comma(x, ch); /* the byte after it, read again */
+}
+
+/* a number: digits, signs, '.', 'e' as illumos takes them (not strictly JSON's) */
+static long js_number(struct json_ctx *x, char ch, u64 st)
+{
+	if (st == JS_NUMBER) {
+		if (ch == '.') {
+			js_put(x, ch);
+			x->w[JW_STATE] = JS_FRAC;
+			return 0;
+		}
+		if (ch == 'x' || ch == 'X')
+			return 1;
+	}
+	if (st != JS_EXP) {
+		if (ch == 'e' || ch == 'E') {
+			js_put(x, ch);
+			x->w[JW_STATE] = JS_EXP;
+			return 0;
+		}
+		if (ch == '+' || ch == '-')
+			return 1;
+	}
+	if (js_digit(ch) || ch == '+' || ch == '-') {
+		js_put(x, ch);
+		return 0;
+	}
+	if (js_end(x))
+		return 1;
+	return js_comma(x, ch);
+}
+
+static long js_value(struct json_ctx *x, char ch)
+{
+	if (js_space(ch))
+		return 0;
+	if (ch == '{' || ch == '[') {
+		if (x->w[JW_NELEMS] > 1 && (x->w[JW_FLAGS] & JF_FOUND)) {
+			/* into it, with the next name */
+			x->w[JW_ELEM] = x->w[JW_NEXT];
+			x->w[JW_NELEMS] = x->w[JW_NELEMS] - 1;
+			x->w[JW_DD] = 0;
+			if (ch == '[') {
+				js_array(x);
+			} else {
+				x->w[JW_FLAGS] = x->w[JW_FLAGS] & ~(JF_ARRAY | JF_FOUND);
+				x->w[JW_STATE] = JS_OBJECT;
+			}
+			return 0;
+		}
+		/* skipped, or the answer whole */
+		if (ch == '[')
+			x->w[JW_BRACKETS] = 1;
+		else
+			x->w[JW_BRACES] = 1;
+		js_put(x, ch);
+		x->w[JW_STATE] = JS_COLLECT;
+		return 0;
+	}
+	if (ch == '"') {
+		x->w[JW_STATE] = JS_STRING;
+		return 0;
+	}
+	if (js_lower(ch)) {
+		js_put(x, ch);
+		x->w[JW_STATE] = JS_IDENT;
+		return 0;
+	}
+	if (ch == '-' || js_digit(ch)) {
+		js_put(x, ch);
+		x->w[JW_STATE] = JS_NUMBER;
+		return 0;
+	}
+	return 1;
+}
+
+/* an object or array as written, its strings' braces and brackets ignored */
+static long js_collect(struct json_ctx *x, char ch)
+{
+	u64 braces = x->w[JW_BRACES], brackets = x->w[JW_BRACKETS], dd;
+
+	js_put(x, ch);
+	if (ch == '"') {
+		x->w[JW_FLAGS] |= JF_COLLECT;
+		x->w[JW_STATE] = JS_STRING;
+		return 0;
+	}
+	if (ch == ']') {
+		if (brackets == 0)
+			return 1;
+		brackets--;
+	} else if (ch == '}') {
+		if (braces == 0)
+			return 1;
+		braces--;
+	} else if (ch == '{') {
+		braces++;
+	} else if (ch == '[') {
+		brackets++;
+	}
+	x->w[JW_BRACES] = braces;
+	x->w[JW_BRACKETS] = brackets;
+	if (braces != 0 || brackets != 0)
+		return 0;
+	if (x->w[JW_FLAGS] & JF_FOUND) {
+		dd = x->w[JW_DD];
+		if (dd < STRSIZE)
+			x->dst[dd] = '\0';
+		x->w[JW_RES] = 1;
+		return 1;
+	}
+	x->w[JW_DD] = 0;
+	x->w[JW_STATE] = JS_COMMA;
+	return 0;
+}
+
+static long json_cb(u64 i, void *c)
+{
+	struct json_ctx *x = c;
+	u64 st = x->w[JW_STATE];
+	char ch;
+
+	if (i >= STRSIZE)
+		return 1;
+	ch = x->json[i];
+	if (ch == '\0')
+		return 1;
+	switch (st) {
+	case JS_REST:
+		if (js_space(ch))
+			return 0;
+		if (ch == '{') {
+			x->w[JW_STATE] = JS_OBJECT;
+			return 0;
+		}
+		if (ch == '[') {
+			js_array(x);
+			return 0;
+		}
+		return 1;
+	case JS_OBJECT:
+		if (js_space(ch))
+			return 0;
+		if (ch != '"')
+			return 1; /* no key: malformed, or the object ended without the name */
+		x->w[JW_FLAGS] = (x->w[JW_FLAGS] & ~JF_BADKEY) | JF_KEY;
+		x->w[JW_STATE] = JS_STRING;
+		return 0;
+	case JS_STRING: return js_string(x, ch);
+	case JS_ESCAPE:
+		js_put(x, ch);
+		if (ch == 'u') {
+			x->w[JW_UNI] = 0;
+			x->w[JW_STATE] = JS_UNICODE;
+		} else {
+			x->w[JW_STATE] = JS_STRING;
+		}
+		return 0;
+	case JS_UNICODE:
+		if (!js_digit(ch) && !((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')))
+			return 1;
+		js_put(x, ch);
+		x->w[JW_UNI] = x->w[JW_UNI] + 1;
+		if (x->w[JW_UNI] == 4)
+			x->w[JW_STATE] = JS_STRING;
+		return 0;
+	case JS_COLON:
+		if (js_space(ch))
+			return 0;
+		if (ch != ':')
+			return 1;
+		x->w[JW_STATE] = JS_VALUE;
+		return 0;
+	case JS_COMMA: return js_comma(x, ch);
+	case JS_IDENT: return js_ident(x, ch);
+	case JS_NUMBER:
+	case JS_FRAC:
+	case JS_EXP: return js_number(x, ch, st);
+	case JS_VALUE: return js_value(x, ch);
+	case JS_COLLECT: return js_collect(x, ch);
+	default: return 1;
+	}
+}
+
+DT_FN char *dt_json(char *dst, const char *json, const char *elem, u64 *w)
+{
+	struct json_ctx x = { dst, json, elem, w, (char *)(w + JW_WORDS) };
+	u64 j;
+
+	w[JW_T] = 0;
+	w[JW_NELEMS] = 1;
+	bpf_loop(STRSIZE, names_cb, &x, 0);
+	j = w[JW_T];
+	if (j >= STRSIZE)
+		j = STRSIZE - 1;
+	x.el[j] = '\0';
+	w[JW_STATE] = JS_REST;
+	w[JW_DD] = 0;
+	w[JW_ELEM] = 0;
+	w[JW_FLAGS] = 0;
+	w[JW_BRACES] = 0;
+	w[JW_BRACKETS] = 0;
+	w[JW_RES] = 0;
+	bpf_loop(STRSIZE, json_cb, &x, 0);
+	return w[JW_RES] == 1 ? dst : 0;
 }

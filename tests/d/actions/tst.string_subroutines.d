@@ -24,4 +24,5 @@ BEGIN
 	trace(tolower("MiXeD"));
 	trace(strtoll("0x1f", 16));
 	trace(strtoll("42"));
+	trace(json("{\"a\": [1, {\"b\": \"x\"}]}", "a[1].b"));
 }

@@ -296,8 +296,131 @@ static void test_strtoll(void)
 	CHECK_INT(ll("      -", 10), 0);
 }
 
+/* json(text, element), NULL as "(null)" */
+static const char *js(const char *text, const char *elem)
+{
+	static u64 w[16 + MAXSIZE / 8];
+
+	memset(w, 0x5a, sizeof(w));
+	return nul(dt_json(dst, in_arg(0, text), in_arg(1, elem), w));
+}
+
+static void test_json(void)
+{
+	const char *t = "{\"a\":{\"b\":[1,\"two\",{\"c\":true}]}}";
+
+	dt_host_strsize = 256;
+	CHECK_STR(js("{\"a\": 1}", "a"), "1");
+	CHECK_STR(js(t, "a.b[2].c"), "true");
+	CHECK_STR(js(t, "a.b[1]"), "two");
+	CHECK_STR(js(t, "a.b[0]"), "1");
+	CHECK_STR(js(t, "a.b[3]"), "(null)"); /* past the end */
+	CHECK_STR(js(t, "a.b[-1]"), "(null)");
+	CHECK_STR(js(t, "a.b"), "[1,\"two\",{\"c\":true}]"); /* arrays and objects whole */
+	CHECK_STR(js(t, "a"), "{\"b\":[1,\"two\",{\"c\":true}]}");
+	CHECK_STR(js(t, "a.x"), "(null)");
+	CHECK_STR(js(t, "b"), "(null)");
+	CHECK_STR(js(t, "a.b[2].c.d"), "(null)"); /* a scalar where more names are wanted */
+	CHECK_STR(js(t, "a.b[1].x"), "(null)");
+	CHECK_STR(js(t, ""), "(null)");
+	/* strings: unquoted, escapes kept as written */
+	CHECK_STR(js("{\"s\": \"a\\\"b\\\\c\\/d\\u0041\"}", "s"), "a\\\"b\\\\c\\/d\\u0041");
+	CHECK_STR(js("{\"s\": \"\\q\"}", "s"), "\\q");
+	CHECK_STR(js("{\"s\": \"\\u00zz\"}", "s"), "(null)");
+	CHECK_STR(js("{\"s\": \"\\u00e9\"}", "s"), "\\u00e9");
+	CHECK_STR(js("{\"s\": \"\"}", "s"), "");
+	CHECK_STR(js("{\"a\\\"b\": 1}", "a\\\"b"), "1"); /* keys matched as written */
+	CHECK_STR(js("{\"a\\u0041\": 2}", "aA"), "(null)");
+	CHECK_STR(js("{\"\": 5}", ""), "5");
+	/* whitespace: space, tab, CR, LF only */
+	CHECK_STR(js(" \t\r\n{ \"k\" \n: \t \"v\" }", "k"), "v");
+	CHECK_STR(js("\f{\"a\":1}", "a"), "(null)");
+	CHECK_STR(js("{\"a\" :1 , \"b\"\t:\r2}", "b"), "2");
+	/* numbers as illumos reads them */
+	CHECK_STR(js("{\"n\": -12.5e+3}", "n"), "-12.5e+3");
+	CHECK_STR(js("{\"n\": 1E5, \"m\": 0}", "n"), "1E5");
+	CHECK_STR(js("{\"n\": 0x1f}", "n"), "(null)");
+	CHECK_STR(js("{\"n\": 1-2}", "n"), "(null)");
+	CHECK_STR(js("{\"n\": 1.2.3}", "n"), "1.2"); /* what follows the answer is not read */
+	CHECK_STR(js("{\"n\":5,\"m\":6}", "m"), "6");
+	CHECK_STR(js("{\"n\": 5", "n"), "(null)"); /* the text ends first */
+	CHECK_STR(js("{\"n\": 5}", "n"), "5");
+	/* true, false, null */
+	CHECK_STR(js("{\"t\": true, \"f\": false, \"z\": null}", "t"), "true");
+	CHECK_STR(js("{\"t\": true, \"f\": false, \"z\": null}", "f"), "false");
+	CHECK_STR(js("{\"t\": true, \"f\": false, \"z\": null}", "z"), "null");
+	CHECK_STR(js("{\"x\": nul}", "x"), "(null)");
+	CHECK_STR(js("{\"x\": tru, \"y\": 1}", "y"), "(null)");
+	CHECK_STR(js("{\"x\": True}", "x"), "(null)");
+	/* a top-level array: the first name is the index, read as strtoll reads */
+	CHECK_STR(js("[10, 20, 30]", "[1]"), "20");
+	CHECK_STR(js("[10, 20, 30]", "1"), "20");
+	CHECK_STR(js("[10, 20, 30]", "[2]"), "30");
+	CHECK_STR(js("[10, 20, 30]", ""), "10");
+	CHECK_STR(js("[10, 20, 30]", "x"), "10");
+	CHECK_STR(js("[10, 20, 30]", "[ +1]"), "20");
+	CHECK_STR(js("[10, 20, 30]", "[1x]"), "20");
+	CHECK_STR(js("[10, 20, 30]", "[3]"), "(null)");
+	CHECK_STR(js("[10, 20, 30]", "[-1]"), "(null)");
+	CHECK_STR(js("[[1,2],[3,4]]", "[1][0]"), "3");
+	CHECK_STR(js("[[1,2],[3,4]]", "[1]"), "[3,4]");
+	CHECK_STR(js("[]", "[0]"), "(null)");
+	CHECK_STR(js("{\"l\": [{\"id\": 1}, {\"id\": 2}]}", "l[1].id"), "2");
+	CHECK_STR(js("{\"\": {\"a\": 3}}", ".a"), "3");
+	CHECK_STR(js("{\"a\": 1}", "[a]"), "1");
+	/* objects and arrays skipped or collected: braces in strings do not count */
+	CHECK_STR(js("{\"o\": {\"s\": \"}{][\"}, \"p\": 2}", "o"), "{\"s\": \"}{][\"}");
+	CHECK_STR(js("{\"o\": {\"s\": \"}{][\\\"\"}, \"p\": 2}", "p"), "2");
+	CHECK_STR(js("{\"x\": {\"a\": 1}, \"a\": 2}", "a"), "2");
+	CHECK_STR(js("{\"a\": [1}], \"b\": 2}", "b"), "(null)"); /* unbalanced */
+	CHECK_STR(js("{\"a\":1,\"a\":2}", "a"), "1");
+	/* malformed */
+	CHECK_STR(js("{\"a\": 1, ]", "a"), "1"); /* after the answer: not read */
+	CHECK_STR(js("{\"a\": 1, ]", "b"), "(null)");
+	CHECK_STR(js("{\"a\" 1}", "a"), "(null)");
+	CHECK_STR(js("{a: 1}", "a"), "(null)");
+	CHECK_STR(js("\"str\"", "str"), "(null)");
+	CHECK_STR(js("5", ""), "(null)");
+	CHECK_STR(js("", ""), "(null)");
+	CHECK_STR(js("{}", "a"), "(null)");
+	CHECK_STR(js("{\"a\": }", "a"), "(null)");
+	/* a key holding '.' or '[' cannot be asked for: the element is cut there */
+	CHECK_STR(js("{\"a.b\": 1, \"a\": {\"b\": 2}}", "a.b"), "2");
+	CHECK_STR(js("{\"a.b\": 1}", "a.b"), "(null)");
+	CHECK_STR(js("{\"a]\": 1, \"a\": 3}", "a]"), "3"); /* ']' dropped */
+	/* no nesting limit but strsize: 100 arrays deep, skipped and collected */
+	{
+		char deep[256], want[256];
+
+		memset(deep, 0, sizeof(deep));
+		strcpy(deep, "{\"d\":");
+		memset(deep + 5, '[', 100);
+		memset(deep + 105, ']', 100);
+		strcpy(deep + 205, ",\"e\":7}");
+		memcpy(want, deep + 5, 200);
+		want[200] = '\0';
+		CHECK_STR(js(deep, "e"), "7");
+		CHECK_STR(js(deep, "d"), want);
+		want[197] = '\0'; /* 97 deep */
+		CHECK_STR(js(deep, "d[0][0][0]"), want + 3);
+		CHECK_STR(js(deep, "d[0][1]"), "(null)");
+	}
+	/* at strsize 16: a text of 15 bytes, and one cut there */
+	dt_host_strsize = 16;
+	CHECK_STR(js("{\"a\":\"0123456\"}", "a"), "0123456");
+	CHECK_STR(js("{\"a\":\"01234567\"}", "a"), "01234567"); /* 16: the '}' cut */
+	CHECK_STR(js("{\"a\":\"012345678\"}", "a"), "(null)");
+	CHECK_STR(js("{\"abcdefghijkl\":", "abcdefghijklmno"), "(null)");
+	CHECK_STR(js("[0,1,2,3,4,5,6]", "[6]"), "6");
+	CHECK_STR(js("[0,1,2,3,4,5,67]", "[6]"), "(null)"); /* 6, then the NUL where 7 was */
+	CHECK_STR(js("[0,1,2,3,4,5,6]", "[5]"), "5");
+	dt_host_strsize = 8;
+	CHECK_STR(js("{\"a\":1}", "a"), "1");
+}
+
 int main(void)
 {
+	test_json();
 	test_strtoll();
 	test_inet();
 	test_substr();

@@ -414,6 +414,85 @@ int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
 	return bind_prog(prog_fd, pfd);
 }
 
+/* ks_detach_later's queue and its thread */
+static pthread_mutex_t dq_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t dq_work = PTHREAD_COND_INITIALIZER, dq_done = PTHREAD_COND_INITIALIZER;
+static int *dq_fds;
+static size_t dq_n, dq_cap;
+static bool dq_started, dq_busy;
+
+static void *detacher(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&dq_lock);
+	for (;;) {
+		int *fds;
+		size_t n;
+
+		while (dq_n == 0) {
+			dq_busy = false;
+			pthread_cond_broadcast(&dq_done);
+			pthread_cond_wait(&dq_work, &dq_lock);
+		}
+		fds = dq_fds;
+		n = dq_n;
+		dq_fds = NULL;
+		dq_n = dq_cap = 0;
+		dq_busy = true;
+		pthread_mutex_unlock(&dq_lock);
+		ks_detach_all(fds, n);
+		free(fds);
+		pthread_mutex_lock(&dq_lock);
+	}
+	return NULL;
+}
+
+void ks_detach_later(const int *fds, size_t n)
+{
+	bool now = false;
+
+	if (n == 0)
+		return;
+	pthread_mutex_lock(&dq_lock);
+	if (!dq_started) {
+		pthread_attr_t a;
+		pthread_t t;
+
+		pthread_attr_init(&a);
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		dq_started = pthread_create(&t, &a, detacher, NULL) == 0;
+		pthread_attr_destroy(&a);
+	}
+	if (dq_n + n > dq_cap) {
+		size_t cap = (dq_n + n) * 2;
+		int *p = realloc(dq_fds, cap * sizeof(int));
+
+		if (p != NULL) {
+			dq_fds = p;
+			dq_cap = cap;
+		}
+	}
+	if (!dq_started || dq_n + n > dq_cap) {
+		now = true; /* no thread or no memory: here and now */
+	} else {
+		memcpy(dq_fds + dq_n, fds, n * sizeof(int));
+		dq_n += n;
+		dq_busy = true;
+		pthread_cond_signal(&dq_work);
+	}
+	pthread_mutex_unlock(&dq_lock);
+	if (now)
+		ks_detach_all(fds, n);
+}
+
+void ks_detach_wait(void)
+{
+	pthread_mutex_lock(&dq_lock);
+	while (dq_started && (dq_n > 0 || dq_busy))
+		pthread_cond_wait(&dq_done, &dq_lock);
+	pthread_mutex_unlock(&dq_lock);
+}
+
 static ks_features_t features;
 static pthread_once_t features_once = PTHREAD_ONCE_INIT;
 

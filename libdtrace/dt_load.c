@@ -55,6 +55,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		return;
 	dt_proc_release(r);
 	ks_detach_all(r->r_ld.ld_links.ln_fds, r->r_ld.ld_links.ln_n);
+	ks_detach_wait(); /* and those handed over while tracing */
 	free(r->r_ld.ld_links.ln_fds);
 	for (size_t i = 0; i < r->r_ld.ld_nprogs; i++)
 		if (r->r_ld.ld_progs[i].bp_fd >= 0)
@@ -344,10 +345,10 @@ static void release_gone(dtrace_hdl_t *dtp, dt_run_t *r)
 
 		if (bp->bp_fd < 0 || pv->pv_gone == NULL || !pv->pv_gone(dtp, bp->bp_probe))
 			continue;
-		for (size_t i = bp->bp_link0; i < bp->bp_link0 + bp->bp_nlinks; i++) {
-			close(r->r_ld.ld_links.ln_fds[i]);
+		/* a uprobe's detach waits for a grace period: not here */
+		ks_detach_later(r->r_ld.ld_links.ln_fds + bp->bp_link0, bp->bp_nlinks);
+		for (size_t i = bp->bp_link0; i < bp->bp_link0 + bp->bp_nlinks; i++)
 			r->r_ld.ld_links.ln_fds[i] = -1;
-		}
 		bp->bp_nlinks = 0;
 		close(bp->bp_fd);
 		bp->bp_fd = -1;

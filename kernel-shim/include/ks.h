@@ -205,6 +205,15 @@ int ks_attach_raw_tp(int prog_fd, const char *name);
  * threads, the waits share grace periods.
  */
 void ks_detach_all(const int *fds, size_t n);
+/*
+ * Close n attachments later, on a thread of kernel-shim's own (started at
+ * the first call), so that the caller does not wait for the grace periods:
+ * a tracer that stays while providers come and go detaches what is gone
+ * while it attaches what is new.  ks_detach_wait() returns once every fd
+ * handed over so far is closed.
+ */
+void ks_detach_later(const int *fds, size_t n);
+void ks_detach_wait(void);
 
 /* ---------------------------------------------------------------- output buffers */
 

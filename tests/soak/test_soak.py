@@ -10,7 +10,8 @@ On target B one dtrace stays for the whole run, counting every fire: its
 total must be exact at the end.  Every provider must be traced (a thread
 waits 5 s for its tracer).  RSS of the long-lived dtrace and of both
 targets, after a warm-up, must stay flat (end <= warm-up + 25% + 2 MiB),
-and so must the long-lived dtrace's descriptors.
+and the long-lived dtrace's descriptors, counted before the first round
+and 4 s after the last, must be as many.
 Prints its figures (cycles, rounds, fires, RSS start/end) at the end.
 
 Environment: SOAK_APP, DTRACE, SOAK_SECONDS.
@@ -117,11 +118,11 @@ class Soak(unittest.TestCase):
                     b_err.append("B round %d: not traced: %s" % (b.round, missed))
 
         rss = {"dtrace": [], "a": [], "b": []}
-        fds = []
         start = time.time()
         tb = threading.Thread(target=run_b, daemon=True)
         try:
             time.sleep(0.5)  # the long-lived dtrace attaches
+            fds_before = len(os.listdir("/proc/%d/fd" % longlived.pid))
             tb.start()
             while time.time() - start < SECONDS and not failures:
                 d = start_dtrace(a.p.pid, "soak$target:::tick { @[probemod] = count(); }")
@@ -150,12 +151,14 @@ class Soak(unittest.TestCase):
                     failures.append("cycle %d: dtrace exit %d: %s" % (
                         figures["cycles"], d.returncode, err))
                 rss["dtrace"].append(rss_kb(longlived.pid))
-                fds.append(len(os.listdir("/proc/%d/fd" % longlived.pid)))
                 rss["a"].append(rss_kb(a.p.pid))
                 rss["b"].append(rss_kb(b.p.pid))
         finally:
             stop.set()
             tb.join(timeout=120)
+            # what is gone is detached within seconds: counted once B is quiet
+            time.sleep(4)
+            fds_after = len(os.listdir("/proc/%d/fd" % longlived.pid))
             out, err = stop_dtrace(longlived)
             a.close()
             b.close()
@@ -173,10 +176,10 @@ class Soak(unittest.TestCase):
                 figures["rss_%s_kb" % who] = "%d -> %d" % (base, end)
                 if end > base * 1.25 + 2048:
                     failures.append("RSS of %s grew: %s" % (who, series[::max(1, warm)]))
-        if fds:
-            figures["fds_dtrace"] = "%d -> %d" % (fds[0], fds[-1])
-            if fds[-1] > fds[0] + 16:
-                failures.append("descriptors of the long-lived dtrace grew: %s" % fds[::warm])
+        figures["fds_dtrace"] = "%d -> %d" % (fds_before, fds_after)
+        if fds_after > fds_before + 4:
+            failures.append("descriptors of the long-lived dtrace grew: %d -> %d" % (
+                fds_before, fds_after))
         print("\nsoak %.0f s: %s" % (time.time() - start, figures), file=sys.stderr)
         for f in failures[:50]:
             print("soak failure: %s" % f, file=sys.stderr)

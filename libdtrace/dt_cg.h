@@ -361,6 +361,7 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off);
 void dt_cg_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_node_t *rhs,
 		  bool post, bool is_stmt);
 const struct cg_builtin *dt_cg_generator(const dt_node_t *n);
+bool dt_cg_allocates(const dt_node_t *n); /* calls alloca() or copyin() */
 void dt_cg_dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys);
 bool dt_cg_names_variable(const dt_node_t *n);
 lval_t dt_cg_lvalue_of(dt_cg_t *cg, dt_node_t *n);

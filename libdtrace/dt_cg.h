@@ -319,7 +319,7 @@ typedef struct lval {
 } lval_t;
 
 /*
- * The generators of built-ins, by id (the table at the end of dt_cg.c):
+ * The generators of built-ins, by id (the table at the end of dt_cg_clause.c):
  * a variable's and a subroutine's leave the value in r0, an action's
  * records what the consumer acts on.  arg is the row's g_arg.
  */

@@ -889,6 +889,17 @@ static void write_user(dt_cg_t *cg, int16_t s_addr)
 	cg->cg_st->st_writes_user = true;
 }
 
+/* Operand e of call s (a string operand when str) pushed: its stack slot. */
+static int16_t operand_slot(dt_cg_t *cg, dt_node_t *s, dt_node_t *e, bool str)
+{
+	if (str)
+		dt_cg_str_operand(cg, e);
+	else
+		dt_cg_expr(cg, e);
+	push(cg, s);
+	return dt_cg_slot_at(cg->cg_sp);
+}
+
 /*
  * copyout(buf, addr, nbytes): nbytes of buf (scratch memory, or the
  * process's) to the process's address addr, as illumos' DIF_SUBR_COPYOUT
@@ -906,15 +917,9 @@ static void copyout(dt_cg_t *cg, dt_node_t *s)
 	int16_t s_src, s_addr, s_len;
 	int done = label(cg), big = label(cg), ok = label(cg);
 
-	dt_cg_expr(cg, src);
-	push(cg, s);
-	s_src = dt_cg_slot_at(cg->cg_sp);
-	dt_cg_expr(cg, dst);
-	push(cg, s);
-	s_addr = dt_cg_slot_at(cg->cg_sp);
-	dt_cg_expr(cg, len);
-	push(cg, s);
-	s_len = dt_cg_slot_at(cg->cg_sp);
+	s_src = operand_slot(cg, s, src, false);
+	s_addr = operand_slot(cg, s, dst, false);
+	s_len = operand_slot(cg, s, len, false);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
 	copy_check(cg, s_addr);
 	emit(cg, KS_LDX_MEM(BPF_DW, R2, FP, s_len));
@@ -954,12 +959,8 @@ static void copyoutstr(dt_cg_t *cg, dt_node_t *s)
 	int16_t s_src, s_addr, s_len;
 	int done = label(cg), cut = label(cg), go = label(cg);
 
-	dt_cg_str_operand(cg, src);
-	push(cg, s);
-	s_src = dt_cg_slot_at(cg->cg_sp);
-	dt_cg_expr(cg, dst);
-	push(cg, s);
-	s_addr = dt_cg_slot_at(cg->cg_sp);
+	s_src = operand_slot(cg, s, src, true);
+	s_addr = operand_slot(cg, s, dst, false);
 	dt_cg_expr(cg, len);
 	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), done);
 	copy_check(cg, s_addr);

@@ -243,7 +243,7 @@ static void *detach_some(void *arg)
 
 void ks_detach_all(const int *fds, size_t n)
 {
-	enum { MAXT = 16 };
+	enum { MAXT = 64 };
 	detach_work_t work[MAXT];
 	pthread_t tid[MAXT];
 	bool started[MAXT] = { false };

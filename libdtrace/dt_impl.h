@@ -29,6 +29,7 @@
 /* Bump allocator: everything a compile builds is freed at once. */
 typedef struct dt_arena {
 	struct dt_chunk *da_head;
+	size_t da_chunk; /* bytes a chunk holds at least: 0, 64 KiB */
 } dt_arena_t;
 
 void *dt_arena_alloc(dt_arena_t *, size_t); /* zeroed; NULL on ENOMEM */

@@ -44,7 +44,7 @@ void *dt_arena_alloc(dt_arena_t *a, size_t n)
 	if (al < n) /* overflow */
 		return NULL;
 	if (c == NULL || c->dc_size - c->dc_used < al) {
-		size_t sz = al > CHUNK_SIZE ? al : CHUNK_SIZE;
+		size_t min = a->da_chunk ? a->da_chunk : CHUNK_SIZE, sz = al > min ? al : min;
 
 		c = malloc(sizeof(*c) + sz);
 		if (c == NULL)

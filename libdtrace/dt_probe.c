@@ -162,7 +162,12 @@ void dt_ptab_put(dtrace_hdl_t *dtp, const dt_ptab_t *t)
 
 dt_pblock_t *dt_pblock_new(void)
 {
-	return calloc(1, sizeof(dt_pblock_t));
+	dt_pblock_t *b = calloc(1, sizeof(dt_pblock_t));
+
+	/* a file's path and sites: a runtime provider's come to a few hundred bytes */
+	if (b != NULL)
+		b->pb_arena.da_chunk = 1024;
+	return b;
 }
 
 void dt_pblock_put(dt_pblock_t *b)

@@ -84,6 +84,23 @@ typedef struct dt_provimpl {
 	 * closed while tracing goes on.  May be NULL: never.
 	 */
 	bool (*pv_gone)(dtrace_hdl_t *, size_t p);
+	/*
+	 * Programs shared by many probes (groups).  The group probe p's
+	 * program belongs to, and its key there: the enabled probes of one
+	 * provider with the same group and argument specification get one
+	 * program (dt_load.c, plan), whose table maps a key to the probe and
+	 * to the EPID of each clause (0: the clause does not enable it).
+	 * NULL (or a NULL hook): a program of its own, as before.
+	 */
+	const char *(*pv_group)(dtrace_hdl_t *, size_t p, uint32_t *key);
+	/*
+	 * A group's guard, emitted before the prologue: from the context in
+	 * r6, r0 = the key of the probe that fires, or a jump to label
+	 * ar_lfault when none can (keys with no enabled probe exit after it,
+	 * at the table).  ar_probe is one of the group's probes.  0, or -1
+	 * with the handle's error.
+	 */
+	int (*pv_guard)(const dt_argreq_t *);
 } dt_provimpl_t;
 
 /*

@@ -807,6 +807,8 @@ typedef enum dt_pkind {
 	DT_PK_PROFILE, /* profile-N: every CPU */
 	DT_PK_TICK,    /* tick-N: one CPU */
 	DT_PK_USDT,
+	DT_PK_SYSENTRY,	 /* syscall::NAME:entry */
+	DT_PK_SYSRETURN, /* syscall::NAME:return */
 } dt_pkind_t;
 
 /* One instrumented instruction of a USDT probe. */
@@ -826,6 +828,7 @@ typedef struct dt_pinfo {
 	pid_t pi_pid;	      /* USDT: the process, or 0 for every process */
 	const char *pi_path;  /* USDT: the file, as the kernel can open it */
 	dt_usite_t *pi_sites; /* USDT */
+	int pi_sysnr;	      /* syscall: the call's number */
 } dt_pinfo_t;
 
 /* Read the probe table if it has not been read: 0, or -1 (EDT_NOMEM). */

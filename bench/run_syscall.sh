@@ -3,8 +3,9 @@
 # in a tight loop (syscall_bench) with no tracer, under our dtrace with
 # `syscall:::entry /pid == 1/` (every probe enabled, its predicate never
 # true: the guard, the table and the prologue on each call of every
-# process), with `syscall::getppid:entry /pid == 1/` (one probe: other
-# calls stop at the table), and under bpftrace's
+# process), with `syscall::getppid:entry /pid == 1/` (one probe, the one
+# called), with `syscall::openat:entry /pid == 1/` (one probe, another
+# call: getppid stops at the group's table), and under bpftrace's
 # `tracepoint:raw_syscalls:sys_enter /pid == 1/` (one program on the same
 # tracepoint).  The variants take turns for ROUNDS rounds; the median and
 # best ns per call of each, and the ratios to no tracer, are printed after
@@ -68,7 +69,7 @@ start_tracer() {
 	exit 1
 }
 
-variants=(none dtrace_all dtrace_one)
+variants=(none dtrace_all dtrace_one dtrace_other)
 if $have_bpftrace; then
 	variants+=(bpftrace)
 fi
@@ -82,6 +83,9 @@ run_variant() {
 	dtrace_one)
 		start_tracer "$dtrace" -q -n 'BEGIN { printf("ready\n"); }' \
 			-n 'syscall::getppid:entry /pid == 1/ { @ = count(); }' ;;
+	dtrace_other)
+		start_tracer "$dtrace" -q -n 'BEGIN { printf("ready\n"); }' \
+			-n 'syscall::openat:entry /pid == 1/ { @ = count(); }' ;;
 	bpftrace)
 		start_tracer bpftrace -e 'BEGIN { printf("ready\n"); }
 			tracepoint:raw_syscalls:sys_enter /pid == 1/ { @ = count(); }' ;;
@@ -108,6 +112,7 @@ for v in "${variants[@]}"; do
 	none) what="no tracer" ;;
 	dtrace_all) what="dtrace syscall:::entry /pid == 1/" ;;
 	dtrace_one) what="dtrace syscall::getppid:entry /pid == 1/" ;;
+	dtrace_other) what="dtrace syscall::openat:entry /pid == 1/" ;;
 	bpftrace) what="bpftrace raw_syscalls:sys_enter /pid == 1/" ;;
 	esac
 	printf '  %-48s %8s %8s %8s\n' "$what" "$med" "$best" \

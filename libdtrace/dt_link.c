@@ -496,8 +496,9 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
  */
 /*
  * A group's start: the provider's guard leaves the firing probe's key in
- * r0, its table value (none, or a probe id of 0: no probe enabled there)
- * goes to r9, which the prologue keeps; then r1 is the context again.
+ * r0, its table value (none, or a probe id of 0: no probe enabled there:
+ * exit) goes to r9, which the prologue keeps; the rest of the guard; then
+ * r1 is the context again.
  */
 static void group_guard(dt_link_t *lk)
 {
@@ -506,9 +507,10 @@ static void group_guard(dt_link_t *lk)
 	int lexit = dt_frag_label(o), go = dt_frag_label(o);
 	dt_argreq_t rq = { dtp, lk->lk_probe, NULL, 0, o, 0, lexit };
 	struct bpf_insn map[2] = { KS_LD_MAP_FD(BPF_REG_1, lk->lk_group->bp_tabfd) };
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, lk->lk_probe);
 
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_6, BPF_REG_1));
-	if (dt_probe_prov(dtp, lk->lk_probe)->pv_guard(&rq) != 0)
+	if (pv->pv_guard(&rq) != 0)
 		longjmp(lk->lk_jmp, 1);
 	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_0, -8));
 	dt_frag_emit(o, map[0]);
@@ -520,6 +522,8 @@ static void group_guard(dt_link_t *lk)
 	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, DT_GENT_PRID));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0), lexit);
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_9, BPF_REG_0));
+	if (pv->pv_guard_after != NULL && pv->pv_guard_after(&rq) != 0)
+		longjmp(lk->lk_jmp, 1);
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_6));
 	dt_frag_emit_to(o, KS_JA(0), go);
 	dt_frag_place(o, lexit);

@@ -112,9 +112,9 @@ static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 
 /*
  * The guard.  The raw tracepoints' context is their arguments: sys_enter
- * (regs, id), sys_exit (regs, ret).  r0 = the call's number; a compat
- * call (TS_COMPAT in the task's thread_info.status) or a number beyond
- * any table's exits.
+ * (regs, id), sys_exit (regs, ret).  r0 = the call's number (beyond any
+ * table's: exit).  Every call of every process runs this and the table
+ * lookup, the cheap part.
  */
 static int guard(const dt_argreq_t *rq)
 {
@@ -123,7 +123,6 @@ static int guard(const dt_argreq_t *rq)
 
 	if (entry) {
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 8));
-		dt_frag_emit(o, KS_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_0, -16));
 	} else {
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
 		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, ks_syscall_nr_offset()));
@@ -132,7 +131,20 @@ static int guard(const dt_argreq_t *rq)
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, 8));
 		dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel));
 		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), rq->ar_lfault);
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -16));
 	}
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JGT, BPF_REG_0, 0xffff, 0), rq->ar_lfault);
+	return 0;
+}
+
+/*
+ * Then, for a call with an enabled probe: a compat call (TS_COMPAT in the
+ * task's thread_info.status), whose number is the ia32 table's, exits.
+ */
+static int guard_after(const dt_argreq_t *rq)
+{
+	dt_frag_t *o = rq->ar_out;
+
 	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_task));
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
@@ -144,8 +156,6 @@ static int guard(const dt_argreq_t *rq)
 	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_10, -8));
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, KS_TS_COMPAT));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), rq->ar_lfault);
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -16));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JGT, BPF_REG_0, 0xffff, 0), rq->ar_lfault);
 	return 0;
 }
 
@@ -204,4 +214,5 @@ const dt_provimpl_t dt_prov_syscall = {
 	.pv_attach = attach,
 	.pv_group = group,
 	.pv_guard = guard,
+	.pv_guard_after = guard_after,
 };

@@ -101,6 +101,13 @@ typedef struct dt_provimpl {
 	 * with the handle's error.
 	 */
 	int (*pv_guard)(const dt_argreq_t *);
+	/*
+	 * More of the guard, run once the table has an enabled probe for the
+	 * key (in r9: keep it, and r6), so that every other event stops at
+	 * the table: checks that cost helper calls.  Jumps to ar_lfault to
+	 * exit.  May be NULL.
+	 */
+	int (*pv_guard_after)(const dt_argreq_t *);
 } dt_provimpl_t;
 
 /*

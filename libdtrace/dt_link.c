@@ -267,6 +267,12 @@ static void group_clauses(dt_link_t *lk)
 	dt_frag_t *o = lk->lk_out;
 	uint32_t g = r->r_ld.ld_layout.ly_group;
 
+	/* the words are reached from r8 by 16-bit offsets (the other regions too: relocate) */
+	if (g + DT_GENT_EPID(r->r_en.en_nstmts) > INT16_MAX)
+		link_error(lk, EDT_ENABLING,
+			   "the scratch value is too large for a program shared by %zu probes "
+			   "(lower strsize?)",
+			   lk->lk_group->bp_nprobes);
 	for (uint32_t w = 0; w < DT_GENT_EPID(r->r_en.en_nstmts); w += 4) {
 		if (w >= DT_GENT_EPID(0) && !group_enables(lk, (int)(w - DT_GENT_EPID(0)) / 4))
 			continue;

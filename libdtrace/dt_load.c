@@ -437,10 +437,14 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
 static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 {
 	dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, bp->bp_probe);
 	size_t first = r->r_ld.ld_links.ln_n;
-	int rc = dt_probe_prov(dtp, bp->bp_probe)
-		     ->pv_attach(dtp, bp->bp_probe, bp->bp_argspec, bp->bp_fd, bp->bp_attach_type,
-				 r->r_ld.ld_ncpus, &r->r_ld.ld_links);
+	/* a group's sites may be its probes' (pid: a uprobe_multi link, cookies = keys) */
+	int rc = bp->bp_group != NULL && pv->pv_attach_group != NULL
+		     ? pv->pv_attach_group(dtp, bp->bp_probes, bp->bp_keys, bp->bp_nprobes,
+					   bp->bp_fd, bp->bp_attach_type, &r->r_ld.ld_links)
+		     : pv->pv_attach(dtp, bp->bp_probe, bp->bp_argspec, bp->bp_fd,
+				     bp->bp_attach_type, r->r_ld.ld_ncpus, &r->r_ld.ld_links);
 
 	bp->bp_link0 = first;
 	bp->bp_nlinks = r->r_ld.ld_links.ln_n - first;
@@ -996,11 +1000,20 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 		     const char *kind)
 {
 	dt_ecb_t *saved = r->r_en.en_ecbs, *ecbs;
-	uint32_t nsaved = r->r_en.en_necbs, n = 0, attach_type;
+	uint32_t nsaved = r->r_en.en_necbs, n = 0, attach_type, key = 0;
 	const dt_loc_t *loc = &st->st_clause->dn_loc;
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, p);
+	/* a probe of a group: alone in a group program (guard, table, clause) */
+	dt_bprog_t bp = { .bp_probe = p,
+			  .bp_argspec = argspec,
+			  .bp_fd = -1,
+			  .bp_probes = &p,
+			  .bp_keys = &key,
+			  .bp_nprobes = 1,
+			  .bp_tabfd = -1 };
 	dt_frag_t prog = { 0 };
 	char what[512];
-	int fd = -1;
+	int fd = -1, linked;
 
 	/* the ERROR clauses stay: they are linked into every fault block */
 	if ((ecbs = calloc(nsaved + 1, sizeof(*ecbs))) == NULL)
@@ -1013,7 +1026,13 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 	r->r_en.en_necbs = n;
 	snprintf(what, sizeof(what), "the clause at %s:%u:%u on a %s probe",
 		 loc->file != NULL ? loc->file : "<program>", loc->line, loc->col, kind);
-	if (dt_link_probe(dtp, r, p, argspec, &prog) == 0)
+	if (pv->pv_group != NULL && pv->pv_guard != NULL &&
+	    (bp.bp_group = pv->pv_group(dtp, p, &key)) != NULL)
+		linked =
+		    group_table(dtp, r, &bp, true) == 0 && dt_link_group(dtp, r, &bp, &prog) == 0;
+	else
+		linked = dt_link_probe(dtp, r, p, argspec, &prog) == 0;
+	if (linked)
 		fd = load(dtp, p, &prog, &attach_type, what);
 	else {
 		char msg[512];
@@ -1022,6 +1041,8 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 		dt_set_errmsg(dtp, dtrace_errno(dtp), "%s: %s", what, msg);
 	}
 	dt_frag_free(&prog);
+	if (bp.bp_tabfd >= 0)
+		close(bp.bp_tabfd);
 	r->r_en.en_ecbs = saved;
 	r->r_en.en_necbs = nsaved;
 	free(ecbs);
@@ -1067,6 +1088,31 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 		    verify_on(dtp, r, r->r_en.en_stmts[s], usdt, verify_argspec, "USDT") != 0)
 			rc = -1;
 	dtp->dt_nprobes = usdt; /* the stand-in leaves the table: it is last */
+	/* and on the first probe of each group (syscall: sys_enter, sys_exit), in its program */
+	for (size_t p = 0, ngroups = 0; p < dtp->dt_nprobes && rc == 0 && ngroups < 8; p++) {
+		const dt_provimpl_t *pv = dt_probe_prov(dtp, p);
+		const char *group;
+		uint32_t key;
+		bool seen = false;
+		char kind[128];
+
+		if (pv->pv_group == NULL || pv->pv_guard == NULL ||
+		    (group = pv->pv_group(dtp, p, &key)) == NULL)
+			continue;
+		for (size_t q = 0; q < p && !seen; q++) {
+			const char *g;
+
+			seen = dt_probe_prov(dtp, q) == pv &&
+			       (g = pv->pv_group(dtp, q, &key)) != NULL && strcmp(g, group) == 0;
+		}
+		if (seen)
+			continue;
+		ngroups++;
+		snprintf(kind, sizeof(kind), "%s (%s)", pv->pv_name, group);
+		for (int s = 0; s < r->r_en.en_nstmts && rc == 0; s++)
+			if (verify_on(dtp, r, r->r_en.en_stmts[s], p, NULL, kind) != 0)
+				rc = -1;
+	}
 	return rc;
 }
 

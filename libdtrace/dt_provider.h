@@ -108,6 +108,14 @@ typedef struct dt_provimpl {
 	 * exit.  May be NULL.
 	 */
 	int (*pv_guard_after)(const dt_argreq_t *);
+	/*
+	 * Attach a group's loaded program for all its n probes and their keys
+	 * (pid: one uprobe_multi link over their sites, each site's cookie its
+	 * key, which the guard reads back): 0, or -1.  May be NULL: pv_attach
+	 * of the group's first probe (syscall: one raw tracepoint for all).
+	 */
+	int (*pv_attach_group)(dtrace_hdl_t *, const size_t *probes, const uint32_t *keys, size_t n,
+			       int prog_fd, uint32_t attach_type, dt_links_t *);
 } dt_provimpl_t;
 
 /*

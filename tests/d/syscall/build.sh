@@ -4,3 +4,4 @@ set -e
 cc -O2 -o opener opener.c
 printf 'abcdef\n' > data.txt
 cc -O2 -o int80 int80.c
+cc -O2 -o calls calls.c

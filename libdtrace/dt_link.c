@@ -33,6 +33,7 @@ typedef struct dt_link {
 	int lk_depth;
 	bool lk_used[DT_SUBR_N];
 	const dt_bprog_t *lk_group; /* a group's program: its probes and table */
+	bool *lk_member;	    /* by probe index: one of the group's */
 	int lk_gstmt;		    /* the statement of the clause being linked in it, or -1 */
 	jmp_buf lk_jmp;
 } dt_link_t;
@@ -175,17 +176,16 @@ uint32_t dt_gent_size(int nstmts)
 	return (dt_gent_name(nstmts, 3) + DTRACE_NAMELEN + 7) & ~7u;
 }
 
-/* Does statement s enable a probe of the group? */
-static bool group_enables(const dt_link_t *lk, int s)
+/* An ECB of statement s on a probe of the group, or NULL. */
+static const dt_ecb_t *group_ecb(const dt_link_t *lk, int s)
 {
 	const dt_run_t *r = lk->lk_run;
 
 	for (uint32_t i = 0; i < r->r_en.en_necbs; i++)
-		if (r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[s])
-			for (size_t k = 0; k < lk->lk_group->bp_nprobes; k++)
-				if (r->r_en.en_ecbs[i].e_probe == lk->lk_group->bp_probes[k])
-					return true;
-	return false;
+		if (r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[s] &&
+		    lk->lk_member[r->r_en.en_ecbs[i].e_probe])
+			return &r->r_en.en_ecbs[i];
+	return NULL;
 }
 
 /*
@@ -274,20 +274,15 @@ static void group_clauses(dt_link_t *lk)
 			   "(lower strsize?)",
 			   lk->lk_group->bp_nprobes);
 	for (uint32_t w = 0; w < DT_GENT_EPID(r->r_en.en_nstmts); w += 4) {
-		if (w >= DT_GENT_EPID(0) && !group_enables(lk, (int)(w - DT_GENT_EPID(0)) / 4))
+		if (w >= DT_GENT_EPID(0) && group_ecb(lk, (int)(w - DT_GENT_EPID(0)) / 4) == NULL)
 			continue;
 		dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_9, (int16_t)w));
 		dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_8, BPF_REG_1, (int16_t)(g + w)));
 	}
 	for (int s = 0; s < r->r_en.en_nstmts; s++) {
-		const dt_ecb_t *ecb = NULL;
+		const dt_ecb_t *ecb = group_ecb(lk, s);
 		int skip;
 
-		for (uint32_t i = 0; i < r->r_en.en_necbs && ecb == NULL; i++)
-			for (size_t k = 0; k < lk->lk_group->bp_nprobes && ecb == NULL; k++)
-				if (r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[s] &&
-				    r->r_en.en_ecbs[i].e_probe == lk->lk_group->bp_probes[k])
-					ecb = &r->r_en.en_ecbs[i];
 		if (ecb == NULL)
 			continue;
 		skip = dt_frag_label(o);
@@ -552,11 +547,18 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	lk.lk_out = out;
 	lk.lk_group = group;
 	lk.lk_gstmt = -1;
+	if (group != NULL) {
+		if ((lk.lk_member = calloc(dtp->dt_nprobes, sizeof(bool))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		for (size_t k = 0; k < group->bp_nprobes; k++)
+			lk.lk_member[group->bp_probes[k]] = true;
+	}
 	if (argspec != NULL && (lk.lk_nargs = dt_stapsdt_args(argspec, lk.lk_args)) < 0)
 		lk.lk_nargs = 0;
 	if (setjmp(lk.lk_jmp) != 0) {
 		for (int d = 0; d < 4; d++)
 			free(lk.lk_order[d]);
+		free(lk.lk_member);
 		return -1;
 	}
 	for (int k = 0; k < DT_SUBR_N; k++)
@@ -577,6 +579,8 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	}
 	for (int d = 0; d < 4; d++)
 		free(lk.lk_order[d]);
+	free(lk.lk_member);
+	lk.lk_member = NULL;
 	if (out->fr_oom)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	/* what expansions emitted with relocations (a fault's error record, a probe's name) */

@@ -355,7 +355,8 @@ static int group_table(dtrace_hdl_t *dtp, dt_run_t *r, dt_bprog_t *bp, bool ld)
 	int nst = r->r_en.en_nstmts;
 	uint32_t vsize = dt_gent_size(nst), maxkey = 0;
 	uint8_t *v;
-	int err;
+	size_t *at; /* by probe index: its place in the group, or SIZE_MAX */
+	int err = 0;
 
 	bp->bp_tabfd = -1;
 	if (!ld)
@@ -372,35 +373,41 @@ static int group_table(dtrace_hdl_t *dtp, dt_run_t *r, dt_bprog_t *bp, bool ld)
 				     dt_probe_prov(dtp, bp->bp_probe)->pv_name, bp->bp_group,
 				     strerror(err));
 	}
-	if ((v = malloc(vsize)) == NULL)
+	/* each probe's value, then each ECB's EPID in its probe's value */
+	if ((v = calloc(bp->bp_nprobes, vsize)) == NULL ||
+	    (at = malloc(dtp->dt_nprobes * sizeof(size_t))) == NULL) {
+		free(v);
 		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	memset(at, 0xff, dtp->dt_nprobes * sizeof(size_t));
 	for (size_t i = 0; i < bp->bp_nprobes; i++) {
 		const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probes[i]];
 		const char *names[4] = { pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
 					 pd->dtpd_name };
 		uint32_t prid = (uint32_t)pd->dtpd_id;
+		uint8_t *vi = v + i * vsize;
 
-		memset(v, 0, vsize);
-		memcpy(v + DT_GENT_KEY, &bp->bp_keys[i], 4);
-		memcpy(v + DT_GENT_PRID, &prid, 4);
+		at[bp->bp_probes[i]] = i;
+		memcpy(vi + DT_GENT_KEY, &bp->bp_keys[i], 4);
+		memcpy(vi + DT_GENT_PRID, &prid, 4);
+		for (int w = 0; w < 4; w++)
+			memcpy(vi + dt_gent_name(nst, w), names[w], strlen(names[w]) + 1);
+	}
+	for (int s = 0; s < nst; s++)
 		for (uint32_t e = 0; e < r->r_en.en_necbs; e++) {
 			const dt_ecb_t *ecb = &r->r_en.en_ecbs[e];
 
-			if (ecb->e_probe != bp->bp_probes[i])
-				continue;
-			for (int s = 0; s < nst; s++)
-				if (r->r_en.en_stmts[s] == ecb->e_stmt)
-					memcpy(v + DT_GENT_EPID(s), &ecb->e_epid, 4);
+			if (ecb->e_stmt == r->r_en.en_stmts[s] && at[ecb->e_probe] != SIZE_MAX)
+				memcpy(v + at[ecb->e_probe] * vsize + DT_GENT_EPID(s), &ecb->e_epid,
+				       4);
 		}
-		for (int w = 0; w < 4; w++)
-			memcpy(v + dt_gent_name(nst, w), names[w], strlen(names[w]) + 1);
-		if ((err = ks_map_update(bp->bp_tabfd, &bp->bp_keys[i], v, BPF_ANY)) != 0) {
-			free(v);
-			return dt_set_errmsg(dtp, EDT_ENABLING, "cannot fill a group's table: %s",
-					     strerror(-err));
-		}
-	}
+	for (size_t i = 0; i < bp->bp_nprobes && err == 0; i++)
+		err = ks_map_update(bp->bp_tabfd, &bp->bp_keys[i], v + i * vsize, BPF_ANY);
 	free(v);
+	free(at);
+	if (err != 0)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot fill a group's table: %s",
+				     strerror(-err));
 	return 0;
 }
 

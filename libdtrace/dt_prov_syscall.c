@@ -36,20 +36,26 @@ static const char *event_name(const char *call)
 }
 
 /*
- * tracefs's syscalls events directory: mounted at /sys/kernel/tracing (it
- * is mounted there if it is not), or under debugfs; NULL: not to be had,
- * and every call of the table is listed.
+ * tracefs's syscalls events directory: tracefs at /sys/kernel/tracing
+ * (mounted there if nothing is, when we may) or under debugfs; NULL when
+ * there is none (no tracefs, or a kernel without syscall events), and
+ * every call of the table is listed.
  */
 static const char *events_dir(void)
 {
-	static const char *const dirs[] = { "/sys/kernel/tracing/events/syscalls",
-					    "/sys/kernel/debug/tracing/events/syscalls" };
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	static char dir[128];
 	struct stat st;
+	char events[64];
 
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-			if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode))
-				return dirs[i];
+		for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+			snprintf(events, sizeof(events), "%s/events", roots[i]);
+			if (stat(events, &st) != 0 || !S_ISDIR(st.st_mode))
+				continue; /* not mounted there */
+			snprintf(dir, sizeof(dir), "%s/syscalls", events);
+			return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
+		}
 		if (pass == 0 && mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) != 0)
 			break;
 	}

@@ -90,7 +90,9 @@ typedef struct dt_provimpl {
 	 * provider with the same group and argument specification get one
 	 * program (dt_load.c, plan), whose table maps a key to the probe and
 	 * to the EPID of each clause (0: the clause does not enable it).
-	 * NULL (or a NULL hook): a program of its own, as before.
+	 * Keys are unique within a group, and small: the table is an array
+	 * up to the largest.  NULL (or a NULL hook): a program of its own,
+	 * as before.
 	 */
 	const char *(*pv_group)(dtrace_hdl_t *, size_t p, uint32_t *key);
 	/*

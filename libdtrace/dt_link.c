@@ -183,6 +183,7 @@ static const dt_ecb_t *group_ecb(const dt_link_t *lk, int s)
 
 	for (uint32_t i = 0; i < r->r_en.en_necbs; i++)
 		if (r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[s] &&
+		    r->r_en.en_ecbs[i].e_probe != DT_ECB_FREE &&
 		    lk->lk_member[r->r_en.en_ecbs[i].e_probe])
 			return &r->r_en.en_ecbs[i];
 	return NULL;

@@ -102,11 +102,18 @@ static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 		if (r->r_en.en_ecbs[i].e_probe == probe &&
 		    r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[stmt])
 			return 0;
+	/* an EPID freed with its probe (release_gone) is taken again */
+	for (uint32_t i = r->r_en.en_nfree > 0 ? 0 : r->r_en.en_necbs; i < r->r_en.en_necbs; i++)
+		if (r->r_en.en_ecbs[i].e_probe == DT_ECB_FREE) {
+			r->r_en.en_ecbs[i] = (dt_ecb_t){ i + 1, probe, r->r_en.en_stmts[stmt], 0 };
+			r->r_en.en_nfree--;
+			return 1;
+		}
 	if (dt_grow(&r->r_en.en_ecbs, &r->r_en.en_ecbcap, r->r_en.en_necbs, sizeof(dt_ecb_t), 32) !=
 	    0)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	r->r_en.en_ecbs[r->r_en.en_necbs] =
-	    (dt_ecb_t){ r->r_en.en_necbs + 1, probe, r->r_en.en_stmts[stmt] };
+	    (dt_ecb_t){ r->r_en.en_necbs + 1, probe, r->r_en.en_stmts[stmt], 0 };
 	r->r_en.en_necbs++;
 	return 1;
 }
@@ -397,7 +404,8 @@ static int group_table(dtrace_hdl_t *dtp, dt_run_t *r, dt_bprog_t *bp, bool ld)
 		for (uint32_t e = 0; e < r->r_en.en_necbs; e++) {
 			const dt_ecb_t *ecb = &r->r_en.en_ecbs[e];
 
-			if (ecb->e_stmt == r->r_en.en_stmts[s] && at[ecb->e_probe] != SIZE_MAX)
+			if (ecb->e_stmt == r->r_en.en_stmts[s] && ecb->e_probe != DT_ECB_FREE &&
+			    at[ecb->e_probe] != SIZE_MAX)
 				memcpy(v + at[ecb->e_probe] * vsize + DT_GENT_EPID(s), &ecb->e_epid,
 				       4);
 		}
@@ -459,11 +467,107 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 }
 
 /*
+ * Remove from the table the probes whose objects have been gone for 2 s,
+ * with their ECBs (their EPIDs are taken again by later ones), their
+ * closed programs and the places of their links.  Safe because nothing of
+ * them can come any more: their programs were closed a second or more ago
+ * (the consumer has drained the buffers since, dtrace_work reading them
+ * after each rescan), and their links are closed (ks_detach_done).  Probes
+ * no clause enabled go as soon as they are seen gone twice.
+ */
+static void forget_gone(dtrace_hdl_t *dtp, dt_run_t *r, uint64_t now)
+{
+	const char *path = NULL;
+	size_t n = dtp->dt_nprobes, *newidx, k, j, nlinks, ndrop = 0;
+	bool gone = false, *drop;
+
+	if ((drop = calloc(n ? n : 1, sizeof(*drop))) == NULL)
+		return;
+	for (size_t p = 0; p < n; p++) {
+		dt_pinfo_t *pi = &dtp->dt_pinfo[p];
+
+		if (pi->pi_prov->pv_gone == NULL)
+			continue;
+		/* the probes of one file share its path: asked once */
+		if (pi->pi_path == NULL || pi->pi_path != path)
+			gone = pi->pi_prov->pv_gone(dtp, p);
+		path = pi->pi_path;
+		if (!gone)
+			pi->pi_gone = 0;
+		else if (pi->pi_gone == 0)
+			pi->pi_gone = now;
+		else
+			ndrop += drop[p] = now - pi->pi_gone >= 2000000000ULL;
+	}
+	for (k = 0; k < r->r_ld.ld_nprogs && ndrop > 0; k++) {
+		const dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+
+		if (drop[bp->bp_probe] && (bp->bp_fd >= 0 || now - bp->bp_closed < 1000000000ULL ||
+					   !ks_detach_done(bp->bp_detseq))) {
+			drop[bp->bp_probe] = false;
+			ndrop--;
+		}
+	}
+	if (ndrop == 0 || (newidx = malloc(n * sizeof(*newidx))) == NULL) {
+		free(drop);
+		return;
+	}
+	dt_probe_remove(dtp, drop, newidx);
+	for (uint32_t e = 0; e < r->r_en.en_necbs; e++) {
+		dt_ecb_t *ecb = &r->r_en.en_ecbs[e];
+
+		if (ecb->e_probe == DT_ECB_FREE)
+			continue;
+		if ((ecb->e_probe = newidx[ecb->e_probe]) == DT_ECB_FREE) {
+			ecb->e_stmt = NULL;
+			r->r_en.en_nfree++;
+		}
+	}
+	/* the programs of removed probes go, and the places of closed links */
+	for (k = j = nlinks = 0; k < r->r_ld.ld_nprogs; k++) {
+		dt_bprog_t bp = r->r_ld.ld_progs[k];
+
+		if (newidx[bp.bp_probe] == SIZE_MAX) {
+			if (bp.bp_tabfd > 0)
+				close(bp.bp_tabfd);
+			free(bp.bp_probes);
+			free(bp.bp_keys);
+			continue;
+		}
+		bp.bp_probe = newidx[bp.bp_probe];
+		/* a group's other probes: SIZE_MAX for those gone (nothing reads them after attach) */
+		for (size_t i = 0; i < bp.bp_nprobes; i++)
+			bp.bp_probes[i] = newidx[bp.bp_probes[i]];
+		r->r_ld.ld_progs[j++] = bp;
+	}
+	r->r_ld.ld_nprogs = j;
+	/* newidx again, now for links: where each one goes (they keep their order) */
+	if (r->r_ld.ld_links.ln_n > n) {
+		free(newidx);
+		if ((newidx = malloc(r->r_ld.ld_links.ln_n * sizeof(*newidx))) == NULL) {
+			free(drop);
+			return;
+		}
+	}
+	for (size_t i = 0; i < r->r_ld.ld_links.ln_n; i++) {
+		newidx[i] = nlinks;
+		if (r->r_ld.ld_links.ln_fds[i] >= 0)
+			r->r_ld.ld_links.ln_fds[nlinks++] = r->r_ld.ld_links.ln_fds[i];
+	}
+	for (k = 0; k < r->r_ld.ld_nprogs; k++)
+		if (r->r_ld.ld_progs[k].bp_nlinks > 0)
+			r->r_ld.ld_progs[k].bp_link0 = newidx[r->r_ld.ld_progs[k].bp_link0];
+	r->r_ld.ld_links.ln_n = nlinks;
+	free(newidx);
+	free(drop);
+}
+
+/*
  * Close the programs and links of probes whose objects are gone (a
  * runtime provider destroyed, a library's file removed), at most once a
  * second: a tracer that stays while providers come and go keeps only
- * what can still fire.  The probes and their EPIDs stay, for records
- * already in the buffers.
+ * what can still fire.  A gone probe leaves the table (forget_gone) once
+ * nothing of it can be in the buffers any more.
  */
 static void release_gone(dtrace_hdl_t *dtp, dt_run_t *r)
 {
@@ -482,15 +586,17 @@ static void release_gone(dtrace_hdl_t *dtp, dt_run_t *r)
 		if (bp->bp_fd < 0 || pv->pv_gone == NULL || !pv->pv_gone(dtp, bp->bp_probe))
 			continue;
 		/* a uprobe's detach waits for a grace period: not here */
-		ks_detach_later(r->r_ld.ld_links.ln_fds + bp->bp_link0, bp->bp_nlinks);
+		bp->bp_detseq =
+		    ks_detach_later(r->r_ld.ld_links.ln_fds + bp->bp_link0, bp->bp_nlinks);
 		for (size_t i = bp->bp_link0; i < bp->bp_link0 + bp->bp_nlinks; i++)
 			r->r_ld.ld_links.ln_fds[i] = -1;
 		bp->bp_nlinks = 0;
 		close(bp->bp_fd);
 		bp->bp_fd = -1;
+		bp->bp_closed = now;
 	}
+	forget_gone(dtp, r, now);
 }
-
 /* Where each DT_TOFF_* is: a member path in a kernel struct, indexed by an enumerator or not. */
 static const struct {
 	dt_toff_t t_off;
@@ -1028,7 +1134,7 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 	for (uint32_t i = 0; i < nsaved; i++)
 		if (dt_probe_is(dtp, saved[i].e_probe, DT_PK_ERROR))
 			ecbs[n++] = saved[i];
-	ecbs[n++] = (dt_ecb_t){ nsaved + 1, p, st };
+	ecbs[n++] = (dt_ecb_t){ .e_epid = nsaved + 1, .e_probe = p, .e_stmt = st };
 	r->r_en.en_ecbs = ecbs;
 	r->r_en.en_necbs = n;
 	snprintf(what, sizeof(what), "the clause at %s:%u:%u on a %s probe",

@@ -189,6 +189,8 @@ void dtrace_close(dtrace_hdl_t *dtp)
 		free(pgp);
 	}
 	dt_pstate_free(dtp);
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		dt_pblock_put(dtp->dt_pinfo[i].pi_block);
 	free(dtp->dt_probes);
 	free(dtp->dt_pinfo);
 	dt_arena_free(&dtp->dt_parena);

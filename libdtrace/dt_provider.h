@@ -22,12 +22,17 @@ typedef struct dt_ptab {
 	dtrace_probedesc_t *pt_probes;
 	dt_pinfo_t *pt_info;
 	size_t pt_n, pt_cap;
-	dt_arena_t *pt_arena; /* the handle's probe arena: sites and paths */
+	dt_arena_t *pt_arena; /* the handle's probe arena */
+	dtrace_id_t pt_lastid;
 } dt_ptab_t;
 
 dt_ptab_t dt_ptab_get(dtrace_hdl_t *);
 void dt_ptab_put(dtrace_hdl_t *, const dt_ptab_t *);
-/* Add one probe (its ID is its place, from 1): 0, or 1 out of memory. */
+/*
+ * Add one probe, with the next ID (IDs are never reused: a probe's place
+ * changes when gone probes are removed): 0, or 1 out of memory.  A block
+ * in the info gains a reference.
+ */
 int dt_ptab_add(dt_ptab_t *, const char *prov, const char *mod, const char *func, const char *name,
 		const dt_pinfo_t *);
 
@@ -148,6 +153,14 @@ static inline const dt_provimpl_t *dt_probe_prov(const dtrace_hdl_t *dtp, size_t
 
 /* "cannot enable P:M:F:N: why" for errno err (EDT_NOPRIV for EPERM, EACCES): -1. */
 int dt_probe_attach_err(dtrace_hdl_t *, size_t p, int err);
+
+/*
+ * Remove the probes whose drop[] is set (their objects gone, nothing of a
+ * run using them), releasing their blocks; newidx[i] is the new place of
+ * probe i (unchanged for the dropped ones' successors' order).  Returns
+ * how many were removed.
+ */
+size_t dt_probe_remove(dtrace_hdl_t *, const bool *drop, size_t *newidx);
 
 /* Let every provider make the probes a description names on demand: 0, or -1. */
 int dt_probe_provide(dtrace_hdl_t *, const dtrace_probedesc_t *);

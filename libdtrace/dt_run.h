@@ -12,9 +12,13 @@
 
 typedef struct dt_ecb {
 	uint32_t e_epid;
-	size_t e_probe; /* index in the handle's probe table */
+	size_t e_probe; /* index in the handle's probe table; DT_ECB_FREE: none */
 	dt_stmt_t *e_stmt;
+	uint8_t e_flowhold; /* -F: 0 not known yet, 1 print, 2 hold (dt_consume.c flow_hold) */
 } dt_ecb_t;
+
+/* An EPID whose probe was removed (dt_load.c release_gone): a later ECB reuses it. */
+#define DT_ECB_FREE SIZE_MAX
 
 /* Where the scratch regions are and how large the values are, fixed by dtrace_go. */
 typedef struct dt_layout {
@@ -33,12 +37,14 @@ typedef struct dt_bprog {
 	int bp_fd;
 	uint32_t bp_attach_type;    /* as loaded: 0, or KS_UPROBE_MULTI (one link for its sites) */
 	size_t bp_link0, bp_nlinks; /* its links: ld_links.ln_fds[bp_link0...], once attached */
+	uint64_t bp_closed;	    /* released (its object gone): when, CLOCK_MONOTONIC ns */
+	uint64_t bp_detseq;	    /* and ks_detach_later's number for its links */
 	/* a group's (pv_group): its probes (bp_probe first) and their keys, its table */
 	const char *bp_group; /* NULL: the program of bp_probe alone */
 	size_t *bp_probes;
 	uint32_t *bp_keys;
 	size_t bp_nprobes;
-	int bp_tabfd; /* the table map (key -> dt_gent_t), once made; 0 or -1: none */
+	int bp_tabfd; /* the table map (key -> its value), once made; 0 or -1: none */
 } dt_bprog_t;
 
 /* The clauses of the programs exec'd, matched to probes: per dtrace_program_exec. */
@@ -47,6 +53,7 @@ typedef struct dt_enabling {
 	int en_nstmts;
 	dt_ecb_t *en_ecbs; /* EPID n at en_ecbs[n - 1] */
 	uint32_t en_necbs;
+	uint32_t en_nfree; /* ECBs whose probe was removed (DT_ECB_FREE) */
 	size_t en_ecbcap;
 	dt_pstate_t *en_ps; /* what the programs share: variables, aggregations, sizes */
 	dt_agg_t **en_aggs; /* en_ps's, by id - 1 */
@@ -127,7 +134,6 @@ typedef struct dt_drain {
 	uint8_t *dr_pend;      /* -F: a return probe's record held until the next one */
 	size_t dr_pendcap;     /* its buffer's size (kept from record to record) */
 	bool dr_pending;       /* it holds a record */
-	uint8_t *dr_flowhold;  /* -F: per ECB, 0 not known yet, 1 print, 2 hold (flow_hold) */
 	int dr_pend_cpu;
 	bool dr_pend_same; /* the record after it: another clause of its probe */
 	FILE *dr_out;

@@ -212,8 +212,13 @@ void ks_detach_all(const int *fds, size_t n);
  * while it attaches what is new.  ks_detach_wait() returns once every fd
  * handed over so far is closed.
  */
-void ks_detach_later(const int *fds, size_t n);
+uint64_t ks_detach_later(const int *fds, size_t n);
 void ks_detach_wait(void);
+/*
+ * ks_detach_later() returns a sequence number: once ks_detach_done(seq)
+ * is true, every fd handed over by then is closed.
+ */
+bool ks_detach_done(uint64_t seq);
 
 /* ---------------------------------------------------------------- output buffers */
 

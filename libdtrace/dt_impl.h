@@ -809,6 +809,8 @@ typedef enum dt_pkind {
 	DT_PK_PROFILE, /* profile-N: every CPU */
 	DT_PK_TICK,    /* tick-N: one CPU */
 	DT_PK_USDT,
+	DT_PK_SYSENTRY,	 /* syscall::NAME:entry */
+	DT_PK_SYSRETURN, /* syscall::NAME:return */
 } dt_pkind_t;
 
 /* One instrumented instruction of a USDT probe. */
@@ -840,6 +842,7 @@ typedef struct dt_pinfo {
 	dt_usite_t *pi_sites;  /* USDT */
 	dt_pblock_t *pi_block; /* where pi_path and pi_sites are, or NULL (the handle's arena) */
 	uint64_t pi_gone;      /* when its object was first seen gone (CLOCK_MONOTONIC ns), or 0 */
+	int pi_sysnr;	       /* syscall: the call's number */
 } dt_pinfo_t;
 
 /* A block for probes' paths and sites: NULL out of memory. */

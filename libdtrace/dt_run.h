@@ -27,6 +27,7 @@ typedef struct dt_layout {
 	uint32_t ly_scratch;		 /* scratch value size */
 	uint32_t ly_state;		 /* state value size */
 	uint32_t ly_keysize, ly_valsize; /* dvars */
+	uint32_t ly_group; /* a group's firing probe: its table value's words (dt_link.c) */
 } dt_layout_t;
 
 /* One BPF program: a probe's clauses for one argument specification. */
@@ -38,6 +39,12 @@ typedef struct dt_bprog {
 	size_t bp_link0, bp_nlinks; /* its links: ld_links.ln_fds[bp_link0...], once attached */
 	uint64_t bp_closed;	    /* released (its object gone): when, CLOCK_MONOTONIC ns */
 	uint64_t bp_detseq;	    /* and ks_detach_later's number for its links */
+	/* a group's (pv_group): its probes (bp_probe first) and their keys, its table */
+	const char *bp_group; /* NULL: the program of bp_probe alone */
+	size_t *bp_probes;
+	uint32_t *bp_keys;
+	size_t bp_nprobes;
+	int bp_tabfd; /* the table map (key -> its value), once made; 0 or -1: none */
 } dt_bprog_t;
 
 /* The clauses of the programs exec'd, matched to probes: per dtrace_program_exec. */
@@ -172,6 +179,24 @@ typedef struct dt_run {
  * the handle's error set.
  */
 int dt_link_probe(dtrace_hdl_t *, dt_run_t *, size_t probe, const char *argspec, dt_frag_t *out);
+/*
+ * Link the program of a group (bp_group): the provider's guard, the table
+ * lookup, then the prologue with each clause that enables one of its
+ * probes, run when the table says so for the probe that fired.
+ */
+int dt_link_group(dtrace_hdl_t *, dt_run_t *, const dt_bprog_t *, dt_frag_t *out);
+/*
+ * A group's table value for one probe: its key, its probe id, then the
+ * EPID of each statement of the enabling (en_stmts' order; 0: the clause
+ * does not enable this probe), then the probe's four names (DT_GENT_*).
+ */
+#define DT_GENT_KEY	0
+#define DT_GENT_PRID	4
+#define DT_GENT_EPID(s) (8 + 4 * (uint32_t)(s))
+/* where name which (0 provider, 1 module, 2 function, 3 name) is, for n statements */
+uint32_t dt_gent_name(int nstmts, int which);
+/* the size of a value, for n statements */
+uint32_t dt_gent_size(int nstmts);
 /* The errno watcher's program. */
 int dt_link_errno(dtrace_hdl_t *, dt_run_t *, dt_frag_t *out);
 /* task_struct offsets from the kernel's BTF, read when a program first needs them. */

@@ -280,6 +280,27 @@ int ks_btf_enum_value(ks_btf_t *b, const char *ename, const char *name, int64_t 
  */
 int ks_reg_offset(const char *name, int *width);
 
+/*
+ * The system calls of the native ABI (x86-64: the "common" and "64" entries
+ * of the kernel's syscall_64.tbl, made C at build time): number and name,
+ * by number.
+ */
+typedef struct ks_syscall {
+	int ks_nr;
+	const char *ks_name;
+} ks_syscall_t;
+extern const ks_syscall_t ks_syscalls[];
+extern const size_t ks_nsyscalls;
+/* In struct pt_regs: the offset of system call argument i (0-5), -1 beyond. */
+int ks_syscall_arg_offset(int i);
+/* In struct pt_regs: the offset of the system call's number as entered (orig_ax). */
+int ks_syscall_nr_offset(void);
+/*
+ * The bit of thread_info.status that marks a compat (ia32) system call in
+ * progress (TS_COMPAT): its numbers are another table's.
+ */
+#define KS_TS_COMPAT 0x0002
+
 /* ---------------------------------------------------------------- features */
 
 typedef struct ks_features {

@@ -184,6 +184,10 @@ int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t re
 int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
 		      const uint64_t *cookies, size_t n, pid_t pid);
 
+/* The same for uretprobes: prog_fd runs when the functions at offs return. */
+int ks_attach_uretprobes(int prog_fd, const char *path, const uint64_t *offs,
+			 const uint64_t *cookies, size_t n, pid_t pid);
+
 /*
  * Attach prog_fd (a BPF_PROG_TYPE_PERF_EVENT program) to a CPU clock timer
  * on one CPU firing every period_ns.  Returns the attachment's fd, or a

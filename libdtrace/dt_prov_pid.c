@@ -350,10 +350,8 @@ static int func_probes(pctx_t *pc, const char *func, const uint64_t *addrs, cons
 			} else if (explicit && !glob) {
 				rc = dt_set_errmsg(
 				    dtp, EDT_ENABLING,
-				    "cannot enable %s:%s:%s:entry: a uprobe cannot be "
-				    "put on its first instruction (%s)",
-				    pc->pc_desc->dtpd_provider, pc->pc_mod, func,
-				    refusal(&fc.fc_first));
+				    "a uprobe cannot be put on the first instruction of '%s' (%s)",
+				    func, refusal(&fc.fc_first));
 			}
 		}
 		if (rc == 0 && want_ret) {
@@ -384,10 +382,9 @@ static int func_probes(pctx_t *pc, const char *func, const uint64_t *addrs, cons
 				if (!ks_uprobe_ok(&in))
 					rc = dt_set_errmsg(
 					    dtp, EDT_ENABLING,
-					    "cannot enable %s:%s:%s:%s: a uprobe cannot be "
-					    "put on that instruction (%s)",
-					    pc->pc_desc->dtpd_provider, pc->pc_mod, func, name,
-					    refusal(&in));
+					    "a uprobe cannot be put on the instruction at offset "
+					    "0x%llx of '%s' (%s)",
+					    (unsigned long long)off, func, refusal(&in));
 				else if ((entry = site(pc, foff + off, 0, NULL)) == NULL)
 					rc = dt_set_errno(dtp, EDT_NOMEM);
 				else

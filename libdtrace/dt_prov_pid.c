@@ -478,7 +478,9 @@ static int module_probes(pctx_t *pc, const char *rpath)
 				sizes[n++] = syms[i].es_size;
 			}
 		}
-		if (n == 0 && !is_glob(pc->pc_desc->dtpd_mod)) {
+		/* as illumos, a function a named module lacks is an error; with -Z, no match */
+		if (n == 0 && !is_glob(pc->pc_desc->dtpd_mod) &&
+		    !dt_option_isset(pc->pc_dtp, "zdefs")) {
 			rc =
 			    dt_set_errmsg(pc->pc_dtp, EDT_BADPSPEC,
 					  "failed to lookup '%s' in module '%s'", func, pc->pc_mod);

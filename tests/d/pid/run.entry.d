@@ -1,6 +1,7 @@
 /*
- * pid entry probes: work(40, 2) and many(1, ..., 8) called 7 times; the
- * seventh and eighth arguments come from the stack.
+ * pid entry probes: many(1, ..., 8) called 7 times, work(40, 2) 14 times
+ * (7 from main, 7 through tailcall's jmp); many's seventh and eighth
+ * arguments come from the stack.
  */
 /* @setup: ./build.sh */
 /* @args: -q -c "./trigger 7" */

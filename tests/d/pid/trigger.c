@@ -1,9 +1,10 @@
 /*
- * The pid provider's target: work() and many() called N times (argv[1]),
- * getpid() N times, and functions in assembly whose bytes the tests know:
+ * The pid provider's target: many() called N times (argv[1]), work()
+ * 2N times (N through tailcall), getpid() N times, and functions in assembly whose bytes the tests know:
  * align_me (a 10-byte movabs, then ret at 0xa), undecodable (an invalid
  * opcode jumped over: its return probe is a uretprobe) and lock_first
- * (a lock prefix first: the kernel takes no uprobe there; never called).
+ * (a lock prefix first: the kernel takes no uprobe there; never called),
+ * tailcall (it jumps to work() at 0xa: a return site).
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -22,11 +23,17 @@ __asm__(".text\n"
 	".globl lock_first\n.type lock_first,@function\nlock_first:\n"
 	"\tlock incl (%rdi)\n"
 	"\tret\n"
-	".size lock_first, .-lock_first\n");
+	".size lock_first, .-lock_first\n"
+	".globl tailcall\n.type tailcall,@function\ntailcall:\n"
+	"\tmov $40, %edi\n"
+	"\tmov $2, %esi\n"
+	"\tjmp work\n" /* at 0xa: a return site of tailcall */
+	".size tailcall, .-tailcall\n");
 
 long align_me(void);
 int undecodable(void);
 void lock_first(int *);
+int tailcall(void);
 
 __attribute__((noinline)) int work(int a, int b)
 {
@@ -52,6 +59,7 @@ int main(int argc, char **argv)
 		s += getpid() > 0;
 		s += align_me() != 0;
 		s += undecodable();
+		s += tailcall();
 	}
 	if (argc > 2)
 		lock_first(NULL);

@@ -1,10 +1,11 @@
 /*
- * The pid provider's target: many() called N times (argv[1]), work()
- * 2N times (N through tailcall), getpid() N times, and functions in assembly whose bytes the tests know:
- * align_me (a 10-byte movabs, then ret at 0xa), undecodable (an invalid
- * opcode jumped over: its return probe is a uretprobe) and lock_first
- * (a lock prefix first: the kernel takes no uprobe there; never called),
- * tailcall (it jumps to work() at 0xa: a return site).
+ * The pid provider's target: many() called N times (argv[1]), work() 2N
+ * times (N through tailcall), getpid() N times, and functions in assembly
+ * whose bytes the tests know: align_me (a 10-byte movabs, then ret at
+ * 0xa), undecodable (an invalid opcode jumped over: its return probe is a
+ * uretprobe), lock_first (a lock prefix first: the kernel takes no uprobe
+ * there; never called) and tailcall (it jumps to work() at 0xa: a return
+ * site).
  */
 #include <stdlib.h>
 #include <unistd.h>

@@ -701,6 +701,7 @@ struct dtrace_hdl {
 	dt_arena_t dt_parena;		  /* the table's strings and sites */
 	pid_t dt_rescan_pid;		  /* dt_probe_rescan: the process last read, */
 	uint64_t dt_rescan_hash;	  /* and a hash of its executable mappings */
+	struct dt_piddesc *dt_piddescs;	  /* pid: descriptions provided (dt_prov_pid.c) */
 	struct dt_pstate *dt_pstate;	  /* what compiled programs share (dt_program.h) */
 	struct dt_run *dt_run;		  /* the enabled program (dt_load.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */

@@ -30,7 +30,9 @@
  *
  * Each probe gets its own program, attached with one uprobe_multi link
  * (one more for a uretprobe) restricted to process N; the attach cookie
- * of a return site is its offset.
+ * of a return site is its offset.  The descriptions given are kept and
+ * read again when process N maps new files (a dlopen()), at the
+ * consumer's rescan.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -562,7 +564,7 @@ static const char *module_match(const char *pat, const char *path, bool exe, cha
 	return NULL;
 }
 
-static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
+static int provide_one(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
 	pctx_t pc = { .pc_dtp = dtp, .pc_desc = desc, .pc_fd = -1 };
 	char path[64], exe[PATH_MAX], line[PATH_MAX + 256], rpath[PATH_MAX + 64];
@@ -640,6 +642,89 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	free(seen);
 	free(pc.pc_keys.ks_h);
 	return rc;
+}
+
+/*
+ * A description the provider was given, read again when its process maps
+ * new executable files (a library dlopen()ed): in the handle's probe arena.
+ */
+typedef struct dt_piddesc {
+	struct dt_piddesc *pd_next;
+	dtrace_probedesc_t pd_desc;
+	uint64_t pd_hash; /* the process's executable mappings when last read */
+} dt_piddesc_t;
+
+/* A hash of the executable mappings of pid, or 0 (gone). */
+static uint64_t maps_hash(pid_t pid)
+{
+	char path[64], line[PATH_MAX + 256];
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	FILE *maps;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((maps = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), maps) != NULL) {
+		char perms[8];
+
+		if (sscanf(line, "%*x-%*x %7s", perms) != 1 || perms[2] != 'x')
+			continue;
+		for (const char *c = line; *c != '\0'; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	}
+	fclose(maps);
+	return h | 1;
+}
+
+static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
+{
+	dt_piddesc_t *d;
+	pid_t pid = desc_pid(desc->dtpd_provider);
+	uint64_t h;
+
+	if (pid == 0)
+		return 0;
+	h = maps_hash(pid); /* before reading: a change while we read is read again */
+	if (provide_one(dtp, desc) != 0)
+		return -1;
+	for (d = dtp->dt_piddescs; d != NULL; d = d->pd_next)
+		if (strcmp(d->pd_desc.dtpd_provider, desc->dtpd_provider) == 0 &&
+		    strcmp(d->pd_desc.dtpd_mod, desc->dtpd_mod) == 0 &&
+		    strcmp(d->pd_desc.dtpd_func, desc->dtpd_func) == 0 &&
+		    strcmp(d->pd_desc.dtpd_name, desc->dtpd_name) == 0)
+			return 0;
+	if ((d = dt_arena_alloc(&dtp->dt_parena, sizeof(*d))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	d->pd_desc = *desc;
+	d->pd_hash = h;
+	d->pd_next = dtp->dt_piddescs;
+	dtp->dt_piddescs = d;
+	return 0;
+}
+
+/*
+ * The probes of process pid's new files: each description given before
+ * is read again when the process's executable mappings changed.  The
+ * consumer looks at each dtrace_work(), so a library's functions called
+ * between its dlopen() and that look are missed (illumos stops the
+ * process at the dynamic linker's event instead: not yet).
+ */
+static int rescan(dtrace_hdl_t *dtp, pid_t pid)
+{
+	uint64_t h = 0;
+
+	for (dt_piddesc_t *d = dtp->dt_piddescs; d != NULL; d = d->pd_next) {
+		if (desc_pid(d->pd_desc.dtpd_provider) != pid)
+			continue;
+		if (h == 0 && (h = maps_hash(pid)) == 0)
+			return 0; /* gone */
+		if (h == d->pd_hash)
+			continue;
+		d->pd_hash = h;
+		if (provide_one(dtp, &d->pd_desc) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- programs */
@@ -766,6 +851,7 @@ const dt_provimpl_t dt_prov_pid = {
 	.pv_name = "pid",
 	.pv_populate = populate,
 	.pv_provide = provide,
+	.pv_rescan = rescan,
 	.pv_programs = programs,
 	.pv_progtype = progtype,
 	.pv_activity = activity,

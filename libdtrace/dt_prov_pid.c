@@ -13,8 +13,9 @@
  * name several symbol versions define is one probe on each.  With a glob,
  * aliases (symbols at one address) make one probe, of the name with the
  * fewest leading underscores, and _init and _fini are left out, as illumos
- * does.  STT_GNU_IFUNC symbols (resolvers, not implementations) are not
- * probes yet.
+ * does.  An STT_GNU_IFUNC symbol (a resolver) is the implementation the
+ * process's dynamic linker chose, read from the file's GOT slot in the
+ * process: entry, and return by a uretprobe (its size is unknown).
  *
  * entry is a uprobe on the first instruction: arg0..arg5 are rdi, rsi,
  * rdx, rcx, r8, r9, and arg6 on are read from the stack.  return is a
@@ -34,6 +35,7 @@
  * read again when process N maps new files (a dlopen()), at the
  * consumer's rescan.
  */
+#define _GNU_SOURCE /* process_vm_readv */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -43,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "dt_elf.h"
@@ -194,7 +197,25 @@ static int fcode_read(int fd, uint64_t foff, size_t size, fcode_t *fc)
 	uint32_t off = 0;
 
 	memset(fc, 0, sizeof(*fc));
-	if (size == 0 || size > (1u << 24) || (fc->fc_code = malloc(size)) == NULL)
+	if (size == 0) { /* an IFUNC's implementation: its first instruction only */
+		ssize_t n;
+		ks_insn_t in;
+
+		if ((fc->fc_code = malloc(15)) == NULL ||
+		    (fc->fc_insns = malloc(sizeof(uint32_t))) == NULL ||
+		    (n = pread(fd, fc->fc_code, 15, (off_t)foff)) <= 0) {
+			fcode_free(fc);
+			return -1;
+		}
+		fc->fc_size = (size_t)n;
+		if (ks_insn_decode(fc->fc_code, (size_t)n, &in) > 0) {
+			fc->fc_first = in;
+			fc->fc_first_ok = ks_uprobe_ok(&in);
+			fc->fc_insns[fc->fc_ninsns++] = 0;
+		}
+		return 0; /* not whole: a uretprobe for its return */
+	}
+	if (size > (1u << 24) || (fc->fc_code = malloc(size)) == NULL)
 		return -1;
 	if (pread(fd, fc->fc_code, size, (off_t)foff) != (ssize_t)size) {
 		fcode_free(fc);
@@ -260,6 +281,7 @@ typedef struct pctx {
 	const char *pc_mod;  /* the probes' module name */
 	const char *pc_path; /* pi_path: in the handle's probe arena */
 	int pc_fd;
+	uint64_t pc_start, pc_pgoff; /* the executable mapping: its address and file offset */
 	GElf_Phdr *pc_load;
 	size_t pc_nload;
 	size_t pc_noffsets;
@@ -369,7 +391,13 @@ static int func_probes(pctx_t *pc, const char *func, const uint64_t *addrs, cons
 			}
 		}
 		if (rc == 0 && offsets && !glob) {
-			if (off >= sizes[k])
+			if (sizes[k] == 0)
+				rc =
+				    dt_set_errmsg(dtp, EDT_BADPSPEC,
+						  "'%s' is an IFUNC: offsets in the implementation "
+						  "chosen for it are not supported",
+						  func);
+			else if (off >= sizes[k])
 				rc = dt_set_errmsg(dtp, EDT_BADPSPEC,
 						   "offset 0x%llx outside of function '%s'",
 						   (unsigned long long)off, func);
@@ -443,6 +471,119 @@ static bool better_alias(const char *a, const char *b)
 	return strcmp(a, b) < 0;
 }
 
+/* Where the module is loaded in the process: its load bias (0 for a fixed executable). */
+static uint64_t load_bias(const pctx_t *pc)
+{
+	for (size_t i = 0; i < pc->pc_nload; i++) {
+		const GElf_Phdr *ph = &pc->pc_load[i];
+
+		if ((ph->p_offset & ~(uint64_t)0xfff) == pc->pc_pgoff)
+			return pc->pc_start - (ph->p_vaddr & ~(uint64_t)0xfff);
+	}
+	return UINT64_MAX;
+}
+
+/*
+ * The implementation the process's dynamic linker chose for the
+ * STT_GNU_IFUNC resolver at address resolver: the R_X86_64_IRELATIVE
+ * relocation whose addend is the resolver names the GOT slot that holds
+ * it, read from the process.  Its link-time address, or 0 (no such
+ * relocation: the file never calls it itself; unreadable).
+ */
+static uint64_t ifunc_target(const pctx_t *pc, Elf *elf, uint64_t bias, uint64_t resolver)
+{
+	Elf_Scn *scn = NULL;
+
+	if (bias == UINT64_MAX)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_RELA ||
+		    sh.sh_entsize == 0 || (d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			uint64_t v = 0;
+			struct iovec local = { &v, sizeof(v) }, remote;
+
+			if (gelf_getrela(d, (int)i, &r) == NULL ||
+			    GELF_R_TYPE(r.r_info) != R_X86_64_IRELATIVE ||
+			    (uint64_t)r.r_addend != resolver)
+				continue;
+			remote.iov_base = (void *)(uintptr_t)(bias + r.r_offset);
+			remote.iov_len = sizeof(v);
+			if (process_vm_readv(pc->pc_pid, &local, 1, &remote, 1, 0) != sizeof(v) ||
+			    v < bias)
+				return 0;
+			return v - bias;
+		}
+	}
+	return 0;
+}
+
+static int esym_cmp(const void *a, const void *b)
+{
+	const dt_elfsym_t *x = a, *y = b;
+
+	return x->es_addr < y->es_addr ? -1 : x->es_addr > y->es_addr;
+}
+
+/*
+ * IFUNC symbols become their implementation in this process (an address,
+ * size unknown: 0); those that cannot be resolved are dropped.
+ */
+static void resolve_ifuncs(const pctx_t *pc, Elf *elf, dt_elfsym_t *syms, size_t *n)
+{
+	uint64_t bias = load_bias(pc);
+	size_t k = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (syms[i].es_ifunc) {
+			uint64_t impl = ifunc_target(pc, elf, bias, syms[i].es_addr);
+
+			if (impl == 0)
+				continue;
+			syms[i].es_addr = impl;
+			syms[i].es_size = 0;
+			any = true;
+		}
+		syms[k++] = syms[i];
+	}
+	*n = k;
+	if (any)
+		qsort(syms, k, sizeof(*syms), esym_cmp);
+}
+
+/* A function to make probes of: sized, or an IFUNC's implementation. */
+static bool usable(const dt_elfsym_t *s)
+{
+	return s->es_size != 0 || s->es_ifunc;
+}
+
+/* The probes of function name: every address a symbol of that name has (versions). */
+static int name_probes(pctx_t *pc, const dt_elfsym_t *syms, size_t nsyms, const char *name,
+		       uint64_t *addrs, uint64_t *sizes)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < nsyms; k++) {
+		bool dup = false;
+
+		if (!usable(&syms[k]) || strcmp(syms[k].es_name, name) != 0)
+			continue;
+		for (size_t m = 0; m < n; m++)
+			dup |= addrs[m] == syms[k].es_addr;
+		if (!dup) {
+			addrs[n] = syms[k].es_addr;
+			sizes[n++] = syms[k].es_size;
+		}
+	}
+	return func_probes(pc, name, addrs, sizes, n, false);
+}
+
 /* The probes of the module at rpath that the description names. */
 static int module_probes(pctx_t *pc, const char *rpath)
 {
@@ -458,20 +599,21 @@ static int module_probes(pctx_t *pc, const char *rpath)
 	elf = elf_begin(pc->pc_fd, ELF_C_READ, NULL);
 	if (elf == NULL || elf_kind(elf) != ELF_K_ELF)
 		goto out;
-	if (dt_elf_syms(elf, false, &syms, &nsyms) != 0 ||
+	if (dt_elf_syms(elf, true, &syms, &nsyms) != 0 ||
 	    dt_elf_loads(elf, &pc->pc_load, &pc->pc_nload) != 0 ||
 	    (addrs = calloc(nsyms + 1, sizeof(*addrs))) == NULL ||
 	    (sizes = calloc(nsyms + 1, sizeof(*sizes))) == NULL) {
 		rc = dt_set_errno(pc->pc_dtp, EDT_NOMEM);
 		goto out;
 	}
+	resolve_ifuncs(pc, elf, syms, &nsyms);
 	if (!is_glob(func)) {
 		size_t n = 0;
 
 		for (size_t i = 0; i < nsyms; i++) {
 			bool dup = false;
 
-			if (syms[i].es_size == 0 || strcmp(syms[i].es_name, func) != 0)
+			if (!usable(&syms[i]) || strcmp(syms[i].es_name, func) != 0)
 				continue;
 			for (size_t j = 0; j < n; j++)
 				dup |= addrs[j] == syms[i].es_addr;
@@ -492,36 +634,27 @@ static int module_probes(pctx_t *pc, const char *rpath)
 			rc = func_probes(pc, func, addrs, sizes, n, true);
 		goto out;
 	}
-	/* one probe per address, named by its best alias; versions of a name: one probe */
+	/*
+	 * One probe per address, named by its best alias (IFUNCs each their
+	 * own: memcpy and memmove may share an implementation); versions of a
+	 * name: one probe.
+	 */
 	for (size_t i = 0; rc == 0 && i < nsyms;) {
 		size_t j = i, best = SIZE_MAX;
 
-		for (; j < nsyms && syms[j].es_addr == syms[i].es_addr; j++) {
-			if (syms[j].es_size == 0 || !gmatch(func, syms[j].es_name) ||
+		for (; rc == 0 && j < nsyms && syms[j].es_addr == syms[i].es_addr; j++) {
+			if (!usable(&syms[j]) || !gmatch(func, syms[j].es_name) ||
 			    strcmp(syms[j].es_name, "_init") == 0 ||
 			    strcmp(syms[j].es_name, "_fini") == 0)
 				continue;
-			if (best == SIZE_MAX || better_alias(syms[j].es_name, syms[best].es_name))
+			if (syms[j].es_ifunc)
+				rc = name_probes(pc, syms, nsyms, syms[j].es_name, addrs, sizes);
+			else if (best == SIZE_MAX ||
+				 better_alias(syms[j].es_name, syms[best].es_name))
 				best = j;
 		}
-		if (best != SIZE_MAX) {
-			/* every address of this name (a versioned symbol is defined more than once) */
-			size_t n = 0;
-
-			for (size_t k = 0; k < nsyms; k++)
-				if (syms[k].es_size != 0 &&
-				    strcmp(syms[k].es_name, syms[best].es_name) == 0) {
-					bool dup = false;
-
-					for (size_t m = 0; m < n; m++)
-						dup |= addrs[m] == syms[k].es_addr;
-					if (!dup) {
-						addrs[n] = syms[k].es_addr;
-						sizes[n++] = syms[k].es_size;
-					}
-				}
-			rc = func_probes(pc, syms[best].es_name, addrs, sizes, n, false);
-		}
+		if (rc == 0 && best != SIZE_MAX)
+			rc = name_probes(pc, syms, nsyms, syms[best].es_name, addrs, sizes);
 		i = j;
 	}
 out:
@@ -599,10 +732,12 @@ static int provide_one(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 		char perms[8], *file, mbuf[256], **ns;
 		const char *mod;
 		bool dup = false;
+		unsigned long start, pgoff;
 		int off = 0;
 
-		if (sscanf(line, "%*x-%*x %7s %*x %*x:%*x %*u %n", perms, &off) != 1 || off == 0 ||
-		    perms[2] != 'x')
+		if (sscanf(line, "%lx-%*x %7s %lx %*x:%*x %*u %n", &start, perms, &pgoff, &off) !=
+			3 ||
+		    off == 0 || perms[2] != 'x')
 			continue;
 		file = line + off;
 		file[strcspn(file, "\n")] = '\0';
@@ -633,6 +768,8 @@ static int provide_one(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 			rc = dt_set_errno(dtp, EDT_NOMEM);
 			break;
 		}
+		pc.pc_start = start;
+		pc.pc_pgoff = pgoff;
 		rc = module_probes(&pc, rpath);
 	}
 	dt_ptab_put(dtp, &pc.pc_w);

@@ -1,6 +1,6 @@
 /*
  * The pid provider's target: many() called N times (argv[1]), work() 2N
- * times (N through tailcall), getpid() N times, and functions in assembly
+ * times (N through tailcall), getpid() and memcpy() (777 bytes) N times, and functions in assembly
  * whose bytes the tests know: align_me (a 10-byte movabs, then ret at
  * 0xa), undecodable (an invalid opcode jumped over: its return probe is a
  * uretprobe), lock_first (a lock prefix first: the kernel takes no uprobe
@@ -8,6 +8,7 @@
  * site).
  */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 __asm__(".text\n"
@@ -49,8 +50,12 @@ __attribute__((noinline)) long many(long a, long b, long c, long d, long e, long
 	return a + b + c + d + e + f + g + h;
 }
 
+/* through a pointer, so that the compiler does not inline it */
+static void *(*volatile copy)(void *, const void *, size_t) = memcpy;
+
 int main(int argc, char **argv)
 {
+	static char from[777], to[777];
 	int n = argc > 1 ? atoi(argv[1]) : 1;
 	long s = 0;
 
@@ -61,6 +66,7 @@ int main(int argc, char **argv)
 		s += align_me() != 0;
 		s += undecodable();
 		s += tailcall();
+		s += copy(to, from, sizeof(to)) == to;
 	}
 	if (argc > 2)
 		lock_first(NULL);

@@ -354,18 +354,27 @@ typedef struct uprobe_multi_attr {
 } uprobe_multi_attr_t;
 
 static int attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
-			  const uint64_t *cookies, size_t n, pid_t pid);
+			  const uint64_t *cookies, size_t n, pid_t pid, uint32_t flags);
 
 int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
 		      const uint64_t *cookies, size_t n, pid_t pid)
 {
 	int err = ks_fault(KS_OP_ATTACH);
 
-	return err != 0 ? err : attach_uprobes(prog_fd, path, offs, refs, cookies, n, pid);
+	return err != 0 ? err : attach_uprobes(prog_fd, path, offs, refs, cookies, n, pid, 0);
+}
+
+int ks_attach_uretprobes(int prog_fd, const char *path, const uint64_t *offs,
+			 const uint64_t *cookies, size_t n, pid_t pid)
+{
+	int err = ks_fault(KS_OP_ATTACH);
+
+	/* BPF_F_UPROBE_MULTI_RETURN */
+	return err != 0 ? err : attach_uprobes(prog_fd, path, offs, NULL, cookies, n, pid, 1);
 }
 
 static int attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
-			  const uint64_t *cookies, size_t n, pid_t pid)
+			  const uint64_t *cookies, size_t n, pid_t pid, uint32_t flags)
 {
 	uprobe_multi_attr_t a;
 	int fd;
@@ -380,6 +389,7 @@ static int attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, c
 	a.ref_ctr_offsets = (uint64_t)(uintptr_t)refs;
 	a.cookies = (uint64_t)(uintptr_t)cookies;
 	a.cnt = (uint32_t)n;
+	a.um_flags = flags;
 	a.pid = pid > 0 ? (uint32_t)pid : 0;
 	fd = (int)syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
 	return fd < 0 ? -errno : fd;
@@ -547,7 +557,7 @@ static bool probe_uprobe_multi(void)
 	if (pfd < 0)
 		return false;
 	/* "/" is not a regular file: EBADF from a kernel that knows the link, EINVAL if not */
-	lfd = attach_uprobes(pfd, "/", &off, NULL, NULL, 1, -1);
+	lfd = attach_uprobes(pfd, "/", &off, NULL, NULL, 1, -1, 0);
 	ok = lfd == -EBADF;
 	if (lfd >= 0)
 		close(lfd);

@@ -702,6 +702,7 @@ struct dtrace_hdl {
 	dt_arena_t dt_parena;		  /* the table's strings and sites */
 	pid_t dt_rescan_pid;		  /* dt_probe_rescan: the process last read, */
 	uint64_t dt_rescan_hash;	  /* and a hash of its executable mappings */
+	struct dt_piddesc *dt_piddescs;	  /* pid: descriptions provided (dt_prov_pid.c) */
 	struct dt_pstate *dt_pstate;	  /* what compiled programs share (dt_program.h) */
 	struct dt_run *dt_run;		  /* the enabled program (dt_load.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
@@ -809,8 +810,11 @@ typedef enum dt_pkind {
 	DT_PK_PROFILE, /* profile-N: every CPU */
 	DT_PK_TICK,    /* tick-N: one CPU */
 	DT_PK_USDT,
-	DT_PK_SYSENTRY,	 /* syscall::NAME:entry */
-	DT_PK_SYSRETURN, /* syscall::NAME:return */
+	DT_PK_SYSENTRY,	  /* syscall::NAME:entry */
+	DT_PK_SYSRETURN,  /* syscall::NAME:return */
+	DT_PK_PID_ENTRY,  /* pid: a function's first instruction */
+	DT_PK_PID_RETURN, /* pid: each ret of a function (a uretprobe if it does not decode) */
+	DT_PK_PID_OFFSET, /* pid: one instruction */
 } dt_pkind_t;
 
 /* One instrumented instruction of a USDT probe. */
@@ -821,6 +825,8 @@ typedef struct dt_usite {
 	const char *us_argspec; /* the note's argument specification; a symbol operand relative
 				   to %rip is written DELTA(%site), from the site's address */
 	int us_nargs;		/* -1: the specification could not be parsed */
+	uint64_t us_cookie;	/* pid return: the ret's offset in its function (arg0);
+				   UINT64_MAX: a uretprobe on the function at us_off */
 } dt_usite_t;
 
 /*
@@ -837,9 +843,9 @@ typedef struct dt_pinfo {
 	const struct dt_provimpl *pi_prov; /* its provider (dt_provider.h) */
 	dt_pkind_t pi_kind;
 	uint64_t pi_period;    /* profile and tick: nanoseconds */
-	pid_t pi_pid;	       /* USDT: the process, or 0 for every process */
-	const char *pi_path;   /* USDT: the file, as the kernel can open it */
-	dt_usite_t *pi_sites;  /* USDT */
+	pid_t pi_pid;	       /* USDT, pid: the process, or 0 for every process */
+	const char *pi_path;   /* USDT, pid: the file, as the kernel can open it */
+	dt_usite_t *pi_sites;  /* USDT, pid */
 	dt_pblock_t *pi_block; /* where pi_path and pi_sites are, or NULL (the handle's arena) */
 	uint64_t pi_gone;      /* when its object was first seen gone (CLOCK_MONOTONIC ns), or 0 */
 	int pi_sysnr;	       /* syscall: the call's number */

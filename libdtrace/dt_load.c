@@ -499,13 +499,19 @@ static void forget_gone(dtrace_hdl_t *dtp, dt_run_t *r, uint64_t now)
 		else
 			ndrop += drop[p] = now - pi->pi_gone >= 2000000000ULL;
 	}
+	/* a probe stays while a program of it (a group's too) can still be heard from */
 	for (k = 0; k < r->r_ld.ld_nprogs && ndrop > 0; k++) {
 		const dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+		bool live = bp->bp_fd >= 0 || now - bp->bp_closed < 1000000000ULL ||
+			    !ks_detach_done(bp->bp_detseq);
 
-		if (drop[bp->bp_probe] && (bp->bp_fd >= 0 || now - bp->bp_closed < 1000000000ULL ||
-					   !ks_detach_done(bp->bp_detseq))) {
-			drop[bp->bp_probe] = false;
-			ndrop--;
+		for (size_t i = 0; live && i < (bp->bp_nprobes ? bp->bp_nprobes : 1); i++) {
+			size_t p = bp->bp_nprobes ? bp->bp_probes[i] : bp->bp_probe;
+
+			if (p < n && drop[p]) {
+				drop[p] = false;
+				ndrop--;
+			}
 		}
 	}
 	if (ndrop == 0 || (newidx = malloc(n * sizeof(*newidx))) == NULL) {

@@ -362,6 +362,134 @@ static void test_btf(void)
 	btf__free(lb);
 }
 
+/* ---------------------------------------------------------------- BTF-bound programs */
+
+static int count_funcs(void *arg, const char *name, uint32_t id)
+{
+	int *found = arg;
+
+	found[0]++;
+	if (strcmp(name, "vfs_read") == 0)
+		found[1] = (int)id;
+	return 0;
+}
+
+/*
+ * tp_btf on sched_switch: ctx is its arguments (preempt, prev, next,
+ * prev_state), 8 bytes each.  The program counts switches and adds 1
+ * when prev is the current task (it always is): both must move.
+ */
+static void test_tracing(char *log, size_t loglen)
+{
+	const ks_features_t *kf = ks_features_tracing();
+	struct btf *lb = btf__load_vmlinux_btf();
+	ks_btf_t *b = NULL;
+	ks_code_t c = { 0 }, bad = { 0 };
+	char *types[12] = { 0 }, *ret = NULL;
+	int found[2] = { 0, 0 }, id, map_fd, fd, link;
+
+	CHECK(lb != NULL);
+	CHECK_INT(ks_btf_open(&b), 0);
+	if (lb == NULL || b == NULL)
+		return;
+	id = ks_btf_id(b, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+	CHECK(id > 0);
+	CHECK_INT(id, btf__find_by_name_kind(lb, "btf_trace_sched_switch", BTF_KIND_TYPEDEF));
+	CHECK_INT(ks_btf_id(b, "btf_trace_no_such_tp_kst", BTF_KIND_TYPEDEF), -ENOENT);
+	CHECK_INT(ks_btf_id(b, "vfs_read", BTF_KIND_FUNC),
+		  btf__find_by_name_kind(lb, "vfs_read", BTF_KIND_FUNC));
+
+	/* every FUNC, and vfs_read's arguments written as C */
+	CHECK_INT(ks_btf_funcs(b, count_funcs, found), 0);
+	CHECK(found[0] > 1000);
+	CHECK_INT(found[1], ks_btf_id(b, "vfs_read", BTF_KIND_FUNC));
+	CHECK_INT(ks_btf_func_args(b, (uint32_t)found[1], types, 12, &ret), 4);
+	CHECK_STR(types[0], "struct file *");
+	CHECK_STR(types[1], "char *");
+	CHECK_STR(types[2], "size_t");
+	CHECK_STR(types[3], "loff_t *");
+	CHECK_STR(ret, "ssize_t");
+	for (int i = 0; i < 4; i++)
+		free(types[i]);
+	free(ret);
+	CHECK_INT(ks_btf_func_args(b, (uint32_t)found[1], types, 3, NULL), -E2BIG);
+	CHECK_INT(ks_btf_func_args(b, (uint32_t)id, types, 12, NULL), -EINVAL); /* a typedef */
+	CHECK_INT(
+	    ks_btf_func_args(b, (uint32_t)ks_btf_id(b, "_printk", BTF_KIND_FUNC), types, 12, NULL),
+	    -EINVAL); /* variadic */
+
+	CHECK(kf->kf_tp_btf);
+	CHECK_INT(kf->kf_tp_btf_err, 0);
+	/* fentry: works, or says which step failed and why (EPERM on the machines we know) */
+	CHECK(kf->kf_fentry ? kf->kf_fentry_err == 0 && kf->kf_fentry_step == NULL
+			    : kf->kf_fentry_err > 0 && kf->kf_fentry_step != NULL);
+	fprintf(stderr, "features: tp_btf %d fentry %d (%s%s%s)\n", kf->kf_tp_btf, kf->kf_fentry,
+		kf->kf_fentry_step ? kf->kf_fentry_step : "", kf->kf_fentry_step ? ": " : "",
+		kf->kf_fentry_step ? strerror(kf->kf_fentry_err) : "works");
+
+	/* two counters: switches, and switches whose prev is the current task */
+	map_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "kst_sw", 4, 16, 1, 0);
+	CHECK(map_fd >= 0);
+	{
+		const struct bpf_insn insns[] = {
+			KS_MOV64_REG(BPF_REG_6, BPF_REG_1),
+			KS_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+			KS_LD_MAP_FD(BPF_REG_1, map_fd),
+			KS_MOV64_REG(BPF_REG_2, BPF_REG_10),
+			KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+			KS_CALL(BPF_FUNC_map_lookup_elem),
+			KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 8),
+			KS_MOV64_REG(BPF_REG_7, BPF_REG_0),
+			KS_MOV64_IMM(BPF_REG_1, 1),
+			KS_ATOMIC_ADD64(BPF_REG_7, BPF_REG_1, 0),
+			KS_CALL(BPF_FUNC_get_current_task),
+			KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 8), /* prev */
+			KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_1, 2),
+			KS_MOV64_IMM(BPF_REG_1, 1),
+			KS_ATOMIC_ADD64(BPF_REG_7, BPF_REG_1, 8),
+			KS_MOV64_IMM(BPF_REG_0, 0),
+			KS_EXIT(),
+		};
+
+		ks_emit(&c, insns, sizeof(insns) / sizeof(insns[0]));
+	}
+	fd = ks_prog_load_btf(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, (uint32_t)id, "kst_tpbtf",
+			      &c, log, loglen);
+	if (fd < 0)
+		fprintf(stderr, "tp_btf load: %s\n%s\n", strerror(-fd), log);
+	CHECK(fd >= 0);
+	link = fd >= 0 ? ks_attach_btf(fd) : -EBADF;
+	CHECK(link >= 0);
+	if (link >= 0) {
+		uint64_t v[2] = { 0, 0 };
+		uint32_t key = 0;
+
+		for (int i = 0; i < 20; i++)
+			usleep(1000); /* each sleep switches away */
+		close(link);
+		CHECK_INT(ks_map_lookup(map_fd, &key, v), 0);
+		CHECK(v[0] >= 20);
+		CHECK_INT(v[1], v[0]);
+	}
+	if (fd >= 0)
+		close(fd);
+	/* the fifth argument is not there: the verifier says so */
+	{
+		const struct bpf_insn insns[] = { KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 32),
+						  KS_MOV64_IMM(BPF_REG_0, 0), KS_EXIT() };
+
+		ks_emit(&bad, insns, 3);
+		CHECK(ks_prog_load_btf(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, (uint32_t)id,
+				       "kst_tpbad", &bad, log, loglen) == -EACCES);
+		CHECK(log[0] != '\0');
+	}
+	close(map_fd);
+	ks_code_free(&c);
+	ks_code_free(&bad);
+	ks_btf_close(b);
+	btf__free(lb);
+}
+
 /* ---------------------------------------------------------------- output buffers */
 
 #define MAGIC 0x6b7368696d2121ULL
@@ -659,6 +787,7 @@ int main(void)
 	CHECK_INT(ks_ncpus(), libbpf_num_possible_cpus());
 	CHECK_INT(ks_ncpus(), possible_cpus());
 	test_btf();
+	test_tracing(log, sizeof(log));
 	test_perfbuf(log, sizeof(log));
 
 	/* errors are codes, not crashes */

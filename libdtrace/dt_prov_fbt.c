@@ -103,6 +103,19 @@ static int add_func(void *arg, const char *name, uint32_t id)
 	/* variadic, or more arguments than a trampoline passes: not traceable */
 	if ((n = ks_btf_func_args(ps->ps_btf, id, types, MAXARGS, &ret)) < 0)
 		return n == -ENOMEM ? (ps->ps_err = ENOMEM) : 0;
+	/*
+	 * A struct or union passed by value takes one or two of the context's
+	 * 8-byte slots by its size (more: the kernel refuses the function), so
+	 * args[i] would not be slot i: left out.
+	 */
+	for (int i = 0; i < n; i++)
+		if (strchr(types[i], '*') == NULL &&
+		    (strstr(types[i], "struct ") != NULL || strstr(types[i], "union ") != NULL)) {
+			for (int k = 0; k < n; k++)
+				free(types[k]);
+			free(ret);
+			return 0;
+		}
 	ea = dt_arena_alloc(ps->ps_tab.pt_arena, sizeof(*ea) * (size_t)(n + 1));
 	ra = dt_arena_alloc(ps->ps_tab.pt_arena, sizeof(*ra) * 2);
 	for (int i = 0; ea != NULL && i < n; i++) {
@@ -142,9 +155,6 @@ static int add_func(void *arg, const char *name, uint32_t id)
 /* the functions a description names, when the kernel can trace them */
 static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
-	provide_state_t ps = { .ps_dtp = dtp, .ps_desc = desc };
-	int err;
-
 	if ((desc->dtpd_provider[0] != '\0' && fnmatch(desc->dtpd_provider, "fbt", 0) != 0) ||
 	    (desc->dtpd_mod[0] != '\0' && fnmatch(desc->dtpd_mod, "vmlinux", 0) != 0))
 		return 0;
@@ -153,7 +163,16 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 		return 0;
 	if (unavailable(dtp) != NULL)
 		return 0;
-	if ((err = ks_btf_open(&ps.ps_btf)) != 0)
+	return dt_prov_fbt_list(dtp, desc);
+}
+
+int dt_prov_fbt_list(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
+{
+	provide_state_t ps = { .ps_dtp = dtp, .ps_desc = desc };
+
+	if (dt_probe_table(dtp) != 0)
+		return -1;
+	if (ks_btf_open(&ps.ps_btf) != 0)
 		return 0; /* no BTF: unavailable() says so */
 	/* the functions already there (an earlier description made them) */
 	ps.ps_have = malloc(sizeof(char *) * (dtp->dt_nprobes + 1));

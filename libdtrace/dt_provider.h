@@ -143,6 +143,13 @@ int dt_probe_unavailable(dtrace_hdl_t *, const dtrace_probedesc_t *);
  */
 void dt_prov_ctx_arg(const dt_argreq_t *, int i, int n);
 
+/*
+ * fbt's probes for the functions desc's function field names (a glob;
+ * empty: every one), made whether or not this kernel can trace them (fbt's
+ * pv_provide asks that first): 0, or -1 (EDT_NOMEM).  For the tests.
+ */
+int dt_prov_fbt_list(dtrace_hdl_t *, const dtrace_probedesc_t *desc);
+
 /* Let every provider make the probes a description names on demand: 0, or -1. */
 int dt_probe_provide(dtrace_hdl_t *, const dtrace_probedesc_t *);
 

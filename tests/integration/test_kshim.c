@@ -5,8 +5,10 @@
  * hits and summing an argument read from pt_regs by register name; map
  * elements, whole maps read in batches (and one key at a time where the
  * kernel has no batches), the CPU count, kernel BTF offsets checked
- * against libbpf's own reading, and the output buffers read back from a
- * program run in place.
+ * against libbpf's own reading, programs bound to BTF types (tp_btf on
+ * sched_switch; fentry where the kernel allows), fbt's probes as BTF
+ * describes them, and the output buffers read back from a program run in
+ * place.
  *
  * Exit status 77 (skipped) when the machine cannot trace, except with
  * CI=true, where that is a failure.
@@ -26,6 +28,7 @@
 
 #include "../unit/check.h"
 #include "dt_impl.h"
+#include "dt_provider.h"
 #include "ks.h"
 #include "usdt.h"
 
@@ -490,6 +493,115 @@ static void test_tracing(char *log, size_t loglen)
 	btf__free(lb);
 }
 
+/* ---------------------------------------------------------------- fbt's probes */
+
+static void expect_on(dtrace_hdl_t *dtp, const char *src, const char *tag)
+{
+	dtrace_prog_t *pgp = dtrace_program_strcompile(dtp, src, "t.d", 0, 0, NULL);
+	const dtrace_diag_t *dg;
+
+	if (tag == NULL) {
+		if (pgp == NULL)
+			fprintf(stderr, "  %s: %s\n", src, dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		CHECK(pgp != NULL);
+		return;
+	}
+	CHECK(pgp == NULL);
+	dg = dtrace_lastdiag(dtp);
+	CHECK(dg != NULL);
+	if (dg != NULL)
+		CHECK_STR(dg->dtdg_tag, tag);
+}
+
+/* probe p of the table, by its four names, or -1 */
+static long find_probe(dtrace_hdl_t *dtp, const char *func, const char *name)
+{
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		if (strcmp(dtp->dt_probes[i].dtpd_provider, "fbt") == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_mod, "vmlinux") == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_func, func) == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static size_t count_fbt(dtrace_hdl_t *dtp)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		n += dtp->dt_pinfo[i].pi_prov == &dt_prov_fbt;
+	return n;
+}
+
+/*
+ * fbt's probes from vmlinux BTF, made whether or not this kernel lets
+ * fentry load (dtrace lists them only where it does): the argument types
+ * dtrace -l -v would show, and the functions left out.
+ */
+static void test_fbt_listing(void)
+{
+	dtrace_hdl_t *dtp;
+	dtrace_probedesc_t pd;
+	dtrace_probeinfo_t info;
+	const dt_pinfo_t *pi;
+	long e, r;
+	size_t n;
+
+	dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	CHECK(dtp != NULL);
+	if (dtp == NULL)
+		return;
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "fbt::vfs_rea?:entry", &pd), 0);
+	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
+	e = find_probe(dtp, "vfs_read", "entry");
+	r = find_probe(dtp, "vfs_read", "return");
+	CHECK(e >= 0 && r == e + 1); /* both, whichever the description names */
+	if (e < 0 || r < 0) {
+		dtrace_close(dtp);
+		return;
+	}
+	pi = &dtp->dt_pinfo[e];
+	CHECK_INT(pi->pi_kind, DT_PK_FBT_ENTRY);
+	CHECK(pi->pi_btf_id > 0);
+	CHECK_INT(pi->pi_nargs, 4);
+	CHECK_INT(pi->pi_ctxargs, 4);
+	CHECK_STR(pi->pi_args[0].native, "struct file *");
+	CHECK_STR(pi->pi_args[2].native, "size_t");
+	pi = &dtp->dt_pinfo[r];
+	CHECK_INT(pi->pi_kind, DT_PK_FBT_RETURN);
+	CHECK_INT(pi->pi_nargs, 2);
+	CHECK_STR(pi->pi_args[0].native, "int");
+	CHECK_STR(pi->pi_args[1].native, "ssize_t");
+	CHECK_INT(pi->pi_btf_id, dtp->dt_pinfo[e].pi_btf_id);
+	/* what dtrace -l -v prints of them */
+	CHECK_INT(dtrace_probe_info(dtp, &dtp->dt_probes[e], &info), 0);
+	CHECK_INT(info.dtp_argc, 4);
+	CHECK_STR(info.dtp_argv[3], "loff_t *");
+	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_name), "Private"); /* the function */
+	CHECK_STR(dtrace_class_name(info.dtp_arga.dtat_class), "ISA");
+	/* again: nothing new */
+	n = count_fbt(dtp);
+	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
+	CHECK_INT(count_fbt(dtp), n);
+	/* a void function's return has args[0] only; a variadic one is left out */
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "fbt::kfree:", &pd), 0);
+	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
+	r = find_probe(dtp, "kfree", "return");
+	CHECK(r >= 0);
+	if (r >= 0)
+		CHECK_INT(dtp->dt_pinfo[r].pi_nargs, 1);
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "fbt::_printk:", &pd), 0);
+	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
+	CHECK_INT(find_probe(dtp, "_printk", "entry"), -1);
+	/* the checker types args[] from them: struct file * is a pointer to an incomplete struct */
+	expect_on(dtp, "fbt::vfs_read:entry { x = args[2] + 1; y = args[0]; }", NULL);
+	expect_on(dtp, "fbt::vfs_read:entry { x = args[0]->f_flags; }", "D_OP_INCOMPLETE");
+	expect_on(dtp, "fbt::vfs_read:entry { x = args[3]; }", "D_ARGS_TYPE");
+	expect_on(dtp, "fbt::vfs_read:return { x = args[1]; y = args[2]; }", "D_ARGS_IDX");
+	dtrace_close(dtp);
+}
+
 /* ---------------------------------------------------------------- output buffers */
 
 #define MAGIC 0x6b7368696d2121ULL
@@ -788,6 +900,7 @@ int main(void)
 	CHECK_INT(ks_ncpus(), possible_cpus());
 	test_btf();
 	test_tracing(log, sizeof(log));
+	test_fbt_listing();
 	test_perfbuf(log, sizeof(log));
 
 	/* errors are codes, not crashes */

@@ -266,19 +266,26 @@ int dt_probe_argdescs(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pat, const dt
 
 int dt_probe_unavailable(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp)
 {
-	/* a description must name the provider: every probe's does not (dtrace -l) */
+	const dt_provimpl_t *named = NULL;
+	const char *why;
+
+	/*
+	 * The description must name the provider: its provider field matches
+	 * that provider's name and no other's ("fbt", "fb?"; not "" nor "*").
+	 */
 	if (pdp == NULL || pdp->dtpd_provider[0] == '\0')
 		return 0;
 	for (int i = 0; dt_providers[i] != NULL; i++) {
-		const char *why;
-
-		if (dt_providers[i]->pv_unavailable == NULL ||
-		    fnmatch(pdp->dtpd_provider, dt_providers[i]->pv_name, 0) != 0 ||
-		    (why = dt_providers[i]->pv_unavailable(dtp)) == NULL)
+		if (fnmatch(pdp->dtpd_provider, dt_providers[i]->pv_name, 0) != 0)
 			continue;
-		return dt_set_errmsg(dtp, EDT_PROVUNAVAIL, "%s: %s", dt_providers[i]->pv_name, why);
+		if (named != NULL)
+			return 0;
+		named = dt_providers[i];
 	}
-	return 0;
+	if (named == NULL || named->pv_unavailable == NULL ||
+	    (why = named->pv_unavailable(dtp)) == NULL)
+		return 0;
+	return dt_set_errmsg(dtp, EDT_PROVUNAVAIL, "%s: %s", named->pv_name, why);
 }
 
 static const char *const stabilities[] = { "Internal", "Private",  "Obsolete", "External",

@@ -179,10 +179,15 @@ DTRACE_API int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s, dtrac
  * order: the dtrace provider (BEGIN, END, ERROR), profile and tick, then
  * the USDT probes of every running process that this process may read,
  * as provider name + PID (python1234), module = the file's base name.
+ * Probes made on demand (tick-10ms, a file as a module, fbt's kernel
+ * functions) are added when a description names them, after those: fbt's
+ * only for a description whose provider field matches fbt.
  * The table is read on the first call and kept for the handle's life, so
  * IDs stay the same from call to call.
  * A non-zero return from func stops the walk and is returned.  Returns 0,
- * or -1 with EDT_NOPROBE when nothing matched.
+ * or -1 with EDT_NOPROBE when nothing matched, or EDT_PROVUNAVAIL when
+ * the description names a provider that cannot work on this system (the
+ * message says why: "fbt: kernel functions cannot be traced: ...").
  */
 typedef int dtrace_probe_f(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg);
 DTRACE_API int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,

@@ -477,6 +477,10 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	if (cx->cc_probe->pd_xargs != cx->cc_probe->pd_nargs && k < cx->cc_probe->pd_nargc) {
 		const dt_type_t *from = cx->cc_probe->pd_nargs[k].pa_type;
 
+		if (from == NULL) /* a provider's native type D does not know */
+			dt_cerror(pcb, &n->dn_loc, "D_ARGS_TYPE",
+				  "args[%lld] of %s is translated from a type D does not know",
+				  (long long)i, cx->cc_pname);
 		if (!dt_type_compatible(n->dn_type, from) &&
 		    dt_find_xlator(pcb, from, n->dn_type) == NULL)
 			dt_cerror(pcb, &n->dn_loc, "D_ARGS_XLATOR",

@@ -85,7 +85,7 @@ static char *arena_str(dt_ptab_t *t, const char *s)
 	return dt_arena_strndup(t->pt_arena, s, strlen(s));
 }
 
-/* One function's entry and return probes, if the description wants them. */
+/* A function's entry and return probes, if the description names it. */
 static int add_func(void *arg, const char *name, uint32_t id)
 {
 	provide_state_t *ps = arg;
@@ -174,21 +174,32 @@ int dt_prov_fbt_list(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 		return -1;
 	if (ks_btf_open(&ps.ps_btf) != 0)
 		return 0; /* no BTF: unavailable() says so */
-	/* the functions already there (an earlier description made them) */
+	/*
+	 * The functions already there (an earlier description made them),
+	 * copied: adding probes moves the table's names.
+	 */
 	ps.ps_have = malloc(sizeof(char *) * (dtp->dt_nprobes + 1));
 	if (ps.ps_have == NULL) {
 		ks_btf_close(ps.ps_btf);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
-	for (size_t i = 0; i < dtp->dt_nprobes; i++)
-		if (dtp->dt_pinfo[i].pi_prov == &dt_prov_fbt &&
-		    (ps.ps_nhave == 0 ||
-		     strcmp(ps.ps_have[ps.ps_nhave - 1], dtp->dt_probes[i].dtpd_func) != 0))
-			ps.ps_have[ps.ps_nhave++] = dtp->dt_probes[i].dtpd_func;
+	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
+		if (dtp->dt_pinfo[i].pi_prov != &dt_prov_fbt ||
+		    dtp->dt_pinfo[i].pi_kind != DT_PK_FBT_ENTRY)
+			continue;
+		if ((ps.ps_have[ps.ps_nhave] = strdup(dtp->dt_probes[i].dtpd_func)) == NULL) {
+			ps.ps_err = ENOMEM;
+			break;
+		}
+		ps.ps_nhave++;
+	}
 	qsort(ps.ps_have, ps.ps_nhave, sizeof(char *), by_name);
 	ps.ps_tab = dt_ptab_get(dtp);
-	(void)ks_btf_funcs(ps.ps_btf, add_func, &ps);
+	if (ps.ps_err == 0)
+		(void)ks_btf_funcs(ps.ps_btf, add_func, &ps);
 	dt_ptab_put(dtp, &ps.ps_tab);
+	for (size_t i = 0; i < ps.ps_nhave; i++)
+		free(ps.ps_have[i]);
 	free(ps.ps_have);
 	ks_btf_close(ps.ps_btf);
 	return ps.ps_err != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;

@@ -680,6 +680,8 @@ static const dt_argdesc_t kst_xargs[] = {
 	{ "int", NULL, 0 },
 };
 static const dt_argdesc_t kst_other[] = { { "long", NULL, 0 } };
+/* a translated argument whose native type D does not know */
+static const dt_argdesc_t kst_badx[] = { { "loff_t", "uint64_t", 0 } };
 
 static void add_kst_probe(dtrace_hdl_t *dtp, const char *func, const char *name,
 			  const dt_argdesc_t *args, int n)
@@ -734,6 +736,7 @@ static void test_arg_descriptions(void)
 	add_kst_probe(dtp, "fn", "other", kst_other, 1);
 	add_kst_probe(dtp, "fn2", "other", kst_args, 4);
 	add_kst_probe(dtp, "fn", "bare", NULL, 0);
+	add_kst_probe(dtp, "fn", "badx", kst_badx, 1);
 
 	expect_on(dtp, "kst:::args { x = args[0] + args[2]; y = args[1]; }", NULL);
 	/* the types are the provider's: int has no members, a string pointer is a pointer */
@@ -748,6 +751,7 @@ static void test_arg_descriptions(void)
 	expect_on(dtp, "kst:::bare { x = args[0]; }", "D_ARGS_NONE");
 	expect_on(dtp, "kst:::xargs { x = args[0]; y = args[1]; }", NULL);
 	expect_on(dtp, "kst:::xargs { x = args[2]; }", "D_ARGS_IDX");
+	expect_on(dtp, "kst:::badx { x = args[0]; }", "D_ARGS_TYPE");
 
 	/* what dtrace -l -v prints */
 	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:mod:fn:args", &pd), 0);

@@ -342,9 +342,13 @@ int dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 		return -1;
 	if (pdp == NULL || pip == NULL)
 		return dt_set_errno(dtp, EDT_BADARG);
-	if ((rc = dtrace_probe_iter(dtp, pdp, first_match, found)) < 0)
+	/* a probe of the table (dtrace -l -v asks of each): no need to match */
+	if (dtp->dt_probes != NULL && pdp->dtpd_id != 0 && pdp->dtpd_id <= dtp->dt_nprobes &&
+	    dt_probe_match(pdp, &dtp->dt_probes[pdp->dtpd_id - 1]))
+		found[0] = pdp->dtpd_id;
+	else if ((rc = dtrace_probe_iter(dtp, pdp, first_match, found)) < 0)
 		return -1;
-	if (rc > 0)
+	else if (rc > 0)
 		return dt_set_errno(dtp, EDT_UNSTABLE);
 	pi = &dtp->dt_pinfo[found[0] - 1];
 	memset(pip, 0, sizeof(*pip));

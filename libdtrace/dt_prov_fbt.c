@@ -163,6 +163,12 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 		return 0;
 	if (unavailable(dtp) != NULL)
 		return 0;
+	/* one function, made already: no need to read BTF again */
+	if (desc->dtpd_func[0] != '\0' && strpbrk(desc->dtpd_func, "*?[\\") == NULL)
+		for (size_t i = 0; i < dtp->dt_nprobes; i++)
+			if (dtp->dt_pinfo[i].pi_prov == &dt_prov_fbt &&
+			    strcmp(dtp->dt_probes[i].dtpd_func, desc->dtpd_func) == 0)
+				return 0;
 	return dt_prov_fbt_list(dtp, desc);
 }
 

@@ -336,7 +336,7 @@ int dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 	size_t found[1] = { 0 };
 	const dt_pinfo_t *pi;
 	const dt_attr_t *pa[5];
-	int rc;
+	int rc = 0;
 
 	if (dtp == NULL)
 		return -1;
@@ -348,9 +348,22 @@ int dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 		found[0] = pdp->dtpd_id;
 	else if ((rc = dtrace_probe_iter(dtp, pdp, first_match, found)) < 0)
 		return -1;
-	else if (rc > 0)
-		return dt_set_errno(dtp, EDT_UNSTABLE);
 	pi = &dtp->dt_pinfo[found[0] - 1];
+	/*
+	 * Several probes: their arguments are the first's only when the
+	 * provider promises it, as illumos' dt_probe_info() decides: arguments
+	 * Evolving or better, and each component Evolving or better named
+	 * without a glob.
+	 */
+	if (rc > 0) {
+		const dt_pattr_t *a = pi->pi_attr;
+
+		if (a == NULL || a->pa_args.data < DTRACE_STABILITY_EVOLVING ||
+		    (a->pa_mod.name >= DTRACE_STABILITY_EVOLVING && isglob(pdp->dtpd_mod)) ||
+		    (a->pa_func.name >= DTRACE_STABILITY_EVOLVING && isglob(pdp->dtpd_func)) ||
+		    (a->pa_name.name >= DTRACE_STABILITY_EVOLVING && isglob(pdp->dtpd_name)))
+			return dt_set_errno(dtp, EDT_UNSTABLE);
+	}
 	memset(pip, 0, sizeof(*pip));
 	if (isglob(pdp->dtpd_provider) || pi->pi_attr == NULL) {
 		for (int c = 0; c < 5; c++)

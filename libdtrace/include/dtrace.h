@@ -248,7 +248,10 @@ typedef struct dtrace_probeinfo {
 /*
  * The information of the one probe pdp names (a probe from
  * dtrace_probe_iter(), or a description that matches exactly one): 0, or
- * -1 with EDT_NOPROBE (nothing matches) or EDT_UNSTABLE (several do).
+ * -1 with EDT_NOPROBE (nothing matches) or EDT_UNSTABLE (several do, and
+ * their provider does not promise them the same arguments: illumos' rule,
+ * arguments Evolving or better and every Evolving component named
+ * without a glob).
  */
 DTRACE_API int dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 				 dtrace_probeinfo_t *pip);

@@ -683,18 +683,35 @@ static const dt_argdesc_t kst_other[] = { { "long", NULL, 0 } };
 /* a translated argument whose native type D does not know */
 static const dt_argdesc_t kst_badx[] = { { "loff_t", "uint64_t", 0 } };
 
-static void add_kst_probe(dtrace_hdl_t *dtp, const char *func, const char *name,
-			  const dt_argdesc_t *args, int n)
+/* a provider that promises the same arguments for a name: Evolving names and arguments */
+static const dt_pattr_t kst_evolving = {
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+};
+
+static void add_kst_probe_attr(dtrace_hdl_t *dtp, const char *func, const char *name,
+			       const dt_argdesc_t *args, int n, const dt_pattr_t *attr)
 {
-	dt_pinfo_t pi = {
-		.pi_prov = &dt_prov_profile, .pi_kind = DT_PK_TICK, .pi_args = args, .pi_nargs = n
-	};
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_profile,
+			  .pi_kind = DT_PK_TICK,
+			  .pi_args = args,
+			  .pi_nargs = n,
+			  .pi_attr = attr };
 	dt_ptab_t t;
 
 	CHECK_INT(dt_probe_table(dtp), 0);
 	t = dt_ptab_get(dtp);
 	CHECK_INT(dt_ptab_add(&t, "kst", "mod", func, name, &pi), 0);
 	dt_ptab_put(dtp, &t);
+}
+
+static void add_kst_probe(dtrace_hdl_t *dtp, const char *func, const char *name,
+			  const dt_argdesc_t *args, int n)
+{
+	add_kst_probe_attr(dtp, func, name, args, n, NULL);
 }
 
 static void expect_on(dtrace_hdl_t *dtp, const char *src, const char *tag)
@@ -769,6 +786,17 @@ static void test_arg_descriptions(void)
 	CHECK_STR(info.dtp_argv[1], "int");
 	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:::args", &pd), 0);
 	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_UNSTABLE);
+	/* several probes of a provider that promises their arguments alike (illumos' rule) */
+	add_kst_probe_attr(dtp, "f1", "same", kst_other, 1, &kst_evolving);
+	add_kst_probe_attr(dtp, "f2", "same", kst_other, 1, &kst_evolving);
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:::same", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), 0);
+	CHECK_INT(info.dtp_argc, 1);
+	CHECK_STR(info.dtp_argv[0], "long");
+	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_name), "Evolving");
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:::sam?", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), -1); /* the name, Evolving, globbed */
 	CHECK_INT(dtrace_errno(dtp), EDT_UNSTABLE);
 	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:::nosuch", &pd), 0);
 	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), -1);

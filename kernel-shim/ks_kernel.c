@@ -250,7 +250,7 @@ static void *detach_some(void *arg)
 
 void ks_detach_all(const int *fds, size_t n)
 {
-	enum { MAXT = 16 };
+	enum { MAXT = 64 };
 	detach_work_t work[MAXT];
 	pthread_t tid[MAXT];
 	bool started[MAXT] = { false };
@@ -438,6 +438,7 @@ static pthread_cond_t dq_work = PTHREAD_COND_INITIALIZER, dq_done = PTHREAD_COND
 static int *dq_fds;
 static size_t dq_n, dq_cap;
 static bool dq_started, dq_busy;
+static uint64_t dq_queued, dq_closed; /* fds handed over, and closed, since the start */
 
 static void *detacher(void *arg)
 {
@@ -461,16 +462,22 @@ static void *detacher(void *arg)
 		ks_detach_all(fds, n);
 		free(fds);
 		pthread_mutex_lock(&dq_lock);
+		dq_closed += n;
 	}
 	return NULL;
 }
 
-void ks_detach_later(const int *fds, size_t n)
+uint64_t ks_detach_later(const int *fds, size_t n)
 {
 	bool now = false;
+	uint64_t seq;
 
-	if (n == 0)
-		return;
+	if (n == 0) {
+		pthread_mutex_lock(&dq_lock);
+		seq = dq_queued;
+		pthread_mutex_unlock(&dq_lock);
+		return seq;
+	}
 	pthread_mutex_lock(&dq_lock);
 	if (!dq_started) {
 		pthread_attr_t a;
@@ -498,9 +505,23 @@ void ks_detach_later(const int *fds, size_t n)
 		dq_busy = true;
 		pthread_cond_signal(&dq_work);
 	}
+	seq = dq_queued;
+	if (!now)
+		seq = dq_queued += n;
 	pthread_mutex_unlock(&dq_lock);
 	if (now)
 		ks_detach_all(fds, n);
+	return seq;
+}
+
+bool ks_detach_done(uint64_t seq)
+{
+	bool done;
+
+	pthread_mutex_lock(&dq_lock);
+	done = dq_closed >= seq;
+	pthread_mutex_unlock(&dq_lock);
+	return done;
 }
 
 void ks_detach_wait(void)

@@ -29,6 +29,7 @@
 /* Bump allocator: everything a compile builds is freed at once. */
 typedef struct dt_arena {
 	struct dt_chunk *da_head;
+	size_t da_chunk; /* bytes a chunk holds at least: 0, 64 KiB */
 } dt_arena_t;
 
 void *dt_arena_alloc(dt_arena_t *, size_t); /* zeroed; NULL on ENOMEM */
@@ -705,6 +706,7 @@ struct dtrace_hdl {
 	dtrace_probedesc_t *dt_probes; /* the probe table (dt_probe.c); NULL until read */
 	struct dt_pinfo *dt_pinfo;     /* what each probe attaches to, same index */
 	size_t dt_nprobes, dt_pcap;
+	dtrace_id_t dt_lastid;		  /* the last probe ID given: IDs are not places */
 	dt_arena_t dt_parena;		  /* the table's strings and sites */
 	pid_t dt_rescan_pid;		  /* dt_probe_rescan: the process last read, */
 	uint64_t dt_rescan_hash;	  /* and a hash of its executable mappings */
@@ -815,6 +817,8 @@ typedef enum dt_pkind {
 	DT_PK_PROFILE, /* profile-N: every CPU */
 	DT_PK_TICK,    /* tick-N: one CPU */
 	DT_PK_USDT,
+	DT_PK_SYSENTRY,	  /* syscall::NAME:entry */
+	DT_PK_SYSRETURN,  /* syscall::NAME:return */
 	DT_PK_FBT_ENTRY,  /* fbt: a kernel function's entry (fentry) */
 	DT_PK_FBT_RETURN, /* and its return (fexit) */
 	DT_PK_TP_BTF,	  /* a BTF-typed tracepoint (tp_btf): dt_load_verify's stand-in */
@@ -846,13 +850,26 @@ typedef struct dt_usite {
 	int us_nargs;		/* -1: the specification could not be parsed */
 } dt_usite_t;
 
+/*
+ * What the probes of one file read in one walk keep (path, sites): freed
+ * with the last of them (dt_probe_remove), so that a tracer that sees
+ * providers come and go does not keep every one it has seen.
+ */
+typedef struct dt_pblock {
+	dt_arena_t pb_arena;
+	size_t pb_refs; /* probes in the table that point into it */
+} dt_pblock_t;
+
 typedef struct dt_pinfo {
 	const struct dt_provimpl *pi_prov; /* its provider (dt_provider.h) */
 	dt_pkind_t pi_kind;
-	uint64_t pi_period;   /* profile and tick: nanoseconds */
-	pid_t pi_pid;	      /* USDT: the process, or 0 for every process */
-	const char *pi_path;  /* USDT: the file, as the kernel can open it */
-	dt_usite_t *pi_sites; /* USDT */
+	uint64_t pi_period;    /* profile and tick: nanoseconds */
+	pid_t pi_pid;	       /* USDT: the process, or 0 for every process */
+	const char *pi_path;   /* USDT: the file, as the kernel can open it */
+	dt_usite_t *pi_sites;  /* USDT */
+	dt_pblock_t *pi_block; /* where pi_path and pi_sites are, or NULL (the handle's arena) */
+	uint64_t pi_gone;      /* when its object was first seen gone (CLOCK_MONOTONIC ns), or 0 */
+	int pi_sysnr;	       /* syscall: the call's number */
 	/* args[i] of the probe (pi_nargs of them; none: argN only, untyped) */
 	const dt_argdesc_t *pi_args;
 	int pi_nargs;
@@ -860,6 +877,11 @@ typedef struct dt_pinfo {
 	uint32_t pi_btf_id;	   /* fbt, tp_btf: the kernel type the program is bound to */
 	int pi_ctxargs;		   /* fbt, tp_btf: the 8-byte arguments of its context */
 } dt_pinfo_t;
+
+/* A block for probes' paths and sites: NULL out of memory. */
+dt_pblock_t *dt_pblock_new(void);
+/* Drop a reference (freeing the block with the last), or free an unused one. */
+void dt_pblock_put(dt_pblock_t *);
 
 /* Read the probe table if it has not been read: 0, or -1 (EDT_NOMEM). */
 int dt_probe_table(dtrace_hdl_t *);

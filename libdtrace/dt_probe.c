@@ -114,9 +114,12 @@ int dt_ptab_add(dt_ptab_t *w, const char *prov, const char *mod, const char *fun
 		w->pt_cap = nc;
 	}
 	w->pt_info[w->pt_n] = *info;
+	w->pt_info[w->pt_n].pi_gone = 0;
+	if (info->pi_block != NULL)
+		info->pi_block->pb_refs++;
 	d = &w->pt_probes[w->pt_n++];
 	memset(d, 0, sizeof(*d));
-	d->dtpd_id = (dtrace_id_t)w->pt_n;
+	d->dtpd_id = ++w->pt_lastid;
 	snprintf(d->dtpd_provider, sizeof(d->dtpd_provider), "%s", prov);
 	snprintf(d->dtpd_mod, sizeof(d->dtpd_mod), "%s", mod);
 	snprintf(d->dtpd_func, sizeof(d->dtpd_func), "%s", func);
@@ -133,6 +136,8 @@ int dt_probe_table(dtrace_hdl_t *dtp)
 		return 0;
 	for (int i = 0; dt_providers[i] != NULL; i++)
 		if (dt_providers[i]->pv_populate(dtp, &t) != 0) {
+			for (size_t k = 0; k < t.pt_n; k++)
+				dt_pblock_put(t.pt_info[k].pi_block);
 			free(t.pt_probes);
 			free(t.pt_info);
 			return dt_set_errno(dtp, EDT_NOMEM);
@@ -143,8 +148,8 @@ int dt_probe_table(dtrace_hdl_t *dtp)
 
 dt_ptab_t dt_ptab_get(dtrace_hdl_t *dtp)
 {
-	return (dt_ptab_t){ dtp->dt_probes, dtp->dt_pinfo, dtp->dt_nprobes, dtp->dt_pcap,
-			    &dtp->dt_parena };
+	return (dt_ptab_t){ dtp->dt_probes, dtp->dt_pinfo,   dtp->dt_nprobes,
+			    dtp->dt_pcap,   &dtp->dt_parena, dtp->dt_lastid };
 }
 
 void dt_ptab_put(dtrace_hdl_t *dtp, const dt_ptab_t *t)
@@ -153,6 +158,46 @@ void dt_ptab_put(dtrace_hdl_t *dtp, const dt_ptab_t *t)
 	dtp->dt_pinfo = t->pt_info;
 	dtp->dt_nprobes = t->pt_n;
 	dtp->dt_pcap = t->pt_cap;
+	dtp->dt_lastid = t->pt_lastid;
+}
+
+dt_pblock_t *dt_pblock_new(void)
+{
+	dt_pblock_t *b = calloc(1, sizeof(dt_pblock_t));
+
+	/* a file's path and sites: a runtime provider's come to a few hundred bytes */
+	if (b != NULL)
+		b->pb_arena.da_chunk = 1024;
+	return b;
+}
+
+void dt_pblock_put(dt_pblock_t *b)
+{
+	if (b == NULL || (b->pb_refs > 0 && --b->pb_refs > 0))
+		return;
+	dt_arena_free(&b->pb_arena);
+	free(b);
+}
+
+size_t dt_probe_remove(dtrace_hdl_t *dtp, const bool *drop, size_t *newidx)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
+		if (drop[i]) {
+			dt_pblock_put(dtp->dt_pinfo[i].pi_block);
+			newidx[i] = SIZE_MAX;
+			continue;
+		}
+		if (j != i) {
+			dtp->dt_probes[j] = dtp->dt_probes[i];
+			dtp->dt_pinfo[j] = dtp->dt_pinfo[i];
+		}
+		newidx[i] = j++;
+	}
+	j = dtp->dt_nprobes - j;
+	dtp->dt_nprobes -= j;
+	return j;
 }
 
 int dt_probe_provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
@@ -315,14 +360,25 @@ static dtrace_attribute_t attr_min(dtrace_attribute_t a, dt_attr_t b)
 	return a;
 }
 
+/* found[0]: the first match's place in the table plus 1 (IDs are not places) */
 static int first_match(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
 {
 	size_t *found = arg;
 
-	(void)dtp;
 	if (found[0] != 0)
 		return 1; /* a second one */
-	found[0] = pdp->dtpd_id;
+	found[0] = (size_t)(pdp - dtp->dt_probes) + 1;
+	return 0;
+}
+
+/* The place of the probe with ID id plus 1, or 0: at most id - 1, lower when probes left. */
+static size_t place_of(const dtrace_hdl_t *dtp, dtrace_id_t id)
+{
+	size_t i = id <= dtp->dt_nprobes ? id : dtp->dt_nprobes;
+
+	while (i-- > 0)
+		if (dtp->dt_probes[i].dtpd_id == id)
+			return i + 1;
 	return 0;
 }
 
@@ -343,11 +399,13 @@ int dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 	if (pdp == NULL || pip == NULL)
 		return dt_set_errno(dtp, EDT_BADARG);
 	/* a probe of the table (dtrace -l -v asks of each): no need to match */
-	if (dtp->dt_probes != NULL && pdp->dtpd_id != 0 && pdp->dtpd_id <= dtp->dt_nprobes &&
-	    dt_probe_match(pdp, &dtp->dt_probes[pdp->dtpd_id - 1]))
-		found[0] = pdp->dtpd_id;
-	else if ((rc = dtrace_probe_iter(dtp, pdp, first_match, found)) < 0)
-		return -1;
+	if (dtp->dt_probes != NULL && pdp->dtpd_id != 0)
+		found[0] = place_of(dtp, pdp->dtpd_id);
+	if (found[0] == 0 || !dt_probe_match(pdp, &dtp->dt_probes[found[0] - 1])) {
+		found[0] = 0;
+		if ((rc = dtrace_probe_iter(dtp, pdp, first_match, found)) < 0)
+			return -1;
+	}
 	pi = &dtp->dt_pinfo[found[0] - 1];
 	/*
 	 * Several probes: their arguments are the first's only when the

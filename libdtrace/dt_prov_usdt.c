@@ -535,6 +535,49 @@ static void mapping_path(pid_t pid, unsigned long start, unsigned long end, dev_
 	}
 }
 
+/* A copy of sites in block b (their argument specifications too): NULL out of memory. */
+static dt_usite_t *copy_sites(dt_pblock_t *b, const dt_usite_t *s)
+{
+	dt_usite_t *head = NULL, **tail = &head;
+
+	for (; s != NULL; s = s->us_next) {
+		dt_usite_t *c = dt_arena_alloc(&b->pb_arena, sizeof(*c));
+
+		if (c == NULL)
+			return NULL;
+		*c = *s;
+		c->us_next = NULL;
+		if ((c->us_argspec = dt_arena_strndup(&b->pb_arena, s->us_argspec,
+						      strlen(s->us_argspec))) == NULL)
+			return NULL;
+		*tail = c;
+		tail = &c->us_next;
+	}
+	return head;
+}
+
+/*
+ * Add probe i of file uf (read through rpath) for provider prov: its path
+ * and sites go to *bp, made at the file's first new probe.  0, or -1 out of
+ * memory.
+ */
+static int add_probe(dt_ptab_t *w, dt_pblock_t **bp, const char *rpath, const char *prov,
+		     const ufile_t *uf, size_t i, dt_pinfo_t *pi)
+{
+	if (*bp == NULL) {
+		if ((*bp = dt_pblock_new()) == NULL ||
+		    (pi->pi_path = dt_arena_strndup(&(*bp)->pb_arena, rpath, strlen(rpath))) ==
+			NULL)
+			return -1;
+		pi->pi_block = *bp;
+	}
+	if ((pi->pi_sites = copy_sites(*bp, uf->uf_probes[i].fp_sites)) == NULL ||
+	    dt_ptab_add(w, prov, uf->uf_module, uf->uf_probes[i].fp_func, uf->uf_probes[i].fp_name,
+			pi) != 0)
+		return -1;
+	return 0;
+}
+
 /*
  * The USDT probes of one process, each file once, in mapping order.  With
  * rescan, only probes not in the table already are added.
@@ -544,6 +587,7 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 	char path[64], line[4096 + 256], prov[DTRACE_PROVNAMELEN + 16], rpath[4096 + 256 + 64];
 	size_t *seen = NULL; /* indexes: fc_files moves when it grows */
 	size_t nseen = 0;
+	dt_pblock_t *block;
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt,
 			  .pi_kind = DT_PK_USDT,
 			  .pi_pid = pid,
@@ -590,23 +634,18 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 		}
 		seen = ns;
 		seen[nseen++] = idx;
-		pi.pi_path = NULL;
+		block = NULL;
 		for (size_t i = 0; rc == 0 && i < uf->uf_n; i++) {
 			snprintf(prov, sizeof(prov), "%s%d", uf->uf_probes[i].fp_prov, (int)pid);
 			if (rescan && known(w, 0, prov, uf->uf_module, &uf->uf_probes[i]))
 				continue;
-			if (pi.pi_path == NULL &&
-			    (pi.pi_path = dt_arena_strndup(w->pt_arena, rpath, strlen(rpath))) ==
-				NULL) {
+			if (add_probe(w, &block, rpath, prov, uf, i, &pi) != 0) {
 				*nomem = true;
 				rc = -1;
-				break;
 			}
-			pi.pi_sites = uf->uf_probes[i].fp_sites;
-			if (dt_ptab_add(w, prov, uf->uf_module, uf->uf_probes[i].fp_func,
-					uf->uf_probes[i].fp_name, &pi))
-				rc = 1;
 		}
+		if (block != NULL && block->pb_refs == 0)
+			dt_pblock_put(block);
 	}
 	fclose(maps);
 	free(seen);
@@ -615,7 +654,8 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 
 static int populate(dtrace_hdl_t *dtp, dt_ptab_t *w)
 {
-	fcache_t fc = { .fc_arena = w->pt_arena };
+	dt_arena_t tmp = { 0 }; /* what the walk reads; the probes keep copies */
+	fcache_t fc = { .fc_arena = &tmp };
 	pid_t *pids = NULL, self = getpid();
 
 	(void)dtp;
@@ -647,6 +687,7 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *w)
 			rc = walk_process(w, &fc, pids[i], false, &nomem);
 	}
 	fcache_free(&fc);
+	dt_arena_free(&tmp);
 	free(pids);
 	return nomem || rc != 0;
 }
@@ -676,7 +717,8 @@ static uint64_t exec_maps_hash(pid_t pid)
 /* The probes of process pid not in the table yet. */
 static int rescan(dtrace_hdl_t *dtp, pid_t pid)
 {
-	fcache_t fc = { .fc_arena = &dtp->dt_parena };
+	dt_arena_t tmp = { 0 };
+	fcache_t fc = { .fc_arena = &tmp };
 	uint64_t h;
 	dt_ptab_t w;
 	bool nomem = false;
@@ -691,6 +733,7 @@ static int rescan(dtrace_hdl_t *dtp, pid_t pid)
 	rc = walk_process(&w, &fc, pid, true, &nomem);
 	dt_ptab_put(dtp, &w);
 	fcache_free(&fc);
+	dt_arena_free(&tmp);
 	return nomem || rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 }
 
@@ -701,10 +744,12 @@ static int rescan(dtrace_hdl_t *dtp, pid_t pid)
  */
 static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
-	fcache_t fc = { .fc_arena = &dtp->dt_parena };
+	dt_arena_t tmp = { 0 };
+	fcache_t fc = { .fc_arena = &tmp };
 	dt_pinfo_t pi = {
 		.pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = 0, .pi_attr = &usdt_attr
 	};
+	dt_pblock_t *block = NULL;
 	const char *path = desc->dtpd_mod;
 	char rpath[4096 + 64];
 	bool nomem = false;
@@ -723,15 +768,16 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)getpid(), path);
 	uf = file_probes(&fc, rpath, path, &nomem);
 	w = dt_ptab_get(dtp);
-	if (uf != NULL && (pi.pi_path = dt_arena_strndup(w.pt_arena, path, strlen(path))) == NULL)
-		nomem = true;
+	/* the module is the path itself: the file's probes for every process */
 	for (size_t i = 0; uf != NULL && !nomem && rc == 0 && i < uf->uf_n; i++) {
-		pi.pi_sites = uf->uf_probes[i].fp_sites;
-		rc = dt_ptab_add(&w, uf->uf_probes[i].fp_prov, pi.pi_path, uf->uf_probes[i].fp_func,
-				 uf->uf_probes[i].fp_name, &pi);
+		uf->uf_module = path;
+		rc = add_probe(&w, &block, path, uf->uf_probes[i].fp_prov, uf, i, &pi);
 	}
+	if (block != NULL && block->pb_refs == 0)
+		dt_pblock_put(block);
 	dt_ptab_put(dtp, &w);
 	fcache_free(&fc);
+	dt_arena_free(&tmp);
 	return nomem || rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 }
 

@@ -231,8 +231,13 @@ void ks_detach_all(const int *fds, size_t n);
  * while it attaches what is new.  ks_detach_wait() returns once every fd
  * handed over so far is closed.
  */
-void ks_detach_later(const int *fds, size_t n);
+uint64_t ks_detach_later(const int *fds, size_t n);
 void ks_detach_wait(void);
+/*
+ * ks_detach_later() returns a sequence number: once ks_detach_done(seq)
+ * is true, every fd handed over by then is closed.
+ */
+bool ks_detach_done(uint64_t seq);
 
 /* ---------------------------------------------------------------- output buffers */
 
@@ -316,6 +321,27 @@ int ks_btf_func_args(ks_btf_t *b, uint32_t id, char **types, int max, char **ret
  * ("%rdi", "edi", "r9d", "al"...), and its width in bytes; -1 if unknown.
  */
 int ks_reg_offset(const char *name, int *width);
+
+/*
+ * The system calls of the native ABI (x86-64: the "common" and "64" entries
+ * of the kernel's syscall_64.tbl, made C at build time): number and name,
+ * by number.
+ */
+typedef struct ks_syscall {
+	int ks_nr;
+	const char *ks_name;
+} ks_syscall_t;
+extern const ks_syscall_t ks_syscalls[];
+extern const size_t ks_nsyscalls;
+/* In struct pt_regs: the offset of system call argument i (0-5), -1 beyond. */
+int ks_syscall_arg_offset(int i);
+/* In struct pt_regs: the offset of the system call's number as entered (orig_ax). */
+int ks_syscall_nr_offset(void);
+/*
+ * The bit of thread_info.status that marks a compat (ia32) system call in
+ * progress (TS_COMPAT): its numbers are another table's.
+ */
+#define KS_TS_COMPAT 0x0002
 
 /* ---------------------------------------------------------------- features */
 

@@ -232,7 +232,7 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname)
 {
 	const char *base = fname != NULL ? strrchr(fname, '/') : NULL;
 	char guard[128] = "_";
-	dt_arena_t a = { NULL };
+	dt_arena_t a = { 0 };
 	dt_strset_t *seen;
 	int rc = 0;
 

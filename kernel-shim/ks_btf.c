@@ -254,7 +254,9 @@ int ks_btf_funcs(ks_btf_t *b, int (*f)(void *arg, const char *name, uint32_t id)
 	return 0;
 }
 
-static void text_printf(void *ctx, const char *fmt, va_list ap)
+/* libbpf's btf_dump printf callback: fmt is libbpf's own */
+__attribute__((format(printf, 2, 0))) static void text_printf(void *ctx, const char *fmt,
+							      va_list ap)
 {
 	ks_btf_t *b = ctx;
 	va_list aq;

@@ -849,6 +849,8 @@ typedef struct dt_pinfo {
 	dt_pblock_t *pi_block; /* where pi_path and pi_sites are, or NULL (the handle's arena) */
 	uint64_t pi_gone;      /* when its object was first seen gone (CLOCK_MONOTONIC ns), or 0 */
 	int pi_sysnr;	       /* syscall: the call's number */
+	const char *pi_group;  /* pid: its group (dt_provider.h pv_group): kind and file */
+	uint32_t pi_key;       /* pid: its key there */
 } dt_pinfo_t;
 
 /* A block for probes' paths and sites: NULL out of memory. */

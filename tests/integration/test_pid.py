@@ -93,6 +93,40 @@ class Pid(unittest.TestCase):
               "(%d firings)" % (elapsed, n))
         self.assertLess(elapsed, LIBC_ENTRY_BOUND)
 
+    def test_libc_entry_shared(self):
+        """pid$target:libc.so.6::entry and ::return: the probes of the file
+        share programs (one for the entries, one for the returns) and
+        uprobe_multi links (one for the entries, one or two for the
+        returns: rets and uretprobes), counted in dtrace's descriptors
+        while it traces (a program and a link or two per probe before)."""
+        p = subprocess.Popen([DTRACE, "-q", "-n", 'BEGIN { printf("ready\\n"); }',
+                              "-n", "pid$target:libc.so.6::entry, pid$target:libc.so.6::return "
+                              "{ @n = count(); }", "-c", self.trigger + " 100000000"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(p.stdout.readline(), "ready\n", p.stderr)
+            progs = links = 0
+            fdinfo = "/proc/%d/fdinfo" % p.pid
+            for fd in os.listdir(fdinfo):
+                try:
+                    with open(os.path.join(fdinfo, fd)) as f:
+                        text = f.read()
+                except OSError:
+                    continue
+                progs += "prog_tag:" in text
+                links += "link_type:" in text
+        finally:
+            p.kill()
+            p.communicate()
+        n = int(self.dtrace("-l", "-n", "pid$target:libc.so.6::", "-c", self.trigger)
+                .stdout.count("\n"))
+        print("\n%d libc probes: %d programs, %d links" % (n, progs, links))
+        self.assertGreater(n, 3000)
+        # BEGIN's and the run's own, and pid's two; links: pid's three at most
+        self.assertLess(progs, 20)
+        self.assertLess(links, 10)
+        self.assertGreaterEqual(links, 2)
+
     def test_target_exit(self):
         r = self.dtrace("-n", "pid$target:a.out:work:entry", "-c", self.trigger + " 4")
         self.assertEqual(r.returncode, 0, r.stderr)

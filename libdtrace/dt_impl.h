@@ -882,6 +882,8 @@ typedef struct dt_pinfo {
 	const dt_pattr_t *pi_attr; /* NULL: Private/Private/Unknown throughout */
 	uint32_t pi_btf_id;	   /* fbt, tp_btf: the kernel type the program is bound to */
 	int pi_ctxargs;		   /* fbt, tp_btf: the 8-byte arguments of its context */
+	const char *pi_group;	   /* pid: its group (dt_provider.h pv_group): kind and file */
+	uint32_t pi_key;	   /* pid: its key there */
 } dt_pinfo_t;
 
 /* A block for probes' paths and sites: NULL out of memory. */

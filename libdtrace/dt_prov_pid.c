@@ -29,9 +29,15 @@
  * first instruction is one is listed but not attached when a glob named
  * it, and refused with an error when the description named it.
  *
- * Each probe gets its own program, attached with one uprobe_multi link
- * (one more for a uretprobe) restricted to process N; the attach cookie
- * of a return site is its offset.  The descriptions given are kept and
+ * Probes share programs (groups, dt_provider.h): the entry and offset
+ * probes of one file in one process have one program, attached with one
+ * uprobe_multi link restricted to process N (one more for uretprobes);
+ * their return probes another.  Each probe has a key in its file (pi_key,
+ * given as it is made); the attach cookie of each site is the key << 32,
+ * or'ed for a return site with its offset (0xffffffff: a uretprobe).  The
+ * guard reads the key back, a return's arg0 the offset.  A probe with no
+ * site (its first instruction refused) is in no link and no program.
+ * The descriptions given are kept and
  * read again when process N maps new files (a dlopen()), at the
  * consumer's rescan.
  */
@@ -285,6 +291,8 @@ typedef struct pctx {
 	GElf_Phdr *pc_load;
 	size_t pc_nload;
 	size_t pc_noffsets;
+	const char *pc_gentry, *pc_greturn; /* the module's groups: in the probe arena */
+	uint32_t pc_key;		    /* the next probe's key in them */
 } pctx_t;
 
 /* Add probe func:name with the given sites, unless it is there already: 0, or -1. */
@@ -298,6 +306,8 @@ static int add_probe(pctx_t *pc, const char *func, const char *name, dt_pkind_t 
 		return 0;
 	pi.pi_path = pc->pc_path;
 	pi.pi_sites = sites;
+	pi.pi_group = kind == DT_PK_PID_RETURN ? pc->pc_greturn : pc->pc_gentry;
+	pi.pi_key = pc->pc_key++;
 	if (keyset_add(&pc->pc_keys, h) != 0 ||
 	    dt_ptab_add(&pc->pc_w, pc->pc_desc->dtpd_provider, pc->pc_mod, func, name, &pi) != 0)
 		return dt_set_errno(pc->pc_dtp, EDT_NOMEM);
@@ -697,6 +707,33 @@ static const char *module_match(const char *pat, const char *path, bool exe, cha
 	return NULL;
 }
 
+/*
+ * The groups of the module at rpath, and the first key its new probes
+ * take there: after those of its probes made from other descriptions.
+ */
+static int module_groups(pctx_t *pc, const char *rpath)
+{
+	size_t len = strlen(rpath);
+	char *e = dt_arena_alloc(pc->pc_w.pt_arena, len + 7);
+	char *r = dt_arena_alloc(pc->pc_w.pt_arena, len + 8);
+
+	if (e == NULL || r == NULL)
+		return -1;
+	snprintf(e, len + 7, "entry %s", rpath);
+	snprintf(r, len + 8, "return %s", rpath);
+	pc->pc_gentry = e;
+	pc->pc_greturn = r;
+	pc->pc_key = 0;
+	for (size_t i = 0; i < pc->pc_w.pt_n; i++) {
+		const dt_pinfo_t *pi = &pc->pc_w.pt_info[i];
+
+		if (pi->pi_prov == &dt_prov_pid && pi->pi_path != NULL &&
+		    strcmp(pi->pi_path, rpath) == 0 && pi->pi_key >= pc->pc_key)
+			pc->pc_key = pi->pi_key + 1;
+	}
+	return 0;
+}
+
 static int provide_one(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
 	pctx_t pc = { .pc_dtp = dtp, .pc_desc = desc, .pc_fd = -1 };
@@ -765,6 +802,10 @@ static int provide_one(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 		if ((pc.pc_mod = dt_arena_strndup(pc.pc_w.pt_arena, mod, strlen(mod))) == NULL ||
 		    (pc.pc_path = dt_arena_strndup(pc.pc_w.pt_arena, rpath, strlen(rpath))) ==
 			NULL) {
+			rc = dt_set_errno(dtp, EDT_NOMEM);
+			break;
+		}
+		if (module_groups(&pc, rpath) != 0) {
 			rc = dt_set_errno(dtp, EDT_NOMEM);
 			break;
 		}
@@ -900,9 +941,11 @@ static int arg(const dt_argreq_t *rq, int i)
 	dt_frag_t *o = rq->ar_out;
 
 	if (pi->pi_kind == DT_PK_PID_RETURN) {
-		if (i == 0) { /* the site's cookie: its offset, or -1 for a uretprobe */
+		if (i == 0) { /* the cookie's low word: the offset, or -1 for a uretprobe */
 			dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_6));
 			dt_frag_emit(o, KS_CALL(BPF_FUNC_get_attach_cookie));
+			dt_frag_emit(o, KS_ALU64_IMM(BPF_LSH, BPF_REG_0, 32));
+			dt_frag_emit(o, KS_ALU64_IMM(BPF_ARSH, BPF_REG_0, 32));
 		} else if (i == 1) {
 			dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6,
 						   (int16_t)ks_reg_offset("rax", NULL)));
@@ -977,6 +1020,86 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 	return rc;
 }
 
+/* The entry and offset probes of a file in a process in one program, its returns in another. */
+static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
+{
+	const dt_pinfo_t *pi = &dtp->dt_pinfo[p];
+
+	*key = pi->pi_key;
+	return pi->pi_group;
+}
+
+/* r0 = the key of the probe that fires: the attach cookie's high word. */
+static int guard(const dt_argreq_t *rq)
+{
+	dt_frag_t *o = rq->ar_out;
+
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_6));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_attach_cookie));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_RSH, BPF_REG_0, 32));
+	return 0;
+}
+
+/*
+ * A group's sites (its probes are of one file and process): one
+ * uprobe_multi link, one more for uretprobes; each site's cookie its
+ * probe's key << 32, with a return site's offset (0xffffffff: a
+ * uretprobe).
+ */
+static int attach_group(dtrace_hdl_t *dtp, const size_t *probes, const uint32_t *keys, size_t np,
+			int fd, uint32_t attach_type, dt_links_t *links)
+{
+	const dt_pinfo_t *pi0 = &dtp->dt_pinfo[probes[0]];
+	uint64_t *offs, *cookies;
+	size_t n = 0;
+	int rc = 0;
+
+	if (attach_type != KS_UPROBE_MULTI || !ks_features()->kf_uprobe_multi)
+		return attach(dtp, probes[0], NULL, fd, attach_type, 1, links);
+	for (size_t i = 0; i < np; i++)
+		for (dt_usite_t *s = dtp->dt_pinfo[probes[i]].pi_sites; s != NULL; s = s->us_next)
+			n++;
+	if (n == 0)
+		return 0;
+	offs = calloc(n, sizeof(*offs));
+	cookies = calloc(n, sizeof(*cookies));
+	if (offs == NULL || cookies == NULL) {
+		free(offs);
+		free(cookies);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	for (int ret = 0; rc == 0 && ret < 2; ret++) {
+		int link;
+
+		n = 0;
+		for (size_t i = 0; i < np; i++) {
+			const dt_pinfo_t *pi = &dtp->dt_pinfo[probes[i]];
+
+			for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next) {
+				if ((s->us_cookie == UINT64_MAX) != (ret == 1))
+					continue;
+				offs[n] = s->us_off;
+				cookies[n++] =
+				    (uint64_t)keys[i] << 32 |
+				    (pi->pi_kind == DT_PK_PID_RETURN ? s->us_cookie & 0xffffffff
+								     : 0);
+			}
+		}
+		if (n == 0)
+			continue;
+		link =
+		    ret ? ks_attach_uretprobes(fd, pi0->pi_path, offs, cookies, n, pi0->pi_pid)
+			: ks_attach_uprobes(fd, pi0->pi_path, offs, NULL, cookies, n, pi0->pi_pid);
+		if (link == -ESRCH || link == -ENOENT) /* the process has gone */
+			break;
+		rc = link < 0 ? dt_probe_attach_err(dtp, probes[0], -link)
+			      : dt_links_add(dtp, links, link);
+	}
+	free(offs);
+	free(cookies);
+	return rc;
+}
+
 /* The process has gone (its root with it). */
 static bool gone(dtrace_hdl_t *dtp, size_t p)
 {
@@ -996,4 +1119,7 @@ const dt_provimpl_t dt_prov_pid = {
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_gone = gone,
+	.pv_group = group,
+	.pv_guard = guard,
+	.pv_attach_group = attach_group,
 };

@@ -815,6 +815,7 @@ typedef enum dt_pkind {
 	DT_PK_PID_ENTRY,  /* pid: a function's first instruction */
 	DT_PK_PID_RETURN, /* pid: each ret of a function (a uretprobe if it does not decode) */
 	DT_PK_PID_OFFSET, /* pid: one instruction */
+	DT_PK_PROC,	  /* proc: which one in pi_sysnr (dt_prov_proc.c) */
 } dt_pkind_t;
 
 /* One instrumented instruction of a USDT probe. */
@@ -848,7 +849,7 @@ typedef struct dt_pinfo {
 	dt_usite_t *pi_sites;  /* USDT, pid */
 	dt_pblock_t *pi_block; /* where pi_path and pi_sites are, or NULL (the handle's arena) */
 	uint64_t pi_gone;      /* when its object was first seen gone (CLOCK_MONOTONIC ns), or 0 */
-	int pi_sysnr;	       /* syscall: the call's number */
+	int pi_sysnr;	       /* syscall: the call's number; proc: which probe */
 } dt_pinfo_t;
 
 /* A block for probes' paths and sites: NULL out of memory. */

@@ -4,22 +4,25 @@
  * kernel's raw tracepoints (there are no fentry probes on this kernel, and
  * raw tracepoints need no BTF ids to attach):
  *
- *   create, lwp-create       sched_process_fork(parent, child): a process
- *                            when the child is its group's leader
+ *   lwp-create, create       sched_process_fork(parent, child): create
+ *                            too when the child leads its thread group
  *   exec                     sys_enter of execve or execveat
  *   exec-failure             sys_exit of execve or execveat, ret < 0
  *   exec-success             sched_process_exec, in the new image
- *   exit, lwp-exit           sched_process_exit(task, group_dead)
+ *   lwp-exit, exit           sched_process_exit(task, group_dead): exit
+ *                            too when group_dead (the last thread)
  *   start, lwp-start         sys_exit of clone, fork, vfork or clone3 with
- *                            0: the child's first return to user mode
+ *                            0: the child's first return to user mode;
+ *                            start only in a group leader
  *   signal-send              signal_generate, unless the signal is ignored
  *   signal-handle            signal_deliver
  *   signal-clear             sys_exit of rt_sigtimedwait, ret > 0
  *
  * The probes of one tracepoint share its program (a group, dt_provider.h):
  * the guard tells which probe an event is (its key is the probe's place in
- * probes[] below), so that proc::: costs one program per tracepoint, and a
- * tracepoint none of whose probes is enabled has none.  Compat (ia32)
+ * probes[] below), so that proc::: costs one program per tracepoint (two
+ * where an event fires both an lwp probe and a process probe: groups[]),
+ * and a tracepoint none of whose probes is enabled has none.  Compat (ia32)
  * system calls, whose numbers are another table's, fire nothing.
  *
  * Arguments, until translators type args[]: the kernel's native values.
@@ -41,43 +44,82 @@
 enum { SRC_FORK, SRC_EXIT, SRC_EXEC, SRC_SYS_ENTER, SRC_SYS_EXIT, SRC_SIGGEN, SRC_SIGDLV, SRC_N };
 
 static const char *const tracepoints[SRC_N] = {
-	"sched_process_fork", "sched_process_exit", "sched_process_exec", "sys_enter",
-	"sys_exit",	      "signal_generate",    "signal_deliver",
+	[SRC_FORK] = "sched_process_fork", [SRC_EXIT] = "sched_process_exit",
+	[SRC_EXEC] = "sched_process_exec", [SRC_SYS_ENTER] = "sys_enter",
+	[SRC_SYS_EXIT] = "sys_exit",	   [SRC_SIGGEN] = "signal_generate",
+	[SRC_SIGDLV] = "signal_deliver",
 };
 
-/* The probes, in this order; a probe's key in its group is its place here. */
+/*
+ * The programs: one a tracepoint, and a second one for the lwp probes of
+ * fork, exit and a fork's return, which fire for the same events as their
+ * process probes (a process's first thread is an lwp too: illumos fires
+ * lwp-create then create, start then lwp-start, lwp-exit then exit).
+ * The kernel runs a tracepoint's programs in the order they were
+ * attached, which is the order of their first probes here.
+ */
 enum {
-	P_CREATE,
-	P_EXEC,
-	P_EXEC_FAILURE,
-	P_EXEC_SUCCESS,
-	P_EXIT,
-	P_LWP_CREATE,
-	P_LWP_EXIT,
-	P_LWP_START,
-	P_SIGNAL_CLEAR,
-	P_SIGNAL_HANDLE,
-	P_SIGNAL_SEND,
-	P_START,
-	P_N
+	G_FORK,
+	G_FORK_LWP,
+	G_EXIT,
+	G_EXIT_LWP,
+	G_EXEC,
+	G_SYS_ENTER,
+	G_SYS_EXIT,
+	G_SYS_EXIT_LWP,
+	G_SIGGEN,
+	G_SIGDLV
 };
 
 static const struct {
 	const char *name;
 	int src;
+} groups[] = {
+	[G_FORK] = { "sched_process_fork", SRC_FORK },
+	[G_FORK_LWP] = { "sched_process_fork/lwp", SRC_FORK },
+	[G_EXIT] = { "sched_process_exit", SRC_EXIT },
+	[G_EXIT_LWP] = { "sched_process_exit/lwp", SRC_EXIT },
+	[G_EXEC] = { "sched_process_exec", SRC_EXEC },
+	[G_SYS_ENTER] = { "sys_enter", SRC_SYS_ENTER },
+	[G_SYS_EXIT] = { "sys_exit", SRC_SYS_EXIT },
+	[G_SYS_EXIT_LWP] = { "sys_exit/lwp", SRC_SYS_EXIT },
+	[G_SIGGEN] = { "signal_generate", SRC_SIGGEN },
+	[G_SIGDLV] = { "signal_deliver", SRC_SIGDLV },
+};
+
+/* The probes, in this order (see groups[]); a probe's key in its group is its place here. */
+enum {
+	P_EXEC,
+	P_EXEC_FAILURE,
+	P_EXEC_SUCCESS,
+	P_LWP_CREATE,
+	P_CREATE,
+	P_START,
+	P_LWP_START,
+	P_LWP_EXIT,
+	P_EXIT,
+	P_SIGNAL_SEND,
+	P_SIGNAL_HANDLE,
+	P_SIGNAL_CLEAR,
+	P_N
+};
+
+static const struct {
+	const char *name;
+	int group;
 } probes[P_N] = {
-	[P_CREATE] = { "create", SRC_FORK },
-	[P_EXEC] = { "exec", SRC_SYS_ENTER },
-	[P_EXEC_FAILURE] = { "exec-failure", SRC_SYS_EXIT },
-	[P_EXEC_SUCCESS] = { "exec-success", SRC_EXEC },
-	[P_EXIT] = { "exit", SRC_EXIT },
-	[P_LWP_CREATE] = { "lwp-create", SRC_FORK },
-	[P_LWP_EXIT] = { "lwp-exit", SRC_EXIT },
-	[P_LWP_START] = { "lwp-start", SRC_SYS_EXIT },
-	[P_SIGNAL_CLEAR] = { "signal-clear", SRC_SYS_EXIT },
-	[P_SIGNAL_HANDLE] = { "signal-handle", SRC_SIGDLV },
-	[P_SIGNAL_SEND] = { "signal-send", SRC_SIGGEN },
-	[P_START] = { "start", SRC_SYS_EXIT },
+	[P_EXEC] = { "exec", G_SYS_ENTER },
+	[P_EXEC_FAILURE] = { "exec-failure", G_SYS_EXIT },
+	[P_EXEC_SUCCESS] = { "exec-success", G_EXEC },
+	[P_LWP_CREATE] = { "lwp-create", G_FORK_LWP },
+	[P_CREATE] = { "create", G_FORK },
+	[P_START] = { "start", G_SYS_EXIT },
+	[P_LWP_START] = { "lwp-start", G_SYS_EXIT_LWP },
+	[P_LWP_EXIT] = { "lwp-exit", G_EXIT_LWP },
+	[P_EXIT] = { "exit", G_EXIT },
+	[P_SIGNAL_SEND] = { "signal-send", G_SIGGEN },
+	[P_SIGNAL_HANDLE] = { "signal-handle", G_SIGDLV },
+	[P_SIGNAL_CLEAR] = { "signal-clear", G_SYS_EXIT },
 };
 
 /* x86-64 system call numbers (kernel-shim/syscall_64.tbl) */
@@ -93,9 +135,14 @@ enum {
 
 #define TRACE_SIGNAL_IGNORED 1 /* signal_generate's result (include/trace/events/signal.h) */
 
+static int group_of(const dt_argreq_t *rq)
+{
+	return probes[rq->ar_dtp->dt_pinfo[rq->ar_probe].pi_sysnr].group;
+}
+
 static int source(const dt_argreq_t *rq)
 {
-	return probes[rq->ar_dtp->dt_pinfo[rq->ar_probe].pi_sysnr].src;
+	return groups[group_of(rq)].src;
 }
 
 /*
@@ -140,7 +187,7 @@ static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 	int which = dtp->dt_pinfo[p].pi_sysnr;
 
 	*key = (uint32_t)which;
-	return tracepoints[probes[which].src];
+	return groups[probes[which].group].name;
 }
 
 /*
@@ -161,48 +208,63 @@ static void read_kernel(dt_frag_t *o, int toff, int size, int slot, int fail)
 	dt_frag_emit(o, KS_LDX_MEM(size == 4 ? BPF_W : BPF_DW, BPF_REG_0, BPF_REG_10, slot));
 }
 
-/* The sys_exit guard: which of exec-failure, start, lwp-start, signal-clear. */
-static void guard_sys_exit(dt_frag_t *o, int lfail)
+/*
+ * A fork's return in the child (ret 0 from clone, fork, vfork or clone3),
+ * the number in r0 and the return value in r1: start when lwp is false
+ * and the thread leads its process (r0 = P_START), else lwp-start for
+ * every new thread.
+ */
+static void fork_return(dt_frag_t *o, bool lwp, int lstart, int lfail, int ldone)
+{
+	dt_frag_place(o, lstart);
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), lfail);
+	if (lwp) {
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_START));
+		return;
+	}
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_0));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_LSH, BPF_REG_1, 32));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_RSH, BPF_REG_1, 32)); /* the thread */
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_RSH, BPF_REG_0, 32)); /* the process */
+	dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_1, 0), lfail);
+	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_START));
+	dt_frag_emit_to(o, KS_JA(0), ldone);
+}
+
+/* The sys_exit guards: exec-failure, start, signal-clear; or lwp-start. */
+static void guard_sys_exit(dt_frag_t *o, bool lwp, int lfail)
 {
 	int lexec = dt_frag_label(o), lclear = dt_frag_label(o), lstart = dt_frag_label(o);
-	int lthread = dt_frag_label(o), ldone = dt_frag_label(o);
+	int ldone = dt_frag_label(o);
 
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0)); /* regs */
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, ks_syscall_nr_offset()));
 	read_kernel(o, -1, 8, -16, lfail);
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 8)); /* ret */
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_EXECVE, 0), lexec);
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_EXECVEAT, 0), lexec);
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_RT_SIGTIMEDWAIT, 0), lclear);
+	if (!lwp) {
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_EXECVE, 0), lexec);
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_EXECVEAT, 0), lexec);
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_RT_SIGTIMEDWAIT, 0), lclear);
+	}
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_CLONE, 0), lstart);
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_FORK, 0), lstart);
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_VFORK, 0), lstart);
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_CLONE3, 0), lstart);
 	dt_frag_emit_to(o, KS_JA(0), lfail);
 
-	dt_frag_place(o, lexec);
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JSGE, BPF_REG_1, 0, 0), lfail);
-	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_EXEC_FAILURE));
-	dt_frag_emit_to(o, KS_JA(0), ldone);
+	if (!lwp) {
+		dt_frag_place(o, lexec);
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JSGE, BPF_REG_1, 0, 0), lfail);
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_EXEC_FAILURE));
+		dt_frag_emit_to(o, KS_JA(0), ldone);
 
-	dt_frag_place(o, lclear);
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JSLE, BPF_REG_1, 0, 0), lfail);
-	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_SIGNAL_CLEAR));
-	dt_frag_emit_to(o, KS_JA(0), ldone);
-
-	/* the child's return from the call: a process when its thread is the leader */
-	dt_frag_place(o, lstart);
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), lfail);
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_0));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_LSH, BPF_REG_1, 32));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_RSH, BPF_REG_1, 32)); /* the thread */
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_RSH, BPF_REG_0, 32)); /* the process */
-	dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_1, 0), lthread);
-	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_START));
-	dt_frag_emit_to(o, KS_JA(0), ldone);
-	dt_frag_place(o, lthread);
-	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_START));
+		dt_frag_place(o, lclear);
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JSLE, BPF_REG_1, 0, 0), lfail);
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_SIGNAL_CLEAR));
+		dt_frag_emit_to(o, KS_JA(0), ldone);
+	}
+	fork_return(o, lwp, lstart, lfail, ldone);
 	dt_frag_place(o, ldone);
 }
 
@@ -213,49 +275,45 @@ static void guard_sys_exit(dt_frag_t *o, int lfail)
 static int guard(const dt_argreq_t *rq)
 {
 	dt_frag_t *o = rq->ar_out;
-	int lfail = rq->ar_lfault, lthread, ldone;
+	int lfail = rq->ar_lfault;
 
-	switch (source(rq)) {
-	case SRC_FORK: /* (parent, child): child->pid == child->tgid for a process */
-		lthread = dt_frag_label(o);
-		ldone = dt_frag_label(o);
+	switch (group_of(rq)) {
+	case G_FORK: /* (parent, child): a process when child->pid == child->tgid */
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8));
 		read_kernel(o, DT_TOFF_PID, 4, -16, lfail);
 		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_7, BPF_REG_0));
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8));
 		read_kernel(o, DT_TOFF_TGID, 4, -16, lfail);
-		dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_7, 0), lthread);
+		dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_7, 0), lfail);
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_CREATE));
-		dt_frag_emit_to(o, KS_JA(0), ldone);
-		dt_frag_place(o, lthread);
-		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_CREATE));
-		dt_frag_place(o, ldone);
 		break;
-	case SRC_EXIT: /* (task, group_dead): the process when its last thread goes */
-		ldone = dt_frag_label(o);
+	case G_FORK_LWP: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_CREATE)); break;
+	case G_EXIT: /* (task, group_dead): the process when its last thread goes */
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 8));
 		dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, 0xff));
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0), lfail);
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_EXIT));
-		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), ldone);
-		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_EXIT));
-		dt_frag_place(o, ldone);
 		break;
-	case SRC_EXEC: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_EXEC_SUCCESS)); break;
-	case SRC_SYS_ENTER: /* (regs, id) */
-		ldone = dt_frag_label(o);
+	case G_EXIT_LWP: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_EXIT)); break;
+	case G_EXEC: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_EXEC_SUCCESS)); break;
+	case G_SYS_ENTER: { /* (regs, id) */
+		int ldone = dt_frag_label(o);
+
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 8));
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_EXEC));
 		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_1, NR_EXECVE, 0), ldone);
 		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, NR_EXECVEAT, 0), lfail);
 		dt_frag_place(o, ldone);
 		break;
-	case SRC_SYS_EXIT: guard_sys_exit(o, lfail); break;
-	case SRC_SIGGEN: /* (sig, info, task, group, result) */
+	}
+	case G_SYS_EXIT: guard_sys_exit(o, false, lfail); break;
+	case G_SYS_EXIT_LWP: guard_sys_exit(o, true, lfail); break;
+	case G_SIGGEN: /* (sig, info, task, group, result) */
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 32));
 		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_1, TRACE_SIGNAL_IGNORED, 0), lfail);
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_SIGNAL_SEND));
 		break;
-	case SRC_SIGDLV: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_SIGNAL_HANDLE)); break;
+	case G_SIGDLV: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_SIGNAL_HANDLE)); break;
 	}
 	return 0;
 }
@@ -361,7 +419,8 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 	int link;
 
 	(void)argspec, (void)attach_type, (void)ncpus;
-	link = ks_attach_raw_tp(fd, tracepoints[probes[dtp->dt_pinfo[p].pi_sysnr].src]);
+	link =
+	    ks_attach_raw_tp(fd, tracepoints[groups[probes[dtp->dt_pinfo[p].pi_sysnr].group].src]);
 	if (link < 0)
 		return dt_probe_attach_err(dtp, p, -link);
 	return dt_links_add(dtp, links, link);

@@ -1,8 +1,8 @@
 /*
  * 5 threads created and joined: lwp-create in the creating thread (arg0 =
  * arg1 = the new thread's task), lwp-start and lwp-exit in each new
- * thread (tid != pid); then the process's exit (arg0 CLD_EXITED) in the
- * main thread, and no create or start.
+ * thread (tid != pid); then the main thread's lwp-exit and the process's
+ * exit (arg0 CLD_EXITED) in it, and no create or start.
  */
 /* @setup: ./build.sh */
 /* @args: -q -c "./procs threads 5" */

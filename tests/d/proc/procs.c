@@ -2,8 +2,11 @@
  * The proc goldens' target: procs WHAT N.
  *   fork N K   N children, each exits with status K
  *   kill N     N children, each killed by SIGKILL
+ *   dump N     N children, each killed by SIGQUIT with a core dump (./core,
+ *              removed)
  *   exec N     N children exec /bin/true
  *   noexec N   N children exec a path that does not exist (ENOENT), then exit 0
+ *   vfork N    N children made by vfork exec /bin/true with execveat
  *   threads N  N threads, created and joined one after another
  *   signal N   one child with a SIGUSR1 handler, sent SIGUSR1 N times
  *   sigwait N  one child takes N SIGUSR2s with sigtimedwait
@@ -13,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,8 +51,30 @@ int main(int argc, char **argv)
 	int k = argc > 3 ? atoi(argv[3]) : 0;
 	pid_t pid;
 
-	if (strcmp(what, "fork") == 0 || strcmp(what, "kill") == 0 || strcmp(what, "exec") == 0 ||
-	    strcmp(what, "noexec") == 0) {
+	if (strcmp(what, "vfork") == 0) {
+		static char *const args[] = { "true", NULL }, *const env[] = { NULL };
+
+		for (int i = 0; i < n; i++) {
+			if ((pid = vfork()) == 0) {
+				syscall(SYS_execveat, AT_FDCWD, "/bin/true", args, env, 0);
+				_exit(1);
+			}
+			reap(pid);
+		}
+	} else if (strcmp(what, "dump") == 0) {
+		for (int i = 0; i < n; i++) {
+			if ((pid = fork()) == 0) {
+				struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
+
+				setrlimit(RLIMIT_CORE, &rl);
+				raise(SIGQUIT);
+				_exit(9);
+			}
+			reap(pid);
+		}
+		unlink("core");
+	} else if (strcmp(what, "fork") == 0 || strcmp(what, "kill") == 0 ||
+		   strcmp(what, "exec") == 0 || strcmp(what, "noexec") == 0) {
 		for (int i = 0; i < n; i++) {
 			if ((pid = fork()) == 0) {
 				if (strcmp(what, "kill") == 0)

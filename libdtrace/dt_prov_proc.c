@@ -134,6 +134,7 @@ enum {
 };
 
 #define TRACE_SIGNAL_IGNORED 1 /* signal_generate's result (include/trace/events/signal.h) */
+#define PF_KTHREAD	     0x00200000 /* task_struct.flags: a kernel thread (include/linux/sched.h) */
 
 static int group_of(const dt_argreq_t *rq)
 {
@@ -208,6 +209,15 @@ static void read_kernel(dt_frag_t *o, int toff, int size, int slot, int fail)
 	dt_frag_emit(o, KS_LDX_MEM(size == 4 ? BPF_W : BPF_DW, BPF_REG_0, BPF_REG_10, slot));
 }
 
+/* Kernel threads are no process's: the task (tracepoint argument k) is one: jump to lfail. */
+static void skip_kthread(dt_frag_t *o, int k, int lfail)
+{
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8 * k));
+	read_kernel(o, DT_TOFF_FLAGS, 4, -16, lfail);
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_0, PF_KTHREAD));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), lfail);
+}
+
 /*
  * A fork's return in the child (ret 0 from clone, fork, vfork or clone3),
  * the number in r0 and the return value in r1: start when lwp is false
@@ -279,6 +289,7 @@ static int guard(const dt_argreq_t *rq)
 
 	switch (group_of(rq)) {
 	case G_FORK: /* (parent, child): a process when child->pid == child->tgid */
+		skip_kthread(o, 1, lfail);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8));
 		read_kernel(o, DT_TOFF_PID, 4, -16, lfail);
 		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_7, BPF_REG_0));
@@ -287,14 +298,21 @@ static int guard(const dt_argreq_t *rq)
 		dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_7, 0), lfail);
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_CREATE));
 		break;
-	case G_FORK_LWP: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_CREATE)); break;
+	case G_FORK_LWP:
+		skip_kthread(o, 1, lfail);
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_CREATE));
+		break;
 	case G_EXIT: /* (task, group_dead): the process when its last thread goes */
+		skip_kthread(o, 0, lfail);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 8));
 		dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, 0xff));
 		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0), lfail);
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_EXIT));
 		break;
-	case G_EXIT_LWP: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_EXIT)); break;
+	case G_EXIT_LWP:
+		skip_kthread(o, 0, lfail);
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_LWP_EXIT));
+		break;
 	case G_EXEC: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_EXEC_SUCCESS)); break;
 	case G_SYS_ENTER: { /* (regs, id) */
 		int ldone = dt_frag_label(o);

@@ -22,7 +22,8 @@
  * the guard tells which probe an event is (its key is the probe's place in
  * probes[] below), so that proc::: costs one program per tracepoint (two
  * where an event fires both an lwp probe and a process probe: groups[]),
- * and a tracepoint none of whose probes is enabled has none.  Compat (ia32)
+ * and a tracepoint none of whose probes is enabled has none.  Kernel
+ * threads' creation and exit fire nothing.  Compat (ia32)
  * system calls, whose numbers are another table's, fire nothing.
  *
  * Arguments, until translators type args[]: the kernel's native values.

@@ -137,6 +137,15 @@ enum {
 #define TRACE_SIGNAL_IGNORED 1 /* signal_generate's result (include/trace/events/signal.h) */
 #define PF_KTHREAD	     0x00200000 /* task_struct.flags: a kernel thread (include/linux/sched.h) */
 
+/* illumos' stab_attr (uts/common/dtrace/sdt_subr.c), the proc provider's */
+static const dt_pattr_t attr = {
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
+};
+
 static int group_of(const dt_argreq_t *rq)
 {
 	return probes[rq->ar_dtp->dt_pinfo[rq->ar_probe].pi_sysnr].group;
@@ -153,7 +162,7 @@ static int source(const dt_argreq_t *rq)
  */
 static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 {
-	dt_pinfo_t pi = { .pi_prov = &dt_prov_proc, .pi_kind = DT_PK_PROC };
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_proc, .pi_kind = DT_PK_PROC, .pi_attr = &attr };
 
 	(void)dtp;
 	for (int i = 0; i < P_N; i++) {
@@ -170,9 +179,10 @@ static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
 	return add(arg, NULL);
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type)
+static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
+		     uint32_t *btf_id)
 {
-	(void)pi;
+	(void)pi, (void)btf_id;
 	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	*attach_type = 0;
 }

@@ -826,6 +826,7 @@ typedef enum dt_pkind {
 	DT_PK_FBT_ENTRY,  /* fbt: a kernel function's entry (fentry) */
 	DT_PK_FBT_RETURN, /* and its return (fexit) */
 	DT_PK_TP_BTF,	  /* a BTF-typed tracepoint (tp_btf): dt_load_verify's stand-in */
+	DT_PK_PROC,	  /* proc: which one in pi_sysnr (dt_prov_proc.c) */
 } dt_pkind_t;
 
 /*
@@ -875,7 +876,7 @@ typedef struct dt_pinfo {
 	dt_usite_t *pi_sites;  /* USDT, pid */
 	dt_pblock_t *pi_block; /* where pi_path and pi_sites are, or NULL (the handle's arena) */
 	uint64_t pi_gone;      /* when its object was first seen gone (CLOCK_MONOTONIC ns), or 0 */
-	int pi_sysnr;	       /* syscall: the call's number */
+	int pi_sysnr;	       /* syscall: the call's number; proc: which probe */
 	/* args[i] of the probe (pi_nargs of them; none: argN only, untyped) */
 	const dt_argdesc_t *pi_args;
 	int pi_nargs;

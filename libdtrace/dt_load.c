@@ -643,6 +643,10 @@ static const struct {
 	{ DT_TOFF_FSBASE, "task_struct", "thread.fsbase", NULL, NULL },
 	{ DT_TOFF_GSBASE, "task_struct", "thread.gsbase", NULL, NULL },
 	{ DT_TOFF_TI_STATUS, "task_struct", "thread_info.status", NULL, NULL },
+	{ DT_TOFF_PID, "task_struct", "pid", NULL, NULL },
+	{ DT_TOFF_EXIT_CODE, "task_struct", "exit_code", NULL, NULL },
+	{ DT_TOFF_SA_HANDLER, "k_sigaction", "sa.sa_handler", NULL, NULL },
+	{ DT_TOFF_FLAGS, "task_struct", "flags", NULL, NULL },
 };
 
 void dt_task_offsets(dt_run_t *r)

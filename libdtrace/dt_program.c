@@ -483,6 +483,10 @@ static const char *const toff_names[DT_TOFF_N] = {
 	"mount.mnt_mountpoint",
 	"task_struct.thread.fsbase",
 	"task_struct.thread.gsbase",
+	[DT_TOFF_PID] = "task_struct.pid",
+	[DT_TOFF_EXIT_CODE] = "task_struct.exit_code",
+	[DT_TOFF_SA_HANDLER] = "k_sigaction.sa.sa_handler",
+	[DT_TOFF_FLAGS] = "task_struct.flags",
 };
 /* a subprogram's name: strcmp, or the C function's */
 static const char *subr_name(uint32_t a)

@@ -236,5 +236,26 @@ class SyscallProbes(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
 
 
+class ProcProbes(unittest.TestCase):
+    """proc:vmlinux::NAME: the Guide's twelve probes, module the kernel's, no function."""
+
+    NAMES = ["exec", "exec-failure", "exec-success", "lwp-create", "create", "start",
+             "lwp-start", "lwp-exit", "exit", "signal-send", "signal-handle", "signal-clear"]
+
+    def test_listed(self):
+        r = dtrace("-l", "-P", "proc")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], HEADER)
+        self.assertEqual([fields(x)[1:] for x in lines[1:]],
+                         [["proc", "vmlinux", n] for n in self.NAMES])
+        r = dtrace("-l", "-n", "proc:vmlinux::exit", "-n", "proc:::lwp-*")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([fields(x)[3] for x in r.stdout.splitlines()[1:]],
+                         ["exit", "lwp-create", "lwp-start", "lwp-exit"])
+        r = dtrace("-l", "-n", "proc:::signal-discard")
+        self.assertEqual(r.returncode, 1)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Builds ./procs, the proc goldens' target.
+set -e
+cc -O2 -pthread -o procs procs.c

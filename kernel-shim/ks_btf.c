@@ -224,3 +224,166 @@ int ks_btf_enum_value(ks_btf_t *b, const char *ename, const char *name, int64_t 
 	}
 	return -ENOENT;
 }
+
+/* ---------------------------------------------------------------- types, one at a time */
+
+/* id's type with qualifiers (const, volatile, restrict, type tags) skipped; NULL if none */
+static const struct btf_type *unqualified(const struct btf *btf, uint32_t *id)
+{
+	for (int depth = 0; depth < 16; depth++) {
+		const struct btf_type *t = btf__type_by_id(btf, *id);
+
+		if (t == NULL)
+			return NULL;
+		if (!btf_is_mod(t) && !btf_is_type_tag(t))
+			return t;
+		*id = t->type;
+	}
+	return NULL;
+}
+
+int ks_btf_find(ks_btf_t *b, const char *name, int kind)
+{
+	int btfkind = kind == KS_BTF_STRUCT    ? BTF_KIND_STRUCT
+		      : kind == KS_BTF_UNION   ? BTF_KIND_UNION
+		      : kind == KS_BTF_ENUM    ? BTF_KIND_ENUM
+		      : kind == KS_BTF_TYPEDEF ? BTF_KIND_TYPEDEF
+					       : -1;
+	int id;
+
+	if (btfkind < 0)
+		return -EINVAL;
+	id = find(b, name, btfkind);
+	if (id == -ENOENT && kind == KS_BTF_ENUM)
+		id = find(b, name, BTF_KIND_ENUM64);
+	return id;
+}
+
+int ks_btf_type(ks_btf_t *b, uint32_t id, ks_btf_type_t *out)
+{
+	const struct btf *btf = b->b_btf;
+	const struct btf_type *t;
+
+	memset(out, 0, sizeof(*out));
+	if (id == 0) {
+		out->kind = KS_BTF_VOID;
+		return 0;
+	}
+	if ((t = unqualified(btf, &id)) == NULL)
+		return -ENOENT;
+	out->id = id;
+	out->name = btf__name_by_offset(btf, t->name_off);
+	if (out->name != NULL && out->name[0] == '\0')
+		out->name = NULL;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT: {
+		uint32_t enc = btf_int_encoding(t);
+
+		out->kind = KS_BTF_INT;
+		out->size = t->size;
+		out->is_signed = (enc & BTF_INT_SIGNED) != 0;
+		out->is_bool = (enc & BTF_INT_BOOL) != 0;
+		/* pahole writes char with no encoding: its name says it is char */
+		out->is_char = (enc & BTF_INT_CHAR) != 0 ||
+			       (out->name != NULL && strcmp(out->name, "char") == 0);
+		return 0;
+	}
+	case BTF_KIND_FLOAT:
+		out->kind = KS_BTF_FLOAT;
+		out->size = t->size;
+		return 0;
+	case BTF_KIND_PTR:
+		out->kind = KS_BTF_PTR;
+		out->size = 8;
+		out->ref = t->type;
+		return 0;
+	case BTF_KIND_ARRAY:
+		out->kind = KS_BTF_ARRAY;
+		out->ref = btf_array(t)->type;
+		out->nelems = btf_array(t)->nelems;
+		return 0;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		out->kind = btf_is_struct(t) ? KS_BTF_STRUCT : KS_BTF_UNION;
+		out->size = t->size;
+		out->vlen = btf_vlen(t);
+		return 0;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		out->kind = KS_BTF_ENUM;
+		out->size = t->size;
+		out->vlen = btf_vlen(t);
+		out->is_signed = btf_kflag(t);
+		return 0;
+	case BTF_KIND_FWD:
+		out->kind = btf_kflag(t) ? KS_BTF_UNION : KS_BTF_STRUCT;
+		out->is_fwd = true;
+		return 0;
+	case BTF_KIND_TYPEDEF:
+		out->kind = KS_BTF_TYPEDEF;
+		out->ref = t->type;
+		return 0;
+	case BTF_KIND_FUNC_PROTO: out->kind = KS_BTF_FUNC; return 0;
+	default: return -ENOTSUP;
+	}
+}
+
+int ks_btf_member(ks_btf_t *b, uint32_t id, uint32_t i, ks_btf_member_t *out)
+{
+	const struct btf *btf = b->b_btf;
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	memset(out, 0, sizeof(*out));
+	if (t == NULL || !btf_is_composite(t) || i >= btf_vlen(t))
+		return -EINVAL;
+	out->name = btf__name_by_offset(btf, btf_members(t)[i].name_off);
+	if (out->name != NULL && out->name[0] == '\0')
+		out->name = NULL;
+	out->type = btf_members(t)[i].type;
+	out->bitoff = btf_member_bit_offset(t, i);
+	out->bitsize = btf_member_bitfield_size(t, i);
+	return 0;
+}
+
+int ks_btf_enumerator(ks_btf_t *b, uint32_t id, uint32_t i, const char **name, int64_t *val)
+{
+	const struct btf *btf = b->b_btf;
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	if (t == NULL || !(btf_is_enum(t) || btf_is_enum64(t)) || i >= btf_vlen(t))
+		return -EINVAL;
+	if (btf_is_enum(t)) {
+		*name = btf__name_by_offset(btf, btf_enum(t)[i].name_off);
+		*val = btf_kflag(t) ? (int64_t)(int32_t)btf_enum(t)[i].val
+				    : (int64_t)(uint32_t)btf_enum(t)[i].val;
+	} else {
+		*name = btf__name_by_offset(btf, btf_enum64(t)[i].name_off);
+		*val = (int64_t)btf_enum64_value(btf_enum64(t) + i);
+	}
+	return 0;
+}
+
+/*
+ * The enum holding enumerator name: a scan of every type, once per name
+ * (the program's undeclared identifiers only).
+ */
+int ks_btf_enumerator_find(ks_btf_t *b, const char *name, int64_t *val)
+{
+	const struct btf *btf = b->b_btf;
+	uint32_t n = btf__type_cnt(btf);
+
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_enum(t) && !btf_is_enum64(t))
+			continue;
+		for (uint32_t i = 0; i < btf_vlen(t); i++) {
+			const char *en;
+
+			if (ks_btf_enumerator(b, id, i, &en, val) == 0 && en != NULL &&
+			    strcmp(en, name) == 0)
+				return (int)id;
+		}
+	}
+	return -ENOENT;
+}

@@ -337,7 +337,8 @@ static void test_parse_errors(void)
 	expect_compile_error("provider p { probe a(); };\nprovider p { probe a(); };",
 			     "D_PROV_PRDUP", 2);
 	expect_compile_error("provider p { probe a(void, int); };", "D_DECL_PROTO_VOID", 1);
-	expect_compile_error("provider p { probe a(struct s); };", "D_DECL_INCOMPLETE", 1);
+	expect_compile_error("provider p { probe a(struct dt_nokernel_s); };", "D_DECL_INCOMPLETE",
+			     1);
 	expect_compile_error("provider p { probe a(int (*f)(void)); };", "D_DECL_PROTO_TYPE", 1);
 	expect_compile_error("provider p { probe a(long double); };", "D_DECL_PROTO_TYPE", 1);
 	expect_compile_error("provider p { probe a(unsigned unsigned); };", "D_DECL_COMBO", 1);

@@ -23,10 +23,22 @@ typedef struct named {
 	int n_id; /* or -ENOENT */
 } named_t;
 
+/* One slot of the name index: a type (or an enum holding an enumerator) by name. */
+static int find_scan(ks_btf_t *b, const char *name, int kind);
+
+typedef struct slot {
+	const char *s_name; /* NULL: empty */
+	uint32_t s_id;
+	int s_kind; /* a BTF kind, or -1 for an enumerator (s_id its enum, s_ix its index) */
+	uint32_t s_ix;
+} slot_t;
+
 struct ks_btf {
 	struct btf *b_btf;
 	named_t *b_names;
 	size_t b_n, b_cap;
+	slot_t *b_index; /* every named struct, union, enum, typedef and enumerator */
+	size_t b_nslots; /* a power of 2; 0 until the first lookup builds it */
 };
 
 int ks_btf_open(ks_btf_t **bp)
@@ -53,12 +65,112 @@ void ks_btf_close(ks_btf_t *b)
 	for (size_t i = 0; i < b->b_n; i++)
 		free(b->b_names[i].n_name);
 	free(b->b_names);
+	free(b->b_index);
 	btf__free(b->b_btf);
 	free(b);
 }
 
+static size_t hash(const char *s, int kind)
+{
+	size_t h = 2166136261u ^ (size_t)(kind + 2);
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void put(ks_btf_t *b, const char *name, int kind, uint32_t id, uint32_t ix)
+{
+	size_t m = b->b_nslots - 1;
+
+	for (size_t i = hash(name, kind) & m;; i = (i + 1) & m) {
+		slot_t *sl = &b->b_index[i];
+
+		if (sl->s_name == NULL) {
+			*sl = (slot_t){ name, id, kind, ix };
+			return;
+		}
+		if (sl->s_kind == kind && strcmp(sl->s_name, name) == 0)
+			return; /* the first of a name, as libbpf's search finds it */
+	}
+}
+
+/*
+ * The index of names, made by one pass over every type at the first
+ * lookup: libbpf finds a name by scanning all of them, and a compile asks
+ * for dozens (a program's undeclared identifiers are looked for among the
+ * enumerators).  0 or -ENOMEM.
+ */
+static int index_names(ks_btf_t *b)
+{
+	const struct btf *btf = b->b_btf;
+	uint32_t n = btf__type_cnt(btf);
+	size_t want = 0;
+
+	if (b->b_nslots != 0)
+		return 0;
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		want += 1 + ((btf_is_enum(t) || btf_is_enum64(t)) ? btf_vlen(t) : 0);
+	}
+	for (b->b_nslots = 1024; b->b_nslots < 2 * want; b->b_nslots *= 2)
+		;
+	if ((b->b_index = calloc(b->b_nslots, sizeof(slot_t))) == NULL) {
+		b->b_nslots = 0;
+		return -ENOMEM;
+	}
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name = btf__name_by_offset(btf, t->name_off);
+		int kind = btf_kind(t);
+
+		if (name != NULL && name[0] != '\0' &&
+		    (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION || kind == BTF_KIND_ENUM ||
+		     kind == BTF_KIND_ENUM64 || kind == BTF_KIND_TYPEDEF))
+			put(b, name, kind, id, 0);
+		if (kind != BTF_KIND_ENUM && kind != BTF_KIND_ENUM64)
+			continue;
+		for (uint32_t i = 0; i < btf_vlen(t); i++) {
+			const char *en = btf__name_by_offset(btf, kind == BTF_KIND_ENUM
+								      ? btf_enum(t)[i].name_off
+								      : btf_enum64(t)[i].name_off);
+
+			if (en != NULL && en[0] != '\0')
+				put(b, en, -1, id, i);
+		}
+	}
+	return 0;
+}
+
+static const slot_t *lookup(ks_btf_t *b, const char *name, int kind)
+{
+	size_t m;
+
+	if (index_names(b) != 0)
+		return NULL;
+	m = b->b_nslots - 1;
+	for (size_t i = hash(name, kind) & m; b->b_index[i].s_name != NULL; i = (i + 1) & m)
+		if (b->b_index[i].s_kind == kind && strcmp(b->b_index[i].s_name, name) == 0)
+			return &b->b_index[i];
+	return NULL;
+}
+
 /* A type's id by name and kind, each (name, kind) scanned for once; or a negative errno. */
 static int find(ks_btf_t *b, const char *name, int kind)
+{
+	if (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION || kind == BTF_KIND_ENUM ||
+	    kind == BTF_KIND_ENUM64 || kind == BTF_KIND_TYPEDEF) {
+		const slot_t *sl = lookup(b, name, kind);
+
+		if (sl != NULL || b->b_nslots != 0)
+			return sl != NULL ? (int)sl->s_id : -ENOENT;
+	}
+	return find_scan(b, name, kind);
+}
+
+/* find() without the index: a scan of every type, once per (name, kind) */
+static int find_scan(ks_btf_t *b, const char *name, int kind)
 {
 	named_t *n;
 
@@ -227,6 +339,8 @@ int ks_btf_enum_value(ks_btf_t *b, const char *ename, const char *name, int64_t 
 
 /* ---------------------------------------------------------------- types, one at a time */
 
+static int enumerator_scan(ks_btf_t *b, const char *name, int64_t *val);
+
 /* id's type with qualifiers (const, volatile, restrict, type tags) skipped; NULL if none */
 static const struct btf_type *unqualified(const struct btf *btf, uint32_t *id)
 {
@@ -368,6 +482,20 @@ int ks_btf_enumerator(ks_btf_t *b, uint32_t id, uint32_t i, const char **name, i
  * (the program's undeclared identifiers only).
  */
 int ks_btf_enumerator_find(ks_btf_t *b, const char *name, int64_t *val)
+{
+	const slot_t *sl = lookup(b, name, -1);
+	const char *en;
+
+	if (sl != NULL)
+		return ks_btf_enumerator(b, sl->s_id, sl->s_ix, &en, val) == 0 ? (int)sl->s_id
+									       : -ENOENT;
+	if (b->b_nslots != 0)
+		return -ENOENT;
+	return enumerator_scan(b, name, val);
+}
+
+/* ks_btf_enumerator_find without the index (out of memory for it) */
+static int enumerator_scan(ks_btf_t *b, const char *name, int64_t *val)
 {
 	const struct btf *btf = b->b_btf;
 	uint32_t n = btf__type_cnt(btf);

@@ -117,18 +117,6 @@ void dt_idents_init(dt_pcb_t *pcb)
 		id->di_func = &b[i];
 		if (b[i].db_kind == DB_VAR && b[i].db_type != NULL)
 			id->di_type = type_named(pcb, b[i].db_type);
-		if (b[i].db_id ==
-		    DT_B_CURTHREAD) { /* struct task_struct *, from BTF if it has it */
-			dt_type_t *ts = dt_type_tag(pcb->pcb_types, DT_TK_STRUCT, "task_struct");
-
-			if (ts == NULL)
-				dt_cnomem(pcb);
-			if (dt_type_kernel_tag(pcb->pcb_types, ts)) {
-				if ((id->di_type = dt_type_pointer(pcb->pcb_types, ts)) == NULL)
-					dt_cnomem(pcb);
-				id->di_type->dtt_flags |= DT_TF_KERNEL;
-			}
-		}
 		id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
 	}
 	/*
@@ -2260,6 +2248,24 @@ static void check_ident(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		if (id->di_func->db_flags & (DB_F_ARGS | DB_F_REGS))
 			dt_cerror(pcb, &n->dn_loc, "D_IDENT_BADREF",
 				  "array '%s' may not be referenced as scalar", n->dn_name);
+		if (id->di_func->db_id == DT_B_CURTHREAD && !dt_type_is_kernel(id->di_type)) {
+			/*
+			 * struct task_struct *, from BTF if it has it; looked up at
+			 * the first use, so that a program without one never reads BTF
+			 */
+			dt_type_t *ts = dt_type_tag(pcb->pcb_types, DT_TK_STRUCT, "task_struct");
+
+			if (ts == NULL)
+				dt_cnomem(pcb);
+			if (dt_type_kernel_tag(pcb->pcb_types, ts)) {
+				dt_type_t *p = dt_type_pointer(pcb->pcb_types, ts);
+
+				if (p == NULL)
+					dt_cnomem(pcb);
+				p->dtt_flags |= DT_TF_KERNEL;
+				id->di_type = p;
+			}
+		}
 		n->dn_type = id->di_type;
 		n->dn_flags = DT_NF_LVALUE;
 		return;

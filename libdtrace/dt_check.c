@@ -2031,9 +2031,13 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		    "operator %s cannot be applied to a forward declaration: no %s definition "
 		    "is available",
 		    dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT), tname(pcb, t));
-	if ((m = dt_type_member(t, n->dn_name)) == NULL)
+	if ((m = dt_type_member(t, n->dn_name)) == NULL) {
+		/* a library file written for other kernels: left out (dt_dlib.c) */
+		if (dt_type_is_kernel(t) && dt_lib_of(pcb->pcb_hdl, n->dn_loc.file) != NULL)
+			pcb->pcb_hdl->dt_libmiss = true;
 		dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s", n->dn_name,
 			  tname(pcb, t));
+	}
 	if (o->dn_kind == DT_N_XLATE && o->dn_xlator != NULL) {
 		bool defined = false;
 

@@ -103,13 +103,17 @@ class Libdir(unittest.TestCase):
         self.lib("nokernel.d", "inline int N = sizeof (struct dt_no_such_kernel_struct_x);\n"
                  "inline int K = ((struct dt_no_such_kernel_struct_x *)0)->m;\n")
         self.lib("other.d", "inline int OTHER = 7;\n")
+        # a member this kernel's struct does not have: written for another kernel
+        self.lib("member.d", "inline int M = curthread->dt_no_such_member;\n")
         r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { x = OTHER; }")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stderr, "")
         r = dtrace("-e", "-xdebug", "-L", self.dir, "-n", "BEGIN { x = OTHER; }")
         self.assertIn("skipping library %s" % os.path.join(self.dir, "nokernel.d"), r.stderr)
-        r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { x = K; }")
-        self.assertIn("failed to resolve K", r.stderr)
+        self.assertIn("skipping library %s" % os.path.join(self.dir, "member.d"), r.stderr)
+        for name in ("K", "M"):
+            r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { x = %s; }" % name)
+            self.assertIn("failed to resolve %s" % name, r.stderr)
 
     def test_depends_on(self):
         # a.d needs b.d's inline: b.d is read first although a.d sorts first

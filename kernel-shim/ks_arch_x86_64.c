@@ -56,3 +56,16 @@ int ks_reg_offset(const char *name, int *width)
 	}
 	return -1;
 }
+
+/* the system call ABI: rdi, rsi, rdx, r10, r8, r9 (the kernel's, not the C one's rcx) */
+int ks_syscall_arg_offset(int i)
+{
+	static const char *const args[] = { "rdi", "rsi", "rdx", "r10", "r8", "r9" };
+
+	return i >= 0 && i < 6 ? ks_reg_offset(args[i], NULL) : -1;
+}
+
+int ks_syscall_nr_offset(void)
+{
+	return 120; /* orig_ax, between di and ip */
+}

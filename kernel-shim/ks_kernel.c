@@ -243,7 +243,7 @@ static void *detach_some(void *arg)
 
 void ks_detach_all(const int *fds, size_t n)
 {
-	enum { MAXT = 16 };
+	enum { MAXT = 64 };
 	detach_work_t work[MAXT];
 	pthread_t tid[MAXT];
 	bool started[MAXT] = { false };
@@ -354,18 +354,27 @@ typedef struct uprobe_multi_attr {
 } uprobe_multi_attr_t;
 
 static int attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
-			  const uint64_t *cookies, size_t n, pid_t pid);
+			  const uint64_t *cookies, size_t n, pid_t pid, uint32_t flags);
 
 int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
 		      const uint64_t *cookies, size_t n, pid_t pid)
 {
 	int err = ks_fault(KS_OP_ATTACH);
 
-	return err != 0 ? err : attach_uprobes(prog_fd, path, offs, refs, cookies, n, pid);
+	return err != 0 ? err : attach_uprobes(prog_fd, path, offs, refs, cookies, n, pid, 0);
+}
+
+int ks_attach_uretprobes(int prog_fd, const char *path, const uint64_t *offs,
+			 const uint64_t *cookies, size_t n, pid_t pid)
+{
+	int err = ks_fault(KS_OP_ATTACH);
+
+	/* BPF_F_UPROBE_MULTI_RETURN */
+	return err != 0 ? err : attach_uprobes(prog_fd, path, offs, NULL, cookies, n, pid, 1);
 }
 
 static int attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
-			  const uint64_t *cookies, size_t n, pid_t pid)
+			  const uint64_t *cookies, size_t n, pid_t pid, uint32_t flags)
 {
 	uprobe_multi_attr_t a;
 	int fd;
@@ -380,6 +389,7 @@ static int attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, c
 	a.ref_ctr_offsets = (uint64_t)(uintptr_t)refs;
 	a.cookies = (uint64_t)(uintptr_t)cookies;
 	a.cnt = (uint32_t)n;
+	a.um_flags = flags;
 	a.pid = pid > 0 ? (uint32_t)pid : 0;
 	fd = (int)syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
 	return fd < 0 ? -errno : fd;
@@ -420,6 +430,7 @@ static pthread_cond_t dq_work = PTHREAD_COND_INITIALIZER, dq_done = PTHREAD_COND
 static int *dq_fds;
 static size_t dq_n, dq_cap;
 static bool dq_started, dq_busy;
+static uint64_t dq_queued, dq_closed; /* fds handed over, and closed, since the start */
 
 static void *detacher(void *arg)
 {
@@ -443,16 +454,22 @@ static void *detacher(void *arg)
 		ks_detach_all(fds, n);
 		free(fds);
 		pthread_mutex_lock(&dq_lock);
+		dq_closed += n;
 	}
 	return NULL;
 }
 
-void ks_detach_later(const int *fds, size_t n)
+uint64_t ks_detach_later(const int *fds, size_t n)
 {
 	bool now = false;
+	uint64_t seq;
 
-	if (n == 0)
-		return;
+	if (n == 0) {
+		pthread_mutex_lock(&dq_lock);
+		seq = dq_queued;
+		pthread_mutex_unlock(&dq_lock);
+		return seq;
+	}
 	pthread_mutex_lock(&dq_lock);
 	if (!dq_started) {
 		pthread_attr_t a;
@@ -480,9 +497,23 @@ void ks_detach_later(const int *fds, size_t n)
 		dq_busy = true;
 		pthread_cond_signal(&dq_work);
 	}
+	seq = dq_queued;
+	if (!now)
+		seq = dq_queued += n;
 	pthread_mutex_unlock(&dq_lock);
 	if (now)
 		ks_detach_all(fds, n);
+	return seq;
+}
+
+bool ks_detach_done(uint64_t seq)
+{
+	bool done;
+
+	pthread_mutex_lock(&dq_lock);
+	done = dq_closed >= seq;
+	pthread_mutex_unlock(&dq_lock);
+	return done;
 }
 
 void ks_detach_wait(void)
@@ -526,7 +557,7 @@ static bool probe_uprobe_multi(void)
 	if (pfd < 0)
 		return false;
 	/* "/" is not a regular file: EBADF from a kernel that knows the link, EINVAL if not */
-	lfd = attach_uprobes(pfd, "/", &off, NULL, NULL, 1, -1);
+	lfd = attach_uprobes(pfd, "/", &off, NULL, NULL, 1, -1, 0);
 	ok = lfd == -EBADF;
 	if (lfd >= 0)
 		close(lfd);

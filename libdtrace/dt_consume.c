@@ -694,7 +694,8 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 	const dtrace_probedesc_t *pd;
 	char details[40] = "", where[32], offinfo[32] = "";
 
-	if (er->er_epid == 0 || er->er_epid > r->r_en.en_necbs)
+	if (er->er_epid == 0 || er->er_epid > r->r_en.en_necbs ||
+	    r->r_en.en_ecbs[er->er_epid - 1].e_probe == DT_ECB_FREE)
 		return;
 	pd = &dtp->dt_probes[r->r_en.en_ecbs[er->er_epid - 1].e_probe];
 	if (er->er_fault == DT_FLT_BADADDR)
@@ -1195,8 +1196,7 @@ static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 void dt_consume_free(dt_run_t *r)
 {
 	free(r->r_dr.dr_pend);
-	free(r->r_dr.dr_flowhold);
-	r->r_dr.dr_pend = r->r_dr.dr_flowhold = NULL;
+	r->r_dr.dr_pend = NULL;
 	r->r_dr.dr_pending = false;
 	if (r->r_dr.dr_spec == NULL)
 		return;
@@ -1296,16 +1296,16 @@ static bool flow_hold(dtrace_hdl_t *dtp, uint32_t epid)
 	size_t probe = r->r_en.en_ecbs[epid - 1].e_probe;
 	bool hold = false;
 
+	dt_ecb_t *ecb = &r->r_en.en_ecbs[epid - 1];
+
 	if (!dr->dr_flow || dr->dr_json)
 		return false;
-	if (dr->dr_flowhold == NULL && (dr->dr_flowhold = calloc(r->r_en.en_necbs, 1)) == NULL)
-		return false;
-	if (dr->dr_flowhold[epid - 1] != 0)
-		return dr->dr_flowhold[epid - 1] == 2;
+	if (ecb->e_flowhold != 0)
+		return ecb->e_flowhold == 2;
 	if (flow_name(dtp->dt_probes[probe].dtpd_name, "return"))
 		for (uint32_t e = 0; e < r->r_en.en_necbs && !hold; e++)
 			hold = e != epid - 1 && r->r_en.en_ecbs[e].e_probe == probe;
-	dr->dr_flowhold[epid - 1] = hold ? 2 : 1;
+	ecb->e_flowhold = hold ? 2 : 1;
 	return hold;
 }
 
@@ -1353,7 +1353,8 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
 		}
 		return;
 	}
-	if (epid > r->r_en.en_necbs)
+	/* an EPID freed with its probe: nothing of it is left in the buffers */
+	if (epid > r->r_en.en_necbs || r->r_en.en_ecbs[epid - 1].e_probe == DT_ECB_FREE)
 		return;
 	st = r->r_en.en_ecbs[epid - 1].e_stmt;
 	if (size < st->st_size)

@@ -29,6 +29,7 @@
 /* Bump allocator: everything a compile builds is freed at once. */
 typedef struct dt_arena {
 	struct dt_chunk *da_head;
+	size_t da_chunk; /* bytes a chunk holds at least: 0, 64 KiB */
 } dt_arena_t;
 
 void *dt_arena_alloc(dt_arena_t *, size_t); /* zeroed; NULL on ENOMEM */
@@ -724,9 +725,11 @@ struct dtrace_hdl {
 	dtrace_probedesc_t *dt_probes; /* the probe table (dt_probe.c); NULL until read */
 	struct dt_pinfo *dt_pinfo;     /* what each probe attaches to, same index */
 	size_t dt_nprobes, dt_pcap;
+	dtrace_id_t dt_lastid;		  /* the last probe ID given: IDs are not places */
 	dt_arena_t dt_parena;		  /* the table's strings and sites */
 	pid_t dt_rescan_pid;		  /* dt_probe_rescan: the process last read, */
 	uint64_t dt_rescan_hash;	  /* and a hash of its executable mappings */
+	struct dt_piddesc *dt_piddescs;	  /* pid: descriptions provided (dt_prov_pid.c) */
 	struct dt_pstate *dt_pstate;	  /* what compiled programs share (dt_program.h) */
 	struct dt_run *dt_run;		  /* the enabled program (dt_load.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
@@ -859,6 +862,11 @@ typedef enum dt_pkind {
 	DT_PK_PROFILE, /* profile-N: every CPU */
 	DT_PK_TICK,    /* tick-N: one CPU */
 	DT_PK_USDT,
+	DT_PK_SYSENTRY,	  /* syscall::NAME:entry */
+	DT_PK_SYSRETURN,  /* syscall::NAME:return */
+	DT_PK_PID_ENTRY,  /* pid: a function's first instruction */
+	DT_PK_PID_RETURN, /* pid: each ret of a function (a uretprobe if it does not decode) */
+	DT_PK_PID_OFFSET, /* pid: one instruction */
 } dt_pkind_t;
 
 /* One instrumented instruction of a USDT probe. */
@@ -869,16 +877,36 @@ typedef struct dt_usite {
 	const char *us_argspec; /* the note's argument specification; a symbol operand relative
 				   to %rip is written DELTA(%site), from the site's address */
 	int us_nargs;		/* -1: the specification could not be parsed */
+	uint64_t us_cookie;	/* pid return: the ret's offset in its function (arg0);
+				   UINT64_MAX: a uretprobe on the function at us_off */
 } dt_usite_t;
+
+/*
+ * What the probes of one file read in one walk keep (path, sites): freed
+ * with the last of them (dt_probe_remove), so that a tracer that sees
+ * providers come and go does not keep every one it has seen.
+ */
+typedef struct dt_pblock {
+	dt_arena_t pb_arena;
+	size_t pb_refs; /* probes in the table that point into it */
+} dt_pblock_t;
 
 typedef struct dt_pinfo {
 	const struct dt_provimpl *pi_prov; /* its provider (dt_provider.h) */
 	dt_pkind_t pi_kind;
-	uint64_t pi_period;   /* profile and tick: nanoseconds */
-	pid_t pi_pid;	      /* USDT: the process, or 0 for every process */
-	const char *pi_path;  /* USDT: the file, as the kernel can open it */
-	dt_usite_t *pi_sites; /* USDT */
+	uint64_t pi_period;    /* profile and tick: nanoseconds */
+	pid_t pi_pid;	       /* USDT, pid: the process, or 0 for every process */
+	const char *pi_path;   /* USDT, pid: the file, as the kernel can open it */
+	dt_usite_t *pi_sites;  /* USDT, pid */
+	dt_pblock_t *pi_block; /* where pi_path and pi_sites are, or NULL (the handle's arena) */
+	uint64_t pi_gone;      /* when its object was first seen gone (CLOCK_MONOTONIC ns), or 0 */
+	int pi_sysnr;	       /* syscall: the call's number */
 } dt_pinfo_t;
+
+/* A block for probes' paths and sites: NULL out of memory. */
+dt_pblock_t *dt_pblock_new(void);
+/* Drop a reference (freeing the block with the last), or free an unused one. */
+void dt_pblock_put(dt_pblock_t *);
 
 /* Read the probe table if it has not been read: 0, or -1 (EDT_NOMEM). */
 int dt_probe_table(dtrace_hdl_t *);

@@ -32,6 +32,9 @@ typedef struct dt_link {
 	size_t lk_ordcap[4];
 	int lk_depth;
 	bool lk_used[DT_SUBR_N];
+	const dt_bprog_t *lk_group; /* a group's program: its probes and table */
+	bool *lk_member;	    /* by probe index: one of the group's */
+	int lk_gstmt;		    /* the statement of the clause being linked in it, or -1 */
 	jmp_buf lk_jmp;
 } dt_link_t;
 
@@ -156,6 +159,168 @@ static void probe_string(dt_link_t *lk, const dt_ecb_t *ecb, int which, uint32_t
 	dt_frag_string(lk->lk_out, off, s, strlen(s), lk->lk_run->r_ld.ld_layout.ly_strsize);
 }
 
+/* ---------------------------------------------------------------- groups */
+
+uint32_t dt_gent_name(int nstmts, int which)
+{
+	static const uint32_t start[] = { 0, DTRACE_PROVNAMELEN,
+					  DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN,
+					  DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN +
+					      DTRACE_FUNCNAMELEN };
+
+	return DT_GENT_EPID(nstmts) + start[which];
+}
+
+uint32_t dt_gent_size(int nstmts)
+{
+	return (dt_gent_name(nstmts, 3) + DTRACE_NAMELEN + 7) & ~7u;
+}
+
+/* An ECB of statement s on a probe of the group, or NULL. */
+static const dt_ecb_t *group_ecb(const dt_link_t *lk, int s)
+{
+	const dt_run_t *r = lk->lk_run;
+
+	for (uint32_t i = 0; i < r->r_en.en_necbs; i++)
+		if (r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[s] &&
+		    r->r_en.en_ecbs[i].e_probe != DT_ECB_FREE &&
+		    lk->lk_member[r->r_en.en_ecbs[i].e_probe])
+			return &r->r_en.en_ecbs[i];
+	return NULL;
+}
+
+/*
+ * An EPID or probe id in a group's clause: the firing probe's, from its
+ * table words in scratch (put there by the group's DT_PX_CLAUSES).  A
+ * store of the constant becomes a load and a store through r1 (free where
+ * the clauses store it: at their start and in a fault block), a move
+ * becomes a load.
+ */
+static void group_value(dt_link_t *lk, struct bpf_insn in, dt_rlkind_t kind)
+{
+	dt_frag_t *o = lk->lk_out;
+	uint32_t at = lk->lk_run->r_ld.ld_layout.ly_group +
+		      (kind == DT_RL_EPID ? DT_GENT_EPID(lk->lk_gstmt) : DT_GENT_PRID);
+
+	if (BPF_CLASS(in.code) == BPF_ST && in.dst_reg != BPF_REG_1) {
+		dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_8, (int16_t)at));
+		dt_frag_emit(o, KS_STX_MEM(BPF_SIZE(in.code), in.dst_reg, BPF_REG_1, in.off));
+	} else if (in.code == (BPF_ALU64 | BPF_MOV | BPF_K)) {
+		dt_frag_emit(o, KS_LDX_MEM(BPF_W, in.dst_reg, BPF_REG_8, (int16_t)at));
+	} else {
+		link_error(lk, EDT_ENABLING,
+			   "internal error: a group's clause uses its EPID in an unknown way");
+	}
+}
+
+/*
+ * r0 = a temporary holding the firing probe's name which, in a group whose
+ * probes differ in it: copied from the group's table value of the probe.
+ */
+static void group_string(dt_link_t *lk, int which, uint32_t off)
+{
+	dt_frag_t *o = lk->lk_out;
+	const dt_run_t *r = lk->lk_run;
+	uint32_t len = which == 0   ? DTRACE_PROVNAMELEN
+		       : which == 1 ? DTRACE_MODNAMELEN
+		       : which == 2 ? DTRACE_FUNCNAMELEN
+				    : DTRACE_NAMELEN;
+	int found = dt_frag_label(o), done = dt_frag_label(o);
+	struct bpf_insn map[2] = { KS_LD_MAP_FD(BPF_REG_1, lk->lk_group->bp_tabfd) };
+
+	if (len > r->r_ld.ld_layout.ly_strsize)
+		len = r->r_ld.ld_layout.ly_strsize;
+	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_8,
+				   (int16_t)(r->r_ld.ld_layout.ly_group + DT_GENT_KEY)));
+	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_1, -8));
+	dt_frag_emit(o, map[0]);
+	dt_frag_emit(o, map[1]);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -8));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), found);
+	dt_frag_emit(o, KS_ST_MEM(BPF_B, BPF_REG_8, (int16_t)off, 0)); /* cannot be: "" */
+	dt_frag_reloc(o, DT_RL_SCR, DT_SR_TMP);
+	dt_frag_emit_to(o, KS_JA(0), done);
+	dt_frag_place(o, found);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
+	dt_frag_emit(
+	    o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, (int32_t)dt_gent_name(r->r_en.en_nstmts, which)));
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_8));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, (int32_t)off));
+	dt_frag_reloc(o, DT_RL_SCR, DT_SR_TMP);
+	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, (int32_t)len));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel_str));
+	dt_frag_place(o, done);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_0, BPF_REG_8));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_0, (int32_t)off));
+	dt_frag_reloc(o, DT_RL_SCR, DT_SR_TMP);
+}
+
+/*
+ * A group's clauses: the firing probe's table words (r9, from the guard)
+ * copied to scratch, then each statement that enables one of the group's
+ * probes, skipped when its EPID for the firing probe is 0.
+ */
+static void group_clauses(dt_link_t *lk)
+{
+	dt_run_t *r = lk->lk_run;
+	dt_frag_t *o = lk->lk_out;
+	uint32_t g = r->r_ld.ld_layout.ly_group;
+
+	/* the words are reached from r8 by 16-bit offsets (the other regions too: relocate) */
+	if (g + DT_GENT_EPID(r->r_en.en_nstmts) > INT16_MAX)
+		link_error(lk, EDT_ENABLING,
+			   "the scratch value is too large for a program shared by %zu probes "
+			   "(lower strsize?)",
+			   lk->lk_group->bp_nprobes);
+	for (uint32_t w = 0; w < DT_GENT_EPID(r->r_en.en_nstmts); w += 4) {
+		if (w >= DT_GENT_EPID(0) && group_ecb(lk, (int)(w - DT_GENT_EPID(0)) / 4) == NULL)
+			continue;
+		dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_9, (int16_t)w));
+		dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_8, BPF_REG_1, (int16_t)(g + w)));
+	}
+	for (int s = 0; s < r->r_en.en_nstmts; s++) {
+		const dt_ecb_t *ecb = group_ecb(lk, s);
+		int skip;
+
+		if (ecb == NULL)
+			continue;
+		skip = dt_frag_label(o);
+		dt_frag_emit(
+		    o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_8, (int16_t)(g + DT_GENT_EPID(s))));
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0), skip);
+		lk->lk_gstmt = s;
+		link_frag(lk, &r->r_en.en_stmts[s]->st_code, ecb, false);
+		lk->lk_gstmt = -1;
+		dt_frag_place(o, skip);
+	}
+}
+
+/* Do the group's probes all have the same name which? */
+static bool group_same(const dt_link_t *lk, int which)
+{
+	const dtrace_hdl_t *dtp = lk->lk_dtp;
+	const dt_bprog_t *g = lk->lk_group;
+
+	for (size_t k = 1; k < g->bp_nprobes; k++) {
+		const dtrace_probedesc_t *a = &dtp->dt_probes[g->bp_probes[0]],
+					 *b = &dtp->dt_probes[g->bp_probes[k]];
+		const char *x = which == 0   ? a->dtpd_provider
+				: which == 1 ? a->dtpd_mod
+				: which == 2 ? a->dtpd_func
+					     : a->dtpd_name;
+		const char *y = which == 0   ? b->dtpd_provider
+				: which == 1 ? b->dtpd_mod
+				: which == 2 ? b->dtpd_func
+					     : b->dtpd_name;
+
+		if (strcmp(x, y) != 0)
+			return false;
+	}
+	return true;
+}
+
 static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb_t *ecb,
 		   bool in_error)
 {
@@ -174,7 +339,13 @@ static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb
 			longjmp(lk->lk_jmp, 1);
 		break;
 	}
-	case DT_PX_PROBESTR: probe_string(lk, ecb, px->px_arg, px->px_off); break;
+	case DT_PX_PROBESTR:
+		if (lk->lk_group != NULL && lk->lk_gstmt >= 0 && !in_error &&
+		    !group_same(lk, px->px_arg))
+			group_string(lk, px->px_arg, px->px_off);
+		else
+			probe_string(lk, ecb, px->px_arg, px->px_off);
+		break;
 	case DT_PX_KEYZERO:
 		for (uint32_t z = 0; z < r->r_ld.ld_layout.ly_keysize; z += 8)
 			dt_frag_emit(
@@ -202,6 +373,10 @@ static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb
 						  (int16_t)(r->r_ld.ld_layout.ly_base[DT_SR_SUBR] +
 							    r->r_ld.ld_layout.ly_strsize),
 						  0));
+		if (lk->lk_group != NULL) {
+			group_clauses(lk);
+			break;
+		}
 		for (uint32_t i = 0; i < r->r_en.en_necbs; i++)
 			if (r->r_en.en_ecbs[i].e_probe == lk->lk_probe)
 				link_frag(lk, &r->r_en.en_ecbs[i].e_stmt->st_code,
@@ -268,12 +443,16 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 	for (size_t i = 0; i < fr->fr_len; i++) {
 		struct bpf_insn in = fr->fr_insns[i];
 		bool fix = fi < fr->fr_nfix && fr->fr_fix[fi].fx_insn == i;
-		int call = -1;
+		int call = -1, gval = -1;
 
 		while (li < nl && fr->fr_labels[order[li]] == (long)i)
 			dt_frag_place(o, lbase + order[li++]);
 		for (; ri < fr->fr_nrel && fr->fr_rel[ri].rl_insn == i; ri++) {
 			relocate(lk, &in, &fr->fr_rel[ri], ecb, in_error);
+			if ((fr->fr_rel[ri].rl_kind == DT_RL_EPID ||
+			     fr->fr_rel[ri].rl_kind == DT_RL_PRID) &&
+			    lk->lk_gstmt >= 0 && !in_error)
+				gval = (int)fr->fr_rel[ri].rl_kind;
 			if (fr->fr_rel[ri].rl_kind == DT_RL_CALL ||
 			    fr->fr_rel[ri].rl_kind == DT_RL_FUNC)
 				call = (int)fr->fr_rel[ri].rl_arg;
@@ -294,7 +473,9 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
 				expand(lk, px, lbase, ecb, in_error);
 			continue;
 		}
-		if (call >= 0) {
+		if (gval >= 0) {
+			group_value(lk, in, (dt_rlkind_t)gval);
+		} else if (call >= 0) {
 			lk->lk_used[call] = true;
 			dt_frag_emit_to(o, in, lk->lk_sub[call]);
 		} else if (fix) {
@@ -315,8 +496,46 @@ static void link_frag(dt_link_t *lk, const dt_frag_t *fr, const dt_ecb_t *ecb, b
  * program) for probe p (or none), then the subprograms it calls; apply
  * what expansions left to relocate; resolve the jumps.
  */
+/*
+ * A group's start: the provider's guard leaves the firing probe's key in
+ * r0, its table value (none, or a probe id of 0: no probe enabled there:
+ * exit) goes to r9, which the prologue keeps; the rest of the guard; then
+ * r1 is the context again.
+ */
+static void group_guard(dt_link_t *lk)
+{
+	dtrace_hdl_t *dtp = lk->lk_dtp;
+	dt_frag_t *o = lk->lk_out;
+	int lexit = dt_frag_label(o), go = dt_frag_label(o);
+	dt_argreq_t rq = { dtp, lk->lk_probe, NULL, 0, o, 0, lexit };
+	struct bpf_insn map[2] = { KS_LD_MAP_FD(BPF_REG_1, lk->lk_group->bp_tabfd) };
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, lk->lk_probe);
+
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_6, BPF_REG_1));
+	if (pv->pv_guard(&rq) != 0)
+		longjmp(lk->lk_jmp, 1);
+	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_0, -8));
+	dt_frag_emit(o, map[0]);
+	dt_frag_emit(o, map[1]);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -8));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), lexit);
+	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, DT_GENT_PRID));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0), lexit);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_9, BPF_REG_0));
+	if (pv->pv_guard_after != NULL && pv->pv_guard_after(&rq) != 0)
+		longjmp(lk->lk_jmp, 1);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_6));
+	dt_frag_emit_to(o, KS_JA(0), go);
+	dt_frag_place(o, lexit);
+	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+	dt_frag_emit(o, KS_EXIT());
+	dt_frag_place(o, go);
+}
+
 static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *argspec,
-			const dt_frag_t *top, dt_frag_t *out)
+			const dt_frag_t *top, dt_frag_t *out, const dt_bprog_t *group)
 {
 	dt_link_t lk;
 	bool linked[DT_SUBR_N] = { false };
@@ -327,15 +546,26 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	lk.lk_run = r;
 	lk.lk_probe = p;
 	lk.lk_out = out;
+	lk.lk_group = group;
+	lk.lk_gstmt = -1;
+	if (group != NULL) {
+		if ((lk.lk_member = calloc(dtp->dt_nprobes, sizeof(bool))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		for (size_t k = 0; k < group->bp_nprobes; k++)
+			lk.lk_member[group->bp_probes[k]] = true;
+	}
 	if (argspec != NULL && (lk.lk_nargs = dt_stapsdt_args(argspec, lk.lk_args)) < 0)
 		lk.lk_nargs = 0;
 	if (setjmp(lk.lk_jmp) != 0) {
 		for (int d = 0; d < 4; d++)
 			free(lk.lk_order[d]);
+		free(lk.lk_member);
 		return -1;
 	}
 	for (int k = 0; k < DT_SUBR_N; k++)
 		lk.lk_sub[k] = dt_frag_label(out);
+	if (group != NULL)
+		group_guard(&lk);
 	link_frag(&lk, top, NULL, false);
 	/* each subprogram called, once; one may call others (the C bodies do) */
 	for (bool more = true; more;) {
@@ -350,6 +580,8 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	}
 	for (int d = 0; d < 4; d++)
 		free(lk.lk_order[d]);
+	free(lk.lk_member);
+	lk.lk_member = NULL;
 	if (out->fr_oom)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	/* what expansions emitted with relocations (a fault's error record, a probe's name) */
@@ -363,10 +595,16 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 
 int dt_link_probe(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *argspec, dt_frag_t *out)
 {
-	return link_program(dtp, r, probe, argspec, &r->r_en.en_ps->ps_prologue, out);
+	return link_program(dtp, r, probe, argspec, &r->r_en.en_ps->ps_prologue, out, NULL);
+}
+
+int dt_link_group(dtrace_hdl_t *dtp, dt_run_t *r, const dt_bprog_t *bp, dt_frag_t *out)
+{
+	return link_program(dtp, r, bp->bp_probe, bp->bp_argspec, &r->r_en.en_ps->ps_prologue, out,
+			    bp);
 }
 
 int dt_link_errno(dtrace_hdl_t *dtp, dt_run_t *r, dt_frag_t *out)
 {
-	return link_program(dtp, r, 0, NULL, &r->r_en.en_ps->ps_errno, out);
+	return link_program(dtp, r, 0, NULL, &r->r_en.en_ps->ps_errno, out, NULL);
 }

@@ -57,9 +57,14 @@ void dt_run_free(dtrace_hdl_t *dtp)
 	ks_detach_all(r->r_ld.ld_links.ln_fds, r->r_ld.ld_links.ln_n);
 	ks_detach_wait(); /* and those handed over while tracing */
 	free(r->r_ld.ld_links.ln_fds);
-	for (size_t i = 0; i < r->r_ld.ld_nprogs; i++)
+	for (size_t i = 0; i < r->r_ld.ld_nprogs; i++) {
 		if (r->r_ld.ld_progs[i].bp_fd >= 0)
 			close(r->r_ld.ld_progs[i].bp_fd);
+		if (r->r_ld.ld_progs[i].bp_tabfd > 0)
+			close(r->r_ld.ld_progs[i].bp_tabfd);
+		free(r->r_ld.ld_progs[i].bp_probes);
+		free(r->r_ld.ld_progs[i].bp_keys);
+	}
 	free(r->r_ld.ld_progs);
 	ks_perfbuf_free(r->r_dr.dr_pb);
 	for (int i = 0; i < DT_MAP_NFIXED; i++)
@@ -97,11 +102,18 @@ static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 		if (r->r_en.en_ecbs[i].e_probe == probe &&
 		    r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[stmt])
 			return 0;
+	/* an EPID freed with its probe (release_gone) is taken again */
+	for (uint32_t i = r->r_en.en_nfree > 0 ? 0 : r->r_en.en_necbs; i < r->r_en.en_necbs; i++)
+		if (r->r_en.en_ecbs[i].e_probe == DT_ECB_FREE) {
+			r->r_en.en_ecbs[i] = (dt_ecb_t){ i + 1, probe, r->r_en.en_stmts[stmt], 0 };
+			r->r_en.en_nfree--;
+			return 1;
+		}
 	if (dt_grow(&r->r_en.en_ecbs, &r->r_en.en_ecbcap, r->r_en.en_necbs, sizeof(dt_ecb_t), 32) !=
 	    0)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	r->r_en.en_ecbs[r->r_en.en_necbs] =
-	    (dt_ecb_t){ r->r_en.en_necbs + 1, probe, r->r_en.en_stmts[stmt] };
+	    (dt_ecb_t){ r->r_en.en_necbs + 1, probe, r->r_en.en_stmts[stmt], 0 };
 	r->r_en.en_necbs++;
 	return 1;
 }
@@ -213,7 +225,8 @@ static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *ar
 	if (dt_grow(&r->r_ld.ld_progs, &r->r_ld.ld_progcap, r->r_ld.ld_nprogs, sizeof(dt_bprog_t),
 		    16) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	r->r_ld.ld_progs[r->r_ld.ld_nprogs++] = (dt_bprog_t){ probe, argspec, -1, 0, 0, 0 };
+	r->r_ld.ld_progs[r->r_ld.ld_nprogs++] =
+	    (dt_bprog_t){ .bp_probe = probe, .bp_argspec = argspec, .bp_fd = -1 };
 	return 0;
 }
 
@@ -221,20 +234,71 @@ typedef struct plan_arg {
 	dtrace_hdl_t *pa_dtp;
 	dt_run_t *pa_run;
 	size_t pa_probe;
+	size_t pa_first; /* this plan's first program: groups are not shared across plans */
 } plan_arg_t;
 
+/* Probe p joins a group's program bp, with its key. */
+static int group_join(dtrace_hdl_t *dtp, dt_bprog_t *bp, size_t p, uint32_t key)
+{
+	size_t n = bp->bp_nprobes;
+	size_t *probes = realloc(bp->bp_probes, (n + 1) * sizeof(size_t));
+	uint32_t *keys;
+
+	if (probes == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	bp->bp_probes = probes;
+	if ((keys = realloc(bp->bp_keys, (n + 1) * sizeof(uint32_t))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	bp->bp_keys = keys;
+	bp->bp_probes[n] = p;
+	bp->bp_keys[n] = key;
+	bp->bp_nprobes = n + 1;
+	return 0;
+}
+
+static bool same_argspec(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/*
+ * Probe p needs a program for argspec: its own, or its group's (one of
+ * this plan's with the same provider, group and argspec, else a new one).
+ * A rescan's new probes get new group programs: loaded programs stay as
+ * they are.
+ */
 static int plan_add(void *arg, const char *argspec)
 {
 	plan_arg_t *pa = arg;
+	dtrace_hdl_t *dtp = pa->pa_dtp;
+	dt_run_t *r = pa->pa_run;
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, pa->pa_probe);
+	const char *group;
+	uint32_t key = 0;
 
-	return add_prog(pa->pa_dtp, pa->pa_run, pa->pa_probe, argspec);
+	if (pv->pv_group == NULL || pv->pv_guard == NULL ||
+	    (group = pv->pv_group(dtp, pa->pa_probe, &key)) == NULL)
+		return add_prog(dtp, r, pa->pa_probe, argspec);
+	for (size_t k = pa->pa_first; k < r->r_ld.ld_nprogs; k++) {
+		dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+
+		if (bp->bp_group != NULL && dt_probe_prov(dtp, bp->bp_probe) == pv &&
+		    strcmp(bp->bp_group, group) == 0 && same_argspec(bp->bp_argspec, argspec))
+			return group_join(dtp, bp, pa->pa_probe, key);
+	}
+	if (add_prog(dtp, r, pa->pa_probe, argspec) != 0)
+		return -1;
+	r->r_ld.ld_progs[r->r_ld.ld_nprogs - 1].bp_group = group;
+	return group_join(dtp, &r->r_ld.ld_progs[r->r_ld.ld_nprogs - 1], pa->pa_probe, key);
 }
 
 /* The programs to build for probes from index first on: as their providers say. */
 static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
 {
+	size_t k0 = r->r_ld.ld_nprogs;
+
 	for (size_t p = first; p < dtp->dt_nprobes; p++) {
-		plan_arg_t pa = { dtp, r, p };
+		plan_arg_t pa = { dtp, r, p, k0 };
 		bool used = false;
 
 		for (uint32_t i = 0; i < r->r_en.en_necbs && !used; i++)
@@ -288,19 +352,95 @@ static int load(dtrace_hdl_t *dtp, size_t p, dt_frag_t *prog, uint32_t *attach_t
 	return fd;
 }
 
+/*
+ * A group's table: for each of its probes, by key, its probe id, the EPID
+ * of each statement on it (0: not enabled there) and its names.  Made
+ * before linking (the program names it), filled before attaching.
+ */
+static int group_table(dtrace_hdl_t *dtp, dt_run_t *r, dt_bprog_t *bp, bool ld)
+{
+	int nst = r->r_en.en_nstmts;
+	uint32_t vsize = dt_gent_size(nst), maxkey = 0;
+	uint8_t *v;
+	size_t *at; /* by probe index: its place in the group, or SIZE_MAX */
+	int err = 0;
+
+	bp->bp_tabfd = -1;
+	if (!ld)
+		return 0;
+	for (size_t i = 0; i < bp->bp_nprobes; i++)
+		if (bp->bp_keys[i] > maxkey)
+			maxkey = bp->bp_keys[i];
+	bp->bp_tabfd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_group", 4, vsize, maxkey + 1, 0);
+	if (bp->bp_tabfd < 0) {
+		err = -bp->bp_tabfd;
+		bp->bp_tabfd = -1;
+		return dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
+				     "cannot make the table of %s's %s programs: %s",
+				     dt_probe_prov(dtp, bp->bp_probe)->pv_name, bp->bp_group,
+				     strerror(err));
+	}
+	/* each probe's value, then each ECB's EPID in its probe's value */
+	if ((v = calloc(bp->bp_nprobes, vsize)) == NULL ||
+	    (at = malloc(dtp->dt_nprobes * sizeof(size_t))) == NULL) {
+		free(v);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	memset(at, 0xff, dtp->dt_nprobes * sizeof(size_t));
+	for (size_t i = 0; i < bp->bp_nprobes; i++) {
+		const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probes[i]];
+		const char *names[4] = { pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+					 pd->dtpd_name };
+		uint32_t prid = (uint32_t)pd->dtpd_id;
+		uint8_t *vi = v + i * vsize;
+
+		at[bp->bp_probes[i]] = i;
+		memcpy(vi + DT_GENT_KEY, &bp->bp_keys[i], 4);
+		memcpy(vi + DT_GENT_PRID, &prid, 4);
+		for (int w = 0; w < 4; w++)
+			memcpy(vi + dt_gent_name(nst, w), names[w], strlen(names[w]) + 1);
+	}
+	for (int s = 0; s < nst; s++)
+		for (uint32_t e = 0; e < r->r_en.en_necbs; e++) {
+			const dt_ecb_t *ecb = &r->r_en.en_ecbs[e];
+
+			if (ecb->e_stmt == r->r_en.en_stmts[s] && ecb->e_probe != DT_ECB_FREE &&
+			    at[ecb->e_probe] != SIZE_MAX)
+				memcpy(v + at[ecb->e_probe] * vsize + DT_GENT_EPID(s), &ecb->e_epid,
+				       4);
+		}
+	for (size_t i = 0; i < bp->bp_nprobes && err == 0; i++)
+		err = ks_map_update(bp->bp_tabfd, &bp->bp_keys[i], v + i * vsize, BPF_ANY);
+	free(v);
+	free(at);
+	if (err != 0)
+		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot fill a group's table: %s",
+				     strerror(-err));
+	return 0;
+}
+
 /* Link the program of r_progs[k]; load it when load is set. */
 static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
 {
 	dt_bprog_t *bp = &r->r_ld.ld_progs[k];
 	const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
 	dt_frag_t prog = { 0 };
-	char what[DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN + DTRACE_FUNCNAMELEN + DTRACE_NAMELEN];
+	char
+	    what[DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN + DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 64];
 	int rc;
 
-	rc = dt_link_probe(dtp, r, bp->bp_probe, bp->bp_argspec, &prog);
+	if (bp->bp_group != NULL)
+		rc = group_table(dtp, r, bp, ld) != 0 ? -1 : dt_link_group(dtp, r, bp, &prog);
+	else
+		rc = dt_link_probe(dtp, r, bp->bp_probe, bp->bp_argspec, &prog);
 	if (rc == 0 && ld) {
-		snprintf(what, sizeof(what), "%s:%s:%s:%s", pd->dtpd_provider, pd->dtpd_mod,
-			 pd->dtpd_func, pd->dtpd_name);
+		if (bp->bp_group != NULL && bp->bp_nprobes > 1)
+			snprintf(what, sizeof(what), "%s:%s:%s:%s and %zu more probes",
+				 pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+				 bp->bp_nprobes - 1);
+		else
+			snprintf(what, sizeof(what), "%s:%s:%s:%s", pd->dtpd_provider, pd->dtpd_mod,
+				 pd->dtpd_func, pd->dtpd_name);
 		bp->bp_fd = load(dtp, bp->bp_probe, &prog, &bp->bp_attach_type, what);
 		rc = bp->bp_fd < 0 ? -1 : 0;
 	}
@@ -312,10 +452,14 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
 static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 {
 	dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, bp->bp_probe);
 	size_t first = r->r_ld.ld_links.ln_n;
-	int rc = dt_probe_prov(dtp, bp->bp_probe)
-		     ->pv_attach(dtp, bp->bp_probe, bp->bp_argspec, bp->bp_fd, bp->bp_attach_type,
-				 r->r_ld.ld_ncpus, &r->r_ld.ld_links);
+	/* a group's sites may be its probes' (pid: a uprobe_multi link, cookies = keys) */
+	int rc = bp->bp_group != NULL && pv->pv_attach_group != NULL
+		     ? pv->pv_attach_group(dtp, bp->bp_probes, bp->bp_keys, bp->bp_nprobes,
+					   bp->bp_fd, bp->bp_attach_type, &r->r_ld.ld_links)
+		     : pv->pv_attach(dtp, bp->bp_probe, bp->bp_argspec, bp->bp_fd,
+				     bp->bp_attach_type, r->r_ld.ld_ncpus, &r->r_ld.ld_links);
 
 	bp->bp_link0 = first;
 	bp->bp_nlinks = r->r_ld.ld_links.ln_n - first;
@@ -323,11 +467,113 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
 }
 
 /*
+ * Remove from the table the probes whose objects have been gone for 2 s,
+ * with their ECBs (their EPIDs are taken again by later ones), their
+ * closed programs and the places of their links.  Safe because nothing of
+ * them can come any more: their programs were closed a second or more ago
+ * (the consumer has drained the buffers since, dtrace_work reading them
+ * after each rescan), and their links are closed (ks_detach_done).  Probes
+ * no clause enabled go as soon as they are seen gone twice.
+ */
+static void forget_gone(dtrace_hdl_t *dtp, dt_run_t *r, uint64_t now)
+{
+	const char *path = NULL;
+	size_t n = dtp->dt_nprobes, *newidx, k, j, nlinks, ndrop = 0;
+	bool gone = false, *drop;
+
+	if ((drop = calloc(n ? n : 1, sizeof(*drop))) == NULL)
+		return;
+	for (size_t p = 0; p < n; p++) {
+		dt_pinfo_t *pi = &dtp->dt_pinfo[p];
+
+		if (pi->pi_prov->pv_gone == NULL)
+			continue;
+		/* the probes of one file share its path: asked once */
+		if (pi->pi_path == NULL || pi->pi_path != path)
+			gone = pi->pi_prov->pv_gone(dtp, p);
+		path = pi->pi_path;
+		if (!gone)
+			pi->pi_gone = 0;
+		else if (pi->pi_gone == 0)
+			pi->pi_gone = now;
+		else
+			ndrop += drop[p] = now - pi->pi_gone >= 2000000000ULL;
+	}
+	/* a probe stays while a program of it (a group's too) can still be heard from */
+	for (k = 0; k < r->r_ld.ld_nprogs && ndrop > 0; k++) {
+		const dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+		bool live = bp->bp_fd >= 0 || now - bp->bp_closed < 1000000000ULL ||
+			    !ks_detach_done(bp->bp_detseq);
+
+		for (size_t i = 0; live && i < (bp->bp_nprobes ? bp->bp_nprobes : 1); i++) {
+			size_t p = bp->bp_nprobes ? bp->bp_probes[i] : bp->bp_probe;
+
+			if (p < n && drop[p]) {
+				drop[p] = false;
+				ndrop--;
+			}
+		}
+	}
+	if (ndrop == 0 || (newidx = malloc(n * sizeof(*newidx))) == NULL) {
+		free(drop);
+		return;
+	}
+	dt_probe_remove(dtp, drop, newidx);
+	for (uint32_t e = 0; e < r->r_en.en_necbs; e++) {
+		dt_ecb_t *ecb = &r->r_en.en_ecbs[e];
+
+		if (ecb->e_probe == DT_ECB_FREE)
+			continue;
+		if ((ecb->e_probe = newidx[ecb->e_probe]) == DT_ECB_FREE) {
+			ecb->e_stmt = NULL;
+			r->r_en.en_nfree++;
+		}
+	}
+	/* the programs of removed probes go, and the places of closed links */
+	for (k = j = nlinks = 0; k < r->r_ld.ld_nprogs; k++) {
+		dt_bprog_t bp = r->r_ld.ld_progs[k];
+
+		if (newidx[bp.bp_probe] == SIZE_MAX) {
+			if (bp.bp_tabfd > 0)
+				close(bp.bp_tabfd);
+			free(bp.bp_probes);
+			free(bp.bp_keys);
+			continue;
+		}
+		bp.bp_probe = newidx[bp.bp_probe];
+		/* a group's other probes: SIZE_MAX for those gone (nothing reads them after attach) */
+		for (size_t i = 0; i < bp.bp_nprobes; i++)
+			bp.bp_probes[i] = newidx[bp.bp_probes[i]];
+		r->r_ld.ld_progs[j++] = bp;
+	}
+	r->r_ld.ld_nprogs = j;
+	/* newidx again, now for links: where each one goes (they keep their order) */
+	if (r->r_ld.ld_links.ln_n > n) {
+		free(newidx);
+		if ((newidx = malloc(r->r_ld.ld_links.ln_n * sizeof(*newidx))) == NULL) {
+			free(drop);
+			return;
+		}
+	}
+	for (size_t i = 0; i < r->r_ld.ld_links.ln_n; i++) {
+		newidx[i] = nlinks;
+		if (r->r_ld.ld_links.ln_fds[i] >= 0)
+			r->r_ld.ld_links.ln_fds[nlinks++] = r->r_ld.ld_links.ln_fds[i];
+	}
+	for (k = 0; k < r->r_ld.ld_nprogs; k++)
+		if (r->r_ld.ld_progs[k].bp_nlinks > 0)
+			r->r_ld.ld_progs[k].bp_link0 = newidx[r->r_ld.ld_progs[k].bp_link0];
+	r->r_ld.ld_links.ln_n = nlinks;
+	free(newidx);
+	free(drop);
+}
+
+/*
  * Close the programs and links of probes whose objects are gone (a
  * runtime provider destroyed, a library's file removed), at most once a
  * second: a tracer that stays while providers come and go keeps only
- * what can still fire.  The probes and their EPIDs stay, for records
- * already in the buffers.
+ * what can still fire.  A gone probe leaves the table (forget_gone) once
+ * nothing of it can be in the buffers any more.
  */
 static void release_gone(dtrace_hdl_t *dtp, dt_run_t *r)
 {
@@ -346,15 +592,17 @@ static void release_gone(dtrace_hdl_t *dtp, dt_run_t *r)
 		if (bp->bp_fd < 0 || pv->pv_gone == NULL || !pv->pv_gone(dtp, bp->bp_probe))
 			continue;
 		/* a uprobe's detach waits for a grace period: not here */
-		ks_detach_later(r->r_ld.ld_links.ln_fds + bp->bp_link0, bp->bp_nlinks);
+		bp->bp_detseq =
+		    ks_detach_later(r->r_ld.ld_links.ln_fds + bp->bp_link0, bp->bp_nlinks);
 		for (size_t i = bp->bp_link0; i < bp->bp_link0 + bp->bp_nlinks; i++)
 			r->r_ld.ld_links.ln_fds[i] = -1;
 		bp->bp_nlinks = 0;
 		close(bp->bp_fd);
 		bp->bp_fd = -1;
+		bp->bp_closed = now;
 	}
+	forget_gone(dtp, r, now);
 }
-
 /* Where each DT_TOFF_* is: a member path in a kernel struct, indexed by an enumerator or not. */
 static const struct {
 	dt_toff_t t_off;
@@ -389,6 +637,7 @@ static const struct {
 	{ DT_TOFF_MNT_MOUNTPT, "mount", "mnt_mountpoint", NULL, NULL },
 	{ DT_TOFF_FSBASE, "task_struct", "thread.fsbase", NULL, NULL },
 	{ DT_TOFF_GSBASE, "task_struct", "thread.gsbase", NULL, NULL },
+	{ DT_TOFF_TI_STATUS, "task_struct", "thread_info.status", NULL, NULL },
 };
 
 void dt_task_offsets(dt_run_t *r)
@@ -786,6 +1035,9 @@ static int layout(dtrace_hdl_t *dtp, dt_run_t *r)
 	ly->ly_keysize = ps->ps_keysize;
 	ly->ly_valsize = ps->ps_valsize;
 	dt_pstate_layout(ps, ly->ly_base, &ly->ly_scratch, &ly->ly_state);
+	/* a group's program keeps the firing probe's table words at the end (dt_link.c) */
+	ly->ly_group = ly->ly_scratch;
+	ly->ly_scratch += (DT_GENT_EPID(r->r_en.en_nstmts) + 7) & ~7u;
 	if (ly->ly_scratch > DT_VALUE_MAX || ly->ly_state > DT_VALUE_MAX) /* the compiler checks */
 		return dt_set_errmsg(dtp, EDT_ENABLING,
 				     "the program needs %u bytes of scratch and %u of variables: "
@@ -867,11 +1119,20 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 		     const char *kind)
 {
 	dt_ecb_t *saved = r->r_en.en_ecbs, *ecbs;
-	uint32_t nsaved = r->r_en.en_necbs, n = 0, attach_type;
+	uint32_t nsaved = r->r_en.en_necbs, n = 0, attach_type, key = 0;
 	const dt_loc_t *loc = &st->st_clause->dn_loc;
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, p);
+	/* a probe of a group: alone in a group program (guard, table, clause) */
+	dt_bprog_t bp = { .bp_probe = p,
+			  .bp_argspec = argspec,
+			  .bp_fd = -1,
+			  .bp_probes = &p,
+			  .bp_keys = &key,
+			  .bp_nprobes = 1,
+			  .bp_tabfd = -1 };
 	dt_frag_t prog = { 0 };
 	char what[512];
-	int fd = -1;
+	int fd = -1, linked;
 
 	/* the ERROR clauses stay: they are linked into every fault block */
 	if ((ecbs = calloc(nsaved + 1, sizeof(*ecbs))) == NULL)
@@ -879,12 +1140,18 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 	for (uint32_t i = 0; i < nsaved; i++)
 		if (dt_probe_is(dtp, saved[i].e_probe, DT_PK_ERROR))
 			ecbs[n++] = saved[i];
-	ecbs[n++] = (dt_ecb_t){ nsaved + 1, p, st };
+	ecbs[n++] = (dt_ecb_t){ .e_epid = nsaved + 1, .e_probe = p, .e_stmt = st };
 	r->r_en.en_ecbs = ecbs;
 	r->r_en.en_necbs = n;
 	snprintf(what, sizeof(what), "the clause at %s:%u:%u on a %s probe",
 		 loc->file != NULL ? loc->file : "<program>", loc->line, loc->col, kind);
-	if (dt_link_probe(dtp, r, p, argspec, &prog) == 0)
+	if (pv->pv_group != NULL && pv->pv_guard != NULL &&
+	    (bp.bp_group = pv->pv_group(dtp, p, &key)) != NULL)
+		linked =
+		    group_table(dtp, r, &bp, true) == 0 && dt_link_group(dtp, r, &bp, &prog) == 0;
+	else
+		linked = dt_link_probe(dtp, r, p, argspec, &prog) == 0;
+	if (linked)
 		fd = load(dtp, p, &prog, &attach_type, what);
 	else {
 		char msg[512];
@@ -893,6 +1160,8 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 		dt_set_errmsg(dtp, dtrace_errno(dtp), "%s: %s", what, msg);
 	}
 	dt_frag_free(&prog);
+	if (bp.bp_tabfd >= 0)
+		close(bp.bp_tabfd);
 	r->r_en.en_ecbs = saved;
 	r->r_en.en_necbs = nsaved;
 	free(ecbs);
@@ -938,6 +1207,31 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 		    verify_on(dtp, r, r->r_en.en_stmts[s], usdt, verify_argspec, "USDT") != 0)
 			rc = -1;
 	dtp->dt_nprobes = usdt; /* the stand-in leaves the table: it is last */
+	/* and on the first probe of each group (syscall: sys_enter, sys_exit), in its program */
+	for (size_t p = 0, ngroups = 0; p < dtp->dt_nprobes && rc == 0 && ngroups < 8; p++) {
+		const dt_provimpl_t *pv = dt_probe_prov(dtp, p);
+		const char *group;
+		uint32_t key;
+		bool seen = false;
+		char kind[128];
+
+		if (pv->pv_group == NULL || pv->pv_guard == NULL ||
+		    (group = pv->pv_group(dtp, p, &key)) == NULL)
+			continue;
+		for (size_t q = 0; q < p && !seen; q++) {
+			const char *g;
+
+			seen = dt_probe_prov(dtp, q) == pv &&
+			       (g = pv->pv_group(dtp, q, &key)) != NULL && strcmp(g, group) == 0;
+		}
+		if (seen)
+			continue;
+		ngroups++;
+		snprintf(kind, sizeof(kind), "%s (%s)", pv->pv_name, group);
+		for (int s = 0; s < r->r_en.en_nstmts && rc == 0; s++)
+			if (verify_on(dtp, r, r->r_en.en_stmts[s], p, NULL, kind) != 0)
+				rc = -1;
+	}
 	return rc;
 }
 

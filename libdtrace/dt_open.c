@@ -45,7 +45,7 @@ void *dt_arena_alloc(dt_arena_t *a, size_t n)
 	if (al < n) /* overflow */
 		return NULL;
 	if (c == NULL || c->dc_size - c->dc_used < al) {
-		size_t sz = al > CHUNK_SIZE ? al : CHUNK_SIZE;
+		size_t min = a->da_chunk ? a->da_chunk : CHUNK_SIZE, sz = al > min ? al : min;
 
 		c = malloc(sizeof(*c) + sz);
 		if (c == NULL)
@@ -192,6 +192,8 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_pstate_free(dtp);
 	dt_lib_free(dtp);
 	ks_btf_close(dtp->dt_btf);
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		dt_pblock_put(dtp->dt_pinfo[i].pi_block);
 	free(dtp->dt_probes);
 	free(dtp->dt_pinfo);
 	dt_arena_free(&dtp->dt_parena);

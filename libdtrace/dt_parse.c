@@ -1530,6 +1530,9 @@ static void parse_library(dt_pcb_t *pcb, dt_lib_t *lib)
 	pcb->pcb_file = lib->dl_path;
 	pcb->pcb_fromfile = true;
 	pcb->pcb_lib = lib;
+	if (lib == pcb->pcb_hdl->dt_libtry)
+		pcb->pcb_hdl->dt_libmiss =
+		    false; /* what the file tried needs, not the ones before */
 	dt_lex_init(pcb);
 	dt_lex_next(pcb);
 	while (TOK.tk_kind != T_EOF) {

@@ -113,9 +113,12 @@ int dt_ptab_add(dt_ptab_t *w, const char *prov, const char *mod, const char *fun
 		w->pt_cap = nc;
 	}
 	w->pt_info[w->pt_n] = *info;
+	w->pt_info[w->pt_n].pi_gone = 0;
+	if (info->pi_block != NULL)
+		info->pi_block->pb_refs++;
 	d = &w->pt_probes[w->pt_n++];
 	memset(d, 0, sizeof(*d));
-	d->dtpd_id = (dtrace_id_t)w->pt_n;
+	d->dtpd_id = ++w->pt_lastid;
 	snprintf(d->dtpd_provider, sizeof(d->dtpd_provider), "%s", prov);
 	snprintf(d->dtpd_mod, sizeof(d->dtpd_mod), "%s", mod);
 	snprintf(d->dtpd_func, sizeof(d->dtpd_func), "%s", func);
@@ -132,6 +135,8 @@ int dt_probe_table(dtrace_hdl_t *dtp)
 		return 0;
 	for (int i = 0; dt_providers[i] != NULL; i++)
 		if (dt_providers[i]->pv_populate(dtp, &t) != 0) {
+			for (size_t k = 0; k < t.pt_n; k++)
+				dt_pblock_put(t.pt_info[k].pi_block);
 			free(t.pt_probes);
 			free(t.pt_info);
 			return dt_set_errno(dtp, EDT_NOMEM);
@@ -142,8 +147,8 @@ int dt_probe_table(dtrace_hdl_t *dtp)
 
 dt_ptab_t dt_ptab_get(dtrace_hdl_t *dtp)
 {
-	return (dt_ptab_t){ dtp->dt_probes, dtp->dt_pinfo, dtp->dt_nprobes, dtp->dt_pcap,
-			    &dtp->dt_parena };
+	return (dt_ptab_t){ dtp->dt_probes, dtp->dt_pinfo,   dtp->dt_nprobes,
+			    dtp->dt_pcap,   &dtp->dt_parena, dtp->dt_lastid };
 }
 
 void dt_ptab_put(dtrace_hdl_t *dtp, const dt_ptab_t *t)
@@ -152,6 +157,46 @@ void dt_ptab_put(dtrace_hdl_t *dtp, const dt_ptab_t *t)
 	dtp->dt_pinfo = t->pt_info;
 	dtp->dt_nprobes = t->pt_n;
 	dtp->dt_pcap = t->pt_cap;
+	dtp->dt_lastid = t->pt_lastid;
+}
+
+dt_pblock_t *dt_pblock_new(void)
+{
+	dt_pblock_t *b = calloc(1, sizeof(dt_pblock_t));
+
+	/* a file's path and sites: a runtime provider's come to a few hundred bytes */
+	if (b != NULL)
+		b->pb_arena.da_chunk = 1024;
+	return b;
+}
+
+void dt_pblock_put(dt_pblock_t *b)
+{
+	if (b == NULL || (b->pb_refs > 0 && --b->pb_refs > 0))
+		return;
+	dt_arena_free(&b->pb_arena);
+	free(b);
+}
+
+size_t dt_probe_remove(dtrace_hdl_t *dtp, const bool *drop, size_t *newidx)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
+		if (drop[i]) {
+			dt_pblock_put(dtp->dt_pinfo[i].pi_block);
+			newidx[i] = SIZE_MAX;
+			continue;
+		}
+		if (j != i) {
+			dtp->dt_probes[j] = dtp->dt_probes[i];
+			dtp->dt_pinfo[j] = dtp->dt_pinfo[i];
+		}
+		newidx[i] = j++;
+	}
+	j = dtp->dt_nprobes - j;
+	dtp->dt_nprobes -= j;
+	return j;
 }
 
 int dt_probe_provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)

@@ -199,6 +199,7 @@ typedef enum dt_toff {
 	DT_TOFF_MNT_MOUNTPT, /* mount.mnt_mountpoint */
 	DT_TOFF_FSBASE,	     /* task_struct.thread.fsbase and gsbase (uregs[]) */
 	DT_TOFF_GSBASE,
+	DT_TOFF_TI_STATUS, /* task_struct.thread_info.status (TS_COMPAT: syscall) */
 	DT_TOFF_N
 } dt_toff_t;
 

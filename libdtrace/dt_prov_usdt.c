@@ -11,7 +11,8 @@
  * USDT probes are found as the kernel would attach them: a process's
  * executable file mappings from /proc/PID/maps, each file's notes read
  * once per walk (libc is mapped by every process).  The function of a probe
- * is the symbol that holds its address, from .symtab or else .dynsym.
+ * is the symbol that holds its address, from .symtab or else .dynsym
+ * (dt_elf.c).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -25,6 +26,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dt_elf.h"
 #include "dt_provider.h"
 
 /* ---------------------------------------------------------------- the probes of files */
@@ -43,15 +45,10 @@ typedef struct ufile {
 	size_t uf_n;
 } ufile_t;
 
-typedef struct sym {
-	uint64_t s_addr, s_size;
-	const char *s_name;
-} sym_t;
-
 typedef struct freader {
 	ufile_t *fr_file;
 	dt_arena_t *fr_arena;
-	sym_t *fr_syms;
+	dt_elfsym_t *fr_syms;
 	size_t fr_nsyms;
 	uint64_t fr_base;   /* address of .stapsdt.base in this file, or 0 */
 	GElf_Phdr *fr_load; /* PT_LOAD headers: addresses to file offsets */
@@ -61,80 +58,6 @@ typedef struct freader {
 	size_t fr_cap;
 	bool fr_nomem;
 } freader_t;
-
-static int sym_cmp(const void *a, const void *b)
-{
-	const sym_t *x = a, *y = b;
-
-	return x->s_addr < y->s_addr ? -1 : x->s_addr > y->s_addr;
-}
-
-static const char *sym_at(const freader_t *fr, uint64_t pc)
-{
-	size_t lo = 0, hi = fr->fr_nsyms;
-
-	while (lo < hi) { /* lo: the first symbol that starts after pc */
-		size_t mid = (lo + hi) / 2;
-
-		if (fr->fr_syms[mid].s_addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* aliases and nested symbols start together: look a few back */
-	for (size_t i = lo, k = 0; i-- > 0 && k < 16; k++) {
-		const sym_t *s = &fr->fr_syms[i];
-
-		if (pc - s->s_addr < (s->s_size ? s->s_size : 1))
-			return s->s_name;
-	}
-	return "";
-}
-
-/* Function symbols of the file: .symtab if present, else .dynsym. */
-static int load_syms(Elf *elf, freader_t *fr)
-{
-	Elf_Scn *scn = NULL, *best = NULL;
-	size_t shstrndx, cap = 0;
-	GElf_Shdr sh, bsh = { 0 };
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return 0;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-
-		if (gelf_getshdr(scn, &sh) == NULL)
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name != NULL && strcmp(name, ".stapsdt.base") == 0)
-			fr->fr_base = sh.sh_addr;
-		if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && best == NULL)) {
-			best = scn;
-			bsh = sh;
-		}
-	}
-	if (best != NULL) {
-		Elf_Data *data = elf_getdata(best, NULL);
-		size_t n = bsh.sh_entsize ? bsh.sh_size / bsh.sh_entsize : 0;
-
-		for (size_t i = 0; data != NULL && i < n; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (gelf_getsym(data, (int)i, &s) == NULL ||
-			    GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
-			    (name = elf_strptr(elf, bsh.sh_link, s.st_name)) == NULL ||
-			    name[0] == '\0')
-				continue;
-			if (dt_grow(&fr->fr_syms, &cap, fr->fr_nsyms, sizeof(sym_t), 256) != 0)
-				return -1;
-			fr->fr_syms[fr->fr_nsyms++] = (sym_t){ s.st_value, s.st_size, name };
-		}
-	}
-	if (fr->fr_nsyms > 0)
-		qsort(fr->fr_syms, fr->fr_nsyms, sizeof(sym_t), sym_cmp);
-	return 0;
-}
 
 /*
  * libusdt names a probe function provider_function_name: the function of
@@ -150,35 +73,6 @@ static const char *usdt_func(const char *sym, const char *prov, const char *name
 		return sym + pl + 1;
 	}
 	return sym;
-}
-
-/* The file offset of a link-time address, through the PT_LOAD headers; 0 if none holds it. */
-static uint64_t file_offset(const freader_t *fr, uint64_t addr)
-{
-	for (size_t i = 0; i < fr->fr_nload; i++) {
-		const GElf_Phdr *ph = &fr->fr_load[i];
-
-		if (addr >= ph->p_vaddr && addr - ph->p_vaddr < ph->p_filesz)
-			return addr - ph->p_vaddr + ph->p_offset;
-	}
-	return 0;
-}
-
-static int load_phdrs(Elf *elf, freader_t *fr)
-{
-	size_t n;
-
-	if (elf_getphdrnum(elf, &n) != 0 || n == 0)
-		return 0;
-	if ((fr->fr_load = calloc(n, sizeof(GElf_Phdr))) == NULL)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD)
-			fr->fr_load[fr->fr_nload++] = ph;
-	}
-	return 0;
 }
 
 /* The link-time address of the symbol name in the file (.symtab, else .dynsym): 0, or -1. */
@@ -296,7 +190,7 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 
 	if (fr->fr_base != 0 && n->sn_base != 0) /* prelink moved the file */
 		pc += fr->fr_base - n->sn_base;
-	func = sym_at(fr, pc);
+	func = dt_elf_sym_at(fr->fr_syms, fr->fr_nsyms, pc);
 	flen = strlen(func);
 	if (fr->fr_libusdt)
 		func = usdt_func(func, n->sn_provider, n->sn_name, &flen);
@@ -306,8 +200,10 @@ static int note_cb(const dt_stapsdt_note_t *n, void *arg)
 	if ((site = dt_arena_alloc(fr->fr_arena, sizeof(*site))) == NULL ||
 	    (site->us_argspec = site_argspec(fr, n, pc)) == NULL)
 		goto nomem;
-	site->us_off = file_offset(fr, pc);
-	site->us_refoff = n->sn_sema != 0 ? file_offset(fr, n->sn_sema + (pc - n->sn_pc)) : 0;
+	site->us_off = dt_elf_file_offset(fr->fr_load, fr->fr_nload, pc);
+	site->us_refoff = n->sn_sema != 0 ? dt_elf_file_offset(fr->fr_load, fr->fr_nload,
+							       n->sn_sema + (pc - n->sn_pc))
+					  : 0;
 	site->us_nargs = n->sn_nargs;
 	if (site->us_off == 0) /* not in a loaded segment: not a site */
 		return 0;
@@ -416,7 +312,9 @@ static ufile_t *file_probes(fcache_t *fc, const char *rpath, const char *path, b
 	elf = fr.fr_nomem ? NULL : elf_begin(fd, ELF_C_READ, NULL);
 	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
 		fr.fr_elf = elf;
-		if (load_syms(elf, &fr) != 0 || load_phdrs(elf, &fr) != 0)
+		fr.fr_base = dt_elf_section_addr(elf, ".stapsdt.base");
+		if (dt_elf_syms(elf, false, &fr.fr_syms, &fr.fr_nsyms) != 0 ||
+		    dt_elf_loads(elf, &fr.fr_load, &fr.fr_nload) != 0)
 			fr.fr_nomem = true;
 		else
 			(void)dt_stapsdt_iter(elf, note_cb, &fr, err, sizeof(err));
@@ -522,6 +420,49 @@ static void mapping_path(pid_t pid, unsigned long start, unsigned long end, dev_
 	}
 }
 
+/* A copy of sites in block b (their argument specifications too): NULL out of memory. */
+static dt_usite_t *copy_sites(dt_pblock_t *b, const dt_usite_t *s)
+{
+	dt_usite_t *head = NULL, **tail = &head;
+
+	for (; s != NULL; s = s->us_next) {
+		dt_usite_t *c = dt_arena_alloc(&b->pb_arena, sizeof(*c));
+
+		if (c == NULL)
+			return NULL;
+		*c = *s;
+		c->us_next = NULL;
+		if ((c->us_argspec = dt_arena_strndup(&b->pb_arena, s->us_argspec,
+						      strlen(s->us_argspec))) == NULL)
+			return NULL;
+		*tail = c;
+		tail = &c->us_next;
+	}
+	return head;
+}
+
+/*
+ * Add probe i of file uf (read through rpath) for provider prov: its path
+ * and sites go to *bp, made at the file's first new probe.  0, or -1 out of
+ * memory.
+ */
+static int add_probe(dt_ptab_t *w, dt_pblock_t **bp, const char *rpath, const char *prov,
+		     const ufile_t *uf, size_t i, dt_pinfo_t *pi)
+{
+	if (*bp == NULL) {
+		if ((*bp = dt_pblock_new()) == NULL ||
+		    (pi->pi_path = dt_arena_strndup(&(*bp)->pb_arena, rpath, strlen(rpath))) ==
+			NULL)
+			return -1;
+		pi->pi_block = *bp;
+	}
+	if ((pi->pi_sites = copy_sites(*bp, uf->uf_probes[i].fp_sites)) == NULL ||
+	    dt_ptab_add(w, prov, uf->uf_module, uf->uf_probes[i].fp_func, uf->uf_probes[i].fp_name,
+			pi) != 0)
+		return -1;
+	return 0;
+}
+
 /*
  * The USDT probes of one process, each file once, in mapping order.  With
  * rescan, only probes not in the table already are added.
@@ -531,6 +472,7 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 	char path[64], line[4096 + 256], prov[DTRACE_PROVNAMELEN + 16], rpath[4096 + 256 + 64];
 	size_t *seen = NULL; /* indexes: fc_files moves when it grows */
 	size_t nseen = 0;
+	dt_pblock_t *block;
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = pid };
 	unsigned long start, end, ino;
 	unsigned major, minor;
@@ -574,23 +516,18 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 		}
 		seen = ns;
 		seen[nseen++] = idx;
-		pi.pi_path = NULL;
+		block = NULL;
 		for (size_t i = 0; rc == 0 && i < uf->uf_n; i++) {
 			snprintf(prov, sizeof(prov), "%s%d", uf->uf_probes[i].fp_prov, (int)pid);
 			if (rescan && known(w, 0, prov, uf->uf_module, &uf->uf_probes[i]))
 				continue;
-			if (pi.pi_path == NULL &&
-			    (pi.pi_path = dt_arena_strndup(w->pt_arena, rpath, strlen(rpath))) ==
-				NULL) {
+			if (add_probe(w, &block, rpath, prov, uf, i, &pi) != 0) {
 				*nomem = true;
 				rc = -1;
-				break;
 			}
-			pi.pi_sites = uf->uf_probes[i].fp_sites;
-			if (dt_ptab_add(w, prov, uf->uf_module, uf->uf_probes[i].fp_func,
-					uf->uf_probes[i].fp_name, &pi))
-				rc = 1;
 		}
+		if (block != NULL && block->pb_refs == 0)
+			dt_pblock_put(block);
 	}
 	fclose(maps);
 	free(seen);
@@ -599,7 +536,8 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 
 static int populate(dtrace_hdl_t *dtp, dt_ptab_t *w)
 {
-	fcache_t fc = { .fc_arena = w->pt_arena };
+	dt_arena_t tmp = { 0 }; /* what the walk reads; the probes keep copies */
+	fcache_t fc = { .fc_arena = &tmp };
 	pid_t *pids = NULL, self = getpid();
 
 	(void)dtp;
@@ -631,6 +569,7 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *w)
 			rc = walk_process(w, &fc, pids[i], false, &nomem);
 	}
 	fcache_free(&fc);
+	dt_arena_free(&tmp);
 	free(pids);
 	return nomem || rc != 0;
 }
@@ -660,7 +599,8 @@ static uint64_t exec_maps_hash(pid_t pid)
 /* The probes of process pid not in the table yet. */
 static int rescan(dtrace_hdl_t *dtp, pid_t pid)
 {
-	fcache_t fc = { .fc_arena = &dtp->dt_parena };
+	dt_arena_t tmp = { 0 };
+	fcache_t fc = { .fc_arena = &tmp };
 	uint64_t h;
 	dt_ptab_t w;
 	bool nomem = false;
@@ -675,6 +615,7 @@ static int rescan(dtrace_hdl_t *dtp, pid_t pid)
 	rc = walk_process(&w, &fc, pid, true, &nomem);
 	dt_ptab_put(dtp, &w);
 	fcache_free(&fc);
+	dt_arena_free(&tmp);
 	return nomem || rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 }
 
@@ -685,8 +626,10 @@ static int rescan(dtrace_hdl_t *dtp, pid_t pid)
  */
 static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
-	fcache_t fc = { .fc_arena = &dtp->dt_parena };
+	dt_arena_t tmp = { 0 };
+	fcache_t fc = { .fc_arena = &tmp };
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = 0 };
+	dt_pblock_t *block = NULL;
 	const char *path = desc->dtpd_mod;
 	char rpath[4096 + 64];
 	bool nomem = false;
@@ -705,15 +648,16 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	snprintf(rpath, sizeof(rpath), "/proc/%d/root%s", (int)getpid(), path);
 	uf = file_probes(&fc, rpath, path, &nomem);
 	w = dt_ptab_get(dtp);
-	if (uf != NULL && (pi.pi_path = dt_arena_strndup(w.pt_arena, path, strlen(path))) == NULL)
-		nomem = true;
+	/* the module is the path itself: the file's probes for every process */
 	for (size_t i = 0; uf != NULL && !nomem && rc == 0 && i < uf->uf_n; i++) {
-		pi.pi_sites = uf->uf_probes[i].fp_sites;
-		rc = dt_ptab_add(&w, uf->uf_probes[i].fp_prov, pi.pi_path, uf->uf_probes[i].fp_func,
-				 uf->uf_probes[i].fp_name, &pi);
+		uf->uf_module = path;
+		rc = add_probe(&w, &block, path, uf->uf_probes[i].fp_prov, uf, i, &pi);
 	}
+	if (block != NULL && block->pb_refs == 0)
+		dt_pblock_put(block);
 	dt_ptab_put(dtp, &w);
 	fcache_free(&fc);
+	dt_arena_free(&tmp);
 	return nomem || rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 }
 

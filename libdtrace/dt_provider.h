@@ -22,12 +22,17 @@ typedef struct dt_ptab {
 	dtrace_probedesc_t *pt_probes;
 	dt_pinfo_t *pt_info;
 	size_t pt_n, pt_cap;
-	dt_arena_t *pt_arena; /* the handle's probe arena: sites and paths */
+	dt_arena_t *pt_arena; /* the handle's probe arena */
+	dtrace_id_t pt_lastid;
 } dt_ptab_t;
 
 dt_ptab_t dt_ptab_get(dtrace_hdl_t *);
 void dt_ptab_put(dtrace_hdl_t *, const dt_ptab_t *);
-/* Add one probe (its ID is its place, from 1): 0, or 1 out of memory. */
+/*
+ * Add one probe, with the next ID (IDs are never reused: a probe's place
+ * changes when gone probes are removed): 0, or 1 out of memory.  A block
+ * in the info gains a reference.
+ */
 int dt_ptab_add(dt_ptab_t *, const char *prov, const char *mod, const char *func, const char *name,
 		const dt_pinfo_t *);
 
@@ -84,6 +89,40 @@ typedef struct dt_provimpl {
 	 * closed while tracing goes on.  May be NULL: never.
 	 */
 	bool (*pv_gone)(dtrace_hdl_t *, size_t p);
+	/*
+	 * Programs shared by many probes (groups).  The group probe p's
+	 * program belongs to, and its key there: the enabled probes of one
+	 * provider with the same group and argument specification get one
+	 * program (dt_load.c, plan), whose table maps a key to the probe and
+	 * to the EPID of each clause (0: the clause does not enable it).
+	 * Keys are unique within a group, and small: the table is an array
+	 * up to the largest.  NULL (or a NULL hook): a program of its own,
+	 * as before.
+	 */
+	const char *(*pv_group)(dtrace_hdl_t *, size_t p, uint32_t *key);
+	/*
+	 * A group's guard, emitted before the prologue: from the context in
+	 * r6, r0 = the key of the probe that fires, or a jump to label
+	 * ar_lfault when none can (keys with no enabled probe exit after it,
+	 * at the table).  ar_probe is one of the group's probes.  0, or -1
+	 * with the handle's error.
+	 */
+	int (*pv_guard)(const dt_argreq_t *);
+	/*
+	 * More of the guard, run once the table has an enabled probe for the
+	 * key (in r9: keep it, and r6), so that every other event stops at
+	 * the table: checks that cost helper calls.  Jumps to ar_lfault to
+	 * exit.  May be NULL.
+	 */
+	int (*pv_guard_after)(const dt_argreq_t *);
+	/*
+	 * Attach a group's loaded program for all its n probes and their keys
+	 * (pid: one uprobe_multi link over their sites, each site's cookie its
+	 * key, which the guard reads back): 0, or -1.  May be NULL: pv_attach
+	 * of the group's first probe (syscall: one raw tracepoint for all).
+	 */
+	int (*pv_attach_group)(dtrace_hdl_t *, const size_t *probes, const uint32_t *keys, size_t n,
+			       int prog_fd, uint32_t attach_type, dt_links_t *);
 } dt_provimpl_t;
 
 /*
@@ -91,7 +130,7 @@ typedef struct dt_provimpl {
  * a file dt_prov_NAME.c that defines dt_prov_NAME.  A new provider is its
  * file and its name here.
  */
-#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt)
+#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt) X(syscall) X(pid)
 
 #define DT_PROV_EXTERN(name) extern const dt_provimpl_t dt_prov_##name;
 DT_PROVIDERS(DT_PROV_EXTERN)
@@ -114,6 +153,14 @@ static inline const dt_provimpl_t *dt_probe_prov(const dtrace_hdl_t *dtp, size_t
 
 /* "cannot enable P:M:F:N: why" for errno err (EDT_NOPRIV for EPERM, EACCES): -1. */
 int dt_probe_attach_err(dtrace_hdl_t *, size_t p, int err);
+
+/*
+ * Remove the probes whose drop[] is set (their objects gone, nothing of a
+ * run using them), releasing their blocks; newidx[i] is the new place of
+ * probe i (unchanged for the dropped ones' successors' order).  Returns
+ * how many were removed.
+ */
+size_t dt_probe_remove(dtrace_hdl_t *, const bool *drop, size_t *newidx);
 
 /* Let every provider make the probes a description names on demand: 0, or -1. */
 int dt_probe_provide(dtrace_hdl_t *, const dtrace_probedesc_t *);

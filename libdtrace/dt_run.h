@@ -12,9 +12,13 @@
 
 typedef struct dt_ecb {
 	uint32_t e_epid;
-	size_t e_probe; /* index in the handle's probe table */
+	size_t e_probe; /* index in the handle's probe table; DT_ECB_FREE: none */
 	dt_stmt_t *e_stmt;
+	uint8_t e_flowhold; /* -F: 0 not known yet, 1 print, 2 hold (dt_consume.c flow_hold) */
 } dt_ecb_t;
+
+/* An EPID whose probe was removed (dt_load.c release_gone): a later ECB reuses it. */
+#define DT_ECB_FREE SIZE_MAX
 
 /* Where the scratch regions are and how large the values are, fixed by dtrace_go. */
 typedef struct dt_layout {
@@ -23,6 +27,7 @@ typedef struct dt_layout {
 	uint32_t ly_scratch;		 /* scratch value size */
 	uint32_t ly_state;		 /* state value size */
 	uint32_t ly_keysize, ly_valsize; /* dvars */
+	uint32_t ly_group; /* a group's firing probe: its table value's words (dt_link.c) */
 } dt_layout_t;
 
 /* One BPF program: a probe's clauses for one argument specification. */
@@ -32,6 +37,14 @@ typedef struct dt_bprog {
 	int bp_fd;
 	uint32_t bp_attach_type;    /* as loaded: 0, or KS_UPROBE_MULTI (one link for its sites) */
 	size_t bp_link0, bp_nlinks; /* its links: ld_links.ln_fds[bp_link0...], once attached */
+	uint64_t bp_closed;	    /* released (its object gone): when, CLOCK_MONOTONIC ns */
+	uint64_t bp_detseq;	    /* and ks_detach_later's number for its links */
+	/* a group's (pv_group): its probes (bp_probe first) and their keys, its table */
+	const char *bp_group; /* NULL: the program of bp_probe alone */
+	size_t *bp_probes;
+	uint32_t *bp_keys;
+	size_t bp_nprobes;
+	int bp_tabfd; /* the table map (key -> its value), once made; 0 or -1: none */
 } dt_bprog_t;
 
 /* The clauses of the programs exec'd, matched to probes: per dtrace_program_exec. */
@@ -40,6 +53,7 @@ typedef struct dt_enabling {
 	int en_nstmts;
 	dt_ecb_t *en_ecbs; /* EPID n at en_ecbs[n - 1] */
 	uint32_t en_necbs;
+	uint32_t en_nfree; /* ECBs whose probe was removed (DT_ECB_FREE) */
 	size_t en_ecbcap;
 	dt_pstate_t *en_ps; /* what the programs share: variables, aggregations, sizes */
 	dt_agg_t **en_aggs; /* en_ps's, by id - 1 */
@@ -120,7 +134,6 @@ typedef struct dt_drain {
 	uint8_t *dr_pend;      /* -F: a return probe's record held until the next one */
 	size_t dr_pendcap;     /* its buffer's size (kept from record to record) */
 	bool dr_pending;       /* it holds a record */
-	uint8_t *dr_flowhold;  /* -F: per ECB, 0 not known yet, 1 print, 2 hold (flow_hold) */
 	int dr_pend_cpu;
 	bool dr_pend_same; /* the record after it: another clause of its probe */
 	FILE *dr_out;
@@ -166,6 +179,24 @@ typedef struct dt_run {
  * the handle's error set.
  */
 int dt_link_probe(dtrace_hdl_t *, dt_run_t *, size_t probe, const char *argspec, dt_frag_t *out);
+/*
+ * Link the program of a group (bp_group): the provider's guard, the table
+ * lookup, then the prologue with each clause that enables one of its
+ * probes, run when the table says so for the probe that fired.
+ */
+int dt_link_group(dtrace_hdl_t *, dt_run_t *, const dt_bprog_t *, dt_frag_t *out);
+/*
+ * A group's table value for one probe: its key, its probe id, then the
+ * EPID of each statement of the enabling (en_stmts' order; 0: the clause
+ * does not enable this probe), then the probe's four names (DT_GENT_*).
+ */
+#define DT_GENT_KEY	0
+#define DT_GENT_PRID	4
+#define DT_GENT_EPID(s) (8 + 4 * (uint32_t)(s))
+/* where name which (0 provider, 1 module, 2 function, 3 name) is, for n statements */
+uint32_t dt_gent_name(int nstmts, int which);
+/* the size of a value, for n statements */
+uint32_t dt_gent_size(int nstmts);
 /* The errno watcher's program. */
 int dt_link_errno(dtrace_hdl_t *, dt_run_t *, dt_frag_t *out);
 /* task_struct offsets from the kernel's BTF, read when a program first needs them. */

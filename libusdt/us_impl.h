@@ -30,13 +30,45 @@ struct usdt_probe {
 	_Atomic(const volatile uint16_t *) pb_sema; /* in the image, or us_zero_sema */
 	_Atomic(us_fn_t *) pb_fn;		    /* in the image, or us_nop_fn */
 	atomic_bool pb_dead;			    /* provider destroyed */
+	_Atomic uint16_t pb_gen;		    /* the tag of its live handle (us_handle) */
 	/* under us_lock */
 	struct usdt_probe *pb_next;
+	uint64_t pb_died; /* in the graveyard: when (CLOCK_MONOTONIC ns) */
 	char pb_func[US_NAMELEN];
 	char pb_name[US_NAMELEN];
 	int pb_argc;
 	usdt_argtype_t pb_types[USDT_MAXARGS];
 };
+
+/*
+ * A probe handle is the probe's address with its generation in bits 48-63
+ * (user addresses on x86-64 and arm64 fit in 48 bits; a probe allocated
+ * above is never reused, and its tag stays 0).  The memory of a destroyed
+ * provider's probe is reused by a later probe once US_QUARANTINE_NS have
+ * passed, with the generation raised, so an old handle no longer matches:
+ * firing it does nothing and usdt_probe_fire() returns -EUSDT_DESTROYED.
+ */
+#define US_TAG_SHIFT	 48
+#define US_QUARANTINE_NS 2000000000ULL
+
+static inline usdt_probe_t *us_slot(const usdt_probe_t *h)
+{
+	return (usdt_probe_t *)((uintptr_t)h & ((1ULL << US_TAG_SHIFT) - 1));
+}
+
+/* Does handle h name its slot's live probe (not a destroyed one)? */
+static inline bool us_live(const usdt_probe_t *h, const usdt_probe_t *pb)
+{
+	return (uint16_t)((uintptr_t)h >> US_TAG_SHIFT) ==
+		   atomic_load_explicit(&pb->pb_gen, memory_order_acquire) &&
+	       !atomic_load_explicit(&pb->pb_dead, memory_order_acquire);
+}
+
+static inline usdt_probe_t *us_handle(usdt_probe_t *pb)
+{
+	return (usdt_probe_t *)((uintptr_t)pb |
+				((uintptr_t)atomic_load(&pb->pb_gen) << US_TAG_SHIFT));
+}
 
 /* A mapped image: one reservation with three segments of the file. */
 typedef struct us_image {

@@ -10,8 +10,10 @@
  * "tombstone" (a mapping whose text is all `ret` and whose semaphores are
  * all zero), so that a thread which loaded an old pointer just before still
  * executes something harmless.  A tombstone costs a few pages of address
- * space per disable; probe handles, likewise, live until exit, so that
- * firing a destroyed probe is safe and reported.
+ * space per disable, and a later image of the same layout reuses them.  A
+ * destroyed provider's probes go to a graveyard, from which later probes
+ * reuse them after a quarantine; handles carry a generation (us_handle),
+ * so that firing a destroyed probe stays safe and reported.
  */
 #define _GNU_SOURCE /* mremap */
 #include <errno.h>
@@ -32,8 +34,9 @@
 
 pthread_mutex_t us_lock = PTHREAD_MUTEX_INITIALIZER;
 const volatile uint16_t us_zero_sema;
-static usdt_provider_t *live;	/* every provider not yet destroyed */
-static usdt_probe_t *graveyard; /* probes of destroyed providers */
+static usdt_provider_t *live; /* every provider not yet destroyed */
+/* probes of destroyed providers, oldest first, for new probes to reuse */
+static usdt_probe_t *graveyard, **grave_tail = &graveyard;
 
 /*
  * The address ranges of retired images, for new images to reuse.  A
@@ -585,6 +588,57 @@ usdt_provider_t *usdt_provider_create(const char *name, const char *module,
 	return prov;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A probe that is no more (its provider destroyed, or its creation undone):
+ * its handles stop matching now; its memory waits in the graveyard.  A
+ * probe whose address does not leave room for the tag is never reused.
+ * Under us_lock.
+ */
+static void bury(usdt_probe_t *pb)
+{
+	atomic_store(&pb->pb_dead, true);
+	if ((uintptr_t)pb >> US_TAG_SHIFT != 0)
+		return;
+	pb->pb_died = mono_ns();
+	pb->pb_next = NULL;
+	*grave_tail = pb;
+	grave_tail = &pb->pb_next;
+}
+
+/*
+ * The oldest buried probe, if it has been dead for the quarantine, as a
+ * new probe with a new generation (a thread that read an old handle's
+ * semaphore just before the burial has long finished with it); else NULL.
+ * Under us_lock.
+ */
+static usdt_probe_t *reuse_probe(void)
+{
+	usdt_probe_t *pb = graveyard;
+
+	if (pb == NULL || mono_ns() - pb->pb_died < US_QUARANTINE_NS)
+		return NULL;
+	if ((graveyard = pb->pb_next) == NULL)
+		grave_tail = &graveyard;
+	atomic_store(&pb->pb_sema, &us_zero_sema);
+	atomic_store(&pb->pb_fn, us_nop_fn);
+	atomic_store(&pb->pb_gen, (uint16_t)(atomic_load(&pb->pb_gen) + 1));
+	memset(pb->pb_func, 0, sizeof(pb->pb_func));
+	memset(pb->pb_name, 0, sizeof(pb->pb_name));
+	memset(pb->pb_types, 0, sizeof(pb->pb_types));
+	pb->pb_next = NULL;
+	pb->pb_argc = 0;
+	atomic_store(&pb->pb_dead, false);
+	return pb;
+}
+
 usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, const char *name,
 				int argc, const usdt_argtype_t *types)
 {
@@ -635,7 +689,7 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 			goto err;
 		}
 	}
-	if ((pb = calloc(1, sizeof(*pb))) == NULL) {
+	if ((pb = reuse_probe()) == NULL && (pb = calloc(1, sizeof(*pb))) == NULL) {
 		fail(prov, ENOMEM, "out of memory");
 		goto err;
 	}
@@ -644,15 +698,15 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 	pb->pb_argc = argc;
 	if (argc > 0)
 		memcpy(pb->pb_types, types, sizeof(types[0]) * (size_t)argc);
-	atomic_init(&pb->pb_sema, &us_zero_sema);
-	atomic_init(&pb->pb_fn, us_nop_fn);
+	atomic_store(&pb->pb_sema, &us_zero_sema);
+	atomic_store(&pb->pb_fn, us_nop_fn);
 	*tail = pb;
 	prov->pv_nprobes++;
 	if (prov->pv_enabled && build(prov) != 0) {
 		/* keep the provider as it was: the old image is still in place */
 		*tail = NULL;
 		prov->pv_nprobes--;
-		free(pb);
+		bury(pb);
 		goto err;
 	}
 	ok(prov);
@@ -660,7 +714,7 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 	pthread_mutex_unlock(&us_lock);
 	if (rebuilt) /* tracers must attach to the new image */
 		wait_for_tracers(pname, path);
-	return pb;
+	return us_handle(pb);
 err:
 	pthread_mutex_unlock(&us_lock);
 	return NULL;
@@ -728,9 +782,7 @@ void usdt_provider_destroy(usdt_provider_t *prov)
 	}
 	for (pb = prov->pv_probes; pb != NULL; pb = next) {
 		next = pb->pb_next;
-		atomic_store(&pb->pb_dead, true);
-		pb->pb_next = graveyard;
-		graveyard = pb;
+		bury(pb);
 	}
 	pthread_mutex_unlock(&us_lock);
 	free(prov);
@@ -738,35 +790,46 @@ void usdt_provider_destroy(usdt_provider_t *prov)
 
 /* ---------------------------------------------------------------- firing */
 
-int usdt_probe_is_enabled(const usdt_probe_t *pb)
+int usdt_probe_is_enabled(const usdt_probe_t *h)
 {
-	if (pb == NULL)
+	const usdt_probe_t *pb = us_slot(h);
+
+	if (pb == NULL || *atomic_load_explicit(&pb->pb_sema, memory_order_acquire) == 0)
 		return 0;
-	return *atomic_load_explicit(&pb->pb_sema, memory_order_acquire);
+	return us_live(h, pb);
 }
 
-static inline bool firing(const usdt_probe_t *pb)
+/*
+ * Is the probe traced (and h its live handle)?  The semaphore first: a
+ * probe not traced costs a mask, a load and a branch.
+ */
+static inline bool firing(const usdt_probe_t *h)
 {
+	const usdt_probe_t *pb = us_slot(h);
+
 	return pb != NULL &&
-	       __builtin_expect(*atomic_load_explicit(&pb->pb_sema, memory_order_acquire) != 0, 0);
+	       __builtin_expect(*atomic_load_explicit(&pb->pb_sema, memory_order_acquire) != 0,
+				0) &&
+	       us_live(h, pb);
 }
 
-static inline us_fn_t *fn(const usdt_probe_t *pb)
+static inline us_fn_t *fn(const usdt_probe_t *h)
 {
-	return atomic_load_explicit(&pb->pb_fn, memory_order_acquire);
+	return atomic_load_explicit(&us_slot(h)->pb_fn, memory_order_acquire);
 }
 
-int usdt_probe_fire(usdt_probe_t *pb, int argc, const usdt_arg_t *args)
+int usdt_probe_fire(usdt_probe_t *h, int argc, const usdt_arg_t *args)
 {
+	usdt_probe_t *pb = us_slot(h);
 	uint64_t a[USDT_MAXARGS];
 
 	if (pb == NULL)
 		return -EINVAL;
-	if (atomic_load_explicit(&pb->pb_dead, memory_order_relaxed))
+	if (!us_live(h, pb))
 		return -EUSDT_DESTROYED;
 	if (argc != pb->pb_argc || (argc > 0 && args == NULL))
 		return -EUSDT_ARGCOUNT;
-	if (!firing(pb))
+	if (!firing(h))
 		return 0;
 	/* zeroed only now: a disabled fire must stay a load and a branch */
 	memset(a, 0, sizeof(a));
@@ -778,7 +841,7 @@ int usdt_probe_fire(usdt_probe_t *pb, int argc, const usdt_arg_t *args)
 		default: /* consumers read the declared low-order bytes */ a[i] = args[i].u; break;
 		}
 	}
-	fn(pb)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
+	fn(h)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
 	return 0;
 }
 
@@ -787,48 +850,48 @@ int usdt_probe_fire(usdt_probe_t *pb, int argc, const usdt_arg_t *args)
  * narrower type: the image's functions read nothing, so passing fewer
  * arguments is what the note's specs describe.
  */
-void usdt_probe_fire0(usdt_probe_t *pb)
+void usdt_probe_fire0(usdt_probe_t *h)
 {
-	if (firing(pb))
-		((void (*)(void))(void *)fn(pb))();
+	if (firing(h))
+		((void (*)(void))(void *)fn(h))();
 }
 
-void usdt_probe_fire1(usdt_probe_t *pb, uint64_t a0)
+void usdt_probe_fire1(usdt_probe_t *h, uint64_t a0)
 {
-	if (firing(pb))
-		((void (*)(uint64_t))(void *)fn(pb))(a0);
+	if (firing(h))
+		((void (*)(uint64_t))(void *)fn(h))(a0);
 }
 
-void usdt_probe_fire2(usdt_probe_t *pb, uint64_t a0, uint64_t a1)
+void usdt_probe_fire2(usdt_probe_t *h, uint64_t a0, uint64_t a1)
 {
-	if (firing(pb))
-		((void (*)(uint64_t, uint64_t))(void *)fn(pb))(a0, a1);
+	if (firing(h))
+		((void (*)(uint64_t, uint64_t))(void *)fn(h))(a0, a1);
 }
 
-void usdt_probe_fire3(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2)
+void usdt_probe_fire3(usdt_probe_t *h, uint64_t a0, uint64_t a1, uint64_t a2)
 {
-	if (firing(pb))
-		((void (*)(uint64_t, uint64_t, uint64_t))(void *)fn(pb))(a0, a1, a2);
+	if (firing(h))
+		((void (*)(uint64_t, uint64_t, uint64_t))(void *)fn(h))(a0, a1, a2);
 }
 
-void usdt_probe_fire4(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
+void usdt_probe_fire4(usdt_probe_t *h, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
-	if (firing(pb))
-		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(pb))(a0, a1, a2, a3);
+	if (firing(h))
+		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(h))(a0, a1, a2, a3);
 }
 
-void usdt_probe_fire5(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+void usdt_probe_fire5(usdt_probe_t *h, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		      uint64_t a4)
 {
-	if (firing(pb))
-		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(pb))(
+	if (firing(h))
+		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(h))(
 		    a0, a1, a2, a3, a4);
 }
 
-void usdt_probe_fire6(usdt_probe_t *pb, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+void usdt_probe_fire6(usdt_probe_t *h, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		      uint64_t a4, uint64_t a5)
 {
-	if (firing(pb))
+	if (firing(h))
 		((void (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t))(void *)fn(
-		    pb))(a0, a1, a2, a3, a4, a5);
+		    h))(a0, a1, a2, a3, a4, a5);
 }

@@ -184,6 +184,10 @@ int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t re
 int ks_attach_uprobes(int prog_fd, const char *path, const uint64_t *offs, const uint64_t *refs,
 		      const uint64_t *cookies, size_t n, pid_t pid);
 
+/* The same for uretprobes: prog_fd runs when the functions at offs return. */
+int ks_attach_uretprobes(int prog_fd, const char *path, const uint64_t *offs,
+			 const uint64_t *cookies, size_t n, pid_t pid);
+
 /*
  * Attach prog_fd (a BPF_PROG_TYPE_PERF_EVENT program) to a CPU clock timer
  * on one CPU firing every period_ns.  Returns the attachment's fd, or a
@@ -212,8 +216,13 @@ void ks_detach_all(const int *fds, size_t n);
  * while it attaches what is new.  ks_detach_wait() returns once every fd
  * handed over so far is closed.
  */
-void ks_detach_later(const int *fds, size_t n);
+uint64_t ks_detach_later(const int *fds, size_t n);
 void ks_detach_wait(void);
+/*
+ * ks_detach_later() returns a sequence number: once ks_detach_done(seq)
+ * is true, every fd handed over by then is closed.
+ */
+bool ks_detach_done(uint64_t seq);
 
 /* ---------------------------------------------------------------- output buffers */
 
@@ -322,6 +331,58 @@ int ks_btf_enumerator_find(ks_btf_t *b, const char *name, int64_t *val);
  * ("%rdi", "edi", "r9d", "al"...), and its width in bytes; -1 if unknown.
  */
 int ks_reg_offset(const char *name, int *width);
+
+/*
+ * The system calls of the native ABI (x86-64: the "common" and "64" entries
+ * of the kernel's syscall_64.tbl, made C at build time): number and name,
+ * by number.
+ */
+typedef struct ks_syscall {
+	int ks_nr;
+	const char *ks_name;
+} ks_syscall_t;
+extern const ks_syscall_t ks_syscalls[];
+extern const size_t ks_nsyscalls;
+/* In struct pt_regs: the offset of system call argument i (0-5), -1 beyond. */
+int ks_syscall_arg_offset(int i);
+/* In struct pt_regs: the offset of the system call's number as entered (orig_ax). */
+int ks_syscall_nr_offset(void);
+/*
+ * The bit of thread_info.status that marks a compat (ia32) system call in
+ * progress (TS_COMPAT): its numbers are another table's.
+ */
+#define KS_TS_COMPAT 0x0002
+
+/* One decoded x86-64 user-mode instruction (ks_insn_x86_64.c). */
+typedef struct ks_insn {
+	uint8_t in_len;			/* bytes in all */
+	uint8_t in_npfx, in_pfx[14];	/* legacy prefixes, in order */
+	uint8_t in_rex;			/* the REX byte, or 0 */
+	uint8_t in_vex;			/* 0xc5, 0xc4 (VEX), 0x62 (EVEX), or 0 */
+	uint8_t in_map;			/* 0 one-byte, 1 0f, 2 0f 38, 3 0f 3a (VEX/EVEX: mmm) */
+	uint8_t in_op;			/* the opcode byte within its map */
+	uint8_t in_modrm;		/* when in_has_modrm */
+	uint8_t in_imm_off, in_imm_len; /* where the immediate (or rel) is, and its size */
+	uint8_t in_rep;			/* 0xf2, 0xf3 or 0 */
+	bool in_has_modrm, in_riprel, in_opsize, in_addrsize;
+} ks_insn_t;
+
+/*
+ * Decode the instruction at p (n bytes readable, at most 15 are read):
+ * its length, or -1 when the bytes are not a valid 64-bit instruction or
+ * end before it does.
+ */
+int ks_insn_decode(const uint8_t *p, size_t n, ks_insn_t *in);
+int ks_insn_len(const uint8_t *p, size_t n);
+
+/*
+ * Would Linux (6.18, arch/x86/kernel/uprobes.c) put a uprobe on this
+ * instruction of a 64-bit process?  It refuses es/cs/ss/ds and lock
+ * prefixes, opcodes outside its good_insns_64 table, mov to ss, and
+ * branches with an operand-size prefix; one refused offset fails a whole
+ * uprobe_multi link with ENOTSUPP.
+ */
+bool ks_uprobe_ok(const ks_insn_t *in);
 
 /* ---------------------------------------------------------------- features */
 

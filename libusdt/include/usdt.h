@@ -124,8 +124,11 @@ USDT_API usdt_provider_t *usdt_provider_create(const char *name, const char *mod
 
 /*
  * Disable (if enabled) and free the provider.  Its probe handles stay
- * valid for the life of the process: firing them afterwards does nothing
- * and returns -EUSDT_DESTROYED.  Accepts NULL.
+ * safe to use for the life of the process: firing them afterwards does
+ * nothing and returns -EUSDT_DESTROYED, is_enabled gives 0.  (A handle
+ * carries a generation: a later probe may reuse a destroyed probe's memory
+ * after 2 s, and an old handle then no longer matches it; the generation
+ * of one probe's memory wraps after 65,536 reuses.)  Accepts NULL.
  */
 USDT_API void usdt_provider_destroy(usdt_provider_t *prov);
 

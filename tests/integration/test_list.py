@@ -165,5 +165,45 @@ class UsdtProbes(unittest.TestCase):
         self.assertEqual(p.stdout.readline(), "still here\n")
 
 
+class SyscallProbes(unittest.TestCase):
+    """syscall::NAME:entry and :return for each call tracefs shows (as root)."""
+
+    EVENTS = "/sys/kernel/tracing/events/syscalls"
+    # tracefs names events by the kernel function (dt_prov_syscall.c)
+    RENAMED = {"newstat": "stat", "newfstat": "fstat", "newlstat": "lstat",
+               "newuname": "uname", "sendfile64": "sendfile", "umount": "umount2"}
+
+    def calls(self):
+        if not os.access(self.EVENTS, os.R_OK):
+            self.skipTest("tracefs is not readable here")
+        return sorted(self.RENAMED.get(e[len("sys_enter_"):], e[len("sys_enter_"):])
+                      for e in os.listdir(self.EVENTS) if e.startswith("sys_enter_"))
+
+    def test_two_probes_per_call(self):
+        calls = self.calls()
+        r = dtrace("-l", "-P", "syscall")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], HEADER)
+        self.assertEqual(len(lines) - 1, 2 * len(calls))
+        listed = sorted({fields(line)[2] for line in lines[1:]})
+        self.assertEqual(listed, calls)
+        for line in lines[1:]:
+            f = fields(line)  # no module: ID, provider, function, name
+            self.assertEqual(len(f), 4, line)
+            self.assertEqual(f[1], "syscall")
+            self.assertIn(f[3], ("entry", "return"))
+
+    def test_renamed_and_missing(self):
+        self.calls()
+        r = dtrace("-l", "-n", "syscall::fstat:entry", "-n", "syscall::umount2:return")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([fields(x)[2:] for x in r.stdout.splitlines()[1:]],
+                         [["fstat", "entry"], ["umount2", "return"]])
+        # in the table, but not a call of this kernel (no event): not listed
+        r = dtrace("-l", "-n", "syscall::afs_syscall:entry")
+        self.assertEqual(r.returncode, 1)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -163,6 +163,52 @@ static void test_churn_does_not_grow(void)
 	CHECK(count_maps() <= before + 6);
 }
 
+/*
+ * A destroyed provider's probe memory is reused once its quarantine (2 s)
+ * is over, so a process that makes and destroys providers does not keep a
+ * probe's worth of memory for each (it kept ~200 bytes each).  An old
+ * handle then names the same memory with an older generation: it must not
+ * fire, nor read as enabled, the new probe.
+ */
+static void test_probe_memory_reused(void)
+{
+	static const usdt_argtype_t one[] = { USDT_ARG_INT32 };
+	usdt_arg_t arg = { .i = 1 };
+	usdt_provider_t *p = usdt_provider_create("reuse", "unitreuse", NULL, NULL);
+	usdt_probe_t *old = p != NULL ? usdt_probe_create(p, "f", "a", 1, one) : NULL, *fresh;
+	usdt_provider_t *q;
+	bool same = false;
+
+	CHECK(old != NULL);
+	usdt_provider_destroy(p);
+	/* within the quarantine: new memory */
+	q = usdt_provider_create("reuse", "unitreuse", NULL, NULL);
+	fresh = q != NULL ? usdt_probe_create(q, "f", "b", 1, one) : NULL;
+	CHECK(fresh != NULL &&
+	      ((uintptr_t)fresh & 0xffffffffffffULL) != ((uintptr_t)old & 0xffffffffffffULL));
+	usdt_provider_destroy(q);
+	usleep(2100 * 1000);
+	q = usdt_provider_create("reuse", "unitreuse", NULL, NULL);
+	for (int i = 0; q != NULL && i < 4 && !same; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "n%d", i);
+		fresh = usdt_probe_create(q, "f", name, 1, one);
+		CHECK(fresh != NULL);
+		same = fresh != NULL && ((uintptr_t)fresh & 0xffffffffffffULL) ==
+					    ((uintptr_t)old & 0xffffffffffffULL);
+	}
+	CHECK(same); /* the oldest buried probe came back */
+	CHECK(fresh != old);
+	CHECK_INT(usdt_provider_enable(q), 0);
+	CHECK_INT(usdt_probe_fire(fresh, 1, &arg), 0);
+	CHECK_INT(usdt_probe_fire(old, 1, &arg), -EUSDT_DESTROYED);
+	CHECK_INT(usdt_probe_is_enabled(old), 0);
+	usdt_probe_fire1(old, 1);
+	usdt_provider_destroy(q);
+	CHECK_INT(usdt_probe_fire(fresh, 1, &arg), -EUSDT_DESTROYED);
+}
+
 static void test_lifecycle(void)
 {
 	static const usdt_argtype_t t[] = { USDT_ARG_INT8, USDT_ARG_DOUBLE };
@@ -533,6 +579,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setenv("USDT_RUNTIME_DIR", rundir, 1);
+	test_probe_memory_reused(); /* first: the graveyard is empty */
 	test_names_and_arguments();
 	test_lifecycle();
 	test_churn_does_not_grow();

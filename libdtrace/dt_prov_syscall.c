@@ -1,0 +1,224 @@
+/*
+ * dt_prov_syscall.c -- the syscall provider: syscall::NAME:entry and
+ * syscall::NAME:return for each system call of the native ABI that the
+ * running kernel has.  The numbers come from the kernel's table as built
+ * in (kernel-shim/syscall_64.tbl), which calls exist from tracefs
+ * (events/syscalls/sys_enter_NAME).  Every entry probe shares one program
+ * on the sys_enter raw tracepoint, every return probe one on sys_exit (a
+ * group, dt_provider.h): the guard finds the call's number, and a compat
+ * (ia32) call, whose numbers are another table's, fires nothing.
+ *
+ * Arguments, as illumos': entry arg0..arg5 are the call's arguments; at
+ * return arg0 and arg1 are both the return value, -1 for a failing call
+ * (the kernel's -errno, -4095..-1), whose error is errno.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dt_provider.h"
+
+/* tracefs names its events by the kernel's function, not the call's name */
+static const char *const renamed[][2] = {
+	{ "stat", "newstat" },	 { "fstat", "newfstat" },      { "lstat", "newlstat" },
+	{ "uname", "newuname" }, { "sendfile", "sendfile64" }, { "umount2", "umount" },
+};
+
+static const char *event_name(const char *call)
+{
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (strcmp(renamed[i][0], call) == 0)
+			return renamed[i][1];
+	return call;
+}
+
+/*
+ * tracefs's syscalls events directory: tracefs at /sys/kernel/tracing
+ * (mounted there if nothing is, when we may) or under debugfs; NULL when
+ * there is none (no tracefs, or a kernel without syscall events), and
+ * every call of the table is listed.
+ */
+static const char *events_dir(void)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	static char dir[128];
+	struct stat st;
+	char events[64];
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+			snprintf(events, sizeof(events), "%s/events", roots[i]);
+			if (stat(events, &st) != 0 || !S_ISDIR(st.st_mode))
+				continue; /* not mounted there */
+			snprintf(dir, sizeof(dir), "%s/syscalls", events);
+			return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
+		}
+		if (pass == 0 && mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) != 0)
+			break;
+	}
+	return NULL;
+}
+
+static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
+{
+	const char *dir = events_dir();
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_syscall };
+	char path[256];
+
+	(void)dtp;
+	for (size_t i = 0; i < ks_nsyscalls; i++) {
+		const char *name = ks_syscalls[i].ks_name;
+
+		if (dir != NULL) {
+			snprintf(path, sizeof(path), "%s/sys_enter_%s", dir, event_name(name));
+			if (access(path, F_OK) != 0)
+				continue; /* not implemented, or compiled out */
+		}
+		pi.pi_sysnr = ks_syscalls[i].ks_nr;
+		pi.pi_kind = DT_PK_SYSENTRY;
+		if (dt_ptab_add(t, "syscall", "", name, "entry", &pi))
+			return 1;
+		pi.pi_kind = DT_PK_SYSRETURN;
+		if (dt_ptab_add(t, "syscall", "", name, "return", &pi))
+			return 1;
+	}
+	return 0;
+}
+
+static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
+{
+	(void)dtp, (void)p;
+	return add(arg, NULL);
+}
+
+static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type)
+{
+	(void)pi;
+	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	*attach_type = 0;
+}
+
+static uint32_t activity(const dt_pinfo_t *pi)
+{
+	(void)pi;
+	return DT_ACTIVITY_ACTIVE;
+}
+
+/* Every entry probe in one program, every return probe in another; the key is the number. */
+static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
+{
+	const dt_pinfo_t *pi = &dtp->dt_pinfo[p];
+
+	*key = (uint32_t)pi->pi_sysnr;
+	return pi->pi_kind == DT_PK_SYSENTRY ? "sys_enter" : "sys_exit";
+}
+
+/*
+ * The guard.  The raw tracepoints' context is their arguments: sys_enter
+ * (regs, id), sys_exit (regs, ret).  r0 = the call's number (beyond any
+ * table's: exit).  Every call of every process runs this and the table
+ * lookup, the cheap part.
+ */
+static int guard(const dt_argreq_t *rq)
+{
+	dt_frag_t *o = rq->ar_out;
+	bool entry = rq->ar_dtp->dt_pinfo[rq->ar_probe].pi_kind == DT_PK_SYSENTRY;
+
+	if (entry) {
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 8));
+	} else {
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
+		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, ks_syscall_nr_offset()));
+		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
+		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, -16));
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, 8));
+		dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel));
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), rq->ar_lfault);
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -16));
+	}
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JGT, BPF_REG_0, 0xffff, 0), rq->ar_lfault);
+	return 0;
+}
+
+/*
+ * Then, for a call with an enabled probe: a compat call (TS_COMPAT in the
+ * task's thread_info.status), whose number is the ia32 table's, exits.
+ */
+static int guard_after(const dt_argreq_t *rq)
+{
+	dt_frag_t *o = rq->ar_out;
+
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_task));
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
+	dt_frag_reloc(o, DT_RL_TOFF, DT_TOFF_TI_STATUS);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, -8));
+	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, 4));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel));
+	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_10, -8));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, KS_TS_COMPAT));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), rq->ar_lfault);
+	return 0;
+}
+
+/*
+ * entry: argument i (0-5) from the registers the call was made with
+ * (pt_regs, read from the kernel); return: arg0 and arg1 the value, -1
+ * for an error.  Others are 0.
+ */
+static int arg(const dt_argreq_t *rq, int i)
+{
+	dt_frag_t *o = rq->ar_out;
+	bool entry = rq->ar_dtp->dt_pinfo[rq->ar_probe].pi_kind == DT_PK_SYSENTRY;
+	int off = ks_syscall_arg_offset(i);
+
+	if (entry && off >= 0) {
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
+		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, off));
+		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
+		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, -8));
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, 8));
+		dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel)); /* 0 if it fails */
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8));
+	} else if (!entry && (i == 0 || i == 1)) {
+		int done = dt_frag_label(o);
+
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 8));
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JSGE, BPF_REG_0, 0, 0), done);
+		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JSLT, BPF_REG_0, -4095, 0), done);
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, -1));
+		dt_frag_place(o, done);
+	} else {
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0));
+	}
+	return 0;
+}
+
+static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint32_t attach_type,
+		  int ncpus, dt_links_t *links)
+{
+	bool entry = dtp->dt_pinfo[p].pi_kind == DT_PK_SYSENTRY;
+	int link;
+
+	(void)argspec, (void)attach_type, (void)ncpus;
+	if ((link = ks_attach_raw_tp(fd, entry ? "sys_enter" : "sys_exit")) < 0)
+		return dt_probe_attach_err(dtp, p, -link);
+	return dt_links_add(dtp, links, link);
+}
+
+const dt_provimpl_t dt_prov_syscall = {
+	.pv_name = "syscall",
+	.pv_populate = populate,
+	.pv_programs = programs,
+	.pv_progtype = progtype,
+	.pv_activity = activity,
+	.pv_arg = arg,
+	.pv_attach = attach,
+	.pv_group = group,
+	.pv_guard = guard,
+	.pv_guard_after = guard_after,
+};

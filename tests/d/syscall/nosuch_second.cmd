@@ -1,0 +1,2 @@
+# exit 1
+-n syscall::nosuch:return -n syscall::openat:entry

@@ -80,12 +80,36 @@ static void print_diag(dtrace_hdl_t *dtp)
 	fputs("^\n", stderr);
 }
 
+static void print_attr(const char *title, dtrace_attribute_t a)
+{
+	printf("\n\t%s\n", title);
+	printf("\t\tIdentifier Names: %s\n", dtrace_stability_name(a.dtat_name));
+	printf("\t\tData Semantics:   %s\n", dtrace_stability_name(a.dtat_data));
+	printf("\t\tDependency Class: %s\n", dtrace_class_name(a.dtat_class));
+}
+
+/* dtrace -l -v: the probe's attributes and argument types, as illumos' print_probe_info */
+static void print_probe_info(const dtrace_probeinfo_t *p)
+{
+	print_attr("Probe Description Attributes", p->dtp_attr);
+	print_attr("Argument Attributes", p->dtp_arga);
+	printf("\n\tArgument Types\n");
+	for (int i = 0; i < p->dtp_argc; i++)
+		printf("\t\targs[%d]: %s\n", i, p->dtp_argv[i]);
+	if (p->dtp_argc == 0)
+		printf("\t\tNone\n");
+	printf("\n");
+}
+
 static int list_probe(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
 {
-	(void)dtp;
-	(void)arg;
+	const bool *verbose = arg;
+	dtrace_probeinfo_t p;
+
 	printf("%5u %10s %17s %33s %s\n", (unsigned)pdp->dtpd_id, pdp->dtpd_provider, pdp->dtpd_mod,
 	       pdp->dtpd_func, pdp->dtpd_name);
+	if (verbose != NULL && *verbose && dtrace_probe_info(dtp, pdp, &p) == 0)
+		print_probe_info(&p);
 	return 0;
 }
 
@@ -112,14 +136,15 @@ static void expand_target(const char *desc, int target, char *buf, size_t size)
  * with none), as dtrace(1) prints them.  A description that matches
  * nothing is an error, reported after the others are listed.
  */
-static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, int n, int target)
+static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, int n, int target,
+		       bool verbose)
 {
 	static const char *const opt[] = { "-P", "-m", "-f" };
 	dtrace_probedesc_t pd;
 	int status = 0;
 
 	printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
-	if (n == 0 && dtrace_probe_iter(dtp, NULL, list_probe, NULL) != 0) {
+	if (n == 0 && dtrace_probe_iter(dtp, NULL, list_probe, &verbose) != 0) {
 		fprintf(stderr, "%s: failed to list probes: %s\n", g_pname,
 			dtrace_errmsg(dtp, dtrace_errno(dtp)));
 		return 1;
@@ -132,11 +157,16 @@ static int list_probes(dtrace_hdl_t *dtp, const char **descs, const int *kinds, 
 		expand_target(descs[i], target, desc, sizeof(desc));
 		/* -n: fields fill from the right, so one field names the probe */
 		if (dtrace_str2desc(dtp, kinds[i], desc, &pd) != 0 ||
-		    dtrace_probe_iter(dtp, &pd, list_probe, NULL) != 0) {
+		    dtrace_probe_iter(dtp, &pd, list_probe, &verbose) != 0) {
 			fflush(stdout);
-			fprintf(stderr, "%s: failed to match %s%s: %s\n", g_pname,
-				kinds[i] == DTRACE_PROBESPEC_NONE ? "" : opt[kinds[i]], descs[i],
-				dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			/* a provider that cannot work here says why, in one line */
+			if (dtrace_errno(dtp) == EDT_PROVUNAVAIL)
+				fprintf(stderr, "%s: %s\n", g_pname,
+					dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			else
+				fprintf(stderr, "%s: failed to match %s%s: %s\n", g_pname,
+					kinds[i] == DTRACE_PROBESPEC_NONE ? "" : opt[kinds[i]],
+					descs[i], dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			status = 1;
 		}
 	}
@@ -417,7 +447,7 @@ int main(int argc, char *argv[])
 	enum { MODE_NONE, MODE_HEADER, MODE_LINK } mode = MODE_NONE;
 	const char *output = NULL, **scripts, **descs;
 	int *kinds = NULL, ndescs = 0;
-	bool list = false;
+	bool list = false, verbose = false;
 	unsigned cflags = 0;
 	bool compile_only = false;
 	dtrace_prog_t *last = NULL;
@@ -475,7 +505,9 @@ int main(int argc, char *argv[])
 			quiet = true;
 			(void)dtrace_setopt(dtp, "quiet", NULL);
 			break;
-		case 'v': /* the stability report is not printed: accepted for scripts */ break;
+		case 'v':
+			verbose = true;
+			break; /* -l -v; a program's stability report is not printed */
 		case 'w': (void)dtrace_setopt(dtp, "destructive", NULL); break;
 		case 'Z': (void)dtrace_setopt(dtp, "zdefs", NULL); break;
 		case 'C': cflags |= DTRACE_C_CPP; break;
@@ -562,7 +594,7 @@ int main(int argc, char *argv[])
 		if (g_intr)
 			goto done;
 		/* the command made for it is killed by dtrace_close() */
-		status = list_probes(dtp, descs, kinds, ndescs, dtrace_proc_target(dtp));
+		status = list_probes(dtp, descs, kinds, ndescs, dtrace_proc_target(dtp), verbose);
 		goto done;
 	}
 	if (list) {

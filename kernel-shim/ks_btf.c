@@ -10,6 +10,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,8 +39,12 @@ struct ks_btf {
 	struct btf *b_btf;
 	named_t *b_names;
 	size_t b_n, b_cap;
-	slot_t *b_index; /* every named struct, union, enum, typedef and enumerator */
-	size_t b_nslots; /* a power of 2; 0 until the first lookup builds it */
+	slot_t *b_index;	 /* every named struct, union, enum, typedef and enumerator */
+	size_t b_nslots;	 /* a power of 2; 0 until the first lookup builds it */
+	struct btf_dump *b_dump; /* types written as C, into b_text */
+	char *b_text;
+	size_t b_tlen, b_tcap;
+	bool b_toom;
 };
 
 int ks_btf_open(ks_btf_t **bp)
@@ -66,6 +72,8 @@ void ks_btf_close(ks_btf_t *b)
 		free(b->b_names[i].n_name);
 	free(b->b_names);
 	free(b->b_index);
+	btf_dump__free(b->b_dump);
+	free(b->b_text);
 	btf__free(b->b_btf);
 	free(b);
 }
@@ -514,4 +522,97 @@ static int enumerator_scan(ks_btf_t *b, const char *name, int64_t *val)
 		}
 	}
 	return -ENOENT;
+}
+
+int ks_btf_id(ks_btf_t *b, const char *name, int kind)
+{
+	return find(b, name, kind);
+}
+
+int ks_btf_funcs(ks_btf_t *b, int (*f)(void *arg, const char *name, uint32_t id), void *arg)
+{
+	uint32_t n = btf__type_cnt(b->b_btf);
+
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(b->b_btf, id);
+		int rc;
+
+		if (t == NULL || !btf_is_func(t))
+			continue;
+		if ((rc = f(arg, btf__name_by_offset(b->b_btf, t->name_off), id)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void text_printf(void *ctx, const char *fmt, va_list ap)
+{
+	ks_btf_t *b = ctx;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || b->b_toom)
+		return;
+	if (b->b_tlen + (size_t)n + 1 > b->b_tcap) {
+		size_t cap = 2 * (b->b_tlen + (size_t)n + 1);
+		char *nt = realloc(b->b_text, cap);
+
+		if (nt == NULL) {
+			b->b_toom = true;
+			return;
+		}
+		b->b_text = nt;
+		b->b_tcap = cap;
+	}
+	vsnprintf(b->b_text + b->b_tlen, (size_t)n + 1, fmt, ap);
+	b->b_tlen += (size_t)n;
+}
+
+/* Type id written as C, without a name: malloc'd, or NULL (no memory). */
+static char *type_text(ks_btf_t *b, uint32_t id)
+{
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
+
+	if (b->b_dump == NULL &&
+	    (b->b_dump = btf_dump__new(b->b_btf, text_printf, b, NULL)) == NULL)
+		return NULL;
+	b->b_tlen = 0;
+	b->b_toom = false;
+	if (btf_dump__emit_type_decl(b->b_dump, id, &opts) != 0 || b->b_toom)
+		return NULL;
+	return b->b_text != NULL ? strndup(b->b_text, b->b_tlen) : strdup("void");
+}
+
+int ks_btf_func_args(ks_btf_t *b, uint32_t id, char **types, int max, char **ret)
+{
+	const struct btf_type *t = btf__type_by_id(b->b_btf, id);
+	const struct btf_param *pa;
+	int n;
+
+	if (ret != NULL)
+		*ret = NULL;
+	if (t == NULL || !btf_is_func(t) || (t = btf__type_by_id(b->b_btf, t->type)) == NULL ||
+	    !btf_is_func_proto(t))
+		return -EINVAL;
+	pa = btf_params(t);
+	n = btf_vlen(t);
+	if (n > 0 && pa[n - 1].type == 0)
+		return -EINVAL; /* ... */
+	if (n > max)
+		return -E2BIG;
+	for (int i = 0; i < n; i++)
+		if ((types[i] = type_text(b, pa[i].type)) == NULL) {
+			while (i-- > 0)
+				free(types[i]);
+			return -ENOMEM;
+		}
+	if (ret != NULL && (*ret = t->type == 0 ? strdup("void") : type_text(b, t->type)) == NULL) {
+		for (int i = 0; i < n; i++)
+			free(types[i]);
+		return -ENOMEM;
+	}
+	return n;
 }

@@ -177,11 +177,17 @@ static int prog_load(enum bpf_prog_type type, const char *name, const ks_code_t 
 	return err;
 }
 
-static int load_code(enum bpf_prog_type type, uint32_t attach_type, const char *name,
-		     const ks_code_t *code, char *log, size_t loglen);
+static int load_code(enum bpf_prog_type type, uint32_t attach_type, uint32_t btf_id,
+		     const char *name, const ks_code_t *code, char *log, size_t loglen);
 
 int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name,
 		 const ks_code_t *code, char *log, size_t loglen)
+{
+	return ks_prog_load_btf(type, attach_type, 0, name, code, log, loglen);
+}
+
+int ks_prog_load_btf(enum bpf_prog_type type, uint32_t attach_type, uint32_t btf_id,
+		     const char *name, const ks_code_t *code, char *log, size_t loglen)
 {
 	int err = ks_fault(KS_OP_PROG_LOAD);
 
@@ -190,13 +196,14 @@ int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name
 			log[0] = '\0';
 		return err;
 	}
-	return load_code(type, attach_type, name, code, log, loglen);
+	return load_code(type, attach_type, btf_id, name, code, log, loglen);
 }
 
-static int load_code(enum bpf_prog_type type, uint32_t attach_type, const char *name,
-		     const ks_code_t *code, char *log, size_t loglen)
+static int load_code(enum bpf_prog_type type, uint32_t attach_type, uint32_t btf_id,
+		     const char *name, const ks_code_t *code, char *log, size_t loglen)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach_type);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach_type,
+		    .attach_btf_id = btf_id);
 	struct bpf_func_info *info = NULL;
 	uint32_t ninfo = 0;
 	int fd, btf;
@@ -406,6 +413,17 @@ int ks_attach_raw_tp(int prog_fd, const char *name)
 	return fd < 0 ? -errno : fd;
 }
 
+int ks_attach_btf(int prog_fd)
+{
+	int fd = ks_fault(KS_OP_ATTACH);
+
+	if (fd != 0)
+		return fd;
+	/* a tracing program's target is the one it was loaded for: no name */
+	fd = bpf_raw_tracepoint_open(NULL, prog_fd);
+	return fd < 0 ? -errno : fd;
+}
+
 int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
 {
 	struct perf_event_attr attr;
@@ -543,7 +561,7 @@ static int probe_prog(enum bpf_prog_type type, uint32_t attach_type, int helper)
 
 		ks_emit(&c, ret, 2);
 	}
-	fd = load_code(type, attach_type, "ks_probe", &c, NULL, 0); /* never a fault */
+	fd = load_code(type, attach_type, 0, "ks_probe", &c, NULL, 0); /* never a fault */
 	ks_code_free(&c);
 	return fd;
 }
@@ -585,6 +603,82 @@ static void probe_features(void)
 const ks_features_t *ks_features(void)
 {
 	pthread_once(&features_once, probe_features);
+	return &features;
+}
+
+static pthread_once_t tracing_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Load the least tracing program bound to BTF type name of kind kind with
+ * attach_type, and attach it: true, or false with *err and *step saying
+ * which of the three failed (what = "an fentry program").
+ */
+static bool probe_btf_prog(ks_btf_t *b, const char *name, int kind, uint32_t attach_type, int *err,
+			   const char **step, const char *const steps[3])
+{
+	const struct bpf_insn ret[] = { KS_MOV64_IMM(BPF_REG_0, 0), KS_EXIT() };
+	ks_code_t c = { 0 };
+	int id, pfd, lfd;
+
+	if ((id = b == NULL ? -ENOENT : ks_btf_id(b, name, kind)) < 0) {
+		*err = -id;
+		*step = steps[0];
+		return false;
+	}
+	ks_emit(&c, ret, 2);
+	pfd = load_code(BPF_PROG_TYPE_TRACING, attach_type, (uint32_t)id, "ks_probe", &c, NULL, 0);
+	ks_code_free(&c);
+	if (pfd < 0) {
+		*err = -pfd;
+		*step = steps[1];
+		return false;
+	}
+	lfd = bpf_raw_tracepoint_open(NULL, pfd);
+	lfd = lfd < 0 ? -errno : lfd;
+	close(pfd);
+	if (lfd < 0) {
+		*err = -lfd;
+		*step = steps[2];
+		return false;
+	}
+	close(lfd);
+	*err = 0;
+	*step = NULL;
+	return true;
+}
+
+static void probe_tracing(void)
+{
+	static const char *const tp_steps[] = { "the kernel's BTF has no sched_switch tracepoint",
+						"loading a tp_btf program",
+						"attaching a tp_btf program" };
+	static const char *const fentry_steps[] = {
+		"the kernel's BTF has no bpf_fentry_test1 function", "loading an fentry program",
+		"attaching an fentry program"
+	};
+	ks_btf_t *b = NULL;
+	int err = ks_btf_open(&b);
+
+	/* no BTF at all: neither can be loaded */
+	if (err != 0) {
+		features.kf_tp_btf_err = features.kf_fentry_err = -err;
+		features.kf_tp_btf_step = features.kf_fentry_step = "reading the kernel's BTF";
+		return;
+	}
+	features.kf_tp_btf =
+	    probe_btf_prog(b, "btf_trace_sched_switch", BTF_KIND_TYPEDEF, BPF_TRACE_RAW_TP,
+			   &features.kf_tp_btf_err, &features.kf_tp_btf_step, tp_steps);
+	/* a function that is there to be traced (net/bpf/test_run.c), called by no one */
+	features.kf_fentry =
+	    probe_btf_prog(b, "bpf_fentry_test1", BTF_KIND_FUNC, BPF_TRACE_FENTRY,
+			   &features.kf_fentry_err, &features.kf_fentry_step, fentry_steps);
+	ks_btf_close(b);
+}
+
+const ks_features_t *ks_features_tracing(void)
+{
+	pthread_once(&features_once, probe_features);
+	pthread_once(&tracing_once, probe_tracing);
 	return &features;
 }
 

@@ -377,6 +377,60 @@ static void pdesc_args(dt_pcb_t *pcb, dt_node_t *pd, dt_cctx_t *cx)
 	}
 }
 
+/*
+ * args[] of probes no provider definition of the program declares, from
+ * the descriptions their provider gives (pi_args): a probe declaration
+ * made of them, types read from the providers' C spelling.  A type D
+ * does not know leaves that argument without one (D_ARGS_TYPE where used).
+ */
+static void table_args(dt_pcb_t *pcb, dt_cctx_t *cx)
+{
+	dtrace_probedesc_t desc;
+	const dt_pinfo_t *pi;
+	dt_probedecl_t *pd;
+	bool xl = false;
+	int rc;
+
+	if (dtrace_str2desc(pcb->pcb_hdl, DTRACE_PROBESPEC_NONE, cx->cc_pdesc->dn_name, &desc) != 0)
+		return;
+	if ((rc = dt_probe_argdescs(pcb->pcb_hdl, &desc, &pi)) == 0)
+		return;
+	if (rc < 0) {
+		cx->cc_nargs = -2;
+		return;
+	}
+	pd = dt_palloc(pcb, sizeof(*pd));
+	pd->pd_name = pd->pd_dname = cx->cc_pdesc->dn_name;
+	pd->pd_nargc = pd->pd_xargc = pi->pi_nargs;
+	pd->pd_nargs = dt_palloc(pcb, sizeof(dt_probearg_t) * (size_t)(pi->pi_nargs + 1));
+	for (int i = 0; i < pi->pi_nargs; i++) {
+		char name[16];
+
+		/* the mapping, as the by-name rule of dt_probe_argmap() reads it */
+		snprintf(name, sizeof(name), "%d", i);
+		pd->pd_nargs[i].pa_name = dt_arena_strndup(pcb->pcb_arena, name, strlen(name));
+		pd->pd_nargs[i].pa_type =
+		    dt_type_parse_string(pcb->pcb_types, pi->pi_args[i].native);
+		xl |= pi->pi_args[i].xlate != NULL;
+	}
+	pd->pd_xargs = pd->pd_nargs;
+	if (xl) {
+		pd->pd_xargs = dt_palloc(pcb, sizeof(dt_probearg_t) * (size_t)pi->pi_nargs);
+		for (int i = 0; i < pi->pi_nargs; i++) {
+			const dt_argdesc_t *a = &pi->pi_args[i];
+			char name[16];
+
+			snprintf(name, sizeof(name), "%d", a->mapping);
+			pd->pd_xargs[i].pa_name =
+			    dt_arena_strndup(pcb->pcb_arena, name, strlen(name));
+			pd->pd_xargs[i].pa_type = dt_type_parse_string(
+			    pcb->pcb_types, a->xlate != NULL ? a->xlate : a->native);
+		}
+	}
+	cx->cc_probe = pd;
+	cx->cc_nargs = pi->pi_nargs;
+}
+
 /* args[i]: the translated type of argument i of the clause's probes. */
 static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 {
@@ -394,6 +448,8 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		dt_cerror(pcb, &idx->dn_loc, "D_PROTO_ARG",
 			  "args[ ] index must be an integer constant");
 	i = (int64_t)idx->dn_value;
+	if (cx->cc_nargs == -1)
+		table_args(pcb, cx);
 	if (cx->cc_nargs == -2)
 		dt_cerror(pcb, &n->dn_loc, "D_ARGS_MULTI",
 			  "args[ ] is ambiguous: %s matches probes with different argument types",
@@ -408,10 +464,28 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			  "index %lld is out of range for %s args[ ] (%d argument%s)", (long long)i,
 			  cx->cc_pname, cx->cc_nargs, cx->cc_nargs == 1 ? "" : "s");
 	n->dn_type = cx->cc_probe->pd_xargs[i].pa_type;
+	if (n->dn_type == NULL) {
+		dtrace_probedesc_t desc;
+		const dt_pinfo_t *pi = NULL;
+
+		if (dtrace_str2desc(pcb->pcb_hdl, DTRACE_PROBESPEC_NONE, cx->cc_pdesc->dn_name,
+				    &desc) == 0)
+			(void)dt_probe_argdescs(pcb->pcb_hdl, &desc, &pi);
+		dt_cerror(pcb, &n->dn_loc, "D_ARGS_TYPE",
+			  "args[%lld] of %s has type %s, which D does not know", (long long)i,
+			  cx->cc_pname,
+			  pi != NULL ? (pi->pi_args[i].xlate != NULL ? pi->pi_args[i].xlate
+								     : pi->pi_args[i].native)
+				     : "?");
+	}
 	k = dt_probe_argmap(cx->cc_probe, (int)i);
 	if (cx->cc_probe->pd_xargs != cx->cc_probe->pd_nargs && k < cx->cc_probe->pd_nargc) {
 		const dt_type_t *from = cx->cc_probe->pd_nargs[k].pa_type;
 
+		if (from == NULL) /* a provider's native type D does not know */
+			dt_cerror(pcb, &n->dn_loc, "D_ARGS_TYPE",
+				  "args[%lld] of %s is translated from a type D does not know",
+				  (long long)i, cx->cc_pname);
 		if (!dt_type_compatible(n->dn_type, from) &&
 		    dt_find_xlator(pcb, from, n->dn_type) == NULL)
 			dt_cerror(pcb, &n->dn_loc, "D_ARGS_XLATOR",

@@ -263,6 +263,14 @@ dt_type_t *dt_type_func(dt_typetab_t *, dt_type_t *ret, dt_type_t *const *args, 
 int dt_type_depth(const dt_type_t *);
 dt_type_t *dt_type_qualify(dt_typetab_t *, dt_type_t *, int quals);
 int dt_type_typedef(dt_typetab_t *, const char *name, dt_type_t *);
+/*
+ * A type written as C writes an abstract declarator of it, as providers
+ * describe probe arguments: "int", "const char *", "struct file *",
+ * "unsigned long long", "char **".  Names must be known to tt (a base type,
+ * a typedef; a struct, union or enum tag is made incomplete if new).  NULL
+ * for what it cannot read (arrays, functions, an unknown name).
+ */
+dt_type_t *dt_type_parse_string(dt_typetab_t *tt, const char *s);
 const dt_type_t *dt_type_resolve(const dt_type_t *); /* strip typedefs */
 size_t dt_type_size(const dt_type_t *);		     /* 0: void or incomplete */
 size_t dt_type_align(const dt_type_t *);
@@ -867,7 +875,26 @@ typedef enum dt_pkind {
 	DT_PK_PID_ENTRY,  /* pid: a function's first instruction */
 	DT_PK_PID_RETURN, /* pid: each ret of a function (a uretprobe if it does not decode) */
 	DT_PK_PID_OFFSET, /* pid: one instruction */
+	DT_PK_FBT_ENTRY,  /* fbt: a kernel function's entry (fentry) */
+	DT_PK_FBT_RETURN, /* and its return (fexit) */
+	DT_PK_TP_BTF,	  /* a BTF-typed tracepoint (tp_btf): dt_load_verify's stand-in */
 } dt_pkind_t;
+
+/*
+ * A probe argument's description (illumos' dtrace_argdesc_t): args[i]'s
+ * native (C) type, the D type a translator makes of it (NULL: none, args[i]
+ * is the native type), and the native argument it is made from.
+ */
+typedef struct dt_argdesc {
+	const char *native;
+	const char *xlate;
+	int mapping;
+} dt_argdesc_t;
+
+/* A provider's stability attributes by component (illumos' dtrace_pattr_t). */
+typedef struct dt_pattr {
+	dt_attr_t pa_provider, pa_mod, pa_func, pa_name, pa_args;
+} dt_pattr_t;
 
 /* One instrumented instruction of a USDT probe. */
 typedef struct dt_usite {
@@ -901,6 +928,12 @@ typedef struct dt_pinfo {
 	dt_pblock_t *pi_block; /* where pi_path and pi_sites are, or NULL (the handle's arena) */
 	uint64_t pi_gone;      /* when its object was first seen gone (CLOCK_MONOTONIC ns), or 0 */
 	int pi_sysnr;	       /* syscall: the call's number */
+	/* args[i] of the probe (pi_nargs of them; none: argN only, untyped) */
+	const dt_argdesc_t *pi_args;
+	int pi_nargs;
+	const dt_pattr_t *pi_attr; /* NULL: Private/Private/Unknown throughout */
+	uint32_t pi_btf_id;	   /* fbt, tp_btf: the kernel type the program is bound to */
+	int pi_ctxargs;		   /* fbt, tp_btf: the 8-byte arguments of its context */
 } dt_pinfo_t;
 
 /* A block for probes' paths and sites: NULL out of memory. */
@@ -912,6 +945,13 @@ void dt_pblock_put(dt_pblock_t *);
 int dt_probe_table(dtrace_hdl_t *);
 /* Add the probes of process pid not in the table yet; *first: the first new index. */
 int dt_probe_rescan(dtrace_hdl_t *, pid_t pid, size_t *first);
+/*
+ * The argument descriptions (pi_args) of the probes pat matches, made on
+ * demand if need be: 1 and *pi (the first of them) when every one has the
+ * same; 0 when none matches or none has any; -1 when they differ, or some
+ * have descriptions and others not.
+ */
+int dt_probe_argdescs(dtrace_hdl_t *, const dtrace_probedesc_t *pat, const dt_pinfo_t **pi);
 /* Does the description match the probe (the rules of dtrace_probe_iter)? */
 bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p);
 /* ---------------------------------------------------------------- stapsdt notes */

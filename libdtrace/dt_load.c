@@ -13,6 +13,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/btf.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -167,6 +168,8 @@ static int exec_program(dtrace_hdl_t *dtp, dt_run_t *r, dtrace_prog_t *pgp, dtra
 
 			(void)dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, c->dn_pdescs->dn_name,
 					      &d);
+			if (dt_probe_unavailable(dtp, &d) != 0)
+				return -1;
 			return dt_set_errmsg(
 			    dtp, EDT_NOPROBE,
 			    "probe description %s:%s:%s:%s does not match any probes",
@@ -327,13 +330,15 @@ static int load(dtrace_hdl_t *dtp, size_t p, dt_frag_t *prog, uint32_t *attach_t
 {
 	ks_code_t code = { prog->fr_insns, prog->fr_len, prog->fr_cap, false };
 	enum bpf_prog_type type;
+	uint32_t btf_id = 0;
 	char *log;
 	int fd;
 
 	if ((log = malloc(1 << 20)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	dt_probe_prov(dtp, p)->pv_progtype(&dtp->dt_pinfo[p], &type, attach_type);
-	if ((fd = ks_prog_load(type, *attach_type, "dtrace", &code, log, 1 << 20)) < 0) {
+	dt_probe_prov(dtp, p)->pv_progtype(&dtp->dt_pinfo[p], &type, attach_type, &btf_id);
+	if ((fd = ks_prog_load_btf(type, *attach_type, btf_id, "dtrace", &code, log, 1 << 20)) <
+	    0) {
 		int err = -fd;
 		size_t len = strlen(log);
 		const char *tail;
@@ -1171,10 +1176,30 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 	return 0;
 }
 
+/*
+ * A stand-in tp_btf probe on sched_switch, added to t: its index, or 0
+ * when the kernel has no tp_btf (or no memory: the check is skipped).
+ */
+static size_t tp_btf_standin(dt_ptab_t *t)
+{
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_fbt, .pi_kind = DT_PK_TP_BTF, .pi_ctxargs = 4 };
+	ks_btf_t *btf;
+	int id;
+
+	if (!ks_features_tracing()->kf_tp_btf || ks_btf_open(&btf) != 0)
+		return 0;
+	id = ks_btf_id(btf, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+	ks_btf_close(btf);
+	if (id <= 0)
+		return 0;
+	pi.pi_btf_id = (uint32_t)id;
+	return dt_ptab_add(t, "verify", "", "", "tp_btf", &pi) == 0 ? t->pt_n - 1 : 0;
+}
+
 int dt_load_verify(dtrace_hdl_t *dtp)
 {
 	dt_run_t *r = dtp->dt_run;
-	size_t begin = dtp->dt_nprobes, profile = dtp->dt_nprobes, usdt;
+	size_t begin = dtp->dt_nprobes, profile = dtp->dt_nprobes, usdt, tpbtf;
 	dt_pinfo_t upi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT };
 	dt_ptab_t t;
 	int rc = 0;
@@ -1200,11 +1225,15 @@ int dt_load_verify(dtrace_hdl_t *dtp)
 	usdt = t.pt_n;
 	if (dt_ptab_add(&t, "verify", "", "", "usdt", &upi) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
+	/* a BTF-typed tracepoint (sched_switch: 4 arguments), where the kernel has them */
+	tpbtf = tp_btf_standin(&t);
 	dt_ptab_put(dtp, &t);
 	for (int s = 0; s < r->r_en.en_nstmts && rc == 0; s++)
 		if (verify_on(dtp, r, r->r_en.en_stmts[s], begin, NULL, "BEGIN") != 0 ||
 		    verify_on(dtp, r, r->r_en.en_stmts[s], profile, NULL, "profile") != 0 ||
-		    verify_on(dtp, r, r->r_en.en_stmts[s], usdt, verify_argspec, "USDT") != 0)
+		    verify_on(dtp, r, r->r_en.en_stmts[s], usdt, verify_argspec, "USDT") != 0 ||
+		    (tpbtf != 0 &&
+		     verify_on(dtp, r, r->r_en.en_stmts[s], tpbtf, NULL, "tp_btf") != 0))
 			rc = -1;
 	dtp->dt_nprobes = usdt; /* the stand-in leaves the table: it is last */
 	/* and on the first probe of each group (syscall: sys_enter, sys_exit), in its program */

@@ -106,6 +106,8 @@ static const char *const errlist[] = {
 	[EDT_ACTIVE - EDT_BASE] = "Operation illegal when tracing is active",
 	[EDT_WRITEUSER - EDT_BASE] = ("copyout( ) and copyoutstr( ) need bpf_probe_write_user, "
 				      "which this kernel refuses (lockdown, or no CAP_SYS_ADMIN)"),
+	[EDT_PROVUNAVAIL - EDT_BASE] = "The provider cannot be used on this system",
+	[EDT_UNSTABLE - EDT_BASE] = "Description matched an unstable set of probes",
 };
 
 int dt_set_errno(dtrace_hdl_t *dtp, int err)

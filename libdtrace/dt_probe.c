@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -264,6 +265,190 @@ int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 			return rc;
 	}
 	if (matched == 0)
-		return dt_set_errno(dtp, EDT_NOPROBE);
+		return dt_probe_unavailable(dtp, pdp) != 0 ? -1 : dt_set_errno(dtp, EDT_NOPROBE);
+	return 0;
+}
+
+static bool same_args(const dt_pinfo_t *a, const dt_pinfo_t *b)
+{
+	if (a->pi_nargs != b->pi_nargs)
+		return false;
+	for (int i = 0; i < a->pi_nargs; i++) {
+		const dt_argdesc_t *x = &a->pi_args[i], *y = &b->pi_args[i];
+
+		if (strcmp(x->native, y->native) != 0 || x->mapping != y->mapping ||
+		    (x->xlate == NULL) != (y->xlate == NULL) ||
+		    (x->xlate != NULL && strcmp(x->xlate, y->xlate) != 0))
+			return false;
+	}
+	return true;
+}
+
+int dt_probe_argdescs(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pat, const dt_pinfo_t **pi)
+{
+	bool some = false, bare = false;
+
+	*pi = NULL;
+	if (dt_probe_provide(dtp, pat) != 0)
+		return 0;
+	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
+		const dt_pinfo_t *p = &dtp->dt_pinfo[i];
+
+		if (!dt_probe_match(pat, &dtp->dt_probes[i]))
+			continue;
+		if (p->pi_args == NULL) {
+			bare = true;
+			continue;
+		}
+		if (*pi != NULL && !same_args(*pi, p))
+			return -1;
+		if (*pi == NULL)
+			*pi = p;
+		some = true;
+	}
+	return some && bare ? -1 : some ? 1 : 0;
+}
+
+int dt_probe_unavailable(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp)
+{
+	const dt_provimpl_t *named = NULL;
+	const char *why;
+
+	/*
+	 * The description must name the provider: its provider field matches
+	 * that provider's name and no other's ("fbt", "fb?"; not "" nor "*").
+	 */
+	if (pdp == NULL || pdp->dtpd_provider[0] == '\0')
+		return 0;
+	for (int i = 0; dt_providers[i] != NULL; i++) {
+		if (fnmatch(pdp->dtpd_provider, dt_providers[i]->pv_name, 0) != 0)
+			continue;
+		if (named != NULL)
+			return 0;
+		named = dt_providers[i];
+	}
+	if (named == NULL || named->pv_unavailable == NULL ||
+	    (why = named->pv_unavailable(dtp)) == NULL)
+		return 0;
+	return dt_set_errmsg(dtp, EDT_PROVUNAVAIL, "%s: %s", named->pv_name, why);
+}
+
+static const char *const stabilities[] = { "Internal", "Private",  "Obsolete", "External",
+					   "Unstable", "Evolving", "Stable",   "Standard" };
+static const char *const classes[] = { "Unknown", "CPU", "Platform", "Group", "ISA", "Common" };
+
+const char *dtrace_stability_name(int s)
+{
+	return s >= 0 && s <= DTRACE_STABILITY_STANDARD ? stabilities[s] : "Unknown";
+}
+
+const char *dtrace_class_name(int c)
+{
+	return c >= 0 && c <= DTRACE_CLASS_COMMON ? classes[c] : "Unknown";
+}
+
+static bool isglob(const char *s)
+{
+	return s[0] == '\0' || strpbrk(s, "*?[") != NULL;
+}
+
+static dtrace_attribute_t attr_min(dtrace_attribute_t a, dt_attr_t b)
+{
+	a.dtat_name = (uint8_t)(b.name < a.dtat_name ? b.name : a.dtat_name);
+	a.dtat_data = (uint8_t)(b.data < a.dtat_data ? b.data : a.dtat_data);
+	a.dtat_class = (uint8_t)(b.dclass < a.dtat_class ? b.dclass : a.dtat_class);
+	return a;
+}
+
+/* found[0]: the first match's place in the table plus 1 (IDs are not places) */
+static int first_match(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg)
+{
+	size_t *found = arg;
+
+	if (found[0] != 0)
+		return 1; /* a second one */
+	found[0] = (size_t)(pdp - dtp->dt_probes) + 1;
+	return 0;
+}
+
+/* The place of the probe with ID id plus 1, or 0: at most id - 1, lower when probes left. */
+static size_t place_of(const dtrace_hdl_t *dtp, dtrace_id_t id)
+{
+	size_t i = id <= dtp->dt_nprobes ? id : dtp->dt_nprobes;
+
+	while (i-- > 0)
+		if (dtp->dt_probes[i].dtpd_id == id)
+			return i + 1;
+	return 0;
+}
+
+int dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probeinfo_t *pip)
+{
+	/* a description names no provider, or a glob: Unstable (illumos' _dtrace_prvdesc) */
+	static const dt_attr_t unstable = { DTRACE_STABILITY_UNSTABLE, DTRACE_STABILITY_UNSTABLE,
+					    DTRACE_CLASS_COMMON };
+	static const dt_attr_t private = { DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE,
+					   DTRACE_CLASS_UNKNOWN };
+	size_t found[1] = { 0 };
+	const dt_pinfo_t *pi;
+	const dt_attr_t *pa[5];
+	int rc = 0;
+
+	if (dtp == NULL)
+		return -1;
+	if (pdp == NULL || pip == NULL)
+		return dt_set_errno(dtp, EDT_BADARG);
+	/* a probe of the table (dtrace -l -v asks of each): no need to match */
+	if (dtp->dt_probes != NULL && pdp->dtpd_id != 0)
+		found[0] = place_of(dtp, pdp->dtpd_id);
+	if (found[0] == 0 || !dt_probe_match(pdp, &dtp->dt_probes[found[0] - 1])) {
+		found[0] = 0;
+		if ((rc = dtrace_probe_iter(dtp, pdp, first_match, found)) < 0)
+			return -1;
+	}
+	pi = &dtp->dt_pinfo[found[0] - 1];
+	/*
+	 * Several probes: their arguments are the first's only when the
+	 * provider promises it, as illumos' dt_probe_info() decides: arguments
+	 * Evolving or better, and each component Evolving or better named
+	 * without a glob.
+	 */
+	if (rc > 0) {
+		const dt_pattr_t *a = pi->pi_attr;
+
+		if (a == NULL || a->pa_args.data < DTRACE_STABILITY_EVOLVING ||
+		    (a->pa_mod.name >= DTRACE_STABILITY_EVOLVING && isglob(pdp->dtpd_mod)) ||
+		    (a->pa_func.name >= DTRACE_STABILITY_EVOLVING && isglob(pdp->dtpd_func)) ||
+		    (a->pa_name.name >= DTRACE_STABILITY_EVOLVING && isglob(pdp->dtpd_name)))
+			return dt_set_errno(dtp, EDT_UNSTABLE);
+	}
+	memset(pip, 0, sizeof(*pip));
+	if (isglob(pdp->dtpd_provider) || pi->pi_attr == NULL) {
+		for (int c = 0; c < 5; c++)
+			pa[c] = isglob(pdp->dtpd_provider) ? &unstable : &private;
+	} else {
+		pa[0] = &pi->pi_attr->pa_provider;
+		pa[1] = &pi->pi_attr->pa_mod;
+		pa[2] = &pi->pi_attr->pa_func;
+		pa[3] = &pi->pi_attr->pa_name;
+		pa[4] = &pi->pi_attr->pa_args;
+	}
+	pip->dtp_attr = (dtrace_attribute_t){ (uint8_t)pa[0]->name, (uint8_t)pa[0]->data,
+					      (uint8_t)pa[0]->dclass };
+	if (!isglob(pdp->dtpd_mod))
+		pip->dtp_attr = attr_min(pip->dtp_attr, *pa[1]);
+	if (!isglob(pdp->dtpd_func))
+		pip->dtp_attr = attr_min(pip->dtp_attr, *pa[2]);
+	if (!isglob(pdp->dtpd_name))
+		pip->dtp_attr = attr_min(pip->dtp_attr, *pa[3]);
+	pip->dtp_arga = (dtrace_attribute_t){ (uint8_t)pa[4]->name, (uint8_t)pa[4]->data,
+					      (uint8_t)pa[4]->dclass };
+	pip->dtp_argc = pi->pi_nargs < DTRACE_MAXARGS ? pi->pi_nargs : DTRACE_MAXARGS;
+	for (int i = 0; i < pip->dtp_argc; i++) {
+		const dt_argdesc_t *a = &pi->pi_args[i];
+
+		snprintf(pip->dtp_argv[i], sizeof(pip->dtp_argv[i]), "%s",
+			 a->xlate != NULL ? a->xlate : a->native);
+	}
 	return 0;
 }

@@ -10,10 +10,19 @@
  */
 #include "dt_provider.h"
 
+/* illumos' dtrace_provider_attr (uts/common/dtrace/dtrace.c) */
+static const dt_pattr_t attr = {
+	{ DTRACE_STABILITY_STABLE, DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_STABLE, DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_STABLE, DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON },
+};
+
 static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 {
 	static const char *const names[] = { "BEGIN", "END", "ERROR" };
-	dt_pinfo_t pi = { .pi_prov = &dt_prov_dtrace };
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_dtrace, .pi_attr = &attr };
 
 	(void)dtp;
 	for (int i = 0; i < 3; i++) {
@@ -29,9 +38,10 @@ static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
 	return dt_probe_is(dtp, p, DT_PK_ERROR) ? 0 : add(arg, NULL);
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type)
+static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
+		     uint32_t *btf_id)
 {
-	(void)pi;
+	(void)pi, (void)btf_id;
 	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	*attach_type = 0;
 }

@@ -878,9 +878,10 @@ static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
 	return dtp->dt_pinfo[p].pi_sites != NULL ? add(arg, NULL) : 0;
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type)
+static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
+		     uint32_t *btf_id)
 {
-	(void)pi;
+	(void)pi, (void)btf_id;
 	*type = BPF_PROG_TYPE_KPROBE;
 	*attach_type = KS_UPROBE_MULTI;
 }

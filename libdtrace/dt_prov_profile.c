@@ -14,9 +14,18 @@
 static const unsigned profile_rates[] = { 97, 199, 499, 997, 1999, 4001, 4999 };
 static const unsigned tick_rates[] = { 1, 10, 100, 500, 1000, 5000 };
 
+/* illumos' profile_attr (uts/common/dtrace/profile.c) */
+static const dt_pattr_t attr = {
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_UNSTABLE, DTRACE_STABILITY_UNSTABLE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+};
+
 static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 {
-	dt_pinfo_t pi = { .pi_prov = &dt_prov_profile };
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_profile, .pi_attr = &attr };
 	char name[32];
 
 	(void)dtp;
@@ -43,7 +52,8 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	const char *name = desc->dtpd_name;
 	bool tick = strncmp(name, "tick-", 5) == 0;
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_profile,
-			  .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE };
+			  .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE,
+			  .pi_attr = &attr };
 	const char *num = name + (tick ? 5 : 8);
 	dt_ptab_t t;
 	int rc;
@@ -74,9 +84,10 @@ static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
 	return add(arg, NULL);
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type)
+static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
+		     uint32_t *btf_id)
 {
-	(void)pi;
+	(void)pi, (void)btf_id;
 	*type = BPF_PROG_TYPE_PERF_EVENT;
 	*attach_type = 0;
 }

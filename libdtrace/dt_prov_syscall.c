@@ -22,6 +22,15 @@
 #include "dt_provider.h"
 
 /* tracefs names its events by the kernel's function, not the call's name */
+/* illumos' systrace_attr (uts/common/dtrace/systrace.c) */
+static const dt_pattr_t attr = {
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA },
+};
+
 static const char *const renamed[][2] = {
 	{ "stat", "newstat" },	 { "fstat", "newfstat" },      { "lstat", "newlstat" },
 	{ "uname", "newuname" }, { "sendfile", "sendfile64" }, { "umount2", "umount" },
@@ -65,7 +74,7 @@ static const char *events_dir(void)
 static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 {
 	const char *dir = events_dir();
-	dt_pinfo_t pi = { .pi_prov = &dt_prov_syscall };
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_syscall, .pi_attr = &attr };
 	char path[256];
 
 	(void)dtp;
@@ -94,8 +103,10 @@ static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
 	return add(arg, NULL);
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type)
+static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
+		     uint32_t *btf_id)
 {
+	(void)btf_id;
 	(void)pi;
 	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	*attach_type = 0;

@@ -29,6 +29,19 @@
 #include "dt_elf.h"
 #include "dt_provider.h"
 
+/*
+ * A USDT probe's notes carry no stability: a provider declared without
+ * #pragma D attributes is Private/Private/Unknown throughout (as dtrace -G
+ * takes it), and the running process cannot tell us otherwise.
+ */
+static const dt_pattr_t usdt_attr = {
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+};
+
 /* ---------------------------------------------------------------- the probes of files */
 
 typedef struct fprobe {
@@ -473,7 +486,10 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
 	size_t *seen = NULL; /* indexes: fc_files moves when it grows */
 	size_t nseen = 0;
 	dt_pblock_t *block;
-	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = pid };
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt,
+			  .pi_kind = DT_PK_USDT,
+			  .pi_pid = pid,
+			  .pi_attr = &usdt_attr };
 	unsigned long start, end, ino;
 	unsigned major, minor;
 	FILE *maps;
@@ -628,7 +644,9 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
 	dt_arena_t tmp = { 0 };
 	fcache_t fc = { .fc_arena = &tmp };
-	dt_pinfo_t pi = { .pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = 0 };
+	dt_pinfo_t pi = {
+		.pi_prov = &dt_prov_usdt, .pi_kind = DT_PK_USDT, .pi_pid = 0, .pi_attr = &usdt_attr
+	};
 	dt_pblock_t *block = NULL;
 	const char *path = desc->dtpd_mod;
 	char rpath[4096 + 64];
@@ -678,9 +696,10 @@ static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
 }
 
 /* USDT sites of a program share one link where the kernel has uprobe_multi. */
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type)
+static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
+		     uint32_t *btf_id)
 {
-	(void)pi;
+	(void)pi, (void)btf_id;
 	*type = BPF_PROG_TYPE_KPROBE;
 	*attach_type = ks_features()->kf_uprobe_multi ? KS_UPROBE_MULTI : 0;
 }

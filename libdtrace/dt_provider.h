@@ -74,8 +74,14 @@ typedef struct dt_provimpl {
 	int (*pv_rescan)(dtrace_hdl_t *, pid_t pid);
 	/* Name each program probe p needs (none: its clauses run in other probes' programs). */
 	int (*pv_programs)(dtrace_hdl_t *, size_t p, dt_progspec_f *, void *);
-	/* The program's BPF type and expected attach type (0 or KS_UPROBE_MULTI). */
-	void (*pv_progtype)(const dt_pinfo_t *, enum bpf_prog_type *, uint32_t *attach_type);
+	/*
+	 * The program's BPF type, expected attach type (0, KS_UPROBE_MULTI,
+	 * BPF_TRACE_RAW_TP, BPF_TRACE_FENTRY...), and for a program bound to
+	 * a kernel type when it loads (tp_btf, fentry) that type's id in
+	 * vmlinux BTF (the caller sets *btf_id to 0 first).
+	 */
+	void (*pv_progtype)(const dt_pinfo_t *, enum bpf_prog_type *, uint32_t *attach_type,
+			    uint32_t *btf_id);
 	/* The activity its clauses run in (DT_ACTIVITY_*). */
 	uint32_t (*pv_activity)(const dt_pinfo_t *);
 	/* r0 = argument i: 0, or -1 with the handle's error (an operand it cannot read). */
@@ -123,6 +129,14 @@ typedef struct dt_provimpl {
 	 */
 	int (*pv_attach_group)(dtrace_hdl_t *, const size_t *probes, const uint32_t *keys, size_t n,
 			       int prog_fd, uint32_t attach_type, dt_links_t *);
+	/*
+	 * Why this provider has no probes on this system, in one line
+	 * ("kernel functions cannot be traced: loading an fentry program
+	 * failed: Operation not permitted"), or NULL when it can work.  Asked
+	 * only when a description that names the provider matched nothing.
+	 * May be NULL: always available.
+	 */
+	const char *(*pv_unavailable)(dtrace_hdl_t *);
 } dt_provimpl_t;
 
 /*
@@ -130,7 +144,7 @@ typedef struct dt_provimpl {
  * a file dt_prov_NAME.c that defines dt_prov_NAME.  A new provider is its
  * file and its name here.
  */
-#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt) X(syscall) X(pid)
+#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt) X(syscall) X(pid) X(fbt)
 
 #define DT_PROV_EXTERN(name) extern const dt_provimpl_t dt_prov_##name;
 DT_PROVIDERS(DT_PROV_EXTERN)
@@ -153,6 +167,27 @@ static inline const dt_provimpl_t *dt_probe_prov(const dtrace_hdl_t *dtp, size_t
 
 /* "cannot enable P:M:F:N: why" for errno err (EDT_NOPRIV for EPERM, EACCES): -1. */
 int dt_probe_attach_err(dtrace_hdl_t *, size_t p, int err);
+
+/*
+ * A description that matched nothing: if a provider it names cannot work
+ * here, EDT_PROVUNAVAIL with "NAME: why" and -1; else 0.
+ */
+int dt_probe_unavailable(dtrace_hdl_t *, const dtrace_probedesc_t *);
+
+/*
+ * r0 = argument i of a program whose context is n 8-byte arguments (fentry,
+ * fexit, tp_btf: the kernel's own), reading only those there are (the
+ * verifier refuses the others): 0 for i >= n.  An integer even where the
+ * kernel's type is a pointer; r1-r5 and the stack's temporary clobbered.
+ */
+void dt_prov_ctx_arg(const dt_argreq_t *, int i, int n);
+
+/*
+ * fbt's probes for the functions desc's function field names (a glob;
+ * empty: every one), made whether or not this kernel can trace them (fbt's
+ * pv_provide asks that first): 0, or -1 (EDT_NOMEM).  For the tests.
+ */
+int dt_prov_fbt_list(dtrace_hdl_t *, const dtrace_probedesc_t *desc);
 
 /*
  * Remove the probes whose drop[] is set (their objects gone, nothing of a

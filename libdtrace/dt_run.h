@@ -242,8 +242,9 @@ int dt_load_link_all(dtrace_hdl_t *); /* link every program, no kernel */
 int dt_load_ack(dtrace_hdl_t *, dt_run_t *);
 /*
  * Load, and close, what dtrace_go would load, and every clause alone on a
- * stand-in BEGIN, profile and USDT probe (each kind of argument operand):
- * what -e accepted must load.  After dtrace_program_exec; nothing is
+ * stand-in BEGIN, profile and USDT probe (each kind of argument operand),
+ * and a tp_btf one on sched_switch where the kernel has tp_btf (arguments
+ * that the kernel types as pointers): what -e accepted must load.  After dtrace_program_exec; nothing is
  * attached.  0, or -1 with the handle's error naming the clause.
  */
 int dt_load_verify(dtrace_hdl_t *);

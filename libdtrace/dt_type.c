@@ -947,3 +947,82 @@ bool dt_type_kernel_tag(dt_typetab_t *tt, dt_type_t *t)
 	}
 	return ks_btf_type(b, (uint32_t)id, &bt) == 0 && import_enum(tt, t, &bt) != NULL;
 }
+
+dt_type_t *dt_type_parse_string(dt_typetab_t *tt, const char *s)
+{
+	char words[8][64], base[192] = "";
+	int nw = 0, quals = 0, stars = 0;
+	dt_type_t *t;
+	const char *p = s;
+
+	/* words up to the first '*' */
+	while (*p != '\0' && *p != '*') {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " *");
+		if (n == 0)
+			break;
+		if (nw == 8 || n >= sizeof(words[0]))
+			return NULL;
+		memcpy(words[nw], p, n);
+		words[nw++][n] = '\0';
+		p += n;
+	}
+	for (int i = 0; i < nw; i++) {
+		if (strcmp(words[i], "const") == 0)
+			quals |= DT_TF_CONST;
+		else if (strcmp(words[i], "volatile") == 0)
+			quals |= DT_TF_VOLATILE;
+		else if (strcmp(words[i], "struct") == 0 || strcmp(words[i], "union") == 0 ||
+			 strcmp(words[i], "enum") == 0) {
+			if (base[0] != '\0' || i + 1 >= nw)
+				return NULL;
+			snprintf(base, sizeof(base), "%s %s", words[i], words[i + 1]);
+			i++;
+		} else {
+			size_t len = strlen(base);
+
+			if (strchr(base, ' ') != NULL &&
+			    (strncmp(base, "struct ", 7) == 0 || strncmp(base, "union ", 6) == 0 ||
+			     strncmp(base, "enum ", 5) == 0))
+				return NULL;
+			snprintf(base + len, sizeof(base) - len, "%s%s", len ? " " : "", words[i]);
+		}
+	}
+	if (base[0] == '\0')
+		return NULL;
+	/* a new tag keeps its name: the arena's copy */
+	if (strncmp(base, "struct ", 7) == 0 || strncmp(base, "union ", 6) == 0 ||
+	    strncmp(base, "enum ", 5) == 0) {
+		const char *tag = strchr(base, ' ') + 1;
+		char *copy = dt_arena_strndup(tt->tt_arena, tag, strlen(tag));
+
+		t = copy == NULL     ? NULL
+		    : base[0] == 's' ? dt_type_tag(tt, DT_TK_STRUCT, copy)
+		    : base[0] == 'u' ? dt_type_tag(tt, DT_TK_UNION, copy)
+				     : dt_type_tag(tt, DT_TK_ENUM, copy);
+		/* a probe argument's struct file *: the kernel's, when D has no struct file */
+		if (t != NULL)
+			(void)dt_type_kernel_tag(tt, t);
+	} else
+		t = dt_type_lookup(tt, base);
+	if (t != NULL && quals != 0)
+		t = dt_type_qualify(tt, t, quals);
+	/* then pointers, each maybe const */
+	for (; t != NULL && *p != '\0'; p++) {
+		if (*p == ' ')
+			continue;
+		if (*p == '*') {
+			t = dt_type_pointer(tt, t);
+			stars++;
+		} else if (strncmp(p, "const", 5) == 0 && stars > 0) {
+			t = dt_type_qualify(tt, t, DT_TF_CONST);
+			p += 4;
+		} else {
+			return NULL;
+		}
+	}
+	return t;
+}

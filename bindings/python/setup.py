@@ -42,12 +42,35 @@ def bpf_code(build_temp):
     return out
 
 
+def syscall_table(build_temp):
+    """kernel-shim's ks_syscalls.c, made from syscall_64.tbl as
+    cmake/syscalls.cmake makes it: its path."""
+    out = os.path.abspath(os.path.join(build_temp, "syscalls"))
+    os.makedirs(out, exist_ok=True)
+    rows = []
+    with open(os.path.join(ROOT, "kernel-shim", "syscall_64.tbl")) as f:
+        for line in f:
+            w = line.split()
+            if not w or w[0].startswith("#"):
+                continue
+            if len(w) < 3 or not w[0].isdigit() or w[1] not in ("common", "64"):
+                raise RuntimeError("syscall_64.tbl: cannot read the line %r" % line)
+            rows.append('\t{ %s, "%s" },\n' % (w[0], w[2]))
+    path = os.path.join(out, "ks_syscalls.c")
+    with open(path, "w") as f:
+        f.write('#include "ks.h"\n\nconst ks_syscall_t ks_syscalls[] = {\n%s};\n'
+                "const size_t ks_nsyscalls = sizeof(ks_syscalls) / sizeof(ks_syscalls[0]);\n"
+                % "".join(rows))
+    return path
+
+
 class BuildExt(build_ext):
     def build_extension(self, ext):
         here = os.path.dirname(os.path.abspath(__file__))
         if ext.name == "dtrace._consumer":
             gen = bpf_code(self.build_temp)
-            ext.sources = list(ext.sources) + [os.path.join(gen, "dt_bpf_code.c")]
+            ext.sources = list(ext.sources) + [os.path.join(gen, "dt_bpf_code.c"),
+                                               syscall_table(self.build_temp)]
             ext.include_dirs = list(ext.include_dirs) + [gen]
         srcs = []
         for s in ext.sources:

@@ -154,6 +154,18 @@ int ks_prog_load(enum bpf_prog_type type, uint32_t attach_type, const char *name
 #define KS_UPROBE_MULTI 48 /* BPF_TRACE_UPROBE_MULTI (Linux 6.6), newer than our headers */
 
 /*
+ * ks_prog_load() for a program bound to a kernel type when it loads:
+ * BPF_PROG_TYPE_TRACING with attach type BPF_TRACE_RAW_TP (tp_btf: the
+ * tracepoint's btf_trace_NAME typedef), BPF_TRACE_FENTRY or
+ * BPF_TRACE_FEXIT (fentry, fexit: the function's FUNC), where btf_id is
+ * that type's id in vmlinux BTF (ks_btf_id()).  Its context is the
+ * tracepoint's or the function's arguments, 8 bytes each (and, for fexit,
+ * the return value after them).
+ */
+int ks_prog_load_btf(enum bpf_prog_type type, uint32_t attach_type, uint32_t btf_id,
+		     const char *name, const ks_code_t *code, char *log, size_t loglen);
+
+/*
  * Run a BPF_PROG_TYPE_RAW_TRACEPOINT program once, now, in this thread and
  * on this CPU, with a context of zeroed arguments (BPF_PROG_TEST_RUN).
  * Returns 0 or a negative errno.  This is how a tracer fires probes of its
@@ -201,6 +213,13 @@ int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns);
  * fd or a negative errno.
  */
 int ks_attach_raw_tp(int prog_fd, const char *name);
+
+/*
+ * Attach prog_fd, loaded by ks_prog_load_btf(), to the tracepoint or
+ * function it was loaded for (BPF_RAW_TRACEPOINT_OPEN without a name).
+ * Returns the attachment's fd or a negative errno.
+ */
+int ks_attach_btf(int prog_fd);
 
 /*
  * Close n attachments (fds from ks_attach_*), several at once.  Detaching
@@ -324,6 +343,29 @@ int ks_btf_enumerator(ks_btf_t *b, uint32_t id, uint32_t i, const char **name, i
 /* The enum id that has an enumerator name (its value in *val), or -ENOENT. */
 int ks_btf_enumerator_find(ks_btf_t *b, const char *name, int64_t *val);
 
+/*
+ * The id of the type named name of BTF kind kind (BTF_KIND_FUNC for a
+ * kernel function, BTF_KIND_TYPEDEF for a tracepoint's "btf_trace_NAME"),
+ * or a negative errno (-ENOENT: none).
+ */
+int ks_btf_id(ks_btf_t *b, const char *name, int kind);
+
+/*
+ * Every kernel function of vmlinux BTF (its FUNC entries, in id order):
+ * f(arg, name, id) for each, until f returns non-zero (then that value).
+ * Returns 0, or what f returned.
+ */
+int ks_btf_funcs(ks_btf_t *b, int (*f)(void *arg, const char *name, uint32_t id), void *arg);
+
+/*
+ * The arguments of the function of FUNC id: their number (up to max), and
+ * each argument's type written as C ("struct file *", "char *") in
+ * types[i] (malloc'd: the caller frees each), and the return type in *ret
+ * (malloc'd; NULL ret: not wanted).  -EINVAL for a variadic function or
+ * an id that is not a FUNC, -E2BIG for more than max arguments, -ENOMEM.
+ */
+int ks_btf_func_args(ks_btf_t *b, uint32_t id, char **types, int max, char **ret);
+
 /* ---------------------------------------------------------------- architecture */
 
 /*
@@ -392,10 +434,29 @@ typedef struct ks_features {
 	bool kf_uprobe_refctr; /* ref_ctr_offset in perf_event_attr for uprobes */
 	bool kf_uprobe_multi;  /* BPF_TRACE_UPROBE_MULTI links (6.6) */
 	bool kf_cookie;	       /* bpf_get_attach_cookie() in kprobe programs (5.15) */
+	/*
+	 * BTF-typed tracepoints (tp_btf) and kernel functions (fentry,
+	 * fexit): a trial program loaded and attached.  When it failed,
+	 * kf_*_err is the errno and kf_*_step what failed ("loading an
+	 * fentry program"): a kernel may refuse it before any verifier runs
+	 * (a BPF LSM policy, lockdown), and the user is told why.
+	 */
+	bool kf_tp_btf;
+	int kf_tp_btf_err;
+	const char *kf_tp_btf_step;
+	bool kf_fentry;
+	int kf_fentry_err;
+	const char *kf_fentry_step;
 } ks_features_t;
 
-/* Probed once, then cached: thread-safe. */
+/*
+ * Probed once, then cached: thread-safe.  ks_features() leaves the
+ * kf_tp_btf* and kf_fentry* fields alone (false, 0, NULL) unless
+ * ks_features_tracing() has run: it reads the kernel's BTF and attaches
+ * two trial programs (tens of milliseconds), so only what needs them asks.
+ */
 const ks_features_t *ks_features(void);
+const ks_features_t *ks_features_tracing(void);
 
 /*
  * Does the kernel give tracing programs bpf_probe_write_user (copyout)?

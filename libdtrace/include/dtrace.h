@@ -62,6 +62,8 @@ enum {
 	EDT_DESTRUCTIVE,	/* destructive actions without -w (destructive option) */
 	EDT_ACTIVE,		/* an option setopt() cannot change while tracing */
 	EDT_WRITEUSER,		/* copyout()/copyoutstr(): no bpf_probe_write_user (lockdown) */
+	EDT_PROVUNAVAIL, /* a provider named cannot work on this system (its message says why) */
+	EDT_UNSTABLE,	 /* probe information asked of several probes at once */
 	EDT_MAX
 };
 
@@ -177,14 +179,82 @@ DTRACE_API int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s, dtrac
  * order: the dtrace provider (BEGIN, END, ERROR), profile and tick, then
  * the USDT probes of every running process that this process may read,
  * as provider name + PID (python1234), module = the file's base name.
+ * Probes made on demand (tick-10ms, a file as a module, fbt's kernel
+ * functions) are added when a description names them, after those: fbt's
+ * only for a description whose provider field matches fbt.
  * The table is read on the first call and kept for the handle's life, so
  * IDs stay the same from call to call.
  * A non-zero return from func stops the walk and is returned.  Returns 0,
- * or -1 with EDT_NOPROBE when nothing matched.
+ * or -1 with EDT_NOPROBE when nothing matched, or EDT_PROVUNAVAIL when
+ * the description names a provider that cannot work on this system (the
+ * message says why: "fbt: kernel functions cannot be traced: ...").
  */
 typedef int dtrace_probe_f(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, void *arg);
 DTRACE_API int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
 				 dtrace_probe_f *func, void *arg);
+
+/*
+ * Stability attributes (the Dynamic Tracing Guide, "Stability"): a name's
+ * and a datum's stability, DTRACE_STABILITY_*, and the architectures it
+ * depends on, DTRACE_CLASS_*, with illumos' values.
+ */
+enum {
+	DTRACE_STABILITY_INTERNAL = 0,
+	DTRACE_STABILITY_PRIVATE,
+	DTRACE_STABILITY_OBSOLETE,
+	DTRACE_STABILITY_EXTERNAL,
+	DTRACE_STABILITY_UNSTABLE,
+	DTRACE_STABILITY_EVOLVING,
+	DTRACE_STABILITY_STABLE,
+	DTRACE_STABILITY_STANDARD
+};
+enum {
+	DTRACE_CLASS_UNKNOWN = 0,
+	DTRACE_CLASS_CPU,
+	DTRACE_CLASS_PLATFORM,
+	DTRACE_CLASS_GROUP,
+	DTRACE_CLASS_ISA,
+	DTRACE_CLASS_COMMON
+};
+
+typedef struct dtrace_attribute {
+	uint8_t dtat_name;  /* DTRACE_STABILITY_* of the names */
+	uint8_t dtat_data;  /* DTRACE_STABILITY_* of the data */
+	uint8_t dtat_class; /* DTRACE_CLASS_* */
+} dtrace_attribute_t;
+
+/* "Stable", "Common"...; "Unknown" for a value out of range.  Static strings. */
+DTRACE_API const char *dtrace_stability_name(int stability);
+DTRACE_API const char *dtrace_class_name(int dclass);
+
+#define DTRACE_ARGTYPELEN 128
+#define DTRACE_MAXARGS	  10 /* the arguments dtrace_probeinfo_t describes */
+
+/*
+ * What dtrace -l -v prints of a probe: the attributes of its description
+ * (the least stable of the components pdp names: an empty or glob
+ * component does not count, as illumos' dt_probe_info() computes them),
+ * those of its arguments, and the type of each args[i] as D spells it
+ * (the translated type where a translator makes one).  dtp_argc is 0 for
+ * a probe whose arguments have no types (argN only).
+ */
+typedef struct dtrace_probeinfo {
+	dtrace_attribute_t dtp_attr;
+	dtrace_attribute_t dtp_arga;
+	int dtp_argc;
+	char dtp_argv[DTRACE_MAXARGS][DTRACE_ARGTYPELEN];
+} dtrace_probeinfo_t;
+
+/*
+ * The information of the one probe pdp names (a probe from
+ * dtrace_probe_iter(), or a description that matches exactly one): 0, or
+ * -1 with EDT_NOPROBE (nothing matches) or EDT_UNSTABLE (several do, and
+ * their provider does not promise them the same arguments: illumos' rule,
+ * arguments Evolving or better and every Evolving component named
+ * without a glob).
+ */
+DTRACE_API int dtrace_probe_info(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp,
+				 dtrace_probeinfo_t *pip);
 
 /*
  * Tracing, in the order of illumos libdtrace:

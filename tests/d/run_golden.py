@@ -43,7 +43,15 @@ In DIR:
   *.cmd              a dtrace command line (after "dtrace"), run in a copy
                      of DIR; "# exit N", "# setup: CMD" and "# creates: FILE"
                      (it must exist afterwards) lines first; its stderr must
-                     equal NAME.cmd.err
+                     equal NAME.cmd.err, and its stdout NAME.cmd.out when that
+                     file exists
+  skips              a run case's "@skipif: CMD" / "@skipunless: CMD" (a cmd
+                     case's "# skipif: CMD" / "# skipunless: CMD"), CMD a
+                     shell command run in DIR's copy ("dtrace" in $DTRACE):
+                     the case is skipped when CMD exits 0 (skipif) or does
+                     not (skipunless), and the runner prints "SKIP name:
+                     why", why being CMD's last line of output (what this
+                     machine cannot do: fbt where fentry is refused)
 --update rewrites the expected files from what dtrace prints now (review the
 diff before committing it).
 --unprivileged runs dtrace as a user without privileges, to prove the cases
@@ -169,6 +177,7 @@ class Golden:
         self.compile_dir = self.dir
         self.passed = 0
         self.failed = []
+        self.skipped = []
 
     def drop_privileges(self, tmp):
         """Set up prefix, compile_dtrace and compile_dir for --unprivileged;
@@ -304,12 +313,29 @@ class Golden:
                 return
         self.passed += 1
 
+    def skip(self, name, conds):
+        """True (and why noted) when a skipif/skipunless condition says so."""
+        env = dict(os.environ, DTRACE=self.dtrace)
+        for kind, cmd in conds:
+            cmd = re.sub(r"^dtrace\b", '"$DTRACE"', cmd)
+            p = subprocess.run(cmd, shell=True, cwd=self.dir, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=120)
+            if (p.returncode == 0) == (kind == "skipif"):
+                lines = p.stdout.decode("utf-8", "replace").strip().splitlines()
+                why = lines[-1] if lines else "%s: %s exited %d" % (kind, cmd, p.returncode)
+                self.skipped.append("%s: %s" % (name, why))
+                return True
+        return False
+
     def cmd_case(self, name):
         with open(os.path.join(self.dir, name)) as f:
             lines = f.read().splitlines()
-        want_rc, setup, args, creates = 0, [], None, []
+        want_rc, setup, args, creates, conds = 0, [], None, [], []
         for line in lines:
-            if line.startswith("# exit "):
+            if line.startswith("# skipif: ") or line.startswith("# skipunless: "):
+                kind, cmd = line[2:].split(": ", 1)
+                conds.append((kind, cmd))
+            elif line.startswith("# exit "):
                 want_rc = int(line[7:])
             elif line.startswith("# setup: "):
                 setup.append(line[9:].split())
@@ -317,6 +343,8 @@ class Golden:
                 creates.append(line[11:].strip())
             elif line.strip() and not line.startswith("#"):
                 args = line.split()
+        if self.skip(name, conds):
+            return
         work = os.path.join(tempfile.mkdtemp(prefix="golden-"), "w")
         try:
             shutil.copytree(self.dir, work)
@@ -326,7 +354,7 @@ class Golden:
                 if rc != 0:
                     self.failed.append("%s: setup %s failed\n%s" % (name, " ".join(s), err))
                     return
-            rc, _, err = run([self.dtrace] + args, work)
+            rc, out, err = run([self.dtrace] + args, work)
             if rc != want_rc:
                 self.failed.append("%s: exit status %d, expected %d\n%s" %
                                    (name, rc, want_rc, err))
@@ -335,7 +363,9 @@ class Golden:
             if missing:
                 self.failed.append("%s: did not write %s" % (name, ", ".join(missing)))
                 return
-            if self.check_text(name, os.path.join(self.dir, name + ".err"), err):
+            outf = os.path.join(self.dir, name + ".out")
+            ok_out = not os.path.exists(outf) or self.check_text(name, outf, out)
+            if self.check_text(name, os.path.join(self.dir, name + ".err"), err) and ok_out:
                 self.passed += 1
         finally:
             shutil.rmtree(os.path.dirname(work), ignore_errors=True)
@@ -343,9 +373,12 @@ class Golden:
     def run_case(self, name):
         with open(os.path.join(self.dir, name)) as f:
             text = f.read()
-        setup, args, want_rc, lockdown = [], [], 0, False
-        for m in re.finditer(r"@(setup|args|exit|lockdown): *(.*?) *(?:\*/)?$", text, re.M):
-            if m.group(1) == "setup":
+        setup, args, want_rc, lockdown, conds = [], [], 0, False, []
+        for m in re.finditer(r"@(setup|args|exit|lockdown|skipif|skipunless): *(.*?) *(?:\*/)?$",
+                             text, re.M):
+            if m.group(1) in ("skipif", "skipunless"):
+                conds.append((m.group(1), m.group(2)))
+            elif m.group(1) == "setup":
                 setup.append(m.group(2))
             elif m.group(1) == "args":
                 args += shlex.split(m.group(2))
@@ -355,6 +388,8 @@ class Golden:
                 want_rc = int(m.group(2))
         if lockdown:
             want_rc = 1
+        if self.skip(name, conds):
+            return
         work = os.path.join(tempfile.mkdtemp(prefix="golden-"), "w")
         try:
             shutil.copytree(self.dir, work)
@@ -418,6 +453,8 @@ class Golden:
             shutil.rmtree(tmp, ignore_errors=True)
         for f in self.failed:
             print("FAIL " + f)
+        for s in self.skipped:
+            print("SKIP " + s)
         print("%d passed, %d failed" % (self.passed, len(self.failed)))
         return 1 if self.failed or self.passed == 0 else 0
 

@@ -5,7 +5,7 @@
  *
  * Compiles FILE as dtrace -Z would (descriptions may match nothing) and
  * then loads, without attaching, what dtrace_go would load and every
- * clause alone on a stand-in BEGIN, profile and USDT probe (dt_load_verify).
+ * clause alone on a stand-in BEGIN, profile, USDT and tp_btf probe (dt_load_verify).
  * $target is this process.  Exit status: 0 it loads; 2 it does not
  * compile (not this tool's question); 1 it compiles and fails to load (the
  * message on stderr); 3 this kernel refuses what it needs, as dtrace_go

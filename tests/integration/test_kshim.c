@@ -5,8 +5,10 @@
  * hits and summing an argument read from pt_regs by register name; map
  * elements, whole maps read in batches (and one key at a time where the
  * kernel has no batches), the CPU count, kernel BTF offsets checked
- * against libbpf's own reading, and the output buffers read back from a
- * program run in place.
+ * against libbpf's own reading, programs bound to BTF types (tp_btf on
+ * sched_switch; fentry where the kernel allows), fbt's probes as BTF
+ * describes them, and the output buffers read back from a program run in
+ * place.
  *
  * Exit status 77 (skipped) when the machine cannot trace, except with
  * CI=true, where that is a failure.
@@ -26,6 +28,7 @@
 
 #include "../unit/check.h"
 #include "dt_impl.h"
+#include "dt_provider.h"
 #include "ks.h"
 #include "usdt.h"
 
@@ -362,6 +365,243 @@ static void test_btf(void)
 	btf__free(lb);
 }
 
+/* ---------------------------------------------------------------- BTF-bound programs */
+
+static int count_funcs(void *arg, const char *name, uint32_t id)
+{
+	int *found = arg;
+
+	found[0]++;
+	if (strcmp(name, "vfs_read") == 0)
+		found[1] = (int)id;
+	return 0;
+}
+
+/*
+ * tp_btf on sched_switch: ctx is its arguments (preempt, prev, next,
+ * prev_state), 8 bytes each.  The program counts switches and adds 1
+ * when prev is the current task (it always is): both must move.
+ */
+static void test_tracing(char *log, size_t loglen)
+{
+	const ks_features_t *kf = ks_features_tracing();
+	struct btf *lb = btf__load_vmlinux_btf();
+	ks_btf_t *b = NULL;
+	ks_code_t c = { 0 }, bad = { 0 };
+	char *types[12] = { 0 }, *ret = NULL;
+	int found[2] = { 0, 0 }, id, map_fd, fd, link;
+
+	CHECK(lb != NULL);
+	CHECK_INT(ks_btf_open(&b), 0);
+	if (lb == NULL || b == NULL)
+		return;
+	id = ks_btf_id(b, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
+	CHECK(id > 0);
+	CHECK_INT(id, btf__find_by_name_kind(lb, "btf_trace_sched_switch", BTF_KIND_TYPEDEF));
+	CHECK_INT(ks_btf_id(b, "btf_trace_no_such_tp_kst", BTF_KIND_TYPEDEF), -ENOENT);
+	CHECK_INT(ks_btf_id(b, "vfs_read", BTF_KIND_FUNC),
+		  btf__find_by_name_kind(lb, "vfs_read", BTF_KIND_FUNC));
+
+	/* every FUNC, and vfs_read's arguments written as C */
+	CHECK_INT(ks_btf_funcs(b, count_funcs, found), 0);
+	CHECK(found[0] > 1000);
+	CHECK_INT(found[1], ks_btf_id(b, "vfs_read", BTF_KIND_FUNC));
+	CHECK_INT(ks_btf_func_args(b, (uint32_t)found[1], types, 12, &ret), 4);
+	CHECK_STR(types[0], "struct file *");
+	CHECK_STR(types[1], "char *");
+	CHECK_STR(types[2], "size_t");
+	CHECK_STR(types[3], "loff_t *");
+	CHECK_STR(ret, "ssize_t");
+	for (int i = 0; i < 4; i++)
+		free(types[i]);
+	free(ret);
+	CHECK_INT(ks_btf_func_args(b, (uint32_t)found[1], types, 3, NULL), -E2BIG);
+	CHECK_INT(ks_btf_func_args(b, (uint32_t)id, types, 12, NULL), -EINVAL); /* a typedef */
+	CHECK_INT(
+	    ks_btf_func_args(b, (uint32_t)ks_btf_id(b, "_printk", BTF_KIND_FUNC), types, 12, NULL),
+	    -EINVAL); /* variadic */
+
+	CHECK(kf->kf_tp_btf);
+	CHECK_INT(kf->kf_tp_btf_err, 0);
+	/* fentry: works, or says which step failed and why (EPERM on the machines we know) */
+	CHECK(kf->kf_fentry ? kf->kf_fentry_err == 0 && kf->kf_fentry_step == NULL
+			    : kf->kf_fentry_err > 0 && kf->kf_fentry_step != NULL);
+	fprintf(stderr, "features: tp_btf %d fentry %d (%s%s%s)\n", kf->kf_tp_btf, kf->kf_fentry,
+		kf->kf_fentry_step ? kf->kf_fentry_step : "", kf->kf_fentry_step ? ": " : "",
+		kf->kf_fentry_step ? strerror(kf->kf_fentry_err) : "works");
+
+	/* two counters: switches, and switches whose prev is the current task */
+	map_fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "kst_sw", 4, 16, 1, 0);
+	CHECK(map_fd >= 0);
+	{
+		const struct bpf_insn insns[] = {
+			KS_MOV64_REG(BPF_REG_6, BPF_REG_1),
+			KS_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+			KS_LD_MAP_FD(BPF_REG_1, map_fd),
+			KS_MOV64_REG(BPF_REG_2, BPF_REG_10),
+			KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+			KS_CALL(BPF_FUNC_map_lookup_elem),
+			KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 8),
+			KS_MOV64_REG(BPF_REG_7, BPF_REG_0),
+			KS_MOV64_IMM(BPF_REG_1, 1),
+			KS_ATOMIC_ADD64(BPF_REG_7, BPF_REG_1, 0),
+			KS_CALL(BPF_FUNC_get_current_task),
+			KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 8), /* prev */
+			KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_1, 2),
+			KS_MOV64_IMM(BPF_REG_1, 1),
+			KS_ATOMIC_ADD64(BPF_REG_7, BPF_REG_1, 8),
+			KS_MOV64_IMM(BPF_REG_0, 0),
+			KS_EXIT(),
+		};
+
+		ks_emit(&c, insns, sizeof(insns) / sizeof(insns[0]));
+	}
+	fd = ks_prog_load_btf(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, (uint32_t)id, "kst_tpbtf",
+			      &c, log, loglen);
+	if (fd < 0)
+		fprintf(stderr, "tp_btf load: %s\n%s\n", strerror(-fd), log);
+	CHECK(fd >= 0);
+	link = fd >= 0 ? ks_attach_btf(fd) : -EBADF;
+	CHECK(link >= 0);
+	if (link >= 0) {
+		uint64_t v[2] = { 0, 0 };
+		uint32_t key = 0;
+
+		for (int i = 0; i < 20; i++)
+			usleep(1000); /* each sleep switches away */
+		close(link);
+		CHECK_INT(ks_map_lookup(map_fd, &key, v), 0);
+		CHECK(v[0] >= 20);
+		CHECK_INT(v[1], v[0]);
+	}
+	if (fd >= 0)
+		close(fd);
+	/* the fifth argument is not there: the verifier says so */
+	{
+		const struct bpf_insn insns[] = { KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 32),
+						  KS_MOV64_IMM(BPF_REG_0, 0), KS_EXIT() };
+
+		ks_emit(&bad, insns, 3);
+		CHECK(ks_prog_load_btf(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, (uint32_t)id,
+				       "kst_tpbad", &bad, log, loglen) == -EACCES);
+		CHECK(log[0] != '\0');
+	}
+	close(map_fd);
+	ks_code_free(&c);
+	ks_code_free(&bad);
+	ks_btf_close(b);
+	btf__free(lb);
+}
+
+/* ---------------------------------------------------------------- fbt's probes */
+
+static void expect_on(dtrace_hdl_t *dtp, const char *src, const char *tag)
+{
+	dtrace_prog_t *pgp = dtrace_program_strcompile(dtp, src, "t.d", 0, 0, NULL);
+	const dtrace_diag_t *dg;
+
+	if (tag == NULL) {
+		if (pgp == NULL)
+			fprintf(stderr, "  %s: %s\n", src, dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		CHECK(pgp != NULL);
+		return;
+	}
+	CHECK(pgp == NULL);
+	dg = dtrace_lastdiag(dtp);
+	CHECK(dg != NULL);
+	if (dg != NULL)
+		CHECK_STR(dg->dtdg_tag, tag);
+}
+
+/* probe p of the table, by its four names, or -1 */
+static long find_probe(dtrace_hdl_t *dtp, const char *func, const char *name)
+{
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		if (strcmp(dtp->dt_probes[i].dtpd_provider, "fbt") == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_mod, "vmlinux") == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_func, func) == 0 &&
+		    strcmp(dtp->dt_probes[i].dtpd_name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static size_t count_fbt(dtrace_hdl_t *dtp)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < dtp->dt_nprobes; i++)
+		n += dtp->dt_pinfo[i].pi_prov == &dt_prov_fbt;
+	return n;
+}
+
+/*
+ * fbt's probes from vmlinux BTF, made whether or not this kernel lets
+ * fentry load (dtrace lists them only where it does): the argument types
+ * dtrace -l -v would show, and the functions left out.
+ */
+static void test_fbt_listing(void)
+{
+	dtrace_hdl_t *dtp;
+	dtrace_probedesc_t pd;
+	dtrace_probeinfo_t info;
+	const dt_pinfo_t *pi;
+	long e, r;
+	size_t n;
+
+	dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	CHECK(dtp != NULL);
+	if (dtp == NULL)
+		return;
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "fbt::vfs_rea?:entry", &pd), 0);
+	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
+	e = find_probe(dtp, "vfs_read", "entry");
+	r = find_probe(dtp, "vfs_read", "return");
+	CHECK(e >= 0 && r == e + 1); /* both, whichever the description names */
+	if (e < 0 || r < 0) {
+		dtrace_close(dtp);
+		return;
+	}
+	pi = &dtp->dt_pinfo[e];
+	CHECK_INT(pi->pi_kind, DT_PK_FBT_ENTRY);
+	CHECK(pi->pi_btf_id > 0);
+	CHECK_INT(pi->pi_nargs, 4);
+	CHECK_INT(pi->pi_ctxargs, 4);
+	CHECK_STR(pi->pi_args[0].native, "struct file *");
+	CHECK_STR(pi->pi_args[2].native, "size_t");
+	pi = &dtp->dt_pinfo[r];
+	CHECK_INT(pi->pi_kind, DT_PK_FBT_RETURN);
+	CHECK_INT(pi->pi_nargs, 2);
+	CHECK_STR(pi->pi_args[0].native, "int");
+	CHECK_STR(pi->pi_args[1].native, "ssize_t");
+	CHECK_INT(pi->pi_btf_id, dtp->dt_pinfo[e].pi_btf_id);
+	/* what dtrace -l -v prints of them */
+	CHECK_INT(dtrace_probe_info(dtp, &dtp->dt_probes[e], &info), 0);
+	CHECK_INT(info.dtp_argc, 4);
+	CHECK_STR(info.dtp_argv[3], "loff_t *");
+	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_name), "Private"); /* the function */
+	CHECK_STR(dtrace_class_name(info.dtp_arga.dtat_class), "ISA");
+	/* again: nothing new */
+	n = count_fbt(dtp);
+	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
+	CHECK_INT(count_fbt(dtp), n);
+	/* a void function's return has args[0] only; a variadic one is left out */
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "fbt::kfree:", &pd), 0);
+	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
+	r = find_probe(dtp, "kfree", "return");
+	CHECK(r >= 0);
+	if (r >= 0)
+		CHECK_INT(dtp->dt_pinfo[r].pi_nargs, 1);
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "fbt::_printk:", &pd), 0);
+	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
+	CHECK_INT(find_probe(dtp, "_printk", "entry"), -1);
+	/* the checker types args[] from them: struct file * is a pointer to an incomplete struct */
+	expect_on(dtp, "fbt::vfs_read:entry { x = args[2] + 1; y = args[0]; }", NULL);
+	expect_on(dtp, "fbt::vfs_read:entry { x = args[0]->f_flags; }", "D_OP_INCOMPLETE");
+	expect_on(dtp, "fbt::vfs_read:entry { x = args[3]; }", "D_ARGS_TYPE");
+	expect_on(dtp, "fbt::vfs_read:return { x = args[1]; y = args[2]; }", "D_ARGS_IDX");
+	dtrace_close(dtp);
+}
+
 /* ---------------------------------------------------------------- output buffers */
 
 #define MAGIC 0x6b7368696d2121ULL
@@ -659,6 +899,8 @@ int main(void)
 	CHECK_INT(ks_ncpus(), libbpf_num_possible_cpus());
 	CHECK_INT(ks_ncpus(), possible_cpus());
 	test_btf();
+	test_tracing(log, sizeof(log));
+	test_fbt_listing();
 	test_perfbuf(log, sizeof(log));
 
 	/* errors are codes, not crashes */

@@ -94,6 +94,37 @@ class FixedProbes(unittest.TestCase):
         self.assertIn("not available yet", r.stderr)
 
 
+class FbtProbes(unittest.TestCase):
+    """fbt: listed only when a description names it, or one line saying why not."""
+
+    def test_bare_list_has_no_fbt(self):
+        r = dtrace("-l")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        self.assertNotIn("fbt", [fields(l)[1] for l in r.stdout.splitlines()[1:]])
+
+    def test_named(self):
+        r = dtrace("-l", "-P", "fbt")
+        if r.returncode == 0:
+            # fentry loads here: every BTF function, entry and return
+            probes = [fields(l) for l in r.stdout.splitlines()[1:]]
+            self.assertGreater(len(probes), 10000)
+            self.assertIn(["vmlinux", "vfs_read", "entry"], [p[2:] for p in probes])
+            self.assertTrue(all(p[1] == "fbt" for p in probes))
+            return
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, HEADER + "\n")
+        lines = r.stderr.splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertRegex(lines[0], r"^dtrace: fbt: kernel functions cannot be traced: "
+                                   r"\S.* failed: \S.*$")
+        # the same reason when a program enables one
+        e = dtrace("-n", "fbt::vfs_read:entry")
+        self.assertEqual(e.returncode, 1)
+        self.assertEqual(e.stderr, "dtrace: invalid probe specifier fbt::vfs_read:entry: "
+                         + lines[0][len("dtrace: "):] + "\n")
+
+
 class UsdtProbes(unittest.TestCase):
     def setUp(self):
         self.procs = []

@@ -4,8 +4,9 @@ Each tests/d/*/*.d and tests/dis/*.d file is compiled as the golden runner
 compiles it (its NAME.d.args macro arguments; -C, -q and -x options of its
 "@args:" line) and, when it compiles, loaded by loadcheck without
 attaching: the programs of the probes it matches here, and each clause
-alone on a stand-in BEGIN, profile and USDT probe whose arguments use
-every kind of operand.  The kernel's verifier is the oracle: a program the
+alone on a stand-in BEGIN, profile, USDT (arguments that use every kind
+of operand) and, where the kernel has them, tp_btf probe (sched_switch,
+whose arguments the kernel types as pointers).  The kernel's verifier is the oracle: a program the
 compiler accepted and the verifier refuses is a compiler defect (issue:
 "no program that -e accepts is refused at load").
 

@@ -6,6 +6,7 @@
 
 #include "../check.h"
 #include "dt_program.h"
+#include "dt_provider.h"
 
 /* ---------------------------------------------------------------- lexer */
 
@@ -627,6 +628,201 @@ static void test_shared_state(void)
 	dtrace_close(dtp);
 }
 
+/* ---------------------------------------------------------------- argument descriptions */
+
+static void type_spelled(dt_typetab_t *tt, const char *s, const char *want)
+{
+	dt_type_t *t = dt_type_parse_string(tt, s);
+	char buf[128] = "";
+
+	if (want == NULL) {
+		if (t != NULL)
+			fprintf(stderr, "  %s: parsed, expected NULL\n", s);
+		CHECK(t == NULL);
+		return;
+	}
+	CHECK(t != NULL);
+	if (t != NULL)
+		dt_type_name(t, buf, sizeof(buf));
+	CHECK_STR(buf, want);
+}
+
+static void test_type_strings(void)
+{
+	dt_arena_t arena = { 0 };
+	dt_typetab_t *tt = dt_typetab_create(&arena, true);
+
+	CHECK(tt != NULL);
+	if (tt == NULL)
+		return;
+	type_spelled(tt, "int", "int");
+	type_spelled(tt, "const char *", "const char *");
+	type_spelled(tt, "char **", "char **");
+	type_spelled(tt, "unsigned long long", "unsigned long long");
+	type_spelled(tt, "uint64_t", "uint64_t");
+	type_spelled(tt, "struct file *", "struct file *");
+	type_spelled(tt, "char *const *", "char *const *");
+	type_spelled(tt, "loff_t *",
+		     NULL); /* a kernel typedef: this table has no handle, so no BTF */
+	type_spelled(tt, "struct", NULL);
+	type_spelled(tt, "int [4]", NULL);
+	type_spelled(tt, "", NULL);
+	dt_arena_free(&arena);
+}
+
+static const dt_argdesc_t kst_args[] = {
+	{ "int", NULL, 0 },
+	{ "const char *", NULL, 1 },
+	{ "uint64_t", NULL, 2 },
+	{ "dt_nokernel_t *", NULL, 3 }, /* neither D's nor the kernel's (BTF) */
+};
+/* args[0] is native 1 made a uint64_t, args[1] native 0 as it is */
+static const dt_argdesc_t kst_xargs[] = {
+	{ "int", "uint64_t", 1 },
+	{ "int", NULL, 0 },
+};
+static const dt_argdesc_t kst_other[] = { { "long", NULL, 0 } };
+/* a translated argument whose native type D does not know */
+static const dt_argdesc_t kst_badx[] = { { "dt_nokernel_t", "uint64_t", 0 } };
+
+/* a provider that promises the same arguments for a name: Evolving names and arguments */
+static const dt_pattr_t kst_evolving = {
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
+};
+
+static void add_kst_probe_attr(dtrace_hdl_t *dtp, const char *func, const char *name,
+			       const dt_argdesc_t *args, int n, const dt_pattr_t *attr)
+{
+	dt_pinfo_t pi = { .pi_prov = &dt_prov_profile,
+			  .pi_kind = DT_PK_TICK,
+			  .pi_args = args,
+			  .pi_nargs = n,
+			  .pi_attr = attr };
+	dt_ptab_t t;
+
+	CHECK_INT(dt_probe_table(dtp), 0);
+	t = dt_ptab_get(dtp);
+	CHECK_INT(dt_ptab_add(&t, "kst", "mod", func, name, &pi), 0);
+	dt_ptab_put(dtp, &t);
+}
+
+static void add_kst_probe(dtrace_hdl_t *dtp, const char *func, const char *name,
+			  const dt_argdesc_t *args, int n)
+{
+	add_kst_probe_attr(dtp, func, name, args, n, NULL);
+}
+
+static void expect_on(dtrace_hdl_t *dtp, const char *src, const char *tag)
+{
+	dtrace_prog_t *pgp = compile(dtp, src);
+	const dtrace_diag_t *dg;
+
+	if (tag == NULL) {
+		if (pgp == NULL)
+			fprintf(stderr, "  %s: %s\n", src, dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		CHECK(pgp != NULL);
+		return;
+	}
+	CHECK(pgp == NULL);
+	dg = dtrace_lastdiag(dtp);
+	CHECK(dg != NULL);
+	if (dg != NULL)
+		CHECK_STR(dg->dtdg_tag, tag);
+}
+
+/*
+ * A probe whose provider describes its arguments (pi_args) types args[]
+ * with no provider definition in the program; dtrace_probe_info reports
+ * them (dtrace -l -v).
+ */
+static void test_arg_descriptions(void)
+{
+	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	dtrace_probeinfo_t info;
+	dtrace_probedesc_t pd;
+	const dtrace_diag_t *dg;
+
+	CHECK(dtp != NULL);
+	if (dtp == NULL)
+		return;
+	add_kst_probe(dtp, "fn", "args", kst_args, 4);
+	add_kst_probe(dtp, "fn2", "args", kst_args, 4); /* the same: no ambiguity */
+	add_kst_probe(dtp, "fn", "xargs", kst_xargs, 2);
+	add_kst_probe(dtp, "fn", "other", kst_other, 1);
+	add_kst_probe(dtp, "fn2", "other", kst_args, 4);
+	add_kst_probe(dtp, "fn", "bare", NULL, 0);
+	add_kst_probe(dtp, "fn", "badx", kst_badx, 1);
+
+	expect_on(dtp, "kst:::args { x = args[0] + args[2]; y = args[1]; }", NULL);
+	/* the types are the provider's: int has no members, a string pointer is a pointer */
+	expect_on(dtp, "kst:::args { x = args[0]->a; }", "D_OP_PTR");
+	expect_on(dtp, "kst:::args { x = args[4]; }", "D_ARGS_IDX");
+	expect_on(dtp, "kst:::args { x = args[3]; }", "D_ARGS_TYPE");
+	dg = dtrace_lastdiag(dtp);
+	if (dg != NULL)
+		CHECK(strstr(dg->dtdg_message, "dt_nokernel_t *") != NULL);
+	expect_on(dtp, "kst:::other { x = args[0]; }", "D_ARGS_MULTI");
+	expect_on(dtp, "kst::fn:other { x = args[0] + 1; }", NULL);
+	expect_on(dtp, "kst:::bare { x = args[0]; }", "D_ARGS_NONE");
+	expect_on(dtp, "kst:::xargs { x = args[0]; y = args[1]; }", NULL);
+	expect_on(dtp, "kst:::xargs { x = args[2]; }", "D_ARGS_IDX");
+	expect_on(dtp, "kst:::badx { x = args[0]; }", "D_ARGS_TYPE");
+
+	/* what dtrace -l -v prints */
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:mod:fn:args", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), 0);
+	CHECK_INT(info.dtp_argc, 4);
+	CHECK_STR(info.dtp_argv[1], "const char *");
+	CHECK_STR(info.dtp_argv[3], "dt_nokernel_t *");
+	/* no attributes given: Private/Private/Unknown */
+	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_name), "Private");
+	CHECK_STR(dtrace_class_name(info.dtp_arga.dtat_class), "Unknown");
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:mod:fn:xargs", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), 0);
+	CHECK_INT(info.dtp_argc, 2);
+	CHECK_STR(info.dtp_argv[0], "uint64_t"); /* the translated type */
+	CHECK_STR(info.dtp_argv[1], "int");
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:::args", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_UNSTABLE);
+	/* several probes of a provider that promises their arguments alike (illumos' rule) */
+	add_kst_probe_attr(dtp, "f1", "same", kst_other, 1, &kst_evolving);
+	add_kst_probe_attr(dtp, "f2", "same", kst_other, 1, &kst_evolving);
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:::same", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), 0);
+	CHECK_INT(info.dtp_argc, 1);
+	CHECK_STR(info.dtp_argv[0], "long");
+	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_name), "Evolving");
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:::sam?", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), -1); /* the name, Evolving, globbed */
+	CHECK_INT(dtrace_errno(dtp), EDT_UNSTABLE);
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "kst:::nosuch", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_NOPROBE);
+	/* a glob provider: illumos' Unstable/Unstable/Common; a stable provider's BEGIN */
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "d*:::BEGIN", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), 0);
+	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_data), "Unstable");
+	CHECK_STR(dtrace_class_name(info.dtp_attr.dtat_class), "Common");
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "dtrace:::BEGIN", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), 0);
+	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_name), "Stable");
+	CHECK_INT(info.dtp_argc, 0);
+	/* glob module and function: they do not count */
+	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "dtrace:*:*:BEGIN", &pd), 0);
+	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), 0);
+	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_name), "Stable");
+	CHECK_STR(dtrace_stability_name(99), "Unknown");
+	CHECK_STR(dtrace_class_name(-1), "Unknown");
+	CHECK_INT(dtrace_probe_info(dtp, NULL, &info), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_BADARG);
+	dtrace_close(dtp);
+}
+
 int main(void)
 {
 	test_lex_numbers();
@@ -643,5 +839,7 @@ int main(void)
 	test_stapsdt_parse();
 	test_probe_descriptions();
 	test_shared_state();
+	test_type_strings();
+	test_arg_descriptions();
 	return CHECK_DONE();
 }

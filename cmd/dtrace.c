@@ -31,7 +31,7 @@ static void usage(FILE *fp)
 {
 	fprintf(
 	    fp,
-	    "Usage: %s [-CeFGhlqSVwZ] [-b bufsz] [-I dir] [-D name[=def]] [-U name] [-o output]\n"
+	    "Usage: %s [-CeFGhlqSVwZ] [-b bufsz] [-I dir] [-L dir] [-D name[=def]] [-U name] [-o output]\n"
 	    "\t[-x opt[=val]] [-n program] [-s script] [-P provider] [-m module]\n"
 	    "\t[-f function] [-c cmd] [-p pid] [arg|object ...]\n"
 	    "\n"
@@ -45,6 +45,7 @@ static void usage(FILE *fp)
 	    "\t-h  write a C/C++ header for the provider definitions\n"
 	    "\t-f  the probes of a function (to enable, or with -l to list)\n"
 	    "\t-I  add a preprocessor include directory (with -C)\n"
+	    "\t-L  add a D library directory, searched before the default one\n"
 	    "\t-l  list probes (all, or those that -n, -P, -m or -f describe)\n"
 	    "\t-m  the probes of a module (to enable, or with -l to list)\n"
 	    "\t-n  compile a program given on the command line\n"
@@ -487,7 +488,7 @@ int main(int argc, char *argv[])
 	 * x.d 42 -p PID): getopt moves the operands (macro arguments, or -G's
 	 * objects) to the end, in order; "--" ends the options.
 	 */
-	while ((c = getopt(argc, argv, "b:c:CD:ef:FGhI:lm:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
+	while ((c = getopt(argc, argv, "b:c:CD:ef:FGhI:lL:m:n:o:p:P:qs:SU:vVwx:Z")) != -1) {
 		switch (c) {
 		case 'b': /* dtrace(1): -b is -x bufsize; a bad value is an error (1), not usage (2) */
 			if (dtrace_setopt(dtp, "bufsize", optarg) != 0) {
@@ -521,6 +522,14 @@ int main(int argc, char *argv[])
 					  optarg) != 0) {
 				fprintf(stderr, "%s: failed to set -%c %s: %s\n", g_pname, c,
 					optarg, dtrace_errmsg(dtp, dtrace_errno(dtp)));
+				status = 1;
+				goto done;
+			}
+			break;
+		case 'L': /* -x libdir: a directory of .d files every program is compiled after */
+			if (dtrace_setopt(dtp, "libdir", optarg) != 0) {
+				fprintf(stderr, "%s: failed to set -L %s: %s\n", g_pname, optarg,
+					dtrace_errmsg(dtp, dtrace_errno(dtp)));
 				status = 1;
 				goto done;
 			}

@@ -52,6 +52,8 @@ static const dt_builtin_t builtins[] = {
 	    .db_flags = DB_F_XLPTR),
 	ROW(CURPSINFO, .db_name = "curpsinfo", .db_kind = DB_VAR, .db_type = "psinfo_t *",
 	    .db_flags = DB_F_XLPTR),
+	/* procfs.d's pr_psargs: the current process's arguments (a translator cannot read them) */
+	ROW(__CURPSARGS, .db_name = "__curpsargs", .db_kind = DB_VAR, .db_type = "string"),
 	ROW(CURTHREAD, .db_name = "curthread", .db_kind = DB_VAR, .db_type = "uintptr_t"),
 	ROW(CWD, .db_name = "cwd", .db_kind = DB_VAR, .db_type = "string"),
 	ROW(EPID, .db_name = "epid", .db_kind = DB_VAR, .db_type = "uint_t"),

@@ -217,10 +217,14 @@ bool dt_cg_allocates(const dt_node_t *n)
 	return any_node(n, is_alloc);
 }
 
-/* alloca(), copyin(), or a variable (which may hold what they gave) */
+/*
+ * alloca(), copyin(), or a variable (which may hold what they gave); or a
+ * value of a kernel type (BTF's: curthread, a struct task_struct *), whose
+ * memory dt_cg_read_any reads with probe_read_kernel.
+ */
 static bool may_hold_scratch(const dt_node_t *n)
 {
-	return is_alloc(n) ||
+	return is_alloc(n) || dt_type_is_kernel(n->dn_type) ||
 	       (n->dn_kind == DT_N_IDENT && n->dn_ident != NULL &&
 		n->dn_ident->di_kind == DT_IDENT_SCALAR) ||
 	       (n->dn_kind == DT_N_MEMBER && n->dn_left != NULL &&
@@ -1645,8 +1649,9 @@ bool dt_cg_is_memory(const dt_node_t *n)
 		return l->dn_kind != DT_N_SELF && l->dn_kind != DT_N_THIS &&
 		       l->dn_kind != DT_N_XLATE &&
 		       !(l->dn_kind == DT_N_IDENT && l->dn_ident != NULL &&
-			 l->dn_ident->di_kind == DT_IDENT_BUILTIN);
-	if (n->dn_kind == DT_N_MEMBER) /* (*p).m, p->a.b */
+			 l->dn_ident->di_kind == DT_IDENT_BUILTIN &&
+			 !dt_type_is_kernel(l->dn_type)); /* curthread->pid is memory */
+	if (n->dn_kind == DT_N_MEMBER)			  /* (*p).m, p->a.b */
 		return dt_cg_is_memory(l);
 	return n->dn_kind == DT_N_INDEX &&
 	       !(n->dn_ident != NULL && n->dn_ident->di_kind == DT_IDENT_ARRAY) &&
@@ -2231,7 +2236,10 @@ static void xlate_member(dt_cg_t *cg, dt_node_t *n)
 	cg->cg_xarg = x->dn_xlator->dx_argid;
 	cg->cg_xslot = dt_cg_slot_at(cg->cg_sp);
 	dt_cg_expr(cg, m->dn_right);
-	if (!is_string(n->dn_type))
+	if (is_string(n->dn_type) && !is_string(m->dn_right->dn_type))
+		/* a char array (T->comm) or pointer: the string it holds */
+		dt_cg_string_from(cg, dt_cg_tmp_string(cg), true, dt_cg_may_scratch(m->dn_right));
+	else if (!is_string(n->dn_type))
 		normalize(cg, R0, n->dn_type);
 	cg->cg_xarg = arg;
 	cg->cg_xslot = slot;
@@ -2346,7 +2354,8 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		}
 		if (n->dn_op == T_ARROW && n->dn_left->dn_kind == DT_N_IDENT &&
 		    n->dn_left->dn_ident != NULL &&
-		    n->dn_left->dn_ident->di_kind == DT_IDENT_BUILTIN) {
+		    n->dn_left->dn_ident->di_kind == DT_IDENT_BUILTIN &&
+		    !dt_type_is_kernel(n->dn_left->dn_type)) {
 			dt_cg_cur_info_member(cg, n);
 			return;
 		}

@@ -404,6 +404,7 @@ void dt_cg_s_json(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_strtoll(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_inet(dt_cg_t *cg, dt_node_t *n, int which);
 void dt_cg_v_cwd(dt_cg_t *cg, dt_node_t *n, int arg);
+void dt_cg_v_psargs(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_v_zonename(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_cleanpath(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_strtok(dt_cg_t *cg, dt_node_t *n, int arg);

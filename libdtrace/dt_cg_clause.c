@@ -450,6 +450,7 @@ static const struct cg_builtin generators[DT_B_NBUILTINS] = {
 	[DT_B_CPU] = { dt_cg_v_helper, BPF_FUNC_get_smp_processor_id },
 	[DT_B_CURTHREAD] = { dt_cg_v_helper, BPF_FUNC_get_current_task },
 	[DT_B_CWD] = { dt_cg_v_cwd, 0 },
+	[DT_B___CURPSARGS] = { dt_cg_v_psargs, 0 },
 	[DT_B_ROOT] = { dt_cg_v_cwd, 1 },
 	[DT_B_ZONENAME] = { dt_cg_v_zonename, 0 },
 	[DT_B_EPID] = { dt_cg_v_reloc, DT_RL_EPID },

@@ -508,6 +508,13 @@ void dt_cg_v_walltimestamp(dt_cg_t *cg, dt_node_t *n, int arg)
 }
 
 /* execname: the thread's command name, as curlwpsinfo->pr_name (cut at strsize - 1) */
+/* __curpsargs: what the built-in curpsinfo->pr_psargs reads, for procfs.d */
+void dt_cg_v_psargs(dt_cg_t *cg, dt_node_t *n, int arg)
+{
+	(void)arg;
+	psargs_string(cg, n);
+}
+
 void dt_cg_v_execname(dt_cg_t *cg, dt_node_t *n, int arg)
 {
 	(void)n, (void)arg;

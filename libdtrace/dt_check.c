@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dt_impl.h"
+#include "ks.h"
 
 #define STRSIZE 256 /* the default strsize, for sizeof(string) */
 
@@ -105,10 +106,14 @@ void dt_idents_init(dt_pcb_t *pcb)
 	    (pcb->pcb_aggs = dt_strset_create(pcb->pcb_arena)) == NULL)
 		dt_cnomem(pcb);
 	for (size_t i = 0; i < n; i++) {
-		dt_ident_t *id =
-		    dt_ident_add(pcb, pcb->pcb_globals, b[i].db_name,
-				 b[i].db_kind == DB_VAR ? DT_IDENT_BUILTIN : DT_IDENT_FUNC, &none);
+		dt_ident_t *id;
 
+		/* procfs.d's inlines take their place */
+		if (pcb->pcb_nops &&
+		    (b[i].db_id == DT_B_CURPSINFO || b[i].db_id == DT_B_CURLWPSINFO))
+			continue;
+		id = dt_ident_add(pcb, pcb->pcb_globals, b[i].db_name,
+				  b[i].db_kind == DB_VAR ? DT_IDENT_BUILTIN : DT_IDENT_FUNC, &none);
 		id->di_func = &b[i];
 		if (b[i].db_kind == DB_VAR && b[i].db_type != NULL)
 			id->di_type = type_named(pcb, b[i].db_type);
@@ -509,6 +514,20 @@ static dt_ident_t *variable(dt_pcb_t *pcb, dt_node_t *n, dt_nkind_t scope, const
 	dt_strset_t *ss = scope_table(pcb, scope);
 	dt_ident_t *id = dt_ident_lookup(ss, name);
 
+	if (id == NULL && !cx->cc_lhs && scope == DT_N_IDENT) {
+		/* an enumerator of the kernel's (PIDTYPE_PGID): an integer constant */
+		ks_btf_t *b = dt_btf(pcb->pcb_hdl);
+		int64_t v;
+
+		if (b != NULL && ks_btf_enumerator_find(b, name, &v) > 0) {
+			id = dt_ident_add(pcb, ss, name, DT_IDENT_ENUM, &n->dn_loc);
+			id->di_type =
+			    type_named(pcb, v > INT32_MAX || v < INT32_MIN ? "long" : "int");
+			id->di_value = v;
+			id->di_flags = DT_IDF_DECLARED | DT_IDF_ASSIGNED;
+			return id;
+		}
+	}
 	if (id == NULL) {
 		if (!cx->cc_lhs && scope != DT_N_IDENT)
 			dt_cerror(pcb, &n->dn_loc, "D_VAR_UNDEF",
@@ -1512,7 +1531,8 @@ static void check_proto(dt_pcb_t *pcb, dt_node_t *n, const dt_builtin_t *b, int 
 		if (trace && dt_type_is_void(a->dn_type))
 			dt_cerror(pcb, &a->dn_loc, "D_TRACE_VOID",
 				  "trace( ) argument has void type");
-		if (trace && xlated_ptr(a))
+		if (trace && (xlated_ptr(a) || (a->dn_kind == DT_N_XLATE &&
+						dt_type_is_ptr(a->dn_type) && a->dn_name != NULL)))
 			dt_cerror(pcb, &a->dn_loc, "D_TRACE_DYN",
 				  "trace( ) may not be applied to a translated pointer: trace "
 				  "%s->member",
@@ -2085,9 +2105,13 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		    "operator %s cannot be applied to a forward declaration: no %s definition "
 		    "is available",
 		    dt_tok_name(n->dn_op == T_ARROW ? T_ARROW : T_DOT), tname(pcb, t));
-	if ((m = dt_type_member(t, n->dn_name)) == NULL)
+	if ((m = dt_type_member(t, n->dn_name)) == NULL) {
+		/* a library file written for other kernels: left out (dt_dlib.c) */
+		if (dt_type_is_kernel(t) && dt_lib_of(pcb->pcb_hdl, n->dn_loc.file) != NULL)
+			pcb->pcb_hdl->dt_libmiss = true;
 		dt_cerror(pcb, &n->dn_loc, "D_TYPE_MEMBER", "%s is not a member of %s", n->dn_name,
 			  tname(pcb, t));
+	}
 	if (o->dn_kind == DT_N_XLATE && o->dn_xlator != NULL) {
 		bool defined = false;
 
@@ -2110,6 +2134,15 @@ static void check_member(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		n->dn_flags = 0;
 		if (dt_type_resolve(m->dm_type)->dtt_kind == DT_TK_ARRAY)
 			n->dn_type = type_named(pcb, "string");
+	}
+	if (o->dn_kind == DT_N_XLATE)
+		n->dn_flags = 0; /* computed when the probe fires: nothing to assign */
+	if (o->dn_kind == DT_N_XLATE && dt_type_resolve(m->dm_type)->dtt_kind == DT_TK_ARRAY &&
+	    dt_type_is_int(dt_type_resolve(m->dm_type)->dtt_ref) &&
+	    dt_type_size(dt_type_resolve(m->dm_type)->dtt_ref) == 1) {
+		/* a translated char array (procfs.d's pr_fname) is the string it holds */
+		n->dn_flags = 0;
+		n->dn_type = type_named(pcb, "string");
 	}
 }
 
@@ -2277,14 +2310,40 @@ static void check_ident(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		const_int(n, id->di_value, id->di_type);
 		n->dn_flags = DT_NF_CONST;
 		return;
-	case DT_IDENT_INLINE:
+	case DT_IDENT_INLINE: {
+		dt_loc_t use = n->dn_loc;
+		const char *name = n->dn_name;
+
 		*n = *id->di_inline; /* the inline's checked expression */
 		n->dn_next = NULL;
+		/* errors about it point where it is used (a library's inline too) */
+		n->dn_loc = use;
+		if (n->dn_kind == DT_N_XLATE && n->dn_name == NULL)
+			n->dn_name = name; /* curpsinfo, for messages */
 		return;
+	}
 	case DT_IDENT_BUILTIN:
 		if (id->di_func->db_flags & (DB_F_ARGS | DB_F_REGS))
 			dt_cerror(pcb, &n->dn_loc, "D_IDENT_BADREF",
 				  "array '%s' may not be referenced as scalar", n->dn_name);
+		if (id->di_func->db_id == DT_B_CURTHREAD && !dt_type_is_kernel(id->di_type)) {
+			/*
+			 * struct task_struct *, from BTF if it has it; looked up at
+			 * the first use, so that a program without one never reads BTF
+			 */
+			dt_type_t *ts = dt_type_tag(pcb->pcb_types, DT_TK_STRUCT, "task_struct");
+
+			if (ts == NULL)
+				dt_cnomem(pcb);
+			if (dt_type_kernel_tag(pcb->pcb_types, ts)) {
+				dt_type_t *p = dt_type_pointer(pcb->pcb_types, ts);
+
+				if (p == NULL)
+					dt_cnomem(pcb);
+				p->dtt_flags |= DT_TF_KERNEL;
+				id->di_type = p;
+			}
+		}
 		n->dn_type = id->di_type;
 		n->dn_flags = DT_NF_LVALUE;
 		return;
@@ -2662,7 +2721,7 @@ void dt_check_program(dt_pcb_t *pcb)
 	for (dt_node_t *n = pcb->pcb_clauses; n != NULL && !clauses; n = n->dn_next)
 		clauses = n->dn_kind == DT_N_CLAUSE;
 	/* declarations alone make an empty program, as in DTrace; provider files do not */
-	if (!clauses && pcb->pcb_prog->dp_providers == NULL &&
+	if (!clauses && pcb->pcb_prog->dp_providers == NULL && pcb->pcb_hdl->dt_libtry == NULL &&
 	    !dt_option_isset(pcb->pcb_hdl, "empty"))
 		dt_cerror(pcb, &top, "D_EMPTY", "empty D program translation unit");
 	/* every macro argument given must be used, unless defaults are allowed */

@@ -210,6 +210,7 @@ typedef enum dt_tkind {
 #define DT_TF_VOLATILE 0x4
 #define DT_TF_CNATIVE  0x8  /* typedef that C programs have (stdint, sys/types) */
 #define DT_TF_VARARGS  0x10 /* a function that takes more arguments (...) */
+#define DT_TF_KERNEL   0x20 /* imported from the kernel's BTF: what it points to is kernel memory */
 
 typedef struct dt_member {
 	struct dt_member *dm_next;
@@ -227,6 +228,9 @@ typedef struct dt_tagdef {
 	dt_member_t *td_members; /* struct and union */
 	dt_member_t *td_enums;	 /* enum: its enumerators in order, dm_off the value (int64_t) */
 	dt_loc_t td_loc;	 /* where it was defined */
+	/* a kernel struct or union (BTF id), its members read when first needed */
+	uint32_t td_btfid;
+	struct dt_typetab *td_tt;
 } dt_tagdef_t;
 
 typedef struct dt_type {
@@ -243,7 +247,8 @@ typedef struct dt_type {
 
 typedef struct dt_typetab dt_typetab_t;
 
-dt_typetab_t *dt_typetab_create(dt_arena_t *);
+/* psinfo: with the built-in psinfo_t and lwpsinfo_t (not when procfs.d defines them) */
+dt_typetab_t *dt_typetab_create(dt_arena_t *, bool psinfo);
 dt_type_t *dt_type_lookup(dt_typetab_t *, const char *name); /* base or typedef */
 dt_type_t *dt_type_tag(dt_typetab_t *, dt_tkind_t, const char *tag);
 dt_type_t *dt_type_pointer(dt_typetab_t *, dt_type_t *ref);
@@ -278,6 +283,17 @@ bool dt_type_is_void(const dt_type_t *);
 bool dt_type_is_signed(const dt_type_t *);
 /* Is a value of type src assignable to dst (the D/C rules)? */
 bool dt_type_compatible(const dt_type_t *dst, const dt_type_t *src);
+/*
+ * Kernel types from vmlinux BTF (dt_type.c): the handle's BTF, opened at the
+ * first need and kept until dtrace_close (NULL: a kernel without BTF).
+ */
+struct ks_btf *dt_btf(dtrace_hdl_t *);
+/* Let tt import what D does not declare from the handle's kernel types. */
+void dt_typetab_kernel(dt_typetab_t *, dtrace_hdl_t *);
+/* A struct, union or enum tag D has not defined: bound to the kernel's; false if none. */
+bool dt_type_kernel_tag(dt_typetab_t *, dt_type_t *);
+/* Is t (or what it points to, or its element) kernel memory's? */
+bool dt_type_is_kernel(const dt_type_t *);
 const dt_member_t *dt_type_member(const dt_type_t *sou, const char *name);
 /* D spelling ("const char *", "uint64_t"); returns the length needed. */
 size_t dt_type_name(const dt_type_t *, char *buf, size_t len);
@@ -413,6 +429,7 @@ typedef enum dt_bid {
 	DT_B_CURCPU,
 	DT_B_CURLWPSINFO,
 	DT_B_CURPSINFO,
+	DT_B___CURPSARGS,
 	DT_B_CURTHREAD,
 	DT_B_CWD,
 	DT_B_EPID,
@@ -699,7 +716,17 @@ struct dtrace_hdl {
 	char dt_errmsg[1024];
 	bool dt_errtags;
 	char *dt_cpppath;
-	char **dt_cppargv; /* -I/-D/-U arguments, malloc'd */
+	struct ks_btf *dt_btf; /* the kernel's types (dt_btf()), */
+	bool dt_btf_tried;     /* opened once */
+	/* the D library directory (dt_dlib.c) */
+	char **dt_libdirs; /* -L and -xlibdir, in order, searched before the default */
+	int dt_nlibdirs;
+	struct dt_lib *dt_libs;	  /* the files read, in load order */
+	struct dt_lib *dt_libtry; /* the file being tried (dt_lib_load) */
+	bool dt_libmiss;	  /* it names a kernel type this kernel lacks */
+	bool dt_libs_read;
+	bool dt_lib_procfs; /* a library defines curpsinfo: the built-in one steps aside */
+	char **dt_cppargv;  /* -I/-D/-U arguments, malloc'd */
 	int dt_cppargc;
 	dtrace_prog_t *dt_progs;
 	dtrace_prog_t *dt_retired;     /* destroyed while enabled: freed with the handle */
@@ -747,6 +774,29 @@ int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...) __attribute__((form
  * that code generation does not take yet.
  */
 #define DT_C_FRONTEND 0x80000000u
+/* Another: a compile of the library file dt_libtry alone (dt_dlib.c). */
+#define DT_C_LIBTRY 0x40000000u
+
+/* A file of the D library directory (dt_dlib.c). */
+typedef struct dt_lib {
+	struct dt_lib *dl_next;
+	char *dl_path; /* the file name its diagnostics give */
+	char *dl_text;
+	size_t dl_len;
+	bool dl_skip;	/* left out: unreadable, or it needs what this system lacks */
+	bool dl_ok;	/* parsed before every program */
+	bool dl_procfs; /* it defines curpsinfo */
+} dt_lib_t;
+
+/* -L and -xlibdir: 0, or -1 with the handle's error. */
+int dt_lib_adddir(dtrace_hdl_t *, const char *dir);
+/* Read the library files once (the first compile): 0, or -1 with a file's error. */
+int dt_lib_load(dtrace_hdl_t *);
+void dt_lib_free(dtrace_hdl_t *);
+/* The library file whose name (dl_path, by pointer) a location gives, or NULL. */
+const dt_lib_t *dt_lib_of(const dtrace_hdl_t *, const char *file);
+/* A note on stderr under -xdebug. */
+void dt_lib_note(dtrace_hdl_t *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parser control block: one per compile. */
 struct dt_pcb {
@@ -785,6 +835,8 @@ struct dt_pcb {
 	struct dt_xlator *pcb_xlators;
 	struct dt_pending_attr *pcb_pending; /* #pragma D attributes for later providers */
 	uint64_t pcb_macros_used;	     /* $n referenced: bit n (n < 64) */
+	dt_lib_t *pcb_lib;		     /* the library file being parsed, or NULL */
+	bool pcb_nops; /* no built-in curpsinfo and psinfo_t: a library's stand */
 };
 
 void dt_lex_init(dt_pcb_t *);

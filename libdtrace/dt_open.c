@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dt_program.h"
+#include "ks.h"
 
 /* ---------------------------------------------------------------- arena */
 
@@ -191,6 +192,8 @@ void dtrace_close(dtrace_hdl_t *dtp)
 		free(pgp);
 	}
 	dt_pstate_free(dtp);
+	dt_lib_free(dtp);
+	ks_btf_close(dtp->dt_btf);
 	for (size_t i = 0; i < dtp->dt_nprobes; i++)
 		dt_pblock_put(dtp->dt_pinfo[i].pi_block);
 	free(dtp->dt_probes);
@@ -226,6 +229,8 @@ int dtrace_setopt(dtrace_hdl_t *dtp, const char *opt, const char *val)
 		dtp->dt_errtags = true;
 		return 0;
 	}
+	if (strcmp(opt, "libdir") == 0)
+		return dt_lib_adddir(dtp, val);
 	if (strcmp(opt, "incdir") == 0 || strcmp(opt, "define") == 0 || strcmp(opt, "undef") == 0 ||
 	    strcmp(opt, "cpppath") == 0) {
 		if (val == NULL || *val == '\0')
@@ -264,6 +269,9 @@ _Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, co
 {
 	dtrace_hdl_t *dtp = pcb->pcb_hdl;
 	dtrace_diag_t *dg = &dtp->dt_diag;
+	const dt_lib_t *lib = dt_lib_of(dtp, loc->file);
+	const char *buf = lib != NULL ? lib->dl_text : pcb->pcb_buf;
+	size_t len = lib != NULL ? lib->dl_len : pcb->pcb_len;
 	size_t s = loc->off, e;
 	va_list ap;
 
@@ -274,18 +282,16 @@ _Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, co
 	snprintf(dtp->dt_diagfile, sizeof(dtp->dt_diagfile), "%s",
 		 loc->file != NULL ? loc->file : "<stdin>");
 	/* the source line holding the error, for a caret under it */
-	if (s > pcb->pcb_len)
-		s = pcb->pcb_len;
-	while (s > 0 && pcb->pcb_buf[s - 1] != '\n')
+	if (s > len)
+		s = len;
+	while (s > 0 && buf[s - 1] != '\n')
 		s--;
 	/* up to a NUL past the error too: /dev/zero's "line" is all NULs */
-	for (e = s; e < pcb->pcb_len && pcb->pcb_buf[e] != '\n' &&
-		    (e <= loc->off || pcb->pcb_buf[e] != '\0');
-	     e++)
+	for (e = s; e < len && buf[e] != '\n' && (e <= loc->off || buf[e] != '\0'); e++)
 		;
 	if (e - s >= sizeof(dtp->dt_diagsrc))
 		e = s + sizeof(dtp->dt_diagsrc) - 1;
-	memcpy(dtp->dt_diagsrc, pcb->pcb_buf + s, e - s);
+	memcpy(dtp->dt_diagsrc, buf + s, e - s);
 	dtp->dt_diagsrc[e - s] = '\0';
 	for (size_t i = 0; i < e - s; i++) /* NULs and controls would cut or garble it */
 		if ((unsigned char)dtp->dt_diagsrc[i] < ' ' && dtp->dt_diagsrc[i] != '\t')
@@ -297,8 +303,11 @@ _Noreturn void dt_cerror(dt_pcb_t *pcb, const dt_loc_t *loc, const char *tag, co
 	dg->dtdg_message = dtp->dt_diagmsg;
 	dg->dtdg_source = dtp->dt_diagsrc;
 	/* an empty tag: a message DTrace gives without one (dt_printf_create's yywarn) */
-	dt_set_errmsg(dtp, EDT_COMPILER, "%s%s%sline %u: %s", dtp->dt_errtags && *tag ? "[" : "",
-		      dtp->dt_errtags ? tag : "", dtp->dt_errtags && *tag ? "] " : "", loc->line,
+	/* a library's error names its file, as illumos' for /usr/lib/dtrace */
+	dt_set_errmsg(dtp, EDT_COMPILER, "%s%s%s%s%s%sline %u: %s",
+		      dtp->dt_errtags && *tag ? "[" : "", dtp->dt_errtags ? tag : "",
+		      dtp->dt_errtags && *tag ? "] " : "", lib != NULL ? "\"" : "",
+		      lib != NULL ? lib->dl_path : "", lib != NULL ? "\", " : "", loc->line,
 		      dtp->dt_diagmsg);
 	longjmp(pcb->pcb_jmp, EDT_COMPILER);
 }
@@ -360,12 +369,14 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	int err;
 
 	memset(&dtp->dt_diag, 0, sizeof(dtp->dt_diag));
-	if ((cflags & ~(unsigned)(DTRACE_C_CPP | DTRACE_C_ZDEFS | DTRACE_C_DIFV | DT_C_FRONTEND)) !=
-		0 ||
+	if ((cflags & ~(unsigned)(DTRACE_C_CPP | DTRACE_C_ZDEFS | DTRACE_C_DIFV | DT_C_FRONTEND |
+				  DT_C_LIBTRY)) != 0 ||
 	    (argc > 0 && !argv)) {
 		dt_set_errmsg(dtp, EDT_BADARG, "invalid compile flags or arguments");
 		return NULL;
 	}
+	if (!(cflags & DT_C_LIBTRY) && dt_lib_load(dtp) != 0)
+		return NULL;
 	if (cflags & DTRACE_C_CPP) {
 		const char *nul = memchr(src, '\0', len);
 
@@ -404,9 +415,12 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 	}
 	pcb.pcb_file = dt_arena_strndup(pcb.pcb_arena, fname ? fname : "<stdin>",
 					strlen(fname ? fname : "<stdin>"));
-	pcb.pcb_types = dt_typetab_create(pcb.pcb_arena);
+	/* procfs.d's psinfo_t and curpsinfo, when a library defines them, else the built-ins */
+	pcb.pcb_nops = dtp->dt_lib_procfs || (cflags & DT_C_LIBTRY);
+	pcb.pcb_types = dt_typetab_create(pcb.pcb_arena, !pcb.pcb_nops);
 	if (pcb.pcb_file == NULL || pcb.pcb_types == NULL)
 		dt_cnomem(&pcb);
+	dt_typetab_kernel(pcb.pcb_types, dtp);
 	dt_parse_program(&pcb);
 	if (!(cflags & DT_C_FRONTEND))
 		dt_cg_program(&pcb); /* compiling is generating: -e finds what cannot run */

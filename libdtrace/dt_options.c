@@ -27,18 +27,19 @@ static const struct {
 	const char *name;
 	optkind_t kind;
 } options[] = {
-	{ "agghist", OPT_BOOL },      { "aggpack", OPT_BOOL },	     { "encoding", OPT_ENCODING },
-	{ "aggpercpu", OPT_BOOL },    { "aggrate", OPT_TIME },	     { "aggsize", OPT_SIZE },
-	{ "aggsortkey", OPT_BOOL },   { "aggsortkeypos", OPT_UINT }, { "aggsortpos", OPT_UINT },
-	{ "aggsortrev", OPT_BOOL },   { "aggzoom", OPT_BOOL },	     { "bufpolicy", OPT_STRING },
-	{ "bufresize", OPT_STRING },  { "bufsize", OPT_SIZE },	     { "cleanrate", OPT_TIME },
-	{ "cpu", OPT_UINT },	      { "defaultargs", OPT_BOOL },   { "destructive", OPT_BOOL },
-	{ "dynvarsize", OPT_SIZE },   { "empty", OPT_BOOL },	     { "flowindent", OPT_BOOL },
-	{ "jstackframes", OPT_UINT }, { "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },
-	{ "oformat", OPT_OFORMAT },   { "quiet", OPT_BOOL },	     { "rawbytes", OPT_BOOL },
-	{ "scratchsize", OPT_SIZE },  { "specsize", OPT_SIZE },	     { "stackframes", OPT_UINT },
-	{ "stackindent", OPT_UINT },  { "statusrate", OPT_TIME },    { "strsize", OPT_SIZE },
-	{ "switchrate", OPT_TIME },   { "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },
+	{ "agghist", OPT_BOOL },       { "aggpack", OPT_BOOL },	      { "encoding", OPT_ENCODING },
+	{ "aggpercpu", OPT_BOOL },     { "aggrate", OPT_TIME },	      { "aggsize", OPT_SIZE },
+	{ "aggsortkey", OPT_BOOL },    { "aggsortkeypos", OPT_UINT }, { "aggsortpos", OPT_UINT },
+	{ "aggsortrev", OPT_BOOL },    { "aggzoom", OPT_BOOL },	      { "bufpolicy", OPT_STRING },
+	{ "bufresize", OPT_STRING },   { "bufsize", OPT_SIZE },	      { "cleanrate", OPT_TIME },
+	{ "cpu", OPT_UINT },	       { "debug", OPT_BOOL },	      { "nolibs", OPT_BOOL },
+	{ "defaultargs", OPT_BOOL },   { "destructive", OPT_BOOL },   { "dynvarsize", OPT_SIZE },
+	{ "empty", OPT_BOOL },	       { "flowindent", OPT_BOOL },    { "jstackframes", OPT_UINT },
+	{ "jstackstrsize", OPT_SIZE }, { "nspec", OPT_UINT },	      { "oformat", OPT_OFORMAT },
+	{ "quiet", OPT_BOOL },	       { "rawbytes", OPT_BOOL },      { "scratchsize", OPT_SIZE },
+	{ "specsize", OPT_SIZE },      { "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },
+	{ "statusrate", OPT_TIME },    { "strsize", OPT_SIZE },	      { "switchrate", OPT_TIME },
+	{ "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },
 };
 
 static int parse_size(const char *v, uint64_t *out)

@@ -303,7 +303,26 @@ static dt_type_t *decl_specifiers(dt_pcb_t *pcb)
 			named = dt_type_tag(pcb->pcb_types, k, tag);
 			if (named == NULL)
 				dt_cnomem(pcb);
+			/* a tag D has not defined may be the kernel's (struct task_struct) */
+			if (TOK.tk_kind != T_LBRACE && tag != NULL &&
+			    !dt_type_kernel_tag(pcb->pcb_types, named) &&
+			    !named->dtt_tag->td_complete && pcb->pcb_lib != NULL)
+				pcb->pcb_hdl->dt_libmiss = true; /* skipped if it fails */
 			if (TOK.tk_kind == T_LBRACE) {
+				dt_tagdef_t *td = named->dtt_tag;
+
+				if (td->td_btfid != 0 && !td->td_complete) {
+					/* D's definition, over a kernel tag nothing has read yet */
+					td->td_btfid = 0;
+					named->dtt_flags &= ~DT_TF_KERNEL;
+				}
+				if (td->td_complete && td->td_btfid != 0)
+					dt_cerror(pcb, &loc, "D_DECL_TYPERED",
+						  "%s %s is already defined by the kernel's types",
+						  k == DT_TK_ENUM     ? "enum"
+						  : k == DT_TK_STRUCT ? "struct"
+								      : "union",
+						  tag);
 				if (named->dtt_tag->td_complete)
 					dt_cerror(pcb, &loc, "D_DECL_TYPERED",
 						  "%s %s is already defined at line %u",
@@ -1137,6 +1156,16 @@ static void pragma_attributes(dt_pcb_t *pcb, const dt_loc_t *loc, char **w, int 
 	dt_attr_t a;
 	int c;
 
+	/*
+	 * attributes <attr> <identifier>: an inline's or type's stability, as
+	 * illumos' procfs.d gives curpsinfo's; checked, and not kept (the
+	 * stability report of -v is not printed)
+	 */
+	if (n == 3 && strcmp(w[2], "provider") != 0) {
+		if (!parse_attr(w[1], &a))
+			dt_cerror(pcb, loc, "D_PRAGMA_INVAL", "invalid attributes \"%s\"", w[1]);
+		return;
+	}
 	/* attributes <attr> provider <name> <component> */
 	if (n != 5 || strcmp(w[2], "provider") != 0)
 		dt_cerror(pcb, loc, "D_PRAGMA_MALFORM",
@@ -1324,9 +1353,11 @@ static void pragma(dt_pcb_t *pcb)
 			dt_cerror(
 			    pcb, &loc, "D_PRAGMA_MALFORM",
 			    "malformed #pragma D depends_on: expected 'depends_on class name'");
-		if (strcmp(w[2], "library") == 0)
+		if (strcmp(w[2], "library") == 0 && pcb->pcb_lib == NULL)
 			dt_cerror(pcb, &loc, "D_PRAGMA_DEPEND",
 				  "main program may not explicitly depend on a library");
+		if (strcmp(w[2], "library") == 0)
+			return; /* the load order (dt_dlib.c) */
 		if (strcmp(w[2], "module") != 0 && strcmp(w[2], "provider") != 0)
 			dt_cerror(pcb, &loc, "D_PRAGMA_INVAL",
 				  "invalid class %s specified by #pragma D depends_on", w[2]);
@@ -1418,6 +1449,8 @@ static void inline_decl(dt_pcb_t *pcb)
 	d->dn_type = declarator(pcb, decl_specifiers(pcb), &d->dn_name, &nloc);
 	if (d->dn_name == NULL)
 		dt_syntax(pcb, "an inline name");
+	if (pcb->pcb_lib != NULL && strcmp(d->dn_name, "curpsinfo") == 0)
+		pcb->pcb_lib->dl_procfs = true;
 	d->dn_loc = nloc;
 	if (TOK.tk_kind != T_ASSIGN)
 		dt_syntax(pcb, "'=' in an inline definition");
@@ -1480,22 +1513,75 @@ static void xlator_decl(dt_pcb_t *pcb)
 
 /* ---------------------------------------------------------------- program */
 
+static void top_level(dt_pcb_t *pcb);
+
+/*
+ * A file of the D library directory, parsed before the program in the same
+ * name spaces: declarations, inlines and translators only.
+ */
+static void parse_library(dt_pcb_t *pcb, dt_lib_t *lib)
+{
+	const char *buf = pcb->pcb_buf, *file = pcb->pcb_file;
+	size_t len = pcb->pcb_len;
+	bool fromfile = pcb->pcb_fromfile;
+
+	pcb->pcb_buf = lib->dl_text;
+	pcb->pcb_len = lib->dl_len;
+	pcb->pcb_file = lib->dl_path;
+	pcb->pcb_fromfile = true;
+	pcb->pcb_lib = lib;
+	if (lib == pcb->pcb_hdl->dt_libtry)
+		pcb->pcb_hdl->dt_libmiss =
+		    false; /* what the file tried needs, not the ones before */
+	dt_lex_init(pcb);
+	dt_lex_next(pcb);
+	while (TOK.tk_kind != T_EOF) {
+		if (TOK.tk_kind == T_PSPEC)
+			dt_cerror(pcb, &TOK.tk_loc, "D_SYNTAX",
+				  "probe clauses are not allowed in a library: declarations, "
+				  "inlines and translators only");
+		top_level(pcb);
+	}
+	pcb->pcb_lib = NULL;
+	pcb->pcb_buf = buf;
+	pcb->pcb_len = len;
+	pcb->pcb_file = file;
+	pcb->pcb_fromfile = fromfile;
+}
+
 void dt_parse_program(dt_pcb_t *pcb)
 {
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+
 	if ((pcb->pcb_names = dt_strset_create(pcb->pcb_arena)) == NULL)
 		dt_cnomem(pcb);
 	claim_earlier(pcb);
 	dt_idents_init(pcb);
+	for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next) {
+		if (l->dl_ok || l == dtp->dt_libtry)
+			parse_library(pcb, l);
+		if (l == dtp->dt_libtry)
+			break;
+	}
 	dt_lex_init(pcb);
 	dt_lex_next(pcb);
 	for (;;) {
-		switch (TOK.tk_kind) {
-		case T_EOF:
+		if (TOK.tk_kind == T_EOF) {
 			apply_pending(pcb);
 			pcb->pcb_prog->dp_clauses = pcb->pcb_clauses;
 			pcb->pcb_prog->dp_nclauses = pcb->pcb_nclauses;
 			dt_check_program(pcb);
 			return;
+		}
+		top_level(pcb);
+	}
+}
+
+/* One top-level declaration or clause. */
+static void top_level(dt_pcb_t *pcb)
+{
+	{
+		switch (TOK.tk_kind) {
 		case T_PROVIDER: provider_decl(pcb); break;
 		case T_TYPEDEF: typedef_decl(pcb); break;
 		case T_PRAGMA: pragma(pcb); break;

@@ -3,10 +3,12 @@
  * string, the typedefs D predefines, struct/union/enum tags and derived
  * pointer and array types.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dt_impl.h"
+#include "ks.h"
 
 #define NBUCKETS 64
 
@@ -20,7 +22,11 @@ typedef struct dt_tname {
 struct dt_typetab {
 	dt_arena_t *tt_arena;
 	dt_tname_t *tt_hash[NBUCKETS];
+	dtrace_hdl_t *tt_hdl; /* kernel types come from its BTF; NULL: none */
 };
+
+static dt_type_t *import(dt_typetab_t *tt, uint32_t id, int depth);
+static void complete(const dt_type_t *t);
 
 static const struct {
 	const char *name;
@@ -219,7 +225,7 @@ static int predef_struct(dt_typetab_t *tt, const char *tag, const char *tdef,
 	return dt_type_typedef(tt, tdef, st) == 0 ? 0 : -1;
 }
 
-dt_typetab_t *dt_typetab_create(dt_arena_t *a)
+dt_typetab_t *dt_typetab_create(dt_arena_t *a, bool psinfo)
 {
 	dt_typetab_t *tt = dt_arena_alloc(a, sizeof(*tt));
 
@@ -259,7 +265,8 @@ dt_typetab_t *dt_typetab_create(dt_arena_t *a)
 			return NULL;
 	}
 	for (size_t i = 0; i < sizeof(predef_structs) / sizeof(predef_structs[0]); i++)
-		if (predef_struct(tt, predef_structs[i].tag, predef_structs[i].tdef,
+		if ((psinfo || strstr(predef_structs[i].tag, "psinfo") == NULL) &&
+		    predef_struct(tt, predef_structs[i].tag, predef_structs[i].tdef,
 				  predef_structs[i].members) != 0)
 			return NULL;
 	return tt;
@@ -269,8 +276,20 @@ dt_typetab_t *dt_typetab_create(dt_arena_t *a)
 dt_type_t *dt_type_lookup(dt_typetab_t *tt, const char *name)
 {
 	dt_tname_t *tn = find(tt, DT_TK_VOID, name);
+	size_t n = strlen(name);
+	ks_btf_t *b;
+	int id;
 
-	return tn != NULL ? tn->tn_type : NULL;
+	if (tn != NULL)
+		return tn->tn_type;
+	/*
+	 * A kernel typedef D lacks (atomic_t, sector_t): only names in _t,
+	 * so that the kernel's u32 or bool do not take D identifiers.
+	 */
+	if (tt->tt_hdl == NULL || n < 3 || strcmp(name + n - 2, "_t") != 0 ||
+	    (b = dt_btf(tt->tt_hdl)) == NULL || (id = ks_btf_find(b, name, KS_BTF_TYPEDEF)) <= 0)
+		return NULL;
+	return import(tt, (uint32_t)id, 0);
 }
 
 dt_type_t *dt_type_tag(dt_typetab_t *tt, dt_tkind_t kind, const char *tag)
@@ -543,6 +562,7 @@ size_t dt_type_size(const dt_type_t *t)
 	t = dt_type_resolve(t);
 	if (t == NULL)
 		return 0;
+	complete(t);
 	switch (t->dtt_kind) {
 	case DT_TK_STRUCT:
 	case DT_TK_UNION:
@@ -557,6 +577,7 @@ size_t dt_type_align(const dt_type_t *t)
 	t = dt_type_resolve(t);
 	if (t == NULL)
 		return 1;
+	complete(t);
 	switch (t->dtt_kind) {
 	case DT_TK_STRUCT:
 	case DT_TK_UNION:
@@ -666,10 +687,265 @@ const dt_member_t *dt_type_member(const dt_type_t *t, const char *name)
 	t = dt_type_resolve(t);
 	if (t == NULL || t->dtt_tag == NULL)
 		return NULL;
+	complete(t);
 	for (const dt_member_t *m = t->dtt_tag->td_members; m != NULL; m = m->dm_next)
 		if (m->dm_name != NULL && strcmp(m->dm_name, name) == 0)
 			return m;
 	return NULL;
+}
+
+/* ---------------------------------------------------------------- kernel types */
+
+ks_btf_t *dt_btf(dtrace_hdl_t *dtp)
+{
+	if (!dtp->dt_btf_tried) {
+		dtp->dt_btf_tried = true;
+		if (ks_btf_open(&dtp->dt_btf) != 0)
+			dtp->dt_btf = NULL;
+	}
+	return dtp->dt_btf;
+}
+
+void dt_typetab_kernel(dt_typetab_t *tt, dtrace_hdl_t *dtp)
+{
+	tt->tt_hdl = dtp;
+}
+
+bool dt_type_is_kernel(const dt_type_t *t)
+{
+	for (int i = 0; t != NULL && i < 8; i++) {
+		if (t->dtt_flags & DT_TF_KERNEL)
+			return true;
+		if (t->dtt_kind != DT_TK_TYPEDEF && t->dtt_kind != DT_TK_PTR &&
+		    t->dtt_kind != DT_TK_ARRAY)
+			return false;
+		t = t->dtt_ref;
+	}
+	return false;
+}
+
+/* The D base type of a BTF integer. */
+static dt_type_t *base_int(dt_typetab_t *tt, const ks_btf_type_t *bt)
+{
+	const char *name;
+
+	if (bt->is_bool)
+		name = "_Bool";
+	else if (bt->size == 1)
+		name = bt->is_char ? "char" : bt->is_signed ? "signed char" : "unsigned char";
+	else if (bt->size == 2)
+		name = bt->is_signed ? "short" : "unsigned short";
+	else if (bt->size == 4)
+		name = bt->is_signed ? "int" : "unsigned int";
+	else if (bt->size == 8)
+		name = bt->is_signed ? "long" : "unsigned long";
+	else /* __int128: its bytes */
+		return dt_type_array(tt, dt_type_lookup(tt, "unsigned char"), bt->size);
+	return dt_type_lookup(tt, name);
+}
+
+/* A struct or union tag bound to BTF id (members read by complete()). */
+static void bind(dt_typetab_t *tt, dt_type_t *t, uint32_t id)
+{
+	if (t->dtt_tag->td_complete || t->dtt_tag->td_btfid != 0)
+		return;
+	t->dtt_tag->td_btfid = id;
+	t->dtt_tag->td_tt = tt;
+	t->dtt_flags |= DT_TF_KERNEL;
+}
+
+/* enum: its enumerators kept with the type (print() names values by them) */
+static dt_type_t *import_enum(dt_typetab_t *tt, dt_type_t *e, const ks_btf_type_t *bt)
+{
+	ks_btf_t *b = dt_btf(tt->tt_hdl);
+	dt_member_t **tail = &e->dtt_tag->td_enums;
+
+	if (e->dtt_tag->td_complete)
+		return e;
+	for (uint32_t i = 0; i < bt->vlen; i++) {
+		dt_member_t *en = dt_arena_alloc(tt->tt_arena, sizeof(*en));
+		const char *name;
+		int64_t v;
+
+		if (en == NULL || ks_btf_enumerator(b, bt->id, i, &name, &v) != 0)
+			return NULL;
+		*en = (dt_member_t){ NULL, name, e, (size_t)v, 0, 0 };
+		*tail = en;
+		tail = &en->dm_next;
+	}
+	e->dtt_size = bt->size;
+	e->dtt_flags = (bt->is_signed ? DT_TF_SIGNED : 0) | DT_TF_KERNEL;
+	e->dtt_tag->td_size = bt->size;
+	e->dtt_tag->td_align = bt->size;
+	e->dtt_tag->td_complete = true;
+	return e;
+}
+
+/* BTF type id as a D type, structs and unions without their members yet. */
+static dt_type_t *import(dt_typetab_t *tt, uint32_t id, int depth)
+{
+	ks_btf_t *b = dt_btf(tt->tt_hdl);
+	ks_btf_type_t bt;
+	dt_type_t *t, *r;
+
+	if (b == NULL || depth > 32 || ks_btf_type(b, id, &bt) != 0)
+		return NULL;
+	switch (bt.kind) {
+	case KS_BTF_VOID:
+	case KS_BTF_FUNC: return dt_type_lookup(tt, "void"); /* a function pointer: void * */
+	case KS_BTF_INT: return base_int(tt, &bt);
+	case KS_BTF_FLOAT:
+		return dt_type_lookup(tt, bt.size == 4	 ? "float"
+					  : bt.size == 8 ? "double"
+							 : "long double");
+	case KS_BTF_PTR:
+		if ((r = import(tt, bt.ref, depth + 1)) == NULL)
+			r = dt_type_lookup(tt, "void");
+		if ((t = dt_type_pointer(tt, r)) != NULL)
+			t->dtt_flags |= DT_TF_KERNEL;
+		return t;
+	case KS_BTF_ARRAY:
+		if ((r = import(tt, bt.ref, depth + 1)) == NULL)
+			return NULL;
+		complete(dt_type_resolve(r)); /* its size */
+		if ((t = dt_type_array(tt, r, bt.nelems)) != NULL)
+			t->dtt_flags |= DT_TF_KERNEL;
+		return t;
+	case KS_BTF_STRUCT:
+	case KS_BTF_UNION: {
+		dt_tkind_t k = bt.kind == KS_BTF_STRUCT ? DT_TK_STRUCT : DT_TK_UNION;
+		char *name = NULL;
+
+		if (bt.name != NULL &&
+		    (name = dt_arena_strndup(tt->tt_arena, bt.name, strlen(bt.name))) == NULL)
+			return NULL;
+		if ((t = dt_type_tag(tt, k, name)) == NULL)
+			return NULL;
+		if (bt.is_fwd) { /* the definition, elsewhere in BTF */
+			int def = name != NULL ? ks_btf_find(b, name, bt.kind) : -ENOENT;
+
+			if (def <= 0)
+				return t; /* stays incomplete */
+			bt.id = (uint32_t)def;
+		}
+		bind(tt, t, bt.id);
+		return t;
+	}
+	case KS_BTF_ENUM: {
+		char *name = NULL;
+
+		if (bt.name != NULL &&
+		    (name = dt_arena_strndup(tt->tt_arena, bt.name, strlen(bt.name))) == NULL)
+			return NULL;
+		if ((t = dt_type_tag(tt, DT_TK_ENUM, name)) == NULL)
+			return NULL;
+		return import_enum(tt, t, &bt);
+	}
+	case KS_BTF_TYPEDEF: {
+		dt_type_t *td;
+		char *name;
+
+		if (bt.name == NULL)
+			return import(tt, bt.ref, depth + 1);
+		if (find(tt, DT_TK_VOID, bt.name) != NULL)
+			return find(tt, DT_TK_VOID, bt.name)->tn_type; /* D's own (pid_t, size_t) */
+		if ((r = import(tt, bt.ref, depth + 1)) == NULL ||
+		    (name = dt_arena_strndup(tt->tt_arena, bt.name, strlen(bt.name))) == NULL ||
+		    dt_type_typedef(tt, name, r) != 0 || find(tt, DT_TK_VOID, name) == NULL)
+			return NULL;
+		td = find(tt, DT_TK_VOID, name)->tn_type;
+		td->dtt_flags |= DT_TF_KERNEL;
+		return td;
+	}
+	default: return NULL;
+	}
+}
+
+/* Members of BTF struct or union id at byte offset base, anonymous ones' spread out as C finds them. */
+static int add_members(dt_typetab_t *tt, dt_member_t ***tail, uint32_t id, size_t base,
+		       size_t *align, int depth)
+{
+	ks_btf_t *b = dt_btf(tt->tt_hdl);
+	ks_btf_type_t bt;
+
+	if (depth > 8 || ks_btf_type(b, id, &bt) != 0)
+		return -1;
+	for (uint32_t i = 0; i < bt.vlen; i++) {
+		ks_btf_member_t m;
+		ks_btf_type_t mt;
+		dt_member_t *dm;
+		dt_type_t *t;
+		size_t a;
+
+		if (ks_btf_member(b, bt.id, i, &m) != 0)
+			return -1;
+		if (m.name == NULL) {
+			if (ks_btf_type(b, m.type, &mt) == 0 &&
+			    (mt.kind == KS_BTF_STRUCT || mt.kind == KS_BTF_UNION) && !mt.is_fwd &&
+			    add_members(tt, tail, mt.id, base + m.bitoff / 8, align, depth + 1) !=
+				0)
+				return -1;
+			continue;
+		}
+		if ((t = import(tt, m.type, 0)) == NULL)
+			continue; /* a kind D cannot name: the member is not there for D */
+		if ((dm = dt_arena_alloc(tt->tt_arena, sizeof(*dm))) == NULL)
+			return -1;
+		dm->dm_next = NULL;
+		dm->dm_name = m.name;
+		dm->dm_type = t;
+		dm->dm_off = base + m.bitoff / 8;
+		if (m.bitsize != 0) {
+			dm->dm_bits = (int)m.bitsize;
+			dm->dm_bitoff = (int)(m.bitoff % 8);
+		}
+		a = dt_type_is_sou(t) ? 8 : dt_type_align(t);
+		*align = a > *align ? a : *align;
+		**tail = dm;
+		*tail = &dm->dm_next;
+	}
+	return 0;
+}
+
+/* A kernel struct or union's members, read when D first needs them (its size, a member). */
+static void complete(const dt_type_t *t)
+{
+	dt_tagdef_t *td = t->dtt_tag;
+	dt_member_t **tail;
+	ks_btf_type_t bt;
+	size_t align = 1;
+
+	if ((t->dtt_kind != DT_TK_STRUCT && t->dtt_kind != DT_TK_UNION) || td == NULL ||
+	    td->td_complete || td->td_btfid == 0 || td->td_tt == NULL ||
+	    dt_btf(td->td_tt->tt_hdl) == NULL ||
+	    ks_btf_type(dt_btf(td->td_tt->tt_hdl), td->td_btfid, &bt) != 0)
+		return;
+	td->td_complete = true; /* a member pointing back finds it complete */
+	td->td_size = bt.size;
+	tail = &td->td_members;
+	(void)add_members(td->td_tt, &tail, td->td_btfid, 0, &align, 0);
+	td->td_align = align > 8 ? 8 : align;
+}
+
+bool dt_type_kernel_tag(dt_typetab_t *tt, dt_type_t *t)
+{
+	ks_btf_t *b;
+	ks_btf_type_t bt;
+	int kind = t->dtt_kind == DT_TK_STRUCT	? KS_BTF_STRUCT
+		   : t->dtt_kind == DT_TK_UNION ? KS_BTF_UNION
+						: KS_BTF_ENUM;
+	int id;
+
+	if (t->dtt_tag == NULL || t->dtt_tag->td_complete || t->dtt_tag->td_btfid != 0)
+		return t->dtt_tag != NULL && t->dtt_tag->td_btfid != 0;
+	if (tt->tt_hdl == NULL || t->dtt_name == NULL || (b = dt_btf(tt->tt_hdl)) == NULL ||
+	    (id = ks_btf_find(b, t->dtt_name, kind)) <= 0)
+		return false;
+	if (kind != KS_BTF_ENUM) {
+		bind(tt, t, (uint32_t)id);
+		return true;
+	}
+	return ks_btf_type(b, (uint32_t)id, &bt) == 0 && import_enum(tt, t, &bt) != NULL;
 }
 
 dt_type_t *dt_type_parse_string(dt_typetab_t *tt, const char *s)
@@ -727,6 +1003,9 @@ dt_type_t *dt_type_parse_string(dt_typetab_t *tt, const char *s)
 		    : base[0] == 's' ? dt_type_tag(tt, DT_TK_STRUCT, copy)
 		    : base[0] == 'u' ? dt_type_tag(tt, DT_TK_UNION, copy)
 				     : dt_type_tag(tt, DT_TK_ENUM, copy);
+		/* a probe argument's struct file *: the kernel's, when D has no struct file */
+		if (t != NULL)
+			(void)dt_type_kernel_tag(tt, t);
 	} else
 		t = dt_type_lookup(tt, base);
 	if (t != NULL && quals != 0)

@@ -296,6 +296,54 @@ int ks_btf_member_offset(ks_btf_t *b, const char *sname, const char *path);
 int ks_btf_enum_value(ks_btf_t *b, const char *ename, const char *name, int64_t *val);
 
 /*
+ * Types one at a time, for a compiler that imports them lazily (D's
+ * struct task_struct).  Kinds of ks_btf_type_t; qualifiers (const,
+ * volatile, restrict, type tags) are skipped: id is the type under them.
+ */
+enum {
+	KS_BTF_VOID,
+	KS_BTF_INT,
+	KS_BTF_FLOAT,
+	KS_BTF_PTR,
+	KS_BTF_ARRAY,
+	KS_BTF_STRUCT,
+	KS_BTF_UNION,
+	KS_BTF_ENUM,
+	KS_BTF_TYPEDEF,
+	KS_BTF_FUNC
+};
+
+typedef struct ks_btf_type {
+	int kind;
+	uint32_t id;	  /* with qualifiers skipped */
+	const char *name; /* NULL when anonymous; borrowed until ks_btf_close */
+	uint32_t size;	  /* bytes: int, float, struct, union, enum */
+	uint32_t ref;	  /* pointee, element, typedef target */
+	uint32_t nelems;  /* arrays (0: a flexible array) */
+	uint32_t vlen;	  /* members, enumerators */
+	bool is_signed, is_char, is_bool;
+	bool is_fwd; /* a struct or union BTF only declares */
+} ks_btf_type_t;
+
+typedef struct ks_btf_member {
+	const char *name; /* NULL: an anonymous struct or union member */
+	uint32_t type;
+	uint32_t bitoff;  /* from the start of the struct */
+	uint32_t bitsize; /* a bit-field's width, or 0 */
+} ks_btf_member_t;
+
+/* The id of a struct, union, enum or typedef (KS_BTF_*) by name, or a negative errno. */
+int ks_btf_find(ks_btf_t *b, const char *name, int kind);
+/* Type id: 0 and *out, or a negative errno (-ENOTSUP: a kind D has no use for). */
+int ks_btf_type(ks_btf_t *b, uint32_t id, ks_btf_type_t *out);
+/* Member i of struct or union id (an id ks_btf_type gave): 0 or -EINVAL. */
+int ks_btf_member(ks_btf_t *b, uint32_t id, uint32_t i, ks_btf_member_t *out);
+/* Enumerator i of enum id: 0 or -EINVAL. */
+int ks_btf_enumerator(ks_btf_t *b, uint32_t id, uint32_t i, const char **name, int64_t *val);
+/* The enum id that has an enumerator name (its value in *val), or -ENOENT. */
+int ks_btf_enumerator_find(ks_btf_t *b, const char *name, int64_t *val);
+
+/*
  * The id of the type named name of BTF kind kind (BTF_KIND_FUNC for a
  * kernel function, BTF_KIND_TYPEDEF for a tracepoint's "btf_trace_NAME"),
  * or a negative errno (-ENOENT: none).

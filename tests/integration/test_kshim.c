@@ -594,10 +594,15 @@ static void test_fbt_listing(void)
 	CHECK_INT(dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, "fbt::_printk:", &pd), 0);
 	CHECK_INT(dt_prov_fbt_list(dtp, &pd), 0);
 	CHECK_INT(find_probe(dtp, "_printk", "entry"), -1);
-	/* the checker types args[] from them: struct file * is a pointer to an incomplete struct */
+	/*
+	 * the checker types args[] from them: struct file * is the kernel's
+	 * struct (BTF), its members read from kernel memory; loff_t * the
+	 * kernel's typedef
+	 */
 	expect_on(dtp, "fbt::vfs_read:entry { x = args[2] + 1; y = args[0]; }", NULL);
-	expect_on(dtp, "fbt::vfs_read:entry { x = args[0]->f_flags; }", "D_OP_INCOMPLETE");
-	expect_on(dtp, "fbt::vfs_read:entry { x = args[3]; }", "D_ARGS_TYPE");
+	expect_on(dtp, "fbt::vfs_read:entry { x = args[0]->f_flags; }", NULL);
+	expect_on(dtp, "fbt::vfs_read:entry { x = args[0]->f_nosuch; }", "D_TYPE_MEMBER");
+	expect_on(dtp, "fbt::vfs_read:entry { x = *args[3]; }", NULL);
 	expect_on(dtp, "fbt::vfs_read:return { x = args[1]; y = args[2]; }", "D_ARGS_IDX");
 	dtrace_close(dtp);
 }

@@ -1,3 +1,3 @@
 provider p {
-	probe a(struct request);
+	probe a(struct dt_nokernel_request);
 };

@@ -12,7 +12,7 @@
 wh$target:::site
 {
 	printf("%d %d %d %d %d\n", arg1, ucaller == arg0, ucaller != 0, caller,
-	    curthread > 0xffff000000000000);
+	    (uintptr_t)curthread > 0xffff000000000000);
 }
 
 /*

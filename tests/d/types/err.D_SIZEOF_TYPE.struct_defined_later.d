@@ -1,7 +1,7 @@
 /* A struct defined after the clause is still incomplete there: D is compiled in program order. */
 BEGIN
 {
-	n = sizeof (struct s);
+	n = sizeof (struct dt_later_s);
 }
 
-struct s { int a; };
+struct dt_later_s { int a; };

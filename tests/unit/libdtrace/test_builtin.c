@@ -35,6 +35,7 @@ static const char *const spelled[DT_B_NBUILTINS] = {
 	ID(CURCPU),
 	ID(CURLWPSINFO),
 	ID(CURPSINFO),
+	ID(__CURPSARGS),
 	ID(CURTHREAD),
 	ID(CWD),
 	ID(EPID),
@@ -327,6 +328,8 @@ static void test_checked_nodes(void)
 	CHECK(dtp != NULL);
 	if (dtp == NULL)
 		return;
+	/* the built-in curpsinfo, not procfs.d's inline (the D library) */
+	CHECK_INT(dtrace_setopt(dtp, "nolibs", NULL), 0);
 	/* the front-end's tree: uregs[] and ustack() have no code generation yet */
 	pgp = dtrace_program_strcompile(dtp, src, "t.d", DT_C_FRONTEND, 0, NULL);
 	if (pgp == NULL)

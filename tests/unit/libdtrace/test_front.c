@@ -338,7 +338,8 @@ static void test_parse_errors(void)
 	expect_compile_error("provider p { probe a(); };\nprovider p { probe a(); };",
 			     "D_PROV_PRDUP", 2);
 	expect_compile_error("provider p { probe a(void, int); };", "D_DECL_PROTO_VOID", 1);
-	expect_compile_error("provider p { probe a(struct s); };", "D_DECL_INCOMPLETE", 1);
+	expect_compile_error("provider p { probe a(struct dt_nokernel_s); };", "D_DECL_INCOMPLETE",
+			     1);
 	expect_compile_error("provider p { probe a(int (*f)(void)); };", "D_DECL_PROTO_TYPE", 1);
 	expect_compile_error("provider p { probe a(long double); };", "D_DECL_PROTO_TYPE", 1);
 	expect_compile_error("provider p { probe a(unsigned unsigned); };", "D_DECL_COMBO", 1);
@@ -649,7 +650,7 @@ static void type_spelled(dt_typetab_t *tt, const char *s, const char *want)
 static void test_type_strings(void)
 {
 	dt_arena_t arena = { 0 };
-	dt_typetab_t *tt = dt_typetab_create(&arena);
+	dt_typetab_t *tt = dt_typetab_create(&arena, true);
 
 	CHECK(tt != NULL);
 	if (tt == NULL)
@@ -661,7 +662,8 @@ static void test_type_strings(void)
 	type_spelled(tt, "uint64_t", "uint64_t");
 	type_spelled(tt, "struct file *", "struct file *");
 	type_spelled(tt, "char *const *", "char *const *");
-	type_spelled(tt, "loff_t *", NULL); /* a kernel typedef D does not have */
+	type_spelled(tt, "loff_t *",
+		     NULL); /* a kernel typedef: this table has no handle, so no BTF */
 	type_spelled(tt, "struct", NULL);
 	type_spelled(tt, "int [4]", NULL);
 	type_spelled(tt, "", NULL);
@@ -672,7 +674,7 @@ static const dt_argdesc_t kst_args[] = {
 	{ "int", NULL, 0 },
 	{ "const char *", NULL, 1 },
 	{ "uint64_t", NULL, 2 },
-	{ "loff_t *", NULL, 3 },
+	{ "dt_nokernel_t *", NULL, 3 }, /* neither D's nor the kernel's (BTF) */
 };
 /* args[0] is native 1 made a uint64_t, args[1] native 0 as it is */
 static const dt_argdesc_t kst_xargs[] = {
@@ -681,7 +683,7 @@ static const dt_argdesc_t kst_xargs[] = {
 };
 static const dt_argdesc_t kst_other[] = { { "long", NULL, 0 } };
 /* a translated argument whose native type D does not know */
-static const dt_argdesc_t kst_badx[] = { { "loff_t", "uint64_t", 0 } };
+static const dt_argdesc_t kst_badx[] = { { "dt_nokernel_t", "uint64_t", 0 } };
 
 /* a provider that promises the same arguments for a name: Evolving names and arguments */
 static const dt_pattr_t kst_evolving = {
@@ -762,7 +764,7 @@ static void test_arg_descriptions(void)
 	expect_on(dtp, "kst:::args { x = args[3]; }", "D_ARGS_TYPE");
 	dg = dtrace_lastdiag(dtp);
 	if (dg != NULL)
-		CHECK(strstr(dg->dtdg_message, "loff_t *") != NULL);
+		CHECK(strstr(dg->dtdg_message, "dt_nokernel_t *") != NULL);
 	expect_on(dtp, "kst:::other { x = args[0]; }", "D_ARGS_MULTI");
 	expect_on(dtp, "kst::fn:other { x = args[0] + 1; }", NULL);
 	expect_on(dtp, "kst:::bare { x = args[0]; }", "D_ARGS_NONE");
@@ -775,7 +777,7 @@ static void test_arg_descriptions(void)
 	CHECK_INT(dtrace_probe_info(dtp, &pd, &info), 0);
 	CHECK_INT(info.dtp_argc, 4);
 	CHECK_STR(info.dtp_argv[1], "const char *");
-	CHECK_STR(info.dtp_argv[3], "loff_t *");
+	CHECK_STR(info.dtp_argv[3], "dt_nokernel_t *");
 	/* no attributes given: Private/Private/Unknown */
 	CHECK_STR(dtrace_stability_name(info.dtp_attr.dtat_name), "Private");
 	CHECK_STR(dtrace_class_name(info.dtp_arga.dtat_class), "Unknown");

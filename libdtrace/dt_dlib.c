@@ -1,0 +1,326 @@
+/*
+ * dt_dlib.c -- the D library directory: the .d files of declarations,
+ * inlines and translators (procfs.d's curpsinfo) that every program of
+ * the handle is compiled after, as illumos reads /usr/lib/dtrace.
+ *
+ * The search path is the -L and -xlibdir directories, in order, then the
+ * default one: $DTRACE_LIBDIR if set; else, for a program of the build
+ * tree (the executable is under DT_BUILD_DIR: build/bin/dtrace, the unit
+ * tests), the source tree's libdtrace/dlib (DT_BUILD_LIBDIR), so that it
+ * runs uninstalled and never reads an older installed copy; else the
+ * installed DT_LIBDIR (${prefix}/lib/dtrace).  A file name found in an earlier
+ * directory hides the same name in later ones.  -xnolibs reads none.
+ *
+ * The files are read once per handle, at its first compile (so -L given
+ * after dtrace_open counts), in name order, a file after those it names
+ * with #pragma D depends_on library.  Each is then compiled alone after
+ * the ones kept before it: a file that fails for want of something this
+ * system lacks (a provider of #pragma D depends_on provider, a kernel
+ * struct its BTF does not have) is left out, with a note under -xdebug,
+ * and any other error is the compile's error, naming the file and line.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dt_impl.h"
+
+#ifndef DT_LIBDIR
+#define DT_LIBDIR "/usr/local/lib/dtrace"
+#endif
+
+#define DT_LIB_MAX (1u << 20) /* a library file is at most 1 MB */
+
+int dt_lib_adddir(dtrace_hdl_t *dtp, const char *dir)
+{
+	char **nv, *d;
+
+	if (dir == NULL || *dir == '\0')
+		return dt_set_errmsg(dtp, EDT_BADOPTVAL, "option libdir requires a value");
+	if (dtp->dt_libs_read)
+		return dt_set_errmsg(dtp, EDT_BADOPTVAL,
+				     "libdir %s: the libraries are already read (set it before the "
+				     "first compile)",
+				     dir);
+	nv = realloc(dtp->dt_libdirs, sizeof(char *) * (size_t)(dtp->dt_nlibdirs + 1));
+	if (nv == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	dtp->dt_libdirs = nv;
+	if ((d = strdup(dir)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	dtp->dt_libdirs[dtp->dt_nlibdirs++] = d;
+	return 0;
+}
+
+void dt_lib_free(dtrace_hdl_t *dtp)
+{
+	for (int i = 0; i < dtp->dt_nlibdirs; i++)
+		free(dtp->dt_libdirs[i]);
+	free(dtp->dt_libdirs);
+	while (dtp->dt_libs != NULL) {
+		dt_lib_t *l = dtp->dt_libs;
+
+		dtp->dt_libs = l->dl_next;
+		free(l->dl_path);
+		free(l->dl_text);
+		free(l);
+	}
+}
+
+const dt_lib_t *dt_lib_of(const dtrace_hdl_t *dtp, const char *file)
+{
+	for (const dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
+		if (l->dl_path == file)
+			return l;
+	return NULL;
+}
+
+void dt_lib_note(dtrace_hdl_t *dtp, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!dt_option_isset(dtp, "debug"))
+		return;
+	va_start(ap, fmt);
+	fputs("libdtrace DEBUG: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+/* The file's text, or NULL (a note says why). */
+static char *slurp(dtrace_hdl_t *dtp, const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (fp == NULL) {
+		dt_lib_note(dtp, "skipping library %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if ((buf = malloc(DT_LIB_MAX + 1)) == NULL) {
+		fclose(fp);
+		return NULL;
+	}
+	n = fread(buf, 1, DT_LIB_MAX + 1, fp);
+	fclose(fp);
+	if (n > DT_LIB_MAX || memchr(buf, '\0', n) != NULL) {
+		dt_lib_note(dtp, "skipping library %s: too large or not text", path);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(base((*(dt_lib_t *const *)a)->dl_path),
+		      base((*(dt_lib_t *const *)b)->dl_path));
+}
+
+/* Append dir's *.d files not hidden by an earlier directory's to v[*n]. */
+static int read_dir(dtrace_hdl_t *dtp, const char *dir, dt_lib_t ***v, size_t *n, size_t *cap)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (d == NULL) {
+		dt_lib_note(dtp, "skipping library directory %s: %s", dir, strerror(errno));
+		return 0;
+	}
+	while ((e = readdir(d)) != NULL) {
+		size_t k = strlen(e->d_name);
+		bool hidden = false;
+		dt_lib_t *l;
+		char *path;
+
+		if (k < 3 || strcmp(e->d_name + k - 2, ".d") != 0 || e->d_name[0] == '.')
+			continue;
+		for (size_t i = 0; i < *n; i++)
+			hidden |= strcmp(base((*v)[i]->dl_path), e->d_name) == 0;
+		if (hidden)
+			continue;
+		if (asprintf(&path, "%s/%s", dir, e->d_name) < 0)
+			goto nomem;
+		if (is_dir(path)) {
+			free(path);
+			continue;
+		}
+		if ((l = calloc(1, sizeof(*l))) == NULL) {
+			free(path);
+			goto nomem;
+		}
+		l->dl_path = path;
+		if (*n == *cap) {
+			size_t nc = *cap ? 2 * *cap : 16;
+			dt_lib_t **nv = realloc(*v, nc * sizeof(*nv));
+
+			if (nv == NULL) {
+				free(path);
+				free(l);
+				goto nomem;
+			}
+			*v = nv;
+			*cap = nc;
+		}
+		(*v)[(*n)++] = l;
+	}
+	closedir(d);
+	return 0;
+nomem:
+	closedir(d);
+	return dt_set_errno(dtp, EDT_NOMEM);
+}
+
+/* The names a file's "#pragma D depends_on library NAME" lines give, one at a time. */
+static const char *next_dep(const char *s, const char **end, char *name, size_t len)
+{
+	while ((s = strstr(s, "#pragma")) != NULL) {
+		char w[4][256];
+		int k = sscanf(s, "#pragma %255s %255s %255s %255s", w[0], w[1], w[2], w[3]);
+
+		s += 7;
+		if (k == 4 && strcmp(w[0], "D") == 0 && strcmp(w[1], "depends_on") == 0 &&
+		    strcmp(w[2], "library") == 0) {
+			snprintf(name, len, "%s", w[3]);
+			*end = s;
+			return name;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Put v[i] on the load list after what it depends on; a dependency
+ * missing or in a cycle leaves it out (illumos' D_PRAGMA_DEPEND).
+ */
+static void order(dtrace_hdl_t *dtp, dt_lib_t **v, size_t n, size_t i, int *state, dt_lib_t ***tail)
+{
+	const char *s, *end;
+	char dep[256];
+
+	if (state[i] != 0)
+		return;
+	state[i] = 1; /* visiting */
+	for (s = v[i]->dl_text; next_dep(s, &end, dep, sizeof(dep)) != NULL; s = end) {
+		size_t j;
+
+		for (j = 0; j < n && strcmp(base(v[j]->dl_path), dep) != 0; j++)
+			;
+		if (j == n || state[j] == 1 || v[j]->dl_skip) {
+			dt_lib_note(dtp, "skipping library %s: %s library %s", v[i]->dl_path,
+				    j == n	    ? "no"
+				    : state[j] == 1 ? "a cycle through"
+						    : "no usable",
+				    dep);
+			v[i]->dl_skip = true;
+			continue;
+		}
+		order(dtp, v, n, j, state, tail);
+		if (v[j]->dl_skip && !v[i]->dl_skip) {
+			dt_lib_note(dtp, "skipping library %s: library %s is skipped",
+				    v[i]->dl_path, dep);
+			v[i]->dl_skip = true;
+		}
+	}
+	state[i] = 2;
+	**tail = v[i];
+	*tail = &v[i]->dl_next;
+}
+
+int dt_lib_load(dtrace_hdl_t *dtp)
+{
+	dt_lib_t **v = NULL, **tail;
+	size_t n = 0, cap = 0;
+	const char *env = getenv("DTRACE_LIBDIR");
+	int *state, err = 0;
+
+	if (dtp->dt_libs_read)
+		return 0;
+	dtp->dt_libs_read = true;
+	if (dt_option_isset(dtp, "nolibs"))
+		return 0;
+	for (int i = 0; i < dtp->dt_nlibdirs && err == 0; i++)
+		err = read_dir(dtp, dtp->dt_libdirs[i], &v, &n, &cap);
+	if (err == 0) {
+		const char *dflt = env != NULL && *env != '\0' ? env : DT_LIBDIR;
+
+#if defined(DT_BUILD_LIBDIR) && defined(DT_BUILD_DIR)
+		char exe[4096];
+		ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		/* a program of the build tree (dtrace, the unit tests): the source tree's */
+		if ((env == NULL || *env == '\0') && k > 0 &&
+		    (exe[k] = '\0', strncmp(exe, DT_BUILD_DIR "/", strlen(DT_BUILD_DIR) + 1) == 0))
+			dflt = DT_BUILD_LIBDIR;
+#endif
+		err = read_dir(dtp, dflt, &v, &n, &cap);
+	}
+	if (err != 0 || n == 0 || (state = calloc(n, sizeof(int))) == NULL) {
+		for (size_t i = 0; i < n; i++) {
+			free(v[i]->dl_path);
+			free(v[i]);
+		}
+		free(v);
+		return err != 0 ? err : n == 0 ? 0 : dt_set_errno(dtp, EDT_NOMEM);
+	}
+	qsort(v, n, sizeof(*v), by_name);
+	for (size_t i = 0; i < n; i++)
+		if ((v[i]->dl_text = slurp(dtp, v[i]->dl_path, &v[i]->dl_len)) == NULL)
+			v[i]->dl_skip = true;
+	tail = &dtp->dt_libs;
+	for (size_t i = 0; i < n; i++)
+		order(dtp, v, n, i, state, &tail);
+	*tail = NULL;
+	free(state);
+	free(v);
+	/* each compiled alone after the ones kept so far */
+	for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next) {
+		dtrace_prog_t *pgp;
+
+		if (l->dl_skip)
+			continue;
+		dtp->dt_libtry = l;
+		dtp->dt_libmiss = false;
+		pgp =
+		    dtrace_program_strcompile(dtp, "", NULL, DT_C_FRONTEND | DT_C_LIBTRY, 0, NULL);
+		dtp->dt_libtry = NULL;
+		if (pgp != NULL) {
+			dtrace_program_destroy(dtp, pgp);
+			l->dl_ok = true;
+			dtp->dt_lib_procfs |= l->dl_procfs;
+			continue;
+		}
+		if (dtp->dt_errno == EDT_COMPILER &&
+		    (dtp->dt_libmiss || strcmp(dtp->dt_diagtag, "D_PRAGMA_DEPEND") == 0)) {
+			dt_lib_note(dtp, "skipping library %s: %s", l->dl_path,
+				    dtrace_errmsg(dtp, dtp->dt_errno));
+			l->dl_skip = true;
+			continue;
+		}
+		return -1; /* the library's error, its file and line */
+	}
+	return 0;
+}

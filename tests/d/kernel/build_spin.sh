@@ -1,0 +1,2 @@
+#!/bin/sh
+exec cc -O0 -o spin spin.c

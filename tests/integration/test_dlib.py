@@ -1,0 +1,164 @@
+"""The D library directory (-L, -xlibdir, DTRACE_LIBDIR, -xnolibs) and
+kernel types from BTF, against bpftool's reading of the same BTF.
+
+Compiling (dtrace -e) needs no privileges; the cases that trace need root
+and skip without it.
+
+Environment: DTRACE_BIN (our dtrace).
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+DTRACE = os.environ.get("DTRACE_BIN", "dtrace")
+VMLINUX = "/sys/kernel/btf/vmlinux"
+
+
+def dtrace(*args, env=None):
+    e = dict(os.environ)
+    e.pop("DTRACE_LIBDIR", None)
+    if env:
+        e.update(env)
+    return subprocess.run([DTRACE] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=60, env=e)
+
+
+def begin(expr, *args, env=None):
+    """The value of a D expression printed at BEGIN (traced: needs root)."""
+    r = dtrace("-q", *args, "-n", 'BEGIN { printf("%%d\\n", %s); exit(0); }' % expr, env=env)
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return int(r.stdout.strip())
+
+
+def bpftool_struct(name):
+    """(size, {member: bit offset}) of a struct, as bpftool dumps the BTF."""
+    out = subprocess.run(["bpftool", "btf", "dump", "file", VMLINUX], stdout=subprocess.PIPE,
+                         text=True, check=True).stdout
+    m = re.search(r"^\[\d+\] STRUCT '%s' size=(\d+) vlen=(\d+)\n((?:\s+'.*\n)*)" % name, out,
+                  re.M)
+    members = {mm.group(1): int(mm.group(2))
+               for mm in re.finditer(r"'(\w*)' type_id=\d+ bits_offset=(\d+)", m.group(3))}
+    return int(m.group(1)), members
+
+
+class Libdir(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="dlib.")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def lib(self, name, text):
+        with open(os.path.join(self.dir, name), "w") as f:
+            f.write(text)
+
+    def test_L_and_xlibdir(self):
+        self.lib("mine.d", "inline int MINE = 42;\n")
+        for how in (["-L", self.dir], ["-x", "libdir=" + self.dir]):
+            r = dtrace("-e", *how, "-n", "BEGIN { x = MINE; }")
+            self.assertEqual(r.returncode, 0, r.stderr)
+        r = dtrace("-e", "-n", "BEGIN { x = MINE; }")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("failed to resolve MINE", r.stderr)
+
+    def test_env_replaces_default(self):
+        self.lib("mine.d", "inline int MINE = 42;\n")
+        r = dtrace("-e", "-n", "BEGIN { x = MINE; y = curpsinfo->pr_pid; }",
+                   env={"DTRACE_LIBDIR": self.dir})
+        # procfs.d is not read: curpsinfo is the built-in one
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = dtrace("-e", "-n", "BEGIN { y = curpsinfo->pr_addr; }",
+                   env={"DTRACE_LIBDIR": self.dir})
+        self.assertIn("pr_addr is not a member of struct psinfo", r.stderr)
+
+    def test_nolibs_keeps_builtins(self):
+        r = dtrace("-e", "-xnolibs", "-n", "BEGIN { y = curpsinfo->pr_addr; }")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("pr_addr is not a member of struct psinfo", r.stderr)
+        r = dtrace("-e", "-n", "BEGIN { y = curpsinfo->pr_addr; }")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = dtrace("-e", "-xnolibs", "-L", self.dir, "-n", "BEGIN { y = SRUN; }")
+        self.assertIn("failed to resolve SRUN", r.stderr)
+
+    def test_error_names_file_and_line(self):
+        self.lib("bad.d", "inline int A = 1;\n\ninline int B = nosuch + 1;\n")
+        r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { }")
+        self.assertEqual(r.returncode, 1)
+        path = os.path.join(self.dir, "bad.d")
+        self.assertIn('"%s", line 3: failed to resolve nosuch' % path, r.stderr)
+        self.assertIn("at %s:3:" % path, r.stderr)
+        self.assertIn("inline int B = nosuch + 1;", r.stderr)
+
+    def test_clause_refused(self):
+        self.lib("clause.d", "BEGIN { }\n")
+        r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { }")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("probe clauses are not allowed in a library", r.stderr)
+
+    def test_missing_kernel_type_skipped(self):
+        self.lib("nokernel.d", "inline int N = sizeof (struct dt_no_such_kernel_struct_x);\n"
+                 "inline int K = ((struct dt_no_such_kernel_struct_x *)0)->m;\n")
+        self.lib("other.d", "inline int OTHER = 7;\n")
+        # a member this kernel's struct does not have: written for another kernel
+        self.lib("member.d", "inline int M = curthread->dt_no_such_member;\n")
+        r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { x = OTHER; }")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        r = dtrace("-e", "-xdebug", "-L", self.dir, "-n", "BEGIN { x = OTHER; }")
+        self.assertIn("skipping library %s" % os.path.join(self.dir, "nokernel.d"), r.stderr)
+        self.assertIn("skipping library %s" % os.path.join(self.dir, "member.d"), r.stderr)
+        for name in ("K", "M"):
+            r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { x = %s; }" % name)
+            self.assertIn("failed to resolve %s" % name, r.stderr)
+
+    def test_depends_on(self):
+        # a.d needs b.d's inline: b.d is read first although a.d sorts first
+        self.lib("a.d", "#pragma D depends_on library b.d\ninline int A = B + 1;\n")
+        self.lib("b.d", "inline int B = 1;\n")
+        self.lib("c.d", "#pragma D depends_on library none.d\ninline int C = 1;\n")
+        self.lib("p.d", "#pragma D depends_on provider no_such_provider\ninline int P = 1;\n")
+        self.lib("q.d", '#pragma D binding "1.0" Q\n#pragma D attributes Evolving/Evolving/Common Q\n'
+                 "inline int Q = 3;\n")
+        r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { x = A + Q; }")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for name in ("C", "P"):
+            r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { x = %s; }" % name)
+            self.assertIn("failed to resolve %s" % name, r.stderr)
+        r = dtrace("-e", "-n", "#pragma D depends_on library b.d\nBEGIN { }")
+        self.assertIn("main program may not explicitly depend on a library", r.stderr)
+
+    def test_earlier_dir_hides_later(self):
+        # a procfs.d of -L hides the default one: its curpsinfo
+        self.lib("procfs.d", "inline int PROCFS_MINE = 1;\n")
+        r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { x = PROCFS_MINE; y = curpsinfo->pr_pid; }")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = dtrace("-e", "-L", self.dir, "-n", "BEGIN { y = SRUN; }")
+        self.assertIn("failed to resolve SRUN", r.stderr)
+
+
+@unittest.skipUnless(os.path.exists(VMLINUX) and shutil.which("bpftool"), "no BTF or bpftool")
+class KernelTypes(unittest.TestCase):
+    def test_struct_sizes_and_offsets(self):
+        if os.geteuid() != 0:
+            self.skipTest("tracing needs root")
+        for name, members in (("task_struct", ("pid", "tgid", "comm", "real_parent")),
+                              ("mm_struct", ()), ("file", ())):
+            size, offs = bpftool_struct(name)
+            self.assertEqual(begin("sizeof (struct %s)" % name), size, name)
+            for m in members:
+                self.assertEqual(begin("offsetof(struct %s, %s)" % (name, m)), offs[m] // 8, m)
+
+    def test_curthread_is_task_struct(self):
+        r = dtrace("-e", "-n", "BEGIN { x = curthread->pid; y = stringof(curthread->comm); }")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = dtrace("-e", "-n", "BEGIN { x = curthread->pid.nosuch; }")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("must be applied to a struct or union", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -222,6 +222,13 @@ int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 	return 0;
 }
 
+bool dt_probe_file_gone(dtrace_hdl_t *dtp, size_t p)
+{
+	const char *path = dtp->dt_pinfo[p].pi_path;
+
+	return path != NULL && access(path, F_OK) != 0 && errno == ENOENT;
+}
+
 int dt_probe_attach_err(dtrace_hdl_t *dtp, size_t p, int err)
 {
 	const dtrace_probedesc_t *pd = &dtp->dt_probes[p];

@@ -969,57 +969,6 @@ static int arg(const dt_argreq_t *rq, int i)
 
 /* ---------------------------------------------------------------- attaching */
 
-/* The probe's uprobes in one link, and its uretprobes (functions that do not decode) in another. */
-static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint32_t attach_type,
-		  int ncpus, dt_links_t *links)
-{
-	const dt_pinfo_t *pi = &dtp->dt_pinfo[p];
-	uint64_t *offs, *cookies;
-	size_t n = 0;
-	int rc = 0;
-
-	(void)argspec;
-	(void)ncpus;
-	if (attach_type != KS_UPROBE_MULTI || !ks_features()->kf_uprobe_multi)
-		return dt_set_errmsg(
-		    dtp, EDT_ENABLING,
-		    "cannot enable %s:%s:%s:%s: pid probes need uprobe_multi links "
-		    "(Linux 6.6)",
-		    dtp->dt_probes[p].dtpd_provider, dtp->dt_probes[p].dtpd_mod,
-		    dtp->dt_probes[p].dtpd_func, dtp->dt_probes[p].dtpd_name);
-	for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next)
-		n++;
-	if (n == 0)
-		return 0;
-	offs = calloc(n, sizeof(*offs));
-	cookies = calloc(n, sizeof(*cookies));
-	if (offs == NULL || cookies == NULL) {
-		free(offs);
-		free(cookies);
-		return dt_set_errno(dtp, EDT_NOMEM);
-	}
-	for (int ret = 0; rc == 0 && ret < 2; ret++) {
-		int link;
-
-		n = 0;
-		for (dt_usite_t *s = pi->pi_sites; s != NULL; s = s->us_next)
-			if ((s->us_cookie == UINT64_MAX) == (ret == 1)) {
-				offs[n] = s->us_off;
-				cookies[n++] = s->us_cookie;
-			}
-		if (n == 0)
-			continue;
-		link = ret ? ks_attach_uretprobes(fd, pi->pi_path, offs, cookies, n, pi->pi_pid)
-			   : ks_attach_uprobes(fd, pi->pi_path, offs, NULL, cookies, n, pi->pi_pid);
-		if (link == -ESRCH || link == -ENOENT) /* the process has gone */
-			break;
-		rc = link < 0 ? dt_probe_attach_err(dtp, p, -link) : dt_links_add(dtp, links, link);
-	}
-	free(offs);
-	free(cookies);
-	return rc;
-}
-
 /* The entry and offset probes of a file in a process in one program, its returns in another. */
 static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 {
@@ -1055,7 +1004,12 @@ static int attach_group(dtrace_hdl_t *dtp, const size_t *probes, const uint32_t 
 	int rc = 0;
 
 	if (attach_type != KS_UPROBE_MULTI || !ks_features()->kf_uprobe_multi)
-		return attach(dtp, probes[0], NULL, fd, attach_type, 1, links);
+		return dt_set_errmsg(
+		    dtp, EDT_ENABLING,
+		    "cannot enable %s:%s:%s:%s: pid probes need uprobe_multi links "
+		    "(Linux 6.6)",
+		    dtp->dt_probes[probes[0]].dtpd_provider, dtp->dt_probes[probes[0]].dtpd_mod,
+		    dtp->dt_probes[probes[0]].dtpd_func, dtp->dt_probes[probes[0]].dtpd_name);
 	for (size_t i = 0; i < np; i++)
 		for (dt_usite_t *s = dtp->dt_pinfo[probes[i]].pi_sites; s != NULL; s = s->us_next)
 			n++;
@@ -1100,12 +1054,14 @@ static int attach_group(dtrace_hdl_t *dtp, const size_t *probes, const uint32_t 
 	return rc;
 }
 
-/* The process has gone (its root with it). */
-static bool gone(dtrace_hdl_t *dtp, size_t p)
+/* A probe alone (not in a group: pv_group always names one): as a group of one. */
+static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint32_t attach_type,
+		  int ncpus, dt_links_t *links)
 {
-	const char *path = dtp->dt_pinfo[p].pi_path;
+	uint32_t key = dtp->dt_pinfo[p].pi_key;
 
-	return path != NULL && access(path, F_OK) != 0 && errno == ENOENT;
+	(void)argspec, (void)ncpus;
+	return attach_group(dtp, &p, &key, 1, fd, attach_type, links);
 }
 
 const dt_provimpl_t dt_prov_pid = {
@@ -1118,7 +1074,7 @@ const dt_provimpl_t dt_prov_pid = {
 	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,
-	.pv_gone = gone,
+	.pv_gone = dt_probe_file_gone,
 	.pv_group = group,
 	.pv_guard = guard,
 	.pv_attach_group = attach_group,

@@ -858,19 +858,6 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 	return 0;
 }
 
-/*
- * The probe's file is gone: a runtime provider's image is removed when it
- * is disabled, rebuilt or destroyed (its mapping goes with it), and a
- * mapping read through /proc/PID/map_files or a process's root goes when
- * the mapping or the process does.
- */
-static bool gone(dtrace_hdl_t *dtp, size_t p)
-{
-	const char *path = dtp->dt_pinfo[p].pi_path;
-
-	return path != NULL && access(path, F_OK) != 0 && errno == ENOENT;
-}
-
 const dt_provimpl_t dt_prov_usdt = {
 	.pv_name = "usdt",
 	.pv_populate = populate,
@@ -881,5 +868,5 @@ const dt_provimpl_t dt_prov_usdt = {
 	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,
-	.pv_gone = gone,
+	.pv_gone = dt_probe_file_gone,
 };

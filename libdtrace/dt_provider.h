@@ -165,6 +165,14 @@ static inline const dt_provimpl_t *dt_probe_prov(const dtrace_hdl_t *dtp, size_t
 	return dtp->dt_pinfo[p].pi_prov;
 }
 
+/*
+ * pv_gone for probes in a file (USDT, pid): is pi_path gone?  A runtime
+ * provider's image is removed when it is disabled, rebuilt or destroyed
+ * (its mapping goes with it); a mapping read through /proc/PID/map_files
+ * or a process's root goes when the mapping or the process does.
+ */
+bool dt_probe_file_gone(dtrace_hdl_t *, size_t p);
+
 /* "cannot enable P:M:F:N: why" for errno err (EDT_NOPRIV for EPERM, EACCES): -1. */
 int dt_probe_attach_err(dtrace_hdl_t *, size_t p, int err);
 

@@ -2313,9 +2313,10 @@ static void check_ident(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	case DT_IDENT_INLINE: {
 		dt_loc_t use = n->dn_loc;
 		const char *name = n->dn_name;
+		dt_node_t *next = n->dn_next; /* the arguments after it, in a list */
 
 		*n = *id->di_inline; /* the inline's checked expression */
-		n->dn_next = NULL;
+		n->dn_next = next;
 		/* errors about it point where it is used (a library's inline too) */
 		n->dn_loc = use;
 		if (n->dn_kind == DT_N_XLATE && n->dn_name == NULL)

@@ -13,7 +13,10 @@
  *
  * The files are read once per handle, at its first compile (so -L given
  * after dtrace_open counts), in name order, a file after those it names
- * with #pragma D depends_on library.  Each is then compiled alone after
+ * with #pragma D depends_on library.  They are compiled at the first
+ * program that names something one of them declares (declared_names): a
+ * program that does not, such as a BEGIN-only one, does not pay for
+ * them.  Each is then compiled alone after
  * the ones kept before it: a file that fails for want of something this
  * system lacks (a provider of #pragma D depends_on provider, a kernel
  * struct its BTF does not have) is left out, with a note under -xdebug,
@@ -68,6 +71,7 @@ void dt_lib_free(dtrace_hdl_t *dtp)
 		dtp->dt_libs = l->dl_next;
 		free(l->dl_path);
 		free(l->dl_text);
+		free(l->dl_names);
 		free(l);
 	}
 }
@@ -250,15 +254,174 @@ static void order(dtrace_hdl_t *dtp, dt_lib_t **v, size_t n, size_t i, int *stat
 	*tail = &v[i]->dl_next;
 }
 
-int dt_lib_load(dtrace_hdl_t *dtp)
+static bool ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool ident_char(char c)
+{
+	return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Is the identifier [s, s + n) in the NUL-separated list names (ending with an empty one)? */
+static bool named(const char *names, const char *s, size_t n)
+{
+	for (const char *w = names; w != NULL && *w != '\0'; w += strlen(w) + 1)
+		if (strlen(w) == n && memcmp(w, s, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The names a library file declares, found by a look at its words (no
+ * compile, no BTF): the name an inline gives, the last name of a typedef,
+ * struct, union and enum tags and enumerators, and #define'd names.  A
+ * program that uses none of any file's names is compiled without the
+ * library (dt_lib_load), so that it does not pay for what the library
+ * needs (procfs.d's translators read the kernel's BTF: 40 ms, 18 MB).
+ * NUL-separated, an empty name last; NULL out of memory.
+ */
+static char *declared_names(const char *t, size_t len)
+{
+	char *out = malloc(len + 2), *o = out, *last = NULL;
+	const char *e = t + len;
+	int depth = 0, enumdepth = -1;
+	bool stmt_inline = false, stmt_typedef = false, tag = false, item = false;
+	size_t lastlen = 0;
+
+	if (out == NULL)
+		return NULL;
+#define KEEP(s, n)                           \
+	do {                                 \
+		if (!named(out, (s), (n))) { \
+			memcpy(o, (s), (n)); \
+			o += (n);            \
+			*o++ = '\0';         \
+			*o = '\0';           \
+		}                            \
+	} while (0)
+	*o = '\0';
+	for (const char *p = t; p < e;) {
+		if (*p == '/' && p + 1 < e && p[1] == '*') {
+			const char *c = strstr(p + 2, "*/");
+			p = c != NULL && c < e ? c + 2 : e;
+		} else if (*p == '/' && p + 1 < e && p[1] == '/') {
+			while (p < e && *p != '\n')
+				p++;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+			while (p < e && *p != q)
+				p += *p == '\\' ? 2 : 1;
+			p++;
+		} else if (*p == '#') { /* #define NAME; other lines (#pragma) say nothing */
+			const char *q = p + 1;
+			while (q < e && (*q == ' ' || *q == '\t'))
+				q++;
+			if (e - q > 6 && strncmp(q, "define", 6) == 0) {
+				for (q += 6; q < e && (*q == ' ' || *q == '\t'); q++)
+					;
+				const char *w = q;
+				while (q < e && ident_char(*q))
+					q++;
+				if (q > w)
+					KEEP(w, (size_t)(q - w));
+			}
+			while (p < e && *p != '\n')
+				p++;
+		} else if (ident_start(*p)) {
+			const char *w = p;
+			size_t n;
+
+			while (p < e && ident_char(*p))
+				p++;
+			n = (size_t)(p - w);
+			if (tag) {
+				KEEP(w, n);
+				tag = false;
+			} else if (item) {
+				KEEP(w, n);
+			}
+			item = false;
+			if (depth == 0 && n == 6 && strncmp(w, "inline", 6) == 0)
+				stmt_inline = true;
+			else if (depth == 0 && n == 7 && strncmp(w, "typedef", 7) == 0)
+				stmt_typedef = true;
+			else if ((n == 6 && (strncmp(w, "struct", 6) == 0)) ||
+				 (n == 5 && strncmp(w, "union", 5) == 0))
+				tag = true;
+			else if (n == 4 && strncmp(w, "enum", 4) == 0)
+				tag = true, enumdepth = depth;
+			last = (char *)w;
+			lastlen = n;
+		} else {
+			char c = *p++;
+
+			tag = false;
+			if (c == '{') {
+				depth++;
+				item = enumdepth == depth - 1; /* the first enumerator */
+			} else if (c == '}') {
+				if (--depth == enumdepth)
+					enumdepth = -1;
+			} else if (c == ',' && enumdepth == depth - 1) {
+				item = true;
+			} else if (c == '=' && depth == 0 && stmt_inline && last != NULL) {
+				KEEP(last, lastlen);
+				stmt_inline = false;
+			} else if (c == ';' && depth == 0) {
+				if (stmt_typedef && last != NULL)
+					KEEP(last, lastlen);
+				stmt_inline = stmt_typedef = false;
+			}
+		}
+	}
+#undef KEEP
+	return out;
+}
+
+/* Does the program (after cpp) name anything a library file declares? */
+static bool wanted(const dtrace_hdl_t *dtp, const char *src, size_t len)
+{
+	const char *e = src + len;
+
+	for (const char *p = src; p < e;) {
+		if (!ident_start(*p)) {
+			p++;
+			continue;
+		}
+		const char *w = p;
+
+		while (p < e && ident_char(*p))
+			p++;
+		for (const dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
+			if (!l->dl_skip && named(l->dl_names, w, (size_t)(p - w)))
+				return true;
+	}
+	return false;
+}
+
+static int read_libs(dtrace_hdl_t *dtp);
+static int try_libs(dtrace_hdl_t *dtp);
+
+int dt_lib_load(dtrace_hdl_t *dtp, const char *src, size_t len)
+{
+	if (!dtp->dt_libs_read && read_libs(dtp) != 0)
+		return -1;
+	if (dtp->dt_libs_tried || (src != NULL && !wanted(dtp, src, len)))
+		return 0;
+	dtp->dt_libs_tried = true;
+	return try_libs(dtp);
+}
+
+/* Find, read and order the files (once per handle). */
+static int read_libs(dtrace_hdl_t *dtp)
 {
 	dt_lib_t **v = NULL, **tail;
 	size_t n = 0, cap = 0;
 	const char *env = getenv("DTRACE_LIBDIR");
 	int *state, err = 0;
 
-	if (dtp->dt_libs_read)
-		return 0;
 	dtp->dt_libs_read = true;
 	if (dt_option_isset(dtp, "nolibs"))
 		return 0;
@@ -287,16 +450,24 @@ int dt_lib_load(dtrace_hdl_t *dtp)
 		return err != 0 ? err : n == 0 ? 0 : dt_set_errno(dtp, EDT_NOMEM);
 	}
 	qsort(v, n, sizeof(*v), by_name);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if ((v[i]->dl_text = slurp(dtp, v[i]->dl_path, &v[i]->dl_len)) == NULL)
 			v[i]->dl_skip = true;
+		else if ((v[i]->dl_names = declared_names(v[i]->dl_text, v[i]->dl_len)) == NULL)
+			err = dt_set_errno(dtp, EDT_NOMEM);
+	}
 	tail = &dtp->dt_libs;
 	for (size_t i = 0; i < n; i++)
 		order(dtp, v, n, i, state, &tail);
 	*tail = NULL;
 	free(state);
 	free(v);
-	/* each compiled alone after the ones kept so far */
+	return err;
+}
+
+/* Compile each file alone after the ones kept so far (once, for the first program that wants them). */
+static int try_libs(dtrace_hdl_t *dtp)
+{
 	for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next) {
 		dtrace_prog_t *pgp;
 

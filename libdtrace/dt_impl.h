@@ -725,6 +725,7 @@ struct dtrace_hdl {
 	struct dt_lib *dt_libtry; /* the file being tried (dt_lib_load) */
 	bool dt_libmiss;	  /* it names a kernel type this kernel lacks */
 	bool dt_libs_read;
+	bool dt_libs_tried; /* the library files compiled (dt_lib_load) */
 	bool dt_lib_procfs; /* a library defines curpsinfo: the built-in one steps aside */
 	char **dt_cppargv;  /* -I/-D/-U arguments, malloc'd */
 	int dt_cppargc;
@@ -783,6 +784,7 @@ typedef struct dt_lib {
 	char *dl_path; /* the file name its diagnostics give */
 	char *dl_text;
 	size_t dl_len;
+	char *dl_names; /* the names it declares, NUL-separated (dt_dlib.c declared_names) */
 	bool dl_skip;	/* left out: unreadable, or it needs what this system lacks */
 	bool dl_ok;	/* parsed before every program */
 	bool dl_procfs; /* it defines curpsinfo */
@@ -790,8 +792,12 @@ typedef struct dt_lib {
 
 /* -L and -xlibdir: 0, or -1 with the handle's error. */
 int dt_lib_adddir(dtrace_hdl_t *, const char *dir);
-/* Read the library files once (the first compile): 0, or -1 with a file's error. */
-int dt_lib_load(dtrace_hdl_t *);
+/*
+ * Read the library files once (the first compile), and compile them once,
+ * for the first program src (len bytes, after cpp) that names something
+ * one of them declares (src NULL: now): 0, or -1 with a file's error.
+ */
+int dt_lib_load(dtrace_hdl_t *, const char *src, size_t len);
 void dt_lib_free(dtrace_hdl_t *);
 /* The library file whose name (dl_path, by pointer) a location gives, or NULL. */
 const dt_lib_t *dt_lib_of(const dtrace_hdl_t *, const char *file);

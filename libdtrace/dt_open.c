@@ -375,8 +375,6 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 		dt_set_errmsg(dtp, EDT_BADARG, "invalid compile flags or arguments");
 		return NULL;
 	}
-	if (!(cflags & DT_C_LIBTRY) && dt_lib_load(dtp) != 0)
-		return NULL;
 	if (cflags & DTRACE_C_CPP) {
 		const char *nul = memchr(src, '\0', len);
 
@@ -386,6 +384,10 @@ static dtrace_prog_t *compile(dtrace_hdl_t *dtp, const char *src, size_t len, co
 		if (cppout == NULL)
 			return NULL;
 		src = cppout;
+	}
+	if (!(cflags & DT_C_LIBTRY) && dt_lib_load(dtp, src, len) != 0) {
+		free(cppout);
+		return NULL;
 	}
 	pgp = calloc(1, sizeof(*pgp));
 	if (pgp == NULL) {

@@ -12,3 +12,29 @@ bench_machine() {
 		echo "compiler: $("$cc" --version | head -n 1)"
 	fi
 }
+
+# Exit 2 unless each file after the first two is built; $1 names the script,
+# $2 the target that builds them.
+bench_need() {
+	local script=$1 target=$2 f
+	shift 2
+	for f in "$@"; do
+		if [[ ! -x $f ]]; then
+			echo "$script: no $f; build first:" >&2
+			echo "  cmake --build $build --target $target dtrace_cmd" >&2
+			exit 2
+		fi
+	done
+}
+
+# The machine, bpftrace's version (have_bpftrace: true if there is one) and the load.
+bench_header() {
+	bench_machine
+	have_bpftrace=false
+	if command -v bpftrace >/dev/null; then
+		have_bpftrace=true
+		echo "tracer: $(bpftrace --version)"
+	fi
+	echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+	echo
+}

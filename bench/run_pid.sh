@@ -21,28 +21,15 @@ set -euo pipefail
 build=${1:-build}
 rounds=${2:-5}
 calls=${3:-1000000}
-bin=$(realpath "$build/bench/pid_bench")
+bin=$(realpath -m "$build/bench/pid_bench")
 dtrace=$build/bin/dtrace
-libc=$(ldd "$bin" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
-libc=$(realpath "${libc:-/lib/x86_64-linux-gnu/libc.so.6}")
-for f in "$bin" "$dtrace"; do
-	if [[ ! -x $f ]]; then
-		echo "run_pid.sh: no $f; build first:" >&2
-		echo "  cmake --build $build --target pid_bench dtrace_cmd" >&2
-		exit 2
-	fi
-done
-
 # shellcheck source=bench/machine.sh
 . "$(dirname "$0")/machine.sh"
-bench_machine
-have_bpftrace=false
-if command -v bpftrace >/dev/null; then
-	have_bpftrace=true
-	echo "tracer: $(bpftrace --version)"
-fi
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-echo
+bench_need run_pid.sh pid_bench "$bin" "$dtrace"
+libc=$(ldd "$bin" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
+libc=$(realpath "${libc:-/lib/x86_64-linux-gnu/libc.so.6}")
+bench_header
+
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pid_bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -22,24 +22,11 @@ rounds=${2:-7}
 calls=${3:-2000000}
 bin=$build/bench/syscall_bench
 dtrace=$build/bin/dtrace
-for f in "$bin" "$dtrace"; do
-	if [[ ! -x $f ]]; then
-		echo "run_syscall.sh: no $f; build first:" >&2
-		echo "  cmake --build $build --target syscall_bench dtrace_cmd" >&2
-		exit 2
-	fi
-done
-
 # shellcheck source=bench/machine.sh
 . "$(dirname "$0")/machine.sh"
-bench_machine
-have_bpftrace=false
-if command -v bpftrace >/dev/null; then
-	have_bpftrace=true
-	echo "tracer: $(bpftrace --version)"
-fi
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-echo
+bench_need run_syscall.sh syscall_bench "$bin" "$dtrace"
+bench_header
+
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/syscall_bench.XXXXXX")
 tracer=""

@@ -548,7 +548,8 @@ static void forget_gone(dtrace_hdl_t *dtp, dt_run_t *r, uint64_t now)
 		bp.bp_probe = newidx[bp.bp_probe];
 		/* a group's other probes: SIZE_MAX for those gone (nothing reads them after attach) */
 		for (size_t i = 0; i < bp.bp_nprobes; i++)
-			bp.bp_probes[i] = newidx[bp.bp_probes[i]];
+			if (bp.bp_probes[i] != SIZE_MAX) /* removed by an earlier pass */
+				bp.bp_probes[i] = newidx[bp.bp_probes[i]];
 		r->r_ld.ld_progs[j++] = bp;
 	}
 	r->r_ld.ld_nprogs = j;

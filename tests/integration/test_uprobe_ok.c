@@ -120,6 +120,7 @@ int main(void)
 	ks_emit(&code, ret0, 2);
 	prog_fd =
 	    ks_prog_load(BPF_PROG_TYPE_KPROBE, KS_UPROBE_MULTI, "kst_ok", &code, log, sizeof(log));
+	ks_code_free(&code);
 	CHECK(prog_fd >= 0);
 	if (prog_fd < 0)
 		return 1;

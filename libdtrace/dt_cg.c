@@ -512,9 +512,8 @@ int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
  * computed once) and stored at its offset as its type; a member the
  * translator does not define stays zero.
  */
-static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x)
+static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x, const dt_type_t *st)
 {
-	const dt_type_t *st = dt_type_resolve(n->dn_type);
 	size_t sz = tsize(st);
 	const dt_ident_t *arg = cg->cg_xarg;
 	int16_t slot = cg->cg_xslot;
@@ -582,6 +581,34 @@ static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x)
 	cg->cg_sp--; /* the input, no longer needed */
 	emit(cg, KS_MOV64_REG(R0, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R0, IMM(tmp)), tmp);
+}
+
+/*
+ * r0 = a pointer to the struct or union xlate<T *>(e) (n) translates, as
+ * illumos' dt_cg_xlate_expand makes one: built whole (xlate_build), then
+ * copied into scratch memory allocated as alloca() does, so that it lives
+ * for the rest of the clause (this->p = curpsinfo; ... this->p->pr_pid).
+ */
+static void xlate_pointer(dt_cg_t *cg, dt_node_t *n)
+{
+	const dt_type_t *st = dt_type_resolve(dt_type_resolve(n->dn_type)->dtt_ref);
+	int16_t s_src, s_dst;
+
+	xlate_build(cg, n, n, st);
+	push(cg, n);
+	s_src = dt_cg_slot_at(cg->cg_sp);
+	emit(cg, KS_MOV64_IMM(R0, (int32_t)tsize(st)));
+	dt_cg_allocate(cg);
+	dt_cg_alloca_base(cg, R1);
+	emit(cg, KS_ALU64_REG(BPF_ADD, R0, R1));
+	push(cg, n);
+	s_dst = dt_cg_slot_at(cg->cg_sp);
+	dt_cg_scratch_dest(cg); /* r1: where, bounded; r9: the size */
+	emit(cg, KS_MOV64_REG(R2, R9));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, FP, s_src));
+	emit(cg, KS_CALL(BPF_FUNC_probe_read_kernel));
+	emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_dst));
+	cg->cg_sp -= 2;
 }
 
 /* Zero the scratch key buffer's first size bytes. */
@@ -1832,7 +1859,7 @@ static dt_node_t *xlate_whole(dt_node_t *n)
 	return NULL;
 }
 
-static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x);
+static void xlate_build(dt_cg_t *cg, dt_node_t *n, dt_node_t *x, const dt_type_t *st);
 
 /*
  * r0 = a translator's input: e's value, or for a struct or union e the
@@ -1885,7 +1912,7 @@ bool dt_cg_xlate_whole(dt_cg_t *cg, dt_node_t *n)
 {
 	if (xlate_whole(n) == NULL)
 		return false;
-	xlate_build(cg, n, xlate_whole(n));
+	xlate_build(cg, n, xlate_whole(n), dt_type_resolve(n->dn_type));
 	return true;
 }
 
@@ -1900,7 +1927,7 @@ static void blob_src(dt_cg_t *cg, dt_node_t *n)
 	int base, have = label(cg), done = label(cg);
 
 	if (xlate_whole(n) != NULL) {
-		xlate_build(cg, n, xlate_whole(n));
+		xlate_build(cg, n, xlate_whole(n), dt_type_resolve(n->dn_type));
 		return;
 	}
 	if (dt_cg_is_memory(n)) {
@@ -2592,6 +2619,13 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 		dt_cg_str_operand(cg, n->dn_left);
 		return;
 	case DT_N_CALL: dt_cg_call(cg, n); return;
-	default: cg_error(cg, n, "this expression is not supported in a program yet");
+	case DT_N_XLATE: /* xlate<T *>(e) as a value: this->p = curpsinfo */
+		if (dt_type_is_ptr(t)) {
+			xlate_pointer(cg, n);
+			return;
+		}
+		break; /* a struct's is built where it is assigned or traced */
+	default: break;
 	}
+	cg_error(cg, n, "this expression is not supported in a program yet");
 }

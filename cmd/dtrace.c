@@ -642,8 +642,12 @@ int main(int argc, char *argv[])
 		margv[0] = argv[0];
 	}
 
-	if (mode == MODE_NONE && !compile_only && (cmd != NULL || grab != NULL)) {
-		/* the target first: $target is known when the programs compile */
+	if (mode == MODE_NONE && (cmd != NULL || grab != NULL)) {
+		/*
+		 * The target first, with -e too (as dtrace(1)): $target is known
+		 * when the programs compile, and so are its pid probes' errors.
+		 * A command made for it is killed by dtrace_close().
+		 */
 		if ((status = start_target(dtp, cmd, grab, &cmdv)) != 0)
 			goto done;
 	}

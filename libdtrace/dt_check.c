@@ -2665,6 +2665,27 @@ static void check_xlator(dt_pcb_t *pcb, dt_node_t *d)
 	pcb->pcb_xlators = x;
 }
 
+/*
+ * The probes a provider makes of a description when it compiles (pid, as
+ * illumos' dt_setcontext): an offset not on an instruction, a function
+ * the module lacks, are errors of the description, with the provider's tag.
+ */
+static void make_probes(dt_pcb_t *pcb, dt_node_t *pd)
+{
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+	dtrace_probedesc_t desc;
+	const char *tag;
+	char msg[512];
+
+	if (dtrace_str2desc(dtp, DTRACE_PROBESPEC_NONE, pd->dn_name, &desc) != 0)
+		return; /* its fields: pdesc_args says what is wrong */
+	if (dt_probe_compile(dtp, &desc, &tag) != 0) {
+		/* the handle's message, copied: the error is written over it */
+		snprintf(msg, sizeof(msg), "%s", dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		dt_cerror(pcb, &pd->dn_loc, tag, "%s", msg);
+	}
+}
+
 static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
 {
 	/* once per probe description, as DTrace compiles it */
@@ -2673,6 +2694,7 @@ static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
 
 		cx.cc_clause = c;
 		pdesc_args(pcb, pd, &cx);
+		make_probes(pcb, pd);
 		/*
 		 * The actions first, then the predicate, as DTrace cooks a clause:
 		 * "/x == 0/ { x = 1; }" declares x in its actions.

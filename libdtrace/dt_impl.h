@@ -747,6 +747,7 @@ struct dtrace_hdl {
 	dtrace_diag_t dt_diag;
 	char dt_diagfile[512];
 	char dt_diagtag[32];
+	const char *dt_ptag; /* the D_* tag of a provider's last probe description error, or NULL */
 	char dt_diagmsg[512];
 	char dt_diagsrc[256];
 };
@@ -961,6 +962,12 @@ int dt_probe_rescan(dtrace_hdl_t *, pid_t pid, size_t *first);
  * have descriptions and others not.
  */
 int dt_probe_argdescs(dtrace_hdl_t *, const dtrace_probedesc_t *pat, const dt_pinfo_t **pi);
+/*
+ * Make the probes of a description a provider makes when the program
+ * compiles (pv_at_compile: pid): 0, or -1 with the handle's error and
+ * *tag its D_* tag.
+ */
+int dt_probe_compile(dtrace_hdl_t *, const dtrace_probedesc_t *, const char **tag);
 /* Does the description match the probe (the rules of dtrace_probe_iter)? */
 bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p);
 /* ---------------------------------------------------------------- stapsdt notes */

@@ -211,6 +211,22 @@ int dt_probe_provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	return 0;
 }
 
+int dt_probe_compile(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc, const char **tag)
+{
+	bool now = false;
+
+	for (int i = 0; dt_providers[i] != NULL && !now; i++)
+		now =
+		    dt_providers[i]->pv_at_compile != NULL && dt_providers[i]->pv_at_compile(desc);
+	if (!now)
+		return 0;
+	dtp->dt_ptag = NULL;
+	if (dt_probe_provide(dtp, desc) == 0)
+		return 0;
+	*tag = dtp->dt_ptag != NULL ? dtp->dt_ptag : "D_PDESC_INVAL";
+	return -1;
+}
+
 int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 {
 	if (dt_probe_table(dtp) != 0)

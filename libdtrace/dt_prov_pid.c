@@ -43,6 +43,7 @@
  */
 #define _GNU_SOURCE /* process_vm_readv */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
@@ -63,6 +64,25 @@
 /* ---------------------------------------------------------------- descriptions */
 
 /* The process of a provider name pid<N>, or 0 when it is not one. */
+/*
+ * A pid probe description that cannot be made: the handle's error, and the
+ * tag illumos gives it (dt_pid.c: D_PROC_NAME, D_PROC_OFF, D_PROC_ALIGN,
+ * D_PROC_FUNC, D_PROC_CREATEFAIL), which the compiler reports it under
+ * (dt_probe_compile).  Returns -1.
+ */
+static int __attribute__((format(printf, 4, 5)))
+pid_error(dtrace_hdl_t *dtp, int err, const char *tag, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	dtp->dt_ptag = tag;
+	return dt_set_errmsg(dtp, err, "%s", msg);
+}
+
 static pid_t desc_pid(const char *prov)
 {
 	char *end;
@@ -362,8 +382,8 @@ static int func_probes(pctx_t *pc, const char *func, const uint64_t *addrs, cons
 		errno = 0;
 		off = strtoull(name, &end, 16);
 		if (*end != '\0' || errno != 0 || name[0] == '-' || name[0] == '+')
-			return dt_set_errmsg(dtp, EDT_BADPSPEC, "'%s' is an invalid probe name",
-					     name);
+			return pid_error(dtp, EDT_BADPSPEC, "D_PROC_NAME",
+					 "'%s' is an invalid probe name", name);
 	}
 	/* offset probes on every instruction: only for a function named, as their number grows fast */
 	if (glob && !explicit)
@@ -382,8 +402,8 @@ static int func_probes(pctx_t *pc, const char *func, const uint64_t *addrs, cons
 				if ((entry = site(pc, foff, 0, entry)) == NULL)
 					rc = dt_set_errno(dtp, EDT_NOMEM);
 			} else if (explicit && !glob) {
-				rc = dt_set_errmsg(
-				    dtp, EDT_ENABLING,
+				rc = pid_error(
+				    dtp, EDT_ENABLING, "D_PROC_CREATEFAIL",
 				    "a uprobe cannot be put on the first instruction of '%s' (%s)",
 				    func, refusal(&fc.fc_first));
 			}
@@ -402,26 +422,25 @@ static int func_probes(pctx_t *pc, const char *func, const uint64_t *addrs, cons
 		}
 		if (rc == 0 && offsets && !glob) {
 			if (sizes[k] == 0)
-				rc =
-				    dt_set_errmsg(dtp, EDT_BADPSPEC,
-						  "'%s' is an IFUNC: offsets in the implementation "
-						  "chosen for it are not supported",
-						  func);
+				rc = pid_error(dtp, EDT_BADPSPEC, "D_UNSUPPORTED",
+					       "'%s' is an IFUNC: offsets in the implementation "
+					       "chosen for it are not supported",
+					       func);
 			else if (off >= sizes[k])
-				rc = dt_set_errmsg(dtp, EDT_BADPSPEC,
-						   "offset 0x%llx outside of function '%s'",
-						   (unsigned long long)off, func);
+				rc = pid_error(dtp, EDT_BADPSPEC, "D_PROC_OFF",
+					       "offset 0x%llx outside of function '%s'",
+					       (unsigned long long)off, func);
 			else if (!is_insn(&fc, off))
-				rc = dt_set_errmsg(dtp, EDT_BADPSPEC,
-						   "offset 0x%llx is not aligned on an instruction",
-						   (unsigned long long)off);
+				rc = pid_error(dtp, EDT_BADPSPEC, "D_PROC_ALIGN",
+					       "offset 0x%llx is not aligned on an instruction",
+					       (unsigned long long)off);
 			else {
 				ks_insn_t in;
 
 				(void)ks_insn_decode(fc.fc_code + off, fc.fc_size - off, &in);
 				if (!ks_uprobe_ok(&in))
-					rc = dt_set_errmsg(
-					    dtp, EDT_ENABLING,
+					rc = pid_error(
+					    dtp, EDT_ENABLING, "D_PROC_CREATEFAIL",
 					    "a uprobe cannot be put on the instruction at offset "
 					    "0x%llx of '%s' (%s)",
 					    (unsigned long long)off, func, refusal(&in));
@@ -446,11 +465,10 @@ static int func_probes(pctx_t *pc, const char *func, const uint64_t *addrs, cons
 				if (!ks_uprobe_ok(&in))
 					continue;
 				if (++pc->pc_noffsets > PID_MAXOFFSETS) {
-					rc =
-					    dt_set_errmsg(dtp, EDT_BADPSPEC,
-							  "%s:%s:%s:%s: more than %d offset probes",
-							  pc->pc_desc->dtpd_provider, pc->pc_mod,
-							  func, name, PID_MAXOFFSETS);
+					rc = pid_error(dtp, EDT_BADPSPEC, "D_PROC_CREATEFAIL",
+						       "%s:%s:%s:%s: more than %d offset probes",
+						       pc->pc_desc->dtpd_provider, pc->pc_mod, func,
+						       name, PID_MAXOFFSETS);
 					break;
 				}
 				if ((s = site(pc, foff + fc.fc_insns[i], 0, NULL)) == NULL)
@@ -635,9 +653,8 @@ static int module_probes(pctx_t *pc, const char *rpath)
 		/* as illumos, a function a named module lacks is an error; with -Z, no match */
 		if (n == 0 && !is_glob(pc->pc_desc->dtpd_mod) &&
 		    !dt_option_isset(pc->pc_dtp, "zdefs")) {
-			rc =
-			    dt_set_errmsg(pc->pc_dtp, EDT_BADPSPEC,
-					  "failed to lookup '%s' in module '%s'", func, pc->pc_mod);
+			rc = pid_error(pc->pc_dtp, EDT_BADPSPEC, "D_PROC_FUNC",
+				       "failed to lookup '%s' in module '%s'", func, pc->pc_mod);
 			goto out;
 		}
 		if (n > 0)
@@ -1064,10 +1081,17 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 	return attach_group(dtp, &p, &key, 1, fd, attach_type, links);
 }
 
+/* Its descriptions' probes are made when the program compiles, as illumos' dt_setcontext. */
+static bool is_pid_desc(const dtrace_probedesc_t *desc)
+{
+	return desc_pid(desc->dtpd_provider) != 0;
+}
+
 const dt_provimpl_t dt_prov_pid = {
 	.pv_name = "pid",
 	.pv_populate = populate,
 	.pv_provide = provide,
+	.pv_at_compile = is_pid_desc,
 	.pv_rescan = rescan,
 	.pv_programs = programs,
 	.pv_progtype = progtype,

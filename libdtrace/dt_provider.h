@@ -68,6 +68,13 @@ typedef struct dt_provimpl {
 	 */
 	int (*pv_provide)(dtrace_hdl_t *, const dtrace_probedesc_t *);
 	/*
+	 * Are the probes of this description made when the program compiles
+	 * (pv_provide then), so that what is wrong with it is a compile error
+	 * that dtrace -e finds, under the tag the provider set in dt_ptag?  As
+	 * illumos makes pid probes in dt_setcontext.  May be NULL: never.
+	 */
+	bool (*pv_at_compile)(const dtrace_probedesc_t *);
+	/*
 	 * Add the probes of process pid that appeared since it was last read
 	 * (libraries loaded, providers made at run time): 0, or -1.  May be NULL.
 	 */

@@ -146,6 +146,16 @@ class TargetLife(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertTrue(gone(["sleep", tag]))
 
+    def test_c_killed_after_compile_only(self):
+        # -e makes the command too (its pid probes are made when the program
+        # compiles, as dtrace(1)), and kills it when it exits
+        tag = sleep_tag()
+        p = subprocess.run([DTRACE, "-e", "-n", "BEGIN { trace($target); }", "-c", "sleep " + tag],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(gone(["sleep", tag]))
+
     def test_p_left_running(self):
         tag = sleep_tag()
         victim = subprocess.Popen(["sleep", tag])

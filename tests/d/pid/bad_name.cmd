@@ -1,3 +1,3 @@
 # exit 1
 # setup: ./build.sh
--n pid$target:a.out:work:ent -c ./trigger
+-e -xerrtags -n pid$target:a.out:work:ent -c ./trigger

@@ -1,3 +1,3 @@
 # exit 1
 # setup: ./build.sh
--n pid$target:a.out:align_me:1 -c ./trigger
+-e -xerrtags -n pid$target:a.out:align_me:1 -c ./trigger

@@ -30,8 +30,8 @@
 #define R9 BPF_REG_9
 #define FP BPF_REG_10
 
-#define SLOT_TMP   (-8) /* an 8-byte temporary (helper output) */
-#define SLOT_FIRST 2	/* spill slot n at r10 - 8n */
+#define SLOT_TMP   DT_SLOT_TMP /* an 8-byte temporary (helper output) */
+#define SLOT_FIRST 2	       /* spill slot n at r10 - 8n */
 #define SLOT_MAX   48
 
 /* A scratch address: an offset in a region of the scratch value (dt_region_t). */

@@ -232,11 +232,11 @@ static void group_string(dt_link_t *lk, int which, uint32_t off)
 		len = r->r_ld.ld_layout.ly_strsize;
 	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_8,
 				   (int16_t)(r->r_ld.ld_layout.ly_group + DT_GENT_KEY)));
-	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_1, -8));
+	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_1, DT_SLOT_TMP));
 	dt_frag_emit(o, map[0]);
 	dt_frag_emit(o, map[1]);
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -8));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, DT_SLOT_TMP));
 	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), found);
 	dt_frag_emit(o, KS_ST_MEM(BPF_B, BPF_REG_8, (int16_t)off, 0)); /* cannot be: "" */
@@ -514,11 +514,11 @@ static void group_guard(dt_link_t *lk)
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_6, BPF_REG_1));
 	if (pv->pv_guard(&rq) != 0)
 		longjmp(lk->lk_jmp, 1);
-	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_0, -8));
+	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_0, DT_SLOT_TMP));
 	dt_frag_emit(o, map[0]);
 	dt_frag_emit(o, map[1]);
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, -8));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, DT_SLOT_TMP));
 	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), lexit);
 	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, DT_GENT_PRID));

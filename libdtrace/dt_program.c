@@ -558,7 +558,16 @@ size_t dt_pseudo_name(const dt_pseudo_t *px, char *buf, size_t len)
 
 /* ---------------------------------------------------------------- shared sequences */
 
-#define SLOT_TMP (-8)
+void dt_frag_load_kernel(dt_frag_t *fr, int size, int16_t slot, int fail)
+{
+	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, slot));
+	dt_frag_emit(fr, KS_MOV64_IMM(BPF_REG_2, size));
+	dt_frag_emit(fr, KS_CALL(BPF_FUNC_probe_read_kernel)); /* zeroes the slot if it fails */
+	if (fail >= 0)
+		dt_frag_emit_to(fr, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), fail);
+	dt_frag_emit(fr, KS_LDX_MEM(size == 4 ? BPF_W : BPF_DW, BPF_REG_0, BPF_REG_10, slot));
+}
 
 void dt_frag_extend(dt_frag_t *fr, int reg, size_t sz, bool sign)
 {
@@ -612,16 +621,16 @@ void dt_frag_load_user(dt_frag_t *fr, size_t sz, bool sign, int action, int lfau
 	int size = sz == 1 ? BPF_B : sz == 2 ? BPF_H : sz == 4 ? BPF_W : BPF_DW;
 
 	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_9, BPF_REG_0));
-	dt_frag_emit(fr, KS_ST_MEM(BPF_DW, BPF_REG_10, SLOT_TMP, 0));
+	dt_frag_emit(fr, KS_ST_MEM(BPF_DW, BPF_REG_10, DT_SLOT_TMP, 0));
 	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
 	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
-	dt_frag_emit(fr, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, SLOT_TMP));
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, DT_SLOT_TMP));
 	dt_frag_emit(fr, KS_MOV64_IMM(BPF_REG_2, (int32_t)sz));
 	dt_frag_emit(fr, KS_CALL(BPF_FUNC_probe_read_user));
 	dt_frag_emit_to(fr, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), ok);
 	dt_frag_fault(fr, DT_FLT_BADADDR, BPF_REG_9, action, lfault);
 	dt_frag_place(fr, ok);
-	dt_frag_emit(fr, KS_LDX_MEM(size, BPF_REG_0, BPF_REG_10, SLOT_TMP));
+	dt_frag_emit(fr, KS_LDX_MEM(size, BPF_REG_0, BPF_REG_10, DT_SLOT_TMP));
 	dt_frag_extend(fr, BPF_REG_0, sz, sign);
 }
 

@@ -309,8 +309,17 @@ size_t dt_frag_path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *m
 
 /*
  * Sequences the code generator and the providers' argument code share.
- * Registers as dt_cg.c uses them: r8 the scratch value, r10 the stack.
+ * Registers as dt_cg.c uses them: r8 the scratch value, r10 the stack;
+ * r10 + DT_SLOT_TMP is an 8-byte temporary (a helper's output) that
+ * argument code may use too.
  */
+#define DT_SLOT_TMP (-8)
+/*
+ * r0 = size (4 or 8) bytes of kernel memory at r3, read through the stack
+ * at r10 + slot; a failed read gives 0, or jumps to fail (>= 0).  r1-r5
+ * clobbered.
+ */
+void dt_frag_load_kernel(dt_frag_t *, int size, int16_t slot, int fail);
 void dt_frag_extend(dt_frag_t *, int reg, size_t sz, bool sign); /* from sz bytes */
 /* The error record of a fault (r8's DT_SR_ERR), then a jump to the clause's lfault. */
 void dt_frag_fault(dt_frag_t *, int kind, int addrreg, int action, int lfault);

@@ -233,9 +233,6 @@ static uint32_t activity(const dt_pinfo_t *pi)
 	return DT_ACTIVITY_ACTIVE;
 }
 
-/* the stack's 8-byte temporary (dt_cg.h's SLOT_TMP), which argument code may use */
-#define SLOT_TMP (-8)
-
 /*
  * r0 = the 8 bytes at r6 + off.  Loaded directly, an argument the kernel
  * types as a pointer (a task_struct *) would be a pointer to the verifier,
@@ -244,13 +241,9 @@ static uint32_t activity(const dt_pinfo_t *pi)
  */
 static void ctx_load(dt_frag_t *o, int off)
 {
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, SLOT_TMP));
-	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, 8));
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_6));
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, off));
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel));
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, SLOT_TMP));
+	dt_frag_load_kernel(o, 8, DT_SLOT_TMP, -1);
 }
 
 void dt_prov_ctx_arg(const dt_argreq_t *rq, int i, int n)

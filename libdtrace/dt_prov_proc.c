@@ -211,13 +211,7 @@ static void read_kernel(dt_frag_t *o, int toff, int size, int slot, int fail)
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
 	if (toff >= 0)
 		dt_frag_reloc(o, DT_RL_TOFF, (uint32_t)toff);
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, slot));
-	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, size));
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel)); /* zeroes the slot if it fails */
-	if (fail >= 0)
-		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), fail);
-	dt_frag_emit(o, KS_LDX_MEM(size == 4 ? BPF_W : BPF_DW, BPF_REG_0, BPF_REG_10, slot));
+	dt_frag_load_kernel(o, size, (int16_t)slot, fail);
 }
 
 /* Kernel threads are no process's: the task (tracepoint argument k) is one: jump to lfail. */

@@ -143,12 +143,7 @@ static int guard(const dt_argreq_t *rq)
 	} else {
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
 		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, ks_syscall_nr_offset()));
-		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
-		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, -16));
-		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, 8));
-		dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel));
-		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), rq->ar_lfault);
-		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -16));
+		dt_frag_load_kernel(o, 8, -16, rq->ar_lfault);
 	}
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JGT, BPF_REG_0, 0xffff, 0), rq->ar_lfault);
 	return 0;
@@ -166,13 +161,9 @@ static int guard_after(const dt_argreq_t *rq)
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
 	dt_frag_reloc(o, DT_RL_TOFF, DT_TOFF_TI_STATUS);
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, -8));
-	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, 4));
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel));
-	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_10, -8));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_1, KS_TS_COMPAT));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), rq->ar_lfault);
+	dt_frag_load_kernel(o, 4, DT_SLOT_TMP, -1);
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_0, KS_TS_COMPAT));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), rq->ar_lfault);
 	return 0;
 }
 
@@ -190,11 +181,7 @@ static int arg(const dt_argreq_t *rq, int i)
 	if (entry && off >= 0) {
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
 		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, off));
-		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));
-		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_1, -8));
-		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, 8));
-		dt_frag_emit(o, KS_CALL(BPF_FUNC_probe_read_kernel)); /* 0 if it fails */
-		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8));
+		dt_frag_load_kernel(o, 8, DT_SLOT_TMP, -1); /* 0 if it fails */
 	} else if (!entry && (i == 0 || i == 1)) {
 		int done = dt_frag_label(o);
 

@@ -100,7 +100,7 @@ static void test_plan_and_link(void)
 	/* the compat test (helper calls) only for a call the table has */
 	CHECK(strstr(text, "call map_lookup_elem") != NULL &&
 	      strstr(text, "call map_lookup_elem") < strstr(text, "call get_current_task"));
-	CHECK(strstr(text, "r1 &= 2\n") != NULL); /* TS_COMPAT */
+	CHECK(strstr(text, "r0 &= 2\n") != NULL); /* TS_COMPAT, of the word read into r0 */
 	CHECK(strstr(text, "call map_lookup_elem") != NULL);
 	CHECK(strstr(text, "r9 = r0\n") != NULL);
 	/* the table words copied, then one test per clause: two clauses */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,11 +230,19 @@ int dt_probe_compile(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc, const ch
 
 int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 {
+	uint64_t h;
+
 	if (dt_probe_table(dtp) != 0)
 		return -1;
 	*first = dtp->dt_nprobes;
+	/* the same executable mappings as last time (or none): nothing new to read */
+	if ((h = dt_maps_hash(pid)) == 0 || (pid == dtp->dt_rescan_pid && h == dtp->dt_rescan_hash))
+		return 0;
+	dtp->dt_rescan_pid = pid;
+	dtp->dt_rescan_hash = h;
 	for (int i = 0; dt_providers[i] != NULL; i++)
-		if (dt_providers[i]->pv_rescan != NULL && dt_providers[i]->pv_rescan(dtp, pid) != 0)
+		if (dt_providers[i]->pv_rescan != NULL &&
+		    dt_providers[i]->pv_rescan(dtp, pid, h) != 0)
 			return -1;
 	return 0;
 }
@@ -243,6 +252,27 @@ bool dt_probe_file_gone(dtrace_hdl_t *dtp, size_t p)
 	const char *path = dtp->dt_pinfo[p].pi_path;
 
 	return path != NULL && access(path, F_OK) != 0 && errno == ENOENT;
+}
+
+uint64_t dt_maps_hash(pid_t pid)
+{
+	char path[64], line[PATH_MAX + 256];
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	FILE *maps;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((maps = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), maps) != NULL) {
+		char perms[8];
+
+		if (sscanf(line, "%*x-%*x %7s", perms) != 1 || perms[2] != 'x')
+			continue;
+		for (const char *c = line; *c != '\0'; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	}
+	fclose(maps);
+	return h | 1;
 }
 
 int dt_probe_attach_err(dtrace_hdl_t *dtp, size_t p, int err)

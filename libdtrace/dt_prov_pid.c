@@ -849,28 +849,6 @@ typedef struct dt_piddesc {
 	uint64_t pd_hash; /* the process's executable mappings when last read */
 } dt_piddesc_t;
 
-/* A hash of the executable mappings of pid, or 0 (gone). */
-static uint64_t maps_hash(pid_t pid)
-{
-	char path[64], line[PATH_MAX + 256];
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	FILE *maps;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if ((maps = fopen(path, "re")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), maps) != NULL) {
-		char perms[8];
-
-		if (sscanf(line, "%*x-%*x %7s", perms) != 1 || perms[2] != 'x')
-			continue;
-		for (const char *c = line; *c != '\0'; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	}
-	fclose(maps);
-	return h | 1;
-}
-
 static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
 	dt_piddesc_t *d;
@@ -879,7 +857,7 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 
 	if (pid == 0)
 		return 0;
-	h = maps_hash(pid); /* before reading: a change while we read is read again */
+	h = dt_maps_hash(pid); /* before reading: a change while we read is read again */
 	if (provide_one(dtp, desc) != 0)
 		return -1;
 	for (d = dtp->dt_piddescs; d != NULL; d = d->pd_next)
@@ -904,15 +882,11 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
  * between its dlopen() and that look are missed (illumos stops the
  * process at the dynamic linker's event instead: not yet).
  */
-static int rescan(dtrace_hdl_t *dtp, pid_t pid)
+static int rescan(dtrace_hdl_t *dtp, pid_t pid, uint64_t h)
 {
-	uint64_t h = 0;
-
 	for (dt_piddesc_t *d = dtp->dt_piddescs; d != NULL; d = d->pd_next) {
 		if (desc_pid(d->pd_desc.dtpd_provider) != pid)
 			continue;
-		if (h == 0 && (h = maps_hash(pid)) == 0)
-			return 0; /* gone */
 		if (h == d->pd_hash)
 			continue;
 		d->pd_hash = h;

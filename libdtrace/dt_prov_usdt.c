@@ -590,43 +590,16 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *w)
 	return nomem || rc != 0;
 }
 
-/* A hash of the executable mappings of pid (what a rescan reads), or 0. */
-static uint64_t exec_maps_hash(pid_t pid)
-{
-	char path[64], line[4096 + 256];
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	FILE *maps;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	if ((maps = fopen(path, "re")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), maps) != NULL) {
-		char perms[8];
-
-		if (sscanf(line, "%*x-%*x %7s", perms) != 1 || perms[2] != 'x')
-			continue;
-		for (const char *c = line; *c != '\0'; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	}
-	fclose(maps);
-	return h;
-}
-
 /* The probes of process pid not in the table yet. */
-static int rescan(dtrace_hdl_t *dtp, pid_t pid)
+static int rescan(dtrace_hdl_t *dtp, pid_t pid, uint64_t hash)
 {
 	dt_arena_t tmp = { 0 };
 	fcache_t fc = { .fc_arena = &tmp };
-	uint64_t h;
 	dt_ptab_t w;
 	bool nomem = false;
 	int rc;
-	/* the same executable mappings as last time: nothing new to read */
-	if ((h = exec_maps_hash(pid)) == 0 ||
-	    (pid == dtp->dt_rescan_pid && h == dtp->dt_rescan_hash))
-		return 0;
-	dtp->dt_rescan_pid = pid;
-	dtp->dt_rescan_hash = h;
+
+	(void)hash;
 	w = dt_ptab_get(dtp);
 	rc = walk_process(&w, &fc, pid, true, &nomem);
 	dt_ptab_put(dtp, &w);

@@ -76,9 +76,11 @@ typedef struct dt_provimpl {
 	bool (*pv_at_compile)(const dtrace_probedesc_t *);
 	/*
 	 * Add the probes of process pid that appeared since it was last read
-	 * (libraries loaded, providers made at run time): 0, or -1.  May be NULL.
+	 * (libraries loaded, providers made at run time): 0, or -1.  Called
+	 * only when the process's executable mappings changed: hash is
+	 * dt_maps_hash's.  May be NULL.
 	 */
-	int (*pv_rescan)(dtrace_hdl_t *, pid_t pid);
+	int (*pv_rescan)(dtrace_hdl_t *, pid_t pid, uint64_t hash);
 	/* Name each program probe p needs (none: its clauses run in other probes' programs). */
 	int (*pv_programs)(dtrace_hdl_t *, size_t p, dt_progspec_f *, void *);
 	/*
@@ -179,6 +181,12 @@ static inline const dt_provimpl_t *dt_probe_prov(const dtrace_hdl_t *dtp, size_t
  * or a process's root goes when the mapping or the process does.
  */
 bool dt_probe_file_gone(dtrace_hdl_t *, size_t p);
+
+/*
+ * A hash of the executable mappings of process pid (/proc/PID/maps), never
+ * 0; 0 when they cannot be read (the process is gone).
+ */
+uint64_t dt_maps_hash(pid_t pid);
 
 /* "cannot enable P:M:F:N: why" for errno err (EDT_NOPRIV for EPERM, EACCES): -1. */
 int dt_probe_attach_err(dtrace_hdl_t *, size_t p, int err);

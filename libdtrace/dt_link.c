@@ -114,10 +114,14 @@ static void relocate(dt_link_t *lk, struct bpf_insn *in, const dt_reloc_t *rl, c
 				   "BTF: it is not available");
 		in->imm += r->r_ld.ld_off[rl->rl_arg];
 		return;
-	case DT_RL_ACTIVITY:
-		in->imm = (int32_t)dt_probe_prov(dtp, lk->lk_probe)
-			      ->pv_activity(&dtp->dt_pinfo[lk->lk_probe]);
+	case DT_RL_ACTIVITY: {
+		const dt_provimpl_t *pv = dt_probe_prov(dtp, lk->lk_probe);
+
+		in->imm = (int32_t)(pv->pv_activity != NULL
+					? pv->pv_activity(&dtp->dt_pinfo[lk->lk_probe])
+					: DT_ACTIVITY_ACTIVE);
 		return;
+	}
 	case DT_RL_CALL:
 	case DT_RL_FUNC: return; /* a jump to the subprogram's label: the caller's */
 	}

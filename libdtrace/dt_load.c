@@ -295,6 +295,14 @@ static int plan_add(void *arg, const char *argspec)
 	return group_join(dtp, &r->r_ld.ld_progs[r->r_ld.ld_nprogs - 1], pa->pa_probe, key);
 }
 
+/* The programs probe p needs, as its provider names them (one by default). */
+static int plan_probe(dtrace_hdl_t *dtp, size_t p, plan_arg_t *pa)
+{
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, p);
+
+	return pv->pv_programs != NULL ? pv->pv_programs(dtp, p, plan_add, pa) : plan_add(pa, NULL);
+}
+
 /* The programs to build for probes from index first on: as their providers say. */
 static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
 {
@@ -306,7 +314,7 @@ static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
 
 		for (uint32_t i = 0; i < r->r_en.en_necbs && !used; i++)
 			used = r->r_en.en_ecbs[i].e_probe == p;
-		if (used && dt_probe_prov(dtp, p)->pv_programs(dtp, p, plan_add, &pa) != 0)
+		if (used && plan_probe(dtp, p, &pa) != 0)
 			return -1;
 	}
 	return 0;

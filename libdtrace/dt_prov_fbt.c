@@ -211,12 +211,6 @@ int dt_prov_fbt_list(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	return ps.ps_err != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 }
 
-static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
-{
-	(void)dtp, (void)p;
-	return add(arg, NULL);
-}
-
 static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
 		     uint32_t *btf_id)
 {
@@ -225,12 +219,6 @@ static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *a
 		       : pi->pi_kind == DT_PK_FBT_RETURN ? BPF_TRACE_FEXIT
 							 : BPF_TRACE_RAW_TP;
 	*btf_id = pi->pi_btf_id;
-}
-
-static uint32_t activity(const dt_pinfo_t *pi)
-{
-	(void)pi;
-	return DT_ACTIVITY_ACTIVE;
 }
 
 /*
@@ -289,9 +277,7 @@ const dt_provimpl_t dt_prov_fbt = {
 	.pv_name = "fbt",
 	.pv_populate = populate,
 	.pv_provide = provide,
-	.pv_programs = programs,
 	.pv_progtype = progtype,
-	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_unavailable = unavailable,

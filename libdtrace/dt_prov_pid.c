@@ -918,12 +918,6 @@ static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *a
 	*attach_type = KS_UPROBE_MULTI;
 }
 
-static uint32_t activity(const dt_pinfo_t *pi)
-{
-	(void)pi;
-	return DT_ACTIVITY_ACTIVE;
-}
-
 /* r0 = argument i: the function's arguments at entry and offsets; offset and rax at return. */
 static int arg(const dt_argreq_t *rq, int i)
 {
@@ -1069,7 +1063,6 @@ const dt_provimpl_t dt_prov_pid = {
 	.pv_rescan = rescan,
 	.pv_programs = programs,
 	.pv_progtype = progtype,
-	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_gone = dt_probe_file_gone,

@@ -173,24 +173,12 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 	return 0;
 }
 
-static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
-{
-	(void)dtp, (void)p;
-	return add(arg, NULL);
-}
-
 static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
 		     uint32_t *btf_id)
 {
 	(void)pi, (void)btf_id;
 	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	*attach_type = 0;
-}
-
-static uint32_t activity(const dt_pinfo_t *pi)
-{
-	(void)pi;
-	return DT_ACTIVITY_ACTIVE;
 }
 
 /* One group a tracepoint; the key is the probe. */
@@ -452,9 +440,7 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 const dt_provimpl_t dt_prov_proc = {
 	.pv_name = "proc",
 	.pv_populate = populate,
-	.pv_programs = programs,
 	.pv_progtype = progtype,
-	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_group = group,

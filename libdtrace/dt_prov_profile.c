@@ -78,24 +78,12 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	return rc != 0 ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 }
 
-static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
-{
-	(void)dtp, (void)p;
-	return add(arg, NULL);
-}
-
 static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
 		     uint32_t *btf_id)
 {
 	(void)pi, (void)btf_id;
 	*type = BPF_PROG_TYPE_PERF_EVENT;
 	*attach_type = 0;
-}
-
-static uint32_t activity(const dt_pinfo_t *pi)
-{
-	(void)pi;
-	return DT_ACTIVITY_ACTIVE;
 }
 
 /* arg0: the kernel's pc, arg1: the user pc; one of them is 0 */
@@ -150,9 +138,7 @@ const dt_provimpl_t dt_prov_profile = {
 	.pv_name = "profile",
 	.pv_populate = populate,
 	.pv_provide = provide,
-	.pv_programs = programs,
 	.pv_progtype = progtype,
-	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,
 };

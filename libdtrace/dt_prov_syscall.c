@@ -97,12 +97,6 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 	return 0;
 }
 
-static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
-{
-	(void)dtp, (void)p;
-	return add(arg, NULL);
-}
-
 static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
 		     uint32_t *btf_id)
 {
@@ -110,12 +104,6 @@ static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *a
 	(void)pi;
 	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	*attach_type = 0;
-}
-
-static uint32_t activity(const dt_pinfo_t *pi)
-{
-	(void)pi;
-	return DT_ACTIVITY_ACTIVE;
 }
 
 /* Every entry probe in one program, every return probe in another; the key is the number. */
@@ -211,9 +199,7 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 const dt_provimpl_t dt_prov_syscall = {
 	.pv_name = "syscall",
 	.pv_populate = populate,
-	.pv_programs = programs,
 	.pv_progtype = progtype,
-	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_group = group,

@@ -677,12 +677,6 @@ static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *a
 	*attach_type = ks_features()->kf_uprobe_multi ? KS_UPROBE_MULTI : 0;
 }
 
-static uint32_t activity(const dt_pinfo_t *pi)
-{
-	(void)pi;
-	return DT_ACTIVITY_ACTIVE;
-}
-
 static int arg_error(const dt_argreq_t *rq, int i, const char *what, const char *op)
 {
 	const dtrace_probedesc_t *pd = &rq->ar_dtp->dt_probes[rq->ar_probe];
@@ -838,7 +832,6 @@ const dt_provimpl_t dt_prov_usdt = {
 	.pv_rescan = rescan,
 	.pv_programs = programs,
 	.pv_progtype = progtype,
-	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_gone = dt_probe_file_gone,

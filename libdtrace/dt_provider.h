@@ -81,7 +81,10 @@ typedef struct dt_provimpl {
 	 * dt_maps_hash's.  May be NULL.
 	 */
 	int (*pv_rescan)(dtrace_hdl_t *, pid_t pid, uint64_t hash);
-	/* Name each program probe p needs (none: its clauses run in other probes' programs). */
+	/*
+	 * Name each program probe p needs (none: its clauses run in other
+	 * probes' programs).  NULL: one, with no argument specification.
+	 */
 	int (*pv_programs)(dtrace_hdl_t *, size_t p, dt_progspec_f *, void *);
 	/*
 	 * The program's BPF type, expected attach type (0, KS_UPROBE_MULTI,
@@ -91,7 +94,7 @@ typedef struct dt_provimpl {
 	 */
 	void (*pv_progtype)(const dt_pinfo_t *, enum bpf_prog_type *, uint32_t *attach_type,
 			    uint32_t *btf_id);
-	/* The activity its clauses run in (DT_ACTIVITY_*). */
+	/* The activity its clauses run in (DT_ACTIVITY_*).  NULL: DT_ACTIVITY_ACTIVE. */
 	uint32_t (*pv_activity)(const dt_pinfo_t *);
 	/* r0 = argument i: 0, or -1 with the handle's error (an operand it cannot read). */
 	int (*pv_arg)(const dt_argreq_t *, int i);

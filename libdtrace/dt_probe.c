@@ -294,6 +294,13 @@ int dt_links_add(dtrace_hdl_t *dtp, dt_links_t *l, int fd)
 	return 0;
 }
 
+int dt_attach_raw_tp(dtrace_hdl_t *dtp, size_t p, int fd, const char *name, dt_links_t *links)
+{
+	int link = ks_attach_raw_tp(fd, name);
+
+	return link < 0 ? dt_probe_attach_err(dtp, p, -link) : dt_links_add(dtp, links, link);
+}
+
 int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_probe_f *func,
 		      void *arg)
 {

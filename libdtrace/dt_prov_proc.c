@@ -427,14 +427,9 @@ static int arg(const dt_argreq_t *rq, int i)
 static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint32_t attach_type,
 		  int ncpus, dt_links_t *links)
 {
-	int link;
-
 	(void)argspec, (void)attach_type, (void)ncpus;
-	link =
-	    ks_attach_raw_tp(fd, tracepoints[groups[probes[dtp->dt_pinfo[p].pi_sysnr].group].src]);
-	if (link < 0)
-		return dt_probe_attach_err(dtp, p, -link);
-	return dt_links_add(dtp, links, link);
+	return dt_attach_raw_tp(
+	    dtp, p, fd, tracepoints[groups[probes[dtp->dt_pinfo[p].pi_sysnr].group].src], links);
 }
 
 const dt_provimpl_t dt_prov_proc = {

@@ -188,12 +188,9 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 		  int ncpus, dt_links_t *links)
 {
 	bool entry = dtp->dt_pinfo[p].pi_kind == DT_PK_SYSENTRY;
-	int link;
 
 	(void)argspec, (void)attach_type, (void)ncpus;
-	if ((link = ks_attach_raw_tp(fd, entry ? "sys_enter" : "sys_exit")) < 0)
-		return dt_probe_attach_err(dtp, p, -link);
-	return dt_links_add(dtp, links, link);
+	return dt_attach_raw_tp(dtp, p, fd, entry ? "sys_enter" : "sys_exit", links);
 }
 
 const dt_provimpl_t dt_prov_syscall = {

@@ -54,6 +54,8 @@ typedef struct dt_links {
 
 /* Keep fd: 0, or -1 with EDT_NOMEM (fd closed). */
 int dt_links_add(dtrace_hdl_t *, dt_links_t *, int fd);
+/* Attach program fd of probe p to the raw tracepoint name, kept in links: 0, or -1. */
+int dt_attach_raw_tp(dtrace_hdl_t *, size_t p, int fd, const char *name, dt_links_t *links);
 
 /* A program probe p needs, for the USDT argument specification argspec (or NULL). */
 typedef int dt_progspec_f(void *arg, const char *argspec);

@@ -858,14 +858,24 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	if (pid == 0)
 		return 0;
 	h = dt_maps_hash(pid); /* before reading: a change while we read is read again */
-	if (provide_one(dtp, desc) != 0)
-		return -1;
 	for (d = dtp->dt_piddescs; d != NULL; d = d->pd_next)
 		if (strcmp(d->pd_desc.dtpd_provider, desc->dtpd_provider) == 0 &&
 		    strcmp(d->pd_desc.dtpd_mod, desc->dtpd_mod) == 0 &&
 		    strcmp(d->pd_desc.dtpd_func, desc->dtpd_func) == 0 &&
 		    strcmp(d->pd_desc.dtpd_name, desc->dtpd_name) == 0)
-			return 0;
+			break;
+	/*
+	 * Made already (compiling, listing, args[] and enabling each ask), and
+	 * the process maps the same files: its ELF files are not read again.
+	 */
+	if (d != NULL && d->pd_hash == h)
+		return 0;
+	if (provide_one(dtp, desc) != 0)
+		return -1;
+	if (d != NULL) {
+		d->pd_hash = h;
+		return 0;
+	}
 	if ((d = dt_arena_alloc(&dtp->dt_parena, sizeof(*d))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	d->pd_desc = *desc;

@@ -485,8 +485,8 @@ static int attach(dtrace_hdl_t *dtp, dt_run_t *r, size_t k)
  * closed programs and the places of their links.  Safe because nothing of
  * them can come any more: their programs were closed a second or more ago
  * (the consumer has drained the buffers since, dtrace_work reading them
- * after each rescan), and their links are closed (ks_detach_done).  Probes
- * no clause enabled go as soon as they are seen gone twice.
+ * after each rescan), their links are closed (ks_detach_done), and no
+ * speculation holds a record of theirs (it would print it at its commit).
  */
 static void forget_gone(dtrace_hdl_t *dtp, dt_run_t *r, uint64_t now)
 {
@@ -527,6 +527,20 @@ static void forget_gone(dtrace_hdl_t *dtp, dt_run_t *r, uint64_t now)
 			}
 		}
 	}
+	/* and while a speculation holds a record of it, to print at its commit */
+	for (uint64_t s = 0; r->r_dr.dr_spec != NULL && s < r->r_ld.ld_nspec && ndrop > 0; s++)
+		for (const dt_specrec_t *sr = r->r_dr.dr_spec[s].sb_head; sr != NULL;
+		     sr = sr->sr_next) {
+			uint32_t epid;
+			size_t p;
+
+			memcpy(&epid, sr->sr_data, sizeof(epid));
+			if (epid == 0 || epid > r->r_en.en_necbs ||
+			    (p = r->r_en.en_ecbs[epid - 1].e_probe) >= n || !drop[p])
+				continue;
+			drop[p] = false;
+			ndrop--;
+		}
 	if (ndrop == 0 || (newidx = malloc(n * sizeof(*newidx))) == NULL) {
 		free(drop);
 		return;

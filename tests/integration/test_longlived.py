@@ -89,6 +89,44 @@ class LongLived(unittest.TestCase):
             # first (a provider's program and link are 2)
             self.assertLessEqual(max(fds) - fds[0], 4, fds)
 
+    def test_speculation_outlives_its_provider(self):
+        # records a speculation holds stay printable after their provider is
+        # gone and its probes have left the table (2 s): the commit, 6 s
+        # later, prints them under their probe's names (it read freed ECBs)
+        with tempfile.TemporaryDirectory(prefix="longlived-") as rundir:
+            os.chmod(rundir, 0o700)
+            app = subprocess.Popen([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   text=True, env=dict(os.environ, USDT_RUNTIME_DIR=rundir))
+            self.assertEqual(app.stdout.readline().strip(), "ready")
+            prog = ("BEGIN { s = speculation(); } "
+                    "soak$target:::tick { speculate(s); "
+                    "printf(\"held %s %s %d\\n\", probemod, probename, arg0); } "
+                    "tick-7s { commit(s); } tick-8s { exit(0); }")
+            d = subprocess.Popen([DTRACE, "-Z", "-q", "-p", str(app.pid), "-n", prog],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                time.sleep(1)
+                app.stdin.write("round 1 10\n")
+                app.stdin.flush()
+                while True:
+                    words = app.stdout.readline().split()
+                    self.assertTrue(words, "soak_app ended")
+                    if words[:2] == ["round", "done"]:
+                        break
+                    self.assertEqual(words[2], "10", "a provider was not traced")
+                out, err = d.communicate(timeout=60)
+            finally:
+                if d.poll() is None:
+                    d.kill()
+                app.stdin.write("quit\n")
+                app.stdin.flush()
+                app.wait(timeout=30)
+            self.assertEqual(d.returncode, 0, err)
+            held = sorted(ln for ln in out.splitlines() if ln.startswith("held"))
+            # each of the 4 threads fires 10 times with its number as arg0
+            want = sorted("held r1t%d tick %d" % (t, t) for t in range(4) for _ in range(10))
+            self.assertEqual(held, want, out + err)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -244,16 +244,12 @@ typedef struct plan_arg {
 /* Probe p joins a group's program bp, with its key. */
 static int group_join(dtrace_hdl_t *dtp, dt_bprog_t *bp, size_t p, uint32_t key)
 {
-	size_t n = bp->bp_nprobes;
-	size_t *probes = realloc(bp->bp_probes, (n + 1) * sizeof(size_t));
-	uint32_t *keys;
+	size_t n = bp->bp_nprobes, cap = bp->bp_probecap;
 
-	if (probes == NULL)
+	/* both arrays have bp_probecap places: it grows once both did */
+	if (dt_grow(&bp->bp_probes, &cap, n, sizeof(size_t), 8) != 0 ||
+	    dt_grow(&bp->bp_keys, &bp->bp_probecap, n, sizeof(uint32_t), 8) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	bp->bp_probes = probes;
-	if ((keys = realloc(bp->bp_keys, (n + 1) * sizeof(uint32_t))) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	bp->bp_keys = keys;
 	bp->bp_probes[n] = p;
 	bp->bp_keys[n] = key;
 	bp->bp_nprobes = n + 1;
@@ -1419,13 +1415,11 @@ int dt_load_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
 	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++) { /* loaded first, as in dtrace_go */
-		const char *path = dtp->dt_pinfo[r->r_ld.ld_progs[k].bp_probe].pi_path;
-
 		if (attach(dtp, r, k) == 0)
 			continue;
 		/* the file went since the rescan (a libusdt image disabled or
 		 * rebuilt, the target exiting): so did its probes */
-		if (path != NULL && access(path, F_OK) != 0 && errno == ENOENT)
+		if (dt_probe_file_gone(dtp, r->r_ld.ld_progs[k].bp_probe))
 			continue;
 		return -1;
 	}

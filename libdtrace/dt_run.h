@@ -43,7 +43,7 @@ typedef struct dt_bprog {
 	const char *bp_group; /* NULL: the program of bp_probe alone */
 	size_t *bp_probes;
 	uint32_t *bp_keys;
-	size_t bp_nprobes;
+	size_t bp_nprobes, bp_probecap;
 	int bp_tabfd; /* the table map (key -> its value), once made; -1: none */
 } dt_bprog_t;
 

@@ -126,13 +126,7 @@ static int guard(const dt_argreq_t *rq)
 	dt_frag_t *o = rq->ar_out;
 	bool entry = rq->ar_dtp->dt_pinfo[rq->ar_probe].pi_kind == DT_PK_SYSENTRY;
 
-	if (entry) {
-		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 8));
-	} else {
-		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
-		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, ks_syscall_nr_offset()));
-		dt_frag_load_kernel(o, 8, -16, rq->ar_lfault);
-	}
+	dt_frag_syscall_nr(o, entry, rq->ar_lfault);
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JGT, BPF_REG_0, 0xffff, 0), rq->ar_lfault);
 	return 0;
 }
@@ -143,15 +137,7 @@ static int guard(const dt_argreq_t *rq)
  */
 static int guard_after(const dt_argreq_t *rq)
 {
-	dt_frag_t *o = rq->ar_out;
-
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_task));
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
-	dt_frag_reloc(o, DT_RL_TOFF, DT_TOFF_TI_STATUS);
-	dt_frag_load_kernel(o, 4, DT_SLOT_TMP, -1);
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_0, KS_TS_COMPAT));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), rq->ar_lfault);
+	dt_frag_compat_exit(rq->ar_out, DT_SLOT_TMP, rq->ar_lfault);
 	return 0;
 }
 

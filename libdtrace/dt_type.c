@@ -100,6 +100,7 @@ static const struct {
 	{ "hrtime_t", "long long", false },
 	{ "processorid_t", "int", false },
 	{ "zoneid_t", "int", false },
+	{ "pri_t", "short", false }, /* illumos' (sched:::change-pri's args[2]) */
 	{ "boolean_t", "int", false },
 };
 

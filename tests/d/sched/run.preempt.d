@@ -1,0 +1,36 @@
+/*
+ * Two workers spin 300 ms on CPU 0: each is preempted (then enqueued,
+ * off-cpu) while the other runs, and dequeued when it runs again, on the
+ * CPU that picks it (args[2], arg2 the task, is cpuinfo_t of the CPU the
+ * task is on).  Scheduling is not exact: booleans.
+ */
+/* @setup: ./build.sh */
+/* @args: -q -c "./scheds spin 300" */
+int preempts, enqueues, dequeues;
+
+sched:::preempt
+/pid == $target && tid != pid/
+{
+	preempts++;
+}
+
+sched:::enqueue
+/xlate <psinfo_t *> ((struct task_struct *)arg1)->pr_pid == $target &&
+    xlate <lwpsinfo_t *> ((struct task_struct *)arg0)->pr_lwpid != $target/
+{
+	enqueues++;
+}
+
+sched:::dequeue
+/xlate <psinfo_t *> ((struct task_struct *)arg1)->pr_pid == $target/
+{
+	dequeues++;
+	@cpu[xlate <cpuinfo_t *> ((struct task_struct *)arg2)->cpu_id == cpu] = count();
+}
+
+END
+{
+	printf("preempted: %d, enqueued: %d, dequeued: %d\n", preempts > 0, enqueues > 0,
+	    dequeues > 0);
+	printa("dequeued on this CPU: %d\n", @cpu);
+}

@@ -1,17 +1,25 @@
 /*
  * A worker thread sleeps 5 x 100 ms: its off-cpu to on-cpu time is the
  * time it slept (within 10%), and sleep fires once for each nanosleep.
- * Only the worker writes the globals.
+ * From its first run (on-cpu, from schedule_tail) to its exit (off-cpu)
+ * every off-cpu has its on-cpu.  Only the worker writes the globals.
  */
 /* @setup: ./build.sh */
 /* @args: -q -c "./scheds sleep 5 100" */
 uint64_t total;
-int sleeps;
+int sleeps, ons, offs;
 
 sched:::off-cpu
 /pid == $target && tid != pid/
 {
 	self->ts = timestamp;
+	offs++;
+}
+
+sched:::on-cpu
+/pid == $target && tid != pid/
+{
+	ons++;
 }
 
 sched:::on-cpu
@@ -32,4 +40,5 @@ END
 	printf("off-cpu to on-cpu within 10%% of 500 ms: %d\n",
 	    total >= 450000000 && total <= 550000000);
 	printf("sleeps: %d\n", sleeps);
+	printf("on-cpu == off-cpu: %d, at least 6: %d\n", ons == offs, ons >= 6);
 }

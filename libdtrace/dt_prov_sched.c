@@ -76,6 +76,7 @@ enum {
 };
 
 /* illumos' argument types (Guide, "sched Probe Arguments"), from the native task */
+static const dt_argdesc_t a_none[1]; /* described: no arguments (D_ARGS_IDX) */
 static const dt_argdesc_t a_thread[] = {
 	{ "struct task_struct *", "lwpsinfo_t *", 0 },
 	{ "struct task_struct *", "psinfo_t *", 1 },
@@ -103,13 +104,13 @@ static const struct {
 	const dt_argdesc_t *args;
 	int nargs;
 } probes[P_N] = {
-	[P_PREEMPT] = { "preempt", { K_ENTRY, -1 }, NULL, 0 },
-	[P_SLEEP] = { "sleep", { K_PREV, -1 }, NULL, 0 },
+	[P_PREEMPT] = { "preempt", { K_ENTRY, -1 }, a_none, 0 },
+	[P_SLEEP] = { "sleep", { K_PREV, -1 }, a_none, 0 },
 	[P_ENQUEUE] = { "enqueue", { K_PREV, K_WAKEUP }, a_enqueue, 4 },
 	[P_DEQUEUE] = { "dequeue", { K_DEQ, -1 }, a_dequeue, 3 },
 	[P_OFF_CPU] = { "off-cpu", { K_OFF, -1 }, a_thread, 2 },
-	[P_ON_CPU] = { "on-cpu", { K_EXIT, -1 }, NULL, 0 },
-	[P_REMAIN_CPU] = { "remain-cpu", { K_EXIT, -1 }, NULL, 0 },
+	[P_ON_CPU] = { "on-cpu", { K_EXIT, -1 }, a_none, 0 },
+	[P_REMAIN_CPU] = { "remain-cpu", { K_EXIT, -1 }, a_none, 0 },
 	[P_WAKEUP] = { "wakeup", { K_WAKING, -1 }, a_thread, 2 },
 	[P_CHANGE_PRI] = { "change-pri", { K_PI, -1 }, a_pri, 3 },
 };
@@ -360,4 +361,5 @@ const dt_provimpl_t dt_prov_sched = {
 	.pv_attach = attach,
 	.pv_group = group,
 	.pv_guard = guard,
+	.pv_dlib = true,
 };

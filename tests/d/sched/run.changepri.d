@@ -3,7 +3,7 @@
  * mutex the main thread holds, which boosts the main thread, in the
  * waiter, from its SCHED_OTHER priority (pr_pri 139 - 120 = 19) to the
  * waiter's (139 - (99 - 10) = 50); unlocking restores it, in the main
- * thread.  args[2] (arg2) is the new priority, counted as pr_pri.
+ * thread.  args[2] is the new priority, counted as pr_pri.
  */
 /* @setup: ./build.sh */
 /* @args: -q -c "./scheds pi" */
@@ -11,8 +11,7 @@ sched:::change-pri
 /pid == $target/
 {
 	@c[tid == pid ? "main" : "waiter",
-	    xlate <lwpsinfo_t *> ((struct task_struct *)arg0)->pr_lwpid == pid ? "main" : "waiter",
-	    xlate <lwpsinfo_t *> ((struct task_struct *)arg0)->pr_pri, arg2] = count();
+	    args[0]->pr_lwpid == pid ? "main" : "waiter", args[0]->pr_pri, args[2]] = count();
 }
 
 END

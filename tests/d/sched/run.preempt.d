@@ -1,8 +1,9 @@
 /*
  * Two workers spin 300 ms on CPU 0: each is preempted (then enqueued,
  * off-cpu) while the other runs, and dequeued when it runs again, on the
- * CPU that picks it (args[2], arg2 the task, is cpuinfo_t of the CPU the
- * task is on).  Scheduling is not exact: booleans.
+ * CPU that picks it (args[2] is cpuinfo_t of the CPU the task is on).
+ * enqueue reads its native arguments (arg0 = arg1 = the task), through
+ * procfs.d's translators.  Scheduling is not exact: booleans.
  */
 /* @setup: ./build.sh */
 /* @args: -q -c "./scheds spin 300" */
@@ -22,10 +23,10 @@ sched:::enqueue
 }
 
 sched:::dequeue
-/xlate <psinfo_t *> ((struct task_struct *)arg1)->pr_pid == $target/
+/args[1]->pr_pid == $target/
 {
 	dequeues++;
-	@cpu[xlate <cpuinfo_t *> ((struct task_struct *)arg2)->cpu_id == cpu] = count();
+	@cpu[args[2]->cpu_id == cpu] = count();
 }
 
 END

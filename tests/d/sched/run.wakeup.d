@@ -1,7 +1,7 @@
 /*
  * The main thread wakes the worker, blocked reading a pipe, 10 times:
- * wakeup fires in the waker, args[0] and args[1] (arg0 = arg1, the task)
- * being the woken thread and its process; each wakeup enqueues the
+ * wakeup fires in the waker, args[0] and args[1] being the woken thread
+ * and its process; each wakeup enqueues the
  * worker (sched_wakeup, in the waker or on the CPU that takes it: at
  * least 10 enqueues, more when it is also preempted).
  */
@@ -10,15 +10,13 @@
 int enqueues;
 
 sched:::wakeup
-/pid == $target && tid == pid &&
-    xlate <psinfo_t *> ((struct task_struct *)arg1)->pr_pid == pid/
+/pid == $target && tid == pid && args[1]->pr_pid == pid/
 {
-	@w[xlate <lwpsinfo_t *> ((struct task_struct *)arg0)->pr_lwpid != tid] = count();
+	@w[args[0]->pr_lwpid != tid] = count();
 }
 
 sched:::enqueue
-/xlate <psinfo_t *> ((struct task_struct *)arg1)->pr_pid == $target &&
-    xlate <lwpsinfo_t *> ((struct task_struct *)arg0)->pr_lwpid != $target/
+/args[1]->pr_pid == $target && args[0]->pr_lwpid != $target/
 {
 	enqueues++;
 }

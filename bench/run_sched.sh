@@ -99,7 +99,7 @@ for v in "${variants[@]}"; do
 	none) what="no tracer" ;;
 	dtrace_on) what="dtrace sched:::on-cpu" ;;
 	dtrace_off) what="dtrace sched:::off-cpu" ;;
-	dtrace_all) what="dtrace sched::: (9 probes)" ;;
+	dtrace_all) what="dtrace sched::: (every probe)" ;;
 	bpftrace) what="bpftrace tracepoint:sched:sched_switch" ;;
 	esac
 	printf '  %-48s %8s %8s %8s\n' "$what" "$med" "$best" \

@@ -22,6 +22,9 @@
  *   remain-cpu       sched_exit_tp, !is_switch: __schedule kept current
  *   wakeup           sched_waking(p), in the waker (try_to_wake_up)
  *   change-pri       sched_pi_setprio(p, pi_task): priority inheritance
+ *   surrender        sched_set_need_resched_tp(curr, cpu, tif): the
+ *                    thread running on a CPU is told to reschedule (the
+ *                    tick, a wakeup of a more urgent thread, an IPI)
  *
  * The probes of one program share its guard (a group, dt_provider.h), whose
  * key is the probe's place in probes[]; an event that fires two probes (a
@@ -46,7 +49,7 @@
 #include "dt_provider.h"
 
 /* The programs: a kind is a tracepoint (or two) and the probes it fires. */
-enum { K_ENTRY, K_PREV, K_DEQ, K_OFF, K_EXIT, K_WAKING, K_WAKEUP, K_PI, K_N };
+enum { K_ENTRY, K_PREV, K_DEQ, K_OFF, K_EXIT, K_WAKING, K_WAKEUP, K_PI, K_RESCHED, K_N };
 
 static const struct {
 	const char *name; /* its group, and its argument specification */
@@ -60,6 +63,7 @@ static const struct {
 	[K_WAKING] = { "sched_waking", { "sched_waking" } },
 	[K_WAKEUP] = { "sched_wakeup", { "sched_wakeup", "sched_wakeup_new" } },
 	[K_PI] = { "sched_pi_setprio", { "sched_pi_setprio" } },
+	[K_RESCHED] = { "sched_set_need_resched_tp", { "sched_set_need_resched_tp" } },
 };
 
 enum {
@@ -72,6 +76,7 @@ enum {
 	P_REMAIN_CPU,
 	P_WAKEUP,
 	P_CHANGE_PRI,
+	P_SURRENDER,
 	P_N
 };
 
@@ -113,6 +118,7 @@ static const struct {
 	[P_REMAIN_CPU] = { "remain-cpu", { K_EXIT, -1 }, a_none, 0 },
 	[P_WAKEUP] = { "wakeup", { K_WAKING, -1 }, a_thread, 2 },
 	[P_CHANGE_PRI] = { "change-pri", { K_PI, -1 }, a_pri, 3 },
+	[P_SURRENDER] = { "surrender", { K_RESCHED, -1 }, a_thread, 2 },
 };
 
 #define TASK_RUNNING	     0x0000 /* task_struct.__state (include/linux/sched.h) */
@@ -276,6 +282,7 @@ static int guard(const dt_argreq_t *rq)
 	case K_WAKING: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_WAKEUP)); break;
 	case K_WAKEUP: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_ENQUEUE)); break;
 	case K_PI: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_CHANGE_PRI)); break;
+	case K_RESCHED: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_SURRENDER)); break;
 	}
 	return 0;
 }
@@ -330,7 +337,9 @@ static int arg(const dt_argreq_t *rq, int i)
 	case K_WAKEUP * 8 + 1:
 	case K_WAKEUP * 8 + 2:
 	case K_PI * 8 + 0:
-	case K_PI * 8 + 1: ctx_arg(o, 0); return 0;
+	case K_PI * 8 + 1:
+	case K_RESCHED * 8 + 0:
+	case K_RESCHED * 8 + 1: ctx_arg(o, 0); return 0;
 	case K_PI * 8 + 2: new_pri(o); return 0;
 	default: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0)); return 0;
 	}

@@ -1,13 +1,14 @@
 /*
- * Two workers spin 300 ms on CPU 0: each is preempted (then enqueued,
- * off-cpu) while the other runs, and dequeued when it runs again, on the
+ * Two workers spin 300 ms on CPU 0: each is told to give up the CPU
+ * (surrender, at the tick) and preempted (then enqueued, off-cpu) while
+ * the other runs, and dequeued when it runs again, on the
  * CPU that picks it (args[2] is cpuinfo_t of the CPU the task is on).
  * enqueue reads its native arguments (arg0 = arg1 = the task), through
  * procfs.d's translators.  Scheduling is not exact: booleans.
  */
 /* @setup: ./build.sh */
 /* @args: -q -c "./scheds spin 300" */
-int preempts, enqueues, dequeues;
+int preempts, enqueues, dequeues, surrenders;
 
 sched:::preempt
 /pid == $target && tid != pid/
@@ -22,6 +23,12 @@ sched:::enqueue
 	enqueues++;
 }
 
+sched:::surrender
+/args[1]->pr_pid == $target && args[0]->pr_lwpid != $target/
+{
+	surrenders++;
+}
+
 sched:::dequeue
 /args[1]->pr_pid == $target/
 {
@@ -31,7 +38,7 @@ sched:::dequeue
 
 END
 {
-	printf("preempted: %d, enqueued: %d, dequeued: %d\n", preempts > 0, enqueues > 0,
-	    dequeues > 0);
+	printf("preempted: %d, enqueued: %d, dequeued: %d, told to surrender: %d\n",
+	    preempts > 0, enqueues > 0, dequeues > 0, surrenders > 0);
 	printa("dequeued on this CPU: %d\n", @cpu);
 }

@@ -673,6 +673,7 @@ static const struct {
 	{ DT_TOFF_STATE, "task_struct", "__state", NULL, NULL },
 	{ DT_TOFF_PRIO, "task_struct", "prio", NULL, NULL },
 	{ DT_TOFF_NORMAL_PRIO, "task_struct", "normal_prio", NULL, NULL },
+	{ DT_TOFF_HRTIMER_FN, "hrtimer", "function", NULL, NULL },
 };
 
 void dt_task_offsets(dt_run_t *r)

@@ -207,6 +207,7 @@ typedef enum dt_toff {
 	DT_TOFF_STATE,	     /* task_struct.__state (sched:::preempt) */
 	DT_TOFF_PRIO,	     /* task_struct.prio (sched:::change-pri) */
 	DT_TOFF_NORMAL_PRIO, /* task_struct.normal_prio (sched:::change-pri) */
+	DT_TOFF_HRTIMER_FN,  /* hrtimer.function (sched:::tick) */
 	DT_TOFF_N
 } dt_toff_t;
 

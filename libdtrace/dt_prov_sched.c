@@ -25,6 +25,10 @@
  *   surrender        sched_set_need_resched_tp(curr, cpu, tif): the
  *                    thread running on a CPU is told to reschedule (the
  *                    tick, a wakeup of a more urgent thread, an IPI)
+ *   tick             hrtimer_expire_entry(timer, now) of the scheduler
+ *                    tick's timer (its function tick_nohz_handler, whose
+ *                    address /proc/kallsyms gives), in the thread it
+ *                    interrupted
  *
  * The probes of one program share its guard (a group, dt_provider.h), whose
  * key is the probe's place in probes[]; an event that fires two probes (a
@@ -44,12 +48,13 @@
  * arguments in illumos read 0 but for sleep (prev).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dt_provider.h"
 
 /* The programs: a kind is a tracepoint (or two) and the probes it fires. */
-enum { K_ENTRY, K_PREV, K_DEQ, K_OFF, K_EXIT, K_WAKING, K_WAKEUP, K_PI, K_RESCHED, K_N };
+enum { K_ENTRY, K_PREV, K_DEQ, K_OFF, K_EXIT, K_WAKING, K_WAKEUP, K_PI, K_RESCHED, K_TICK, K_N };
 
 static const struct {
 	const char *name; /* its group, and its argument specification */
@@ -64,6 +69,7 @@ static const struct {
 	[K_WAKEUP] = { "sched_wakeup", { "sched_wakeup", "sched_wakeup_new" } },
 	[K_PI] = { "sched_pi_setprio", { "sched_pi_setprio" } },
 	[K_RESCHED] = { "sched_set_need_resched_tp", { "sched_set_need_resched_tp" } },
+	[K_TICK] = { "hrtimer_expire_entry", { "hrtimer_expire_entry" } },
 };
 
 enum {
@@ -77,6 +83,7 @@ enum {
 	P_WAKEUP,
 	P_CHANGE_PRI,
 	P_SURRENDER,
+	P_TICK,
 	P_N
 };
 
@@ -119,12 +126,15 @@ static const struct {
 	[P_WAKEUP] = { "wakeup", { K_WAKING, -1 }, a_thread, 2 },
 	[P_CHANGE_PRI] = { "change-pri", { K_PI, -1 }, a_pri, 3 },
 	[P_SURRENDER] = { "surrender", { K_RESCHED, -1 }, a_thread, 2 },
+	[P_TICK] = { "tick", { K_TICK, -1 }, a_thread, 2 },
 };
 
 #define TASK_RUNNING	     0x0000 /* task_struct.__state (include/linux/sched.h) */
 #define TASK_INTERRUPTIBLE   0x0001
 #define TASK_UNINTERRUPTIBLE 0x0002
 #define MAX_PRIO_1	     139 /* MAX_PRIO - 1: pr_pri = 139 - prio (procfs.d) */
+#define TICK_HANDLER \
+	"tick_nohz_handler" /* the scheduler tick's hrtimer (kernel/time/tick-sched.c) */
 
 /* illumos' stab_attr (uts/common/dtrace/sdt_subr.c), the sched provider's */
 static const dt_pattr_t attr = {
@@ -210,6 +220,22 @@ static void skip_idle(dt_frag_t *o, int k, int lfail)
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), lfail);
 }
 
+/* The address of the kernel's symbol name (/proc/kallsyms), or 0: absent, or hidden. */
+static uint64_t ksym(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256], type;
+	unsigned long long addr = 0, a;
+
+	if (f == NULL)
+		return 0;
+	while (addr == 0 && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 && strcmp(sym, name) == 0)
+			addr = a;
+	fclose(f);
+	return addr;
+}
+
 /* r1 = sched_switch's prev_state; jump to lrunnable when prev stays runnable. */
 static void prev_runnable(dt_frag_t *o, int lrunnable)
 {
@@ -283,6 +309,27 @@ static int guard(const dt_argreq_t *rq)
 	case K_WAKEUP: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_ENQUEUE)); break;
 	case K_PI: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_CHANGE_PRI)); break;
 	case K_RESCHED: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_SURRENDER)); break;
+	case K_TICK: { /* (hrtimer, now): the scheduler tick's timer */
+		uint64_t tick = ksym(TICK_HANDLER);
+		struct bpf_insn ld[2] = { KS_LD_IMM64(BPF_REG_1, tick) };
+		const dtrace_probedesc_t *pd = &rq->ar_dtp->dt_probes[rq->ar_probe];
+
+		if (tick == 0)
+			return dt_set_errmsg(
+			    rq->ar_dtp, EDT_ENABLING,
+			    "cannot enable %s:%s:%s:%s: the scheduler tick's "
+			    "handler (%s) is not in /proc/kallsyms, or its address "
+			    "is hidden (kernel.kptr_restrict)",
+			    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+			    TICK_HANDLER);
+		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
+		read_kernel(o, DT_TOFF_HRTIMER_FN, 8, -16, lfail);
+		dt_frag_emit(o, ld[0]);
+		dt_frag_emit(o, ld[1]);
+		dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_1, 0), lfail);
+		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_TICK));
+		break;
+	}
 	}
 	return 0;
 }
@@ -341,6 +388,8 @@ static int arg(const dt_argreq_t *rq, int i)
 	case K_RESCHED * 8 + 0:
 	case K_RESCHED * 8 + 1: ctx_arg(o, 0); return 0;
 	case K_PI * 8 + 2: new_pri(o); return 0;
+	case K_TICK * 8 + 0:
+	case K_TICK * 8 + 1: dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_task)); return 0;
 	default: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0)); return 0;
 	}
 }

@@ -261,7 +261,7 @@ class SchedProbes(unittest.TestCase):
     """sched:vmlinux::NAME: the Guide's probes this kernel gives, with illumos' argument types."""
 
     NAMES = ["preempt", "sleep", "enqueue", "dequeue", "off-cpu", "on-cpu", "remain-cpu",
-             "wakeup", "change-pri", "surrender"]
+             "wakeup", "change-pri", "surrender", "tick"]
 
     def test_listed(self):
         r = dtrace("-l", "-P", "sched")
@@ -270,8 +270,8 @@ class SchedProbes(unittest.TestCase):
         self.assertEqual(lines[0], HEADER)
         self.assertEqual([fields(x)[1:] for x in lines[1:]],
                          [["sched", "vmlinux", n] for n in self.NAMES])
-        # illumos' schedctl-* and tick have no source here
-        for gone in ("tick", "schedctl-yield"):
+        # illumos' schedctl-* (Solaris preemption control) have no source here
+        for gone in ("schedctl-yield", "schedctl-preempt", "schedctl-nopreempt"):
             self.assertEqual(dtrace("-l", "-n", "sched:::" + gone).returncode, 1, gone)
 
     def types(self, name):
@@ -288,7 +288,7 @@ class SchedProbes(unittest.TestCase):
         self.assertEqual(self.types("enqueue"), thread + ["args[2]: cpuinfo_t *", "args[3]: int"])
         self.assertEqual(self.types("dequeue"), thread + ["args[2]: cpuinfo_t *"])
         self.assertEqual(self.types("change-pri"), thread + ["args[2]: pri_t"])
-        for name in ("off-cpu", "wakeup", "surrender"):
+        for name in ("off-cpu", "wakeup", "surrender", "tick"):
             self.assertEqual(self.types(name), thread, name)
         for name in ("on-cpu", "remain-cpu", "sleep", "preempt"):
             self.assertEqual(self.types(name), ["None"], name)

@@ -1,5 +1,6 @@
 /*
- * Two workers spin 300 ms on CPU 0: each is told to give up the CPU
+ * Two workers spin 300 ms on CPU 0: the tick interrupts them (tick, in
+ * the thread it interrupted), each is told to give up the CPU
  * (surrender, at the tick) and preempted (then enqueued, off-cpu) while
  * the other runs, and dequeued when it runs again, on the
  * CPU that picks it (args[2] is cpuinfo_t of the CPU the task is on).
@@ -8,7 +9,7 @@
  */
 /* @setup: ./build.sh */
 /* @args: -q -c "./scheds spin 300" */
-int preempts, enqueues, dequeues, surrenders;
+int preempts, enqueues, dequeues, surrenders, ticks;
 
 sched:::preempt
 /pid == $target && tid != pid/
@@ -21,6 +22,12 @@ sched:::enqueue
     xlate <lwpsinfo_t *> ((struct task_struct *)arg0)->pr_lwpid != $target/
 {
 	enqueues++;
+}
+
+sched:::tick
+/pid == $target && tid != pid && args[0]->pr_lwpid == tid && args[1]->pr_pid == pid/
+{
+	ticks++;
 }
 
 sched:::surrender
@@ -38,7 +45,8 @@ sched:::dequeue
 
 END
 {
-	printf("preempted: %d, enqueued: %d, dequeued: %d, told to surrender: %d\n",
-	    preempts > 0, enqueues > 0, dequeues > 0, surrenders > 0);
+	printf("ticks: %d, told to surrender: %d\n", ticks > 0, surrenders > 0);
+	printf("preempted: %d, enqueued: %d, dequeued: %d\n", preempts > 0, enqueues > 0,
+	    dequeues > 0);
 	printa("dequeued on this CPU: %d\n", @cpu);
 }

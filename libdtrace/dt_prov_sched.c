@@ -43,7 +43,8 @@
  * (dt_argdesc_t): a thread probe's arg0 = arg1 = the task (struct
  * task_struct *: lwpsinfo_t * and psinfo_t *), enqueue and dequeue's arg2
  * the same task (cpuinfo_t *: the CPU the task is on), enqueue's arg3 0
- * (CFS has no front or back), change-pri's arg2 the new priority as
+ * (CFS has no front or back), tick's arg0 = arg1 the current task,
+ * change-pri's arg2 the new priority as
  * lwpsinfo_t's pr_pri counts it (139 - the kernel's prio).  Probes without
  * arguments in illumos read 0 but for sleep (prev).
  */

@@ -667,6 +667,10 @@ static const struct {
 	{ DT_TOFF_EXIT_CODE, "task_struct", "exit_code", NULL, NULL },
 	{ DT_TOFF_SA_HANDLER, "k_sigaction", "sa.sa_handler", NULL, NULL },
 	{ DT_TOFF_FLAGS, "task_struct", "flags", NULL, NULL },
+	{ DT_TOFF_STATE, "task_struct", "__state", NULL, NULL },
+	{ DT_TOFF_PRIO, "task_struct", "prio", NULL, NULL },
+	{ DT_TOFF_NORMAL_PRIO, "task_struct", "normal_prio", NULL, NULL },
+	{ DT_TOFF_HRTIMER_FN, "hrtimer", "function", NULL, NULL },
 };
 
 void dt_task_offsets(dt_run_t *r)

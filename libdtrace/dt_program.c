@@ -491,6 +491,10 @@ static const char *const toff_names[DT_TOFF_N] = {
 	[DT_TOFF_EXIT_CODE] = "task_struct.exit_code",
 	[DT_TOFF_SA_HANDLER] = "k_sigaction.sa.sa_handler",
 	[DT_TOFF_FLAGS] = "task_struct.flags",
+	[DT_TOFF_STATE] = "task_struct.__state",
+	[DT_TOFF_PRIO] = "task_struct.prio",
+	[DT_TOFF_NORMAL_PRIO] = "task_struct.normal_prio",
+	[DT_TOFF_HRTIMER_FN] = "hrtimer.function",
 };
 /* a subprogram's name: strcmp, or the C function's */
 static const char *subr_name(uint32_t a)

@@ -199,11 +199,15 @@ typedef enum dt_toff {
 	DT_TOFF_MNT_MOUNTPT, /* mount.mnt_mountpoint */
 	DT_TOFF_FSBASE,	     /* task_struct.thread.fsbase and gsbase (uregs[]) */
 	DT_TOFF_GSBASE,
-	DT_TOFF_TI_STATUS,  /* task_struct.thread_info.status (TS_COMPAT: syscall) */
-	DT_TOFF_PID,	    /* task_struct.pid (the thread's id; proc) */
-	DT_TOFF_EXIT_CODE,  /* task_struct.exit_code (proc:::exit) */
-	DT_TOFF_SA_HANDLER, /* k_sigaction.sa.sa_handler (proc:::signal-handle) */
-	DT_TOFF_FLAGS,	    /* task_struct.flags (PF_KTHREAD: proc) */
+	DT_TOFF_TI_STATUS,   /* task_struct.thread_info.status (TS_COMPAT: syscall) */
+	DT_TOFF_PID,	     /* task_struct.pid (the thread's id; proc) */
+	DT_TOFF_EXIT_CODE,   /* task_struct.exit_code (proc:::exit) */
+	DT_TOFF_SA_HANDLER,  /* k_sigaction.sa.sa_handler (proc:::signal-handle) */
+	DT_TOFF_FLAGS,	     /* task_struct.flags (PF_KTHREAD: proc) */
+	DT_TOFF_STATE,	     /* task_struct.__state (sched:::preempt) */
+	DT_TOFF_PRIO,	     /* task_struct.prio (sched:::change-pri) */
+	DT_TOFF_NORMAL_PRIO, /* task_struct.normal_prio (sched:::change-pri) */
+	DT_TOFF_HRTIMER_FN,  /* hrtimer.function (sched:::tick) */
 	DT_TOFF_N
 } dt_toff_t;
 

@@ -103,6 +103,7 @@ static const struct {
 	{ "_symaddr", "unsigned long", false },
 	{ "processorid_t", "int", false },
 	{ "zoneid_t", "int", false },
+	{ "pri_t", "short", false }, /* illumos' (sched:::change-pri's args[2]) */
 	{ "boolean_t", "int", false },
 };
 

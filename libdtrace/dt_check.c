@@ -36,6 +36,7 @@ typedef struct dt_cctx {
 	const char *cc_pname; /* the probe it names, for messages: "myp:::go" */
 	const dt_probedecl_t *cc_probe;
 	const dt_provdecl_t *cc_prov;
+	bool *cc_usesargs; /* set when args[] is used (copies of the context share it) */
 } dt_cctx_t;
 
 static void check(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx);
@@ -431,6 +432,35 @@ static void table_args(dt_pcb_t *pcb, dt_cctx_t *cx)
 	cx->cc_nargs = pi->pi_nargs;
 }
 
+/*
+ * A translated args[i] becomes what illumos makes of it,
+ * xlate<T>((native type)argK): args[0]->pr_pid of proc:::create reads the
+ * psinfo_t procfs.d's translator makes of the child's struct task_struct *.
+ */
+static void xlate_arg(dt_pcb_t *pcb, dt_node_t *n, int k, dt_type_t *from, dt_cctx_t *cx)
+{
+	dt_node_t *arg, *cast, *x, *next = n->dn_next;
+	char name[16];
+
+	if (k > DT_B_ARG9 - DT_B_ARG0)
+		dt_cerror(pcb, &n->dn_loc, "D_UNSUPPORTED",
+			  "args[ ] translated from native argument %d is not supported: "
+			  "arg0 to arg9 are",
+			  k);
+	snprintf(name, sizeof(name), "arg%d", k);
+	arg = dt_node_alloc(pcb, DT_N_IDENT, &n->dn_loc);
+	arg->dn_name = dt_arena_strndup(pcb->pcb_arena, name, strlen(name));
+	cast = dt_node_alloc(pcb, DT_N_CAST, &n->dn_loc);
+	cast->dn_type = from;
+	cast->dn_left = arg;
+	x = dt_node_alloc(pcb, DT_N_XLATE, &n->dn_loc);
+	x->dn_type = n->dn_type;
+	x->dn_left = cast;
+	check(pcb, x, cx);
+	*n = *x;
+	n->dn_next = next;
+}
+
 /* args[i]: the translated type of argument i of the clause's probes. */
 static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 {
@@ -463,6 +493,8 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 		dt_cerror(pcb, &idx->dn_loc, "D_ARGS_IDX",
 			  "index %lld is out of range for %s args[ ] (%d argument%s)", (long long)i,
 			  cx->cc_pname, cx->cc_nargs, cx->cc_nargs == 1 ? "" : "s");
+	if (cx->cc_usesargs != NULL)
+		*cx->cc_usesargs = true;
 	n->dn_type = cx->cc_probe->pd_xargs[i].pa_type;
 	if (n->dn_type == NULL) {
 		dtrace_probedesc_t desc;
@@ -491,6 +523,11 @@ static void check_args(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 			dt_cerror(pcb, &n->dn_loc, "D_ARGS_XLATOR",
 				  "translator for args[%lld] from %s to %s is not defined",
 				  (long long)i, tname(pcb, from), tname(pcb, n->dn_type));
+		if (!dt_type_compatible(n->dn_type, from)) {
+			xlate_arg(pcb, n, k, (dt_type_t *)from, cx);
+			return;
+		}
+		idx->dn_value = (uint64_t)k; /* the native argument it is */
 	}
 	n->dn_flags = DT_NF_LVALUE;
 }
@@ -2686,15 +2723,51 @@ static void make_probes(dt_pcb_t *pcb, dt_node_t *pd)
 	}
 }
 
+/* Do two probe declarations give args[] the same types, native and translated? */
+static bool same_args(const dt_probedecl_t *a, const dt_probedecl_t *b)
+{
+	if (a->pd_xargc != b->pd_xargc || a->pd_nargc != b->pd_nargc)
+		return false;
+	for (int i = 0; i < a->pd_xargc; i++)
+		if (!dt_type_compatible(a->pd_xargs[i].pa_type, b->pd_xargs[i].pa_type) ||
+		    dt_probe_argmap(a, i) != dt_probe_argmap(b, i))
+			return false;
+	for (int i = 0; i < a->pd_nargc; i++)
+		if (!dt_type_compatible(a->pd_nargs[i].pa_type, b->pd_nargs[i].pa_type))
+			return false;
+	return true;
+}
+
 static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
 {
+	const dt_probedecl_t *first = NULL;
+	const char *firstname = NULL;
+	bool usesargs = false;
+
 	/* once per probe description, as DTrace compiles it */
 	for (dt_node_t *pd = c->dn_pdescs; pd != NULL; pd = pd->dn_next) {
 		dt_cctx_t cx = { 0 };
+		bool used = false;
 
 		cx.cc_clause = c;
+		cx.cc_usesargs = &used;
 		pdesc_args(pcb, pd, &cx);
 		make_probes(pcb, pd);
+		/*
+		 * The clause's code is made once for all its descriptions, and
+		 * args[] rewritten as the first one types it (xlate_arg): the
+		 * others must type it the same.
+		 */
+		if (usesargs) {
+			if (cx.cc_nargs == -1)
+				table_args(pcb, &cx);
+			if (cx.cc_probe == NULL || cx.cc_nargs < 0 ||
+			    !same_args(first, cx.cc_probe))
+				dt_cerror(pcb, &pd->dn_loc, "D_ARGS_MULTI",
+					  "args[ ] is ambiguous: %s and %s have different argument "
+					  "types, and a clause is compiled once for all its probes",
+					  firstname, cx.cc_pname);
+		}
 		/*
 		 * The actions first, then the predicate, as DTrace cooks a clause:
 		 * "/x == 0/ { x = 1; }" declares x in its actions.
@@ -2718,6 +2791,13 @@ static void check_clause(dt_pcb_t *pcb, dt_node_t *c)
 					  "predicate result must be of scalar type, not %s",
 					  tname(pcb, c->dn_cond->dn_type));
 			cx.cc_pred = false;
+		}
+		if (pd == c->dn_pdescs && used) {
+			if (cx.cc_probe == NULL && cx.cc_nargs == -1)
+				table_args(pcb, &cx); /* what check_args found, in its copy */
+			usesargs = true;
+			first = cx.cc_probe;
+			firstname = cx.cc_pname;
 		}
 	}
 }

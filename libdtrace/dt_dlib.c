@@ -380,10 +380,14 @@ static char *declared_names(const char *t, size_t len)
 	return out;
 }
 
-/* Does the program (after cpp) name anything a library file declares? */
+/*
+ * Does the program (after cpp) name anything a library file declares, or
+ * args and a provider whose args[] the library translates?
+ */
 static bool wanted(const dtrace_hdl_t *dtp, const char *src, size_t len)
 {
 	const char *e = src + len;
+	bool args = false, prov = false;
 
 	for (const char *p = src; p < e;) {
 		if (!ident_start(*p)) {
@@ -397,6 +401,10 @@ static bool wanted(const dtrace_hdl_t *dtp, const char *src, size_t len)
 		for (const dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
 			if (!l->dl_skip && named(l->dl_names, w, (size_t)(p - w)))
 				return true;
+		args |= p - w == 4 && memcmp(w, "args", 4) == 0;
+		prov |= dt_probe_dlib_provider(w, (size_t)(p - w));
+		if (args && prov)
+			return true;
 	}
 	return false;
 }

@@ -968,6 +968,8 @@ int dt_probe_argdescs(dtrace_hdl_t *, const dtrace_probedesc_t *pat, const dt_pi
  * *tag its D_* tag.
  */
 int dt_probe_compile(dtrace_hdl_t *, const dtrace_probedesc_t *, const char **tag);
+/* Is name[0..len) a provider whose args[] the D library translates (pv_dlib)? */
+bool dt_probe_dlib_provider(const char *name, size_t len);
 /* Does the description match the probe (the rules of dtrace_probe_iter)? */
 bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p);
 /* ---------------------------------------------------------------- stapsdt notes */

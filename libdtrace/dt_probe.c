@@ -369,6 +369,15 @@ int dt_probe_argdescs(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pat, const dt
 	return some && bare ? -1 : some ? 1 : 0;
 }
 
+bool dt_probe_dlib_provider(const char *name, size_t len)
+{
+	for (int i = 0; dt_providers[i] != NULL; i++)
+		if (dt_providers[i]->pv_dlib && strlen(dt_providers[i]->pv_name) == len &&
+		    memcmp(dt_providers[i]->pv_name, name, len) == 0)
+			return true;
+	return false;
+}
+
 int dt_probe_unavailable(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp)
 {
 	const dt_provimpl_t *named = NULL;

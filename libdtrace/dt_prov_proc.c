@@ -105,22 +105,44 @@ enum {
 	P_N
 };
 
+/*
+ * args[] as illumos types them (the Guide's proc table), each made of the
+ * native argument mapping names: the tasks through procfs.d's
+ * translators, the siginfo through signal.d's.
+ */
+static const dt_argdesc_t a_none[1]; /* described: no arguments (D_ARGS_IDX) */
+static const dt_argdesc_t a_exec[] = { { "char *", "string", 0 } };
+static const dt_argdesc_t a_int[] = { { "int", NULL, 0 } };
+static const dt_argdesc_t a_create[] = { { "struct task_struct *", "psinfo_t *", 0 } };
+static const dt_argdesc_t a_lwp[] = { { "struct task_struct *", "lwpsinfo_t *", 0 },
+				      { "struct task_struct *", "psinfo_t *", 1 } };
+static const dt_argdesc_t a_send[] = { { "struct task_struct *", "lwpsinfo_t *", 0 },
+				       { "struct task_struct *", "psinfo_t *", 1 },
+				       { "int", NULL, 2 } };
+static const dt_argdesc_t a_handle[] = { { "int", NULL, 0 },
+					 { "struct kernel_siginfo *", "siginfo_t *", 1 },
+					 { "void (*)(void)", NULL, 2 } };
+
+#define ARGS(a) a, (int)(sizeof(a) / sizeof(a[0]))
+
 static const struct {
 	const char *name;
 	int group;
+	const dt_argdesc_t *args;
+	int nargs;
 } probes[P_N] = {
-	[P_EXEC] = { "exec", G_SYS_ENTER },
-	[P_EXEC_FAILURE] = { "exec-failure", G_SYS_EXIT },
-	[P_EXEC_SUCCESS] = { "exec-success", G_EXEC },
-	[P_LWP_CREATE] = { "lwp-create", G_FORK_LWP },
-	[P_CREATE] = { "create", G_FORK },
-	[P_START] = { "start", G_SYS_EXIT },
-	[P_LWP_START] = { "lwp-start", G_SYS_EXIT_LWP },
-	[P_LWP_EXIT] = { "lwp-exit", G_EXIT_LWP },
-	[P_EXIT] = { "exit", G_EXIT },
-	[P_SIGNAL_SEND] = { "signal-send", G_SIGGEN },
-	[P_SIGNAL_HANDLE] = { "signal-handle", G_SIGDLV },
-	[P_SIGNAL_CLEAR] = { "signal-clear", G_SYS_EXIT },
+	[P_EXEC] = { "exec", G_SYS_ENTER, ARGS(a_exec) },
+	[P_EXEC_FAILURE] = { "exec-failure", G_SYS_EXIT, ARGS(a_int) },
+	[P_EXEC_SUCCESS] = { "exec-success", G_EXEC, a_none, 0 },
+	[P_LWP_CREATE] = { "lwp-create", G_FORK_LWP, ARGS(a_lwp) },
+	[P_CREATE] = { "create", G_FORK, ARGS(a_create) },
+	[P_START] = { "start", G_SYS_EXIT, a_none, 0 },
+	[P_LWP_START] = { "lwp-start", G_SYS_EXIT_LWP, a_none, 0 },
+	[P_LWP_EXIT] = { "lwp-exit", G_EXIT_LWP, a_none, 0 },
+	[P_EXIT] = { "exit", G_EXIT, ARGS(a_int) },
+	[P_SIGNAL_SEND] = { "signal-send", G_SIGGEN, ARGS(a_send) },
+	[P_SIGNAL_HANDLE] = { "signal-handle", G_SIGDLV, ARGS(a_handle) },
+	[P_SIGNAL_CLEAR] = { "signal-clear", G_SYS_EXIT, ARGS(a_int) },
 };
 
 /* x86-64 system call numbers (kernel-shim/syscall_64.tbl) */
@@ -167,6 +189,8 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 	(void)dtp;
 	for (int i = 0; i < P_N; i++) {
 		pi.pi_sysnr = i;
+		pi.pi_args = probes[i].args;
+		pi.pi_nargs = probes[i].nargs;
 		if (dt_ptab_add(t, "proc", "vmlinux", "", probes[i].name, &pi))
 			return 1;
 	}
@@ -434,6 +458,7 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 
 const dt_provimpl_t dt_prov_proc = {
 	.pv_name = "proc",
+	.pv_dlib = true,
 	.pv_populate = populate,
 	.pv_progtype = progtype,
 	.pv_arg = arg,

@@ -62,6 +62,12 @@ typedef int dt_progspec_f(void *arg, const char *argspec);
 
 typedef struct dt_provimpl {
 	const char *pv_name;
+	/*
+	 * Its args[] are translated by the D library's translators (proc's
+	 * psinfo_t * of procfs.d): a program that names the provider and
+	 * args compiles the library (dt_dlib.c), whatever else it names.
+	 */
+	bool pv_dlib;
 	/* Add the probes there are now, when the table is first read: 0, or 1 (no memory). */
 	int (*pv_populate)(dtrace_hdl_t *, dt_ptab_t *);
 	/*

@@ -251,6 +251,7 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 
 const dt_provimpl_t dt_prov_io = {
 	.pv_name = "io",
+	.pv_dlib = true,
 	.pv_populate = populate,
 	.pv_progtype = progtype,
 	.pv_arg = arg,

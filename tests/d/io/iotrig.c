@@ -14,7 +14,8 @@
  * and where its blocks are on the disk (FIEMAP after fallocate, in
  * 512-byte sectors from the disk's start: a partition's start added), so
  * that a script counts only this file's requests, whichever thread issues
- * them.  Then phase(1): the writes and fsync; phase(2): the read;
+ * them.  Then phase(1): the writes (each followed by a 1 ms sleep, which
+ * is no I/O wait) and fsync; phase(2): the read;
  * phase(3): done.  The blocks must be one extent (else exit 2).
  */
 #define _GNU_SOURCE
@@ -119,9 +120,11 @@ static void run(int fd, int n, size_t size)
 		die("posix_memalign");
 	memset(buf, 'x', size);
 	phase(1);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		if (pwrite(fd, buf, size, (off_t)size * i) != (ssize_t)size)
 			die("pwrite");
+		usleep(1000); /* a sleep that is no I/O wait */
+	}
 	if (fsync(fd) != 0)
 		die("fsync");
 	phase(2);

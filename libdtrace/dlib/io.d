@@ -19,7 +19,8 @@
  * b_addr, b_iodone, b_resid and b_error are 0: the block layer's request
  * carries no status (done's arg1 has it, as the kernel's blk_status_t).
  * b_edev is the kernel's dev_t of the partition (or the disk) the request
- * was made for: major in bits 20 and up, minor in the 20 bits below.
+ * was made for: major in bits 20 and up, minor in the 20 bits below
+ * (getmajor() and getminor() take it apart).
  *
  * devinfo_t: dev_name is the disk's name ("vda"), dev_statname the
  * partition's ("vda1", or the disk's name for the whole disk),
@@ -96,14 +97,14 @@ typedef struct devinfo {
 
 #pragma D binding "1.0" translator
 translator devinfo_t < struct request *R > {
-	dev_major = R == NULL ? 0 :
-	    (R->part != NULL ? R->part->bd_dev :
+	dev_major = R == NULL ? 0 : getmajor(
+	    R->part != NULL ? R->part->bd_dev :
 	    R->bio != NULL ? R->bio->bi_bdev->bd_dev :
-	    R->q->disk != NULL ? R->q->disk->part0->bd_dev : 0) >> 20;
-	dev_minor = R == NULL ? 0 :
-	    (R->part != NULL ? R->part->bd_dev :
+	    R->q->disk != NULL ? R->q->disk->part0->bd_dev : 0);
+	dev_minor = R == NULL ? 0 : getminor(
+	    R->part != NULL ? R->part->bd_dev :
 	    R->bio != NULL ? R->bio->bi_bdev->bd_dev :
-	    R->q->disk != NULL ? R->q->disk->part0->bd_dev : 0) & 0xfffff;
+	    R->q->disk != NULL ? R->q->disk->part0->bd_dev : 0);
 	dev_instance = R == NULL || R->q->disk == NULL ? 0 : R->q->disk->first_minor;
 	dev_name = R == NULL || R->q->disk == NULL ? "<none>" :
 	    stringof(R->q->disk->disk_name);

@@ -5,10 +5,10 @@
  * target, a kworker), in the target's phase 1 (writes) or 2 (read).
  * Each write waits for its request before the next one is made, so none
  * is merged: exactly 8 starts of 65536 bytes, B_WRITE, on the file's
- * device (stat(2)'s major and minor, its sysfs name), not B_ASYNC (an
- * O_DIRECT write is REQ_SYNC), of no file known to the block layer; a
- * done for each, for the same sector, with no error (arg1); then exactly
- * 1 read start and done.
+ * device (stat(2)'s major and minor, in devinfo_t and b_edev, its sysfs
+ * name), not B_ASYNC (an O_DIRECT write is REQ_SYNC), of no file known to
+ * the block layer; a done for each, for the same sector, with no error
+ * (arg1); then exactly 1 read start and done.
  */
 /* @setup: ./build.sh */
 /* @skipunless: test -b "$(df --output=source /var/tmp | tail -1)" || { echo /var/tmp is not on a block device; false; } */
@@ -37,6 +37,7 @@ io:::start
 	@n[ph, "start", (args[0]->b_flags & B_WRITE) != 0, (args[0]->b_flags & B_READ) != 0,
 	    (args[0]->b_flags & B_ASYNC) != 0,
 	    args[1]->dev_major == maj && args[1]->dev_minor == mnr &&
+	    getmajor(args[0]->b_edev) == maj && getminor(args[0]->b_edev) == mnr &&
 	    args[1]->dev_statname == name && args[1]->dev_pathname == strjoin("/dev/", name) &&
 	    args[2]->fi_name == "<none>"] = count();
 	@b[ph, "start"] = sum(args[0]->b_bcount);

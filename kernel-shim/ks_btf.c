@@ -105,8 +105,8 @@ static void put(ks_btf_t *b, const char *name, int kind, uint32_t id, uint32_t i
 
 /*
  * The index of names, made by one pass over every type at the first
- * lookup: libbpf finds a name by scanning all of them, and a compile asks
- * for dozens (a program's undeclared identifiers are looked for among the
+ * enumerator lookup or after KS_BTF_SCANS type names: libbpf finds a name
+ * by scanning all of them, and a compile asks for dozens (a program's undeclared identifiers are looked for among the
  * enumerators).  0 or -ENOMEM.
  */
 static int index_names(ks_btf_t *b)
@@ -164,11 +164,19 @@ static const slot_t *lookup(ks_btf_t *b, const char *name, int kind)
 	return NULL;
 }
 
+/*
+ * The names found by scanning before the index is made: a handle that asks
+ * for a few (the loader's task offsets: a dozen) scans for each, ~0.5 ms, and
+ * spares the index's ~12 MB; a compile that asks for dozens gets it.
+ */
+#define KS_BTF_SCANS 16
+
 /* A type's id by name and kind, each (name, kind) scanned for once; or a negative errno. */
 static int find(ks_btf_t *b, const char *name, int kind)
 {
-	if (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION || kind == BTF_KIND_ENUM ||
-	    kind == BTF_KIND_ENUM64 || kind == BTF_KIND_TYPEDEF) {
+	if ((kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION || kind == BTF_KIND_ENUM ||
+	     kind == BTF_KIND_ENUM64 || kind == BTF_KIND_TYPEDEF) &&
+	    (b->b_nslots != 0 || b->b_n >= KS_BTF_SCANS)) {
 		const slot_t *sl = lookup(b, name, kind);
 
 		if (sl != NULL || b->b_nslots != 0)

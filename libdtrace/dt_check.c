@@ -552,7 +552,12 @@ static dt_ident_t *variable(dt_pcb_t *pcb, dt_node_t *n, dt_nkind_t scope, const
 	dt_ident_t *id = dt_ident_lookup(ss, name);
 
 	if (id == NULL && !cx->cc_lhs && scope == DT_N_IDENT) {
-		/* an enumerator of the kernel's (PIDTYPE_PGID): an integer constant */
+		/*
+		 * an enumerator of the kernel's (PIDTYPE_PGID, or true): an
+		 * integer constant.  Only a name read before any declaration or
+		 * assignment gets here, an enumerator or D_IDENT_UNDEF: n = 1 and
+		 * n++ declare n and read no BTF (integration.dlib BtfOnlyWhenNeeded).
+		 */
 		ks_btf_t *b = dt_btf(pcb->pcb_hdl);
 		int64_t v;
 

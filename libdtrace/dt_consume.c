@@ -764,7 +764,7 @@ static void reopen_output(dtrace_hdl_t *dtp, dt_drain_t *dr, FILE *fp, const cha
 
 	fflush(fp);
 	if (name[0] == '\0') {
-		if (dr->dr_saved_fd > 0)
+		if (dr->dr_saved_fd >= 0)
 			(void)dup2(dr->dr_saved_fd, fileno(fp));
 		return;
 	}
@@ -776,8 +776,8 @@ static void reopen_output(dtrace_hdl_t *dtp, dt_drain_t *dr, FILE *fp, const cha
 		liberr(dtp, epid, pd, what);
 		return;
 	}
-	if (dr->dr_saved_fd <= 0 && (dr->dr_saved_fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 1)) < 0)
-		dr->dr_saved_fd = 0;
+	if (dr->dr_saved_fd < 0)
+		dr->dr_saved_fd = fcntl(fileno(fp), F_DUPFD_CLOEXEC, 0);
 	(void)dup2(fd, fileno(fp));
 	close(fd);
 }

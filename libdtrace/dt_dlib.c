@@ -13,11 +13,12 @@
  *
  * The files are read once per handle, at its first compile (so -L given
  * after dtrace_open counts), in name order, a file after those it names
- * with #pragma D depends_on library.  They are compiled at the first
- * program that names something one of them declares (declared_names): a
- * program that does not, such as a BEGIN-only one, does not pay for
- * them.  Each is then compiled alone after
- * the ones kept before it: a file that fails for want of something this
+ * with #pragma D depends_on library.  Each is compiled at the first
+ * program that names something it declares (declared_names), with the
+ * files it depends on: a program that names nothing of a file, such as a
+ * BEGIN-only one, does not pay for it (errno.d's ENOENT does not make
+ * procfs.d read the kernel's BTF).  Each is compiled alone after the
+ * ones kept before it: a file that fails for want of something this
  * system lacks (a provider of #pragma D depends_on provider, a kernel
  * struct its BTF does not have) is left out, with a note under -xdebug,
  * and any other error is the compile's error, naming the file and line.
@@ -380,14 +381,31 @@ static char *declared_names(const char *t, size_t len)
 	return out;
 }
 
+/* Want file l and the files it depends on (#pragma D depends_on library). */
+static void want(dtrace_hdl_t *dtp, dt_lib_t *l)
+{
+	const char *s, *end;
+	char dep[256];
+
+	if (l->dl_want)
+		return;
+	l->dl_want = true;
+	for (s = l->dl_text; next_dep(s, &end, dep, sizeof(dep)) != NULL; s = end)
+		for (dt_lib_t *d = dtp->dt_libs; d != NULL; d = d->dl_next)
+			if (strcmp(base(d->dl_path), dep) == 0)
+				want(dtp, d);
+}
+
 /*
- * Does the program (after cpp) name anything a library file declares, or
- * args and a provider whose args[] the library translates?
+ * Mark the files a program (after cpp) needs: those that declare a name it
+ * uses, all of them if it names args and a provider whose args[] the
+ * library translates (which file does is not known here), and the files
+ * those depend on.  Does any of them remain to be compiled?
  */
-static bool wanted(const dtrace_hdl_t *dtp, const char *src, size_t len)
+static bool wanted(dtrace_hdl_t *dtp, const char *src, size_t len)
 {
 	const char *e = src + len;
-	bool args = false, prov = false;
+	bool args = false, prov = false, todo = false;
 
 	for (const char *p = src; p < e;) {
 		if (!ident_start(*p)) {
@@ -398,15 +416,18 @@ static bool wanted(const dtrace_hdl_t *dtp, const char *src, size_t len)
 
 		while (p < e && ident_char(*p))
 			p++;
-		for (const dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
-			if (!l->dl_skip && named(l->dl_names, w, (size_t)(p - w)))
-				return true;
+		for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
+			if (!l->dl_skip && !l->dl_want && named(l->dl_names, w, (size_t)(p - w)))
+				want(dtp, l);
 		args |= p - w == 4 && memcmp(w, "args", 4) == 0;
 		prov |= dt_probe_dlib_provider(w, (size_t)(p - w));
-		if (args && prov)
-			return true;
 	}
-	return false;
+	for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next) {
+		if (args && prov)
+			want(dtp, l);
+		todo |= l->dl_want && !l->dl_tried && !l->dl_skip;
+	}
+	return todo;
 }
 
 static int read_libs(dtrace_hdl_t *dtp);
@@ -416,9 +437,11 @@ int dt_lib_load(dtrace_hdl_t *dtp, const char *src, size_t len)
 {
 	if (!dtp->dt_libs_read && read_libs(dtp) != 0)
 		return -1;
-	if (dtp->dt_libs_tried || (src != NULL && !wanted(dtp, src, len)))
+	if (src == NULL)
+		for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
+			want(dtp, l);
+	else if (!wanted(dtp, src, len))
 		return 0;
-	dtp->dt_libs_tried = true;
 	return try_libs(dtp);
 }
 
@@ -479,8 +502,9 @@ static int try_libs(dtrace_hdl_t *dtp)
 	for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next) {
 		dtrace_prog_t *pgp;
 
-		if (l->dl_skip)
+		if (l->dl_skip || l->dl_tried || !l->dl_want)
 			continue;
+		l->dl_tried = true;
 		dtp->dt_libtry = l;
 		dtp->dt_libmiss = false;
 		pgp =

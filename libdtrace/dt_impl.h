@@ -725,7 +725,6 @@ struct dtrace_hdl {
 	struct dt_lib *dt_libtry; /* the file being tried (dt_lib_load) */
 	bool dt_libmiss;	  /* it names a kernel type this kernel lacks */
 	bool dt_libs_read;
-	bool dt_libs_tried; /* the library files compiled (dt_lib_load) */
 	bool dt_lib_procfs; /* a library defines curpsinfo: the built-in one steps aside */
 	char **dt_cppargv;  /* -I/-D/-U arguments, malloc'd */
 	int dt_cppargc;
@@ -789,14 +788,17 @@ typedef struct dt_lib {
 	bool dl_skip;	/* left out: unreadable, or it needs what this system lacks */
 	bool dl_ok;	/* parsed before every program */
 	bool dl_procfs; /* it defines curpsinfo */
+	bool dl_want;	/* a program names what it declares, or a file that depends on it */
+	bool dl_tried;	/* compiled (dl_ok or dl_skip says how it went) */
 } dt_lib_t;
 
 /* -L and -xlibdir: 0, or -1 with the handle's error. */
 int dt_lib_adddir(dtrace_hdl_t *, const char *dir);
 /*
- * Read the library files once (the first compile), and compile them once,
+ * Read the library files once (the first compile), and compile each once,
  * for the first program src (len bytes, after cpp) that names something
- * one of them declares (src NULL: now): 0, or -1 with a file's error.
+ * it declares, with the files it depends on (src NULL: all, now): 0, or -1
+ * with a file's error.
  */
 int dt_lib_load(dtrace_hdl_t *, const char *src, size_t len);
 void dt_lib_free(dtrace_hdl_t *);

@@ -42,6 +42,7 @@ dt_run_t *dt_run_get(dtrace_hdl_t *dtp)
 	for (int i = 0; i < DT_MAP_NFIXED; i++)
 		r->r_ld.ld_fd[i] = -1;
 	r->r_tg.tg_pidfd = -1;
+	r->r_dr.dr_saved_fd = -1;
 	r->r_ld.ld_off[0] = -2; /* not looked up */
 	r->r_dr.dr_status = DTRACE_STATUS_NONE;
 	dtp->dt_run = r;
@@ -61,7 +62,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 	for (size_t i = 0; i < r->r_ld.ld_nprogs; i++) {
 		if (r->r_ld.ld_progs[i].bp_fd >= 0)
 			close(r->r_ld.ld_progs[i].bp_fd);
-		if (r->r_ld.ld_progs[i].bp_tabfd > 0)
+		if (r->r_ld.ld_progs[i].bp_tabfd >= 0)
 			close(r->r_ld.ld_progs[i].bp_tabfd);
 		free(r->r_ld.ld_progs[i].bp_probes);
 		free(r->r_ld.ld_progs[i].bp_keys);
@@ -78,7 +79,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 	free(r->r_dr.dr_drops_seen);
 	free(r->r_dr.dr_acks);
 	dt_consume_free(r);
-	if (r->r_dr.dr_saved_fd > 0)
+	if (r->r_dr.dr_saved_fd >= 0)
 		close(r->r_dr.dr_saved_fd);
 	for (uint32_t i = 0; i < r->r_ld.ld_nshapes; i++)
 		close(r->r_ld.ld_shapefds[i]);
@@ -229,7 +230,7 @@ static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *ar
 		    16) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	r->r_ld.ld_progs[r->r_ld.ld_nprogs++] =
-	    (dt_bprog_t){ .bp_probe = probe, .bp_argspec = argspec, .bp_fd = -1 };
+	    (dt_bprog_t){ .bp_probe = probe, .bp_argspec = argspec, .bp_fd = -1, .bp_tabfd = -1 };
 	return 0;
 }
 
@@ -243,16 +244,12 @@ typedef struct plan_arg {
 /* Probe p joins a group's program bp, with its key. */
 static int group_join(dtrace_hdl_t *dtp, dt_bprog_t *bp, size_t p, uint32_t key)
 {
-	size_t n = bp->bp_nprobes;
-	size_t *probes = realloc(bp->bp_probes, (n + 1) * sizeof(size_t));
-	uint32_t *keys;
+	size_t n = bp->bp_nprobes, cap = bp->bp_probecap;
 
-	if (probes == NULL)
+	/* both arrays have bp_probecap places: it grows once both did */
+	if (dt_grow(&bp->bp_probes, &cap, n, sizeof(size_t), 8) != 0 ||
+	    dt_grow(&bp->bp_keys, &bp->bp_probecap, n, sizeof(uint32_t), 8) != 0)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	bp->bp_probes = probes;
-	if ((keys = realloc(bp->bp_keys, (n + 1) * sizeof(uint32_t))) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	bp->bp_keys = keys;
 	bp->bp_probes[n] = p;
 	bp->bp_keys[n] = key;
 	bp->bp_nprobes = n + 1;
@@ -561,7 +558,7 @@ static void forget_gone(dtrace_hdl_t *dtp, dt_run_t *r, uint64_t now)
 		dt_bprog_t bp = r->r_ld.ld_progs[k];
 
 		if (newidx[bp.bp_probe] == SIZE_MAX) {
-			if (bp.bp_tabfd > 0)
+			if (bp.bp_tabfd >= 0)
 				close(bp.bp_tabfd);
 			free(bp.bp_probes);
 			free(bp.bp_keys);
@@ -1418,13 +1415,11 @@ int dt_load_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 		if (build(dtp, r, k, true) != 0)
 			return -1;
 	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++) { /* loaded first, as in dtrace_go */
-		const char *path = dtp->dt_pinfo[r->r_ld.ld_progs[k].bp_probe].pi_path;
-
 		if (attach(dtp, r, k) == 0)
 			continue;
 		/* the file went since the rescan (a libusdt image disabled or
 		 * rebuilt, the target exiting): so did its probes */
-		if (path != NULL && access(path, F_OK) != 0 && errno == ENOENT)
+		if (dt_probe_file_gone(dtp, r->r_ld.ld_progs[k].bp_probe))
 			continue;
 		return -1;
 	}

@@ -569,6 +569,28 @@ void dt_frag_load_kernel(dt_frag_t *fr, int size, int16_t slot, int fail)
 	dt_frag_emit(fr, KS_LDX_MEM(size == 4 ? BPF_W : BPF_DW, BPF_REG_0, BPF_REG_10, slot));
 }
 
+void dt_frag_syscall_nr(dt_frag_t *fr, bool entry, int fail)
+{
+	if (entry) {
+		dt_frag_emit(fr, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 8));
+		return;
+	}
+	dt_frag_emit(fr, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0)); /* regs */
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, ks_syscall_nr_offset()));
+	dt_frag_load_kernel(fr, 8, DT_SLOT_GUARD, fail);
+}
+
+void dt_frag_compat_exit(dt_frag_t *fr, int16_t slot, int fail)
+{
+	dt_frag_emit(fr, KS_CALL(BPF_FUNC_get_current_task));
+	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
+	dt_frag_reloc(fr, DT_RL_TOFF, DT_TOFF_TI_STATUS);
+	dt_frag_load_kernel(fr, 4, slot, -1);
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_AND, BPF_REG_0, KS_TS_COMPAT));
+	dt_frag_emit_to(fr, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), fail);
+}
+
 void dt_frag_extend(dt_frag_t *fr, int reg, size_t sz, bool sign)
 {
 	if (sz >= 8)

@@ -320,6 +320,24 @@ size_t dt_frag_path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *m
  * clobbered.
  */
 void dt_frag_load_kernel(dt_frag_t *, int size, int16_t slot, int fail);
+/*
+ * r10 + DT_SLOT_GUARD: 8 bytes a provider's guard (pv_guard,
+ * pv_guard_after) reads kernel memory through; nothing else is on the
+ * stack yet.
+ */
+#define DT_SLOT_GUARD (-16)
+/*
+ * r0 = the number of the system call whose raw tracepoint (sys_enter or
+ * sys_exit) has its context in r6: sys_enter's id argument; sys_exit's
+ * from its pt_regs (orig_ax), a failed read jumping to fail.
+ */
+void dt_frag_syscall_nr(dt_frag_t *, bool entry, int fail);
+/*
+ * A compat (ia32) system call, whose number is another table's, jumps to
+ * fail: TS_COMPAT in the current task's thread_info.status, read through
+ * r10 + slot.  r0-r5 clobbered.
+ */
+void dt_frag_compat_exit(dt_frag_t *, int16_t slot, int fail);
 void dt_frag_extend(dt_frag_t *, int reg, size_t sz, bool sign); /* from sz bytes */
 /* The error record of a fault (r8's DT_SR_ERR), then a jump to the clause's lfault. */
 void dt_frag_fault(dt_frag_t *, int kind, int addrreg, int action, int lfault);

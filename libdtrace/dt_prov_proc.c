@@ -218,19 +218,19 @@ static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
  * r0 = the kernel's value at (r3 + the offset of toff) (size 4 or 8 bytes),
  * through the stack at slot; a failed read jumps to fail (-1: gives 0).
  */
-static void read_kernel(dt_frag_t *o, int toff, int size, int slot, int fail)
+static void read_kernel(dt_frag_t *o, int toff, int size, int16_t slot, int fail)
 {
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
 	if (toff >= 0)
 		dt_frag_reloc(o, DT_RL_TOFF, (uint32_t)toff);
-	dt_frag_load_kernel(o, size, (int16_t)slot, fail);
+	dt_frag_load_kernel(o, size, slot, fail);
 }
 
 /* Kernel threads are no process's: the task (tracepoint argument k) is one: jump to lfail. */
 static void skip_kthread(dt_frag_t *o, int k, int lfail)
 {
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8 * k));
-	read_kernel(o, DT_TOFF_FLAGS, 4, -16, lfail);
+	read_kernel(o, DT_TOFF_FLAGS, 4, DT_SLOT_GUARD, lfail);
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_0, PF_KTHREAD));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), lfail);
 }
@@ -265,9 +265,7 @@ static void guard_sys_exit(dt_frag_t *o, bool lwp, int lfail)
 	int lexec = dt_frag_label(o), lclear = dt_frag_label(o), lstart = dt_frag_label(o);
 	int ldone = dt_frag_label(o);
 
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0)); /* regs */
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, ks_syscall_nr_offset()));
-	read_kernel(o, -1, 8, -16, lfail);
+	dt_frag_syscall_nr(o, false, lfail);
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 8)); /* ret */
 	if (!lwp) {
 		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, NR_EXECVE, 0), lexec);
@@ -308,10 +306,10 @@ static int guard(const dt_argreq_t *rq)
 	case G_FORK: /* (parent, child): a process when child->pid == child->tgid */
 		skip_kthread(o, 1, lfail);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8));
-		read_kernel(o, DT_TOFF_PID, 4, -16, lfail);
+		read_kernel(o, DT_TOFF_PID, 4, DT_SLOT_GUARD, lfail);
 		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_7, BPF_REG_0));
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8));
-		read_kernel(o, DT_TOFF_TGID, 4, -16, lfail);
+		read_kernel(o, DT_TOFF_TGID, 4, DT_SLOT_GUARD, lfail);
 		dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_7, 0), lfail);
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_CREATE));
 		break;
@@ -364,11 +362,7 @@ static int guard_after(const dt_argreq_t *rq)
 
 	if (src != SRC_SYS_ENTER && src != SRC_SYS_EXIT)
 		return 0;
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_task));
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
-	read_kernel(o, DT_TOFF_TI_STATUS, 4, -16, -1);
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_0, KS_TS_COMPAT));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), rq->ar_lfault);
+	dt_frag_compat_exit(o, DT_SLOT_GUARD, rq->ar_lfault);
 	return 0;
 }
 
@@ -384,7 +378,7 @@ static void exit_reason(dt_frag_t *o)
 	int ldone = dt_frag_label(o);
 
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
-	read_kernel(o, DT_TOFF_EXIT_CODE, 4, -8, -1);
+	read_kernel(o, DT_TOFF_EXIT_CODE, 4, DT_SLOT_TMP, -1);
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_0));
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_1));
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_2, 0x7f));
@@ -410,7 +404,7 @@ static void exec_path(dt_frag_t *o)
 	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, ks_syscall_arg_offset(1)));
 	dt_frag_place(o, lnot_at);
 	dt_frag_emit(o, KS_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_2));
-	read_kernel(o, -1, 8, -8, -1);
+	read_kernel(o, -1, 8, DT_SLOT_TMP, -1);
 }
 
 /* The sys_exit probes' arg0: |ret| (exec-failure's errno, signal-clear's signal). */
@@ -442,7 +436,7 @@ static int arg(const dt_argreq_t *rq, int i)
 	case SRC_SIGDLV * 8 + 1: ctx_arg(o, i); return 0;
 	case SRC_SIGDLV * 8 + 2:
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 16));
-		read_kernel(o, DT_TOFF_SA_HANDLER, 8, -8, -1);
+		read_kernel(o, DT_TOFF_SA_HANDLER, 8, DT_SLOT_TMP, -1);
 		return 0;
 	default: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0)); return 0;
 	}

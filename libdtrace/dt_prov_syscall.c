@@ -12,8 +12,10 @@
  * return arg0 and arg1 are both the return value, -1 for a failing call
  * (the kernel's -errno, -4095..-1), whose error is errno.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -71,30 +73,77 @@ static const char *events_dir(void)
 	return NULL;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The calls with an event in dir (sys_enter_NAME: NAME the kernel's), read
+ * in one pass: malloc'd names, sorted, *np of them; NULL when dir cannot
+ * be read (or no memory): then every call of the table is listed.
+ */
+static char **event_calls(const char *dir, size_t *np)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL, **nv;
+	size_t n = 0, cap = 0;
+
+	if (d == NULL)
+		return NULL;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "sys_enter_", 10) != 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 512;
+			if ((nv = realloc(v, cap * sizeof(*v))) == NULL)
+				goto fail;
+			v = nv;
+		}
+		if ((v[n] = strdup(de->d_name + 10)) == NULL)
+			goto fail;
+		n++;
+	}
+	closedir(d);
+	if (v != NULL)
+		qsort(v, n, sizeof(*v), by_name);
+	*np = n;
+	return v != NULL ? v : calloc(1, sizeof(*v)); /* none: an empty set, not "unknown" */
+fail:
+	closedir(d);
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+	return NULL;
+}
+
 static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 {
 	const char *dir = events_dir();
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_syscall, .pi_attr = &attr };
-	char path[256];
+	size_t nev = 0;
+	char **ev = dir != NULL ? event_calls(dir, &nev) : NULL;
+	int rc = 0;
 
 	(void)dtp;
-	for (size_t i = 0; i < ks_nsyscalls; i++) {
-		const char *name = ks_syscalls[i].ks_name;
+	for (size_t i = 0; i < ks_nsyscalls && rc == 0; i++) {
+		const char *name = ks_syscalls[i].ks_name, *evname = event_name(name);
 
-		if (dir != NULL) {
-			snprintf(path, sizeof(path), "%s/sys_enter_%s", dir, event_name(name));
-			if (access(path, F_OK) != 0)
-				continue; /* not implemented, or compiled out */
-		}
+		if (ev != NULL && bsearch(&evname, ev, nev, sizeof(*ev), by_name) == NULL)
+			continue; /* not implemented, or compiled out */
 		pi.pi_sysnr = ks_syscalls[i].ks_nr;
 		pi.pi_kind = DT_PK_SYSENTRY;
 		if (dt_ptab_add(t, "syscall", "", name, "entry", &pi))
-			return 1;
+			rc = 1;
 		pi.pi_kind = DT_PK_SYSRETURN;
-		if (dt_ptab_add(t, "syscall", "", name, "return", &pi))
-			return 1;
+		if (rc == 0 && dt_ptab_add(t, "syscall", "", name, "return", &pi))
+			rc = 1;
 	}
-	return 0;
+	for (size_t i = 0; i < nev; i++)
+		free(ev[i]);
+	free(ev);
+	return rc;
 }
 
 static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
@@ -126,13 +175,7 @@ static int guard(const dt_argreq_t *rq)
 	dt_frag_t *o = rq->ar_out;
 	bool entry = rq->ar_dtp->dt_pinfo[rq->ar_probe].pi_kind == DT_PK_SYSENTRY;
 
-	if (entry) {
-		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 8));
-	} else {
-		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
-		dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, ks_syscall_nr_offset()));
-		dt_frag_load_kernel(o, 8, -16, rq->ar_lfault);
-	}
+	dt_frag_syscall_nr(o, entry, rq->ar_lfault);
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JGT, BPF_REG_0, 0xffff, 0), rq->ar_lfault);
 	return 0;
 }
@@ -143,15 +186,7 @@ static int guard(const dt_argreq_t *rq)
  */
 static int guard_after(const dt_argreq_t *rq)
 {
-	dt_frag_t *o = rq->ar_out;
-
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_task));
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
-	dt_frag_reloc(o, DT_RL_TOFF, DT_TOFF_TI_STATUS);
-	dt_frag_load_kernel(o, 4, DT_SLOT_TMP, -1);
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_0, KS_TS_COMPAT));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), rq->ar_lfault);
+	dt_frag_compat_exit(rq->ar_out, DT_SLOT_TMP, rq->ar_lfault);
 	return 0;
 }
 

@@ -43,8 +43,8 @@ typedef struct dt_bprog {
 	const char *bp_group; /* NULL: the program of bp_probe alone */
 	size_t *bp_probes;
 	uint32_t *bp_keys;
-	size_t bp_nprobes;
-	int bp_tabfd; /* the table map (key -> its value), once made; 0 or -1: none */
+	size_t bp_nprobes, bp_probecap;
+	int bp_tabfd; /* the table map (key -> its value), once made; -1: none */
 } dt_bprog_t;
 
 /* The clauses of the programs exec'd, matched to probes: per dtrace_program_exec. */
@@ -144,7 +144,7 @@ typedef struct dt_drain {
 	int dr_error;		 /* a callback's errno */
 	dt_aggview_t *dr_aggs;	 /* by id - 1 */
 	uint32_t dr_naggs;
-	int dr_saved_fd; /* freopen(): the output's first descriptor, dup'd; 0: none yet */
+	int dr_saved_fd; /* freopen(): the output's first descriptor, dup'd; -1: none yet */
 	/* speculations: when the programs use them */
 	dt_specbuf_t *dr_spec; /* by id - 1, ld_nspec of them */
 	uint64_t *dr_slots;    /* dt_spec's value, mapped */

@@ -42,8 +42,9 @@ struct usdt_probe {
 
 /*
  * A probe handle is the probe's address with its generation in bits 48-63
- * (user addresses on x86-64 and arm64 fit in 48 bits; a probe allocated
- * above is never reused, and its tag stays 0).  The memory of a destroyed
+ * (user addresses on x86-64 and arm64 fit in 48 bits with 4-level paging;
+ * with 5-level paging (LA57) memory may lie above, and a probe there is
+ * refused: us_probe_addr_check).  The memory of a destroyed
  * provider's probe is reused by a later probe once US_QUARANTINE_NS have
  * passed, with the generation raised, so an old handle no longer matches:
  * firing it does nothing and usdt_probe_fire() returns -EUSDT_DESTROYED.
@@ -54,6 +55,12 @@ struct usdt_probe {
 static inline usdt_probe_t *us_slot(const usdt_probe_t *h)
 {
 	return (usdt_probe_t *)((uintptr_t)h & ((1ULL << US_TAG_SHIFT) - 1));
+}
+
+/* 0 if probe memory at pb can carry a handle's generation, else EUSDT_HIGHADDR. */
+static inline int us_probe_addr_check(const usdt_probe_t *pb)
+{
+	return ((uintptr_t)pb >> US_TAG_SHIFT) == 0 ? 0 : EUSDT_HIGHADDR;
 }
 
 /* Does handle h name its slot's live probe (not a destroyed one)? */

@@ -87,6 +87,8 @@ static const char *const errlist[] = {
 	[EUSDT_ELF - EUSDT_BASE] = "cannot build the provider's ELF image",
 	[EUSDT_RUNDIR - EUSDT_BASE] = "no usable private runtime directory",
 	[EUSDT_BADOPTS - EUSDT_BASE] = "invalid options",
+	[EUSDT_HIGHADDR - EUSDT_BASE] =
+	    "the probe's memory lies above 2^48 (5-level paging): handles cannot address it",
 };
 
 const char *usdt_strerror(int err)
@@ -605,8 +607,6 @@ static uint64_t mono_ns(void)
 static void bury(usdt_probe_t *pb)
 {
 	atomic_store(&pb->pb_dead, true);
-	if ((uintptr_t)pb >> US_TAG_SHIFT != 0)
-		return;
 	pb->pb_died = mono_ns();
 	pb->pb_next = NULL;
 	*grave_tail = pb;
@@ -691,6 +691,15 @@ usdt_probe_t *usdt_probe_create(usdt_provider_t *prov, const char *function, con
 	}
 	if ((pb = reuse_probe()) == NULL && (pb = calloc(1, sizeof(*pb))) == NULL) {
 		fail(prov, ENOMEM, "out of memory");
+		goto err;
+	}
+	/* (a reused probe was made here before, so it passed) */
+	if (us_probe_addr_check(pb) != 0) {
+		fail(prov, EUSDT_HIGHADDR,
+		     "probe %s: its memory at %p lies above 2^48 (5-level paging), where a "
+		     "handle cannot carry its generation",
+		     name, (void *)pb);
+		free(pb);
 		goto err;
 	}
 	snprintf(pb->pb_func, sizeof(pb->pb_func), "%s", function);
@@ -801,7 +810,8 @@ int usdt_probe_is_enabled(const usdt_probe_t *h)
 
 /*
  * Is the probe traced (and h its live handle)?  The semaphore first: a
- * probe not traced costs a mask, a load and a branch.
+ * probe not traced costs a mask, two dependent loads (the semaphore's
+ * address, the semaphore) and a branch.
  */
 static inline bool firing(const usdt_probe_t *h)
 {
@@ -829,7 +839,8 @@ int usdt_probe_fire(usdt_probe_t *h, int argc, const usdt_arg_t *args)
 		return -EUSDT_DESTROYED;
 	if (argc != pb->pb_argc || (argc > 0 && args == NULL))
 		return -EUSDT_ARGCOUNT;
-	if (!firing(h))
+	/* live already: only the semaphore is left to read */
+	if (__builtin_expect(*atomic_load_explicit(&pb->pb_sema, memory_order_acquire) == 0, 1))
 		return 0;
 	/* zeroed only now: a disabled fire must stay a load and a branch */
 	memset(a, 0, sizeof(a));

@@ -111,7 +111,7 @@ static napi_value nomem(napi_env env)
 static const char *const usdt_codes[] = {
 	"EUSDT_BADNAME", "EUSDT_TOOMANYARGS", "EUSDT_BADTYPE",	 "EUSDT_DUPLICATE",
 	"EUSDT_ENABLED", "EUSDT_NOTENABLED",  "EUSDT_DESTROYED", "EUSDT_ARGCOUNT",
-	"EUSDT_ELF",	 "EUSDT_RUNDIR",      "EUSDT_BADOPTS",
+	"EUSDT_ELF",	 "EUSDT_RUNDIR",      "EUSDT_BADOPTS",	 "EUSDT_HIGHADDR",
 };
 _Static_assert(sizeof(usdt_codes) / sizeof(usdt_codes[0]) == EUSDT_MAX - EUSDT_BASE,
 	       "a name for every libusdt code");

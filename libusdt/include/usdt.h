@@ -8,8 +8,9 @@
  * directory and maps it; bpftrace, perf, BCC, libbpf and our dtrace find it
  * through /proc/PID/maps like any shared library.  While a tracer is
  * attached the kernel raises the probe's semaphore (uprobe ref_ctr), so
- * usdt_probe_is_enabled() is one load and a disabled fire costs a load and
- * a branch.
+ * usdt_probe_is_enabled() of a probe no tracer is attached to costs a mask,
+ * two dependent loads (the probe's semaphore address, then the semaphore)
+ * and a branch, and a disabled fire the same.
  *
  * Lifecycle: create -> add probes -> enable -> fire / is_enabled ->
  * disable -> destroy.  Probes may be added after enable (the image is
@@ -94,6 +95,7 @@ enum {
 	EUSDT_ELF,		    /* building the ELF image failed */
 	EUSDT_RUNDIR,		    /* no usable private runtime directory */
 	EUSDT_BADOPTS,		    /* unknown or malformed options */
+	EUSDT_HIGHADDR,		    /* the probe's memory is at or above 2^48 (5-level paging) */
 	EUSDT_MAX
 };
 
@@ -169,8 +171,10 @@ USDT_API const char *usdt_strerror(int err);
 /*
  * Is a tracer attached to this probe?  Non-zero or 0: a flag, not a count
  * of tracers (the kernel raises the semaphore once per site holding a
- * breakpoint, however many tracers share it: docs/static-probes.md).  One
- * load; lock-free.
+ * breakpoint, however many tracers share it: docs/static-probes.md).  Not
+ * traced: two dependent loads (the semaphore's address, the semaphore);
+ * traced: two more (the handle's generation, the provider's liveness).
+ * Lock-free.
  */
 USDT_API int usdt_probe_is_enabled(const usdt_probe_t *probe);
 

@@ -341,6 +341,39 @@ static void test_btf(void)
 	CHECK_INT(ks_btf_member_offset(b, "task_struct", "comm[15]"), comm + 15);
 	CHECK_INT(ks_btf_member_offset(b, "task_struct", "comm[16]"), -EINVAL);
 
+	/*
+	 * The first names are scanned for, the later through an index made
+	 * then (KS_BTF_SCANS): both find what libbpf's scan finds, and a name
+	 * scanned for before is found the same once the index is there.
+	 */
+	{
+		static const char *const names[] = {
+			"file",		  "inode",
+			"dentry",	  "super_block",
+			"vm_area_struct", "sk_buff",
+			"sock",		  "net_device",
+			"page",		  "mount",
+			"vfsmount",	  "k_sigaction",
+			"sigaction",	  "rq",
+			"cfs_rq",	  "bio",
+			"request",	  "path",
+			"qstr",		  "module",
+			"kobject",	  "no_such_struct_kst",
+		};
+		ks_btf_t *b2 = NULL;
+
+		CHECK_INT(ks_btf_open(&b2), 0);
+		for (int pass = 0; b2 != NULL && pass < 2; pass++)
+			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+				int want = btf__find_by_name_kind(lb, names[i], BTF_KIND_STRUCT);
+
+				CHECK_INT(ks_btf_find(b2, names[i], KS_BTF_STRUCT),
+					  want > 0 ? want : -ENOENT);
+			}
+		CHECK_INT(ks_btf_member_offset(b2, "task_struct", "tgid"), tgid);
+		ks_btf_close(b2);
+	}
+
 	/* mm_struct keeps arg_start in an anonymous struct: libbpf's top level misses it */
 	CHECK_INT(lb_member(lb, "mm_struct", "arg_start", NULL), -1);
 	off = ks_btf_member_offset(b, "mm_struct", "arg_start");

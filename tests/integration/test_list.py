@@ -8,6 +8,7 @@ Environment: DTRACE_BIN (our dtrace), USDT_APP (tests/integration/usdt/usdt_app)
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -234,6 +235,24 @@ class SyscallProbes(unittest.TestCase):
         # in the table, but not a call of this kernel (no event): not listed
         r = dtrace("-l", "-n", "syscall::afs_syscall:entry")
         self.assertEqual(r.returncode, 1)
+
+    def test_events_read_once(self):
+        """The events directory is read, not probed call by call (~360 access())."""
+        calls = self.calls()
+        if shutil.which("strace") is None:
+            self.skipTest("no strace")
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "strace")
+            r = subprocess.run(["strace", "-f", "-qq", "-o", log, "-e",
+                                "trace=access,faccessat,faccessat2,stat,newfstatat,statx,"
+                                "openat,open", DTRACE, "-l", "-P", "syscall"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(len(r.stdout.splitlines()) - 1, 2 * len(calls))
+            with open(log) as f:
+                per_event = [line for line in f if self.EVENTS + "/sys_enter_" in line]
+        self.assertEqual(per_event, [])
 
 
 class ProcProbes(unittest.TestCase):

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "../check.h"
+#include "../../../libusdt/us_impl.h" /* us_probe_addr_check */
 #include "usdt.h"
 
 static char rundir[] = "/tmp/usdt-unit-XXXXXX";
@@ -112,6 +114,28 @@ static void test_names_and_arguments(void)
 	CHECK_STR(usdt_strerror(EUSDT_ARGCOUNT), "wrong number of arguments for the probe");
 	CHECK_STR(usdt_strerror(-ENOSPC), strerror(ENOSPC));
 	CHECK_STR(usdt_strerror(999999), "unknown error");
+}
+
+/*
+ * A handle keeps a generation in bits 48-63 of the probe's address: memory
+ * at or above 2^48 (5-level paging) cannot be handed out.  A test cannot
+ * allocate there, so the check usdt_probe_create makes is tried on
+ * addresses.
+ */
+static void test_high_address_refused(void)
+{
+	CHECK_INT(us_probe_addr_check((const usdt_probe_t *)(uintptr_t)0x7ffffffff000ULL), 0);
+	CHECK_INT(us_probe_addr_check((const usdt_probe_t *)(uintptr_t)((1ULL << 48) - 64)), 0);
+	CHECK_INT(us_probe_addr_check((const usdt_probe_t *)(uintptr_t)(1ULL << 48)),
+		  EUSDT_HIGHADDR);
+	CHECK_INT(us_probe_addr_check((const usdt_probe_t *)(uintptr_t)0x00ff000000001000ULL),
+		  EUSDT_HIGHADDR);
+	{
+		int x;
+
+		CHECK_INT(us_probe_addr_check((const usdt_probe_t *)(void *)&x), 0);
+	}
+	CHECK(strstr(usdt_strerror(-EUSDT_HIGHADDR), "2^48") != NULL);
 }
 
 static int count_maps(void)
@@ -581,6 +605,7 @@ int main(int argc, char **argv)
 	setenv("USDT_RUNTIME_DIR", rundir, 1);
 	test_probe_memory_reused(); /* first: the graveyard is empty */
 	test_names_and_arguments();
+	test_high_address_refused();
 	test_lifecycle();
 	test_churn_does_not_grow();
 	test_same_name_two_modules();

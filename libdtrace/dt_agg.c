@@ -106,6 +106,87 @@ static int snap_room(snapbuild_t *b, const dt_agg_t *ag)
 	return 0;
 }
 
+static int bytes_cmp(const void *pa, const void *pb, void *arg)
+{
+	const snapbuild_t *b = ((const void **)arg)[0];
+	size_t ks = *(const size_t *)((const void **)arg)[1];
+
+	return memcmp(b->sb_keys + *(const size_t *)pa * ks, b->sb_keys + *(const size_t *)pb * ks,
+		      ks);
+}
+
+/*
+ * Keys of ufunc(), usym() and umod() as illumos aggregates them
+ * (dt_aggregate_usym, dt_aggregate_umod): the address moved to its
+ * symbol's start or its object's, and the entries that then have the same
+ * key merged into one, so that @[ufunc(pc)] counts by function.  0, or -1
+ * out of memory.
+ */
+static int normalize(dtrace_hdl_t *dtp, const dt_agg_t *ag, snapbuild_t *b)
+{
+	size_t ks = ag->ag_keysize, vs = nslots(ag), m = 0, *ix;
+	const void *arg[2] = { b, &ks };
+	uint8_t *nk;
+	uint64_t *nv;
+	bool any = false;
+
+	for (int k = 0; k < ag->ag_nkeys; k++)
+		any |= ag->ag_keys[k].r_kind == DT_RK_USYM && ag->ag_keys[k].r_sym != DT_B_UADDR;
+	if (!any || b->sb_n == 0)
+		return 0;
+	for (size_t e = 0; e < b->sb_n; e++)
+		for (int k = 0; k < ag->ag_nkeys; k++) {
+			const dt_rec_t *r = &ag->ag_keys[k];
+			uint8_t *p = b->sb_keys + e * ks + r->r_off;
+			uint64_t pid, pc;
+			dt_usym_t u;
+
+			if (r->r_kind != DT_RK_USYM || r->r_sym == DT_B_UADDR)
+				continue;
+			memcpy(&pid, p, 8);
+			memcpy(&pc, p + 8, 8);
+			if (dt_usym_lookup(dtp, (pid_t)pid, pc, &u) != 0)
+				continue;
+			if (r->r_sym == DT_B_UMOD)
+				pc = u.us_modbase;
+			else if (u.us_name != NULL)
+				pc = u.us_symaddr;
+			memcpy(p + 8, &pc, 8);
+		}
+	ix = malloc(b->sb_n * sizeof(*ix));
+	nk = malloc(b->sb_n * ks);
+	nv = malloc(b->sb_n * vs * 8);
+	if (ix == NULL || nk == NULL || nv == NULL) {
+		free(ix);
+		free(nk);
+		free(nv);
+		return -1;
+	}
+	for (size_t e = 0; e < b->sb_n; e++)
+		ix[e] = e;
+	qsort_r(ix, b->sb_n, sizeof(*ix), bytes_cmp, arg);
+	for (size_t i = 0; i < b->sb_n; i++) {
+		const uint8_t *key = b->sb_keys + ix[i] * ks;
+		const uint64_t *val = b->sb_vals + ix[i] * vs;
+
+		if (m > 0 && memcmp(nk + (m - 1) * ks, key, ks) == 0) {
+			merge(ag, nv + (m - 1) * vs, val);
+			continue;
+		}
+		memcpy(nk + m * ks, key, ks);
+		memcpy(nv + m * vs, val, vs * 8);
+		m++;
+	}
+	free(ix);
+	free(b->sb_keys);
+	free(b->sb_vals);
+	b->sb_keys = nk;
+	b->sb_vals = nv;
+	b->sb_n = m;
+	b->sb_cap = b->sb_n;
+	return 0;
+}
+
 /*
  * Snapshot every aggregation of av's shape: the map they share is read
  * once, a batch at a time where the kernel can (one system call for
@@ -113,7 +194,7 @@ static int snap_room(snapbuild_t *b, const dt_agg_t *ag)
  * the id their key starts with (dt_program.h).  Each aggregation of the
  * shape gets a new snapshot, as of this read.
  */
-static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av)
+static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool raw)
 {
 	const dt_agg_t *ag = av->av_ag;
 	size_t ncpu = (size_t)r->r_ld.ld_ncpus, vs = nslots(ag);
@@ -176,7 +257,8 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av)
 
 		if (v->av_fd != av->av_fd)
 			continue;
-		if ((s = calloc(1, sizeof(*s))) == NULL) {
+		if ((!raw && normalize(dtp, v->av_ag, &sb[i]) != 0) ||
+		    (s = calloc(1, sizeof(*s))) == NULL) {
 			rc = dt_set_errno(dtp, EDT_NOMEM);
 			goto out;
 		}
@@ -210,7 +292,7 @@ static int snap_ids(dtrace_hdl_t *dtp, dt_run_t *r, const uint32_t *ids, int n)
 		for (int j = 0; av != NULL && j < i && !done; j++)
 			done = ids[j] >= 1 && ids[j] <= r->r_dr.dr_naggs &&
 			       r->r_dr.dr_aggs[ids[j] - 1].av_fd == av->av_fd;
-		if (av != NULL && !done && snap(dtp, r, av) != 0)
+		if (av != NULL && !done && snap(dtp, r, av, false) != 0)
 			return -1;
 	}
 	return 0;
@@ -637,8 +719,8 @@ static void bucket_range(const dt_agg_t *ag, uint32_t i, int64_t *lo, bool *has_
 }
 
 /* One entry: {"type":"aggregation",...} on a line. */
-static void json_entry(FILE *fp, const dt_agg_t *ag, const uint8_t *key, const uint64_t *v,
-		       uint64_t normal)
+static void json_entry(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint8_t *key,
+		       const uint64_t *v, uint64_t normal)
 {
 	int64_t d = normal ? (int64_t)normal : 1;
 
@@ -648,7 +730,7 @@ static void json_entry(FILE *fp, const dt_agg_t *ag, const uint8_t *key, const u
 	for (int k = 0; k < ag->ag_nkeys; k++) {
 		if (k > 0)
 			fputc(',', fp);
-		dt_json_datum(fp, &ag->ag_keys[k], key);
+		dt_json_datum(dtp, fp, &ag->ag_keys[k], key);
 	}
 	fputc(']', fp);
 	if (ag->ag_fn < DT_AGG_QUANTIZE) {
@@ -924,7 +1006,7 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 		const uint64_t *v = s->as_vals + ix[e] * nslots(ag);
 
 		if (json) {
-			json_entry(fp, ag, key, v, av->av_normal);
+			json_entry(dtp, fp, ag, key, v, av->av_normal);
 			continue;
 		}
 		if (e == 0 && hist) {
@@ -936,7 +1018,7 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 			packed_header(fp, ag, min, max);
 		}
 		for (int k = 0; k < ag->ag_nkeys; k++)
-			dt_print_datum(fp, &ag->ag_keys[k], key, false, width);
+			dt_print_datum(dtp, fp, &ag->ag_keys[k], key, false, width);
 		if (hist) {
 			fputc(' ', fp);
 			quantline(fp, hist_measure(ag, v), av->av_normal, ht.ht_total, ht.ht_pos,
@@ -1012,7 +1094,7 @@ static int drop_entries(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool d
 	uint64_t *zero = NULL, id = ag->ag_id;
 	uint8_t *key = NULL;
 
-	if (snap(dtp, r, av) != 0)
+	if (snap(dtp, r, av, true) != 0) /* the map's own keys, to delete or zero */
 		return -1;
 	s = av->av_snap;
 	if (del && keep != 0) { /* keep the |keep| largest (smallest if negative) */
@@ -1091,7 +1173,7 @@ static int print_aggs(dtrace_hdl_t *dtp, FILE *fp, bool all)
 			continue;
 		if (nfds <= r->r_ld.ld_nshapes)
 			fds[nfds++] = ag->av_fd;
-		if (snap(dtp, r, ag) != 0) {
+		if (snap(dtp, r, ag, false) != 0) {
 			free(fds);
 			return -1;
 		}
@@ -1248,15 +1330,18 @@ static void print_bundle(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 						       : scalar(ag, v, normal);
 			memcpy(buf + ag0->ag_keysize, &x, 8);
 			recs[nr++] =
-			    (dt_rec_t){ ag0->ag_keysize, 8, DT_RK_INT,
+			    (dt_rec_t){ ag0->ag_keysize,
+					8,
+					DT_RK_INT,
 					ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV,
-					false };
+					false,
+					0 };
 		} else if (key < ag0->ag_nkeys) {
 			recs[nr++] = ag0->ag_keys[key++];
 		} else if (*conv != '\0') {
 			continue; /* the checker matched conversions to keys: not reached */
 		}
-		dt_print_printf(fp, spec, recs, nr, buf);
+		dt_print_printf(dtp, fp, spec, recs, nr, buf);
 	}
 }
 
@@ -1337,7 +1422,7 @@ int dt_agg_printa_fmt(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act)
 			continue;
 		}
 		for (int k = 0; k < ags[0]->ag_nkeys; k++) /* dt_print_aggs */
-			dt_print_datum(fp, &ags[0]->ag_keys[k], bs[e].b_key, false, -50);
+			dt_print_datum(dtp, fp, &ags[0]->ag_keys[k], bs[e].b_key, false, -50);
 		for (int i = 0; i < n; i++)
 			print_value(dtp, fp, ags[i], bs[e].b_vals[i], avs[i]->av_normal);
 		fputc('\n', fp);

@@ -489,6 +489,19 @@ static void xlate_input(dt_cg_t *cg, dt_node_t *in);
 static void bf_insert(dt_cg_t *cg, const lval_t *lv, int ptr, int16_t disp, size_t sz);
 
 /* Compute keys, each waiting on the stack; returns how many. */
+int dt_cg_usym_kind(const dt_node_t *n)
+{
+	if (n->dn_kind != DT_N_CALL || n->dn_ident == NULL || n->dn_ident->di_func == NULL)
+		return -1;
+	switch (n->dn_ident->di_func->db_id) {
+	case DT_B_UADDR:
+	case DT_B_UFUNC:
+	case DT_B_USYM:
+	case DT_B_UMOD: return (int)n->dn_ident->di_func->db_id;
+	default: return -1;
+	}
+}
+
 int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
 {
 	int nk = 0;
@@ -496,6 +509,8 @@ int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
 	for (dt_node_t *kn = keys; kn != NULL; kn = kn->dn_next, nk++) {
 		if (dt_cg_is_blob(kn->dn_type)) /* a struct key: its address */
 			blob_src(cg, kn);
+		else if (dt_cg_usym_kind(kn) >= 0) /* @[ufunc(pc)]: the address */
+			dt_cg_expr(cg, kn->dn_args);
 		else
 			dt_cg_expr(cg, kn);
 		push(cg, kn);
@@ -634,6 +649,13 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 		if (is_string(ki->dn_type)) {
 			dt_cg_copy_string(cg, R8, SA(DT_SR_KEY, off));
 			off += cg->cg_strsize;
+		} else if (dt_cg_usym_kind(ki) >= 0) { /* the process ID, then the address */
+			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(off + 8)),
+				SA(DT_SR_KEY, 0));
+			emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off), SA(DT_SR_KEY, 0));
+			off += 16;
 		} else if (dt_cg_is_blob(ki->dn_type)) { /* a struct's bytes (tst.StructAssoc.d) */
 			size_t sz = vsize(cg, ki->dn_type);
 

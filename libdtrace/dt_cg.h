@@ -355,6 +355,8 @@ void dt_cg_result_down(dt_cg_t *cg, uint32_t to, uint32_t off);
 void dt_cg_emit_lookup0(dt_cg_t *cg, uint32_t map);
 void dt_cg_count_drop(dt_cg_t *cg, int kind);
 void dt_cg_copy_string(dt_cg_t *cg, int base, uint32_t off);
+/* uaddr(), ufunc(), usym() or umod() of an address: its built-in's id (DT_B_*), else -1. */
+int dt_cg_usym_kind(const dt_node_t *n);
 int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys);
 void dt_cg_zero_key(dt_cg_t *cg, uint32_t size);
 uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off);

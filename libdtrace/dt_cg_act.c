@@ -58,23 +58,30 @@ uint32_t dt_llq_orders(const int64_t a[4], dt_llq_order_t *o, int *norders)
  * bytes as an integer of that size, of any other size as bytes, printed
  * as a string if they look like one, else as a dump (dt_print_bytes).
  */
-static bool key_rec(dt_cg_t *cg, const dt_type_t *t, uint32_t *off, dt_rec_t *r)
+static bool key_rec(dt_cg_t *cg, const dt_type_t *t, const dt_node_t *kn, uint32_t *off,
+		    dt_rec_t *r)
 {
-	if (is_string(t)) {
-		*r = (dt_rec_t){ *off, cg->cg_strsize, DT_RK_STR, false, false };
+	int sym = kn != NULL ? dt_cg_usym_kind(kn) : -1;
+
+	if (sym >= 0) { /* @[ufunc(pc)]: the process ID and the address (dt_cg_store_keys) */
+		*r = (dt_rec_t){ *off, 16, DT_RK_USYM, false, false, sym };
+		*off += 16;
+	} else if (is_string(t)) {
+		*r = (dt_rec_t){ *off, cg->cg_strsize, DT_RK_STR, false, false, 0 };
 		*off += cg->cg_strsize;
 	} else if (dt_cg_is_blob(t) && vsize(cg, t) > 0 && vsize(cg, t) <= 4096) {
 		size_t sz = vsize(cg, t);
 		bool asint = sz == 1 || sz == 2 || sz == 4 || sz == 8;
 
-		*r =
-		    (dt_rec_t){ *off, (uint32_t)sz, asint ? DT_RK_INT : DT_RK_BYTES, false, false };
+		*r = (dt_rec_t){ *off,	(uint32_t)sz, asint ? DT_RK_INT : DT_RK_BYTES,
+				 false, false,	      0 };
 		*off += (uint32_t)((sz + 7) & ~(size_t)7);
 	} else if (dt_type_is_scalar(t)) {
 		size_t sz = tsize(t);
 
-		*r = (dt_rec_t){ *off, (uint32_t)(sz ? sz : 8), DT_RK_INT,
-				 dt_type_is_int(t) && dt_type_is_signed(t), false };
+		*r = (dt_rec_t){ *off,	    (uint32_t)(sz ? sz : 8),
+				 DT_RK_INT, dt_type_is_int(t) && dt_type_is_signed(t),
+				 false,	    0 };
 		*off += 8;
 	} else {
 		return false;
@@ -86,7 +93,7 @@ static bool key_rec(dt_cg_t *cg, const dt_type_t *t, uint32_t *off, dt_rec_t *r)
  * The run's record of an aggregation (an, a DT_N_AGG the checker linked to
  * its identifier), made at its first use; call is where to report errors.
  */
-static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
+static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *keys, const dt_node_t *call)
 {
 	dt_pstate_t *ps = cg->cg_ps;
 	const dt_ident_t *id = an->dn_ident;
@@ -105,13 +112,15 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 			cg_verror_tag(cg, call, "D_AGG_REDEF",
 				      "@%s is %s( ) in another program, %s( ) here", an->dn_name,
 				      aggfn_names[ag->ag_fn], fn >= 0 ? aggfn_names[fn] : "?");
-		for (int i = 0; same && i < ag->ag_nkeys; i++) {
+		for (int i = 0; same && i < ag->ag_nkeys && keys != NULL;
+		     i++, keys = keys->dn_next) {
 			dt_rec_t r;
 
 			/* an int's width may differ: each takes 8 bytes */
-			same = key_rec(cg, id->di_keys[i], &off, &r) &&
+			same = key_rec(cg, id->di_keys[i], keys, &off, &r) &&
 			       r.r_kind == ag->ag_keys[i].r_kind &&
-			       (r.r_kind != DT_RK_BYTES || r.r_size == ag->ag_keys[i].r_size);
+			       (r.r_kind != DT_RK_BYTES || r.r_size == ag->ag_keys[i].r_size) &&
+			       (r.r_kind != DT_RK_USYM || r.r_sym == ag->ag_keys[i].r_sym);
 		}
 		if (!same ||
 		    (id != NULL && memcmp(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args)) != 0))
@@ -135,8 +144,8 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *call)
 	ag->ag_fn = (dt_aggfn_t)fn;
 	memcpy(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args));
 	ag->ag_nkeys = id->di_nkeys > 0 ? id->di_nkeys : 0;
-	for (int i = 0; i < ag->ag_nkeys; i++)
-		if (!key_rec(cg, id->di_keys[i], &off, &ag->ag_keys[i]))
+	for (int i = 0; i < ag->ag_nkeys; i++, keys = keys != NULL ? keys->dn_next : NULL)
+		if (!key_rec(cg, id->di_keys[i], keys, &off, &ag->ag_keys[i]))
 			cg_error(cg, call, "@%s: keys of this type are not supported yet",
 				 an->dn_name);
 	ag->ag_keysize = off ? off : 8;
@@ -340,7 +349,7 @@ static void cg_aggregate(dt_cg_t *cg, dt_node_t *s)
 	dt_node_t *lhs = s->dn_left, *call = s->dn_right;
 	dt_node_t *an = lhs->dn_kind == DT_N_INDEX ? lhs->dn_left : lhs;
 	dt_node_t *keys = lhs->dn_kind == DT_N_INDEX ? lhs->dn_args : NULL;
-	dt_agg_t *ag = agg_of(cg, an, call);
+	dt_agg_t *ag = agg_of(cg, an, keys, call);
 	int incr_arg = ag->ag_fn == DT_AGG_QUANTIZE	? 1
 		       : ag->ag_fn == DT_AGG_LQUANTIZE	? 4
 		       : ag->ag_fn == DT_AGG_LLQUANTIZE ? 5
@@ -424,7 +433,7 @@ static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
 	cg->cg_recoff += (store + 7) & ~7u;
 	if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t), 8) != 0)
 		dt_cnomem(cg->cg_pcb);
-	st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign, false };
+	st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign, false, 0 };
 	return (int)off;
 }
 
@@ -445,7 +454,7 @@ static void agg_action(dt_cg_t *cg, dt_node_t *s, dt_akind_t kind)
 	}
 	for (; a != NULL && a->dn_kind == DT_N_AGG; a = a->dn_next)
 		if (naggs < (int)(sizeof(ids) / sizeof(ids[0])))
-			ids[naggs++] = agg_of(cg, a, s)->ag_id;
+			ids[naggs++] = agg_of(cg, a, NULL, s)->ag_id;
 	n = a; /* trunc's and normalize's count */
 	if (n != NULL)
 		record_value(cg, n);
@@ -571,10 +580,32 @@ static void record_sou(dt_cg_t *cg, dt_node_t *n)
 	}
 }
 
+/*
+ * uaddr(a), ufunc(a), usym(a), umod(a): the process ID and the address, as
+ * illumos records them (the consumer names them, dt_sym.c).
+ */
+static void record_usym(dt_cg_t *cg, dt_node_t *n, int kind)
+{
+	int off = add_rec(cg, DT_RK_USYM, 16, false);
+
+	cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1].r_sym = kind;
+	dt_cg_expr(cg, n->dn_args);
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(off + 8)));
+	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
+}
+
 /* Record the value of n (in r0 after this) in the clause's record. */
 static void record_value(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *t = n->dn_type;
+	int sym = dt_cg_usym_kind(n);
+
+	if (sym >= 0) {
+		record_usym(cg, n, sym);
+		return;
+	}
 
 	/*
 	 * a struct or union; an array a variable holds (char name[8]), as
@@ -1027,9 +1058,15 @@ static void stmt(dt_cg_t *cg, dt_node_t *s)
 		const struct cg_builtin *g = dt_cg_generator(s);
 		dt_bkind_t kind = s->dn_ident->di_func->db_kind;
 
-		if (g != NULL && kind == DB_ACTION)
+		if (g != NULL && kind == DB_ACTION) {
 			g->g_fn(cg, s, g->g_arg);
-		else if (kind == DB_FUNC) /* a subroutine for its effect */
+		} else if (dt_cg_usym_kind(s) >= 0) { /* ufunc(pc); as an action: traced */
+			int rec0 = cg->cg_st->st_nrecs;
+
+			record_value(cg, s);
+			add_act(cg, DT_A_TRACE, NULL, rec0);
+			cg->cg_st->st_data = true;
+		} else if (kind == DB_FUNC) /* a subroutine for its effect */
 			dt_cg_call(cg, s);
 		else
 			cg_error(cg, s, "%s( ) is not supported yet", s->dn_name);

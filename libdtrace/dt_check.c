@@ -933,7 +933,8 @@ static bool usymaddr(const dt_node_t *a)
  * conversion conv with length modifier len ("", "h", "hh", "l", "ll", ...)?
  * As DTrace's printf checks them (dt_printf.c).
  */
-static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_node_t *a)
+static bool conv_ok(const dt_pcb_t *pcb, char conv, const char *len, const dt_type_t *t,
+		    const dt_node_t *a)
 {
 	const dt_type_t *r = dt_type_resolve(t);
 	size_t sz = dt_type_size(t);
@@ -960,7 +961,11 @@ static bool conv_ok(char conv, const char *len, const dt_type_t *t, const dt_nod
 	case 'C': return dt_type_is_int(t) && sz <= 4; /* pfcheck_csi */
 	case 'p': return dt_type_is_scalar(t);
 	case 'a': return dt_type_is_scalar(t);
-	case 'A': return a != NULL && usymaddr(a);
+	case 'A': /* pfcheck_uaddr: an address of the target process, or a _usymaddr */
+		return (a != NULL && usymaddr(a)) ||
+		       (t != NULL && t->dtt_name != NULL &&
+			strcmp(t->dtt_name, "_usymaddr") == 0) ||
+		       (pcb->pcb_hdl->dt_target != 0 && dt_type_is_scalar(t));
 	case 'k': return a == NULL; /* a stack: only as a printa key */
 	case 'Y':
 	case 'T': return dt_type_is_int(t) && sz == 8;
@@ -1174,7 +1179,7 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 				    fn);
 			/* the value: count()'s a uint64_t, the others' an int64_t */
 			vt = agg->di_func->db_id == DT_B_COUNT ? "uint64_t" : "int64_t";
-			if (!conv_ok(c.conv, c.len, type_named(pcb, vt), NULL))
+			if (!conv_ok(pcb, c.conv, c.len, type_named(pcb, vt), NULL))
 				dt_cerror(
 				    pcb, &fmt->dn_loc, "D_PRINTF_ARG_TYPE",
 				    "%s( ) aggregating action is incompatible with conversion "
@@ -1194,7 +1199,7 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 				    "missing a corresponding value argument",
 				    nconv, c.len, c.conv);
 			kt = agg->di_keys[nkey++];
-			if (!conv_ok(c.conv, c.len, kt, NULL))
+			if (!conv_ok(pcb, c.conv, c.len, kt, NULL))
 				dt_cerror(
 				    pcb, &fmt->dn_loc, "D_PRINTF_ARG_TYPE",
 				    "printa( ) argument #%d is incompatible with conversion "
@@ -1226,7 +1231,7 @@ static void check_format(dt_pcb_t *pcb, const dt_builtin_t *b, dt_node_t *fmt, d
 				  "%s( ) prototype mismatch: conversion #%d (%%%s%c) is missing a "
 				  "corresponding value argument",
 				  fn, nconv, c.len, c.conv);
-		if (!conv_ok(c.conv, c.len, a->dn_type, a))
+		if (!conv_ok(pcb, c.conv, c.len, a->dn_type, a))
 			dt_cerror(
 			    pcb, &a->dn_loc, "D_PRINTF_ARG_TYPE",
 			    "%s( ) argument #%d is incompatible with conversion #%d prototype:\n"

@@ -144,12 +144,49 @@ static double rec_double(const dt_rec_t *rec, const uint8_t *data)
 }
 
 /*
+ * A uaddr(), ufunc(), usym() or umod() record (the process ID, then the
+ * address) as illumos names it: ufunc and usym give the symbol without an
+ * offset (dt_print_usym moves the address to the symbol's start), uaddr
+ * with one, umod the object alone; the address in hex where nothing maps
+ * it.
+ */
+void dt_usym_rec_str(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, char *buf,
+		     size_t len)
+{
+	uint64_t pid, pc;
+	dt_usym_t u;
+
+	memcpy(&pid, data + rec->r_off, 8);
+	memcpy(&pc, data + rec->r_off + 8, 8);
+	if (rec->r_sym == DT_B_UMOD) {
+		if (dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0)
+			snprintf(buf, len, "%s", u.us_mod);
+		else
+			snprintf(buf, len, "0x%llx", (unsigned long long)pc);
+		return;
+	}
+	if (rec->r_sym != DT_B_UADDR && dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0 &&
+	    u.us_name != NULL)
+		pc = u.us_symaddr;
+	dt_uaddr_str(dtp, (pid_t)pid, pc, buf, len);
+}
+
+/*
  * A traced value or an aggregation key, as illumos's dt_print_datum: an
  * integer by its size, bytes as a string (strwidth columns) or a dump.
  */
-void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth)
+void dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
+		    bool quiet, int strwidth)
 {
 	int64_t v;
+
+	if (rec->r_kind == DT_RK_USYM) { /* dt_print_usym, dt_print_umod: "  %-50s" */
+		char buf[PATH_MAX + 64];
+
+		dt_usym_rec_str(dtp, rec, data, buf, sizeof(buf));
+		fprintf(fp, "  %-50s", buf);
+		return;
+	}
 
 	if (rec->r_kind != DT_RK_INT) {
 		print_bytes(fp, (const char *)data + rec->r_off, rec->r_size, quiet,
@@ -281,7 +318,7 @@ static void print_wstr(FILE *fp, const char *spec, const uint8_t *p, size_t size
  * conversion is rebuilt from its checked parts (flags, width, precision and
  * a conversion chosen here) before it reaches fprintf.
  */
-void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
+void dt_print_printf(dtrace_hdl_t *dtp, FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data)
 {
 	int ri = 0;
@@ -471,10 +508,21 @@ void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		}
 		case 'a':
 		case 'A': {
-			char buf[32];
+			char buf[PATH_MAX + 64];
+			uint64_t pid = 0, pc;
 
-			snprintf(buf, sizeof(buf), "0x%llx",
-				 (unsigned long long)rec_int(rec, data));
+			if (rec->r_kind == DT_RK_USYM) { /* pfprint_uaddr: the address named */
+				memcpy(&pid, data + rec->r_off, 8);
+				memcpy(&pc, data + rec->r_off + 8, 8);
+			} else {
+				pc = (uint64_t)rec_int(rec, data);
+				if (conv == 'A' && dtp != NULL && dtp->dt_run != NULL)
+					pid = (uint64_t)dtp->dt_run->r_tg.tg_pid; /* $target */
+			}
+			if (pid != 0)
+				dt_uaddr_str(dtp, (pid_t)pid, pc, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)pc);
 			snprintf(spec + sl, sizeof(spec) - sl, "s");
 			fprintf(fp, spec, buf);
 			break;
@@ -739,8 +787,8 @@ static char *format_string(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_
 
 	if (f == NULL)
 		return NULL;
-	dt_print_printf(f, act->a_fmt, act->a_nrecs > 0 ? &recs[act->a_rec] : NULL, act->a_nrecs,
-			d);
+	dt_print_printf(dtp, f, act->a_fmt, act->a_nrecs > 0 ? &recs[act->a_rec] : NULL,
+			act->a_nrecs, d);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;
@@ -909,7 +957,7 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 	pd = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe];
 	if (r->r_dr.dr_json) {
 		if ((!r->r_dr.dr_quiet || dt_json_has_data(st)) &&
-		    dt_json_record(fp, cpu, pd, st, d) != 0)
+		    dt_json_record(dtp, fp, cpu, pd, st, d) != 0)
 			r->r_dr.dr_error = errno;
 	} else if (r->r_dr.dr_flow) {
 		flow_column(dtp, fp, cpu, epid, pd);
@@ -929,7 +977,7 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 		case DT_A_TRACE:
 			if (r->r_dr.dr_json)
 				break;
-			dt_print_datum(fp, &st->st_recs[act->a_rec], d, r->r_dr.dr_quiet, -33);
+			dt_print_datum(dtp, fp, &st->st_recs[act->a_rec], d, r->r_dr.dr_quiet, -33);
 			break;
 		case DT_A_PRINT:
 			if (!r->r_dr.dr_json)
@@ -945,7 +993,7 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 				break;
 			if (dsize != 0 && dsize < mem.r_size)
 				mem.r_size = (uint32_t)dsize;
-			dt_print_datum(fp, &mem, d, r->r_dr.dr_quiet, -33);
+			dt_print_datum(dtp, fp, &mem, d, r->r_dr.dr_quiet, -33);
 			break;
 		}
 		case DT_A_SYSTEM:
@@ -977,7 +1025,7 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 		case DT_A_PRINTF:
 			if (r->r_dr.dr_json)
 				break;
-			dt_print_printf(fp, act->a_fmt,
+			dt_print_printf(dtp, fp, act->a_fmt,
 					act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
 					act->a_nrecs, d);
 			break;

@@ -63,7 +63,7 @@ int dt_elf_syms(Elf *elf, bool ifunc, dt_elfsym_t **syms, size_t *np)
 	return 0;
 }
 
-const char *dt_elf_sym_at(const dt_elfsym_t *syms, size_t n, uint64_t pc)
+const dt_elfsym_t *dt_elf_sym_find(const dt_elfsym_t *syms, size_t n, uint64_t pc)
 {
 	size_t lo = 0, hi = n;
 
@@ -80,9 +80,16 @@ const char *dt_elf_sym_at(const dt_elfsym_t *syms, size_t n, uint64_t pc)
 		const dt_elfsym_t *s = &syms[i];
 
 		if (pc - s->es_addr < (s->es_size ? s->es_size : 1))
-			return s->es_name;
+			return s;
 	}
-	return "";
+	return NULL;
+}
+
+const char *dt_elf_sym_at(const dt_elfsym_t *syms, size_t n, uint64_t pc)
+{
+	const dt_elfsym_t *s = dt_elf_sym_find(syms, n, pc);
+
+	return s != NULL ? s->es_name : "";
 }
 
 int dt_elf_loads(Elf *elf, GElf_Phdr **load, size_t *nload)

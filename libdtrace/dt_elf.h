@@ -25,6 +25,8 @@ typedef struct dt_elfsym {
  */
 int dt_elf_syms(Elf *, bool ifunc, dt_elfsym_t **syms, size_t *n);
 
+/* The symbol that holds pc, or NULL; aliases: one of them. */
+const dt_elfsym_t *dt_elf_sym_find(const dt_elfsym_t *syms, size_t n, uint64_t pc);
 /* The name of the symbol that holds pc ("" if none); aliases: one of them. */
 const char *dt_elf_sym_at(const dt_elfsym_t *syms, size_t n, uint64_t pc);
 

@@ -716,8 +716,9 @@ struct dtrace_hdl {
 	char dt_errmsg[1024];
 	bool dt_errtags;
 	char *dt_cpppath;
-	struct ks_btf *dt_btf; /* the kernel's types (dt_btf()), */
-	bool dt_btf_tried;     /* opened once */
+	struct ks_btf *dt_btf;	    /* the kernel's types (dt_btf()), */
+	bool dt_btf_tried;	    /* opened once */
+	struct dt_symtab *dt_usyms; /* processes and files read for names (dt_sym.c) */
 	/* the D library directory (dt_dlib.c) */
 	char **dt_libdirs; /* -L and -xlibdir, in order, searched before the default */
 	int dt_nlibdirs;
@@ -1023,5 +1024,27 @@ int dt_elf_check(const void *image, size_t size, char *err, size_t errlen);
  * one spare byte after the *sizep read); 0, or -1 with a message in err.
  */
 int dt_read_file(int fd, void **bufp, size_t *sizep, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- user symbols (dt_sym.c) */
+
+/* What a process maps at an address. */
+typedef struct dt_usym {
+	const char *us_mod;  /* the object's base name ("libc.so.6"), or NULL */
+	const char *us_name; /* the function symbol that holds it, or NULL */
+	uint64_t us_symaddr; /* where that symbol starts in the process */
+	uint64_t us_modbase; /* where the object's first mapping starts */
+} dt_usym_t;
+
+/* 0 (us_name may be NULL), or -1 when no mapping of pid holds addr. */
+int dt_usym_lookup(dtrace_hdl_t *, pid_t pid, uint64_t addr, dt_usym_t *);
+/* As illumos' dtrace_uaddr2str: "mod`sym+0xoff", "mod`sym", "mod`0xaddr" or "0xaddr". */
+void dt_uaddr_str(dtrace_hdl_t *, pid_t pid, uint64_t addr, char *buf, size_t len);
+/*
+ * Read what pid maps now and keep it, so that its addresses have names
+ * after it exits (the -c/-p target, at its start and whenever its
+ * mappings change).
+ */
+void dt_usym_remember(dtrace_hdl_t *, pid_t pid);
+void dt_usym_free(dtrace_hdl_t *);
 
 #endif /* DT_IMPL_H */

@@ -19,6 +19,7 @@
  * with any byte that is not valid UTF-8 written as \u00XX.
  */
 #include <stdlib.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -62,7 +63,42 @@ static void json_int(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 		fprintf(fp, "%llu", (unsigned long long)v);
 }
 
-void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+/*
+ * uaddr(), ufunc(), usym(), umod(): an object of the address, the process,
+ * and what is known of them (the module, the symbol and the offset in it;
+ * ufunc and usym give the symbol's start as address, umod no symbol), and
+ * "name", the text dtrace prints.
+ */
+static void json_usym(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+{
+	uint64_t pid, pc;
+	char name[PATH_MAX + 64];
+	dt_usym_t u;
+	bool known;
+
+	memcpy(&pid, data + rec->r_off, 8);
+	memcpy(&pc, data + rec->r_off + 8, 8);
+	known = dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0;
+	if (known && rec->r_sym != DT_B_UADDR && rec->r_sym != DT_B_UMOD && u.us_name != NULL)
+		pc = u.us_symaddr;
+	dt_usym_rec_str(dtp, rec, data, name, sizeof(name));
+	fprintf(fp, "{\"pid\":%llu,\"address\":%llu", (unsigned long long)pid,
+		(unsigned long long)pc);
+	if (known && u.us_mod != NULL) {
+		fputs(",\"module\":", fp);
+		dt_json_str(fp, u.us_mod);
+	}
+	if (known && u.us_name != NULL && rec->r_sym != DT_B_UMOD) {
+		fputs(",\"symbol\":", fp);
+		dt_json_str(fp, u.us_name);
+		fprintf(fp, ",\"offset\":%llu", (unsigned long long)(pc - u.us_symaddr));
+	}
+	fputs(",\"name\":", fp);
+	dt_json_str(fp, name);
+	fputc('}', fp);
+}
+
+void dt_json_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 {
 	const char *c = (const char *)data + rec->r_off;
 
@@ -98,6 +134,7 @@ void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
 			fprintf(fp, "%s%u", i ? "," : "", (unsigned char)c[i]);
 		fputc(']', fp);
 		break;
+	case DT_RK_USYM: json_usym(dtp, fp, rec, data); break;
 	}
 }
 
@@ -255,8 +292,8 @@ bool dt_json_has_data(const dt_stmt_t *st)
 }
 
 /* The probe object of one record: its traced and printed data, in order. */
-int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stmt_t *st,
-		   const uint8_t *d)
+int dt_json_record(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dtrace_probedesc_t *pd,
+		   const dt_stmt_t *st, const uint8_t *d)
 {
 	bool first = true;
 
@@ -284,7 +321,7 @@ int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stm
 			}
 			fprintf(fp, "%s{\"action\":\"%s\",\"value\":", first ? "" : ",",
 				act->a_kind == DT_A_TRACE ? "trace" : "tracemem");
-			dt_json_datum(fp, &rec, d);
+			dt_json_datum(dtp, fp, &rec, d);
 			fputc('}', fp);
 			first = false;
 			break;
@@ -292,7 +329,7 @@ int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stm
 		case DT_A_PRINTF:
 			if ((mf = open_memstream(&text, &len)) == NULL)
 				return -1;
-			dt_print_printf(mf, act->a_fmt,
+			dt_print_printf(dtp, mf, act->a_fmt,
 					act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
 					act->a_nrecs, d);
 			if (fclose(mf) != 0) {

@@ -194,6 +194,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 	dt_pstate_free(dtp);
 	dt_lib_free(dtp);
 	ks_btf_close(dtp->dt_btf);
+	dt_usym_free(dtp);
 	for (size_t i = 0; i < dtp->dt_nprobes; i++)
 		dt_pblock_put(dtp->dt_pinfo[i].pi_block);
 	free(dtp->dt_probes);

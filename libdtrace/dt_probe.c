@@ -240,6 +240,7 @@ int dt_probe_rescan(dtrace_hdl_t *dtp, pid_t pid, size_t *first)
 		return 0;
 	dtp->dt_rescan_pid = pid;
 	dtp->dt_rescan_hash = h;
+	dt_usym_remember(dtp, pid); /* for names after it exits (dt_sym.c) */
 	for (int i = 0; dt_providers[i] != NULL; i++)
 		if (dt_providers[i]->pv_rescan != NULL &&
 		    dt_providers[i]->pv_rescan(dtp, pid, h) != 0)

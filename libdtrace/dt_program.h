@@ -391,14 +391,20 @@ extern const dt_bpf_func_t dt_bpf_funcs[]; /* by dt_subr_t - DT_SUBR_BPF */
 
 /* ---------------------------------------------------------------- clauses */
 
-/* DT_RK_BYTES: a struct or union's bytes, printed as dt_print_bytes does (a string or a dump) */
-typedef enum dt_rkind { DT_RK_INT, DT_RK_STR, DT_RK_MEM, DT_RK_BYTES } dt_rkind_t;
+/*
+ * DT_RK_BYTES: a struct or union's bytes, printed as dt_print_bytes does (a
+ * string or a dump).  DT_RK_USYM: uaddr(), ufunc(), usym() or umod() of an
+ * address (r_sym, the built-in), 16 bytes as illumos records them: the
+ * process ID, then the address; printed with names (dt_sym.c).
+ */
+typedef enum dt_rkind { DT_RK_INT, DT_RK_STR, DT_RK_MEM, DT_RK_BYTES, DT_RK_USYM } dt_rkind_t;
 
 typedef struct dt_rec {
 	uint32_t r_off, r_size; /* r_size: the type's size for integers */
 	dt_rkind_t r_kind;
 	bool r_signed;
 	bool r_float; /* DT_RK_INT holding a float's (4) or double's (8) bits */
+	int r_sym;    /* DT_RK_USYM: DT_B_UADDR, DT_B_UFUNC, DT_B_USYM or DT_B_UMOD */
 } dt_rec_t;
 
 typedef enum dt_akind {

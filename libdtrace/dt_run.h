@@ -206,18 +206,21 @@ int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
 /* Free the speculative records the consumer holds (dt_consume.c). */
 void dt_consume_free(dt_run_t *);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
-void dt_print_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data, bool quiet, int strwidth);
+/* A uaddr()/ufunc()/usym()/umod() record as its name ("libc.so.6`malloc"). */
+void dt_usym_rec_str(dtrace_hdl_t *, const dt_rec_t *, const uint8_t *data, char *buf, size_t len);
+void dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
+		    bool quiet, int strwidth);
 /* print(p): the pointer and the value it points to, by the action's type (Oracle's format) */
 void dt_print_typed(FILE *fp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data);
-void dt_print_printf(FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
+void dt_print_printf(dtrace_hdl_t *dtp, FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data);
 /* -x oformat=json (dt_json.c): one object per line. */
 void dt_json_bytes(FILE *fp, const char *s, size_t n);
 void dt_json_str(FILE *fp, const char *s);
-void dt_json_datum(FILE *fp, const dt_rec_t *rec, const uint8_t *data);
+void dt_json_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data);
 bool dt_json_has_data(const dt_stmt_t *st);
-int dt_json_record(FILE *fp, int cpu, const dtrace_probedesc_t *pd, const dt_stmt_t *st,
-		   const uint8_t *d);
+int dt_json_record(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dtrace_probedesc_t *pd,
+		   const dt_stmt_t *st, const uint8_t *d);
 void dt_json_drop(FILE *fp, const char *kind, int cpu, uint64_t n);
 void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd,
 		   const char *fault);

@@ -98,6 +98,9 @@ static const struct {
 	{ "longlong_t", "long long", false },
 	{ "u_longlong_t", "unsigned long long", false },
 	{ "hrtime_t", "long long", false },
+	/* what uaddr() and the like, and func() and the like, give (illumos' names) */
+	{ "_usymaddr", "unsigned long", false },
+	{ "_symaddr", "unsigned long", false },
 	{ "processorid_t", "int", false },
 	{ "zoneid_t", "int", false },
 	{ "boolean_t", "int", false },

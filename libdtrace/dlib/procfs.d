@@ -163,3 +163,37 @@ inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
 #pragma D attributes Stable/Stable/Common curlwpsinfo
 #pragma D binding "1.0" curlwpsinfo
+
+/*
+ * siginfo_t, for proc:::signal-handle's args[1], translated from the
+ * kernel's struct kernel_siginfo.  illumos' siginfo_t is <sys/siginfo.h>'s,
+ * whose si_pid and the like are C macros over unions; here they are
+ * members.  As in C on Linux, the members that share the kernel's union
+ * (si_pid, si_uid, si_status, si_addr, si_band) mean something only for
+ * the signals and codes that fill them: si_pid and si_uid for kill(2),
+ * sigqueue(3) and SIGCHLD, si_status for SIGCHLD, si_addr for SIGSEGV,
+ * SIGBUS, SIGILL and SIGFPE, si_band for SIGPOLL.
+ */
+typedef struct siginfo {
+	int si_signo;
+	int si_code;
+	int si_errno;
+	pid_t si_pid;
+	uid_t si_uid;
+	uintptr_t si_addr;
+	int si_status;
+	long si_band;
+	uintptr_t si_value;
+} siginfo_t;
+
+translator siginfo_t < struct kernel_siginfo *S > {
+	si_signo = S->si_signo;
+	si_code = S->si_code;
+	si_errno = S->si_errno;
+	si_pid = S->_sifields._kill._pid;
+	si_uid = S->_sifields._kill._uid;
+	si_addr = (uintptr_t)S->_sifields._sigfault._addr;
+	si_status = S->_sifields._sigchld._status;
+	si_band = S->_sifields._sigpoll._band;
+	si_value = (uintptr_t)S->_sifields._rt._sigval.sival_ptr;
+};

@@ -1,16 +1,8 @@
 /*
  * signal.d -- the signal numbers (illumos' /usr/lib/dtrace/signal.d, with
- * Linux's values: asm/signal.h), the si_code values, and siginfo_t for
- * proc:::signal-handle's args[1], translated from the kernel's struct
- * kernel_siginfo.
- *
- * illumos' siginfo_t is <sys/siginfo.h>'s, whose si_pid and the like are
- * C macros over unions; here they are members.  As in C on Linux, the
- * members that share the kernel's union (si_pid, si_uid, si_status,
- * si_addr, si_band) mean something only for the signals and codes that
- * fill them: si_pid and si_uid for kill(2), sigqueue(3) and SIGCHLD,
- * si_status for SIGCHLD, si_addr for SIGSEGV, SIGBUS, SIGILL and SIGFPE,
- * si_band for SIGPOLL.
+ * Linux's values: asm/signal.h) and the si_code values of siginfo_t
+ * (procfs.d).  Constants only: a program that names them does not read
+ * the kernel's types.
  */
 
 inline int SIGHUP = 1;
@@ -172,27 +164,3 @@ inline int POLL_PRI = 5;
 #pragma D binding "1.0" POLL_PRI
 inline int POLL_HUP = 6;
 #pragma D binding "1.0" POLL_HUP
-
-typedef struct siginfo {
-	int si_signo;
-	int si_code;
-	int si_errno;
-	pid_t si_pid;
-	uid_t si_uid;
-	uintptr_t si_addr;
-	int si_status;
-	long si_band;
-	uintptr_t si_value;
-} siginfo_t;
-
-translator siginfo_t < struct kernel_siginfo *S > {
-	si_signo = S->si_signo;
-	si_code = S->si_code;
-	si_errno = S->si_errno;
-	si_pid = S->_sifields._kill._pid;
-	si_uid = S->_sifields._kill._uid;
-	si_addr = (uintptr_t)S->_sifields._sigfault._addr;
-	si_status = S->_sifields._sigchld._status;
-	si_band = S->_sifields._sigpoll._band;
-	si_value = (uintptr_t)S->_sifields._rt._sigval.sival_ptr;
-};

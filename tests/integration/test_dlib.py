@@ -191,6 +191,15 @@ class BtfOnlyWhenNeeded(unittest.TestCase):
                      "BEGIN { a[1] = 2; trace(a[1]); exit(0); }"):
             self.assertFalse(self.reads_btf(prog)[1], prog)
 
+    def test_library_file_alone(self):
+        # errno.d's ENOENT compiles errno.d, not procfs.d, whose translators
+        # read the kernel's types; curpsinfo compiles procfs.d, which does
+        r, read = self.reads_btf('BEGIN { printf("%d %d\\n", ENOENT, SIGUSR1); exit(0); }')
+        self.assertFalse(read)
+        self.assertEqual(r.stdout.split(), ["2", "10"])
+        r, read = self.reads_btf('BEGIN { printf("%d\\n", curpsinfo->pr_pid); exit(0); }')
+        self.assertTrue(read)
+
     def test_enumerator_and_undefined(self):
         # the same check sees the reads it must not make elsewhere
         r, read = self.reads_btf('BEGIN { printf("%d\\n", PIDTYPE_PGID); exit(0); }')

@@ -52,7 +52,7 @@ static void check_int(uint64_t v, uint32_t size, bool sign, const char *want)
 	char *got = NULL;
 
 	memcpy(data, &v, 8);
-	CAPTURE(got, dt_json_datum(fp, &rec, data));
+	CAPTURE(got, dt_json_datum(NULL, fp, &rec, data));
 	CHECK_STR(got, want);
 	free(got);
 }
@@ -73,11 +73,11 @@ static void test_datums(void)
 	dt_rec_t mem = { .r_off = 4, .r_size = 4, .r_kind = DT_RK_MEM };
 	char *got = NULL;
 
-	CAPTURE(got, dt_json_datum(fp, &str, buf));
+	CAPTURE(got, dt_json_datum(NULL, fp, &str, buf));
 	CHECK_STR(got, "\"hi\"");
 	free(got);
 	got = NULL;
-	CAPTURE(got, dt_json_datum(fp, &mem, buf));
+	CAPTURE(got, dt_json_datum(NULL, fp, &mem, buf));
 	CHECK_STR(got, "[1,2,3,4]");
 	free(got);
 
@@ -109,7 +109,7 @@ static void test_datums(void)
 			else
 				memcpy(fb, &fl[i].d, 8);
 			got = NULL;
-			CAPTURE(got, dt_json_datum(fp, &f, fb));
+			CAPTURE(got, dt_json_datum(NULL, fp, &f, fb));
 			CHECK_STR(got, fl[i].want);
 			free(got);
 		}

@@ -165,7 +165,7 @@ typedef struct dt_provimpl {
  * a file dt_prov_NAME.c that defines dt_prov_NAME.  A new provider is its
  * file and its name here.
  */
-#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt) X(syscall) X(pid) X(fbt) X(proc) X(sched)
+#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt) X(syscall) X(pid) X(fbt) X(proc) X(sched) X(io)
 
 #define DT_PROV_EXTERN(name) extern const dt_provimpl_t dt_prov_##name;
 DT_PROVIDERS(DT_PROV_EXTERN)

@@ -313,5 +313,38 @@ class SchedProbes(unittest.TestCase):
             self.assertEqual(self.types(name), ["None"], name)
 
 
+
+class IoProbes(unittest.TestCase):
+    """io:vmlinux::NAME: the Guide's four probes, with illumos' argument types."""
+
+    NAMES = ["start", "done", "wait-start", "wait-done"]
+
+    def test_listed(self):
+        r = dtrace("-l", "-P", "io")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], HEADER)
+        self.assertEqual([fields(x)[1:] for x in lines[1:]],
+                         [["io", "vmlinux", n] for n in self.NAMES])
+
+    def test_verbose(self):
+        """-v: sdt's stability (illumos' stab_attr) and the translated types."""
+        r = dtrace("-l", "-v", "-n", "io:::wait-done")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        text = r.stdout
+        self.assertIn("\tProbe Description Attributes\n"
+                      "\t\tIdentifier Names: Private\n"
+                      "\t\tData Semantics:   Private\n"
+                      "\t\tDependency Class: Unknown\n", text)
+        self.assertIn("\tArgument Attributes\n"
+                      "\t\tIdentifier Names: Evolving\n"
+                      "\t\tData Semantics:   Evolving\n"
+                      "\t\tDependency Class: ISA\n", text)
+        self.assertIn("\tArgument Types\n"
+                      "\t\targs[0]: bufinfo_t *\n"
+                      "\t\targs[1]: devinfo_t *\n"
+                      "\t\targs[2]: fileinfo_t *\n", text)
+
+
 if __name__ == "__main__":
     unittest.main()

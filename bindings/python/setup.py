@@ -33,7 +33,7 @@ def bpf_code(build_temp):
     if clang is None:
         raise RuntimeError("clang is needed to compile libdtrace/bpf/ to BPF")
     objs = []
-    for src in ("dt_strings",):  # DTRACE_BPF_SOURCES
+    for src in ("dt_strings", "dt_ustack"):  # DTRACE_BPF_SOURCES
         subprocess.check_call([clang, "-target", "bpf", "-O2", "-mcpu=v3", "-fwrapv",
                                "-ffunction-sections", "-Wall", "-Wextra", "-Werror", "-c",
                                os.path.join(bpf, src + ".c"), "-o", src + ".bpf.o"], cwd=out)

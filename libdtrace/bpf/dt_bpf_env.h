@@ -43,7 +43,8 @@ static long (*const bpf_loop)(u32 n, long (*cb)(u64 i, void *ctx), void *ctx,
 			      u64 flags) = (void *)181;
 static long (*const bpf_probe_read_user)(void *dst, u32 size, const void *src) = (void *)112;
 static long (*const bpf_probe_read_kernel)(void *dst, u32 size, const void *src) = (void *)113;
-static void *(*const bpf_map_lookup_elem)(void *map, const void *key) = (void *)1;
+/* BPF_FUNC_map_lookup_elem, named apart from libbpf's (tests/unit/kernel_boundary.sh) */
+static void *(*const dt_map_lookup)(void *map, const void *key) = (void *)1;
 static u64 (*const bpf_get_current_pid_tgid)(void) = (void *)14;
 
 /* a subprogram of its own, entered by a call the verifier checks in context */
@@ -88,9 +89,9 @@ static inline long bpf_probe_read_kernel(void *dst, u32 size, const void *src)
 
 /*
  * maps and the current process are the test's (test_ustack.c), under
- * names of their own: a test linking libbpf has a bpf_map_lookup_elem
+ * names of their own: a test linking libbpf has the helpers' names
  */
-#define bpf_map_lookup_elem	 dt_host_map_lookup
+#define dt_map_lookup		 dt_host_map_lookup
 #define bpf_get_current_pid_tgid dt_host_pid_tgid
 void *dt_host_map_lookup(void *map, const void *key);
 u64 dt_host_pid_tgid(void);

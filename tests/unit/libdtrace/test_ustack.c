@@ -24,6 +24,7 @@
 
 #include "../check.h"
 #include "bpf/dt_ustack.c"
+#include "dt_impl.h"
 #include "dt_program.h"
 #include "ks.h"
 
@@ -170,6 +171,47 @@ static void test_find_map(void)
 		CHECK(find_map(&p, 0, &m) == -1);
 		CHECK(find_map(&p, 0x7fffffffffffull, &m) == -1);
 	}
+}
+
+/*
+ * What a compile makes of the bodies (dt_cg_sub_bpf): the maps they name
+ * become DT_RL_MAP relocations of their ld_imm64, which linking fills in
+ * with the run's maps (dt_link.c)
+ */
+static void test_compiled(void)
+{
+	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	const dt_pstate_t *ps;
+	int nrowrel = 0, nprocrel = 0;
+	char name[64];
+
+	CHECK(dtp != NULL);
+	if (dtp == NULL)
+		return;
+	CHECK(dtrace_program_strcompile(dtp, "BEGIN { }", "u.d", 0, 0, NULL) != NULL);
+	ps = dtp->dt_pstate;
+	for (int k = DT_SUBR_USTACK_FRAME; k <= DT_SUBR_USTACK; k++) {
+		const dt_frag_t *fr = &ps->ps_subrs[k];
+
+		for (size_t i = 0; i < fr->fr_nrel; i++) {
+			const dt_reloc_t *rl = &fr->fr_rel[i];
+
+			if (rl->rl_kind != DT_RL_MAP)
+				continue;
+			CHECK_INT(fr->fr_insns[rl->rl_insn].code, BPF_LD | BPF_DW | BPF_IMM);
+			dt_reloc_name(dtp, rl, name, sizeof(name));
+			if (k == DT_SUBR_USTACK_FRAME) {
+				CHECK_STR(name, "map dt_unw_rows");
+				nrowrel++;
+			} else {
+				CHECK_STR(name, "map dt_unw_procs");
+				nprocrel++;
+			}
+		}
+	}
+	CHECK_INT(nrowrel, 2); /* the search's lookup, and the row's */
+	CHECK_INT(nprocrel, 1);
+	dtrace_close(dtp);
 }
 
 /* ---------------------------------------------------------------- the kernel */
@@ -412,6 +454,7 @@ int main(void)
 	int err;
 
 	test_find_map();
+	test_compiled();
 	tables();
 	scenarios(host_walk, "host");
 

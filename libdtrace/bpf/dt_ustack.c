@@ -136,7 +136,8 @@ static long ustack_frame(u64 i, void *c)
 			 bpf_probe_read_user(&nbp, 8, (void *)(cfa + (s64)r->ur_rbp_off)) != 0)
 			ra = 0;
 	}
-	if (ra == 0) {
+	/* a caller's frame is above its callee's, but where a signal switched stacks */
+	if (ra == 0 || (kind != DT_UNW_SIGNAL && cfa <= sp)) {
 		w->w_done = 1;
 		return 0;
 	}

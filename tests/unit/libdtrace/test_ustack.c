@@ -355,14 +355,14 @@ static void scenarios(walk_f *walk, const char *who)
 
 	/* frame pointers where a PC is before its file's first row, and a zero return */
 	stack2();
-	res = walk(out, 0x700800, at(0x1000), at(0x300));
+	res = walk(out, 0x700800, at(0x100), at(0x300));
 	CHECK_INT(res, 2);
 	CHECK_INT(out[0], 0x700800);
 	CHECK_INT(out[1], 0x401a00); /* 0x19ff: _start's end (0x1700): it stops */
 	CHECK_INT(out[2], 0);
 
 	stack2();
-	res = walk(out, 0x40150f, at(0x1000), at(0x300)); /* an explicit FP row */
+	res = walk(out, 0x40150f, at(0x100), at(0x300)); /* an explicit FP row */
 	CHECK_INT(DT_USTACK_NFRAMES(res), 2);
 	CHECK_INT(out[1], 0x401a00);
 
@@ -370,11 +370,20 @@ static void scenarios(walk_f *walk, const char *who)
 	stack2();
 	put(0x308, 0x600100);
 	put(0x410, 0);
-	res = walk(out, 0x900000, at(0x1000), at(0x300));
+	res = walk(out, 0x900000, at(0x100), at(0x300));
 	CHECK_INT(res, DT_USTACK_UNMAPPED | 3);
 	CHECK_INT(out[1], 0x600100); /* no table: [rbp + 8] again */
 	CHECK_INT(out[2], 0x702345); /* rsp + 8 (rsp = rbp + 16), where 0 ends it */
 	CHECK_INT(out[3], 0);
+
+	/* a frame pointer that points to itself: the walk stops, it does not repeat */
+	stack2();
+	put(0x300, at(0x300));
+	put(0x308, 0x600200);
+	res = walk(out, 0x600100, at(0x100), at(0x300));
+	CHECK_INT(res, 2);
+	CHECK_INT(out[1], 0x600200);
+	CHECK_INT(out[2], 0);
 
 	/* PLT with (pc & 15) < 11: cfa = rsp + 8 */
 	stack1();
@@ -389,7 +398,7 @@ static void scenarios(walk_f *walk, const char *who)
 	/* no tables for the process: frame pointers only, and the flag */
 	have_proc = 0;
 	stack2();
-	res = walk(out, 0x401000, at(0x1000), at(0x300));
+	res = walk(out, 0x401000, at(0x100), at(0x300));
 	CHECK_INT(res, DT_USTACK_NOPROC | 3);
 	CHECK_INT(out[1], 0x401a00);
 	CHECK_INT(out[2], 0x702345);

@@ -671,7 +671,10 @@ void dt_cg_sub_bpf(dt_cg_t *cg, dt_subr_t k)
 			in.imm = (int32_t)cg->cg_strsize;
 			emit(cg, in);
 		} else {
-			emit_rel(cg, in, rl->br_kind == DT_BPF_R_CALL ? DT_RL_CALL : DT_RL_FUNC,
+			emit_rel(cg, in,
+				 rl->br_kind == DT_BPF_R_CALL	? DT_RL_CALL
+				 : rl->br_kind == DT_BPF_R_FUNC ? DT_RL_FUNC
+								: DT_RL_MAP,
 				 rl->br_to);
 		}
 	}

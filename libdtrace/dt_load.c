@@ -341,7 +341,12 @@ static int load(dtrace_hdl_t *dtp, size_t p, dt_frag_t *prog, uint32_t *attach_t
 
 	if ((log = malloc(1 << 20)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	dt_probe_prov(dtp, p)->pv_progtype(&dtp->dt_pinfo[p], &type, attach_type, &btf_id);
+	if (dt_probe_prov(dtp, p)->pv_progtype != NULL) {
+		dt_probe_prov(dtp, p)->pv_progtype(&dtp->dt_pinfo[p], &type, attach_type, &btf_id);
+	} else { /* a raw tracepoint */
+		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		*attach_type = 0;
+	}
 	if ((fd = ks_prog_load_btf(type, *attach_type, btf_id, "dtrace", &code, log, 1 << 20)) <
 	    0) {
 		int err = -fd;

@@ -563,6 +563,19 @@ size_t dt_pseudo_name(const dt_pseudo_t *px, char *buf, size_t len)
 
 /* ---------------------------------------------------------------- shared sequences */
 
+void dt_frag_read_kernel(dt_frag_t *fr, int toff, int size, int16_t slot, int fail)
+{
+	dt_frag_emit(fr, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
+	if (toff >= 0)
+		dt_frag_reloc(fr, DT_RL_TOFF, (uint32_t)toff);
+	dt_frag_load_kernel(fr, size, slot, fail);
+}
+
+void dt_frag_ctx_arg(dt_frag_t *fr, int k)
+{
+	dt_frag_emit(fr, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, (int16_t)(8 * k)));
+}
+
 void dt_frag_load_kernel(dt_frag_t *fr, int size, int16_t slot, int fail)
 {
 	dt_frag_emit(fr, KS_MOV64_REG(BPF_REG_1, BPF_REG_10));

@@ -327,6 +327,13 @@ size_t dt_frag_path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *m
  */
 void dt_frag_load_kernel(dt_frag_t *, int size, int16_t slot, int fail);
 /*
+ * The same at r3 + the kernel structure offset toff (DT_TOFF_*, made when
+ * the program links; < 0: r3 itself).
+ */
+void dt_frag_read_kernel(dt_frag_t *, int toff, int size, int16_t slot, int fail);
+/* r0 = a raw tracepoint's argument k (its context in r6). */
+void dt_frag_ctx_arg(dt_frag_t *, int k);
+/*
  * r10 + DT_SLOT_GUARD: 8 bytes a provider's guard (pv_guard,
  * pv_guard_after) reads kernel memory through; nothing else is on the
  * stack yet.

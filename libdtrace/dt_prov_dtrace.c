@@ -38,14 +38,6 @@ static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
 	return dt_probe_is(dtp, p, DT_PK_ERROR) ? 0 : add(arg, NULL);
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
-		     uint32_t *btf_id)
-{
-	(void)pi, (void)btf_id;
-	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	*attach_type = 0;
-}
-
 static uint32_t activity(const dt_pinfo_t *pi)
 {
 	return pi->pi_kind == DT_PK_BEGIN ? DT_ACTIVITY_WARMUP
@@ -72,7 +64,6 @@ const dt_provimpl_t dt_prov_dtrace = {
 	.pv_name = "dtrace",
 	.pv_populate = populate,
 	.pv_programs = programs,
-	.pv_progtype = progtype,
 	.pv_activity = activity,
 	.pv_arg = arg,
 	.pv_attach = attach,

@@ -95,14 +95,6 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 	return 0;
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
-		     uint32_t *btf_id)
-{
-	(void)pi, (void)btf_id;
-	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	*attach_type = 0;
-}
-
 /* A group of one a probe (its tracepoint's); the key is the probe. */
 static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 {
@@ -253,7 +245,6 @@ const dt_provimpl_t dt_prov_io = {
 	.pv_name = "io",
 	.pv_dlib = true,
 	.pv_populate = populate,
-	.pv_progtype = progtype,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_group = group,

@@ -197,14 +197,6 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 	return 0;
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
-		     uint32_t *btf_id)
-{
-	(void)pi, (void)btf_id;
-	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	*attach_type = 0;
-}
-
 /* One group a tracepoint; the key is the probe. */
 static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 {
@@ -214,23 +206,11 @@ static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 	return groups[probes[which].group].name;
 }
 
-/*
- * r0 = the kernel's value at (r3 + the offset of toff) (size 4 or 8 bytes),
- * through the stack at slot; a failed read jumps to fail (-1: gives 0).
- */
-static void read_kernel(dt_frag_t *o, int toff, int size, int16_t slot, int fail)
-{
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
-	if (toff >= 0)
-		dt_frag_reloc(o, DT_RL_TOFF, (uint32_t)toff);
-	dt_frag_load_kernel(o, size, slot, fail);
-}
-
 /* Kernel threads are no process's: the task (tracepoint argument k) is one: jump to lfail. */
 static void skip_kthread(dt_frag_t *o, int k, int lfail)
 {
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8 * k));
-	read_kernel(o, DT_TOFF_FLAGS, 4, DT_SLOT_GUARD, lfail);
+	dt_frag_read_kernel(o, DT_TOFF_FLAGS, 4, DT_SLOT_GUARD, lfail);
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_0, PF_KTHREAD));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), lfail);
 }
@@ -306,10 +286,10 @@ static int guard(const dt_argreq_t *rq)
 	case G_FORK: /* (parent, child): a process when child->pid == child->tgid */
 		skip_kthread(o, 1, lfail);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8));
-		read_kernel(o, DT_TOFF_PID, 4, DT_SLOT_GUARD, lfail);
+		dt_frag_read_kernel(o, DT_TOFF_PID, 4, DT_SLOT_GUARD, lfail);
 		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_7, BPF_REG_0));
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8));
-		read_kernel(o, DT_TOFF_TGID, 4, DT_SLOT_GUARD, lfail);
+		dt_frag_read_kernel(o, DT_TOFF_TGID, 4, DT_SLOT_GUARD, lfail);
 		dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_7, 0), lfail);
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_CREATE));
 		break;
@@ -366,19 +346,13 @@ static int guard_after(const dt_argreq_t *rq)
 	return 0;
 }
 
-/* r0 = the tracepoint's argument k (the context is in r6). */
-static void ctx_arg(dt_frag_t *o, int k)
-{
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 8 * k));
-}
-
 /* exit's reason from task->exit_code (arg 0): CLD_EXITED, CLD_DUMPED or CLD_KILLED. */
 static void exit_reason(dt_frag_t *o)
 {
 	int ldone = dt_frag_label(o);
 
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
-	read_kernel(o, DT_TOFF_EXIT_CODE, 4, DT_SLOT_TMP, -1);
+	dt_frag_read_kernel(o, DT_TOFF_EXIT_CODE, 4, DT_SLOT_TMP, -1);
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_0));
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_1));
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_AND, BPF_REG_2, 0x7f));
@@ -404,7 +378,7 @@ static void exec_path(dt_frag_t *o)
 	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_2, ks_syscall_arg_offset(1)));
 	dt_frag_place(o, lnot_at);
 	dt_frag_emit(o, KS_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_2));
-	read_kernel(o, -1, 8, DT_SLOT_TMP, -1);
+	dt_frag_read_kernel(o, -1, 8, DT_SLOT_TMP, -1);
 }
 
 /* The sys_exit probes' arg0: |ret| (exec-failure's errno, signal-clear's signal). */
@@ -412,7 +386,7 @@ static void abs_ret(dt_frag_t *o)
 {
 	int ldone = dt_frag_label(o);
 
-	ctx_arg(o, 1);
+	dt_frag_ctx_arg(o, 1);
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JSGE, BPF_REG_0, 0, 0), ldone);
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_NEG, BPF_REG_0, 0));
 	dt_frag_place(o, ldone);
@@ -425,18 +399,18 @@ static int arg(const dt_argreq_t *rq, int i)
 
 	switch (source(rq) * 8 + (i < 8 ? i : 7)) {
 	case SRC_FORK * 8 + 0:
-	case SRC_FORK * 8 + 1: ctx_arg(o, 1); return 0;
+	case SRC_FORK * 8 + 1: dt_frag_ctx_arg(o, 1); return 0;
 	case SRC_EXIT * 8 + 0: exit_reason(o); return 0;
 	case SRC_SYS_ENTER * 8 + 0: exec_path(o); return 0;
 	case SRC_SYS_EXIT * 8 + 0: abs_ret(o); return 0;
 	case SRC_SIGGEN * 8 + 0:
-	case SRC_SIGGEN * 8 + 1: ctx_arg(o, 2); return 0;
-	case SRC_SIGGEN * 8 + 2: ctx_arg(o, 0); return 0;
+	case SRC_SIGGEN * 8 + 1: dt_frag_ctx_arg(o, 2); return 0;
+	case SRC_SIGGEN * 8 + 2: dt_frag_ctx_arg(o, 0); return 0;
 	case SRC_SIGDLV * 8 + 0:
-	case SRC_SIGDLV * 8 + 1: ctx_arg(o, i); return 0;
+	case SRC_SIGDLV * 8 + 1: dt_frag_ctx_arg(o, i); return 0;
 	case SRC_SIGDLV * 8 + 2:
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 16));
-		read_kernel(o, DT_TOFF_SA_HANDLER, 8, DT_SLOT_TMP, -1);
+		dt_frag_read_kernel(o, DT_TOFF_SA_HANDLER, 8, DT_SLOT_TMP, -1);
 		return 0;
 	default: dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, 0)); return 0;
 	}
@@ -454,7 +428,6 @@ const dt_provimpl_t dt_prov_proc = {
 	.pv_name = "proc",
 	.pv_dlib = true,
 	.pv_populate = populate,
-	.pv_progtype = progtype,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_group = group,

@@ -188,14 +188,6 @@ static int programs(dtrace_hdl_t *dtp, size_t p, dt_progspec_f *add, void *arg)
 	return 0;
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
-		     uint32_t *btf_id)
-{
-	(void)pi, (void)btf_id;
-	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	*attach_type = 0;
-}
-
 /* The group of the probe's first kind (the argument specification tells its programs apart). */
 static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 {
@@ -205,19 +197,11 @@ static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 	return kinds[probes[which].kind[0]].name;
 }
 
-/* r0 = the kernel's 4 or 8 bytes at r3 + the offset toff, through slot; a failed read: fail. */
-static void read_kernel(dt_frag_t *o, int toff, int size, int slot, int fail)
-{
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_3, 0));
-	dt_frag_reloc(o, DT_RL_TOFF, (uint32_t)toff);
-	dt_frag_load_kernel(o, size, (int16_t)slot, fail);
-}
-
 /* The task in the tracepoint's argument k is an idle task (pid 0): jump to lfail. */
 static void skip_idle(dt_frag_t *o, int k, int lfail)
 {
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8 * k));
-	read_kernel(o, DT_TOFF_PID, 4, -16, lfail);
+	dt_frag_read_kernel(o, DT_TOFF_PID, 4, DT_SLOT_GUARD, lfail);
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), lfail);
 }
 
@@ -269,7 +253,7 @@ static int guard(const dt_argreq_t *rq)
 		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), lyes);
 		dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_task));
 		dt_frag_emit(o, KS_MOV64_REG(BPF_REG_3, BPF_REG_0));
-		read_kernel(o, DT_TOFF_STATE, 4, -16, lfail);
+		dt_frag_read_kernel(o, DT_TOFF_STATE, 4, DT_SLOT_GUARD, lfail);
 		dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, TASK_RUNNING, 0), lfail);
 		dt_frag_place(o, lyes);
 		dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_0, P_PREEMPT));
@@ -324,7 +308,7 @@ static int guard(const dt_argreq_t *rq)
 			    pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
 			    TICK_HANDLER);
 		dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
-		read_kernel(o, DT_TOFF_HRTIMER_FN, 8, -16, lfail);
+		dt_frag_read_kernel(o, DT_TOFF_HRTIMER_FN, 8, DT_SLOT_GUARD, lfail);
 		dt_frag_emit(o, ld[0]);
 		dt_frag_emit(o, ld[1]);
 		dt_frag_emit_to(o, KS_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_1, 0), lfail);
@@ -333,12 +317,6 @@ static int guard(const dt_argreq_t *rq)
 	}
 	}
 	return 0;
-}
-
-/* r0 = the tracepoint's argument k (the context is in r6). */
-static void ctx_arg(dt_frag_t *o, int k)
-{
-	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6, 8 * k));
 }
 
 /*
@@ -352,10 +330,10 @@ static void new_pri(dt_frag_t *o)
 
 	/* both reads in the temporary's two halves: normal_prio at -4, pi_task's prio at -8 */
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 0));
-	read_kernel(o, DT_TOFF_NORMAL_PRIO, 4, DT_SLOT_TMP + 4, -1);
+	dt_frag_read_kernel(o, DT_TOFF_NORMAL_PRIO, 4, DT_SLOT_TMP + 4, -1);
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, 8));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_3, 0, 0), ldone);
-	read_kernel(o, DT_TOFF_PRIO, 4, DT_SLOT_TMP, -1);
+	dt_frag_read_kernel(o, DT_TOFF_PRIO, 4, DT_SLOT_TMP, -1);
 	dt_frag_emit(o, KS_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_10, DT_SLOT_TMP + 4));
 	dt_frag_emit_to(o, KS_JMP_REG(BPF_JSLT, BPF_REG_0, BPF_REG_1, 0), ldone);
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_0, BPF_REG_1));
@@ -373,12 +351,12 @@ static int arg(const dt_argreq_t *rq, int i)
 	switch (kind_of(rq) * 8 + (i < 8 ? i : 7)) {
 	case K_PREV * 8 + 0:
 	case K_PREV * 8 + 1:
-	case K_PREV * 8 + 2: ctx_arg(o, 1); return 0;
+	case K_PREV * 8 + 2: dt_frag_ctx_arg(o, 1); return 0;
 	case K_DEQ * 8 + 0:
 	case K_DEQ * 8 + 1:
 	case K_DEQ * 8 + 2:
 	case K_OFF * 8 + 0:
-	case K_OFF * 8 + 1: ctx_arg(o, 2); return 0;
+	case K_OFF * 8 + 1: dt_frag_ctx_arg(o, 2); return 0;
 	case K_WAKING * 8 + 0:
 	case K_WAKING * 8 + 1:
 	case K_WAKEUP * 8 + 0:
@@ -387,7 +365,7 @@ static int arg(const dt_argreq_t *rq, int i)
 	case K_PI * 8 + 0:
 	case K_PI * 8 + 1:
 	case K_RESCHED * 8 + 0:
-	case K_RESCHED * 8 + 1: ctx_arg(o, 0); return 0;
+	case K_RESCHED * 8 + 1: dt_frag_ctx_arg(o, 0); return 0;
 	case K_PI * 8 + 2: new_pri(o); return 0;
 	case K_TICK * 8 + 0:
 	case K_TICK * 8 + 1: dt_frag_emit(o, KS_CALL(BPF_FUNC_get_current_task)); return 0;
@@ -415,7 +393,6 @@ const dt_provimpl_t dt_prov_sched = {
 	.pv_name = "sched",
 	.pv_populate = populate,
 	.pv_programs = programs,
-	.pv_progtype = progtype,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_group = group,

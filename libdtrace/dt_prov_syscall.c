@@ -146,15 +146,6 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 	return rc;
 }
 
-static void progtype(const dt_pinfo_t *pi, enum bpf_prog_type *type, uint32_t *attach_type,
-		     uint32_t *btf_id)
-{
-	(void)btf_id;
-	(void)pi;
-	*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	*attach_type = 0;
-}
-
 /* Every entry probe in one program, every return probe in another; the key is the number. */
 static const char *group(dtrace_hdl_t *dtp, size_t p, uint32_t *key)
 {
@@ -231,7 +222,6 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 const dt_provimpl_t dt_prov_syscall = {
 	.pv_name = "syscall",
 	.pv_populate = populate,
-	.pv_progtype = progtype,
 	.pv_arg = arg,
 	.pv_attach = attach,
 	.pv_group = group,

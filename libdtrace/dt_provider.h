@@ -99,7 +99,8 @@ typedef struct dt_provimpl {
 	 * The program's BPF type, expected attach type (0, KS_UPROBE_MULTI,
 	 * BPF_TRACE_RAW_TP, BPF_TRACE_FENTRY...), and for a program bound to
 	 * a kernel type when it loads (tp_btf, fentry) that type's id in
-	 * vmlinux BTF (the caller sets *btf_id to 0 first).
+	 * vmlinux BTF (the caller sets *btf_id to 0 first).  NULL: a raw
+	 * tracepoint (BPF_PROG_TYPE_RAW_TRACEPOINT, attach type 0).
 	 */
 	void (*pv_progtype)(const dt_pinfo_t *, enum bpf_prog_type *, uint32_t *attach_type,
 			    uint32_t *btf_id);

@@ -15,10 +15,12 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "dt_impl.h"
+#include "ks.h"
 #include "dt_unwind.h"
 
 #define REG_RBP 6
@@ -315,14 +317,20 @@ struct dt_unw {
 	dt_unw_file_t *u_files;
 	size_t u_nfiles, u_filecap;
 	uint32_t u_nbuilt;
+	int u_rowsfd, u_procsfd; /* the maps, once made; -1: none */
+	dt_unw_row_t *u_map;	 /* dt_unw_rows, mapped */
+	size_t u_mapsize;
+	uint32_t u_nloaded; /* rows copied into it */
 };
 
 dt_unw_t *dt_unw_create(uint32_t maxrows)
 {
 	dt_unw_t *u = calloc(1, sizeof(*u));
 
-	if (u != NULL)
+	if (u != NULL) {
 		u->u_maxrows = maxrows;
+		u->u_rowsfd = u->u_procsfd = -1;
+	}
 	return u;
 }
 
@@ -330,6 +338,12 @@ void dt_unw_destroy(dt_unw_t *u)
 {
 	if (u == NULL)
 		return;
+	if (u->u_map != NULL)
+		munmap(u->u_map, u->u_mapsize);
+	if (u->u_rowsfd >= 0)
+		close(u->u_rowsfd);
+	if (u->u_procsfd >= 0)
+		close(u->u_procsfd);
 	free(u->u_rows);
 	free(u->u_files);
 	free(u);
@@ -461,4 +475,75 @@ int dt_unw_proc(dt_unw_t *u, const dt_pmap_t *pm, dt_unw_proc_t *up)
 							  m->pm_hasbias ? m->pm_bias : 0, lo, hi };
 	}
 	return 0;
+}
+
+/* The maps ------------------------------------------------------------------- */
+
+int dt_unw_maps_create(dt_unw_t *u, uint32_t maxprocs)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = ((size_t)u->u_maxrows * sizeof(dt_unw_row_t) + (size_t)page - 1) /
+		      (size_t)page * (size_t)page;
+	int rows, procs, err;
+	void *p;
+
+	if (u->u_rowsfd >= 0 || u->u_maxrows == 0 || maxprocs == 0)
+		return -EINVAL;
+	rows = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_unw_rows", 4, sizeof(dt_unw_row_t),
+			     u->u_maxrows, BPF_F_MMAPABLE);
+	if (rows < 0)
+		return rows;
+	if ((p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, rows, 0)) == MAP_FAILED) {
+		err = -errno;
+		close(rows);
+		return err;
+	}
+	procs =
+	    ks_map_create(BPF_MAP_TYPE_HASH, "dt_unw_procs", 4, sizeof(dt_unw_proc_t), maxprocs, 0);
+	if (procs < 0) {
+		munmap(p, size);
+		close(rows);
+		return procs;
+	}
+	u->u_rowsfd = rows;
+	u->u_procsfd = procs;
+	u->u_map = p;
+	u->u_mapsize = size;
+	u->u_nloaded = 0;
+	return 0;
+}
+
+int dt_unw_rows_fd(const dt_unw_t *u)
+{
+	return u->u_rowsfd;
+}
+
+int dt_unw_procs_fd(const dt_unw_t *u)
+{
+	return u->u_procsfd;
+}
+
+int dt_unw_load_proc(dt_unw_t *u, pid_t pid, dt_unw_proc_t *out)
+{
+	dt_unw_proc_t *up = calloc(1, sizeof(*up));
+	dt_pmap_t *pm = NULL;
+	uint32_t tgid = (uint32_t)pid;
+	int err;
+
+	if (up == NULL)
+		return -ENOMEM;
+	if (u->u_map == NULL)
+		err = -EINVAL;
+	else if ((err = dt_pmap_read(pid, &pm)) == 0 && (err = dt_unw_proc(u, pm, up)) == 0) {
+		/* the rows first: a walker that finds the entry finds its rows */
+		memcpy(u->u_map + u->u_nloaded, u->u_rows + u->u_nloaded,
+		       (size_t)(u->u_nrows - u->u_nloaded) * sizeof(dt_unw_row_t));
+		u->u_nloaded = u->u_nrows;
+		err = ks_map_update(u->u_procsfd, &tgid, up, BPF_ANY);
+	}
+	if (err == 0 && out != NULL)
+		*out = *up;
+	dt_pmap_free(pm);
+	free(up);
+	return err;
 }

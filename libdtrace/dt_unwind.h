@@ -118,4 +118,24 @@ typedef struct dt_unw_proc {
  */
 int dt_unw_proc(dt_unw_t *, const dt_pmap_t *, dt_unw_proc_t *);
 
+/*
+ * The maps the BPF walker reads, owned by the cache (dt_unw_destroy closes
+ * them): dt_unw_rows, an ARRAY of the cache's maxrows rows, mapped by the
+ * consumer (BPF_F_MMAPABLE) so that a file's rows are one copy rather than
+ * an update each; dt_unw_procs, a HASH of up to maxprocs tgid ->
+ * dt_unw_proc_t.  0, or a negative errno (-EPERM without CAP_BPF).
+ */
+int dt_unw_maps_create(dt_unw_t *, uint32_t maxprocs);
+int dt_unw_rows_fd(const dt_unw_t *);  /* -1 before dt_unw_maps_create */
+int dt_unw_procs_fd(const dt_unw_t *); /* -1 before dt_unw_maps_create */
+
+/*
+ * Build what pid needs and load it: its mappings read now, the rows of its
+ * files not known yet copied into dt_unw_rows, then its dt_unw_procs
+ * entry, so that no entry names rows not loaded.  up, if not NULL, gets
+ * the entry.  0, or a negative errno: dt_pmap_read's, dt_unw_proc's,
+ * ks_map_update's (-E2BIG: dt_unw_procs is full).
+ */
+int dt_unw_load_proc(dt_unw_t *, pid_t pid, dt_unw_proc_t *up);
+
 #endif /* DT_UNWIND_H */

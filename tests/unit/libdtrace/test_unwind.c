@@ -22,6 +22,7 @@
 #include "../check.h"
 #include "dt_elf.h"
 #include "dt_unwind.h"
+#include "ks.h"
 
 #define LIBC	 "/lib/x86_64-linux-gnu/libc.so.6"
 #define PYTHON	 "/usr/bin/python3.11"
@@ -575,8 +576,68 @@ static void test_proc(void)
 	dt_unw_destroy(u);
 }
 
-int main(void)
+/*
+ * dt_unw_rows and dt_unw_procs read back through the kernel: test_unwind
+ * --maps, alone (valgrind's bpf(2) wrapper reports libbpf's unused attr
+ * bytes), exit 77 without CAP_BPF
+ */
+static bool test_maps(void)
 {
+	dt_unw_t *u = dt_unw_create(1 << 18);
+	dt_unw_proc_t *up = calloc(1, sizeof(*up)), *back = calloc(1, sizeof(*back));
+	uint32_t tgid = (uint32_t)getpid(), nrows, idx;
+	const dt_unw_row_t *rows;
+	dt_unw_row_t row;
+	int err, bad = 0;
+
+	CHECK_INT(dt_unw_load_proc(u, getpid(), up), -EINVAL); /* no maps yet */
+	CHECK_INT(dt_unw_rows_fd(u), -1);
+	if ((err = dt_unw_maps_create(u, 16)) == -EPERM) {
+		printf("maps: skipped (no CAP_BPF)\n");
+		dt_unw_destroy(u);
+		free(up);
+		free(back);
+		return false;
+	}
+	CHECK_INT(err, 0);
+	CHECK(dt_unw_rows_fd(u) >= 0 && dt_unw_procs_fd(u) >= 0);
+	CHECK_INT(dt_unw_maps_create(u, 16), -EINVAL);
+	CHECK_INT(dt_unw_load_proc(u, getpid(), up), 0);
+	CHECK_INT(ks_map_lookup(dt_unw_procs_fd(u), &tgid, back), 0);
+	CHECK(up->up_n >= 3 && memcmp(up, back, sizeof(*up)) == 0);
+	rows = dt_unw_rows(u, &nrows);
+	CHECK(nrows > 20000);
+	/* every row, through the kernel's lookup (not the mapping they were written by) */
+	for (idx = 0; idx < nrows && bad < 10; idx++)
+		if (ks_map_lookup(dt_unw_rows_fd(u), &idx, &row) != 0 ||
+		    memcmp(&row, &rows[idx], sizeof(row)) != 0)
+			bad++;
+	CHECK_INT(bad, 0);
+	/* past them: zero, so END */
+	CHECK_INT(ks_map_lookup(dt_unw_rows_fd(u), &nrows, &row), 0);
+	CHECK_INT(row.ur_cfa_kind, DT_UNW_END);
+	CHECK_INT(row.ur_pc, 0);
+	/* a process that is not there: no entry */
+	tgid = 0x3fffffff;
+	CHECK(dt_unw_load_proc(u, (pid_t)tgid, NULL) < 0);
+	CHECK_INT(ks_map_lookup(dt_unw_procs_fd(u), &tgid, back), -ENOENT);
+	/* the second time, nothing to build or copy, the same entry */
+	uint32_t built = dt_unw_nbuilt(u);
+
+	CHECK_INT(dt_unw_load_proc(u, getpid(), back), 0);
+	CHECK_INT(dt_unw_nbuilt(u), built);
+	dt_unw_rows(u, &idx);
+	CHECK_INT(idx, nrows);
+	free(up);
+	free(back);
+	dt_unw_destroy(u);
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--maps") == 0)
+		return test_maps() ? CHECK_DONE() : 77;
 	dl_iterate_phdr(dso_cb, NULL);
 	test_libc();
 	test_python();

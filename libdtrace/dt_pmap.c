@@ -70,6 +70,44 @@ static void read_file(dt_pmapping_t *m)
 	close(fd);
 }
 
+void *dt_pmap_image(pid_t pid, const dt_pmapping_t *m, size_t *size)
+{
+	size_t n = m->pm_end - m->pm_start;
+	char path[64];
+	void *buf;
+	int fd;
+
+	if (n == 0 || n > 64 << 20) /* a vDSO is a few pages */
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	if ((buf = malloc(n)) != NULL && pread(fd, buf, n, (off_t)m->pm_start) != (ssize_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	*size = n;
+	return buf;
+}
+
+/* The same for the vDSO, from its image in the process. */
+static void read_vdso(pid_t pid, dt_pmapping_t *m)
+{
+	size_t size;
+	void *image = dt_pmap_image(pid, m, &size);
+	Elf *e;
+
+	if (image == NULL)
+		return;
+	if ((e = elf_memory(image, size)) != NULL && elf_kind(e) == ELF_K_ELF) {
+		m->pm_buildidlen = (uint8_t)dt_pmap_buildid(e, m->pm_buildid);
+		m->pm_hasbias = dt_pmap_bias(e, m->pm_start, m->pm_pgoff, &m->pm_bias);
+	}
+	elf_end(e);
+	free(image);
+}
+
 void dt_pmap_free(dt_pmap_t *pm)
 {
 	if (pm == NULL)
@@ -150,6 +188,8 @@ int dt_pmap_read(pid_t pid, dt_pmap_t **pmp)
 		m->pm_path = pm->pp_names + ((uintptr_t)m->pm_path - 1);
 		if (m->pm_exec && m->pm_path[0] == '/')
 			read_file(m);
+		else if (m->pm_exec && strcmp(m->pm_path, "[vdso]") == 0)
+			read_vdso(pid, m);
 	}
 	*pmp = pm;
 	return 0;

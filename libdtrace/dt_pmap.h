@@ -39,12 +39,20 @@ typedef struct dt_pmap {
 /*
  * Read the mappings of pid now: every mapping, and for the executable
  * ones of a file, the file's build-id and the mapping's bias (the file is
- * opened by its path, once per snapshot).  0 and *pmp (free it with
+ * opened by its path, once per snapshot; [vdso] is read from the process's
+ * memory).  0 and *pmp (free it with
  * dt_pmap_free), or a negative errno: -ENOENT no such process, -ENOMEM.
  * A process that has exited but not been reaped maps nothing: -ESRCH.
  */
 int dt_pmap_read(pid_t pid, dt_pmap_t **pmp);
 void dt_pmap_free(dt_pmap_t *);
+
+/*
+ * The bytes of a mapping of pid, read through /proc/PID/mem into a
+ * malloc'd buffer of *size bytes (free it), or NULL.  For [vdso], an ELF
+ * image with no file.
+ */
+void *dt_pmap_image(pid_t pid, const dt_pmapping_t *m, size_t *size);
 
 /* The mapping that holds addr, or NULL. */
 const dt_pmapping_t *dt_pmap_find(const dt_pmap_t *, uint64_t addr);

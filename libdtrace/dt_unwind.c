@@ -373,28 +373,55 @@ static dt_unw_file_t *file_find(dt_unw_t *u, uint64_t dev, uint64_t ino, const u
 	return NULL;
 }
 
-/* The rows of the file at path, if it is still the one identified (its build-id). */
-static int file_rows(const char *path, const uint8_t *id, size_t idlen, dt_unw_row_t **rows,
-		     uint32_t *n, dt_unw_stats_t *st)
+/* The rows of e, if it is still the file identified (its build-id). */
+static int elf_rows(Elf *e, const uint8_t *id, size_t idlen, dt_unw_row_t **rows, uint32_t *n,
+		    dt_unw_stats_t *st)
 {
 	uint8_t now[DT_BUILDID_MAX];
-	int fd, err = -ENOENT;
+
+	if (e == NULL || elf_kind(e) != ELF_K_ELF || dt_pmap_buildid(e, now) != idlen ||
+	    memcmp(now, id, idlen) != 0)
+		return -ENOENT;
+	return dt_unw_build(e, rows, n, st);
+}
+
+/* Where a file's rows come from: the file at a path, or a process's vDSO. */
+typedef struct source {
+	const char *path;
+	pid_t pid;
+	const dt_pmapping_t *vdso;
+} source_t;
+
+static int source_rows(const source_t *src, const uint8_t *id, size_t idlen, dt_unw_row_t **rows,
+		       uint32_t *n, dt_unw_stats_t *st)
+{
+	size_t size;
+	void *image;
+	int fd, err;
 	Elf *e;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -ENOSYS;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (src->path == NULL) {
+		if ((image = dt_pmap_image(src->pid, src->vdso, &size)) == NULL)
+			return -ENOENT;
+		e = elf_memory(image, size);
+		err = elf_rows(e, id, idlen, rows, n, st);
+		elf_end(e);
+		free(image);
+		return err;
+	}
+	if ((fd = open(src->path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL && elf_kind(e) == ELF_K_ELF &&
-	    dt_pmap_buildid(e, now) == idlen && memcmp(now, id, idlen) == 0)
-		err = dt_unw_build(e, rows, n, st);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	err = elf_rows(e, id, idlen, rows, n, st);
 	elf_end(e);
 	close(fd);
 	return err;
 }
 
-int dt_unw_file(dt_unw_t *u, const char *path, uint64_t dev, uint64_t ino, const uint8_t *id,
-		size_t idlen, uint32_t *lo, uint32_t *hi, dt_unw_stats_t *stats)
+static int file_get(dt_unw_t *u, const source_t *src, uint64_t dev, uint64_t ino, const uint8_t *id,
+		    size_t idlen, uint32_t *lo, uint32_t *hi, dt_unw_stats_t *stats)
 {
 	dt_unw_file_t *f = file_find(u, dev, ino, id, idlen);
 	dt_unw_row_t *rows = NULL;
@@ -405,7 +432,7 @@ int dt_unw_file(dt_unw_t *u, const char *path, uint64_t dev, uint64_t ino, const
 	if (f == NULL) {
 		if (idlen > DT_BUILDID_MAX)
 			return -EINVAL;
-		err = file_rows(path, id, idlen, &rows, &n, &st);
+		err = source_rows(src, id, idlen, &rows, &n, &st);
 		u->u_nbuilt++;
 		if (err == -ENOMEM)
 			return err;
@@ -451,6 +478,14 @@ int dt_unw_file(dt_unw_t *u, const char *path, uint64_t dev, uint64_t ino, const
 	return 0;
 }
 
+int dt_unw_file(dt_unw_t *u, const char *path, uint64_t dev, uint64_t ino, const uint8_t *id,
+		size_t idlen, uint32_t *lo, uint32_t *hi, dt_unw_stats_t *stats)
+{
+	source_t src = { .path = path };
+
+	return file_get(u, &src, dev, ino, id, idlen, lo, hi, stats);
+}
+
 int dt_unw_proc(dt_unw_t *u, const dt_pmap_t *pm, dt_unw_proc_t *up)
 {
 	memset(up, 0, sizeof(*up));
@@ -464,9 +499,12 @@ int dt_unw_proc(dt_unw_t *u, const dt_pmap_t *pm, dt_unw_proc_t *up)
 			up->up_dropped++;
 			continue;
 		}
-		if (m->pm_path != NULL && m->pm_path[0] == '/' && m->pm_hasbias) {
-			int err = dt_unw_file(u, m->pm_path, m->pm_dev, m->pm_ino, m->pm_buildid,
-					      m->pm_buildidlen, &lo, &hi, NULL);
+		if (m->pm_path != NULL && m->pm_hasbias) {
+			/* the vDSO: no file, one per kernel (device and inode 0, its build-id) */
+			bool vdso = strcmp(m->pm_path, "[vdso]") == 0;
+			source_t src = { vdso ? NULL : m->pm_path, pm->pp_pid, vdso ? m : NULL };
+			int err = file_get(u, &src, vdso ? 0 : m->pm_dev, vdso ? 0 : m->pm_ino,
+					   m->pm_buildid, m->pm_buildidlen, &lo, &hi, NULL);
 
 			if (err != 0)
 				return err;

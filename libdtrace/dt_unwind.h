@@ -112,8 +112,9 @@ typedef struct dt_unw_proc {
 /*
  * The entry of a process from its mappings (dt_pmap_read): each
  * executable mapping with the row range of its file, built if new.
- * Anonymous and unreadable executable mappings (JIT code, [vdso]) have an
- * empty range; [vsyscall] (a kernel address) is left out.  0, or a
+ * [vdso]'s rows come from its image in the process (/proc/PID/mem).
+ * Anonymous and unreadable executable mappings (JIT code) have an empty
+ * range; [vsyscall] (a kernel address) is left out.  0, or a
  * negative errno (dt_unw_file's; a file that does not fit is -ENOSPC).
  */
 int dt_unw_proc(dt_unw_t *, const dt_pmap_t *, dt_unw_proc_t *);

@@ -16,6 +16,7 @@
 #include <link.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -561,6 +562,44 @@ static void test_proc(void)
 
 		CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_RSP && r->ur_cfa_off == 8);
 	}
+	/*
+	 * [vdso], read from this process's memory: biased by where the
+	 * kernel put it (AT_SYSINFO_EHDR; its PT_LOAD is at 0), and
+	 * __vdso_clock_gettime's first instruction has CFA = rsp + 8
+	 */
+	uint64_t vdso = getauxval(AT_SYSINFO_EHDR);
+	const dt_pmapping_t *vm = dt_pmap_find(pm, vdso);
+	const dt_unw_map_t *um = NULL;
+
+	for (uint32_t j = 0; j < up->up_n; j++)
+		if (up->up_maps[j].um_start == vdso)
+			um = &up->up_maps[j];
+	if (vdso == 0) /* valgrind gives its programs none */
+		printf("no vDSO: its rows not checked\n");
+	else
+		CHECK(vm != NULL && um != NULL);
+	if (vm != NULL && um != NULL) {
+		Elf *e = elf_memory((char *)(uintptr_t)vdso, vm->pm_end - vm->pm_start);
+		dt_elfsym_t *syms = NULL;
+		size_t nsyms = 0;
+		uint64_t fn = 0;
+
+		CHECK_STR(vm->pm_path, "[vdso]");
+		CHECK(vm->pm_hasbias && vm->pm_buildidlen > 0);
+		CHECK_INT(um->um_bias, vdso);
+		CHECK(um->um_hi > um->um_lo + 4);
+		CHECK(e != NULL && dt_elf_syms(e, false, &syms, &nsyms) == 0);
+		for (size_t j = 0; j < nsyms; j++)
+			if (strcmp(syms[j].es_name, "__vdso_clock_gettime") == 0)
+				fn = syms[j].es_addr;
+		CHECK(fn != 0);
+		const dt_unw_row_t *r = dt_unw_find(rows, um->um_lo, um->um_hi, fn);
+
+		CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_RSP && r->ur_cfa_off == 8);
+		free(syms);
+		elf_end(e);
+	}
+
 	/* libc's build-id is the one of its file */
 	uint8_t id[DT_BUILDID_MAX];
 	const dt_pmapping_t *pmm = dt_pmap_find(pm, (uintptr_t)fns[0]);

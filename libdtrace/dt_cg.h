@@ -411,6 +411,7 @@ void dt_cg_v_zonename(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_cleanpath(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_strtok(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_byteorder(dt_cg_t *cg, dt_node_t *n, int bits);
+void dt_cg_s_devnum(dt_cg_t *cg, dt_node_t *n, int major);
 void dt_cg_s_alloca(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_copyin(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_s_copyto(dt_cg_t *cg, dt_node_t *n, int bcopy);

@@ -671,7 +671,10 @@ void dt_cg_sub_bpf(dt_cg_t *cg, dt_subr_t k)
 			in.imm = (int32_t)cg->cg_strsize;
 			emit(cg, in);
 		} else {
-			emit_rel(cg, in, rl->br_kind == DT_BPF_R_CALL ? DT_RL_CALL : DT_RL_FUNC,
+			emit_rel(cg, in,
+				 rl->br_kind == DT_BPF_R_CALL	? DT_RL_CALL
+				 : rl->br_kind == DT_BPF_R_FUNC ? DT_RL_FUNC
+								: DT_RL_MAP,
 				 rl->br_to);
 		}
 	}
@@ -1040,6 +1043,23 @@ void dt_cg_s_byteorder(dt_cg_t *cg, dt_node_t *n, int bits)
 {
 	dt_cg_expr(cg, n->dn_args);
 	emit(cg, KS_ENDIAN(BPF_TO_BE, R0, bits));
+}
+
+/*
+ * getmajor(d) and getminor(d) (major: 1 or 0): the parts of a kernel
+ * dev_t, Linux's MAJOR() and MINOR(): 12 bits from bit 20, and the 20
+ * below (not user space's dev_t, stat(2)'s st_dev, which glibc lays out
+ * another way: major(3) and minor(3))
+ */
+void dt_cg_s_devnum(dt_cg_t *cg, dt_node_t *n, int major)
+{
+	dt_cg_expr(cg, n->dn_args);
+	if (major) {
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 20));
+		emit(cg, KS_ALU64_IMM(BPF_AND, R0, 0xfff));
+	} else {
+		emit(cg, KS_ALU64_IMM(BPF_AND, R0, 0xfffff));
+	}
 }
 
 /* alloca(size): size bytes of scratch memory, for this clause (illumos: not zeroed) */

@@ -2640,7 +2640,10 @@ static void check_inline(dt_pcb_t *pcb, dt_node_t *d)
 	if (dt_type_is_void(d->dn_type))
 		dt_cerror(pcb, &d->dn_loc, "D_DECL_VOIDOBJ", "cannot declare void inline: %s",
 			  d->dn_name);
-	if (dt_ident_lookup(pcb->pcb_globals, d->dn_name) != NULL)
+	if ((id = dt_ident_lookup(pcb->pcb_globals, d->dn_name)) != NULL &&
+	    !(id->di_func != NULL && (id->di_func->db_flags & DB_F_KERNEL) &&
+	      dt_lib_of(pcb->pcb_hdl, d->dn_loc.file) != NULL))
+		/* but a library defines a kernel variable it can give (sched.d's curcpu) */
 		dt_cerror(pcb, &d->dn_loc, "D_DECL_IDRED", "identifier redeclared: %s", d->dn_name);
 	check(pcb, d->dn_left, &cx);
 	if (!dt_type_compatible(d->dn_type, d->dn_left->dn_type))

@@ -889,6 +889,7 @@ typedef enum dt_pkind {
 	DT_PK_FBT_RETURN, /* and its return (fexit) */
 	DT_PK_TP_BTF,	  /* a BTF-typed tracepoint (tp_btf): dt_load_verify's stand-in */
 	DT_PK_PROC,	  /* proc: which one in pi_sysnr (dt_prov_proc.c) */
+	DT_PK_SCHED,	  /* sched: which one in pi_sysnr (dt_prov_sched.c) */
 } dt_pkind_t;
 
 /*

@@ -22,7 +22,8 @@ typedef struct dt_link {
 	dt_frag_t *lk_out;
 	dt_stapsdt_arg_t lk_args[DT_MAXPROBEARGS]; /* a USDT probe's, from its note */
 	int lk_nargs;
-	int lk_sub[DT_SUBR_N]; /* the subprograms' labels in lk_out */
+	const char *lk_argspec; /* as the provider's pv_programs named it (or NULL) */
+	int lk_sub[DT_SUBR_N];	/* the subprograms' labels in lk_out */
 	/*
 	 * Each fragment's labels in the order of their places, one buffer per
 	 * depth of link_frag (the prologue, a clause, an ERROR clause in its
@@ -334,8 +335,8 @@ static void expand(dt_link_t *lk, const dt_pseudo_t *px, int lbase, const dt_ecb
 
 	switch (px->px_kind) {
 	case DT_PX_ARG: {
-		dt_argreq_t rq = { dtp, lk->lk_probe,  lk->lk_args,	     lk->lk_nargs,
-				   o,	px->px_action, lbase + px->px_lfault };
+		dt_argreq_t rq = { dtp, lk->lk_probe,  lk->lk_args,	      lk->lk_nargs,
+				   o,	px->px_action, lbase + px->px_lfault, lk->lk_argspec };
 
 		if (in_error)
 			error_arg(lk, px->px_arg);
@@ -511,7 +512,7 @@ static void group_guard(dt_link_t *lk)
 	dtrace_hdl_t *dtp = lk->lk_dtp;
 	dt_frag_t *o = lk->lk_out;
 	int lexit = dt_frag_label(o), go = dt_frag_label(o);
-	dt_argreq_t rq = { dtp, lk->lk_probe, NULL, 0, o, 0, lexit };
+	dt_argreq_t rq = { dtp, lk->lk_probe, NULL, 0, o, 0, lexit, lk->lk_argspec };
 	struct bpf_insn map[2] = { KS_LD_MAP_FD(BPF_REG_1, lk->lk_group->bp_tabfd) };
 	const dt_provimpl_t *pv = dt_probe_prov(dtp, lk->lk_probe);
 
@@ -551,6 +552,7 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	lk.lk_probe = p;
 	lk.lk_out = out;
 	lk.lk_group = group;
+	lk.lk_argspec = argspec;
 	lk.lk_gstmt = -1;
 	if (group != NULL) {
 		if ((lk.lk_member = calloc(dtp->dt_nprobes, sizeof(bool))) == NULL)

@@ -667,6 +667,10 @@ static const struct {
 	{ DT_TOFF_EXIT_CODE, "task_struct", "exit_code", NULL, NULL },
 	{ DT_TOFF_SA_HANDLER, "k_sigaction", "sa.sa_handler", NULL, NULL },
 	{ DT_TOFF_FLAGS, "task_struct", "flags", NULL, NULL },
+	{ DT_TOFF_STATE, "task_struct", "__state", NULL, NULL },
+	{ DT_TOFF_PRIO, "task_struct", "prio", NULL, NULL },
+	{ DT_TOFF_NORMAL_PRIO, "task_struct", "normal_prio", NULL, NULL },
+	{ DT_TOFF_HRTIMER_FN, "hrtimer", "function", NULL, NULL },
 };
 
 void dt_task_offsets(dt_run_t *r)
@@ -783,6 +787,9 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
 				  zero > ps->ps_sousize ? zero : ps->ps_sousize, 1, 0);
 	for (int i = 0; i < DT_MAP_NFIXED; i++) {
+		/* the unwind tables are not made yet (issue 18): no program names them */
+		if (i == DT_MAP_UNW_ROWS || i == DT_MAP_UNW_PROCS)
+			continue;
 		if (fd[i] >= 0 || (i == DT_MAP_ERRNO && !ps->ps_use_errno) ||
 		    (i == DT_MAP_ZERO && r->r_en.en_naggs == 0 && ps->ps_nsouvars == 0))
 			continue;

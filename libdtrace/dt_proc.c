@@ -240,6 +240,8 @@ int dtrace_proc_continue(dtrace_hdl_t *dtp)
 		return -1;
 	if ((r = dtp->dt_run) == NULL || r->r_tg.tg_pid <= 0)
 		return dt_set_errno(dtp, EDT_BADARG);
+	/* what it maps now, stopped: its addresses keep names if it exits before a drain */
+	dt_usym_remember(dtp, r->r_tg.tg_pid);
 	if (r->r_tg.tg_child && ptrace(PTRACE_DETACH, r->r_tg.tg_pid, 0, 0) != 0)
 		return dt_set_errmsg(dtp, EDT_PROC, "cannot continue pid %d: %s",
 				     (int)r->r_tg.tg_pid, strerror(errno));

@@ -452,9 +452,10 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 
 static const char *const region_names[DT_SR_N] = { "rec", "err",   "err2", "this",   "key",
 						   "val", "empty", "tmp",  "alloca", "subr" };
-static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",  "dt_scratch", "dt_dvars",
-						       "dt_events", "dt_drops",	  "dt_errno",
-						       "dt_zero",   "dt_spec" };
+static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",    "dt_scratch", "dt_dvars",
+						       "dt_events",   "dt_drops",   "dt_errno",
+						       "dt_zero",     "dt_spec",    "dt_unw_rows",
+						       "dt_unw_procs" };
 /* by DT_TOFF_*: named, so that the list cannot fall out of step with the enum */
 static const char *const toff_names[DT_TOFF_N] = {
 	[DT_TOFF_REAL_PARENT] = "task_struct.real_parent",
@@ -491,6 +492,10 @@ static const char *const toff_names[DT_TOFF_N] = {
 	[DT_TOFF_EXIT_CODE] = "task_struct.exit_code",
 	[DT_TOFF_SA_HANDLER] = "k_sigaction.sa.sa_handler",
 	[DT_TOFF_FLAGS] = "task_struct.flags",
+	[DT_TOFF_STATE] = "task_struct.__state",
+	[DT_TOFF_PRIO] = "task_struct.prio",
+	[DT_TOFF_NORMAL_PRIO] = "task_struct.normal_prio",
+	[DT_TOFF_HRTIMER_FN] = "hrtimer.function",
 };
 /* a subprogram's name: strcmp, or the C function's */
 static const char *subr_name(uint32_t a)

@@ -135,6 +135,8 @@ typedef enum dt_mapid {
 	DT_MAP_ERRNO,
 	DT_MAP_ZERO,
 	DT_MAP_SPEC,
+	DT_MAP_UNW_ROWS,  /* the unwind tables (bpf/dt_ustack.h), which dt_ustack reads */
+	DT_MAP_UNW_PROCS, /* not made yet: a program naming them does not load */
 	DT_MAP_NFIXED,
 } dt_mapid_t;
 
@@ -199,11 +201,15 @@ typedef enum dt_toff {
 	DT_TOFF_MNT_MOUNTPT, /* mount.mnt_mountpoint */
 	DT_TOFF_FSBASE,	     /* task_struct.thread.fsbase and gsbase (uregs[]) */
 	DT_TOFF_GSBASE,
-	DT_TOFF_TI_STATUS,  /* task_struct.thread_info.status (TS_COMPAT: syscall) */
-	DT_TOFF_PID,	    /* task_struct.pid (the thread's id; proc) */
-	DT_TOFF_EXIT_CODE,  /* task_struct.exit_code (proc:::exit) */
-	DT_TOFF_SA_HANDLER, /* k_sigaction.sa.sa_handler (proc:::signal-handle) */
-	DT_TOFF_FLAGS,	    /* task_struct.flags (PF_KTHREAD: proc) */
+	DT_TOFF_TI_STATUS,   /* task_struct.thread_info.status (TS_COMPAT: syscall) */
+	DT_TOFF_PID,	     /* task_struct.pid (the thread's id; proc) */
+	DT_TOFF_EXIT_CODE,   /* task_struct.exit_code (proc:::exit) */
+	DT_TOFF_SA_HANDLER,  /* k_sigaction.sa.sa_handler (proc:::signal-handle) */
+	DT_TOFF_FLAGS,	     /* task_struct.flags (PF_KTHREAD: proc) */
+	DT_TOFF_STATE,	     /* task_struct.__state (sched:::preempt) */
+	DT_TOFF_PRIO,	     /* task_struct.prio (sched:::change-pri) */
+	DT_TOFF_NORMAL_PRIO, /* task_struct.normal_prio (sched:::change-pri) */
+	DT_TOFF_HRTIMER_FN,  /* hrtimer.function (sched:::tick) */
 	DT_TOFF_N
 } dt_toff_t;
 
@@ -363,20 +369,23 @@ typedef enum dt_subr {
 /*
  * A function compiled from C to BPF at build time (bpf2c): its
  * instructions and what linking must fill in.  A call's or a function
- * address's target is a subprogram; DT_BPF_R_STRSIZE is an ld_imm64 whose
- * value is strsize, which code generation writes in.
+ * address's target is a subprogram (br_to, a dt_subr_t); DT_BPF_R_STRSIZE
+ * is an ld_imm64 whose value is strsize, which code generation writes in;
+ * DT_BPF_R_MAP an ld_imm64 of the map br_to (a dt_mapid_t: the body's
+ * extern dt_NAME is DT_MAP_NAME), a DT_RL_MAP relocation.
  */
 typedef enum dt_bpf_rkind {
 	DT_BPF_R_NONE, /* a placeholder: the function has no relocation */
 	DT_BPF_R_CALL,
 	DT_BPF_R_FUNC,
 	DT_BPF_R_STRSIZE,
+	DT_BPF_R_MAP,
 } dt_bpf_rkind_t;
 
 typedef struct dt_bpf_rel {
 	uint32_t br_insn;
 	dt_bpf_rkind_t br_kind;
-	dt_subr_t br_to;
+	uint32_t br_to; /* dt_subr_t, or dt_mapid_t */
 } dt_bpf_rel_t;
 
 typedef struct dt_bpf_func {

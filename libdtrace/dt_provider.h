@@ -44,6 +44,7 @@ typedef struct dt_argreq {
 	int ar_nargs;
 	dt_frag_t *ar_out;
 	int ar_action, ar_lfault; /* for a fault's error record, and where it jumps */
+	const char *ar_argspec; /* the program's argument specification, as pv_programs named it */
 } dt_argreq_t;
 
 /* The attachments of a run (close each to detach). */
@@ -164,7 +165,7 @@ typedef struct dt_provimpl {
  * a file dt_prov_NAME.c that defines dt_prov_NAME.  A new provider is its
  * file and its name here.
  */
-#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt) X(syscall) X(pid) X(fbt) X(proc)
+#define DT_PROVIDERS(X) X(dtrace) X(profile) X(usdt) X(syscall) X(pid) X(fbt) X(proc) X(sched) X(io)
 
 #define DT_PROV_EXTERN(name) extern const dt_provimpl_t dt_prov_##name;
 DT_PROVIDERS(DT_PROV_EXTERN)

@@ -103,6 +103,7 @@ static const struct {
 	{ "_symaddr", "unsigned long", false },
 	{ "processorid_t", "int", false },
 	{ "zoneid_t", "int", false },
+	{ "pri_t", "short", false }, /* illumos' (sched:::change-pri's args[2]) */
 	{ "boolean_t", "int", false },
 };
 
@@ -850,9 +851,17 @@ static dt_type_t *import(dt_typetab_t *tt, uint32_t id, int depth)
 
 		if (bt.name == NULL)
 			return import(tt, bt.ref, depth + 1);
-		if (find(tt, DT_TK_VOID, bt.name) != NULL)
-			return find(tt, DT_TK_VOID, bt.name)->tn_type; /* D's own (pid_t, size_t) */
-		if ((r = import(tt, bt.ref, depth + 1)) == NULL ||
+		r = import(tt, bt.ref, depth + 1);
+		/*
+		 * D's own (pid_t, size_t), unless its size is not the kernel's:
+		 * D's dev_t is user space's 8 bytes, the kernel's 4 (the
+		 * kernel's type then, so that a member of it is read right)
+		 */
+		if (find(tt, DT_TK_VOID, bt.name) != NULL) {
+			td = find(tt, DT_TK_VOID, bt.name)->tn_type;
+			return r == NULL || dt_type_size(td) == dt_type_size(r) ? td : r;
+		}
+		if (r == NULL ||
 		    (name = dt_arena_strndup(tt->tt_arena, bt.name, strlen(bt.name))) == NULL ||
 		    dt_type_typedef(tt, name, r) != 0 || find(tt, DT_TK_VOID, name) == NULL)
 			return NULL;

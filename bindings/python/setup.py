@@ -32,13 +32,16 @@ def bpf_code(build_temp):
                  None)
     if clang is None:
         raise RuntimeError("clang is needed to compile libdtrace/bpf/ to BPF")
-    subprocess.check_call([clang, "-target", "bpf", "-O2", "-mcpu=v3", "-fwrapv",
-                           "-ffunction-sections", "-Wall", "-Wextra", "-Werror", "-c",
-                           os.path.join(bpf, "dt_strings.c"), "-o", "dt_bpf_code.o"], cwd=out)
+    objs = []
+    for src in ("dt_strings", "dt_ustack"):  # DTRACE_BPF_SOURCES
+        subprocess.check_call([clang, "-target", "bpf", "-O2", "-mcpu=v3", "-fwrapv",
+                               "-ffunction-sections", "-Wall", "-Wextra", "-Werror", "-c",
+                               os.path.join(bpf, src + ".c"), "-o", src + ".bpf.o"], cwd=out)
+        objs.append(src + ".bpf.o")
     subprocess.check_call([os.environ.get("CC", "cc"), "-O2", os.path.join(bpf, "bpf2c.c"),
                            "-o", "bpf2c", "-lelf"], cwd=out)
-    subprocess.check_call([os.path.join(out, "bpf2c"), "dt_bpf_code.o", "dt_bpf_code.c",
-                           "dt_bpf_code.h"], cwd=out)
+    subprocess.check_call([os.path.join(out, "bpf2c"), "dt_bpf_code.c", "dt_bpf_code.h"] + objs,
+                          cwd=out)
     return out
 
 

@@ -14,8 +14,11 @@
  *     into one is compared with STRSIZE (a constant) or masked first;
  *   - a loop over bytes is a bpf_loop() callback, which the verifier
  *     checks a bounded number of times, not once per byte;
- *   - no globals, no maps: arguments and the stack only (512 bytes for a
- *     whole call chain, the clause's own frame included).
+ *   - no globals: arguments and the stack only (512 bytes for a whole
+ *     call chain, the clause's own frame included), and the maps a body
+ *     names as an extern array (extern char dt_unw_rows[]): bpf2c turns
+ *     its address into a relocation to the map of that name, DT_MAP_UNW_ROWS
+ *     (dt_program.h), which linking fills in with the run's map.
  */
 #ifndef DT_BPF_ENV_H
 #define DT_BPF_ENV_H
@@ -40,6 +43,9 @@ static long (*const bpf_loop)(u32 n, long (*cb)(u64 i, void *ctx), void *ctx,
 			      u64 flags) = (void *)181;
 static long (*const bpf_probe_read_user)(void *dst, u32 size, const void *src) = (void *)112;
 static long (*const bpf_probe_read_kernel)(void *dst, u32 size, const void *src) = (void *)113;
+/* BPF_FUNC_map_lookup_elem, named apart from libbpf's (tests/unit/kernel_boundary.sh) */
+static void *(*const dt_map_lookup)(void *map, const void *key) = (void *)1;
+static u64 (*const bpf_get_current_pid_tgid)(void) = (void *)14;
 
 /* a subprogram of its own, entered by a call the verifier checks in context */
 #define DT_FN __attribute__((noinline))
@@ -47,7 +53,7 @@ static long (*const bpf_probe_read_kernel)(void *dst, u32 size, const void *src)
 #else /* the host */
 
 extern u64 dt_host_strsize;
-#define STRSIZE dt_host_strsize
+#define STRSIZE			 dt_host_strsize
 
 /* bytes copied, the NUL included, as the kernel's helper returns */
 static inline long bpf_probe_read_kernel_str(void *dst, u32 size, const void *src)
@@ -80,6 +86,15 @@ static inline long bpf_probe_read_kernel(void *dst, u32 size, const void *src)
 {
 	return bpf_probe_read_user(dst, size, src);
 }
+
+/*
+ * maps and the current process are the test's (test_ustack.c), under
+ * names of their own: a test linking libbpf has the helpers' names
+ */
+#define dt_map_lookup		 dt_host_map_lookup
+#define bpf_get_current_pid_tgid dt_host_pid_tgid
+void *dt_host_map_lookup(void *map, const void *key);
+u64 dt_host_pid_tgid(void);
 
 static inline long bpf_loop(u32 n, long (*cb)(u64 i, void *ctx), void *ctx, u64 flags)
 {

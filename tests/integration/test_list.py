@@ -276,5 +276,75 @@ class ProcProbes(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
 
 
+class SchedProbes(unittest.TestCase):
+    """sched:vmlinux::NAME: the Guide's probes this kernel gives, with illumos' argument types."""
+
+    NAMES = ["preempt", "sleep", "enqueue", "dequeue", "off-cpu", "on-cpu", "remain-cpu",
+             "wakeup", "change-pri", "surrender", "tick"]
+
+    def test_listed(self):
+        r = dtrace("-l", "-P", "sched")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], HEADER)
+        self.assertEqual([fields(x)[1:] for x in lines[1:]],
+                         [["sched", "vmlinux", n] for n in self.NAMES])
+        # illumos' schedctl-* (Solaris preemption control) have no source here
+        for gone in ("schedctl-yield", "schedctl-preempt", "schedctl-nopreempt"):
+            self.assertEqual(dtrace("-l", "-n", "sched:::" + gone).returncode, 1, gone)
+
+    def types(self, name):
+        r = dtrace("-l", "-v", "-n", "sched:::" + name)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout
+        # stab_attr (sdt_subr.c): the arguments are Evolving/Evolving/ISA
+        self.assertIn("\tArgument Attributes\n\t\tIdentifier Names: Evolving\n"
+                      "\t\tData Semantics:   Evolving\n\t\tDependency Class: ISA\n", out)
+        return re.findall(r"^\t\t(args\[\d\]: .*|None)$", out, re.M)
+
+    def test_argument_types(self):
+        thread = ["args[0]: lwpsinfo_t *", "args[1]: psinfo_t *"]
+        self.assertEqual(self.types("enqueue"), thread + ["args[2]: cpuinfo_t *", "args[3]: int"])
+        self.assertEqual(self.types("dequeue"), thread + ["args[2]: cpuinfo_t *"])
+        self.assertEqual(self.types("change-pri"), thread + ["args[2]: pri_t"])
+        for name in ("off-cpu", "wakeup", "surrender", "tick"):
+            self.assertEqual(self.types(name), thread, name)
+        for name in ("on-cpu", "remain-cpu", "sleep", "preempt"):
+            self.assertEqual(self.types(name), ["None"], name)
+
+
+
+class IoProbes(unittest.TestCase):
+    """io:vmlinux::NAME: the Guide's four probes, with illumos' argument types."""
+
+    NAMES = ["start", "done", "wait-start", "wait-done"]
+
+    def test_listed(self):
+        r = dtrace("-l", "-P", "io")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], HEADER)
+        self.assertEqual([fields(x)[1:] for x in lines[1:]],
+                         [["io", "vmlinux", n] for n in self.NAMES])
+
+    def test_verbose(self):
+        """-v: sdt's stability (illumos' stab_attr) and the translated types."""
+        r = dtrace("-l", "-v", "-n", "io:::wait-done")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        text = r.stdout
+        self.assertIn("\tProbe Description Attributes\n"
+                      "\t\tIdentifier Names: Private\n"
+                      "\t\tData Semantics:   Private\n"
+                      "\t\tDependency Class: Unknown\n", text)
+        self.assertIn("\tArgument Attributes\n"
+                      "\t\tIdentifier Names: Evolving\n"
+                      "\t\tData Semantics:   Evolving\n"
+                      "\t\tDependency Class: ISA\n", text)
+        self.assertIn("\tArgument Types\n"
+                      "\t\targs[0]: bufinfo_t *\n"
+                      "\t\targs[1]: devinfo_t *\n"
+                      "\t\targs[2]: fileinfo_t *\n", text)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -255,7 +255,7 @@ static void test_prototypes(void)
 		/* aggregating functions have no value; the others have a type */
 		CHECK((b->db_kind == DB_AGGFUNC) == (b->db_type == NULL));
 	}
-	CHECK_INT(checked, 44 + 24 + 9); /* subroutines, actions, aggregating functions */
+	CHECK_INT(checked, 46 + 24 + 9); /* subroutines, actions, aggregating functions */
 }
 
 /* ---------------------------------------------------------------- after checking */

@@ -27,11 +27,6 @@
 #define REG_RSP 7
 #define REG_RIP 16
 
-/* uc_mcontext's rbp, rsp and rip in the frame __restore_rt returns from (CFA and ra at rsp + N) */
-#define SIG_RBP 120
-#define SIG_RSP 160
-#define SIG_RIP 168
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -102,14 +97,14 @@ static bool signal_rules(Dwarf_Frame *f, const Dwarf_Op *cfa, size_t ncfa)
 	size_t n;
 	int64_t off;
 
-	if (ncfa != 2 || !breg(&cfa[0], REG_RSP, &off) || off != SIG_RSP ||
+	if (ncfa != 2 || !breg(&cfa[0], REG_RSP, &off) || off != DT_UNW_SIG_RSP ||
 	    cfa[1].atom != DW_OP_deref)
 		return false;
 	if (dwarf_frame_register(f, REG_RIP, mem, &ops, &n) != 0 ||
-	    !at_expr(ops, n, REG_RSP, SIG_RIP))
+	    !at_expr(ops, n, REG_RSP, DT_UNW_SIG_RIP))
 		return false;
 	return dwarf_frame_register(f, REG_RBP, mem, &ops, &n) == 0 &&
-	       at_expr(ops, n, REG_RSP, SIG_RBP);
+	       at_expr(ops, n, REG_RSP, DT_UNW_SIG_RBP);
 }
 
 /* The row of the rules of f (ur_pc left to the caller). */
@@ -129,7 +124,7 @@ static dt_unw_row_t classify(Dwarf_Frame *f, dt_unw_stats_t *st)
 		if (!signal_rules(f, cfa, ncfa))
 			goto other;
 		st->us_signal++;
-		r.ur_cfa_kind = DT_UNW_SIGNAL;
+		r.ur_cfa = DT_UNW_SIGNAL;
 		return r;
 	}
 	if (dwarf_frame_register(f, ra, mem, &ops, &n) != 0)
@@ -139,12 +134,12 @@ static dt_unw_row_t classify(Dwarf_Frame *f, dt_unw_stats_t *st)
 	if (!at_cfa(ops, n, &off) || off != -8)
 		goto other;
 	if (ncfa == 1 && breg(&cfa[0], REG_RSP, &off)) {
-		r.ur_cfa_kind = DT_UNW_RSP;
+		r.ur_cfa = DT_UNW_RSP;
 		st->us_rsp++;
 	} else if (ncfa == 1 && breg(&cfa[0], REG_RBP, &off)) {
-		r.ur_cfa_kind = DT_UNW_RBP;
+		r.ur_cfa = DT_UNW_RBP;
 		st->us_rbp++;
-	} else if ((r.ur_cfa_kind = (uint8_t)plt_kind(cfa, ncfa)) != DT_UNW_END) {
+	} else if ((r.ur_cfa = (uint8_t)plt_kind(cfa, ncfa)) != DT_UNW_END) {
 		st->us_plt++;
 		return r;
 	} else {
@@ -158,7 +153,7 @@ static dt_unw_row_t classify(Dwarf_Frame *f, dt_unw_stats_t *st)
 	if (n != 0) { /* 0: unchanged, or undefined (no frame uses it after) */
 		if (!at_cfa(ops, n, &off) || off < INT16_MIN || off > INT16_MAX)
 			goto other;
-		r.ur_rbp_kind = DT_UNW_AT_CFA_OFF;
+		r.ur_rbp = DT_UNW_AT_CFA_OFF;
 		r.ur_rbp_off = (int16_t)off;
 	}
 	return r;
@@ -169,8 +164,8 @@ other:
 
 static bool same_rules(const dt_unw_row_t *a, const dt_unw_row_t *b)
 {
-	return a->ur_cfa_kind == b->ur_cfa_kind && a->ur_cfa_off == b->ur_cfa_off &&
-	       a->ur_rbp_kind == b->ur_rbp_kind && a->ur_rbp_off == b->ur_rbp_off;
+	return a->ur_cfa == b->ur_cfa && a->ur_cfa_off == b->ur_cfa_off && a->ur_rbp == b->ur_rbp &&
+	       a->ur_rbp_off == b->ur_rbp_off;
 }
 
 /* By pc, and at one pc an END (a section's end) before the row that starts there. */
@@ -180,7 +175,7 @@ static int row_cmp(const void *pa, const void *pb)
 
 	if (a->ur_pc != b->ur_pc)
 		return a->ur_pc < b->ur_pc ? -1 : 1;
-	return (a->ur_cfa_kind != DT_UNW_END) - (b->ur_cfa_kind != DT_UNW_END);
+	return (a->ur_cfa != DT_UNW_END) - (b->ur_cfa != DT_UNW_END);
 }
 
 typedef struct rowbuf {
@@ -273,7 +268,7 @@ int dt_unw_build(Elf *e, dt_unw_row_t **rowsp, uint32_t *np, dt_unw_stats_t *sta
 		if (out > 0 && same_rules(&rb.rb_rows[out - 1], r))
 			continue;
 		rb.rb_rows[out++] = *r;
-		if (r->ur_cfa_kind == DT_UNW_END)
+		if (r->ur_cfa == DT_UNW_END)
 			st.us_ends++;
 	}
 	st.us_rows = (uint32_t)out;
@@ -349,7 +344,7 @@ void dt_unw_destroy(dt_unw_t *u)
 	free(u);
 }
 
-const dt_unw_row_t *dt_unw_rows(const dt_unw_t *u, uint32_t *n)
+const dt_unw_row_t *dt_unw_table(const dt_unw_t *u, uint32_t *n)
 {
 	*n = u->u_nrows;
 	return u->u_rows;
@@ -486,9 +481,11 @@ int dt_unw_file(dt_unw_t *u, const char *path, uint64_t dev, uint64_t ino, const
 	return file_get(u, &src, dev, ino, id, idlen, lo, hi, stats);
 }
 
-int dt_unw_proc(dt_unw_t *u, const dt_pmap_t *pm, dt_unw_proc_t *up)
+int dt_unw_proc(dt_unw_t *u, const dt_pmap_t *pm, dt_unw_proc_t *up, uint32_t *dropped)
 {
 	memset(up, 0, sizeof(*up));
+	if (dropped != NULL)
+		*dropped = 0;
 	for (size_t i = 0; i < pm->pp_nmaps; i++) {
 		const dt_pmapping_t *m = &pm->pp_maps[i];
 		uint32_t lo = 0, hi = 0;
@@ -496,7 +493,8 @@ int dt_unw_proc(dt_unw_t *u, const dt_pmap_t *pm, dt_unw_proc_t *up)
 		if (!m->pm_exec || m->pm_start >= 1ULL << 63) /* [vsyscall]: the kernel's */
 			continue;
 		if (up->up_n == DT_UNW_MAXMAPS) {
-			up->up_dropped++;
+			if (dropped != NULL)
+				(*dropped)++;
 			continue;
 		}
 		if (m->pm_path != NULL && m->pm_hasbias) {
@@ -572,7 +570,7 @@ int dt_unw_load_proc(dt_unw_t *u, pid_t pid, dt_unw_proc_t *out)
 		return -ENOMEM;
 	if (u->u_map == NULL)
 		err = -EINVAL;
-	else if ((err = dt_pmap_read(pid, &pm)) == 0 && (err = dt_unw_proc(u, pm, up)) == 0) {
+	else if ((err = dt_pmap_read(pid, &pm)) == 0 && (err = dt_unw_proc(u, pm, up, NULL)) == 0) {
 		/* the rows first: a walker that finds the entry finds its rows */
 		memcpy(u->u_map + u->u_nloaded, u->u_rows + u->u_nloaded,
 		       (size_t)(u->u_nrows - u->u_nloaded) * sizeof(dt_unw_row_t));

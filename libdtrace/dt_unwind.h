@@ -1,13 +1,13 @@
 /*
- * dt_unwind.h -- the unwind tables ustack() walks in BPF
- * (docs/issue 18's design, section 1): each ELF file's .eh_frame turned
- * into sorted 16-byte rows by the consumer, the rows of every file kept
- * once in one array (dt_unw_rows, when loaded), and per process the row
- * range of each executable mapping (dt_unw_procs).
+ * dt_unwind.h -- the unwind tables the user stack walker
+ * (bpf/dt_ustack.c) reads, built by the consumer: each ELF file's
+ * .eh_frame turned into sorted 16-byte rows (bpf/dt_ustack.h's layout),
+ * the rows of every file kept once in one array (dt_unw_rows), and per
+ * process the row range of each executable mapping (dt_unw_procs).
  *
- * A row holds from its pc to the next row's; the last row of a range is
- * always DT_UNW_END.  pc is the file's link-time address (ELF text lies
- * below 4 GB), so the walker looks up pc - bias.
+ * The last row of a file's range is always DT_UNW_END; zero rows are END
+ * too.  pc is the file's link-time address (ELF text lies below 4 GB), so
+ * the walker looks up pc - bias.
  */
 #ifndef DT_UNWIND_H
 #define DT_UNWIND_H
@@ -16,36 +16,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "bpf/dt_ustack.h"
 #include "dt_pmap.h"
-
-/* How to find the caller's frame (CFA: the caller's rsp; the return address is at CFA - 8). */
-enum {
-	DT_UNW_END = 0, /* no rule: a gap, an undefined return address (_start) or a rule
-			   the walker cannot follow; the stack ends here (zero rows are END) */
-	DT_UNW_RSP,	/* CFA = rsp + cfa_off */
-	DT_UNW_RBP,	/* CFA = rbp + cfa_off */
-	DT_UNW_PLT1,	/* .plt: CFA = rsp + 8, + 8 more if (rip & 15) >= 11 */
-	DT_UNW_PLT2,	/* the same with >= 10 */
-	DT_UNW_SIGNAL,	/* a signal frame ("zRS" CIE, __restore_rt): rsp, rip and rbp are
-			   uc_mcontext's, at rsp + 160, + 168 and + 120 */
-	DT_UNW_FP,	/* no table: the caller's rbp at [rbp], its return address at [rbp + 8] */
-};
-
-/* How to find the caller's rbp. */
-enum {
-	DT_UNW_SAME = 0,   /* unchanged */
-	DT_UNW_AT_CFA_OFF, /* saved at CFA + rbp_off */
-};
-
-/* One row, as the BPF walker reads it (16 bytes). */
-typedef struct dt_unw_row {
-	uint32_t ur_pc;
-	int32_t ur_cfa_off;
-	int16_t ur_rbp_off;
-	uint8_t ur_cfa_kind; /* DT_UNW_END... */
-	uint8_t ur_rbp_kind; /* DT_UNW_SAME, DT_UNW_AT_CFA_OFF */
-	uint32_t ur_reserved;
-} dt_unw_row_t;
 
 /* What a file's rows count, as it was built. */
 typedef struct dt_unw_stats {
@@ -79,7 +51,7 @@ dt_unw_t *dt_unw_create(uint32_t maxrows);
 void dt_unw_destroy(dt_unw_t *);
 
 /* The rows so far (borrowed: valid until the next call that adds a file). */
-const dt_unw_row_t *dt_unw_rows(const dt_unw_t *, uint32_t *n);
+const dt_unw_row_t *dt_unw_table(const dt_unw_t *, uint32_t *n);
 
 /* Files read and built (a file found in the cache is not read again). */
 uint32_t dt_unw_nbuilt(const dt_unw_t *);
@@ -94,30 +66,17 @@ uint32_t dt_unw_nbuilt(const dt_unw_t *);
 int dt_unw_file(dt_unw_t *, const char *path, uint64_t dev, uint64_t ino, const uint8_t *buildid,
 		size_t buildidlen, uint32_t *lo, uint32_t *hi, dt_unw_stats_t *stats);
 
-/* A process's entry in dt_unw_procs: its executable mappings, sorted by start. */
-#define DT_UNW_MAXMAPS 64
-
-typedef struct dt_unw_map {
-	uint64_t um_start, um_end; /* [start, end) in the process */
-	uint64_t um_bias;	   /* address - link-time address */
-	uint32_t um_lo, um_hi;	   /* rows; lo == hi: none (the walker steps by rbp) */
-} dt_unw_map_t;
-
-typedef struct dt_unw_proc {
-	uint32_t up_n;
-	uint32_t up_dropped; /* executable mappings past DT_UNW_MAXMAPS, not described */
-	dt_unw_map_t up_maps[DT_UNW_MAXMAPS];
-} dt_unw_proc_t;
-
 /*
  * The entry of a process from its mappings (dt_pmap_read): each
  * executable mapping with the row range of its file, built if new.
  * [vdso]'s rows come from its image in the process (/proc/PID/mem).
  * Anonymous and unreadable executable mappings (JIT code) have an empty
- * range; [vsyscall] (a kernel address) is left out.  0, or a
- * negative errno (dt_unw_file's; a file that does not fit is -ENOSPC).
+ * range; [vsyscall] (a kernel address) is left out, and so are
+ * executable mappings past DT_UNW_MAXMAPS, counted in *dropped (may be
+ * NULL).  0, or a negative errno (dt_unw_file's; a file that does not fit
+ * is -ENOSPC).
  */
-int dt_unw_proc(dt_unw_t *, const dt_pmap_t *, dt_unw_proc_t *);
+int dt_unw_proc(dt_unw_t *, const dt_pmap_t *, dt_unw_proc_t *, uint32_t *dropped);
 
 /*
  * The maps the BPF walker reads, owned by the cache (dt_unw_destroy closes

@@ -208,13 +208,13 @@ static bool agrees(const rfde_t *d, const rrow_t *rr, const dt_unw_row_t *row, u
 	if (want != DT_UNW_RSP && want != DT_UNW_RBP) {
 		off = 0;
 	}
-	if (row->ur_cfa_kind != want || row->ur_cfa_off != off || row->ur_rbp_kind != rbpkind ||
+	if (row->ur_cfa != want || row->ur_cfa_off != off || row->ur_rbp != rbpkind ||
 	    row->ur_rbp_off != rbpoff) {
 		fprintf(stderr,
 			"  FDE %#" PRIx64 "..%#" PRIx64 " at %#" PRIx64 ": readelf %s rbp %s "
 			"ra %s; ours kind %d off %d rbp kind %d off %d\n",
-			d->lo, d->hi, rr->loc, rr->cfa, rr->rbp, rr->ra, row->ur_cfa_kind,
-			row->ur_cfa_off, row->ur_rbp_kind, row->ur_rbp_off);
+			d->lo, d->hi, rr->loc, rr->cfa, rr->rbp, rr->ra, row->ur_cfa,
+			row->ur_cfa_off, row->ur_rbp, row->ur_rbp_off);
 		return false;
 	}
 	return true;
@@ -279,12 +279,12 @@ static void test_libc(void)
 	CHECK(signal_cie != UINT64_MAX);
 	if (rows == NULL || nrfdes == 0)
 		return;
-	CHECK_INT(rows[n - 1].ur_cfa_kind, DT_UNW_END);
+	CHECK_INT(rows[n - 1].ur_cfa, DT_UNW_END);
 	for (uint32_t i = 1; i < n; i++) /* sorted, merged */
 		if (rows[i].ur_pc <= rows[i - 1].ur_pc ||
-		    (rows[i].ur_cfa_kind == rows[i - 1].ur_cfa_kind &&
+		    (rows[i].ur_cfa == rows[i - 1].ur_cfa &&
 		     rows[i].ur_cfa_off == rows[i - 1].ur_cfa_off &&
-		     rows[i].ur_rbp_kind == rows[i - 1].ur_rbp_kind &&
+		     rows[i].ur_rbp == rows[i - 1].ur_rbp &&
 		     rows[i].ur_rbp_off == rows[i - 1].ur_rbp_off))
 			bad++;
 	CHECK_INT(bad, 0);
@@ -339,7 +339,7 @@ static void test_libc(void)
 		if (rr != NULL && !agrees(d, rr, row, plt, pltsize))
 			bad++;
 		if (row != NULL)
-			kinds[row->ur_cfa_kind & 7]++;
+			kinds[row->ur_cfa & 7]++;
 	}
 	CHECK_INT(bad, 0);
 	printf("libc: 200 random PCs: %d rsp, %d rbp, %d plt, %d end\n", kinds[DT_UNW_RSP],
@@ -359,18 +359,18 @@ static void test_libc(void)
 		const dt_unw_row_t *row = dt_unw_find(rows, 0, n, rfdes[k].hi);
 
 		gaps++;
-		CHECK(row == NULL || row->ur_cfa_kind == DT_UNW_END);
+		CHECK(row == NULL || row->ur_cfa == DT_UNW_END);
 	}
 	CHECK_INT(gaps, 50);
 
 	/* .plt: its first entry pushes twice (rsp+16, +24), then PLT1 */
 	const dt_unw_row_t *r = dt_unw_find(rows, 0, n, plt);
 
-	CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_RSP && r->ur_cfa_off == 16);
+	CHECK(r != NULL && r->ur_cfa == DT_UNW_RSP && r->ur_cfa_off == 16);
 	r = dt_unw_find(rows, 0, n, plt + 16);
-	CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_PLT1);
+	CHECK(r != NULL && r->ur_cfa == DT_UNW_PLT1);
 	r = dt_unw_find(rows, 0, n, plt + pltsize - 1);
-	CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_PLT1);
+	CHECK(r != NULL && r->ur_cfa == DT_UNW_PLT1);
 	CHECK_INT(st.us_signal, 1);
 	CHECK(st.us_plt >= 1);
 
@@ -388,11 +388,11 @@ static void test_libc(void)
 	uint64_t restore = (uintptr_t)old.sa_restorer - (libc != NULL ? libc->bias : 0);
 
 	r = dt_unw_find(rows, 0, n, restore);
-	CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_SIGNAL);
+	CHECK(r != NULL && r->ur_cfa == DT_UNW_SIGNAL);
 	r = dt_unw_find(rows, 0, n, restore - 1);
-	CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_SIGNAL);
+	CHECK(r != NULL && r->ur_cfa == DT_UNW_SIGNAL);
 	r = dt_unw_find(rows, 0, n, restore - 2);
-	CHECK(r != NULL && r->ur_cfa_kind != DT_UNW_SIGNAL);
+	CHECK(r != NULL && r->ur_cfa != DT_UNW_SIGNAL);
 	elf_end(e);
 	close(fd);
 	free(rows);
@@ -427,7 +427,7 @@ static void test_python(void)
 		uint64_t plt = dt_elf_section_addr(e, ".plt");
 		const dt_unw_row_t *r = dt_unw_find(rows, 0, n, plt + 16 + 11);
 
-		CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_PLT1);
+		CHECK(r != NULL && r->ur_cfa == DT_UNW_PLT1);
 		elf_end(e);
 		close(fd);
 	}
@@ -476,7 +476,7 @@ static void test_cache(void)
 		  0);
 	CHECK_INT(dt_unw_nbuilt(u), 2);
 	CHECK(lo2 == hi && hi2 > lo2 + 50000);
-	dt_unw_rows(u, &nrows);
+	dt_unw_table(u, &nrows);
 	CHECK_INT(nrows, hi2);
 	/* a build-id the file at the path no longer has (replaced): no rows, not libc's */
 	id[0] ^= 0xff;
@@ -489,7 +489,7 @@ static void test_cache(void)
 	/* a file that does not fit: nothing added */
 	u = dt_unw_create(1000);
 	CHECK_INT(dt_unw_file(u, LIBC, sb.st_dev, sb.st_ino, id, idlen, &lo, &hi, NULL), -ENOSPC);
-	dt_unw_rows(u, &nrows);
+	dt_unw_table(u, &nrows);
 	CHECK_INT(nrows, 0);
 	dt_unw_destroy(u);
 	dt_unw_destroy(NULL);
@@ -508,8 +508,10 @@ static void test_proc(void)
 	CHECK_INT(dt_pmap_read(-2, &pm) < 0, 1);
 	if (pm == NULL)
 		return;
-	CHECK_INT(dt_unw_proc(u, pm, up), 0);
-	CHECK_INT(up->up_dropped, 0);
+	uint32_t dropped = 1;
+
+	CHECK_INT(dt_unw_proc(u, pm, up, &dropped), 0);
+	CHECK_INT(dropped, 0);
 	/*
 	 * up_maps sorted, and holding every executable mapping of a file
 	 * /proc/self/maps lists (anonymous ones come and go under valgrind)
@@ -541,7 +543,7 @@ static void test_proc(void)
 	 */
 	const void *fns[] = { dlsym(RTLD_DEFAULT, "getpid"), (const void *)(uintptr_t)test_proc };
 	uint32_t nrows;
-	const dt_unw_row_t *rows = dt_unw_rows(u, &nrows);
+	const dt_unw_row_t *rows = dt_unw_table(u, &nrows);
 
 	for (size_t i = 0; i < 2; i++) {
 		uint64_t pc = (uintptr_t)fns[i];
@@ -560,7 +562,7 @@ static void test_proc(void)
 		CHECK(m->um_hi > m->um_lo && m->um_hi <= nrows);
 		const dt_unw_row_t *r = dt_unw_find(rows, m->um_lo, m->um_hi, pc - m->um_bias);
 
-		CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_RSP && r->ur_cfa_off == 8);
+		CHECK(r != NULL && r->ur_cfa == DT_UNW_RSP && r->ur_cfa_off == 8);
 	}
 	/*
 	 * [vdso], read from this process's memory: biased by where the
@@ -595,7 +597,7 @@ static void test_proc(void)
 		CHECK(fn != 0);
 		const dt_unw_row_t *r = dt_unw_find(rows, um->um_lo, um->um_hi, fn);
 
-		CHECK(r != NULL && r->ur_cfa_kind == DT_UNW_RSP && r->ur_cfa_off == 8);
+		CHECK(r != NULL && r->ur_cfa == DT_UNW_RSP && r->ur_cfa_off == 8);
 		free(syms);
 		elf_end(e);
 	}
@@ -608,7 +610,7 @@ static void test_proc(void)
 	/* reading the process again builds nothing */
 	uint32_t built = dt_unw_nbuilt(u);
 
-	CHECK_INT(dt_unw_proc(u, pm, up), 0);
+	CHECK_INT(dt_unw_proc(u, pm, up, NULL), 0);
 	CHECK_INT(dt_unw_nbuilt(u), built);
 	free(up);
 	dt_pmap_free(pm);
@@ -644,7 +646,7 @@ static bool test_maps(void)
 	CHECK_INT(dt_unw_load_proc(u, getpid(), up), 0);
 	CHECK_INT(ks_map_lookup(dt_unw_procs_fd(u), &tgid, back), 0);
 	CHECK(up->up_n >= 3 && memcmp(up, back, sizeof(*up)) == 0);
-	rows = dt_unw_rows(u, &nrows);
+	rows = dt_unw_table(u, &nrows);
 	CHECK(nrows > 20000);
 	/* every row, through the kernel's lookup (not the mapping they were written by) */
 	for (idx = 0; idx < nrows && bad < 10; idx++)
@@ -654,7 +656,7 @@ static bool test_maps(void)
 	CHECK_INT(bad, 0);
 	/* past them: zero, so END */
 	CHECK_INT(ks_map_lookup(dt_unw_rows_fd(u), &nrows, &row), 0);
-	CHECK_INT(row.ur_cfa_kind, DT_UNW_END);
+	CHECK_INT(row.ur_cfa, DT_UNW_END);
 	CHECK_INT(row.ur_pc, 0);
 	/* a process that is not there: no entry */
 	tgid = 0x3fffffff;
@@ -665,7 +667,7 @@ static bool test_maps(void)
 
 	CHECK_INT(dt_unw_load_proc(u, getpid(), back), 0);
 	CHECK_INT(dt_unw_nbuilt(u), built);
-	dt_unw_rows(u, &idx);
+	dt_unw_table(u, &idx);
 	CHECK_INT(idx, nrows);
 	free(up);
 	free(back);

@@ -22,7 +22,8 @@ STAGES = [
                  "dt_bpf_code.h", "dt_ustack.h"]),
     ("generate", ["dt_cg.h", "dt_cg.c", "dt_cg_subr.c", "dt_cg_act.c", "dt_cg_clause.c"]),
     ("providers", ["dt_provider.h", "dt_probe.c"]),  # and every dt_prov_NAME.c
-    ("load", ["dt_run.h", "dt_link.c", "dt_load.c", "dt_proc.c"]),
+    ("load", ["dt_run.h", "dt_link.c", "dt_load.c", "dt_proc.c", "dt_pmap.h", "dt_pmap.c",
+              "dt_unwind.h", "dt_unwind.c"]),
     ("consume", ["dt_consume.c", "dt_agg.c", "dt_sym.c"]),
     ("output", ["dt_json.c"]),
     ("handle", ["dt_open.c"]),  # open, compile (every compile stage), close

@@ -105,7 +105,7 @@ consumer = Extension(
     sources=["consumermodule.c"] + sources("libdtrace", "dt_*.c") + sources("kernel-shim", "ks_*.c"),
     include_dirs=include("libdtrace/include", "libdtrace", "kernel-shim/include", "kernel-shim"),
     define_macros=[("DTRACE_BUILDING_LIBRARY", None), ("KS_BUILDING_LIBRARY", None)],
-    libraries=["bpf", "elf", "m", "pthread"],
+    libraries=["bpf", "dw", "elf", "m", "pthread"],
 )
 
 setup(ext_modules=[usdt, consumer], cmdclass={"build_ext": BuildExt})

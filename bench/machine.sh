@@ -38,3 +38,31 @@ bench_header() {
 	echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 	echo
 }
+
+# A tracer in the background: start_tracer CMD... runs it with its output in
+# $tmp/out and $tmp/err (the script's temporary folder) and waits until it
+# prints "ready" (attached); stop_tracer ends it (only our own child, by its
+# pid).  $bench_script names the script in messages.
+tracer=""
+stop_tracer() {
+	if [[ -n $tracer ]]; then
+		kill -INT "$tracer" 2>/dev/null || true
+		wait "$tracer" 2>/dev/null || true
+		tracer=""
+	fi
+}
+
+start_tracer() {
+	: >"$tmp/out"
+	"$@" >"$tmp/out" 2>"$tmp/err" &
+	tracer=$!
+	for _ in $(seq 200); do
+		if grep -q ready "$tmp/out"; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "$bench_script: the tracer did not start: $*" >&2
+	cat "$tmp/err" >&2
+	exit 1
+}

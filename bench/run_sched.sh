@@ -29,32 +29,8 @@ bench_need run_sched.sh sched_bench "$bin" "$dtrace"
 bench_header
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sched_bench.XXXXXX")
-tracer=""
-# Only our own child, by its pid; then the files.
-stop_tracer() {
-	if [[ -n $tracer ]]; then
-		kill -INT "$tracer" 2>/dev/null || true
-		wait "$tracer" 2>/dev/null || true
-		tracer=""
-	fi
-}
+bench_script=run_sched.sh
 trap 'stop_tracer; rm -rf "$tmp"' EXIT
-
-# Start a tracer ($@) that prints "ready" once attached, and wait for it.
-start_tracer() {
-	: >"$tmp/out"
-	"$@" >"$tmp/out" 2>"$tmp/err" &
-	tracer=$!
-	for _ in $(seq 200); do
-		if grep -q ready "$tmp/out"; then
-			return 0
-		fi
-		sleep 0.05
-	done
-	echo "run_sched.sh: the tracer did not start: $*" >&2
-	cat "$tmp/err" >&2
-	exit 1
-}
 
 variants=(none dtrace_on dtrace_off dtrace_all)
 if $have_bpftrace; then

@@ -29,32 +29,8 @@ bench_header
 
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/syscall_bench.XXXXXX")
-tracer=""
-# Only our own child, by its pid; then the files.
-stop_tracer() {
-	if [[ -n $tracer ]]; then
-		kill -INT "$tracer" 2>/dev/null || true
-		wait "$tracer" 2>/dev/null || true
-		tracer=""
-	fi
-}
+bench_script=run_syscall.sh
 trap 'stop_tracer; rm -rf "$tmp"' EXIT
-
-# Start a tracer ($@) that prints "ready" once attached, and wait for it.
-start_tracer() {
-	: >"$tmp/out"
-	"$@" >"$tmp/out" 2>"$tmp/err" &
-	tracer=$!
-	for _ in $(seq 200); do
-		if grep -q ready "$tmp/out"; then
-			return 0
-		fi
-		sleep 0.05
-	done
-	echo "run_syscall.sh: the tracer did not start: $*" >&2
-	cat "$tmp/err" >&2
-	exit 1
-}
 
 variants=(none dtrace_all dtrace_one dtrace_other)
 if $have_bpftrace; then

@@ -89,15 +89,19 @@ int main(void)
 	CHECK_INT(res >> 32, 0);
 	/*
 	 * the first frames differ (our PC is the lea's, backtrace's a return
-	 * address in innermost); from the caller of innermost on they are
-	 * the same: level x 4, main, __libc_start_call_main,
-	 * __libc_start_main, _start
+	 * address in innermost, after ASan's interceptor's in the sanitizer
+	 * build); from the caller of innermost on they are the same: level x
+	 * 4, main, __libc_start_call_main, __libc_start_main, _start
 	 */
-	CHECK(nbt >= 9);
-	CHECK_INT(n, nbt);
-	for (int i = 1; i < n && i < nbt; i++)
-		same += walked[i] == (u64)(uintptr_t)bt[i];
-	CHECK_INT(same, nbt - 1);
+	int k = 0;
+
+	while (k < nbt && n > 1 && (u64)(uintptr_t)bt[k] != walked[1])
+		k++;
+	CHECK(nbt - k >= 8);
+	CHECK_INT(n - 1, nbt - k);
+	for (int i = 1; i < n && i - 1 + k < nbt; i++)
+		same += walked[i] == (u64)(uintptr_t)bt[i - 1 + k];
+	CHECK_INT(same, n - 1);
 	dt_pmap_free(pm);
 	dt_unw_destroy(u);
 	return CHECK_DONE();

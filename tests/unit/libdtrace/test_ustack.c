@@ -229,7 +229,7 @@ static int kernel_load(void)
 {
 	static char log[1 << 16];
 	ks_code_t c = { 0 };
-	size_t start[DT_SUBR_N];
+	size_t start[DT_SUBR_N] = { 0 };
 	bool want[DT_SUBR_N] = { false };
 	int added;
 	struct bpf_prog_info info;

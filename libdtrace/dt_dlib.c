@@ -405,7 +405,7 @@ static void want(dtrace_hdl_t *dtp, dt_lib_t *l)
 static bool wanted(dtrace_hdl_t *dtp, const char *src, size_t len)
 {
 	const char *e = src + len;
-	bool args = false, prov = false, todo = false;
+	bool args = false, prov = false, pending = false;
 
 	for (const char *p = src; p < e;) {
 		if (!ident_start(*p)) {
@@ -425,9 +425,9 @@ static bool wanted(dtrace_hdl_t *dtp, const char *src, size_t len)
 	for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next) {
 		if (args && prov)
 			want(dtp, l);
-		todo |= l->dl_want && !l->dl_tried && !l->dl_skip;
+		pending |= l->dl_want && !l->dl_tried && !l->dl_skip;
 	}
-	return todo;
+	return pending;
 }
 
 static int read_libs(dtrace_hdl_t *dtp);

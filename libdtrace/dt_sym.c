@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dt_elf.h"
@@ -45,7 +46,8 @@ typedef struct dt_symproc {
 	pid_t sp_pid;
 	dt_symmap_t *sp_maps;
 	size_t sp_nmaps;
-	char *sp_names; /* the mappings' names, one block */
+	char *sp_names;	    /* the mappings' names, one block */
+	uint64_t sp_readat; /* when its maps were last read (CLOCK_MONOTONIC ns) */
 } dt_symproc_t;
 
 struct dt_symtab {
@@ -94,6 +96,14 @@ static void proc_free(dt_symproc_t *p)
 	free(p);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /* Read the mappings of pid into p (replacing what it held): 0, or -1. */
 static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 {
@@ -103,6 +113,7 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 	char *names = NULL;
 	FILE *fp;
 
+	p->sp_readat = now_ns();
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->sp_pid);
 	if ((fp = fopen(path, "re")) == NULL)
 		return -1;
@@ -217,8 +228,14 @@ static const dt_symmap_t *lookup_map(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr
 
 	if (p == NULL)
 		return NULL;
-	/* outside what is known: a library loaded since (an exited process keeps its maps) */
-	if ((m = map_at(p, addr)) == NULL && !fresh && read_maps(dtp->dt_usyms, p) == 0)
+	/*
+	 * outside what is known: a library loaded since (an exited process
+	 * keeps its maps).  Read again at most every 100 ms: an address
+	 * nothing maps (uaddr(12345)) in every record must not read the maps
+	 * at every print.
+	 */
+	if ((m = map_at(p, addr)) == NULL && !fresh && now_ns() - p->sp_readat >= 100000000ULL &&
+	    read_maps(dtp->dt_usyms, p) == 0)
 		m = map_at(p, addr);
 	return m;
 }

@@ -1639,6 +1639,12 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	/* a target that exits is seen at once; a -c child is polled */
 	if (r->r_tg.tg_child && !r->r_tg.tg_exited && rate > 50000000ULL)
 		rate = 50000000ULL;
+	/*
+	 * the user stack walker's requests for tables are served within 20
+	 * ms: until then a new process's stacks are walked by frame pointers
+	 */
+	if (r->r_ld.ld_unw != NULL && rate > 20000000ULL)
+		rate = 20000000ULL;
 	if (r->r_tg.tg_pid > 0 && !r->r_tg.tg_child && r->r_tg.tg_pidfd >= 0)
 		p[n++] = (struct pollfd){ .fd = r->r_tg.tg_pidfd, .events = POLLIN };
 	p[n++] = (struct pollfd){ .fd = ks_perfbuf_fd(r->r_dr.dr_pb), .events = POLLIN };

@@ -812,6 +812,16 @@ static void unwind_load(dt_run_t *r, pid_t pid)
 	(void)dt_unw_load_proc(r->r_ld.ld_unw, pid, NULL);
 }
 
+/* The tables of pid, loaded before the walker asks: it is not asked again. */
+static void unwind_first(dt_run_t *r, pid_t pid)
+{
+	struct dt_unwreq *q = unwreq_of(&r->r_ld, (uint32_t)pid);
+
+	unwind_load(r, pid);
+	if (q != NULL)
+		q->ur_at = clock_ns(CLOCK_MONOTONIC);
+}
+
 /*
  * Serve the walker's requests: a process it walked without tables gets
  * them (once: a process they cannot be made for would ask at every
@@ -1480,14 +1490,14 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 		return -1;
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
-	/* the target's tables before it runs: its stacks are whole from the start */
-	if (r->r_ld.ld_unw != NULL && r->r_tg.tg_pid > 0) {
-		struct dt_unwreq *q = unwreq_of(&r->r_ld, (uint32_t)r->r_tg.tg_pid);
-
-		unwind_load(r, r->r_tg.tg_pid);
-		if (q != NULL)
-			q->ur_at = clock_ns(CLOCK_MONOTONIC);
-	}
+	/*
+	 * the target's tables before it runs: its stacks are whole from the
+	 * start; and dtrace's own, where BEGIN, END and ERROR fire
+	 */
+	if (r->r_ld.ld_unw != NULL && r->r_tg.tg_pid > 0)
+		unwind_first(r, r->r_tg.tg_pid);
+	if (r->r_ld.ld_unw != NULL)
+		unwind_first(r, getpid());
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	{

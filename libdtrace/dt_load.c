@@ -1203,7 +1203,7 @@ static int layout(dtrace_hdl_t *dtp, dt_run_t *r)
 	dt_layout_t *ly = &r->r_ld.ld_layout;
 
 	ly->ly_strsize = ps->ps_strsize;
-	ly->ly_keysize = ps->ps_keysize;
+	ly->ly_keysize = ps->ps_dynkeysize;
 	ly->ly_valsize = ps->ps_valsize;
 	dt_pstate_layout(ps, ly->ly_base, &ly->ly_scratch, &ly->ly_state);
 	/* a group's program keeps the firing probe's table words at the end (dt_link.c) */

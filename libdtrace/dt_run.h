@@ -26,7 +26,7 @@ typedef struct dt_layout {
 	uint32_t ly_base[DT_SR_N];	 /* each scratch region's offset */
 	uint32_t ly_scratch;		 /* scratch value size */
 	uint32_t ly_state;		 /* state value size */
-	uint32_t ly_keysize, ly_valsize; /* dvars */
+	uint32_t ly_keysize, ly_valsize; /* dvars (the scratch key region may be larger) */
 	uint32_t ly_group; /* a group's firing probe: its table value's words (dt_link.c) */
 } dt_layout_t;
 

@@ -1462,13 +1462,11 @@ static void print_bundle(dtrace_hdl_t *dtp, FILE *fp, const char *fmt,
 			x = ag->ag_fn == DT_AGG_STDDEV ? (int64_t)stddev(v, normal)
 						       : scalar(ag, v, normal);
 			memcpy(buf + ag0->ag_keysize, &x, 8);
-			recs[nr++] =
-			    (dt_rec_t){ ag0->ag_keysize,
-					8,
-					DT_RK_INT,
-					ag->ag_fn != DT_AGG_COUNT && ag->ag_fn != DT_AGG_STDDEV,
-					false,
-					0 };
+			recs[nr++] = (dt_rec_t){ .r_off = ag0->ag_keysize,
+						 .r_size = 8,
+						 .r_kind = DT_RK_INT,
+						 .r_signed = ag->ag_fn != DT_AGG_COUNT &&
+							     ag->ag_fn != DT_AGG_STDDEV };
 		} else if (key < ag0->ag_nkeys) {
 			recs[nr++] = ag0->ag_keys[key++];
 		} else if (*conv != '\0') {

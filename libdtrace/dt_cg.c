@@ -390,6 +390,16 @@ uint32_t dt_cg_tmp_string(dt_cg_t *cg)
 	return SA(DT_SR_TMP, off);
 }
 
+/* A temporary of n bytes (whole strings' room, so strings stay aligned). */
+uint32_t dt_cg_tmp_bytes(dt_cg_t *cg, uint32_t n)
+{
+	uint32_t off = dt_cg_tmp_string(cg);
+
+	for (uint32_t have = cg->cg_strsize; have < n; have += cg->cg_strsize)
+		(void)dt_cg_tmp_string(cg);
+	return off;
+}
+
 /* The scratch address the next temporary will have, without taking it. */
 uint32_t dt_cg_tmp_next(const dt_cg_t *cg)
 {
@@ -502,6 +512,18 @@ int dt_cg_usym_kind(const dt_node_t *n)
 	}
 }
 
+int dt_cg_stack_kind(const dt_node_t *n)
+{
+	if (n->dn_kind != DT_N_CALL || n->dn_ident == NULL || n->dn_ident->di_func == NULL)
+		return -1;
+	switch (n->dn_ident->di_func->db_id) {
+	case DT_B_STACK:
+	case DT_B_USTACK:
+	case DT_B_JSTACK: return (int)n->dn_ident->di_func->db_id;
+	default: return -1;
+	}
+}
+
 int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
 {
 	int nk = 0;
@@ -511,6 +533,8 @@ int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
 			blob_src(cg, kn);
 		else if (dt_cg_usym_kind(kn) >= 0) /* @[ufunc(pc)]: the address */
 			dt_cg_expr(cg, kn->dn_args);
+		else if (dt_cg_stack_kind(kn) >= 0) /* @[ustack()]: walked where it is stored */
+			emit(cg, KS_MOV64_IMM(R0, 0));
 		else
 			dt_cg_expr(cg, kn);
 		push(cg, kn);
@@ -656,6 +680,11 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
 			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off), SA(DT_SR_KEY, 0));
 			off += 16;
+		} else if (dt_cg_stack_kind(ki) >= 0) {
+			uint32_t nf;
+
+			dt_cg_stack_into(cg, ki, SA(DT_SR_KEY, off));
+			off += dt_cg_stack_size(cg, ki, &nf);
 		} else if (dt_cg_is_blob(ki->dn_type)) { /* a struct's bytes (tst.StructAssoc.d) */
 			size_t sz = vsize(cg, ki->dn_type);
 

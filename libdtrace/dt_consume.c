@@ -172,6 +172,69 @@ void dt_usym_rec_str(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data
 }
 
 /*
+ * A frame of a stack as illumos's dt_print_ustack and dt_print_stack name
+ * it: module`symbol+0xoffset, module`symbol at its first byte,
+ * module`0xpc where no symbol holds it, else 0xpc.  A user frame past the
+ * first is a return address: its symbol is the one holding pc - 1 (the
+ * call), as a call that ends a function (to a noreturn function) returns
+ * past its end; the offset is from the recorded pc, as illumos prints it.
+ */
+int dt_frame_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, dt_usym_t *u)
+{
+	memset(u, 0, sizeof(*u));
+	if (pid <= 0)
+		return -1; /* the kernel's: named in dt_sym.c (to come) */
+	return dt_usym_lookup(dtp, pid, ret ? pc - 1 : pc, u);
+}
+
+void dt_frame_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, char *buf, size_t len)
+{
+	dt_usym_t u;
+	int rc = dt_frame_lookup(dtp, pid, pc, ret, &u);
+
+	if (rc != 0)
+		snprintf(buf, len, "0x%" PRIx64, pc);
+	else if (u.us_name == NULL)
+		snprintf(buf, len, "%s`0x%" PRIx64, u.us_mod, pc);
+	else if (pc > u.us_symaddr)
+		snprintf(buf, len, "%s`%s+0x%" PRIx64, u.us_mod, u.us_name, pc - u.us_symaddr);
+	else
+		snprintf(buf, len, "%s`%s", u.us_mod, u.us_name);
+}
+
+/*
+ * A stack record (DT_RK_STACK), as illumos's dt_print_stack and
+ * dt_print_ustack: a newline, then each frame on a line of its own,
+ * indented by indent (stackindent), in fmt (printa's %k: the conversion
+ * as %s; NULL: as it is), until the first zero PC.
+ */
+void dt_print_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
+		    const char *fmt, int indent)
+{
+	const uint8_t *p = data + rec->r_off;
+	uint64_t pid = 0, pc;
+	char buf[PATH_MAX + 64];
+
+	if (rec->r_sym != DT_B_STACK) {
+		memcpy(&pid, p, 8);
+		p += 8;
+	}
+	fputc('\n', fp);
+	for (uint32_t i = 0; i < rec->r_nframes; i++) {
+		memcpy(&pc, p + 8 * i, 8);
+		if (pc == 0)
+			break;
+		dt_frame_str(dtp, (pid_t)pid, pc, i > 0, buf, sizeof(buf));
+		fprintf(fp, "%*s", indent, "");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* printa's %k, made %s */
+		fprintf(fp, fmt != NULL ? fmt : "%s", buf);
+#pragma GCC diagnostic pop
+		fputc('\n', fp);
+	}
+}
+
+/*
  * A traced value or an aggregation key, as illumos's dt_print_datum: an
  * integer by its size, bytes as a string (strwidth columns) or a dump.
  */
@@ -180,6 +243,11 @@ void dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint
 {
 	int64_t v;
 
+	if (rec->r_kind == DT_RK_STACK) {
+		dt_print_stack(dtp, fp, rec, data, NULL,
+			       (int)dt_option_get(dtp, "stackindent", DT_STACKINDENT));
+		return;
+	}
 	if (rec->r_kind == DT_RK_USYM) { /* dt_print_usym, dt_print_umod: "  %-50s" */
 		char buf[PATH_MAX + 64];
 
@@ -506,6 +574,12 @@ void dt_print_printf(dtrace_hdl_t *dtp, FILE *fp, const char *fmt, const dt_rec_
 			fprintf(fp, spec, buf);
 			break;
 		}
+		case 'k': /* pfprint_stack: a '-' width is the indent */
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			if (rec->r_kind == DT_RK_STACK)
+				dt_print_stack(dtp, fp, rec, data, spec,
+					       strchr(spec, '-') != NULL ? width : 0);
+			break;
 		case 'a':
 		case 'A': {
 			char buf[PATH_MAX + 64];
@@ -1426,6 +1500,22 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
  * CPUs together, as dtrace(1) does, with the speculative drops (records
  * beyond specsize, counted here) before the failed speculations.
  */
+/*
+ * User stacks walked by frame pointers alone, for want of tables (a
+ * process the walker met before the consumer loaded its tables): such a
+ * stack may lack frames, which the user is told, as of a drop.
+ */
+static void report_fponly(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint64_t n = dt_load_unwind_fponly(dtp, r);
+
+	if (n > 0)
+		message(dtp->dt_droph, dtp->dt_dropharg,
+			"%llu user stack%s unwound by frame pointers only (unwind tables not "
+			"loaded yet)",
+			(unsigned long long)n, n > 1 ? "s were" : " was");
+}
+
 static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	static const struct {
@@ -1586,7 +1676,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		return DTRACE_WORKSTATUS_ERROR;
 	}
 	r->r_dr.dr_out = fp;
-	if (dt_load_rescan(dtp, r) != 0)
+	if (dt_load_rescan(dtp, r) != 0 || dt_load_unwind(dtp, r) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
 	if ((err = ks_perfbuf_consume(r->r_dr.dr_pb)) < 0) {
 		dt_set_errmsg(dtp, EDT_ENABLING, "cannot read the output buffers: %s",
@@ -1616,6 +1706,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		flow_flush(dtp, -1, 0);
 		spec_clean(dtp, r, true); /* commits whose records were lost: now */
 		report_drops(dtp, r);
+		report_fponly(dtp, r);
 		if (flush_out(dtp, fp) != 0)
 			return DTRACE_WORKSTATUS_ERROR;
 		return DTRACE_WORKSTATUS_DONE;

@@ -39,7 +39,7 @@ static const struct {
 	{ "quiet", OPT_BOOL },	       { "rawbytes", OPT_BOOL },      { "scratchsize", OPT_SIZE },
 	{ "specsize", OPT_SIZE },      { "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },
 	{ "statusrate", OPT_TIME },    { "strsize", OPT_SIZE },	      { "switchrate", OPT_TIME },
-	{ "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },
+	{ "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },	      { "unwindsize", OPT_SIZE },
 };
 
 static int parse_size(const char *v, uint64_t *out)

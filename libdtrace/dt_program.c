@@ -384,6 +384,7 @@ void dt_pstate_begin(dt_pstate_t *ps)
 	m->pm_state = ps->ps_state;
 	m->pm_nvarids = ps->ps_nvarids;
 	m->pm_use_errno = ps->ps_use_errno;
+	m->pm_use_ustack = ps->ps_use_ustack;
 	m->pm_ready = ps->ps_ready;
 	m->pm_nkeys = 0;
 }
@@ -416,6 +417,7 @@ void dt_pstate_undo(dt_pstate_t *ps)
 	ps->ps_specsites = m->pm_specsites;
 	ps->ps_state = m->pm_state;
 	ps->ps_nvarids = m->pm_nvarids;
+	ps->ps_use_ustack = m->pm_use_ustack;
 	if (!m->pm_use_errno) {
 		ps->ps_use_errno = false;
 		dt_frag_free(&ps->ps_errno);
@@ -452,10 +454,10 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 
 static const char *const region_names[DT_SR_N] = { "rec", "err",   "err2", "this",   "key",
 						   "val", "empty", "tmp",  "alloca", "subr" };
-static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",    "dt_scratch", "dt_dvars",
-						       "dt_events",   "dt_drops",   "dt_errno",
-						       "dt_zero",     "dt_spec",    "dt_unw_rows",
-						       "dt_unw_procs" };
+static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",     "dt_scratch", "dt_dvars",
+						       "dt_events",    "dt_drops",   "dt_errno",
+						       "dt_zero",      "dt_spec",    "dt_unw_rows",
+						       "dt_unw_procs", "dt_unw_req" };
 /* by DT_TOFF_*: named, so that the list cannot fall out of step with the enum */
 static const char *const toff_names[DT_TOFF_N] = {
 	[DT_TOFF_REAL_PARENT] = "task_struct.real_parent",

@@ -14,7 +14,7 @@
 #include "dt_bpf_env.h"
 #include "dt_ustack.h"
 
-extern char dt_unw_rows[], dt_unw_procs[];
+extern char dt_unw_rows[], dt_unw_procs[], dt_unw_req[];
 
 u64 dt_ustack(u64 *dst, u64 n, u64 pc, u64 sp, u64 bp);
 
@@ -148,6 +148,31 @@ static long ustack_frame(u64 i, void *c)
 }
 
 /*
+ * Ask the consumer for tables (dt_unw_req): the stacks a process walked
+ * without them are counted under its tgid (the consumer loads its tables
+ * at its next look), those with a PC in none of its mappings under tgid |
+ * DT_UNW_REQ_REMAP (it reads them again).  The consumer made key 0, which
+ * counts what a full map could not take.
+ */
+static inline void request(u32 key)
+{
+	u64 one = 1, *c = dt_map_lookup(dt_unw_req, &key);
+
+	if (c == 0) {
+		if (dt_map_update(dt_unw_req, &key, &one, 1 /* BPF_NOEXIST */) == 0)
+			return;
+		c = dt_map_lookup(dt_unw_req, &key); /* made meanwhile, or the map is full */
+		if (c == 0) {
+			key = 0;
+			c = dt_map_lookup(dt_unw_req, &key);
+		}
+		if (c == 0)
+			return;
+	}
+	__sync_fetch_and_add(c, 1);
+}
+
+/*
  * The current thread's user stack from its registers pc, sp and bp: n
  * PCs into dst (n * 8 bytes of map memory), innermost first, the rest
  * zero.  Returns the frames stored and the DT_USTACK_* flags.
@@ -161,5 +186,9 @@ DT_FN u64 dt_ustack(u64 *dst, u64 n, u64 pc, u64 sp, u64 bp)
 	if (w.w_proc == 0)
 		w.w_res = DT_USTACK_NOPROC;
 	bpf_loop((u32)n, ustack_frame, &w, 0);
+	if (w.w_res & DT_USTACK_NOPROC)
+		request(tgid);
+	else if (w.w_res & DT_USTACK_UNMAPPED)
+		request(tgid | DT_UNW_REQ_REMAP);
 	return w.w_res;
 }

@@ -12,6 +12,8 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -841,13 +843,55 @@ static int fold_cmp(const void *pa, const void *pb)
 	return strcmp(((const fold_line_t *)pa)->fl_stack, ((const fold_line_t *)pb)->fl_stack);
 }
 
-/* One entry's frames, root first, on fp. */
+/* A stack key's frames, root first (the record holds them innermost first); kernel ones "_[k]". */
+static void fold_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *r, const uint8_t *key,
+		       bool *first)
+{
+	const uint8_t *p = key + r->r_off;
+	bool kernel = r->r_sym == DT_B_STACK;
+	uint64_t pid = 0, pc;
+	uint32_t n = 0;
+	char buf[PATH_MAX + 64];
+
+	if (!kernel) {
+		memcpy(&pid, p, 8);
+		p += 8;
+	}
+	for (; n < r->r_nframes; n++) {
+		memcpy(&pc, p + 8 * n, 8);
+		if (pc == 0)
+			break;
+	}
+	while (n-- > 0) {
+		dt_usym_t u;
+
+		memcpy(&pc, p + 8 * n, 8);
+		if (dt_frame_lookup(dtp, (pid_t)pid, pc, n > 0, &u) != 0)
+			snprintf(buf, sizeof(buf), "0x%" PRIx64 "%s", pc, kernel ? "_[k]" : "");
+		else if (u.us_name == NULL)
+			snprintf(buf, sizeof(buf), "%s`0x%" PRIx64 "%s", u.us_mod, pc,
+				 kernel ? "_[k]" : "");
+		else
+			snprintf(buf, sizeof(buf), "%s`%s%s", u.us_mod, u.us_name,
+				 kernel ? "_[k]" : "");
+		fold_frame(fp, buf, strlen(buf), first);
+	}
+}
+
+/* One entry's frames, root first, on fp: the keys that are not stacks, user stacks, kernel stacks. */
 static void fold_entry(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint8_t *key)
 {
 	bool first = true;
 
 	for (int k = 0; k < ag->ag_nkeys; k++)
-		fold_datum(dtp, fp, &ag->ag_keys[k], key, &first);
+		if (ag->ag_keys[k].r_kind != DT_RK_STACK)
+			fold_datum(dtp, fp, &ag->ag_keys[k], key, &first);
+	for (int k = 0; k < ag->ag_nkeys; k++)
+		if (ag->ag_keys[k].r_kind == DT_RK_STACK && ag->ag_keys[k].r_sym != DT_B_STACK)
+			fold_stack(dtp, fp, &ag->ag_keys[k], key, &first);
+	for (int k = 0; k < ag->ag_nkeys; k++)
+		if (ag->ag_keys[k].r_kind == DT_RK_STACK && ag->ag_keys[k].r_sym == DT_B_STACK)
+			fold_stack(dtp, fp, &ag->ag_keys[k], key, &first);
 	if (first) /* no key: the aggregation's name is its one frame */
 		fprintf(fp, "@%s", ag->ag_name);
 }

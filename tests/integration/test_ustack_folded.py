@@ -52,11 +52,12 @@ class Folded(unittest.TestCase):
     def setUp(self):
         tracelib.require_tracing(self, tools=())
 
-    def folded(self, prog, n):
+    def folded(self, prog, n, mode=""):
         """dtrace -x oformat=folded ... -o FILE: the file's text."""
         out = os.path.join(self.tmp.name, "out.folded")
         p = subprocess.run([DTRACE, "-x", "oformat=folded", "-n", prog, "-o", out,
-                            "-c", "%s %d" % (self.chain, n)], stdout=subprocess.PIPE,
+                            "-c", ("%s %d %s" % (self.chain, n, mode)).strip()],
+                           stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=120,
                            cwd=self.tmp.name)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -83,6 +84,20 @@ class Folded(unittest.TestCase):
                 ("chain", "7", "chain`b", "chain`c"): 3 * n,
                 ("chain", "7", "chain`a2", "chain`c"): n}
         self.assertEqual(stacks, want, text)
+
+    def test_user_then_kernel(self):
+        # @[ustack(), stack()] at a system call: the user frames root
+        # first (_start ... getppid), then the kernel's, each "_[k]"
+        text = self.folded("syscall::getppid:entry /pid == $target/ "
+                           "{ @[ustack(), stack()] = count(); }", 1, "sys")
+        stacks = parse(text)
+        self.assertEqual(len(stacks), 1, text)
+        frames, count = stacks.popitem()
+        self.assertEqual(count, 1, text)
+        user = [f for f in frames if not f.endswith("_[k]")]
+        self.assertEqual(user, ROOT + ["chain`sys", "libc.so.6`getppid"], text)
+        self.assertEqual(list(frames[:len(user)]), user, text)
+        self.assertGreater(len(frames), len(user), text)
 
     def test_profile_counts_add_up(self):
         # sampled stacks of a busy target: every line's frames start at the

@@ -147,9 +147,9 @@ static int normalize(dtrace_hdl_t *dtp, const dt_agg_t *ag, snapbuild_t *b)
 				continue;
 			memcpy(&pid, p, 8);
 			memcpy(&pc, p + 8, 8);
-			if (dt_usym_lookup(dtp, (pid_t)pid, pc, &u) != 0)
+			if (dt_sym_rec_lookup(dtp, r->r_sym, pid, pc, &u) != 0)
 				continue;
-			if (r->r_sym == DT_B_UMOD)
+			if (r->r_sym == DT_B_UMOD || r->r_sym == DT_B_MOD)
 				pc = u.us_modbase;
 			else if (u.us_name != NULL)
 				pc = u.us_symaddr;

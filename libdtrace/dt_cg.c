@@ -507,9 +507,23 @@ int dt_cg_usym_kind(const dt_node_t *n)
 	case DT_B_UADDR:
 	case DT_B_UFUNC:
 	case DT_B_USYM:
-	case DT_B_UMOD: return (int)n->dn_ident->di_func->db_id;
+	case DT_B_UMOD:
+	case DT_B_SYM:
+	case DT_B_FUNC:
+	case DT_B_MOD: return (int)n->dn_ident->di_func->db_id;
 	default: return -1;
 	}
+}
+
+/* r0 = the process an address of kind (dt_cg_usym_kind) is in: 0 for the kernel's */
+void dt_cg_sym_pid(dt_cg_t *cg, int kind)
+{
+	if (kind == DT_B_SYM || kind == DT_B_FUNC || kind == DT_B_MOD) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		return;
+	}
+	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
 }
 
 int dt_cg_stack_kind(const dt_node_t *n)
@@ -676,8 +690,7 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 		} else if (dt_cg_usym_kind(ki) >= 0) { /* the process ID, then the address */
 			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(off + 8)),
 				SA(DT_SR_KEY, 0));
-			emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+			dt_cg_sym_pid(cg, dt_cg_usym_kind(ki));
 			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off), SA(DT_SR_KEY, 0));
 			off += 16;
 		} else if (dt_cg_stack_kind(ki) >= 0) {

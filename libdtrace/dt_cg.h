@@ -355,8 +355,12 @@ void dt_cg_result_down(dt_cg_t *cg, uint32_t to, uint32_t off);
 void dt_cg_emit_lookup0(dt_cg_t *cg, uint32_t map);
 void dt_cg_count_drop(dt_cg_t *cg, int kind);
 void dt_cg_copy_string(dt_cg_t *cg, int base, uint32_t off);
-/* uaddr(), ufunc(), usym() or umod() of an address: its built-in's id (DT_B_*), else -1. */
+/*
+ * uaddr(), ufunc(), usym(), umod(), or the kernel's sym(), func(), mod(), of
+ * an address: its built-in's id (DT_B_*), else -1.
+ */
 int dt_cg_usym_kind(const dt_node_t *n);
+void dt_cg_sym_pid(dt_cg_t *cg, int kind);
 /* stack(), ustack() or jstack(): its built-in's id, else -1. */
 int dt_cg_stack_kind(const dt_node_t *n);
 /* Its record's size and frames, from its arguments or the *stackframes options. */

@@ -606,8 +606,7 @@ static void record_usym(dt_cg_t *cg, dt_node_t *n, int kind)
 	cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1].r_sym = kind;
 	dt_cg_expr(cg, n->dn_args);
 	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(off + 8)));
-	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+	dt_cg_sym_pid(cg, kind);
 	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
 }
 

@@ -402,7 +402,7 @@ void dt_cg_v_cwd(dt_cg_t *cg, dt_node_t *n, int arg)
 enum { UR_NONE = -1, UR_SEL = -2, UR_FSBASE = -3, UR_GSBASE = -4 };
 
 /* the amd64 numbers of the registers a stack walk starts from (REG_RIP, REG_RSP, REG_RBP) */
-enum { DT_R_RIP = 19 + 17, DT_R_RSP = 19 + 20, DT_R_RBP = 19 + 10 };
+enum { DT_R_RIP = 19 + 17, DT_R_RSP = 19 + 20, DT_R_RBP = 19 + 10, DT_R_CS = 19 + 18 };
 
 static const int16_t uregs_off[DT_UREGS_MAX] = {
 	UR_SEL, UR_SEL, UR_SEL,	 UR_SEL,  112,	   104,	      32,	 152, 40,  96,
@@ -591,7 +591,8 @@ uint32_t dt_cg_stack_size(dt_cg_t *cg, const dt_node_t *n, uint32_t *nframes)
  * r0 = dt_ustack(r8 + sa, nf, pc, sp, bp): the current thread's user
  * stack from the registers the kernel saved when it entered from user
  * space (the same at a uprobe and at a tracepoint of a system call), its
- * frames and flags (bpf/dt_ustack.h).  The walk reads the unwind tables
+ * frames and flags (bpf/dt_ustack.h); pc 0, no frames, for a thread
+ * without user state.  The walk reads the unwind tables
  * the consumer loads (dt_unwind.c).
  */
 static void ustack_walk(dt_cg_t *cg, uint32_t sa, uint32_t nf)
@@ -602,6 +603,11 @@ static void ustack_walk(dt_cg_t *cg, uint32_t sa, uint32_t nf)
 	emit(cg, KS_LDX_MEM(BPF_DW, R3, R0, uregs_off[DT_R_RIP]));
 	emit(cg, KS_LDX_MEM(BPF_DW, R4, R0, uregs_off[DT_R_RSP]));
 	emit(cg, KS_LDX_MEM(BPF_DW, R5, R0, uregs_off[DT_R_RBP]));
+	/* a kernel thread (or the idle task) has no user state: cs is not ring 3, no stack */
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, uregs_off[DT_R_CS]));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 3));
+	emit(cg, KS_JMP_IMM(BPF_JEQ, R1, 3, 1));
+	emit(cg, KS_MOV64_IMM(R3, 0));
 	emit(cg, KS_MOV64_REG(R1, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(sa)), sa);
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)nf));

@@ -143,12 +143,26 @@ static double rec_double(const dt_rec_t *rec, const uint8_t *data)
 	return rec->r_signed ? (double)rec_int(rec, data) : (double)(uint64_t)rec_int(rec, data);
 }
 
+/* The kernel's sym(), func() and mod(), as against the user's u*() */
+static bool is_kernel_sym(int kind)
+{
+	return kind == DT_B_SYM || kind == DT_B_FUNC || kind == DT_B_MOD;
+}
+
+int dt_sym_rec_lookup(dtrace_hdl_t *dtp, int kind, uint64_t pid, uint64_t pc, dt_usym_t *u)
+{
+	if (is_kernel_sym(kind))
+		return dt_ksym_lookup(dtp, pc, u);
+	return dt_usym_lookup(dtp, (pid_t)pid, pc, u);
+}
+
 /*
  * A uaddr(), ufunc(), usym() or umod() record (the process ID, then the
- * address) as illumos names it: ufunc and usym give the symbol without an
- * offset (dt_print_usym moves the address to the symbol's start), uaddr
- * with one, umod the object alone; the address in hex where nothing maps
- * it.
+ * address), or a sym(), func() or mod() one (0, then the kernel address),
+ * as illumos names it: ufunc, usym, func and sym give the symbol without
+ * an offset (dt_print_usym, dt_print_sym move the address to the symbol's
+ * start), uaddr with one, umod and mod the object alone; the address in
+ * hex where nothing maps it.
  */
 void dt_usym_rec_str(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, char *buf,
 		     size_t len)
@@ -158,23 +172,26 @@ void dt_usym_rec_str(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data
 
 	memcpy(&pid, data + rec->r_off, 8);
 	memcpy(&pc, data + rec->r_off + 8, 8);
-	if (rec->r_sym == DT_B_UMOD) {
-		if (dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0)
+	if (rec->r_sym == DT_B_UMOD || rec->r_sym == DT_B_MOD) {
+		if (dt_sym_rec_lookup(dtp, rec->r_sym, pid, pc, &u) == 0 && u.us_mod != NULL)
 			snprintf(buf, len, "%s", u.us_mod);
 		else
 			snprintf(buf, len, "0x%llx", (unsigned long long)pc);
 		return;
 	}
-	if (rec->r_sym != DT_B_UADDR && dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0 &&
+	if (rec->r_sym != DT_B_UADDR && dt_sym_rec_lookup(dtp, rec->r_sym, pid, pc, &u) == 0 &&
 	    u.us_name != NULL)
 		pc = u.us_symaddr;
-	dt_uaddr_str(dtp, (pid_t)pid, pc, buf, len);
+	if (is_kernel_sym(rec->r_sym))
+		dt_kaddr_str(dtp, pc, buf, len);
+	else
+		dt_uaddr_str(dtp, (pid_t)pid, pc, buf, len);
 }
 
 /*
  * A frame of a stack as illumos's dt_print_ustack and dt_print_stack name
  * it: module`symbol+0xoffset, module`symbol at its first byte,
- * module`0xpc where no symbol holds it, else 0xpc.  A user frame past the
+ * module`0xpc where no symbol holds it, else 0xpc.  A frame past the
  * first is a return address: its symbol is the one holding pc - 1 (the
  * call), as a call that ends a function (to a noreturn function) returns
  * past its end; the offset is from the recorded pc, as illumos prints it.
@@ -186,9 +203,8 @@ int dt_frame_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, dt_usym
 {
 	dt_usym_t at;
 
-	memset(u, 0, sizeof(*u));
 	if (pid <= 0)
-		return -1; /* the kernel's: named in dt_sym.c (to come) */
+		return dt_ksym_lookup(dtp, ret ? pc - 1 : pc, u);
 	if (dt_usym_lookup(dtp, pid, ret ? pc - 1 : pc, u) != 0)
 		return -1;
 	if (ret && u->us_name == NULL && dt_usym_lookup(dtp, pid, pc, &at) == 0 &&
@@ -202,7 +218,7 @@ void dt_frame_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, char *buf
 	dt_usym_t u;
 	int rc = dt_frame_lookup(dtp, pid, pc, ret, &u);
 
-	if (rc != 0)
+	if (rc != 0 || u.us_mod == NULL)
 		snprintf(buf, len, "0x%" PRIx64, pc);
 	else if (u.us_name == NULL)
 		snprintf(buf, len, "%s`0x%" PRIx64, u.us_mod, pc);
@@ -1649,6 +1665,12 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	/* a target that exits is seen at once; a -c child is polled */
 	if (r->r_tg.tg_child && !r->r_tg.tg_exited && rate > 50000000ULL)
 		rate = 50000000ULL;
+	/*
+	 * the user stack walker's requests for tables are served within 20
+	 * ms: until then a new process's stacks are walked by frame pointers
+	 */
+	if (r->r_ld.ld_unw != NULL && rate > 20000000ULL)
+		rate = 20000000ULL;
 	if (r->r_tg.tg_pid > 0 && !r->r_tg.tg_child && r->r_tg.tg_pidfd >= 0)
 		p[n++] = (struct pollfd){ .fd = r->r_tg.tg_pidfd, .events = POLLIN };
 	p[n++] = (struct pollfd){ .fd = ks_perfbuf_fd(r->r_dr.dr_pb), .events = POLLIN };

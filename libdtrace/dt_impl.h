@@ -1032,7 +1032,7 @@ int dt_read_file(int fd, void **bufp, size_t *sizep, char *err, size_t errlen);
 /* What a process maps at an address. */
 typedef struct dt_usym {
 	const char *us_mod;  /* the object's base name ("libc.so.6"), or NULL */
-	const char *us_name; /* the function symbol that holds it, or NULL */
+	const char *us_name; /* the function that holds it, demangled, or NULL */
 	uint64_t us_symaddr; /* where that symbol starts in the process */
 	uint64_t us_modbase; /* where the object's first mapping starts */
 } dt_usym_t;
@@ -1047,6 +1047,15 @@ void dt_uaddr_str(dtrace_hdl_t *, pid_t pid, uint64_t addr, char *buf, size_t le
  * mappings change).
  */
 void dt_usym_remember(dtrace_hdl_t *, pid_t pid);
+/*
+ * A kernel address by /proc/kallsyms (read at the first call and kept):
+ * us_mod "vmlinux" or the module's name, us_name the function, us_symaddr
+ * its start, us_modbase the module's first symbol.  0, or -1 when no
+ * function holds addr (below the first, in data, no addresses shown).
+ */
+int dt_ksym_lookup(dtrace_hdl_t *, uint64_t addr, dt_usym_t *);
+/* As illumos' dtrace_addr2str: "vmlinux`func+0xoff", "vmlinux`func" or "0xaddr". */
+void dt_kaddr_str(dtrace_hdl_t *, uint64_t addr, char *buf, size_t len);
 void dt_usym_free(dtrace_hdl_t *);
 
 #endif /* DT_IMPL_H */

@@ -74,21 +74,25 @@ static void json_usym(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const ui
 	uint64_t pid, pc;
 	char name[PATH_MAX + 64];
 	dt_usym_t u;
-	bool known;
+	bool known, umod = rec->r_sym == DT_B_UMOD || rec->r_sym == DT_B_MOD;
+	bool kernel = rec->r_sym == DT_B_SYM || rec->r_sym == DT_B_FUNC || rec->r_sym == DT_B_MOD;
 
 	memcpy(&pid, data + rec->r_off, 8);
 	memcpy(&pc, data + rec->r_off + 8, 8);
-	known = dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0;
-	if (known && rec->r_sym != DT_B_UADDR && rec->r_sym != DT_B_UMOD && u.us_name != NULL)
+
+	known = dt_sym_rec_lookup(dtp, rec->r_sym, pid, pc, &u) == 0;
+	if (known && rec->r_sym != DT_B_UADDR && !umod && u.us_name != NULL)
 		pc = u.us_symaddr;
 	dt_usym_rec_str(dtp, rec, data, name, sizeof(name));
-	fprintf(fp, "{\"pid\":%llu,\"address\":%llu", (unsigned long long)pid,
-		(unsigned long long)pc);
+	fputc('{', fp);
+	if (!kernel) /* sym(), func(), mod(): the kernel's */
+		fprintf(fp, "\"pid\":%llu,", (unsigned long long)pid);
+	fprintf(fp, "\"address\":%llu", (unsigned long long)pc);
 	if (known && u.us_mod != NULL) {
 		fputs(",\"module\":", fp);
 		dt_json_str(fp, u.us_mod);
 	}
-	if (known && u.us_name != NULL && rec->r_sym != DT_B_UMOD) {
+	if (known && u.us_name != NULL && !umod) {
 		fputs(",\"symbol\":", fp);
 		dt_json_str(fp, u.us_name);
 		fprintf(fp, ",\"offset\":%llu", (unsigned long long)(pc - u.us_symaddr));

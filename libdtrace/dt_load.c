@@ -807,9 +807,20 @@ static struct dt_unwreq *unwreq_of(dt_loaded_t *ld, uint32_t key)
  * or whose files do not fit (unwindsize), keeps being walked by frame
  * pointers, which the count of such stacks reports at the end.
  */
-static void unwind_load(dt_run_t *r, pid_t pid)
+static void unwind_load(dtrace_hdl_t *dtp, dt_run_t *r, pid_t pid)
 {
 	(void)dt_unw_load_proc(r->r_ld.ld_unw, pid, NULL);
+	dt_usym_remember(dtp, pid); /* its frames keep their names if it exits before a print */
+}
+
+/* The tables of pid, loaded before the walker asks: it is not asked again. */
+static void unwind_first(dtrace_hdl_t *dtp, dt_run_t *r, pid_t pid)
+{
+	struct dt_unwreq *q = unwreq_of(&r->r_ld, (uint32_t)pid);
+
+	unwind_load(dtp, r, pid);
+	if (q != NULL)
+		q->ur_at = clock_ns(CLOCK_MONOTONIC);
 }
 
 /*
@@ -841,11 +852,11 @@ int dt_load_unwind(dtrace_hdl_t *dtp, dt_run_t *r)
 			q->ur_count = count;
 		} else if (!(key & DT_UNW_REQ_REMAP)) {
 			if (q->ur_at == 0)
-				unwind_load(r, (pid_t)key);
+				unwind_load(dtp, r, (pid_t)key);
 			q->ur_count = count;
 			q->ur_at = now;
 		} else if (now - q->ur_at >= 1000000000ULL) {
-			unwind_load(r, (pid_t)(key & ~DT_UNW_REQ_REMAP));
+			unwind_load(dtp, r, (pid_t)(key & ~DT_UNW_REQ_REMAP));
 			q->ur_count = count;
 			q->ur_at = now;
 		}
@@ -1482,14 +1493,14 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 		return -1;
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
-	/* the target's tables before it runs: its stacks are whole from the start */
-	if (r->r_ld.ld_unw != NULL && r->r_tg.tg_pid > 0) {
-		struct dt_unwreq *q = unwreq_of(&r->r_ld, (uint32_t)r->r_tg.tg_pid);
-
-		unwind_load(r, r->r_tg.tg_pid);
-		if (q != NULL)
-			q->ur_at = clock_ns(CLOCK_MONOTONIC);
-	}
+	/*
+	 * the target's tables before it runs: its stacks are whole from the
+	 * start; and dtrace's own, where BEGIN, END and ERROR fire
+	 */
+	if (r->r_ld.ld_unw != NULL && r->r_tg.tg_pid > 0)
+		unwind_first(dtp, r, r->r_tg.tg_pid);
+	if (r->r_ld.ld_unw != NULL)
+		unwind_first(dtp, r, getpid());
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	{

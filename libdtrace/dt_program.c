@@ -733,7 +733,10 @@ static int dis_frag(const dtrace_hdl_t *dtp, FILE *fp, const dt_frag_t *fr)
 
 int dt_program_dis(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, FILE *fp)
 {
-	static const char *const kinds[] = { "int", "string", "memory", "bytes" };
+	static const char *const kinds[] = {
+		[DT_RK_INT] = "int",	 [DT_RK_STR] = "string",   [DT_RK_MEM] = "memory",
+		[DT_RK_BYTES] = "bytes", [DT_RK_USYM] = "address", [DT_RK_STACK] = "stack",
+	};
 
 	for (int k = 0; k < pgp->dp_nstmts; k++) {
 		const dt_stmt_t *st = &pgp->dp_stmts[k];
@@ -745,10 +748,15 @@ int dt_program_dis(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, FILE *fp)
 			fprintf(fp, "%s%s", pd == c->dn_pdescs ? ": " : ", ", pd->dn_name);
 		fprintf(fp, "): %zu instructions, a record of %u bytes\n", st->st_code.fr_len,
 			st->st_size);
-		for (int i = 0; i < st->st_nrecs; i++)
-			fprintf(fp, "\trecord at %u: %s, %u bytes%s\n", st->st_recs[i].r_off,
-				kinds[st->st_recs[i].r_kind], st->st_recs[i].r_size,
-				st->st_recs[i].r_signed ? ", signed" : "");
+		for (int i = 0; i < st->st_nrecs; i++) {
+			const dt_rec_t *r = &st->st_recs[i];
+
+			fprintf(fp, "\trecord at %u: %s, %u bytes%s", r->r_off, kinds[r->r_kind],
+				r->r_size, r->r_signed ? ", signed" : "");
+			if (r->r_kind == DT_RK_STACK)
+				fprintf(fp, " (%u frames)", r->r_nframes);
+			fputc('\n', fp);
+		}
 		if (dis_frag(dtp, fp, &st->st_code) != 0)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		fputc('\n', fp);

@@ -220,6 +220,8 @@ void dt_consume_free(dt_run_t *);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
 /* A uaddr()/ufunc()/usym()/umod() record as its name ("libc.so.6`malloc"). */
 void dt_usym_rec_str(dtrace_hdl_t *, const dt_rec_t *, const uint8_t *data, char *buf, size_t len);
+/* The symbol of a DT_RK_USYM record's address, the kernel's for sym(), func(), mod(). */
+int dt_sym_rec_lookup(dtrace_hdl_t *, int kind, uint64_t pid, uint64_t pc, dt_usym_t *u);
 /* A stack's frames: illumos's _dtrace_stkindent, the stackindent option's default */
 #define DT_STACKINDENT 14
 /* A frame's symbol (pid 0: the kernel's; ret: a return address): 0, or -1 unknown. */

@@ -1,19 +1,33 @@
 /*
- * dt_sym.c -- user addresses to names, as illumos' dtrace_uaddr2str: the
- * object a process maps at an address (/proc/PID/maps), and the function
- * symbol of that object that holds it (.symtab, else .dynsym: dt_elf.c).
+ * dt_sym.c -- addresses to names, as illumos' dtrace_uaddr2str and
+ * dtrace_addr2str: the object a process maps at an address
+ * (/proc/PID/maps), and the function symbol of that object that holds it;
+ * kernel addresses through /proc/kallsyms.
+ *
+ * A file's symbols are its .symtab.  A stripped file (.dynsym only) takes
+ * the .symtab of its separate debug file, found as gdb finds it: by its
+ * build-id (/usr/lib/debug/.build-id/xx/yyyy.debug), else by its
+ * .gnu_debuglink (name and CRC), else its MiniDebugInfo (.gnu_debugdata,
+ * an xz-compressed ELF whose .symtab adds to .dynsym).  Names are shown
+ * demangled (__cxa_demangle) and without ELF version suffixes, each made
+ * once per file.  Anonymous executable memory is named from the JIT's
+ * /tmp/perf-PID.map.
  *
  * Processes and files are read once and kept for the handle: a process's
  * mappings are read again only when an address falls outside those known
  * (a library it loaded since), and stay known after it exits, so that an
  * address recorded before its exit still has a name at a later print.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <lzma.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,13 +35,17 @@
 #include "dt_impl.h"
 
 #define DT_SYM_MAXPROCS 256 /* processes kept; past that, all are forgotten */
+#define DT_SYM_DEBUGDIR "/usr/lib/debug"
 
 typedef struct dt_symfile {
 	struct dt_symfile *sf_next;
 	char *sf_path;
-	int sf_fd;
+	int sf_fd, sf_dfd; /* the file, its debug file */
 	Elf *sf_elf;
+	Elf *sf_delf;	 /* the debug file's or MiniDebugInfo's: names point into it */
+	void *sf_dimage; /* MiniDebugInfo, decompressed */
 	dt_elfsym_t *sf_syms;
+	const char **sf_disp; /* the names shown, by symbol: NULL until asked */
 	size_t sf_nsyms;
 	GElf_Phdr *sf_load;
 	size_t sf_nload;
@@ -38,8 +56,15 @@ typedef struct dt_symmap {
 	uint64_t sm_start, sm_end, sm_pgoff;
 	uint64_t sm_base;      /* where the object's first mapping starts */
 	dt_symfile_t *sm_file; /* NULL: anonymous, or not a file we can read */
-	const char *sm_name;   /* the object's base name ([vdso]...), or NULL */
+	const char *sm_name;   /* the object's base name ([vdso]...), or "" if anonymous */
+	bool sm_anon;	       /* anonymous executable memory: JIT code (perf-PID.map) */
 } dt_symmap_t;
+
+typedef struct dt_perfsym {
+	uint64_t ps_start, ps_size;
+	size_t ps_line; /* a later line wins over an earlier one at the same address */
+	const char *ps_name;
+} dt_perfsym_t;
 
 typedef struct dt_symproc {
 	struct dt_symproc *sp_next;
@@ -48,13 +73,98 @@ typedef struct dt_symproc {
 	size_t sp_nmaps;
 	char *sp_names;	    /* the mappings' names, one block */
 	uint64_t sp_readat; /* when its maps were last read (CLOCK_MONOTONIC ns) */
+	dev_t sp_exedev;    /* /proc/PID/exe when the maps were read: an exec changes it */
+	ino_t sp_exeino;
+	dt_perfsym_t *sp_perf; /* /tmp/perf-PID.map, sorted; read when first needed */
+	size_t sp_nperf;
+	char *sp_perfnames;
+	struct timespec sp_perfmtime; /* the map file as read: a JIT appends to it */
+	off_t sp_perfsize;
+	char sp_perfmod[32]; /* "perf-PID.map" */
 } dt_symproc_t;
+
+typedef struct dt_ksym {
+	uint64_t ks_addr;
+	const char *ks_name;
+	const char *ks_mod;  /* "vmlinux", or the module's name without its [] */
+	uint64_t ks_modbase; /* the module's first symbol */
+	bool ks_text;	     /* a function (t, T, w, W): others only bound one */
+} dt_ksym_t;
 
 struct dt_symtab {
 	dt_symproc_t *st_procs;
 	size_t st_nprocs;
 	dt_symfile_t *st_files;
+	dt_ksym_t *st_ksyms; /* /proc/kallsyms, sorted by address; read at the first look-up */
+	size_t st_nksyms;
+	char *st_knames;
+	bool st_kread;
 };
+
+/* ---------------------------------------------------------------- names shown */
+
+typedef char *demangle_f(const char *, char *, size_t *, int *);
+static demangle_f *cxa_demangle;
+static pthread_once_t demangle_once = PTHREAD_ONCE_INIT;
+
+/*
+ * libstdc++'s __cxa_demangle, opened at the first C++ name rather than
+ * linked: libdtrace is C, and its consumers (dtrace, the Python, Lua and
+ * Node bindings) should not all carry a C++ runtime for a name printer.
+ * Without libstdc++, names stay mangled.  A process that has it loaded
+ * already (Node) gets the same copy back.
+ */
+static void demangle_init(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+	if (h != NULL)
+		cxa_demangle = (demangle_f *)dlsym(h, "__cxa_demangle");
+}
+
+/*
+ * The name a user reads: C++ names demangled ("geo::Box<double>::c(double)",
+ * as c++filt shows them), an ELF version suffix ("@@GLIBC_2.34",
+ * "@GLIBC_2.2.5", which assembler-defined symbols keep in .symtab) dropped.
+ * raw itself when unchanged, else malloc'd; NULL out of memory.
+ */
+static char *shown_name(const char *raw)
+{
+	const char *at = strchr(raw, '@');
+	char *base = NULL, *d;
+	int status = -1;
+
+	if (at != NULL && at > raw && (base = strndup(raw, (size_t)(at - raw))) == NULL)
+		return NULL;
+	if (strncmp(raw, "_Z", 2) == 0) {
+		pthread_once(&demangle_once, demangle_init);
+		if (cxa_demangle != NULL &&
+		    (d = cxa_demangle(base != NULL ? base : raw, NULL, NULL, &status)) != NULL &&
+		    status == 0) {
+			free(base);
+			return d;
+		}
+	}
+	return base != NULL ? base : (char *)raw;
+}
+
+/* The name shown for f's symbol s, made at its first use and kept with the file. */
+static const char *sym_name(dt_symfile_t *f, const dt_elfsym_t *s)
+{
+	size_t i = (size_t)(s - f->sf_syms);
+	char *n;
+
+	if (f->sf_disp == NULL && (f->sf_disp = calloc(f->sf_nsyms, sizeof(char *))) == NULL)
+		return s->es_name;
+	if (f->sf_disp[i] == NULL) {
+		if ((n = shown_name(s->es_name)) == NULL)
+			return s->es_name;
+		f->sf_disp[i] = n;
+	}
+	return f->sf_disp[i];
+}
+
+/* ---------------------------------------------------------------- files */
 
 static dt_symfile_t *file_of(struct dt_symtab *t, const char *path)
 {
@@ -67,10 +177,265 @@ static dt_symfile_t *file_of(struct dt_symtab *t, const char *path)
 		free(f);
 		return NULL;
 	}
-	f->sf_fd = -1;
+	f->sf_fd = f->sf_dfd = -1;
 	f->sf_next = t->st_files;
 	t->st_files = f;
 	return f;
+}
+
+static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *s;
+
+		if (gelf_getshdr(scn, sh) != NULL && sh->sh_type != SHT_NOBITS &&
+		    (s = elf_strptr(elf, shstrndx, sh->sh_name)) != NULL && strcmp(s, name) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+/* Whether elf has a .symtab with contents (a debug file's may be NOBITS: none). */
+static bool has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB && sh.sh_size > 0)
+			return true;
+	return false;
+}
+
+/* The NT_GNU_BUILD_ID of elf into id: its length, or 0. */
+static size_t build_id(Elf *elf, uint8_t *id, size_t max)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE ||
+		    (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    memcmp((char *)data->d_buf + noff, "GNU", 4) == 0 && nh.n_descsz > 0 &&
+			    nh.n_descsz <= max) {
+				memcpy(id, (char *)data->d_buf + doff, nh.n_descsz);
+				return nh.n_descsz;
+			}
+	}
+	return 0;
+}
+
+/* The CRC-32 of .gnu_debuglink (the zlib/IEEE one gdb and objcopy use). */
+static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
+{
+	crc = ~crc;
+	while (n-- > 0) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320U & -(crc & 1));
+	}
+	return ~crc;
+}
+
+static bool file_crc(int fd, uint32_t want)
+{
+	uint8_t buf[65536];
+	uint32_t crc = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		crc = crc32_update(crc, buf, (size_t)n);
+	return n == 0 && crc == want;
+}
+
+/*
+ * Open path as f's debug file when it is an ELF file with a .symtab and,
+ * for a build-id path, the same build-id (id, n), or for a debuglink the
+ * CRC crc: true if it is now f's.
+ */
+static bool debug_try(dt_symfile_t *f, const char *path, const uint8_t *id, size_t n, bool crc,
+		      uint32_t want)
+{
+	uint8_t did[64];
+	int fd;
+	Elf *elf = NULL;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	if ((!crc || file_crc(fd, want)) && (elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL &&
+	    elf_kind(elf) == ELF_K_ELF && has_symtab(elf) &&
+	    (id == NULL || (build_id(elf, did, sizeof(did)) == n && memcmp(did, id, n) == 0))) {
+		f->sf_delf = elf;
+		f->sf_dfd = fd;
+		return true;
+	}
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
+	return false;
+}
+
+/* f's separate debug file, as gdb looks for it: by build-id, then by .gnu_debuglink. */
+static bool debug_find(dt_symfile_t *f)
+{
+	char path[PATH_MAX], dir[PATH_MAX], *slash;
+	uint8_t id[64];
+	size_t n = build_id(f->sf_elf, id, sizeof(id));
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	Elf_Data *data;
+
+	if (n >= 2) {
+		int len = snprintf(path, sizeof(path), DT_SYM_DEBUGDIR "/.build-id/%02x/", id[0]);
+
+		for (size_t i = 1; i < n && len + 3 < (int)sizeof(path); i++)
+			len += snprintf(path + len, sizeof(path) - (size_t)len, "%02x", id[i]);
+		if (len + 7 < (int)sizeof(path)) {
+			strcpy(path + len, ".debug");
+			if (debug_try(f, path, id, n, false, 0))
+				return true;
+		}
+	}
+	if ((scn = section(f->sf_elf, ".gnu_debuglink", &sh)) != NULL &&
+	    (data = elf_getdata(scn, NULL)) != NULL && data->d_size >= 8) {
+		const char *name = data->d_buf;
+		size_t nlen = strnlen(name, data->d_size), coff = (nlen + 4) & ~(size_t)3;
+		uint32_t crc;
+
+		if (nlen == 0 || coff + 4 > data->d_size || strchr(name, '/') != NULL)
+			return false;
+		memcpy(&crc, (const char *)data->d_buf + coff, 4);
+		if (realpath(f->sf_path, dir) == NULL)
+			snprintf(dir, sizeof(dir), "%s", f->sf_path);
+		if ((slash = strrchr(dir, '/')) != NULL)
+			*slash = '\0';
+		for (int i = 0; i < 3; i++) {
+			struct stat a, b;
+			int len =
+			    i == 0
+				? snprintf(path, sizeof(path), DT_SYM_DEBUGDIR "%s/%s", dir, name)
+			    : i == 1 ? snprintf(path, sizeof(path), "%s/%s", dir, name)
+				     : snprintf(path, sizeof(path), "%s/.debug/%s", dir, name);
+
+			if (len >= (int)sizeof(path))
+				continue;
+			/* "<dir>/<name>" may be the file itself */
+			if (stat(path, &a) == 0 && stat(f->sf_path, &b) == 0 &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				continue;
+			if (debug_try(f, path, NULL, 0, true, crc))
+				return true;
+		}
+	}
+	return false;
+}
+
+typedef lzma_ret stream_buffer_decode_f(uint64_t *, uint32_t, const lzma_allocator *,
+					const uint8_t *, size_t *, size_t, uint8_t *, size_t *,
+					size_t);
+
+static stream_buffer_decode_f *lzma_decode;
+static pthread_once_t lzma_once = PTHREAD_ONCE_INIT;
+
+static void lzma_init(void)
+{
+	void *h = dlopen("liblzma.so.5", RTLD_LAZY | RTLD_LOCAL);
+
+	if (h != NULL)
+		lzma_decode = (stream_buffer_decode_f *)dlsym(h, "lzma_stream_buffer_decode");
+}
+
+/*
+ * MiniDebugInfo (.gnu_debugdata): an xz stream of an ELF file whose
+ * .symtab holds the functions .dynsym lacks (Fedora's; Debian ships
+ * none).  liblzma is opened when a file has one, as libstdc++ is for
+ * names: the bindings compile libdtrace's sources, and a link would be
+ * one more library for each of them to find.
+ */
+static bool minidebug_find(dt_symfile_t *f)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = section(f->sf_elf, ".gnu_debugdata", &sh);
+	Elf_Data *data;
+	uint8_t *out = NULL;
+	lzma_ret r = LZMA_BUF_ERROR;
+
+	if (scn == NULL || (data = elf_rawdata(scn, NULL)) == NULL || data->d_size == 0)
+		return false;
+	pthread_once(&lzma_once, lzma_init);
+	if (lzma_decode == NULL)
+		return false;
+	/* the output's size is not known: grow until it fits */
+	for (size_t cap = data->d_size * 4; r == LZMA_BUF_ERROR && cap <= ((size_t)256 << 20);
+	     cap *= 2) {
+		uint64_t memlimit = UINT64_MAX;
+		size_t in = 0, o = 0;
+		uint8_t *p = realloc(out, cap);
+
+		if (p == NULL)
+			break;
+		out = p;
+		r = lzma_decode(&memlimit, 0, NULL, data->d_buf, &in, data->d_size, out, &o, cap);
+		if (r == LZMA_OK) {
+			if ((f->sf_delf = elf_memory((char *)out, o)) != NULL &&
+			    elf_kind(f->sf_delf) == ELF_K_ELF && has_symtab(f->sf_delf)) {
+				f->sf_dimage = out;
+				return true;
+			}
+			if (f->sf_delf != NULL)
+				elf_end(f->sf_delf);
+			f->sf_delf = NULL;
+		}
+	}
+	free(out);
+	return false;
+}
+
+static int esym_cmp(const void *a, const void *b)
+{
+	const dt_elfsym_t *x = a, *y = b;
+
+	return x->es_addr < y->es_addr ? -1 : x->es_addr > y->es_addr;
+}
+
+/*
+ * f's symbols: its .symtab; for a file without one, its debug file's
+ * .symtab (the same link-time addresses), or .dynsym and MiniDebugInfo's
+ * .symtab together, or .dynsym alone.
+ */
+static void file_syms(dt_symfile_t *f)
+{
+	dt_elfsym_t *mini, *all;
+	size_t nmini;
+
+	if (!has_symtab(f->sf_elf) && debug_find(f)) {
+		(void)dt_elf_syms(f->sf_delf, true, &f->sf_syms, &f->sf_nsyms);
+		return;
+	}
+	(void)dt_elf_syms(f->sf_elf, true, &f->sf_syms, &f->sf_nsyms);
+	if (has_symtab(f->sf_elf) || !minidebug_find(f) ||
+	    dt_elf_syms(f->sf_delf, true, &mini, &nmini) != 0)
+		return;
+	if (nmini > 0 &&
+	    (all = realloc(f->sf_syms, (f->sf_nsyms + nmini) * sizeof(*all))) != NULL) {
+		memcpy(all + f->sf_nsyms, mini, nmini * sizeof(*all));
+		f->sf_syms = all;
+		f->sf_nsyms += nmini;
+		qsort(all, f->sf_nsyms, sizeof(*all), esym_cmp);
+	}
+	free(mini);
 }
 
 /* Read the file's symbols and headers at its first look-up: false if it has none. */
@@ -82,15 +447,25 @@ static bool file_read(dt_symfile_t *f)
 		    (f->sf_fd = open(f->sf_path, O_RDONLY | O_CLOEXEC)) >= 0 &&
 		    (f->sf_elf = elf_begin(f->sf_fd, ELF_C_READ_MMAP, NULL)) != NULL &&
 		    elf_kind(f->sf_elf) == ELF_K_ELF) {
-			(void)dt_elf_syms(f->sf_elf, true, &f->sf_syms, &f->sf_nsyms);
+			file_syms(f);
 			(void)dt_elf_loads(f->sf_elf, &f->sf_load, &f->sf_nload);
 		}
 	}
 	return f->sf_syms != NULL && f->sf_load != NULL;
 }
 
+static void perf_free(dt_symproc_t *p)
+{
+	free(p->sp_perf);
+	free(p->sp_perfnames);
+	p->sp_perf = NULL;
+	p->sp_perfnames = NULL;
+	p->sp_nperf = 0;
+}
+
 static void proc_free(dt_symproc_t *p)
 {
+	perf_free(p);
 	free(p->sp_maps);
 	free(p->sp_names);
 	free(p);
@@ -104,6 +479,20 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* The executable pid runs (its device and inode), or false if it is gone. */
+static bool proc_exe(pid_t pid, dev_t *dev, ino_t *ino)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if (stat(path, &st) != 0)
+		return false;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
+}
+
 /* Read the mappings of pid into p (replacing what it held): 0, or -1. */
 static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 {
@@ -112,9 +501,12 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 	size_t n = 0, cap = 0, nlen = 0, ncap = 0;
 	char *names = NULL;
 	FILE *fp;
+	dev_t dev = 0;
+	ino_t ino = 0;
 
 	p->sp_readat = now_ns();
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->sp_pid);
+	(void)proc_exe(p->sp_pid, &dev, &ino);
 	if ((fp = fopen(path, "re")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), fp) != NULL) {
@@ -123,6 +515,7 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 		int pos = 0;
 		char *file;
 		size_t len;
+		bool anon;
 
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff,
 			   &pos) != 4 ||
@@ -130,8 +523,12 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 			continue;
 		file = line + pos;
 		file[strcspn(file, "\n")] = '\0';
-		if (file[0] == '\0') /* anonymous memory */
+		/* anonymous memory: only executable memory (JIT code) has names, from perf-PID.map */
+		anon = file[0] == '\0' || strncmp(file, "[anon", 5) == 0;
+		if (anon && perms[2] != 'x')
 			continue;
+		if (anon)
+			file[0] = '\0';
 		len = strlen(file);
 		if (len > 10 && strcmp(file + len - 10, " (deleted)") == 0)
 			file[len -= 10] = '\0';
@@ -151,7 +548,8 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 					 pgoff,
 					 start - pgoff,
 					 file[0] == '/' ? file_of(t, file) : NULL,
-					 (const char *)(uintptr_t)nlen };
+					 (const char *)(uintptr_t)nlen,
+					 anon };
 		nlen += len + 1;
 		n++;
 	}
@@ -178,6 +576,8 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 	p->sp_maps = maps;
 	p->sp_nmaps = n;
 	p->sp_names = names;
+	p->sp_exedev = dev;
+	p->sp_exeino = ino;
 	return 0;
 }
 
@@ -225,18 +625,26 @@ static const dt_symmap_t *lookup_map(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr
 	bool fresh;
 	dt_symproc_t *p = proc_of(dtp, pid, &fresh);
 	const dt_symmap_t *m;
+	dev_t dev;
+	ino_t ino;
 
 	if (p == NULL)
 		return NULL;
+	if (fresh || now_ns() - p->sp_readat < 100000000ULL)
+		return map_at(p, addr);
 	/*
-	 * outside what is known: a library loaded since (an exited process
-	 * keeps its maps).  Read again at most every 100 ms: an address
-	 * nothing maps (uaddr(12345)) in every record must not read the maps
-	 * at every print.
+	 * Read again, at most every 100 ms (an address nothing maps,
+	 * uaddr(12345), in every record must not read the maps at every
+	 * print): when the address is outside what is known (a library loaded
+	 * since), or when the process runs another executable (it exec'd: what
+	 * is known is another program's).  An exited process keeps its maps.
 	 */
-	if ((m = map_at(p, addr)) == NULL && !fresh && now_ns() - p->sp_readat >= 100000000ULL &&
+	if (((m = map_at(p, addr)) == NULL ||
+	     (proc_exe(pid, &dev, &ino) && (dev != p->sp_exedev || ino != p->sp_exeino))) &&
 	    read_maps(dtp->dt_usyms, p) == 0)
 		m = map_at(p, addr);
+	else
+		p->sp_readat = now_ns();
 	return m;
 }
 
@@ -249,6 +657,101 @@ void dt_usym_remember(dtrace_hdl_t *dtp, pid_t pid)
 		(void)read_maps(dtp->dt_usyms, p);
 }
 
+static int perf_cmp(const void *a, const void *b)
+{
+	const dt_perfsym_t *x = a, *y = b;
+
+	if (x->ps_start != y->ps_start)
+		return x->ps_start < y->ps_start ? -1 : 1;
+	return x->ps_line < y->ps_line ? -1 : x->ps_line > y->ps_line;
+}
+
+/*
+ * Read /tmp/perf-PID.map (lines "START SIZE name", hex without 0x, as V8's
+ * --perf-basic-prof and Python 3.12's perf trampoline write them) when it
+ * changed since it was read last: a JIT appends as it compiles.
+ */
+static void perf_read(dt_symproc_t *p)
+{
+	char path[64], line[4096];
+	dt_perfsym_t *syms = NULL;
+	size_t n = 0, cap = 0, nlen = 0, ncap = 0;
+	char *names = NULL;
+	struct stat st;
+	FILE *fp;
+
+	snprintf(p->sp_perfmod, sizeof(p->sp_perfmod), "perf-%d.map", (int)p->sp_pid);
+	snprintf(path, sizeof(path), "/tmp/%s", p->sp_perfmod);
+	if (stat(path, &st) != 0 ||
+	    (st.st_size == p->sp_perfsize && st.st_mtim.tv_sec == p->sp_perfmtime.tv_sec &&
+	     st.st_mtim.tv_nsec == p->sp_perfmtime.tv_nsec) ||
+	    (fp = fopen(path, "re")) == NULL)
+		return;
+	p->sp_perfsize = st.st_size;
+	p->sp_perfmtime = st.st_mtim;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		char *e1, *e2, *name;
+		unsigned long long start = strtoull(line, &e1, 16), size;
+		size_t len;
+
+		if (e1 == line || *e1 != ' ')
+			continue;
+		size = strtoull(e1 + 1, &e2, 16);
+		if (e2 == e1 + 1 || *e2 != ' ' || size == 0)
+			continue;
+		name = e2 + 1;
+		name[strcspn(name, "\n")] = '\0';
+		len = strlen(name);
+		if (dt_grow(&syms, &cap, n, sizeof(*syms), 64) != 0)
+			break;
+		while (nlen + len + 1 > ncap && dt_grow(&names, &ncap, ncap, 1, 4096) == 0)
+			;
+		if (nlen + len + 1 > ncap)
+			break;
+		memcpy(names + nlen, name, len + 1);
+		syms[n] = (dt_perfsym_t){ start, size, n, (const char *)(uintptr_t)nlen };
+		nlen += len + 1;
+		n++;
+	}
+	fclose(fp);
+	for (size_t i = 0; i < n; i++)
+		syms[i].ps_name = names + (uintptr_t)syms[i].ps_name;
+	if (n > 0)
+		qsort(syms, n, sizeof(*syms), perf_cmp);
+	perf_free(p);
+	p->sp_perf = syms;
+	p->sp_nperf = n;
+	p->sp_perfnames = names;
+}
+
+/* The perf-PID.map entry that holds addr (the last written, where they overlap), or NULL. */
+static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr)
+{
+	bool fresh;
+	dt_symproc_t *p = proc_of(dtp, pid, &fresh);
+	const dt_perfsym_t *best = NULL;
+	size_t lo = 0, hi;
+
+	if (p == NULL)
+		return NULL;
+	perf_read(p);
+	for (hi = p->sp_nperf; lo < hi;) { /* lo: the first entry that starts after addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (p->sp_perf[mid].ps_start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, k = 0; i-- > 0 && k < 64; k++) {
+		const dt_perfsym_t *s = &p->sp_perf[i];
+
+		if (addr - s->ps_start < s->ps_size && (best == NULL || s->ps_line > best->ps_line))
+			best = s;
+	}
+	return best;
+}
+
 static size_t underscores(const char *name)
 {
 	return strspn(name, "_");
@@ -257,7 +760,8 @@ static size_t underscores(const char *name)
 /*
  * Of the symbols at s's address that hold as much, the name a user
  * calls it by: the fewest leading underscores, then the shortest (malloc,
- * not __libc_malloc).
+ * not __libc_malloc), not counting a version suffix (a debug file's
+ * .symtab has "pthread_kill@GLIBC_2.2.5").
  */
 static const dt_elfsym_t *best_alias(const dt_symfile_t *f, const dt_elfsym_t *s)
 {
@@ -269,7 +773,7 @@ static const dt_elfsym_t *best_alias(const dt_symfile_t *f, const dt_elfsym_t *s
 		size_t u = underscores(s->es_name), bu = underscores(best->es_name);
 
 		if (s->es_size >= best->es_size &&
-		    (u < bu || (u == bu && strlen(s->es_name) < strlen(best->es_name))))
+		    (u < bu || (u == bu && strcspn(s->es_name, "@") < strcspn(best->es_name, "@"))))
 			best = s;
 	}
 	return best;
@@ -278,7 +782,7 @@ static const dt_elfsym_t *best_alias(const dt_symfile_t *f, const dt_elfsym_t *s
 int dt_usym_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, dt_usym_t *u)
 {
 	const dt_symmap_t *m = pid > 0 ? lookup_map(dtp, pid, addr) : NULL;
-	const dt_symfile_t *f;
+	dt_symfile_t *f;
 	const dt_elfsym_t *s;
 	uint64_t foff, vaddr = 0;
 	bool in = false;
@@ -286,6 +790,24 @@ int dt_usym_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, dt_usym_t *u)
 	memset(u, 0, sizeof(*u));
 	if (m == NULL)
 		return -1;
+	if (m->sm_anon) {
+		/*
+		 * JIT code: the module is the map file's name, as perf report
+		 * shows such a frame's object ("perf-1234.map"); memory it does
+		 * not name has no object at all (0x...), as before.
+		 */
+		const dt_perfsym_t *ps = perf_find(dtp, pid, addr);
+		bool fresh;
+		const dt_symproc_t *p = proc_of(dtp, pid, &fresh);
+
+		if (ps == NULL || p == NULL)
+			return -1;
+		u->us_mod = p->sp_perfmod;
+		u->us_modbase = m->sm_start;
+		u->us_name = ps->ps_name;
+		u->us_symaddr = ps->ps_start;
+		return 0;
+	}
 	u->us_mod = m->sm_name;
 	u->us_modbase = m->sm_base;
 	if ((f = m->sm_file) == NULL || !file_read(m->sm_file))
@@ -303,7 +825,7 @@ int dt_usym_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, dt_usym_t *u)
 	if (!in || (s = dt_elf_sym_find(f->sf_syms, f->sf_nsyms, vaddr)) == NULL)
 		return 0;
 	s = best_alias(f, s);
-	u->us_name = s->es_name;
+	u->us_name = sym_name(f, s);
 	u->us_symaddr = addr - (vaddr - s->es_addr);
 	return 0;
 }
@@ -317,6 +839,160 @@ void dt_uaddr_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, char *buf, size_t
 	else if (u.us_name == NULL)
 		snprintf(buf, len, "%s`0x%" PRIx64, u.us_mod, addr);
 	else if (addr > u.us_symaddr)
+		snprintf(buf, len, "%s`%s+0x%" PRIx64, u.us_mod, u.us_name, addr - u.us_symaddr);
+	else
+		snprintf(buf, len, "%s`%s", u.us_mod, u.us_name);
+}
+
+/* ---------------------------------------------------------------- kernel */
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const dt_ksym_t *x = a, *y = b;
+
+	if (x->ks_addr != y->ks_addr)
+		return x->ks_addr < y->ks_addr ? -1 : 1;
+	/* equal addresses keep the file's order (qsort is not stable) */
+	return x->ks_name < y->ks_name ? -1 : x->ks_name > y->ks_name;
+}
+
+/*
+ * /proc/kallsyms into t, sorted: every symbol bounds the one before it,
+ * functions (t, T, w, W) have names.  Without the addresses (kptr_restrict,
+ * no CAP_SYSLOG: all zero) nothing is kept.
+ */
+static void kread(struct dt_symtab *t)
+{
+	char line[1024];
+	dt_ksym_t *syms = NULL;
+	size_t n = 0, cap = 0, nlen = 0, ncap = 0;
+	char *names = NULL;
+	FILE *fp;
+
+	t->st_kread = true;
+	if ((fp = fopen("/proc/kallsyms", "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		/* "ADDR TYPE NAME" and "\t[MODULE]" for a module's (by hand: sscanf is 3x slower) */
+		char *end, *name, *mod, type;
+		uint64_t addr = strtoull(line, &end, 16);
+		size_t ln, lm;
+
+		if (end == line || end[0] != ' ' || end[1] == '\0' || end[2] != ' ' || addr == 0)
+			continue;
+		type = end[1];
+		name = end + 3;
+		name[strcspn(name, "\n")] = '\0';
+		if ((mod = strchr(name, '\t')) != NULL) {
+			*mod++ = '\0';
+			if (mod[0] == '[')
+				mod++;
+			mod[strcspn(mod, "]")] = '\0';
+		}
+		if (name[0] == '\0')
+			continue;
+		ln = strlen(name);
+		lm = mod != NULL ? strlen(mod) + 1 : 0;
+		if (dt_grow(&syms, &cap, n, sizeof(*syms), 4096) != 0)
+			break;
+		while (nlen + ln + 1 + lm > ncap && dt_grow(&names, &ncap, ncap, 1, 1 << 20) == 0)
+			;
+		if (nlen + ln + 1 + lm > ncap)
+			break;
+		memcpy(names + nlen, name, ln + 1);
+		if (mod != NULL)
+			memcpy(names + nlen + ln + 1, mod, lm);
+		/* offsets into names (it moves as it grows); vmlinux's, all but modules', as -1 */
+		syms[n] = (dt_ksym_t){ addr, (const char *)(uintptr_t)nlen,
+				       (const char *)(mod != NULL ? nlen + ln + 1 : UINTPTR_MAX), 0,
+				       strchr("tTwW", type) != NULL };
+		nlen += ln + 1 + lm;
+		n++;
+	}
+	fclose(fp);
+	for (size_t i = 0; i < n; i++) {
+		syms[i].ks_name = names + (uintptr_t)syms[i].ks_name;
+		syms[i].ks_mod = (uintptr_t)syms[i].ks_mod == UINTPTR_MAX
+				     ? "vmlinux"
+				     : names + (uintptr_t)syms[i].ks_mod;
+	}
+	if (n > 0)
+		qsort(syms, n, sizeof(*syms), ksym_cmp);
+	/* a module's base: its first symbol, the lowest (the distinct modules are few) */
+	const char **mods = NULL;
+	uint64_t *bases = NULL;
+	size_t nm = 0, mcap = 0, bcap = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < nm && strcmp(mods[j], syms[i].ks_mod) != 0)
+			j++;
+		if (j == nm && dt_grow(&mods, &mcap, nm, sizeof(*mods), 8) == 0 &&
+		    dt_grow(&bases, &bcap, nm, sizeof(*bases), 8) == 0) {
+			mods[nm] = syms[i].ks_mod;
+			bases[nm++] = syms[i].ks_addr;
+		}
+		syms[i].ks_modbase = j < nm ? bases[j] : syms[i].ks_addr;
+	}
+	free(mods);
+	free(bases);
+	t->st_ksyms = syms;
+	t->st_nksyms = n;
+	t->st_knames = names;
+}
+
+int dt_ksym_lookup(dtrace_hdl_t *dtp, uint64_t addr, dt_usym_t *u)
+{
+	struct dt_symtab *t = dtp->dt_usyms;
+	const dt_ksym_t *s, *best = NULL;
+	size_t lo = 0, hi;
+
+	memset(u, 0, sizeof(*u));
+	if (t == NULL && (t = dtp->dt_usyms = calloc(1, sizeof(*t))) == NULL)
+		return -1;
+	if (!t->st_kread)
+		kread(t);
+	for (hi = t->st_nksyms; lo < hi;) { /* lo: the first symbol that starts after addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (t->st_ksyms[mid].ks_addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	s = &t->st_ksyms[lo - 1];
+	/* the last symbol has no end: it holds its own page at most */
+	if (lo == t->st_nksyms && (addr >> 12) != (s->ks_addr >> 12))
+		return -1;
+	/* of the functions at that address, the name a user calls it by, as best_alias */
+	for (const dt_ksym_t *a = s; a >= t->st_ksyms && a->ks_addr == s->ks_addr; a--) {
+		if (!a->ks_text)
+			continue;
+		if (best == NULL || underscores(a->ks_name) < underscores(best->ks_name) ||
+		    (underscores(a->ks_name) == underscores(best->ks_name) &&
+		     strlen(a->ks_name) <= strlen(best->ks_name)))
+			best = a;
+	}
+	if (best == NULL)
+		return -1;
+	u->us_mod = best->ks_mod;
+	u->us_name = best->ks_name;
+	u->us_symaddr = best->ks_addr;
+	u->us_modbase = best->ks_modbase;
+	return 0;
+}
+
+void dt_kaddr_str(dtrace_hdl_t *dtp, uint64_t addr, char *buf, size_t len)
+{
+	dt_usym_t u;
+
+	/* illumos dtrace_addr2str (dt_subr.c): mod`sym+0xoff, mod`sym, or 0xaddr */
+	if (dt_ksym_lookup(dtp, addr, &u) != 0)
+		snprintf(buf, len, "0x%" PRIx64, addr);
+	else if (addr != u.us_symaddr)
 		snprintf(buf, len, "%s`%s+0x%" PRIx64, u.us_mod, u.us_name, addr - u.us_symaddr);
 	else
 		snprintf(buf, len, "%s`%s", u.us_mod, u.us_name);
@@ -336,8 +1012,17 @@ void dt_usym_free(dtrace_hdl_t *dtp)
 	}
 	while ((f = t->st_files) != NULL) {
 		t->st_files = f->sf_next;
+		for (size_t i = 0; f->sf_disp != NULL && i < f->sf_nsyms; i++)
+			if (f->sf_disp[i] != f->sf_syms[i].es_name)
+				free((char *)f->sf_disp[i]);
+		free(f->sf_disp);
 		free(f->sf_syms);
 		free(f->sf_load);
+		if (f->sf_delf != NULL)
+			elf_end(f->sf_delf);
+		if (f->sf_dfd >= 0)
+			close(f->sf_dfd);
+		free(f->sf_dimage);
 		if (f->sf_elf != NULL)
 			elf_end(f->sf_elf);
 		if (f->sf_fd >= 0)
@@ -345,6 +1030,8 @@ void dt_usym_free(dtrace_hdl_t *dtp)
 		free(f->sf_path);
 		free(f);
 	}
+	free(t->st_ksyms);
+	free(t->st_knames);
 	free(t);
 	dtp->dt_usyms = NULL;
 }

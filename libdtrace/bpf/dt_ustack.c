@@ -175,13 +175,18 @@ static inline void request(u32 key)
 /*
  * The current thread's user stack from its registers pc, sp and bp: n
  * PCs into dst (n * 8 bytes of map memory), innermost first, the rest
- * zero.  Returns the frames stored and the DT_USTACK_* flags.
+ * zero; pc 0: none (the caller found no user state).  Returns the frames stored and the DT_USTACK_* flags.
  */
 DT_FN u64 dt_ustack(u64 *dst, u64 n, u64 pc, u64 sp, u64 bp)
 {
 	u32 tgid = (u32)(bpf_get_current_pid_tgid() >> 32);
 	walk_t w = { dst, n, pc, sp, bp, 0, 0, 1, 0 };
 
+	if (pc == 0) { /* no user state (a kernel thread): no frames, nothing to ask for */
+		w.w_done = 1;
+		bpf_loop((u32)n, ustack_frame, &w, 0);
+		return 0;
+	}
 	w.w_proc = dt_map_lookup(dt_unw_procs, &tgid);
 	if (w.w_proc == 0)
 		w.w_res = DT_USTACK_NOPROC;

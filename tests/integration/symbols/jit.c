@@ -1,0 +1,55 @@
+/*
+ * jit: code as a JIT makes it: an anonymous executable page, named in
+ * /tmp/perf-PID.map as V8's --perf-basic-prof and Python 3.12's perf
+ * trampoline name theirs ("START SIZE name", hex).  Three ranges are
+ * named (one name with spaces and a colon, one written twice: the later
+ * line wins), then jit:::fn(a, b, c, d, e) fires with a the first range's
+ * start, b 5 bytes into the second, c in the twice-named one, d in the
+ * page but in no range, e the page.  Prints "PID PAGE" first and waits to
+ * be killed; a child removes the map file when the process is gone.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sdt.h>
+#include <unistd.h>
+
+int main(void)
+{
+	char path[64], c;
+	int fds[2];
+	uint8_t *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	FILE *f;
+
+	if (p == MAP_FAILED || pipe(fds) != 0)
+		return 1;
+	memset(p, 0xc3, 4096); /* ret */
+	if (mprotect(p, 4096, PROT_READ | PROT_EXEC) != 0)
+		return 1;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	if ((f = fopen(path, "w")) == NULL)
+		return 1;
+	fprintf(f, "%lx 20 jit_one\n", (unsigned long)p);
+	fprintf(f, "%lx 10 LazyCompile:*fib bench.js:3\n", (unsigned long)(p + 0x40));
+	fprintf(f, "%lx 10 old_name\n", (unsigned long)(p + 0x80));
+	fprintf(f, "%lx 10 new_name\n", (unsigned long)(p + 0x80));
+	fclose(f);
+	if (fork() == 0) { /* the pipe's end: when the parent is gone, remove its map */
+		close(fds[1]);
+		while (read(fds[0], &c, 1) > 0)
+			;
+		unlink(path);
+		_exit(0);
+	}
+	close(fds[0]);
+	printf("%d %lx\n", (int)getpid(), (unsigned long)p);
+	fflush(stdout);
+	uint8_t *volatile a = p, *volatile b = p + 0x45, *volatile cc = p + 0x88,
+			  *volatile d = p + 0x200;
+
+	DTRACE_PROBE5(jit, fn, a, b, cc, d, a);
+	alarm(30);
+	pause();
+	return 0;
+}

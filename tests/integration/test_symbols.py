@@ -1,0 +1,82 @@
+"""Names of JIT code from /tmp/perf-PID.map (issue 18).
+
+symbols/jit.c makes an anonymous executable page and names ranges of it
+in /tmp/perf-PID.map, as V8 (--perf-basic-prof) and Python 3.12's perf
+trampoline do.  ufunc(), uaddr() and umod() of addresses in it must give
+the map's names, the module being the map file's name ("perf-PID.map", as
+perf report shows such a frame's object); an address the map does not
+name stays in hex.  The PID and the page's address change from run to
+run, so this is a test here and not a golden.
+
+Environment: DTRACE (our dtrace).
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import tracelib
+
+DTRACE = os.environ.get("DTRACE", "dtrace")
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "symbols")
+
+SCRIPT = r"""
+jit$target:::fn
+{
+	ufunc(arg0); printf("\n");
+	uaddr(arg1); printf("\n");
+	ufunc(arg2); printf("\n");
+	uaddr(arg3); printf("\n");
+	umod(arg4); printf("\n");
+	@[ufunc(arg1)] = count();
+	exit(0);
+}
+"""
+
+
+class PerfMap(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="symbols-")
+        shutil.copy(os.path.join(SRC, "jit.c"), cls.tmp)
+        subprocess.run(["cc", "-O2", "-Wall", "-Wextra", "-Werror", "jit.c", "-o", "jit"],
+                       cwd=cls.tmp, check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+
+    def test_names(self):
+        r = subprocess.run([DTRACE, "-q", "-c", os.path.join(self.tmp, "jit"), "-n", SCRIPT],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        first, rest = r.stdout.split("\n", 1)
+        pid, page = first.split()
+        page = int(page, 16)
+        mod = "perf-%s.map" % pid
+        want = [
+            "%s`jit_one" % mod,
+            "%s`LazyCompile:*fib bench.js:3+0x5" % mod,
+            "%s`new_name" % mod,
+            "0x%x" % (page + 0x200),
+            mod,
+        ]
+        lines = [ln.strip() for ln in rest.splitlines() if ln.strip()]
+        self.assertEqual(lines[:5], want)
+        # the key merged to the range's start: the name without offset, and its count
+        self.assertEqual(lines[5].split(), ["%s`LazyCompile:*fib" % mod, "bench.js:3", "1"])
+        # the child removes the map file once jit is gone
+        for _ in range(50):
+            if not os.path.exists("/tmp/%s" % mod):
+                break
+            subprocess.run(["sleep", "0.1"])
+        self.assertFalse(os.path.exists("/tmp/%s" % mod))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1227,9 +1227,11 @@ static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	r->r_en.en_aggs = r->r_en.en_ps->ps_aggs;
 	r->r_en.en_naggs = r->r_en.en_ps->ps_naggs;
-	r->r_dr.dr_quiet = dt_option_get(dtp, "quiet", 0) != 0;
-	r->r_dr.dr_flow = dt_option_isset(dtp, "flowindent");
 	r->r_dr.dr_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
+	r->r_dr.dr_folded = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_FOLDED;
+	/* folded output is a file of stacks for flame graphs: no probe lines in it */
+	r->r_dr.dr_quiet = dt_option_get(dtp, "quiet", 0) != 0 || r->r_dr.dr_folded;
+	r->r_dr.dr_flow = dt_option_isset(dtp, "flowindent");
 	if ((r->r_ld.ld_ncpus = ks_ncpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
 	/* speculation() looks at every slot, and the verifier walks each look */

@@ -3,7 +3,8 @@
  * calls make one key; ustack(2) keeps c and its caller, so two keys
  * (b, 300 and a2, 100); ustack(20), more than there are, prints the 7
  * there are.  -x ustackframes=3 is the depth of ustack() without an
- * argument.
+ * argument, not of ustackdepth, which counts the whole stack (7) as
+ * illumos does.
  */
 /* @setup: ./build.sh */
 /* @args: -q -x ustackframes=3 -c "./chain 100" */
@@ -18,6 +19,7 @@ pid$target:a.out:c:entry
 /!done/
 {
 	ustack(20);
+	printf("depth %d\n", ustackdepth);
 	done = 1;
 }
 

@@ -71,9 +71,11 @@ typedef struct dt_symproc {
 	pid_t sp_pid;
 	dt_symmap_t *sp_maps;
 	size_t sp_nmaps;
-	char *sp_names;	    /* the mappings' names, one block */
-	uint64_t sp_readat; /* when its maps were last read (CLOCK_MONOTONIC ns) */
-	dev_t sp_exedev;    /* /proc/PID/exe when the maps were read: an exec changes it */
+	char *sp_names;	     /* the mappings' names, one block */
+	uint64_t sp_readat;  /* when its maps were last read (CLOCK_MONOTONIC ns) */
+	bool sp_missed;	     /* ... because of an address outside them */
+	uint64_t sp_checkat; /* when /proc/PID/exe was last looked at */
+	dev_t sp_exedev;     /* /proc/PID/exe when the maps were read: an exec changes it */
 	ino_t sp_exeino;
 	dt_perfsym_t *sp_perf; /* /tmp/perf-PID.map, sorted; read when first needed */
 	size_t sp_nperf;
@@ -504,7 +506,8 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 	dev_t dev = 0;
 	ino_t ino = 0;
 
-	p->sp_readat = now_ns();
+	p->sp_readat = p->sp_checkat = now_ns();
+	p->sp_missed = false;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->sp_pid);
 	(void)proc_exe(p->sp_pid, &dev, &ino);
 	if ((fp = fopen(path, "re")) == NULL)
@@ -625,26 +628,37 @@ static const dt_symmap_t *lookup_map(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr
 	bool fresh;
 	dt_symproc_t *p = proc_of(dtp, pid, &fresh);
 	const dt_symmap_t *m;
+	uint64_t now;
 	dev_t dev;
 	ino_t ino;
 
 	if (p == NULL)
 		return NULL;
-	if (fresh || now_ns() - p->sp_readat < 100000000ULL)
-		return map_at(p, addr);
+	m = map_at(p, addr);
+	now = now_ns();
+	if (fresh)
+		return m;
 	/*
-	 * Read again, at most every 100 ms (an address nothing maps,
-	 * uaddr(12345), in every record must not read the maps at every
-	 * print): when the address is outside what is known (a library loaded
-	 * since), or when the process runs another executable (it exec'd: what
-	 * is known is another program's).  An exited process keeps its maps.
+	 * An address outside what is known (a library loaded, memory mapped
+	 * since): read again, but not when a miss read them less than 100 ms
+	 * ago (an address nothing maps, uaddr(12345), in every record must not
+	 * read the maps at every print).  An address inside: read again if
+	 * the process runs another executable (it exec'd: what is known is
+	 * another program's), looked at at most every 100 ms.  An exited
+	 * process keeps its maps.
 	 */
-	if (((m = map_at(p, addr)) == NULL ||
-	     (proc_exe(pid, &dev, &ino) && (dev != p->sp_exedev || ino != p->sp_exeino))) &&
-	    read_maps(dtp->dt_usyms, p) == 0)
-		m = map_at(p, addr);
-	else
-		p->sp_readat = now_ns();
+	if (m == NULL) {
+		if (p->sp_missed && now - p->sp_readat < 100000000ULL)
+			return NULL;
+		if (read_maps(dtp->dt_usyms, p) == 0)
+			m = map_at(p, addr);
+		p->sp_missed = true;
+	} else if (now - p->sp_checkat >= 100000000ULL) {
+		p->sp_checkat = now;
+		if (proc_exe(pid, &dev, &ino) && (dev != p->sp_exedev || ino != p->sp_exeino) &&
+		    read_maps(dtp->dt_usyms, p) == 0)
+			m = map_at(p, addr);
+	}
 	return m;
 }
 

@@ -1,4 +1,5 @@
-"""Names of JIT code from /tmp/perf-PID.map (issue 18).
+"""Names of JIT code from /tmp/perf-PID.map, and C++ names without
+libstdc++ (issue 18).
 
 symbols/jit.c makes an anonymous executable page and names ranges of it
 in /tmp/perf-PID.map, as V8 (--perf-basic-prof) and Python 3.12's perf
@@ -7,6 +8,10 @@ the map's names, the module being the map file's name ("perf-PID.map", as
 perf report shows such a frame's object); an address the map does not
 name stays in hex.  The PID and the page's address change from run to
 run, so this is a test here and not a golden.
+
+libstdc++ is loaded by libdtrace only to demangle (dlopen): a dtrace that
+cannot load it (hidden in a mount namespace) must still name a C++
+function, by its mangled name, where one that can demangles it.
 
 Environment: DTRACE (our dtrace).
 """
@@ -35,23 +40,30 @@ jit$target:::fn
 """
 
 
+TMP = None
+
+
+def setUpModule():
+    global TMP
+    TMP = tempfile.mkdtemp(prefix="symbols-")
+    for f in ("jit.c", "loop.cc"):
+        shutil.copy(os.path.join(SRC, f), TMP)
+    subprocess.run(["cc", "-O2", "-Wall", "-Wextra", "-Werror", "jit.c", "-o", "jit"],
+                   cwd=TMP, check=True)
+    subprocess.run(["c++", "-O2", "-Wall", "-Wextra", "-Werror", "loop.cc", "-o", "loop"],
+                   cwd=TMP, check=True)
+
+
+def tearDownModule():
+    shutil.rmtree(TMP, ignore_errors=True)
+
+
 class PerfMap(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="symbols-")
-        shutil.copy(os.path.join(SRC, "jit.c"), cls.tmp)
-        subprocess.run(["cc", "-O2", "-Wall", "-Wextra", "-Werror", "jit.c", "-o", "jit"],
-                       cwd=cls.tmp, check=True)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
     def setUp(self):
         tracelib.require_tracing(self, tools=())
 
     def test_names(self):
-        r = subprocess.run([DTRACE, "-q", "-c", os.path.join(self.tmp, "jit"), "-n", SCRIPT],
+        r = subprocess.run([DTRACE, "-q", "-c", os.path.join(TMP, "jit"), "-n", SCRIPT],
                            capture_output=True, text=True, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stderr, "")
@@ -76,6 +88,33 @@ class PerfMap(unittest.TestCase):
                 break
             subprocess.run(["sleep", "0.1"])
         self.assertFalse(os.path.exists("/tmp/%s" % mod))
+
+
+class NoLibstdcxx(unittest.TestCase):
+    SCRIPT = "pid$target::_ZN3geo3BoxIdE1cEd:entry { ufunc(uregs[36]); exit(0); }"
+
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+        if shutil.which("unshare") is None:
+            self.skipTest("no unshare")
+        self.lib = os.path.realpath("/usr/lib/x86_64-linux-gnu/libstdc++.so.6")
+        self.loop = subprocess.Popen([os.path.join(TMP, "loop")])
+        self.addCleanup(self.loop.wait)
+        self.addCleanup(self.loop.kill)
+
+    def trace(self, hide):
+        cmd = [DTRACE, "-q", "-p", str(self.loop.pid), "-n", self.SCRIPT]
+        if hide:  # /dev/null over libstdc++ for dtrace alone: dlopen fails
+            cmd = ["unshare", "-m", "sh", "-c",
+                   'mount --bind /dev/null "$0" && exec "$@"', self.lib] + cmd
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        return r.stdout.strip()
+
+    def test_mangled_without(self):
+        self.assertEqual(self.trace(False), "loop`geo::Box<double>::c(double)")
+        self.assertEqual(self.trace(True), "loop`_ZN3geo3BoxIdE1cEd")
 
 
 if __name__ == "__main__":

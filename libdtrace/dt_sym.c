@@ -56,14 +56,14 @@ typedef struct dt_symmap {
 	uint64_t sm_start, sm_end, sm_pgoff;
 	uint64_t sm_base;      /* where the object's first mapping starts */
 	dt_symfile_t *sm_file; /* NULL: anonymous, or not a file we can read */
-	const char *sm_name;   /* the object's base name ([vdso]...), or "" if anonymous */
-	bool sm_anon;	       /* anonymous executable memory: JIT code (perf-PID.map) */
+	const char *sm_name; /* the object's base name ([vdso]...), or "" if anonymous (interned) */
+	bool sm_anon;	     /* anonymous executable memory: JIT code (perf-PID.map) */
 } dt_symmap_t;
 
 typedef struct dt_perfsym {
 	uint64_t ps_start, ps_size;
-	size_t ps_line; /* a later line wins over an earlier one at the same address */
-	const char *ps_name;
+	size_t ps_line;	     /* a later line wins over an earlier one at the same address */
+	const char *ps_name; /* interned */
 } dt_perfsym_t;
 
 typedef struct dt_symproc {
@@ -71,7 +71,6 @@ typedef struct dt_symproc {
 	pid_t sp_pid;
 	dt_symmap_t *sp_maps;
 	size_t sp_nmaps;
-	char *sp_names;	     /* the mappings' names, one block */
 	uint64_t sp_readat;  /* when its maps were last read (CLOCK_MONOTONIC ns) */
 	bool sp_missed;	     /* ... because of an address outside them */
 	uint64_t sp_checkat; /* when /proc/PID/exe was last looked at */
@@ -79,10 +78,9 @@ typedef struct dt_symproc {
 	ino_t sp_exeino;
 	dt_perfsym_t *sp_perf; /* /tmp/perf-PID.map, sorted; read when first needed */
 	size_t sp_nperf;
-	char *sp_perfnames;
 	struct timespec sp_perfmtime; /* the map file as read: a JIT appends to it */
 	off_t sp_perfsize;
-	char sp_perfmod[32]; /* "perf-PID.map" */
+	const char *sp_perfmod; /* "perf-PID.map" */
 } dt_symproc_t;
 
 typedef struct dt_ksym {
@@ -101,6 +99,8 @@ struct dt_symtab {
 	size_t st_nksyms;
 	char *st_knames;
 	bool st_kread;
+	dt_arena_t st_arena; /* names of mappings and JIT code, once (intern) */
+	dt_strset_t *st_strs;
 };
 
 /* ---------------------------------------------------------------- names shown */
@@ -456,20 +456,10 @@ static bool file_read(dt_symfile_t *f)
 	return f->sf_syms != NULL && f->sf_load != NULL;
 }
 
-static void perf_free(dt_symproc_t *p)
-{
-	free(p->sp_perf);
-	free(p->sp_perfnames);
-	p->sp_perf = NULL;
-	p->sp_perfnames = NULL;
-	p->sp_nperf = 0;
-}
-
 static void proc_free(dt_symproc_t *p)
 {
-	perf_free(p);
+	free(p->sp_perf);
 	free(p->sp_maps);
-	free(p->sp_names);
 	free(p);
 }
 
@@ -495,13 +485,31 @@ static bool proc_exe(pid_t pid, dev_t *dev, ino_t *ino)
 	return true;
 }
 
+/*
+ * s, kept for the handle's life, once: the names a look-up gives stay valid
+ * when the maps or a perf map they came from are read again.
+ */
+static const char *intern(struct dt_symtab *t, const char *s)
+{
+	const char *k;
+	char *c;
+
+	if (t->st_strs == NULL && (t->st_strs = dt_strset_create(&t->st_arena)) == NULL)
+		return NULL;
+	if ((k = dt_strset_get(t->st_strs, s)) != NULL)
+		return k;
+	if ((c = dt_arena_strndup(&t->st_arena, s, strlen(s))) == NULL ||
+	    dt_strset_add(t->st_strs, c, c, NULL) < 0)
+		return NULL;
+	return c;
+}
+
 /* Read the mappings of pid into p (replacing what it held): 0, or -1. */
 static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 {
 	char path[64], line[PATH_MAX + 256];
 	dt_symmap_t *maps = NULL;
-	size_t n = 0, cap = 0, nlen = 0, ncap = 0;
-	char *names = NULL;
+	size_t n = 0, cap = 0;
 	FILE *fp;
 	dev_t dev = 0;
 	ino_t ino = 0;
@@ -516,7 +524,8 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 		unsigned long long start, end, pgoff;
 		char perms[8];
 		int pos = 0;
-		char *file;
+		char *file, *slash;
+		const char *name;
 		size_t len;
 		bool anon;
 
@@ -535,50 +544,33 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 		len = strlen(file);
 		if (len > 10 && strcmp(file + len - 10, " (deleted)") == 0)
 			file[len -= 10] = '\0';
-		bool nomem = dt_grow(&maps, &cap, n, sizeof(*maps), 16) != 0;
-
-		while (!nomem && nlen + len + 1 > ncap) /* grows at least once each time */
-			nomem = dt_grow(&names, &ncap, ncap, 1, 4096) != 0;
-		if (nomem) {
+		slash = strrchr(file, '/');
+		if ((name = intern(t, slash != NULL ? slash + 1 : file)) == NULL ||
+		    dt_grow(&maps, &cap, n, sizeof(*maps), 16) != 0) {
 			free(maps);
-			free(names);
 			fclose(fp);
 			return -1;
 		}
-		memcpy(names + nlen, file, len + 1);
-		maps[n] = (dt_symmap_t){ start,
-					 end,
-					 pgoff,
-					 start - pgoff,
-					 file[0] == '/' ? file_of(t, file) : NULL,
-					 (const char *)(uintptr_t)nlen,
-					 anon };
-		nlen += len + 1;
+		maps[n] = (dt_symmap_t){
+			start, end, pgoff, start, file[0] == '/' ? file_of(t, file) : NULL,
+			name,  anon
+		};
+		/* the object starts at its first mapping */
+		for (size_t j = 0; j < n; j++)
+			if (maps[j].sm_file == maps[n].sm_file && maps[n].sm_file != NULL) {
+				maps[n].sm_base = maps[j].sm_base;
+				break;
+			}
 		n++;
 	}
 	fclose(fp);
 	if (n == 0) { /* an exited process (a zombie maps nothing): keep what it had */
 		free(maps);
-		free(names);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) { /* offsets into names: pointers, now it is whole */
-		const char *full = names + (uintptr_t)maps[i].sm_name;
-		const char *slash = strrchr(full, '/');
-
-		maps[i].sm_name = slash != NULL ? slash + 1 : full;
-		maps[i].sm_base = maps[i].sm_start;
-		for (size_t j = 0; j < i; j++) /* the object starts at its first mapping */
-			if (maps[j].sm_file == maps[i].sm_file && maps[i].sm_file != NULL) {
-				maps[i].sm_base = maps[j].sm_base;
-				break;
-			}
-	}
 	free(p->sp_maps);
-	free(p->sp_names);
 	p->sp_maps = maps;
 	p->sp_nmaps = n;
-	p->sp_names = names;
 	p->sp_exedev = dev;
 	p->sp_exeino = ino;
 	return 0;
@@ -685,17 +677,17 @@ static int perf_cmp(const void *a, const void *b)
  * --perf-basic-prof and Python 3.12's perf trampoline write them) when it
  * changed since it was read last: a JIT appends as it compiles.
  */
-static void perf_read(dt_symproc_t *p)
+static void perf_read(struct dt_symtab *t, dt_symproc_t *p)
 {
 	char path[64], line[4096];
 	dt_perfsym_t *syms = NULL;
-	size_t n = 0, cap = 0, nlen = 0, ncap = 0;
-	char *names = NULL;
+	size_t n = 0, cap = 0;
 	struct stat st;
 	FILE *fp;
 
-	snprintf(p->sp_perfmod, sizeof(p->sp_perfmod), "perf-%d.map", (int)p->sp_pid);
-	snprintf(path, sizeof(path), "/tmp/%s", p->sp_perfmod);
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->sp_pid);
+	if (p->sp_perfmod == NULL && (p->sp_perfmod = intern(t, path + 5)) == NULL)
+		return;
 	if (stat(path, &st) != 0 ||
 	    (st.st_size == p->sp_perfsize && st.st_mtim.tv_sec == p->sp_perfmtime.tv_sec &&
 	     st.st_mtim.tv_nsec == p->sp_perfmtime.tv_nsec) ||
@@ -706,7 +698,7 @@ static void perf_read(dt_symproc_t *p)
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		char *e1, *e2, *name;
 		unsigned long long start = strtoull(line, &e1, 16), size;
-		size_t len;
+		const char *k;
 
 		if (e1 == line || *e1 != ' ')
 			continue;
@@ -715,27 +707,18 @@ static void perf_read(dt_symproc_t *p)
 			continue;
 		name = e2 + 1;
 		name[strcspn(name, "\n")] = '\0';
-		len = strlen(name);
-		if (dt_grow(&syms, &cap, n, sizeof(*syms), 64) != 0)
+		if ((k = intern(t, name)) == NULL ||
+		    dt_grow(&syms, &cap, n, sizeof(*syms), 64) != 0)
 			break;
-		while (nlen + len + 1 > ncap && dt_grow(&names, &ncap, ncap, 1, 4096) == 0)
-			;
-		if (nlen + len + 1 > ncap)
-			break;
-		memcpy(names + nlen, name, len + 1);
-		syms[n] = (dt_perfsym_t){ start, size, n, (const char *)(uintptr_t)nlen };
-		nlen += len + 1;
+		syms[n] = (dt_perfsym_t){ start, size, n, k };
 		n++;
 	}
 	fclose(fp);
-	for (size_t i = 0; i < n; i++)
-		syms[i].ps_name = names + (uintptr_t)syms[i].ps_name;
 	if (n > 0)
 		qsort(syms, n, sizeof(*syms), perf_cmp);
-	perf_free(p);
+	free(p->sp_perf);
 	p->sp_perf = syms;
 	p->sp_nperf = n;
-	p->sp_perfnames = names;
 }
 
 /* The perf-PID.map entry that holds addr (the last written, where they overlap), or NULL. */
@@ -748,7 +731,7 @@ static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr
 
 	if (p == NULL)
 		return NULL;
-	perf_read(p);
+	perf_read(dtp->dt_usyms, p);
 	for (hi = p->sp_nperf; lo < hi;) { /* lo: the first entry that starts after addr */
 		size_t mid = (lo + hi) / 2;
 
@@ -1046,6 +1029,7 @@ void dt_usym_free(dtrace_hdl_t *dtp)
 	}
 	free(t->st_ksyms);
 	free(t->st_knames);
+	dt_arena_free(&t->st_arena);
 	free(t);
 	dtp->dt_usyms = NULL;
 }

@@ -40,7 +40,8 @@
 typedef struct dt_symfile {
 	struct dt_symfile *sf_next;
 	char *sf_path;
-	int sf_fd, sf_dfd; /* the file, its debug file */
+	uint64_t sf_dev, sf_ino; /* as /proc/PID/maps gives them: a file replaced is another */
+	int sf_fd, sf_dfd;	 /* the file, its debug file */
 	Elf *sf_elf;
 	Elf *sf_delf;	 /* the debug file's or MiniDebugInfo's: names point into it */
 	void *sf_dimage; /* MiniDebugInfo, decompressed */
@@ -81,6 +82,7 @@ typedef struct dt_symproc {
 	struct timespec sp_perfmtime; /* the map file as read: a JIT appends to it */
 	off_t sp_perfsize;
 	const char *sp_perfmod; /* "perf-PID.map" */
+	int sp_nspid;		/* its PID in its own namespace; 0 until read */
 } dt_symproc_t;
 
 typedef struct dt_ksym {
@@ -168,18 +170,21 @@ static const char *sym_name(dt_symfile_t *f, const dt_elfsym_t *s)
 
 /* ---------------------------------------------------------------- files */
 
-static dt_symfile_t *file_of(struct dt_symtab *t, const char *path)
+/* The file at path, device dev (major << 32 | minor) and inode ino, as a process maps it. */
+static dt_symfile_t *file_of(struct dt_symtab *t, const char *path, uint64_t dev, uint64_t ino)
 {
 	dt_symfile_t *f;
 
 	for (f = t->st_files; f != NULL; f = f->sf_next)
-		if (strcmp(f->sf_path, path) == 0)
+		if (f->sf_ino == ino && f->sf_dev == dev && strcmp(f->sf_path, path) == 0)
 			return f;
 	if ((f = calloc(1, sizeof(*f))) == NULL || (f->sf_path = strdup(path)) == NULL) {
 		free(f);
 		return NULL;
 	}
 	f->sf_fd = f->sf_dfd = -1;
+	f->sf_dev = dev;
+	f->sf_ino = ino;
 	f->sf_next = t->st_files;
 	t->st_files = f;
 	return f;
@@ -440,13 +445,44 @@ static void file_syms(dt_symfile_t *f)
 	free(mini);
 }
 
-/* Read the file's symbols and headers at its first look-up: false if it has none. */
-static bool file_read(dt_symfile_t *f)
+/*
+ * The file a process maps from start to end, opened as that process sees
+ * it: /proc/PID/map_files/START-END is the mapped file itself (replaced or
+ * deleted since, or in another mount namespace: a container's), else
+ * /proc/PID/root/PATH, else PATH, each only if it is the inode mapped.
+ */
+static int file_open(const dt_symfile_t *f, pid_t pid, uint64_t start, uint64_t end)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+	int fd;
+
+	for (int i = 0; i < 3; i++) {
+		if (i == 0)
+			snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+				 (int)pid, start, end);
+		else if (i == 1 && snprintf(path, sizeof(path), "/proc/%d/root%s", (int)pid,
+					    f->sf_path) >= (int)sizeof(path))
+			continue;
+		if ((fd = open(i < 2 ? path : f->sf_path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && (f->sf_ino == 0 || (uint64_t)st.st_ino == f->sf_ino))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * Read the file's symbols and headers at its first look-up (through the
+ * mapping m of pid): false if it has none.
+ */
+static bool file_read(dt_symfile_t *f, pid_t pid, const dt_symmap_t *m)
 {
 	if (!f->sf_read) {
 		f->sf_read = true;
 		if (elf_version(EV_CURRENT) != EV_NONE &&
-		    (f->sf_fd = open(f->sf_path, O_RDONLY | O_CLOEXEC)) >= 0 &&
+		    (f->sf_fd = file_open(f, pid, m->sm_start, m->sm_end)) >= 0 &&
 		    (f->sf_elf = elf_begin(f->sf_fd, ELF_C_READ_MMAP, NULL)) != NULL &&
 		    elf_kind(f->sf_elf) == ELF_K_ELF) {
 			file_syms(f);
@@ -521,7 +557,8 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 	if ((fp = fopen(path, "re")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), fp) != NULL) {
-		unsigned long long start, end, pgoff;
+		unsigned long long start, end, pgoff, inode;
+		unsigned int major, minor;
 		char perms[8];
 		int pos = 0;
 		char *file, *slash;
@@ -529,8 +566,8 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 		size_t len;
 		bool anon;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff,
-			   &pos) != 4 ||
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+			   &major, &minor, &inode, &pos) != 7 ||
 		    pos == 0)
 			continue;
 		file = line + pos;
@@ -551,10 +588,16 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 			fclose(fp);
 			return -1;
 		}
-		maps[n] = (dt_symmap_t){
-			start, end, pgoff, start, file[0] == '/' ? file_of(t, file) : NULL,
-			name,  anon
-		};
+		maps[n] =
+		    (dt_symmap_t){ start,
+				   end,
+				   pgoff,
+				   start,
+				   file[0] == '/'
+				       ? file_of(t, file, (uint64_t)major << 32 | minor, inode)
+				       : NULL,
+				   name,
+				   anon };
 		/* the object starts at its first mapping */
 		for (size_t j = 0; j < n; j++)
 			if (maps[j].sm_file == maps[n].sm_file && maps[n].sm_file != NULL) {
@@ -673,6 +716,42 @@ static int perf_cmp(const void *a, const void *b)
 }
 
 /*
+ * Where pid's JIT writes its map: /tmp/perf-N.map, N its PID in its own
+ * namespace (NSpid's last: a container's), under its root
+ * (/proc/PID/root), else in ours; as perf looks for it.  True with the
+ * file's stat in st.
+ */
+static bool perf_path(dt_symproc_t *p, char *path, size_t len, struct stat *st)
+{
+	char line[256];
+	int nspid = (int)p->sp_pid;
+	FILE *fp;
+
+	snprintf(path, len, "/proc/%d/status", (int)p->sp_pid);
+	if (p->sp_nspid != 0)
+		nspid = p->sp_nspid;
+	else if ((fp = fopen(path, "re")) != NULL) {
+		while (fgets(line, sizeof(line), fp) != NULL) {
+			char *last;
+
+			if (strncmp(line, "NSpid:", 6) != 0)
+				continue;
+			line[strcspn(line, "\n")] = '\0';
+			if ((last = strrchr(line, '\t')) != NULL ||
+			    (last = strrchr(line, ' ')) != NULL)
+				nspid = p->sp_nspid = atoi(last + 1);
+			break;
+		}
+		fclose(fp);
+	}
+	snprintf(path, len, "/proc/%d/root/tmp/perf-%d.map", (int)p->sp_pid, nspid);
+	if (stat(path, st) == 0)
+		return true;
+	snprintf(path, len, "/tmp/perf-%d.map", (int)p->sp_pid);
+	return stat(path, st) == 0;
+}
+
+/*
  * Read /tmp/perf-PID.map (lines "START SIZE name", hex without 0x, as V8's
  * --perf-basic-prof and Python 3.12's perf trampoline write them) when it
  * changed since it was read last: a JIT appends as it compiles.
@@ -685,12 +764,10 @@ static void perf_read(struct dt_symtab *t, dt_symproc_t *p)
 	struct stat st;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->sp_pid);
-	if (p->sp_perfmod == NULL && (p->sp_perfmod = intern(t, path + 5)) == NULL)
-		return;
-	if (stat(path, &st) != 0 ||
+	if (!perf_path(p, path, sizeof(path), &st) ||
 	    (st.st_size == p->sp_perfsize && st.st_mtim.tv_sec == p->sp_perfmtime.tv_sec &&
 	     st.st_mtim.tv_nsec == p->sp_perfmtime.tv_nsec) ||
+	    (p->sp_perfmod = intern(t, strrchr(path, '/') + 1)) == NULL ||
 	    (fp = fopen(path, "re")) == NULL)
 		return;
 	p->sp_perfsize = st.st_size;
@@ -807,7 +884,7 @@ int dt_usym_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, dt_usym_t *u)
 	}
 	u->us_mod = m->sm_name;
 	u->us_modbase = m->sm_base;
-	if ((f = m->sm_file) == NULL || !file_read(m->sm_file))
+	if ((f = m->sm_file) == NULL || !file_read(m->sm_file, pid, m))
 		return 0;
 	/* the address in the file, then where the file's headers put that offset */
 	foff = addr - m->sm_start + m->sm_pgoff;

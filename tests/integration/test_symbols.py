@@ -13,6 +13,11 @@ libstdc++ is loaded by libdtrace only to demangle (dlopen): a dtrace that
 cannot load it (hidden in a mount namespace) must still name a C++
 function, by its mangled name, where one that can demangles it.
 
+Containers: a program run from a path that exists only in its own mount
+namespace is named (its file is read through /proc/PID/map_files), and
+JIT code of a process in its own PID namespace is named from the map it
+writes under its own PID there (perf-NSPID.map).
+
 Environment: DTRACE (our dtrace).
 """
 import os
@@ -115,6 +120,75 @@ class NoLibstdcxx(unittest.TestCase):
     def test_mangled_without(self):
         self.assertEqual(self.trace(False), "loop`geo::Box<double>::c(double)")
         self.assertEqual(self.trace(True), "loop`_ZN3geo3BoxIdE1cEd")
+
+
+def ns_children(parent):
+    """The processes whose parent is parent, by /proc (host PIDs)."""
+    kids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:
+            kids.append(int(d))
+    return kids
+
+
+class Namespaces(unittest.TestCase):
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+        if shutil.which("unshare") is None:
+            self.skipTest("no unshare")
+
+    def start(self, cmd):
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(p.stdout.close)
+        self.addCleanup(p.wait)
+        self.addCleanup(p.kill)
+        return p
+
+    def trace(self, pid, script):
+        r = subprocess.run([DTRACE, "-q", "-p", str(pid), "-n", script],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        return r.stdout
+
+    def test_mount_namespace(self):
+        empty = os.path.join(TMP, "empty")
+        os.makedirs(empty, exist_ok=True)
+        # TMP over TMP/empty in a mount namespace: TMP/empty/loop is not there for us
+        p = self.start(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                        'mount --bind "$0" "$1" && exec "$1/loop"', TMP, empty])
+        for _ in range(100):
+            if os.path.exists("/proc/%d/exe" % p.pid) and \
+                    os.readlink("/proc/%d/exe" % p.pid).endswith("/empty/loop"):
+                break
+            subprocess.run(["sleep", "0.05"])
+        self.assertFalse(os.path.exists(os.path.join(empty, "loop")))
+        out = self.trace(p.pid, "syscall::write:entry /pid == $target && (int)arg0 == -1/ "
+                         "{ ufunc(arg1); umod(arg1); exit(0); }")
+        self.assertEqual(out.split(), ["loop`geo::Box<double>::c(double)", "loop"])
+
+    def test_pid_namespace(self):
+        # sh is the namespace's init, jit its child: PID 2 or so there
+        p = self.start(["unshare", "-p", "-f", "sh", "-c", '"$0" loop; true',
+                        os.path.join(TMP, "jit")])
+        nspid, page = p.stdout.readline().split()
+        self.addCleanup(lambda: os.path.exists("/tmp/perf-%s.map" % nspid)
+                        and os.unlink("/tmp/perf-%s.map" % nspid))
+        sh = ns_children(p.pid)
+        self.assertEqual(len(sh), 1)
+        jit = ns_children(sh[0])
+        self.assertEqual(len(jit), 1)
+        self.assertNotEqual(str(jit[0]), nspid)
+        out = self.trace(jit[0], "syscall::write:entry /pid == $target && (int)arg0 == -1/ "
+                         "{ ufunc(arg1); umod(arg1); exit(0); }")
+        self.assertEqual(out.split(), ["perf-%s.map`jit_one" % nspid, "perf-%s.map" % nspid])
 
 
 if __name__ == "__main__":

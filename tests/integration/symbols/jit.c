@@ -7,6 +7,9 @@
  * start, b 5 bytes into the second, c in the twice-named one, d in the
  * page but in no range, e the page.  Prints "PID PAGE" first and waits to
  * be killed; a child removes the map file when the process is gone.
+ * "jit loop" (for a PID namespace: its child would die with the
+ * namespace) calls write(-1, a, 0) every 20 ms for a minute instead, and
+ * removes the map file itself.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +18,7 @@
 #include <sys/sdt.h>
 #include <unistd.h>
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char path[64], c;
 	int fds[2];
@@ -35,6 +38,14 @@ int main(void)
 	fprintf(f, "%lx 10 old_name\n", (unsigned long)(p + 0x80));
 	fprintf(f, "%lx 10 new_name\n", (unsigned long)(p + 0x80));
 	fclose(f);
+	if (argc > 1 && strcmp(argv[1], "loop") == 0) {
+		printf("%d %lx\n", (int)getpid(), (unsigned long)p);
+		fflush(stdout);
+		for (int i = 0; i < 3000 && write(-1, p, 0) < 0; i++)
+			usleep(20000);
+		unlink(path);
+		return 0;
+	}
 	if (fork() == 0) { /* the pipe's end: when the parent is gone, remove its map */
 		close(fds[1]);
 		while (read(fds[0], &c, 1) > 0)

@@ -83,6 +83,7 @@ typedef struct dt_symproc {
 	off_t sp_perfsize;
 	const char *sp_perfmod; /* "perf-PID.map" */
 	int sp_nspid;		/* its PID in its own namespace; 0 until read */
+	uint64_t sp_perfat;	/* when a miss last read the map (CLOCK_MONOTONIC ns) */
 } dt_symproc_t;
 
 typedef struct dt_ksym {
@@ -619,12 +620,20 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 	return 0;
 }
 
+/* The mapping that holds addr, or NULL: /proc/PID/maps is sorted and without overlaps. */
 static const dt_symmap_t *map_at(const dt_symproc_t *p, uint64_t addr)
 {
-	for (size_t i = 0; i < p->sp_nmaps; i++)
-		if (addr >= p->sp_maps[i].sm_start && addr < p->sp_maps[i].sm_end)
-			return &p->sp_maps[i];
-	return NULL;
+	size_t lo = 0, hi = p->sp_nmaps;
+
+	while (lo < hi) { /* lo: the first mapping that starts after addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (p->sp_maps[mid].sm_start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && addr < p->sp_maps[lo - 1].sm_end ? &p->sp_maps[lo - 1] : NULL;
 }
 
 /* The process pid as known (*fresh: its maps were just read), or NULL out of memory. */
@@ -798,18 +807,12 @@ static void perf_read(struct dt_symtab *t, dt_symproc_t *p)
 	p->sp_nperf = n;
 }
 
-/* The perf-PID.map entry that holds addr (the last written, where they overlap), or NULL. */
-static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr)
+static const dt_perfsym_t *perf_search(const dt_symproc_t *p, uint64_t addr)
 {
-	bool fresh;
-	dt_symproc_t *p = proc_of(dtp, pid, &fresh);
 	const dt_perfsym_t *best = NULL;
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = p->sp_nperf;
 
-	if (p == NULL)
-		return NULL;
-	perf_read(dtp->dt_usyms, p);
-	for (hi = p->sp_nperf; lo < hi;) { /* lo: the first entry that starts after addr */
+	while (lo < hi) { /* lo: the first entry that starts after addr */
 		size_t mid = (lo + hi) / 2;
 
 		if (p->sp_perf[mid].ps_start <= addr)
@@ -824,6 +827,29 @@ static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr
 			best = s;
 	}
 	return best;
+}
+
+/*
+ * The perf-PID.map entry that holds addr (the last written, where they
+ * overlap), or NULL.  The map is read again for an address it does not
+ * name (a JIT appends as it compiles), at most every 100 ms for such
+ * misses, as the maps are.
+ */
+static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr)
+{
+	bool fresh;
+	dt_symproc_t *p = proc_of(dtp, pid, &fresh);
+	const dt_perfsym_t *s;
+	uint64_t now;
+
+	if (p == NULL)
+		return NULL;
+	if ((s = perf_search(p, addr)) != NULL ||
+	    ((now = now_ns()) - p->sp_perfat < 100000000ULL && p->sp_perfat != 0))
+		return s;
+	p->sp_perfat = now;
+	perf_read(dtp->dt_usyms, p);
+	return perf_search(p, addr);
 }
 
 static size_t underscores(const char *name)

@@ -59,6 +59,7 @@ typedef struct dt_symmap {
 	dt_symfile_t *sm_file; /* NULL: anonymous, or not a file we can read */
 	const char *sm_name; /* the object's base name ([vdso]...), or "" if anonymous (interned) */
 	bool sm_anon;	     /* anonymous executable memory: JIT code (perf-PID.map) */
+	bool sm_exec;
 } dt_symmap_t;
 
 typedef struct dt_perfsym {
@@ -598,7 +599,8 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 				       ? file_of(t, file, (uint64_t)major << 32 | minor, inode)
 				       : NULL,
 				   name,
-				   anon };
+				   anon,
+				   perms[2] == 'x' };
 		/* the object starts at its first mapping */
 		for (size_t j = 0; j < n; j++)
 			if (maps[j].sm_file == maps[n].sm_file && maps[n].sm_file != NULL) {
@@ -852,6 +854,27 @@ static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr
 	return perf_search(p, addr);
 }
 
+/*
+ * JIT code named by the process's perf map into u: true if it names addr.
+ * The module is the map file's name, as perf report shows the object of
+ * such a frame ("perf-1234.map").
+ */
+static bool perf_name(dtrace_hdl_t *dtp, pid_t pid, const dt_symmap_t *m, uint64_t addr,
+		      dt_usym_t *u)
+{
+	const dt_perfsym_t *ps = perf_find(dtp, pid, addr);
+	bool fresh;
+	const dt_symproc_t *p = proc_of(dtp, pid, &fresh);
+
+	if (ps == NULL || p == NULL || p->sp_perfmod == NULL)
+		return false;
+	u->us_mod = p->sp_perfmod;
+	u->us_modbase = m->sm_start;
+	u->us_name = ps->ps_name;
+	u->us_symaddr = ps->ps_start;
+	return true;
+}
+
 static size_t underscores(const char *name)
 {
 	return strspn(name, "_");
@@ -890,28 +913,17 @@ int dt_usym_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, dt_usym_t *u)
 	memset(u, 0, sizeof(*u));
 	if (m == NULL)
 		return -1;
-	if (m->sm_anon) {
-		/*
-		 * JIT code: the module is the map file's name, as perf report
-		 * shows such a frame's object ("perf-1234.map"); memory it does
-		 * not name has no object at all (0x...), as before.
-		 */
-		const dt_perfsym_t *ps = perf_find(dtp, pid, addr);
-		bool fresh;
-		const dt_symproc_t *p = proc_of(dtp, pid, &fresh);
-
-		if (ps == NULL || p == NULL)
-			return -1;
-		u->us_mod = p->sp_perfmod;
-		u->us_modbase = m->sm_start;
-		u->us_name = ps->ps_name;
-		u->us_symaddr = ps->ps_start;
-		return 0;
-	}
+	if (m->sm_anon) /* memory the map does not name has no object at all (0x...) */
+		return perf_name(dtp, pid, m, addr, u) ? 0 : -1;
 	u->us_mod = m->sm_name;
 	u->us_modbase = m->sm_base;
-	if ((f = m->sm_file) == NULL || !file_read(m->sm_file, pid, m))
+	if ((f = m->sm_file) == NULL || !file_read(m->sm_file, pid, m)) {
+		/* not ELF: JIT code in a file's memory (a memfd that is mapped twice) */
+		if (m->sm_exec &&
+		    (f == NULL || f->sf_elf == NULL || elf_kind(f->sf_elf) != ELF_K_ELF))
+			(void)perf_name(dtp, pid, m, addr, u);
 		return 0;
+	}
 	/* the address in the file, then where the file's headers put that offset */
 	foff = addr - m->sm_start + m->sm_pgoff;
 	for (size_t i = 0; i < f->sf_nload && !in; i++) {

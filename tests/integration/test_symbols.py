@@ -68,8 +68,15 @@ class PerfMap(unittest.TestCase):
         tracelib.require_tracing(self, tools=())
 
     def test_names(self):
-        r = subprocess.run([DTRACE, "-q", "-c", os.path.join(TMP, "jit"), "-n", SCRIPT],
-                           capture_output=True, text=True, timeout=60)
+        self.names("anon")
+
+    def test_memfd(self):
+        """The code in a memfd mapped twice: the mapping has a file, not ELF."""
+        self.names("memfd")
+
+    def names(self, mode):
+        r = subprocess.run([DTRACE, "-q", "-c", "%s %s" % (os.path.join(TMP, "jit"), mode),
+                            "-n", SCRIPT], capture_output=True, text=True, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stderr, "")
         first, rest = r.stdout.split("\n", 1)
@@ -80,7 +87,7 @@ class PerfMap(unittest.TestCase):
             "%s`jit_one" % mod,
             "%s`LazyCompile:*fib bench.js:3+0x5" % mod,
             "%s`new_name" % mod,
-            "0x%x" % (page + 0x200),
+            "0x%x" % (page + 0x200) if mode == "anon" else "memfd:jit`0x%x" % (page + 0x200),
             mod,
         ]
         lines = [ln.strip() for ln in rest.splitlines() if ln.strip()]

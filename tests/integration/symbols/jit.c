@@ -9,8 +9,11 @@
  * be killed; a child removes the map file when the process is gone.
  * "jit loop" (for a PID namespace: its child would die with the
  * namespace) calls write(-1, a, 0) every 20 ms for a minute instead, and
- * removes the map file itself.
+ * removes the map file itself.  "jit memfd" makes the page as JITs that
+ * map their code twice do: a memfd mapped writable and executable (the
+ * mapping reads "/memfd:jit (deleted)", not ELF).
  */
+#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,9 +30,20 @@ int main(int argc, char **argv)
 
 	if (p == MAP_FAILED || pipe(fds) != 0)
 		return 1;
-	memset(p, 0xc3, 4096); /* ret */
-	if (mprotect(p, 4096, PROT_READ | PROT_EXEC) != 0)
-		return 1;
+	if (argc > 1 && strcmp(argv[1], "memfd") == 0) {
+		int fd = memfd_create("jit", 0);
+
+		if (fd < 0 || ftruncate(fd, 4096) != 0 ||
+		    (p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
+			return 1;
+		memset(p, 0xc3, 4096); /* ret */
+		if ((p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0)) == MAP_FAILED)
+			return 1;
+	} else {
+		memset(p, 0xc3, 4096);
+		if (mprotect(p, 4096, PROT_READ | PROT_EXEC) != 0)
+			return 1;
+	}
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
 	if ((f = fopen(path, "w")) == NULL)
 		return 1;

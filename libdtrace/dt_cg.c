@@ -390,6 +390,16 @@ uint32_t dt_cg_tmp_string(dt_cg_t *cg)
 	return SA(DT_SR_TMP, off);
 }
 
+/* A temporary of n bytes (whole strings' room, so strings stay aligned). */
+uint32_t dt_cg_tmp_bytes(dt_cg_t *cg, uint32_t n)
+{
+	uint32_t off = dt_cg_tmp_string(cg);
+
+	for (uint32_t have = cg->cg_strsize; have < n; have += cg->cg_strsize)
+		(void)dt_cg_tmp_string(cg);
+	return off;
+}
+
 /* The scratch address the next temporary will have, without taking it. */
 uint32_t dt_cg_tmp_next(const dt_cg_t *cg)
 {
@@ -497,7 +507,33 @@ int dt_cg_usym_kind(const dt_node_t *n)
 	case DT_B_UADDR:
 	case DT_B_UFUNC:
 	case DT_B_USYM:
-	case DT_B_UMOD: return (int)n->dn_ident->di_func->db_id;
+	case DT_B_UMOD:
+	case DT_B_SYM:
+	case DT_B_FUNC:
+	case DT_B_MOD: return (int)n->dn_ident->di_func->db_id;
+	default: return -1;
+	}
+}
+
+/* r0 = the process an address of kind (dt_cg_usym_kind) is in: 0 for the kernel's */
+void dt_cg_sym_pid(dt_cg_t *cg, int kind)
+{
+	if (kind == DT_B_SYM || kind == DT_B_FUNC || kind == DT_B_MOD) {
+		emit(cg, KS_MOV64_IMM(R0, 0));
+		return;
+	}
+	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+}
+
+int dt_cg_stack_kind(const dt_node_t *n)
+{
+	if (n->dn_kind != DT_N_CALL || n->dn_ident == NULL || n->dn_ident->di_func == NULL)
+		return -1;
+	switch (n->dn_ident->di_func->db_id) {
+	case DT_B_STACK:
+	case DT_B_USTACK:
+	case DT_B_JSTACK: return (int)n->dn_ident->di_func->db_id;
 	default: return -1;
 	}
 }
@@ -511,6 +547,8 @@ int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys)
 			blob_src(cg, kn);
 		else if (dt_cg_usym_kind(kn) >= 0) /* @[ufunc(pc)]: the address */
 			dt_cg_expr(cg, kn->dn_args);
+		else if (dt_cg_stack_kind(kn) >= 0) /* @[ustack()]: walked where it is stored */
+			emit(cg, KS_MOV64_IMM(R0, 0));
 		else
 			dt_cg_expr(cg, kn);
 		push(cg, kn);
@@ -652,10 +690,14 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
 		} else if (dt_cg_usym_kind(ki) >= 0) { /* the process ID, then the address */
 			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(off + 8)),
 				SA(DT_SR_KEY, 0));
-			emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-			emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+			dt_cg_sym_pid(cg, dt_cg_usym_kind(ki));
 			emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off), SA(DT_SR_KEY, 0));
 			off += 16;
+		} else if (dt_cg_stack_kind(ki) >= 0) {
+			uint32_t nf;
+
+			dt_cg_stack_into(cg, ki, SA(DT_SR_KEY, off));
+			off += dt_cg_stack_size(cg, ki, &nf);
 		} else if (dt_cg_is_blob(ki->dn_type)) { /* a struct's bytes (tst.StructAssoc.d) */
 			size_t sz = vsize(cg, ki->dn_type);
 
@@ -681,11 +723,13 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
  * Build the key of a dynamic variable in the scratch key buffer: its id,
  * the thread for self->, then the keys.  The keys are computed first (they
  * may read other dynamic variables), waiting on the stack.  The key is the
- * dvars map's: as large as the largest of the program's, zeroed whole.
+ * dvars map's: as large as the largest dynamic variable key of the
+ * program's (not its aggregations': a stack key of 800 bytes would make
+ * every self-> access zero and hash as much), zeroed whole.
  */
 void dt_cg_dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 {
-	uint32_t k = SA(DT_SR_KEY, 0);
+	uint32_t k = SA(DT_SR_KEY, 0), end;
 	int nk = dt_cg_eval_keys(cg, keys);
 
 	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_KEYZERO });
@@ -694,7 +738,9 @@ void dt_cg_dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
 		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(k + 8)), k);
 	}
-	dt_cg_store_keys(cg, keys, nk, 16);
+	end = dt_cg_store_keys(cg, keys, nk, 16);
+	if (end > cg->cg_ps->ps_dynkeysize)
+		cg->cg_ps->ps_dynkeysize = end;
 }
 
 /*

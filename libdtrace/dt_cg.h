@@ -355,8 +355,19 @@ void dt_cg_result_down(dt_cg_t *cg, uint32_t to, uint32_t off);
 void dt_cg_emit_lookup0(dt_cg_t *cg, uint32_t map);
 void dt_cg_count_drop(dt_cg_t *cg, int kind);
 void dt_cg_copy_string(dt_cg_t *cg, int base, uint32_t off);
-/* uaddr(), ufunc(), usym() or umod() of an address: its built-in's id (DT_B_*), else -1. */
+/*
+ * uaddr(), ufunc(), usym(), umod(), or the kernel's sym(), func(), mod(), of
+ * an address: its built-in's id (DT_B_*), else -1.
+ */
 int dt_cg_usym_kind(const dt_node_t *n);
+void dt_cg_sym_pid(dt_cg_t *cg, int kind);
+/* stack(), ustack() or jstack(): its built-in's id, else -1. */
+int dt_cg_stack_kind(const dt_node_t *n);
+/* Its record's size and frames, from its arguments or the *stackframes options. */
+uint32_t dt_cg_stack_size(dt_cg_t *cg, const dt_node_t *n, uint32_t *nframes);
+/* Its record (dt_program.h DT_RK_STACK) at the scratch address sa, zeroed strings included. */
+void dt_cg_stack_into(dt_cg_t *cg, const dt_node_t *n, uint32_t sa);
+uint32_t dt_cg_tmp_bytes(dt_cg_t *cg, uint32_t n);
 int dt_cg_eval_keys(dt_cg_t *cg, dt_node_t *keys);
 void dt_cg_zero_key(dt_cg_t *cg, uint32_t size);
 uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off);
@@ -430,6 +441,7 @@ void dt_cg_v_execname(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_v_probestr(dt_cg_t *cg, dt_node_t *n, int which);
 void dt_cg_v_zero(dt_cg_t *cg, dt_node_t *n, int arg);
 void dt_cg_v_ucaller(dt_cg_t *cg, dt_node_t *n, int arg);
+void dt_cg_v_stackdepth(dt_cg_t *cg, dt_node_t *n, int user);
 void dt_cg_v_reloc(dt_cg_t *cg, dt_node_t *n, int kind);
 void dt_cg_builtin_var(dt_cg_t *cg, dt_node_t *n);
 void dt_cg_call_sub(dt_cg_t *cg, dt_subr_t sub);

@@ -62,26 +62,38 @@ static bool key_rec(dt_cg_t *cg, const dt_type_t *t, const dt_node_t *kn, uint32
 		    dt_rec_t *r)
 {
 	int sym = kn != NULL ? dt_cg_usym_kind(kn) : -1;
+	int stk = kn != NULL ? dt_cg_stack_kind(kn) : -1;
 
 	if (sym >= 0) { /* @[ufunc(pc)]: the process ID and the address (dt_cg_store_keys) */
-		*r = (dt_rec_t){ *off, 16, DT_RK_USYM, false, false, sym };
+		*r = (dt_rec_t){ .r_off = *off, .r_size = 16, .r_kind = DT_RK_USYM, .r_sym = sym };
 		*off += 16;
+	} else if (stk >= 0) { /* @[ustack()]: the stack's record, compared as bytes */
+		uint32_t nf, sz = dt_cg_stack_size(cg, kn, &nf);
+
+		*r = (dt_rec_t){ .r_off = *off,
+				 .r_size = sz,
+				 .r_kind = DT_RK_STACK,
+				 .r_sym = stk,
+				 .r_nframes = nf };
+		*off += sz;
 	} else if (is_string(t)) {
-		*r = (dt_rec_t){ *off, cg->cg_strsize, DT_RK_STR, false, false, 0 };
+		*r = (dt_rec_t){ .r_off = *off, .r_size = cg->cg_strsize, .r_kind = DT_RK_STR };
 		*off += cg->cg_strsize;
 	} else if (dt_cg_is_blob(t) && vsize(cg, t) > 0 && vsize(cg, t) <= 4096) {
 		size_t sz = vsize(cg, t);
 		bool asint = sz == 1 || sz == 2 || sz == 4 || sz == 8;
 
-		*r = (dt_rec_t){ *off,	(uint32_t)sz, asint ? DT_RK_INT : DT_RK_BYTES,
-				 false, false,	      0 };
+		*r = (dt_rec_t){ .r_off = *off,
+				 .r_size = (uint32_t)sz,
+				 .r_kind = asint ? DT_RK_INT : DT_RK_BYTES };
 		*off += (uint32_t)((sz + 7) & ~(size_t)7);
 	} else if (dt_type_is_scalar(t)) {
 		size_t sz = tsize(t);
 
-		*r = (dt_rec_t){ *off,	    (uint32_t)(sz ? sz : 8),
-				 DT_RK_INT, dt_type_is_int(t) && dt_type_is_signed(t),
-				 false,	    0 };
+		*r = (dt_rec_t){ .r_off = *off,
+				 .r_size = (uint32_t)(sz ? sz : 8),
+				 .r_kind = DT_RK_INT,
+				 .r_signed = dt_type_is_int(t) && dt_type_is_signed(t) };
 		*off += 8;
 	} else {
 		return false;
@@ -120,7 +132,9 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *keys, const
 			same = key_rec(cg, id->di_keys[i], keys, &off, &r) &&
 			       r.r_kind == ag->ag_keys[i].r_kind &&
 			       (r.r_kind != DT_RK_BYTES || r.r_size == ag->ag_keys[i].r_size) &&
-			       (r.r_kind != DT_RK_USYM || r.r_sym == ag->ag_keys[i].r_sym);
+			       (r.r_kind != DT_RK_USYM || r.r_sym == ag->ag_keys[i].r_sym) &&
+			       (r.r_kind != DT_RK_STACK || (r.r_sym == ag->ag_keys[i].r_sym &&
+							    r.r_size == ag->ag_keys[i].r_size));
 		}
 		if (!same ||
 		    (id != NULL && memcmp(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args)) != 0))
@@ -433,7 +447,8 @@ static int add_rec(dt_cg_t *cg, dt_rkind_t kind, uint32_t size, bool sign)
 	cg->cg_recoff += (store + 7) & ~7u;
 	if (dt_grow(&st->st_recs, &st->st_reccap, (size_t)st->st_nrecs, sizeof(dt_rec_t), 8) != 0)
 		dt_cnomem(cg->cg_pcb);
-	st->st_recs[st->st_nrecs++] = (dt_rec_t){ off, size, kind, sign, false, 0 };
+	st->st_recs[st->st_nrecs++] =
+	    (dt_rec_t){ .r_off = off, .r_size = size, .r_kind = kind, .r_signed = sign };
 	return (int)off;
 }
 
@@ -591,8 +606,7 @@ static void record_usym(dt_cg_t *cg, dt_node_t *n, int kind)
 	cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1].r_sym = kind;
 	dt_cg_expr(cg, n->dn_args);
 	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)(off + 8)));
-	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
-	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+	dt_cg_sym_pid(cg, kind);
 	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
 }
 
@@ -604,6 +618,16 @@ static void record_value(dt_cg_t *cg, dt_node_t *n)
 
 	if (sym >= 0) {
 		record_usym(cg, n, sym);
+		return;
+	}
+	if (dt_cg_stack_kind(n) >= 0) {
+		uint32_t nf, sz = dt_cg_stack_size(cg, n, &nf);
+		int off = add_rec(cg, DT_RK_STACK, sz, false);
+		dt_rec_t *r = &cg->cg_st->st_recs[cg->cg_st->st_nrecs - 1];
+
+		r->r_sym = dt_cg_stack_kind(n);
+		r->r_nframes = nf;
+		dt_cg_stack_into(cg, n, SA(DT_SR_REC, (uint32_t)off));
 		return;
 	}
 
@@ -1060,7 +1084,8 @@ static void stmt(dt_cg_t *cg, dt_node_t *s)
 
 		if (g != NULL && kind == DB_ACTION) {
 			g->g_fn(cg, s, g->g_arg);
-		} else if (dt_cg_usym_kind(s) >= 0) { /* ufunc(pc); as an action: traced */
+		} else if (dt_cg_usym_kind(s) >= 0 || dt_cg_stack_kind(s) >= 0) {
+			/* ufunc(pc); ustack(); as actions: traced */
 			int rec0 = cg->cg_st->st_nrecs;
 
 			record_value(cg, s);

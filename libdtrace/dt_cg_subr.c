@@ -401,6 +401,9 @@ void dt_cg_v_cwd(dt_cg_t *cg, dt_node_t *n, int arg)
  */
 enum { UR_NONE = -1, UR_SEL = -2, UR_FSBASE = -3, UR_GSBASE = -4 };
 
+/* the amd64 numbers of the registers a stack walk starts from (REG_RIP, REG_RSP, REG_RBP) */
+enum { DT_R_RIP = 19 + 17, DT_R_RSP = 19 + 20, DT_R_RBP = 19 + 10, DT_R_CS = 19 + 18 };
+
 static const int16_t uregs_off[DT_UREGS_MAX] = {
 	UR_SEL, UR_SEL, UR_SEL,	 UR_SEL,  112,	   104,	      32,	 152, 40,  96,
 	88,	80,	UR_NONE, UR_NONE, 128,	   136,	      144,	 152, 160, 0,
@@ -542,26 +545,146 @@ void dt_cg_v_zero(dt_cg_t *cg, dt_node_t *n, int arg)
 	emit(cg, KS_MOV64_IMM(R0, 0));
 }
 
+/* ---------------------------------------------------------------- stacks */
+
+#define DT_MAX_KFRAMES 127  /* perf_event_max_stack's default: bpf_get_stack's ceiling */
+#define DT_MAX_UFRAMES 1024 /* a ustack() record of 8 KiB */
+
+uint32_t dt_cg_stack_size(dt_cg_t *cg, const dt_node_t *n, uint32_t *nframes)
+{
+	dtrace_hdl_t *dtp = cg->cg_pcb->pcb_hdl;
+	int kind = dt_cg_stack_kind(n);
+	const dt_node_t *a = n->dn_args;
+	uint64_t nf, ss = 0;
+
+	/* illumos's defaults: stackframes 20, ustackframes 100, jstackframes 50 */
+	if (kind == DT_B_STACK)
+		nf = dt_option_get(dtp, "stackframes", 20);
+	else if (kind == DT_B_USTACK)
+		nf = dt_option_get(dtp, "ustackframes", 100);
+	else
+		nf = dt_option_get(dtp, "jstackframes", 50);
+	if (kind == DT_B_JSTACK)
+		ss = dt_option_get(dtp, "jstackstrsize", 512);
+	if (a != NULL) {
+		nf = a->dn_value;
+		if (a->dn_next != NULL)
+			ss = a->dn_next->dn_value;
+	}
+	if (nf == 0)
+		nf = 1;
+	if (kind == DT_B_STACK && nf > DT_MAX_KFRAMES)
+		cg_limit(cg, n, "stack( ) of %llu frames: the kernel gives %d at most",
+			 (unsigned long long)nf, DT_MAX_KFRAMES);
+	if (kind != DT_B_STACK && nf > DT_MAX_UFRAMES)
+		cg_limit(cg, n, "%s( ) of %llu frames: %d at most", n->dn_name,
+			 (unsigned long long)nf, DT_MAX_UFRAMES);
+	if (ss > 4096)
+		cg_limit(cg, n, "%s( ) string size %llu: 4096 at most", n->dn_name,
+			 (unsigned long long)ss);
+	*nframes = (uint32_t)nf;
+	return kind == DT_B_STACK ? 8 * (uint32_t)nf
+				  : 8 + 8 * (uint32_t)nf + (((uint32_t)ss + 7) & ~7u);
+}
+
+/*
+ * r0 = dt_ustack(r8 + sa, nf, pc, sp, bp): the current thread's user
+ * stack from the registers the kernel saved when it entered from user
+ * space (the same at a uprobe and at a tracepoint of a system call), its
+ * frames and flags (bpf/dt_ustack.h); pc 0, no frames, for a thread
+ * without user state.  The walk reads the unwind tables
+ * the consumer loads (dt_unwind.c).
+ */
+static void ustack_walk(dt_cg_t *cg, uint32_t sa, uint32_t nf, bool store)
+{
+	emit(cg, KS_CALL(BPF_FUNC_get_current_task_btf));
+	emit(cg, KS_MOV64_REG(R1, R0));
+	emit(cg, KS_CALL(BPF_FUNC_task_pt_regs));
+	emit(cg, KS_LDX_MEM(BPF_DW, R3, R0, uregs_off[DT_R_RIP]));
+	emit(cg, KS_LDX_MEM(BPF_DW, R4, R0, uregs_off[DT_R_RSP]));
+	emit(cg, KS_LDX_MEM(BPF_DW, R5, R0, uregs_off[DT_R_RBP]));
+	/* a kernel thread (or the idle task) has no user state: cs is not ring 3, no stack */
+	emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, uregs_off[DT_R_CS]));
+	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 3));
+	emit(cg, KS_JMP_IMM(BPF_JEQ, R1, 3, 1));
+	emit(cg, KS_MOV64_IMM(R3, 0));
+	if (store) {
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(sa)), sa);
+	} else {
+		emit(cg, KS_MOV64_IMM(R1, 0));
+	}
+	emit(cg, KS_MOV64_IMM(R2, (int32_t)nf));
+	dt_cg_call_sub(cg, DT_SUBR_USTACK);
+	cg->cg_ps->ps_use_ustack = true;
+}
+
+void dt_cg_stack_into(dt_cg_t *cg, const dt_node_t *n, uint32_t sa)
+{
+	uint32_t nf, size = dt_cg_stack_size(cg, n, &nf);
+
+	if (dt_cg_stack_kind(n) == DT_B_STACK) {
+		/* bpf_get_stack() zeroes what it does not fill, and all on a failure */
+		emit(cg, KS_MOV64_REG(R1, R6));
+		emit(cg, KS_MOV64_REG(R2, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(sa)), sa);
+		emit(cg, KS_MOV64_IMM(R3, (int32_t)size));
+		emit(cg, KS_MOV64_IMM(R4, 0));
+		emit(cg, KS_CALL(BPF_FUNC_get_stack));
+		return;
+	}
+	/* the process ID, the frames, then the strings' zeros */
+	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(sa)), sa);
+	ustack_walk(cg, sa + 8, nf, true);
+	for (uint32_t o = 8 + 8 * nf; o < size; o += 8)
+		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(sa + o), 0), sa);
+}
+
 /*
  * ucaller: as illumos's DIF_VAR_UCALLER, the user stack's second entry
- * (dtrace_getupcstack(): the PC, then the caller), which the kernel's
- * stack walk finds through the frame pointers as illumos's does; 0 when
- * there is none.  bpf_get_stack() zeroes what it does not fill.
+ * (dtrace_getupcstack(): the PC, then the caller), by the walker that
+ * follows the unwind tables; 0 when there is none.
  */
 void dt_cg_v_ucaller(dt_cg_t *cg, dt_node_t *n, int arg)
 {
-	uint32_t off = dt_cg_tmp_string(cg);
+	uint32_t off = dt_cg_tmp_bytes(cg, 16);
 
 	(void)n, (void)arg;
-	if (cg->cg_strsize < 16)
-		(void)dt_cg_tmp_string(cg);
+	ustack_walk(cg, off, 2, true);
+	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(off) + 8), off);
+}
+
+/*
+ * stackdepth, ustackdepth: the whole stack's frames, as illumos counts
+ * them (dtrace_getustackdepth walks to the end, whatever ustackframes
+ * says), up to what a walk here gives at most: the user stack counted
+ * without storing it (1,024 frames), the kernel's walked into a
+ * temporary (bpf_get_stack: 127).
+ */
+void dt_cg_v_stackdepth(dt_cg_t *cg, dt_node_t *n, int user)
+{
+	uint32_t off;
+
+	(void)n;
+	if (user) {
+		ustack_walk(cg, 0, DT_MAX_UFRAMES, false);
+		emit(cg, KS_ALU64_IMM(BPF_LSH, R0, 32)); /* DT_USTACK_NFRAMES */
+		emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
+		return;
+	}
+	off = dt_cg_tmp_bytes(cg, 8 * DT_MAX_KFRAMES);
+	/* bpf_get_stack(): the bytes it stored, or a negative errno (no frames) */
 	emit(cg, KS_MOV64_REG(R1, R6));
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(off)), off);
-	emit(cg, KS_MOV64_IMM(R3, 16));
-	emit(cg, KS_MOV64_IMM(R4, BPF_F_USER_STACK));
+	emit(cg, KS_MOV64_IMM(R3, 8 * DT_MAX_KFRAMES));
+	emit(cg, KS_MOV64_IMM(R4, 0));
 	emit(cg, KS_CALL(BPF_FUNC_get_stack));
-	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(off) + 8), off);
+	emit(cg, KS_JMP_IMM(BPF_JSGE, R0, 0, 1));
+	emit(cg, KS_MOV64_IMM(R0, 0));
+	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 3));
 }
 
 /* id, epid: a constant of the probe's, known when linking */

@@ -143,12 +143,26 @@ static double rec_double(const dt_rec_t *rec, const uint8_t *data)
 	return rec->r_signed ? (double)rec_int(rec, data) : (double)(uint64_t)rec_int(rec, data);
 }
 
+/* The kernel's sym(), func() and mod(), as against the user's u*() */
+static bool is_kernel_sym(int kind)
+{
+	return kind == DT_B_SYM || kind == DT_B_FUNC || kind == DT_B_MOD;
+}
+
+int dt_sym_rec_lookup(dtrace_hdl_t *dtp, int kind, uint64_t pid, uint64_t pc, dt_usym_t *u)
+{
+	if (is_kernel_sym(kind))
+		return dt_ksym_lookup(dtp, pc, u);
+	return dt_usym_lookup(dtp, (pid_t)pid, pc, u);
+}
+
 /*
  * A uaddr(), ufunc(), usym() or umod() record (the process ID, then the
- * address) as illumos names it: ufunc and usym give the symbol without an
- * offset (dt_print_usym moves the address to the symbol's start), uaddr
- * with one, umod the object alone; the address in hex where nothing maps
- * it.
+ * address), or a sym(), func() or mod() one (0, then the kernel address),
+ * as illumos names it: ufunc, usym, func and sym give the symbol without
+ * an offset (dt_print_usym, dt_print_sym move the address to the symbol's
+ * start), uaddr with one, umod and mod the object alone; the address in
+ * hex where nothing maps it.
  */
 void dt_usym_rec_str(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, char *buf,
 		     size_t len)
@@ -158,17 +172,92 @@ void dt_usym_rec_str(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data
 
 	memcpy(&pid, data + rec->r_off, 8);
 	memcpy(&pc, data + rec->r_off + 8, 8);
-	if (rec->r_sym == DT_B_UMOD) {
-		if (dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0)
+	if (rec->r_sym == DT_B_UMOD || rec->r_sym == DT_B_MOD) {
+		if (dt_sym_rec_lookup(dtp, rec->r_sym, pid, pc, &u) == 0 && u.us_mod != NULL)
 			snprintf(buf, len, "%s", u.us_mod);
 		else
 			snprintf(buf, len, "0x%llx", (unsigned long long)pc);
 		return;
 	}
-	if (rec->r_sym != DT_B_UADDR && dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0 &&
+	if (rec->r_sym != DT_B_UADDR && dt_sym_rec_lookup(dtp, rec->r_sym, pid, pc, &u) == 0 &&
 	    u.us_name != NULL)
 		pc = u.us_symaddr;
-	dt_uaddr_str(dtp, (pid_t)pid, pc, buf, len);
+	if (is_kernel_sym(rec->r_sym))
+		dt_kaddr_str(dtp, pc, buf, len);
+	else
+		dt_uaddr_str(dtp, (pid_t)pid, pc, buf, len);
+}
+
+/*
+ * A frame of a stack as illumos's dt_print_ustack and dt_print_stack name
+ * it: module`symbol+0xoffset, module`symbol at its first byte,
+ * module`0xpc where no symbol holds it, else 0xpc.  A frame past the
+ * first is a return address: its symbol is the one holding pc - 1 (the
+ * call), as a call that ends a function (to a noreturn function) returns
+ * past its end; the offset is from the recorded pc, as illumos prints it.
+ * A return address whose byte before no function holds is a function's
+ * first byte that nothing called: the signal trampoline a handler returns
+ * to (sa_restorer, libc's __restore_rt, after padding), named as itself.
+ */
+int dt_frame_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, dt_usym_t *u)
+{
+	dt_usym_t at;
+
+	if (pid <= 0)
+		return dt_ksym_lookup(dtp, ret ? pc - 1 : pc, u);
+	if (dt_usym_lookup(dtp, pid, ret ? pc - 1 : pc, u) != 0)
+		return -1;
+	if (ret && u->us_name == NULL && dt_usym_lookup(dtp, pid, pc, &at) == 0 &&
+	    at.us_name != NULL)
+		*u = at;
+	return 0;
+}
+
+void dt_frame_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, char *buf, size_t len)
+{
+	dt_usym_t u;
+	int rc = dt_frame_lookup(dtp, pid, pc, ret, &u);
+
+	if (rc != 0 || u.us_mod == NULL)
+		snprintf(buf, len, "0x%" PRIx64, pc);
+	else if (u.us_name == NULL)
+		snprintf(buf, len, "%s`0x%" PRIx64, u.us_mod, pc);
+	else if (pc > u.us_symaddr)
+		snprintf(buf, len, "%s`%s+0x%" PRIx64, u.us_mod, u.us_name, pc - u.us_symaddr);
+	else
+		snprintf(buf, len, "%s`%s", u.us_mod, u.us_name);
+}
+
+/*
+ * A stack record (DT_RK_STACK), as illumos's dt_print_stack and
+ * dt_print_ustack: a newline, then each frame on a line of its own,
+ * indented by indent (stackindent), in fmt (printa's %k: the conversion
+ * as %s; NULL: as it is), until the first zero PC.
+ */
+void dt_print_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
+		    const char *fmt, int indent)
+{
+	const uint8_t *p = data + rec->r_off;
+	uint64_t pid = 0, pc;
+	char buf[PATH_MAX + 64];
+
+	if (rec->r_sym != DT_B_STACK) {
+		memcpy(&pid, p, 8);
+		p += 8;
+	}
+	fputc('\n', fp);
+	for (uint32_t i = 0; i < rec->r_nframes; i++) {
+		memcpy(&pc, p + 8 * i, 8);
+		if (pc == 0)
+			break;
+		dt_frame_str(dtp, (pid_t)pid, pc, i > 0, buf, sizeof(buf));
+		fprintf(fp, "%*s", indent, "");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* printa's %k, made %s */
+		fprintf(fp, fmt != NULL ? fmt : "%s", buf);
+#pragma GCC diagnostic pop
+		fputc('\n', fp);
+	}
 }
 
 /*
@@ -180,6 +269,11 @@ void dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint
 {
 	int64_t v;
 
+	if (rec->r_kind == DT_RK_STACK) {
+		dt_print_stack(dtp, fp, rec, data, NULL,
+			       (int)dt_option_get(dtp, "stackindent", DT_STACKINDENT));
+		return;
+	}
 	if (rec->r_kind == DT_RK_USYM) { /* dt_print_usym, dt_print_umod: "  %-50s" */
 		char buf[PATH_MAX + 64];
 
@@ -506,6 +600,12 @@ void dt_print_printf(dtrace_hdl_t *dtp, FILE *fp, const char *fmt, const dt_rec_
 			fprintf(fp, spec, buf);
 			break;
 		}
+		case 'k': /* pfprint_stack: a '-' width is the indent */
+			snprintf(spec + sl, sizeof(spec) - sl, "s");
+			if (rec->r_kind == DT_RK_STACK)
+				dt_print_stack(dtp, fp, rec, data, spec,
+					       strchr(spec, '-') != NULL ? width : 0);
+			break;
 		case 'a':
 		case 'A': {
 			char buf[PATH_MAX + 64];
@@ -1426,6 +1526,22 @@ static void on_sample(void *ctx, int cpu, void *data, uint32_t size)
  * CPUs together, as dtrace(1) does, with the speculative drops (records
  * beyond specsize, counted here) before the failed speculations.
  */
+/*
+ * User stacks walked by frame pointers alone, for want of tables (a
+ * process the walker met before the consumer loaded its tables): such a
+ * stack may lack frames, which the user is told, as of a drop.
+ */
+static void report_fponly(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint64_t n = dt_load_unwind_fponly(dtp, r);
+
+	if (n > 0)
+		message(dtp->dt_droph, dtp->dt_dropharg,
+			"%llu user stack%s unwound by frame pointers only (unwind tables not "
+			"loaded yet)",
+			(unsigned long long)n, n > 1 ? "s were" : " was");
+}
+
 static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	static const struct {
@@ -1549,6 +1665,12 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	/* a target that exits is seen at once; a -c child is polled */
 	if (r->r_tg.tg_child && !r->r_tg.tg_exited && rate > 50000000ULL)
 		rate = 50000000ULL;
+	/*
+	 * the user stack walker's requests for tables are served within 20
+	 * ms: until then a new process's stacks are walked by frame pointers
+	 */
+	if (r->r_ld.ld_unw != NULL && rate > 20000000ULL)
+		rate = 20000000ULL;
 	if (r->r_tg.tg_pid > 0 && !r->r_tg.tg_child && r->r_tg.tg_pidfd >= 0)
 		p[n++] = (struct pollfd){ .fd = r->r_tg.tg_pidfd, .events = POLLIN };
 	p[n++] = (struct pollfd){ .fd = ks_perfbuf_fd(r->r_dr.dr_pb), .events = POLLIN };
@@ -1586,7 +1708,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		return DTRACE_WORKSTATUS_ERROR;
 	}
 	r->r_dr.dr_out = fp;
-	if (dt_load_rescan(dtp, r) != 0)
+	if (dt_load_rescan(dtp, r) != 0 || dt_load_unwind(dtp, r) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
 	if ((err = ks_perfbuf_consume(r->r_dr.dr_pb)) < 0) {
 		dt_set_errmsg(dtp, EDT_ENABLING, "cannot read the output buffers: %s",
@@ -1616,6 +1738,7 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		flow_flush(dtp, -1, 0);
 		spec_clean(dtp, r, true); /* commits whose records were lost: now */
 		report_drops(dtp, r);
+		report_fponly(dtp, r);
 		if (flush_out(dtp, fp) != 0)
 			return DTRACE_WORKSTATUS_ERROR;
 		return DTRACE_WORKSTATUS_DONE;

@@ -760,8 +760,9 @@ bool dt_option_isset(const dtrace_hdl_t *, const char *name);
 /* An option's value (a switch: 1), or dflt when it is not set. */
 uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);
 /* The values of the oformat option. */
-#define DT_OFORMAT_TEXT 0
-#define DT_OFORMAT_JSON 1
+#define DT_OFORMAT_TEXT	  0
+#define DT_OFORMAT_JSON	  1
+#define DT_OFORMAT_FOLDED 2 /* aggregations as folded stacks, for flame graphs (dt_agg.c) */
 /* Does the handle's run point into pgp's clauses (dt_load.c)? */
 bool dt_run_uses(const dtrace_hdl_t *, const dtrace_prog_t *);
 /* Free the enabled program of the handle, if any (dt_load.c). */

@@ -74,21 +74,25 @@ static void json_usym(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const ui
 	uint64_t pid, pc;
 	char name[PATH_MAX + 64];
 	dt_usym_t u;
-	bool known;
+	bool known, umod = rec->r_sym == DT_B_UMOD || rec->r_sym == DT_B_MOD;
+	bool kernel = rec->r_sym == DT_B_SYM || rec->r_sym == DT_B_FUNC || rec->r_sym == DT_B_MOD;
 
 	memcpy(&pid, data + rec->r_off, 8);
 	memcpy(&pc, data + rec->r_off + 8, 8);
-	known = dt_usym_lookup(dtp, (pid_t)pid, pc, &u) == 0;
-	if (known && rec->r_sym != DT_B_UADDR && rec->r_sym != DT_B_UMOD && u.us_name != NULL)
+
+	known = dt_sym_rec_lookup(dtp, rec->r_sym, pid, pc, &u) == 0;
+	if (known && rec->r_sym != DT_B_UADDR && !umod && u.us_name != NULL)
 		pc = u.us_symaddr;
 	dt_usym_rec_str(dtp, rec, data, name, sizeof(name));
-	fprintf(fp, "{\"pid\":%llu,\"address\":%llu", (unsigned long long)pid,
-		(unsigned long long)pc);
+	fputc('{', fp);
+	if (!kernel) /* sym(), func(), mod(): the kernel's */
+		fprintf(fp, "\"pid\":%llu,", (unsigned long long)pid);
+	fprintf(fp, "\"address\":%llu", (unsigned long long)pc);
 	if (known && u.us_mod != NULL) {
 		fputs(",\"module\":", fp);
 		dt_json_str(fp, u.us_mod);
 	}
-	if (known && u.us_name != NULL && rec->r_sym != DT_B_UMOD) {
+	if (known && u.us_name != NULL && !umod) {
 		fputs(",\"symbol\":", fp);
 		dt_json_str(fp, u.us_name);
 		fprintf(fp, ",\"offset\":%llu", (unsigned long long)(pc - u.us_symaddr));
@@ -96,6 +100,51 @@ static void json_usym(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const ui
 	fputs(",\"name\":", fp);
 	dt_json_str(fp, name);
 	fputc('}', fp);
+}
+
+/*
+ * stack(), ustack(), jstack(): {"pid":P,"frames":[F,...]} (stack() has no
+ * pid), innermost first, each frame {"address":A,"module":M,"symbol":S,
+ * "offset":O,"name":T}, module, symbol and offset present when known, T
+ * what text mode prints.
+ */
+static void json_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+{
+	const uint8_t *p = data + rec->r_off;
+	uint64_t pid = 0, pc;
+	char name[PATH_MAX + 64];
+
+	fputc('{', fp);
+	if (rec->r_sym != DT_B_STACK) {
+		memcpy(&pid, p, 8);
+		p += 8;
+		fprintf(fp, "\"pid\":%llu,", (unsigned long long)pid);
+	}
+	fputs("\"frames\":[", fp);
+	for (uint32_t i = 0; i < rec->r_nframes; i++) {
+		dt_usym_t u;
+		bool known;
+
+		memcpy(&pc, p + 8 * i, 8);
+		if (pc == 0)
+			break;
+		known = dt_frame_lookup(dtp, (pid_t)pid, pc, i > 0, &u) == 0;
+		fprintf(fp, "%s{\"address\":%llu", i ? "," : "", (unsigned long long)pc);
+		if (known && u.us_mod != NULL) {
+			fputs(",\"module\":", fp);
+			dt_json_str(fp, u.us_mod);
+		}
+		if (known && u.us_name != NULL) {
+			fputs(",\"symbol\":", fp);
+			dt_json_str(fp, u.us_name);
+			fprintf(fp, ",\"offset\":%llu", (unsigned long long)(pc - u.us_symaddr));
+		}
+		dt_frame_str(dtp, (pid_t)pid, pc, i > 0, name, sizeof(name));
+		fputs(",\"name\":", fp);
+		dt_json_str(fp, name);
+		fputc('}', fp);
+	}
+	fputs("]}", fp);
 }
 
 void dt_json_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data)
@@ -135,6 +184,7 @@ void dt_json_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8
 		fputc(']', fp);
 		break;
 	case DT_RK_USYM: json_usym(dtp, fp, rec, data); break;
+	case DT_RK_STACK: json_stack(dtp, fp, rec, data); break;
 	}
 }
 

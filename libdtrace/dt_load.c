@@ -28,6 +28,7 @@
 
 #include "dt_provider.h"
 #include "dt_run.h"
+#include "dt_unwind.h"
 
 /* ---------------------------------------------------------------- the run */
 
@@ -78,6 +79,8 @@ void dt_run_free(dtrace_hdl_t *dtp)
 	free(r->r_ld.ld_soufds);
 	free(r->r_dr.dr_drops_seen);
 	free(r->r_dr.dr_acks);
+	dt_unw_destroy(r->r_ld.ld_unw);
+	free(r->r_ld.ld_unwreq);
 	dt_consume_free(r);
 	if (r->r_dr.dr_saved_fd >= 0)
 		close(r->r_dr.dr_saved_fd);
@@ -749,6 +752,130 @@ static int map_err(dtrace_hdl_t *dtp, int fd, const char *what)
 
 static int agg_maps(dtrace_hdl_t *dtp, dt_run_t *r);
 
+/* ---------------------------------------------------------------- user stacks */
+
+#define DT_UNW_MAXPROCS 1024 /* processes with tables at once (2.5 KiB each) */
+#define DT_UNW_MAXREQ	4096 /* processes asking for them */
+
+/*
+ * The unwind tables' maps, for a program that walks user stacks: the rows
+ * (unwindsize bytes, 16 MiB by default: about ten python-sized processes,
+ * shared libraries counted once), the processes' entries, and the
+ * walker's requests, whose key 0 the consumer makes (it counts what a
+ * full map could not take).
+ */
+static int unwind_maps(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint64_t size = dt_option_get(dtp, "unwindsize", 16 << 20), zero = 0;
+	uint32_t key = 0;
+	int *fd = r->r_ld.ld_fd, err;
+
+	if (size / sizeof(dt_unw_row_t) < 2 || size / sizeof(dt_unw_row_t) > UINT32_MAX)
+		return dt_set_errmsg(dtp, EDT_BADOPTVAL, "unwindsize %llu: 32 bytes to 64 GiB",
+				     (unsigned long long)size);
+	if ((r->r_ld.ld_unw = dt_unw_create((uint32_t)(size / sizeof(dt_unw_row_t)))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if ((err = dt_unw_maps_create(r->r_ld.ld_unw, DT_UNW_MAXPROCS)) != 0)
+		return map_err(dtp, err, "the unwind tables");
+	fd[DT_MAP_UNW_ROWS] = fcntl(dt_unw_rows_fd(r->r_ld.ld_unw), F_DUPFD_CLOEXEC, 0);
+	fd[DT_MAP_UNW_PROCS] = fcntl(dt_unw_procs_fd(r->r_ld.ld_unw), F_DUPFD_CLOEXEC, 0);
+	if (fd[DT_MAP_UNW_ROWS] < 0 || fd[DT_MAP_UNW_PROCS] < 0)
+		return map_err(dtp, -errno, "the unwind tables");
+	fd[DT_MAP_UNW_REQ] = ks_map_create(BPF_MAP_TYPE_HASH, "dt_unw_req", 4, 8, DT_UNW_MAXREQ, 0);
+	if (fd[DT_MAP_UNW_REQ] < 0)
+		return map_err(dtp, fd[DT_MAP_UNW_REQ], "the unwind requests");
+	if ((err = ks_map_update(fd[DT_MAP_UNW_REQ], &key, &zero, BPF_ANY)) != 0)
+		return map_err(dtp, err, "the unwind requests");
+	return 0;
+}
+
+/* The request entry of key, made if new (seen 0): NULL out of memory. */
+static struct dt_unwreq *unwreq_of(dt_loaded_t *ld, uint32_t key)
+{
+	for (size_t i = 0; i < ld->ld_nunwreq; i++)
+		if (ld->ld_unwreq[i].ur_key == key)
+			return &ld->ld_unwreq[i];
+	if (dt_grow(&ld->ld_unwreq, &ld->ld_unwreqcap, ld->ld_nunwreq, sizeof(*ld->ld_unwreq),
+		    16) != 0)
+		return NULL;
+	ld->ld_unwreq[ld->ld_nunwreq] = (struct dt_unwreq){ .ur_key = key };
+	return &ld->ld_unwreq[ld->ld_nunwreq++];
+}
+
+/*
+ * Load the tables of pid: its files' rows and its entry.  A process gone,
+ * or whose files do not fit (unwindsize), keeps being walked by frame
+ * pointers, which the count of such stacks reports at the end.
+ */
+static void unwind_load(dtrace_hdl_t *dtp, dt_run_t *r, pid_t pid)
+{
+	(void)dt_unw_load_proc(r->r_ld.ld_unw, pid, NULL);
+	dt_usym_remember(dtp, pid); /* its frames keep their names if it exits before a print */
+}
+
+/* The tables of pid, loaded before the walker asks: it is not asked again. */
+static void unwind_first(dtrace_hdl_t *dtp, dt_run_t *r, pid_t pid)
+{
+	struct dt_unwreq *q = unwreq_of(&r->r_ld, (uint32_t)pid);
+
+	unwind_load(dtp, r, pid);
+	if (q != NULL)
+		q->ur_at = clock_ns(CLOCK_MONOTONIC);
+}
+
+/*
+ * Serve the walker's requests: a process it walked without tables gets
+ * them (once: a process they cannot be made for would ask at every
+ * stack), a process with a PC outside its mappings (dlopen, exec) has
+ * them read again, at most once a second.
+ */
+int dt_load_unwind(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	dt_loaded_t *ld = &r->r_ld;
+	uint32_t key, next, *prev = NULL;
+	uint64_t now = 0;
+
+	if (ld->ld_unw == NULL || ld->ld_fd[DT_MAP_UNW_REQ] < 0)
+		return 0;
+	while (ks_map_next_key(ld->ld_fd[DT_MAP_UNW_REQ], prev, &next) == 0) {
+		struct dt_unwreq *q;
+		uint64_t count = 0;
+
+		key = next;
+		prev = &key;
+		if (ks_map_lookup(ld->ld_fd[DT_MAP_UNW_REQ], &key, &count) != 0 ||
+		    (q = unwreq_of(ld, key)) == NULL || count == q->ur_count)
+			continue;
+		if (now == 0)
+			now = clock_ns(CLOCK_MONOTONIC);
+		if (key == 0) {
+			q->ur_count = count;
+		} else if (!(key & DT_UNW_REQ_REMAP)) {
+			if (q->ur_at == 0)
+				unwind_load(dtp, r, (pid_t)key);
+			q->ur_count = count;
+			q->ur_at = now;
+		} else if (now - q->ur_at >= 1000000000ULL) {
+			unwind_load(dtp, r, (pid_t)(key & ~DT_UNW_REQ_REMAP));
+			q->ur_count = count;
+			q->ur_at = now;
+		}
+	}
+	(void)dtp;
+	return 0;
+}
+
+uint64_t dt_load_unwind_fponly(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint64_t n = 0;
+
+	(void)dt_load_unwind(dtp, r);
+	for (size_t i = 0; i < r->r_ld.ld_nunwreq; i++)
+		if (!(r->r_ld.ld_unwreq[i].ur_key & DT_UNW_REQ_REMAP))
+			n += r->r_ld.ld_unwreq[i].ur_count;
+	return n;
+}
+
 static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	const dt_layout_t *ly = &r->r_ld.ld_layout;
@@ -791,9 +918,12 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 		fd[DT_MAP_ZERO] =
 		    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_zero", 4,
 				  zero > ps->ps_sousize ? zero : ps->ps_sousize, 1, 0);
+	if (ps->ps_use_ustack && unwind_maps(dtp, r) != 0)
+		return -1;
 	for (int i = 0; i < DT_MAP_NFIXED; i++) {
-		/* the unwind tables are not made yet (issue 18): no program names them */
-		if (i == DT_MAP_UNW_ROWS || i == DT_MAP_UNW_PROCS)
+		/* the unwind tables: only for a program that walks user stacks */
+		if ((i == DT_MAP_UNW_ROWS || i == DT_MAP_UNW_PROCS || i == DT_MAP_UNW_REQ) &&
+		    !ps->ps_use_ustack)
 			continue;
 		if (fd[i] >= 0 || (i == DT_MAP_ERRNO && !ps->ps_use_errno) ||
 		    (i == DT_MAP_ZERO && r->r_en.en_naggs == 0 && ps->ps_nsouvars == 0))
@@ -1073,7 +1203,7 @@ static int layout(dtrace_hdl_t *dtp, dt_run_t *r)
 	dt_layout_t *ly = &r->r_ld.ld_layout;
 
 	ly->ly_strsize = ps->ps_strsize;
-	ly->ly_keysize = ps->ps_keysize;
+	ly->ly_keysize = ps->ps_dynkeysize;
 	ly->ly_valsize = ps->ps_valsize;
 	dt_pstate_layout(ps, ly->ly_base, &ly->ly_scratch, &ly->ly_state);
 	/* a group's program keeps the firing probe's table words at the end (dt_link.c) */
@@ -1097,9 +1227,11 @@ static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	r->r_en.en_aggs = r->r_en.en_ps->ps_aggs;
 	r->r_en.en_naggs = r->r_en.en_ps->ps_naggs;
-	r->r_dr.dr_quiet = dt_option_get(dtp, "quiet", 0) != 0;
-	r->r_dr.dr_flow = dt_option_isset(dtp, "flowindent");
 	r->r_dr.dr_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
+	r->r_dr.dr_folded = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_FOLDED;
+	/* folded output is a file of stacks for flame graphs: no probe lines in it */
+	r->r_dr.dr_quiet = dt_option_get(dtp, "quiet", 0) != 0 || r->r_dr.dr_folded;
+	r->r_dr.dr_flow = dt_option_isset(dtp, "flowindent");
 	if ((r->r_ld.ld_ncpus = ks_ncpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
 	/* speculation() looks at every slot, and the verifier walks each look */
@@ -1361,6 +1493,14 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 		return -1;
 	if (create_maps(dtp, r) != 0 || errno_watch(dtp, r) != 0)
 		return -1;
+	/*
+	 * the target's tables before it runs: its stacks are whole from the
+	 * start; and dtrace's own, where BEGIN, END and ERROR fire
+	 */
+	if (r->r_ld.ld_unw != NULL && r->r_tg.tg_pid > 0)
+		unwind_first(dtp, r, r->r_tg.tg_pid);
+	if (r->r_ld.ld_unw != NULL)
+		unwind_first(dtp, r, getpid());
 	if ((state = calloc(1, r->r_ld.ld_layout.ly_state)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	{

@@ -39,7 +39,7 @@ static const struct {
 	{ "quiet", OPT_BOOL },	       { "rawbytes", OPT_BOOL },      { "scratchsize", OPT_SIZE },
 	{ "specsize", OPT_SIZE },      { "stackframes", OPT_UINT },   { "stackindent", OPT_UINT },
 	{ "statusrate", OPT_TIME },    { "strsize", OPT_SIZE },	      { "switchrate", OPT_TIME },
-	{ "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },
+	{ "ustackframes", OPT_UINT },  { "zdefs", OPT_BOOL },	      { "unwindsize", OPT_SIZE },
 };
 
 static int parse_size(const char *v, uint64_t *out)
@@ -202,6 +202,8 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 		case OPT_OFORMAT:
 			if (val != NULL && strcmp(val, "json") == 0)
 				v = DT_OFORMAT_JSON;
+			else if (val != NULL && strcmp(val, "folded") == 0)
+				v = DT_OFORMAT_FOLDED;
 			else if (val != NULL &&
 				 (strcmp(val, "text") == 0 || strcmp(val, "none") == 0))
 				v = DT_OFORMAT_TEXT;

@@ -319,6 +319,7 @@ dt_pstate_t *dt_pstate(dtrace_hdl_t *dtp)
 	}
 	ps->ps_state = DT_ST_HDRSIZE;
 	ps->ps_keysize = 16;
+	ps->ps_dynkeysize = 16;
 	ps->ps_valsize = 8;
 	dtp->dt_pstate = ps;
 	return ps;
@@ -378,12 +379,14 @@ void dt_pstate_begin(dt_pstate_t *ps)
 	m->pm_scratchsize = ps->ps_scratchsize;
 	m->pm_subrsize = ps->ps_subrsize;
 	m->pm_keysize = ps->ps_keysize;
+	m->pm_dynkeysize = ps->ps_dynkeysize;
 	m->pm_valsize = ps->ps_valsize;
 	m->pm_sousize = ps->ps_sousize;
 	m->pm_specsites = ps->ps_specsites;
 	m->pm_state = ps->ps_state;
 	m->pm_nvarids = ps->ps_nvarids;
 	m->pm_use_errno = ps->ps_use_errno;
+	m->pm_use_ustack = ps->ps_use_ustack;
 	m->pm_ready = ps->ps_ready;
 	m->pm_nkeys = 0;
 }
@@ -411,11 +414,13 @@ void dt_pstate_undo(dt_pstate_t *ps)
 	ps->ps_scratchsize = m->pm_scratchsize;
 	ps->ps_subrsize = m->pm_subrsize;
 	ps->ps_keysize = m->pm_keysize;
+	ps->ps_dynkeysize = m->pm_dynkeysize;
 	ps->ps_valsize = m->pm_valsize;
 	ps->ps_sousize = m->pm_sousize;
 	ps->ps_specsites = m->pm_specsites;
 	ps->ps_state = m->pm_state;
 	ps->ps_nvarids = m->pm_nvarids;
+	ps->ps_use_ustack = m->pm_use_ustack;
 	if (!m->pm_use_errno) {
 		ps->ps_use_errno = false;
 		dt_frag_free(&ps->ps_errno);
@@ -452,10 +457,10 @@ void dt_pstate_free(dtrace_hdl_t *dtp)
 
 static const char *const region_names[DT_SR_N] = { "rec", "err",   "err2", "this",   "key",
 						   "val", "empty", "tmp",  "alloca", "subr" };
-static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",    "dt_scratch", "dt_dvars",
-						       "dt_events",   "dt_drops",   "dt_errno",
-						       "dt_zero",     "dt_spec",    "dt_unw_rows",
-						       "dt_unw_procs" };
+static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",     "dt_scratch", "dt_dvars",
+						       "dt_events",    "dt_drops",   "dt_errno",
+						       "dt_zero",      "dt_spec",    "dt_unw_rows",
+						       "dt_unw_procs", "dt_unw_req" };
 /* by DT_TOFF_*: named, so that the list cannot fall out of step with the enum */
 static const char *const toff_names[DT_TOFF_N] = {
 	[DT_TOFF_REAL_PARENT] = "task_struct.real_parent",
@@ -731,7 +736,10 @@ static int dis_frag(const dtrace_hdl_t *dtp, FILE *fp, const dt_frag_t *fr)
 
 int dt_program_dis(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, FILE *fp)
 {
-	static const char *const kinds[] = { "int", "string", "memory", "bytes" };
+	static const char *const kinds[] = {
+		[DT_RK_INT] = "int",	 [DT_RK_STR] = "string",   [DT_RK_MEM] = "memory",
+		[DT_RK_BYTES] = "bytes", [DT_RK_USYM] = "address", [DT_RK_STACK] = "stack",
+	};
 
 	for (int k = 0; k < pgp->dp_nstmts; k++) {
 		const dt_stmt_t *st = &pgp->dp_stmts[k];
@@ -743,10 +751,15 @@ int dt_program_dis(dtrace_hdl_t *dtp, const dtrace_prog_t *pgp, FILE *fp)
 			fprintf(fp, "%s%s", pd == c->dn_pdescs ? ": " : ", ", pd->dn_name);
 		fprintf(fp, "): %zu instructions, a record of %u bytes\n", st->st_code.fr_len,
 			st->st_size);
-		for (int i = 0; i < st->st_nrecs; i++)
-			fprintf(fp, "\trecord at %u: %s, %u bytes%s\n", st->st_recs[i].r_off,
-				kinds[st->st_recs[i].r_kind], st->st_recs[i].r_size,
-				st->st_recs[i].r_signed ? ", signed" : "");
+		for (int i = 0; i < st->st_nrecs; i++) {
+			const dt_rec_t *r = &st->st_recs[i];
+
+			fprintf(fp, "\trecord at %u: %s, %u bytes%s", r->r_off, kinds[r->r_kind],
+				r->r_size, r->r_signed ? ", signed" : "");
+			if (r->r_kind == DT_RK_STACK)
+				fprintf(fp, " (%u frames)", r->r_nframes);
+			fputc('\n', fp);
+		}
 		if (dis_frag(dtp, fp, &st->st_code) != 0)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		fputc('\n', fp);

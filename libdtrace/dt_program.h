@@ -136,7 +136,8 @@ typedef enum dt_mapid {
 	DT_MAP_ZERO,
 	DT_MAP_SPEC,
 	DT_MAP_UNW_ROWS,  /* the unwind tables (bpf/dt_ustack.h), which dt_ustack reads */
-	DT_MAP_UNW_PROCS, /* not made yet: a program naming them does not load */
+	DT_MAP_UNW_PROCS, /* made only for a program that walks user stacks (ps_use_ustack) */
+	DT_MAP_UNW_REQ,	  /* the walker's requests for tables: tgid -> stacks walked without */
 	DT_MAP_NFIXED,
 } dt_mapid_t;
 
@@ -412,15 +413,28 @@ extern const dt_bpf_func_t dt_bpf_funcs[]; /* by dt_subr_t - DT_SUBR_BPF */
  * string or a dump).  DT_RK_USYM: uaddr(), ufunc(), usym() or umod() of an
  * address (r_sym, the built-in), 16 bytes as illumos records them: the
  * process ID, then the address; printed with names (dt_sym.c).
+ * DT_RK_STACK: stack(), ustack() or jstack() (r_sym, the built-in) of
+ * r_nframes frames, as illumos records them: ustack's and jstack's process
+ * ID, then the PCs innermost first, zero past the last, then ustack's
+ * strsize bytes (zero: Linux has no ustack helpers); stack's PCs alone.
  */
-typedef enum dt_rkind { DT_RK_INT, DT_RK_STR, DT_RK_MEM, DT_RK_BYTES, DT_RK_USYM } dt_rkind_t;
+typedef enum dt_rkind {
+	DT_RK_INT,
+	DT_RK_STR,
+	DT_RK_MEM,
+	DT_RK_BYTES,
+	DT_RK_USYM,
+	DT_RK_STACK,
+} dt_rkind_t;
 
 typedef struct dt_rec {
 	uint32_t r_off, r_size; /* r_size: the type's size for integers */
 	dt_rkind_t r_kind;
 	bool r_signed;
 	bool r_float; /* DT_RK_INT holding a float's (4) or double's (8) bits */
-	int r_sym;    /* DT_RK_USYM: DT_B_UADDR, DT_B_UFUNC, DT_B_USYM or DT_B_UMOD */
+	int r_sym;    /* DT_RK_USYM: DT_B_UADDR, DT_B_UFUNC, DT_B_USYM or DT_B_UMOD; DT_RK_STACK:
+			 DT_B_STACK, DT_B_USTACK or DT_B_JSTACK */
+	uint32_t r_nframes; /* DT_RK_STACK */
 } dt_rec_t;
 
 typedef enum dt_akind {
@@ -558,12 +572,14 @@ typedef struct dt_pstate {
 	uint32_t ps_strsize; /* fixed by the first compile */
 	uint32_t ps_recmax;  /* the largest record */
 	uint32_t ps_thissize, ps_tmpsize, ps_keysize, ps_valsize;
+	uint32_t ps_dynkeysize;	 /* the dvars' keys (ps_keysize: those and aggregations') */
 	uint32_t ps_scratchsize; /* alloca()'s: the alloca region is used when not 0 */
 	uint32_t ps_subrsize; /* DT_SR_SUBR: 0, or DT_SUBR_REGION(strsize) when a C body needs it */
 	uint32_t ps_sousize;  /* the largest dynamic struct variable: dt_zero holds as many */
 	uint32_t ps_specsites; /* speculation() calls: each walks nspec slots (dt_cg.c) */
 	uint32_t ps_state;     /* the state value's size: header and globals */
 	bool ps_use_errno;     /* a clause reads errno */
+	bool ps_use_ustack;    /* a clause walks user stacks: the unwind tables' maps */
 	dt_frag_t ps_prologue; /* finds the maps, checks the activity, DT_PX_CLAUSES */
 	dt_frag_t ps_errno;    /* the errno watcher (a sys_exit raw tracepoint's), if used */
 	dt_frag_t ps_subrs[DT_SUBR_N];
@@ -574,10 +590,11 @@ typedef struct dt_pstate {
 		bool pm_open;
 		uint32_t pm_nsouvars, pm_naggs, pm_aggzero, pm_strsize, pm_recmax;
 		uint32_t pm_thissize, pm_tmpsize, pm_keysize, pm_valsize, pm_sousize, pm_state;
+		uint32_t pm_dynkeysize;
 		uint32_t pm_scratchsize, pm_specsites;
 		uint32_t pm_subrsize;
 		int pm_nvarids;
-		bool pm_use_errno, pm_ready;
+		bool pm_use_errno, pm_use_ustack, pm_ready;
 		const char **pm_keys; /* names it entered in ps_vars */
 		size_t pm_nkeys, pm_keycap;
 	} ps_mark;

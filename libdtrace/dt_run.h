@@ -26,7 +26,7 @@ typedef struct dt_layout {
 	uint32_t ly_base[DT_SR_N];	 /* each scratch region's offset */
 	uint32_t ly_scratch;		 /* scratch value size */
 	uint32_t ly_state;		 /* state value size */
-	uint32_t ly_keysize, ly_valsize; /* dvars */
+	uint32_t ly_keysize, ly_valsize; /* dvars (the scratch key region may be larger) */
 	uint32_t ly_group; /* a group's firing probe: its table value's words (dt_link.c) */
 } dt_layout_t;
 
@@ -83,6 +83,17 @@ typedef struct dt_loaded {
 	 */
 	int ld_off[DT_TOFF_N];
 	bool ld_hooked; /* attached to the target's libusdt:::provider-enabled */
+	/*
+	 * User stacks (ps_use_ustack): the unwind tables' cache, whose maps
+	 * the walker reads, and what the walker asked for (dt_unw_req): each
+	 * key as last seen, when it was served
+	 */
+	struct dt_unw *ld_unw;
+	struct dt_unwreq {
+		uint32_t ur_key;
+		uint64_t ur_count, ur_at;
+	} * ld_unwreq;
+	size_t ld_nunwreq, ld_unwreqcap;
 } dt_loaded_t;
 
 /* An aggregation as the consumer reads it: the compiled one, its map, what printa and normalize() left. */
@@ -128,6 +139,7 @@ typedef struct dt_drain {
 	ks_perfbuf_t *dr_pb;
 	bool dr_quiet;
 	bool dr_json;	       /* -x oformat=json */
+	bool dr_folded;	       /* -x oformat=folded: aggregations a line an entry */
 	bool dr_flow;	       /* -F, -x flowindent: dtrace(1)'s flow column */
 	int dr_indent;	       /* its indent, for all CPUs (illumos dt_indent) */
 	uint32_t dr_last_epid; /* the last record's EPID, 0: none (dt_last_epid) */
@@ -208,6 +220,15 @@ void dt_consume_free(dt_run_t *);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
 /* A uaddr()/ufunc()/usym()/umod() record as its name ("libc.so.6`malloc"). */
 void dt_usym_rec_str(dtrace_hdl_t *, const dt_rec_t *, const uint8_t *data, char *buf, size_t len);
+/* The symbol of a DT_RK_USYM record's address, the kernel's for sym(), func(), mod(). */
+int dt_sym_rec_lookup(dtrace_hdl_t *, int kind, uint64_t pid, uint64_t pc, dt_usym_t *u);
+/* A stack's frames: illumos's _dtrace_stkindent, the stackindent option's default */
+#define DT_STACKINDENT 14
+/* A frame's symbol (pid 0: the kernel's; ret: a return address): 0, or -1 unknown. */
+int dt_frame_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, dt_usym_t *u);
+void dt_frame_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, char *buf, size_t len);
+void dt_print_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
+		    const char *fmt, int indent);
 void dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
 		    bool quiet, int strwidth);
 /* print(p): the pointer and the value it points to, by the action's type (Oracle's format) */
@@ -233,6 +254,13 @@ void dt_agg_snap_free(dt_aggview_t *);
 dt_run_t *dt_run_get(dtrace_hdl_t *);
 /* Enable clauses for the target's probes that appeared since the last look. */
 int dt_load_rescan(dtrace_hdl_t *, dt_run_t *);
+/*
+ * The user stack walker's requests for unwind tables, served (tables
+ * loaded for the processes that asked); and the stacks it walked by frame
+ * pointers alone so far, for want of tables.
+ */
+int dt_load_unwind(dtrace_hdl_t *, dt_run_t *);
+uint64_t dt_load_unwind_fponly(dtrace_hdl_t *, dt_run_t *);
 void dt_proc_release(dt_run_t *);     /* kill a created target, continue a grabbed one */
 int dt_load_link_all(dtrace_hdl_t *); /* link every program, no kernel */
 /*

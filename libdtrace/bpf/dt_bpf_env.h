@@ -45,6 +45,8 @@ static long (*const bpf_probe_read_user)(void *dst, u32 size, const void *src) =
 static long (*const bpf_probe_read_kernel)(void *dst, u32 size, const void *src) = (void *)113;
 /* BPF_FUNC_map_lookup_elem, named apart from libbpf's (tests/unit/kernel_boundary.sh) */
 static void *(*const dt_map_lookup)(void *map, const void *key) = (void *)1;
+static long (*const dt_map_update)(void *map, const void *key, const void *val,
+				   u64 flags) = (void *)2;
 static u64 (*const bpf_get_current_pid_tgid)(void) = (void *)14;
 
 /* a subprogram of its own, entered by a call the verifier checks in context */
@@ -92,8 +94,10 @@ static inline long bpf_probe_read_kernel(void *dst, u32 size, const void *src)
  * names of their own: a test linking libbpf has the helpers' names
  */
 #define dt_map_lookup		 dt_host_map_lookup
+#define dt_map_update		 dt_host_map_update
 #define bpf_get_current_pid_tgid dt_host_pid_tgid
 void *dt_host_map_lookup(void *map, const void *key);
+long dt_host_map_update(void *map, const void *key, const void *val, u64 flags);
 u64 dt_host_pid_tgid(void);
 
 static inline long bpf_loop(u32 n, long (*cb)(u64 i, void *ctx), void *ctx, u64 flags)

@@ -14,7 +14,7 @@
 #include "dt_bpf_env.h"
 #include "dt_ustack.h"
 
-extern char dt_unw_rows[], dt_unw_procs[];
+extern char dt_unw_rows[], dt_unw_procs[], dt_unw_req[];
 
 u64 dt_ustack(u64 *dst, u64 n, u64 pc, u64 sp, u64 bp);
 
@@ -92,10 +92,13 @@ static long ustack_frame(u64 i, void *c)
 	if (i >= w->w_n)
 		return 1;
 	if (w->w_done) {
+		if (w->w_dst == 0) /* counting: the count is all */
+			return 1;
 		w->w_dst[i] = 0;
 		return 0;
 	}
-	w->w_dst[i] = pc;
+	if (w->w_dst != 0)
+		w->w_dst[i] = pc;
 	w->w_res = (w->w_res & ~0xffffffffull) | (i + 1);
 
 	if (w->w_proc != 0) {
@@ -148,18 +151,53 @@ static long ustack_frame(u64 i, void *c)
 }
 
 /*
+ * Ask the consumer for tables (dt_unw_req): the stacks a process walked
+ * without them are counted under its tgid (the consumer loads its tables
+ * at its next look), those with a PC in none of its mappings under tgid |
+ * DT_UNW_REQ_REMAP (it reads them again).  The consumer made key 0, which
+ * counts what a full map could not take.
+ */
+static inline void request(u32 key)
+{
+	u64 one = 1, *c = dt_map_lookup(dt_unw_req, &key);
+
+	if (c == 0) {
+		if (dt_map_update(dt_unw_req, &key, &one, 1 /* BPF_NOEXIST */) == 0)
+			return;
+		c = dt_map_lookup(dt_unw_req, &key); /* made meanwhile, or the map is full */
+		if (c == 0) {
+			key = 0;
+			c = dt_map_lookup(dt_unw_req, &key);
+		}
+		if (c == 0)
+			return;
+	}
+	__sync_fetch_and_add(c, 1);
+}
+
+/*
  * The current thread's user stack from its registers pc, sp and bp: n
  * PCs into dst (n * 8 bytes of map memory), innermost first, the rest
- * zero.  Returns the frames stored and the DT_USTACK_* flags.
+ * zero; pc 0: none (the caller found no user state).  dst NULL: the
+ * frames are counted (up to n), not stored (ustackdepth).  Returns the frames stored and the DT_USTACK_* flags.
  */
 DT_FN u64 dt_ustack(u64 *dst, u64 n, u64 pc, u64 sp, u64 bp)
 {
 	u32 tgid = (u32)(bpf_get_current_pid_tgid() >> 32);
 	walk_t w = { dst, n, pc, sp, bp, 0, 0, 1, 0 };
 
+	if (pc == 0) { /* no user state (a kernel thread): no frames, nothing to ask for */
+		w.w_done = 1;
+		bpf_loop((u32)n, ustack_frame, &w, 0);
+		return 0;
+	}
 	w.w_proc = dt_map_lookup(dt_unw_procs, &tgid);
 	if (w.w_proc == 0)
 		w.w_res = DT_USTACK_NOPROC;
 	bpf_loop((u32)n, ustack_frame, &w, 0);
+	if (w.w_res & DT_USTACK_NOPROC)
+		request(tgid);
+	else if (w.w_res & DT_USTACK_UNMAPPED)
+		request(tgid | DT_UNW_REQ_REMAP);
 	return w.w_res;
 }

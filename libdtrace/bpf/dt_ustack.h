@@ -70,6 +70,7 @@ typedef struct dt_unw_proc {
  * them), or a PC was in none of its mappings (they changed: dlopen, exec).
  */
 #define DT_USTACK_NFRAMES(r) ((r)&0xffffffffull)
+#define DT_UNW_REQ_REMAP     0x80000000u /* dt_unw_req: a tgid's mappings changed */
 #define DT_USTACK_NOPROC     (1ull << 32)
 #define DT_USTACK_UNMAPPED   (1ull << 33)
 

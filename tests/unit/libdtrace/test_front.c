@@ -614,9 +614,9 @@ static void test_shared_state(void)
 	}
 	CHECK_INT((int)ps->ps_naggs, 1);
 	/* fails at code generation after @b and y were made: neither stays */
-	CHECK(dtrace_program_strcompile(dtp, "BEGIN { @b = sum(1); y = \"s\"; trace(stackdepth); }",
+	CHECK(dtrace_program_strcompile(dtp, "BEGIN { @b = sum(1); y = \"s\"; ustack(5000); }",
 					"d.d", 0, 0, NULL) == NULL);
-	CHECK_STR(dtp->dt_diag.dtdg_tag, "D_UNSUPPORTED");
+	CHECK_STR(dtp->dt_diag.dtdg_tag, "D_CG_LIMIT");
 	CHECK_INT((int)ps->ps_naggs, 1);
 	CHECK(dt_strset_get(ps->ps_vars, "y") == NULL);
 	CHECK(dt_strset_get(ps->ps_vars, "@b") == NULL);

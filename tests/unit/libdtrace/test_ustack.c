@@ -37,11 +37,17 @@
 
 /* ---------------------------------------------------------------- the tables */
 
-char dt_unw_rows[1], dt_unw_procs[1]; /* the host's maps: tags */
+char dt_unw_rows[1], dt_unw_procs[1], dt_unw_req[1]; /* the host's maps: tags */
 static dt_unw_row_t rows[NROWS];
 static dt_unw_proc_t proc;
 static int have_proc;
 static u64 stk[STKLEN / 8];
+
+/* the host's dt_unw_req: a few keys */
+#define NREQ 4
+static u32 reqkey[NREQ];
+static u64 reqval[NREQ];
+static int nreq;
 
 void *dt_host_map_lookup(void *map, const void *key)
 {
@@ -51,7 +57,27 @@ void *dt_host_map_lookup(void *map, const void *key)
 		return k < NROWS ? &rows[k] : NULL;
 	if (map == dt_unw_procs)
 		return have_proc && k == (u32)getpid() ? &proc : NULL;
+	for (int i = 0; map == dt_unw_req && i < nreq; i++)
+		if (reqkey[i] == k)
+			return &reqval[i];
 	return NULL;
+}
+
+long dt_host_map_update(void *map, const void *key, const void *val, u64 flags)
+{
+	(void)flags;
+	if (map != dt_unw_req || nreq == NREQ)
+		return -7; /* -E2BIG */
+	reqkey[nreq] = *(const u32 *)key;
+	memcpy(&reqval[nreq++], val, 8);
+	return 0;
+}
+
+static u64 host_req(u32 key)
+{
+	u64 *v = dt_host_map_lookup(dt_unw_req, &key);
+
+	return v != NULL ? *v : 0;
 }
 
 u64 dt_host_pid_tgid(void)
@@ -182,7 +208,7 @@ static void test_compiled(void)
 {
 	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
 	const dt_pstate_t *ps;
-	int nrowrel = 0, nprocrel = 0;
+	int nrowrel = 0, nprocrel = 0, nreqrel = 0;
 	char name[64];
 
 	CHECK(dtp != NULL);
@@ -203,6 +229,8 @@ static void test_compiled(void)
 			if (k == DT_SUBR_USTACK_FRAME) {
 				CHECK_STR(name, "map dt_unw_rows");
 				nrowrel++;
+			} else if (strcmp(name, "map dt_unw_req") == 0) {
+				nreqrel++;
 			} else {
 				CHECK_STR(name, "map dt_unw_procs");
 				nprocrel++;
@@ -211,12 +239,13 @@ static void test_compiled(void)
 	}
 	CHECK_INT(nrowrel, 2); /* the search's lookup, and the row's */
 	CHECK_INT(nprocrel, 1);
+	CHECK(nreqrel >= 1); /* the requests for tables */
 	dtrace_close(dtp);
 }
 
 /* ---------------------------------------------------------------- the kernel */
 
-static int kfd[2] = { -1, -1 }, outfd = -1, progfd = -1;
+static int kfd[3] = { -1, -1, -1 }, outfd = -1, progfd = -1;
 static uint32_t verified;
 
 static void ks_put(ks_code_t *c, struct bpf_insn in)
@@ -238,9 +267,10 @@ static int kernel_load(void)
 	kfd[0] =
 	    ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_unw_rows", 4, sizeof(dt_unw_row_t), NROWS, 0);
 	kfd[1] = ks_map_create(BPF_MAP_TYPE_HASH, "dt_unw_procs", 4, sizeof(dt_unw_proc_t), 8, 0);
+	kfd[2] = ks_map_create(BPF_MAP_TYPE_HASH, "dt_unw_req", 4, 8, 8, 0);
 	outfd = ks_map_create(BPF_MAP_TYPE_ARRAY, "ustack_out", 4, 8 * (4 + NFR), 1, 0);
-	if (kfd[0] < 0 || kfd[1] < 0 || outfd < 0)
-		return kfd[0] < 0 ? kfd[0] : kfd[1] < 0 ? kfd[1] : outfd;
+	if (kfd[0] < 0 || kfd[1] < 0 || kfd[2] < 0 || outfd < 0)
+		return kfd[0] < 0 ? kfd[0] : kfd[1] < 0 ? kfd[1] : kfd[2] < 0 ? kfd[2] : outfd;
 
 	/* the caller: out's value is the result, NFR frames, then pc, sp and bp */
 	ks_put(&c, KS_ST_MEM(BPF_W, BPF_REG_10, -4, 0));
@@ -300,9 +330,11 @@ static int kernel_load(void)
 				break;
 			case DT_BPF_R_MAP:
 				CHECK(rl->br_to == DT_MAP_UNW_ROWS ||
-				      rl->br_to == DT_MAP_UNW_PROCS);
+				      rl->br_to == DT_MAP_UNW_PROCS || rl->br_to == DT_MAP_UNW_REQ);
 				in->src_reg = BPF_PSEUDO_MAP_FD;
-				in->imm = rl->br_to == DT_MAP_UNW_ROWS ? kfd[0] : kfd[1];
+				in->imm = rl->br_to == DT_MAP_UNW_ROWS	  ? kfd[0]
+					  : rl->br_to == DT_MAP_UNW_PROCS ? kfd[1]
+									  : kfd[2];
 				break;
 			default: break;
 			}
@@ -331,6 +363,7 @@ static int kernel_load(void)
 /* ---------------------------------------------------------------- the scenarios */
 
 typedef u64 walk_f(u64 *out, u64 pc, u64 sp, u64 bp);
+typedef u64 req_f(u32 key);
 
 static u64 host_walk(u64 *out, u64 pc, u64 sp, u64 bp)
 {
@@ -338,9 +371,11 @@ static u64 host_walk(u64 *out, u64 pc, u64 sp, u64 bp)
 	return dt_ustack(out, NFR, pc, sp, bp);
 }
 
-static void scenarios(walk_f *walk, const char *who)
+static void scenarios(walk_f *walk, req_f *req, const char *who)
 {
 	u64 out[NFR], res;
+	u32 pid = (u32)getpid();
+	u64 remaps = req(pid | DT_UNW_REQ_REMAP);
 
 	printf("%s:\n", who);
 	stack1();
@@ -372,6 +407,8 @@ static void scenarios(walk_f *walk, const char *who)
 	put(0x410, 0);
 	res = walk(out, 0x900000, at(0x100), at(0x300));
 	CHECK_INT(res, DT_USTACK_UNMAPPED | 3);
+	CHECK_INT(req(pid | DT_UNW_REQ_REMAP), remaps + 1); /* the consumer is asked */
+	CHECK_INT(req(pid), 0);
 	CHECK_INT(out[1], 0x600100); /* no table: [rbp + 8] again */
 	CHECK_INT(out[2], 0x702345); /* rsp + 8 (rsp = rbp + 16), where 0 ends it */
 	CHECK_INT(out[3], 0);
@@ -403,6 +440,9 @@ static void scenarios(walk_f *walk, const char *who)
 	CHECK_INT(out[1], 0x401a00);
 	CHECK_INT(out[2], 0x702345);
 	CHECK_INT(out[3], 0);
+	CHECK_INT(req(pid), 1); /* counted under its tgid: the consumer loads its tables */
+	res = walk(out, 0x401000, at(0x100), at(0x300));
+	CHECK_INT(req(pid), 2);
 	have_proc = 1;
 }
 
@@ -458,6 +498,13 @@ static u64 kernel_walk(u64 *out, u64 pc, u64 sp, u64 bp)
 	return val[0];
 }
 
+static u64 kernel_req(u32 key)
+{
+	u64 v = 0;
+
+	return ks_map_lookup(kfd[2], &key, &v) == 0 ? v : 0;
+}
+
 int main(void)
 {
 	int err;
@@ -465,7 +512,12 @@ int main(void)
 	test_find_map();
 	test_compiled();
 	tables();
-	scenarios(host_walk, "host");
+	scenarios(host_walk, host_req, "host");
+	/* counting without storing (ustackdepth): the same frames, up to n */
+	stack1();
+	CHECK_INT(dt_ustack(NULL, NFR, 0x40120b, at(0x100), 0), 9);
+	CHECK_INT(dt_ustack(NULL, 4, 0x40120b, at(0x100), 0), 4);
+	CHECK_INT(dt_ustack(NULL, NFR, 0, at(0x100), 0), 0); /* no user state */
 
 	err = kernel_load();
 	if (err == -EPERM || err == -EACCES) {
@@ -476,7 +528,7 @@ int main(void)
 			u64 out[NFR];
 
 			printf("verifier: %u instructions processed\n", verified);
-			scenarios(kernel_walk, "kernel");
+			scenarios(kernel_walk, kernel_req, "kernel");
 			stack1();
 			kernel_walk(out, 0x40120b, at(0x100), 0);
 			printf("a run of the 9-frame walk: %llu ns\n",
@@ -485,7 +537,7 @@ int main(void)
 	}
 	if (progfd >= 0)
 		close(progfd);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		if (kfd[i] >= 0)
 			close(kfd[i]);
 	if (outfd >= 0)

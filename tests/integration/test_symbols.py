@@ -182,8 +182,9 @@ class Namespaces(unittest.TestCase):
         self.assertEqual(out.split(), ["loop`geo::Box<double>::c(double)", "loop"])
 
     def test_pid_namespace(self):
-        # sh is the namespace's init, jit its child: PID 2 or so there
-        p = self.start(["unshare", "-p", "-f", "sh", "-c", '"$0" loop; true',
+        # sh is the namespace's init, jit its child: PID 2 or so there; killing
+        # unshare kills sh (--kill-child), and so the namespace and jit
+        p = self.start(["unshare", "-p", "-f", "--kill-child", "sh", "-c", '"$0" loop; true',
                         os.path.join(TMP, "jit")])
         nspid, page = p.stdout.readline().split()
         self.addCleanup(lambda: os.path.exists("/tmp/perf-%s.map" % nspid)

@@ -1029,7 +1029,7 @@ int dt_read_file(int fd, void **bufp, size_t *sizep, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- user symbols (dt_sym.c) */
 
-/* What a process maps at an address. */
+/* What a process maps at an address; its strings last as long as the handle. */
 typedef struct dt_usym {
 	const char *us_mod;  /* the object's base name ("libc.so.6"), or NULL */
 	const char *us_name; /* the function that holds it, demangled, or NULL */

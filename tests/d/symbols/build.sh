@@ -7,6 +7,7 @@
 #   mini      stripped, its .symtab xz-compressed in .gnu_debugdata
 #             (MiniDebugInfo, as Fedora builds it)
 #   bare      stripped, no debug file at all
+#   execer    execs execed (run.exec.d)
 set -e
 c++ -O2 -o cxx cxx.cc
 cc -O2 -g -no-pie -o debugged debugged.c
@@ -25,3 +26,5 @@ xz -f mini.full
 objcopy --strip-all --add-section .gnu_debugdata=mini.full.xz mini
 objcopy --strip-all bare
 
+cc -O2 -no-pie -o execer execer.c
+cc -O2 -no-pie -o execed execed.c

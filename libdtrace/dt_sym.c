@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,8 +44,10 @@ typedef struct dt_symfile {
 	uint64_t sf_dev, sf_ino; /* as /proc/PID/maps gives them: a file replaced is another */
 	int sf_fd, sf_dfd;	 /* the file, its debug file */
 	Elf *sf_elf;
-	Elf *sf_delf;	 /* the debug file's or MiniDebugInfo's: names point into it */
-	void *sf_dimage; /* MiniDebugInfo, decompressed */
+	Elf *sf_delf;	   /* the debug file's or MiniDebugInfo's: names point into it */
+	void *sf_dimage;   /* MiniDebugInfo, decompressed */
+	void *sf_image;	   /* [vdso]: a copy of dtrace's own (the kernel's, the same in all) */
+	char *sf_pltnames; /* the names of its PLT entries (name@plt), one block */
 	dt_elfsym_t *sf_syms;
 	const char **sf_disp; /* the names shown, by symbol: NULL until asked */
 	size_t sf_nsyms;
@@ -131,14 +134,16 @@ static void demangle_init(void)
 /*
  * The name a user reads: C++ names demangled ("geo::Box<double>::c(double)",
  * as c++filt shows them), an ELF version suffix ("@@GLIBC_2.34",
- * "@GLIBC_2.2.5", which assembler-defined symbols keep in .symtab) dropped.
+ * "@GLIBC_2.2.5", which assembler-defined symbols keep in .symtab) dropped;
+ * a PLT entry's "@plt" kept.
  * raw itself when unchanged, else malloc'd; NULL out of memory.
  */
 static char *shown_name(const char *raw)
 {
 	const char *at = strchr(raw, '@');
-	char *base = NULL, *d;
+	char *base = NULL, *d, *plt;
 	int status = -1;
+	bool isplt = at != NULL && strcmp(at, "@plt") == 0;
 
 	if (at != NULL && at > raw && (base = strndup(raw, (size_t)(at - raw))) == NULL)
 		return NULL;
@@ -148,8 +153,15 @@ static char *shown_name(const char *raw)
 		    (d = cxa_demangle(base != NULL ? base : raw, NULL, NULL, &status)) != NULL &&
 		    status == 0) {
 			free(base);
-			return d;
+			base = d;
 		}
+	}
+	if (isplt && base != NULL) { /* a PLT entry (plt_syms) keeps its suffix */
+		plt = malloc(strlen(base) + sizeof("@plt"));
+		if (plt != NULL)
+			sprintf(plt, "%s@plt", base);
+		free(base);
+		return plt;
 	}
 	return base != NULL ? base : (char *)raw;
 }
@@ -419,32 +431,122 @@ static int esym_cmp(const void *a, const void *b)
 	return x->es_addr < y->es_addr ? -1 : x->es_addr > y->es_addr;
 }
 
+/* Add n symbols to f's, sorted again (they may be NULL: nothing added). */
+static void syms_add(dt_symfile_t *f, dt_elfsym_t *more, size_t n)
+{
+	dt_elfsym_t *all;
+
+	if (n > 0 && (all = realloc(f->sf_syms, (f->sf_nsyms + n) * sizeof(*all))) != NULL) {
+		memcpy(all + f->sf_nsyms, more, n * sizeof(*all));
+		f->sf_syms = all;
+		f->sf_nsyms += n;
+		qsort(all, f->sf_nsyms, sizeof(*all), esym_cmp);
+	}
+}
+
+/*
+ * The PLT entries of f as symbols name@plt, as gdb and objdump name them:
+ * x86-64's .plt holds a resolver stub, then a 16-byte entry for each
+ * .rela.plt relocation in order; with IBT, .plt.sec holds them from its
+ * start.  A relocation without a symbol (IRELATIVE) names none.
+ */
+static void plt_syms(dt_symfile_t *f)
+{
+	GElf_Shdr plt, sec, rela, dsh;
+	Elf_Scn *splt = section(f->sf_elf, ".plt", &plt),
+		*ssec = section(f->sf_elf, ".plt.sec", &sec);
+	Elf_Scn *srela = section(f->sf_elf, ".rela.plt", &rela), *sdyn;
+	Elf_Data *rd, *dd;
+	dt_elfsym_t *out;
+	size_t n, len = 0, k = 0;
+	uint64_t base;
+
+	if (srela == NULL || (splt == NULL && ssec == NULL) || rela.sh_entsize == 0 ||
+	    (sdyn = elf_getscn(f->sf_elf, rela.sh_link)) == NULL ||
+	    gelf_getshdr(sdyn, &dsh) == NULL || (rd = elf_getdata(srela, NULL)) == NULL ||
+	    (dd = elf_getdata(sdyn, NULL)) == NULL)
+		return;
+	n = rela.sh_size / rela.sh_entsize;
+	base = ssec != NULL ? sec.sh_addr : plt.sh_addr + 16;
+	if (n == 0 || n > 1000000 || (out = calloc(n, sizeof(*out))) == NULL)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		char *p = f->sf_pltnames;
+
+		for (size_t i = 0; i < n; i++) {
+			GElf_Rela r;
+			GElf_Sym s;
+			const char *name;
+
+			if (gelf_getrela(rd, (int)i, &r) == NULL || GELF_R_SYM(r.r_info) == 0 ||
+			    gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &s) == NULL ||
+			    (name = elf_strptr(f->sf_elf, dsh.sh_link, s.st_name)) == NULL ||
+			    name[0] == '\0')
+				continue;
+			if (pass == 0) {
+				len += strlen(name) + sizeof("@plt");
+				continue;
+			}
+			out[k++] =
+			    (dt_elfsym_t){ .es_addr = base + 16 * i, .es_size = 16, .es_name = p };
+			p += sprintf(p, "%s@plt", name) + 1;
+		}
+		if (pass == 0 && (len == 0 || (f->sf_pltnames = malloc(len)) == NULL))
+			break;
+	}
+	syms_add(f, out, k);
+	free(out);
+}
+
 /*
  * f's symbols: its .symtab; for a file without one, its debug file's
  * .symtab (the same link-time addresses), or .dynsym and MiniDebugInfo's
- * .symtab together, or .dynsym alone.
+ * .symtab together, or .dynsym alone; and its PLT entries.
  */
 static void file_syms(dt_symfile_t *f)
 {
-	dt_elfsym_t *mini, *all;
+	dt_elfsym_t *mini;
 	size_t nmini;
 
 	if (!has_symtab(f->sf_elf) && debug_find(f)) {
 		(void)dt_elf_syms(f->sf_delf, true, &f->sf_syms, &f->sf_nsyms);
+		plt_syms(f);
 		return;
 	}
 	(void)dt_elf_syms(f->sf_elf, true, &f->sf_syms, &f->sf_nsyms);
+	plt_syms(f);
 	if (has_symtab(f->sf_elf) || !minidebug_find(f) ||
 	    dt_elf_syms(f->sf_delf, true, &mini, &nmini) != 0)
 		return;
-	if (nmini > 0 &&
-	    (all = realloc(f->sf_syms, (f->sf_nsyms + nmini) * sizeof(*all))) != NULL) {
-		memcpy(all + f->sf_nsyms, mini, nmini * sizeof(*all));
-		f->sf_syms = all;
-		f->sf_nsyms += nmini;
-		qsort(all, f->sf_nsyms, sizeof(*all), esym_cmp);
-	}
+	syms_add(f, mini, nmini);
 	free(mini);
+}
+
+/*
+ * [vdso]: the kernel's image, the same in every process of the machine,
+ * read from dtrace's own (its ELF header is at AT_SYSINFO_EHDR), copied
+ * whole (its PT_LOAD segment and its section headers).
+ */
+static Elf *vdso_elf(dt_symfile_t *f)
+{
+	const GElf_Ehdr *eh = (const GElf_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const GElf_Phdr *ph;
+	size_t size = 0;
+
+	if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	ph = (const GElf_Phdr *)((const char *)eh + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > size)
+			size = ph[i].p_offset + ph[i].p_filesz;
+	/* the section headers follow the segment, in the same pages */
+	if (eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize > size)
+		size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size == 0 || size > (1 << 20) || (f->sf_image = malloc(size)) == NULL)
+		return NULL;
+	memcpy(f->sf_image, eh, size);
+	return elf_memory(f->sf_image, size);
 }
 
 /*
@@ -483,10 +585,13 @@ static bool file_read(dt_symfile_t *f, pid_t pid, const dt_symmap_t *m)
 {
 	if (!f->sf_read) {
 		f->sf_read = true;
-		if (elf_version(EV_CURRENT) != EV_NONE &&
-		    (f->sf_fd = file_open(f, pid, m->sm_start, m->sm_end)) >= 0 &&
-		    (f->sf_elf = elf_begin(f->sf_fd, ELF_C_READ_MMAP, NULL)) != NULL &&
-		    elf_kind(f->sf_elf) == ELF_K_ELF) {
+		if (elf_version(EV_CURRENT) == EV_NONE)
+			return false;
+		if (strcmp(f->sf_path, "[vdso]") == 0)
+			f->sf_elf = vdso_elf(f);
+		else if ((f->sf_fd = file_open(f, pid, m->sm_start, m->sm_end)) >= 0)
+			f->sf_elf = elf_begin(f->sf_fd, ELF_C_READ_MMAP, NULL);
+		if (f->sf_elf != NULL && elf_kind(f->sf_elf) == ELF_K_ELF) {
 			file_syms(f);
 			(void)dt_elf_loads(f->sf_elf, &f->sf_load, &f->sf_nload);
 		}
@@ -595,7 +700,7 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 				   end,
 				   pgoff,
 				   start,
-				   file[0] == '/'
+				   file[0] == '/' || strcmp(file, "[vdso]") == 0
 				       ? file_of(t, file, (uint64_t)major << 32 | minor, inode)
 				       : NULL,
 				   name,
@@ -1137,6 +1242,8 @@ void dt_usym_free(dtrace_hdl_t *dtp)
 		free(f->sf_dimage);
 		if (f->sf_elf != NULL)
 			elf_end(f->sf_elf);
+		free(f->sf_image);
+		free(f->sf_pltnames);
 		if (f->sf_fd >= 0)
 			close(f->sf_fd);
 		free(f->sf_path);

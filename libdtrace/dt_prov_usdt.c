@@ -325,7 +325,11 @@ static ufile_t *file_probes(fcache_t *fc, const char *rpath, const char *path, b
 	if ((uf.uf_module = module_name(fc->fc_arena, path, &fr.fr_libusdt)) == NULL)
 		fr.fr_nomem = true;
 	elf = fr.fr_nomem ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
+	/*
+	 * Most files have no probes: their symbols (3 MB of libLLVM's) are
+	 * read only when a section of notes is there.
+	 */
+	if (elf != NULL && elf_kind(elf) == ELF_K_ELF && dt_elf_has_section(elf, ".note.stapsdt")) {
 		fr.fr_elf = elf;
 		fr.fr_base = dt_elf_section_addr(elf, ".stapsdt.base");
 		if (dt_elf_syms(elf, false, &fr.fr_syms, &fr.fr_nsyms) != 0 ||

@@ -201,7 +201,10 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started: no more programs");
 	if ((r = dt_run_get(dtp)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	/* the probe table, read now: it holds the processes running now */
+	/*
+	 * the probe table, read now; the USDT probes of the processes running
+	 * now that a description can match are read as each is matched
+	 */
 	if (dt_probe_table(dtp) != 0)
 		return -1;
 	nstmts = r->r_en.en_nstmts;

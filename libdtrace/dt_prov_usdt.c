@@ -572,8 +572,9 @@ static int walk_process(dt_ptab_t *w, fcache_t *fc, pid_t pid, bool rescan, bool
  *   - a module that is a path: none (the file's own probes, provide());
  *   - a provider named in full that ends in digits (python1234, what
  *     python$target becomes): the process those digits name, the longest
- *     run of them first (a provider's own name may end in a digit:
- *     http21234 is http2 of 1234 when no process 21234 has it);
+ *     run of them that is a process (a provider's own name may end in a
+ *     digit: http21234 is http2 of process 1234 when there is no process
+ *     21234; when there is, 1234 is not read for it);
  *   - any other name (syscall, sched, pid1234 of the pid provider, a
  *     name without a PID): none.
  *
@@ -699,20 +700,10 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *w)
 	return dtp->dt_usdt_listing ? walk_all(dtp, w) : 0;
 }
 
-/* Does a probe from index from on have provider prov and process pid? */
-static bool has_provider(const dtrace_hdl_t *dtp, size_t from, const char *prov, pid_t pid)
-{
-	for (size_t i = from; i < dtp->dt_nprobes; i++)
-		if (dtp->dt_pinfo[i].pi_prov == &dt_prov_usdt && dtp->dt_pinfo[i].pi_pid == pid &&
-		    strcmp(dtp->dt_probes[i].dtpd_provider, prov) == 0)
-			return true;
-	return false;
-}
-
 /*
- * The process a provider's trailing digits name: the longest run that is
- * a process running now whose provider it is, or (none is) every such
- * process.  Each is read once.  0, or -1 with the handle's error.
+ * The process a provider's trailing digits name: the longest run of them
+ * that is a process running now, read once.  0, or -1 with the handle's
+ * error.
  */
 static int walk_named(dtrace_hdl_t *dtp, const char *prov)
 {
@@ -721,37 +712,33 @@ static int walk_named(dtrace_hdl_t *dtp, const char *prov)
 	while (k > 1 && isdigit((unsigned char)prov[k - 1]))
 		k--;
 	for (; k < len; k++) { /* prov + k: the digits, longest first */
+		dt_arena_t tmp = { 0 };
+		fcache_t fc = { .fc_arena = &tmp };
 		char path[64], *end;
+		bool nomem = false;
+		dt_ptab_t w;
+		size_t at;
 		long v;
-		size_t at, first = dtp->dt_nprobes;
+		int rc;
 
 		if (prov[k] == '0' || len - k > 10 || (v = strtol(prov + k, &end, 10)) <= 0 ||
-		    v > INT_MAX || (pid_t)v == getpid())
+		    v > INT_MAX)
 			continue;
-		if (!pid_read(dtp, (pid_t)v, &at)) {
-			dt_arena_t tmp = { 0 };
-			fcache_t fc = { .fc_arena = &tmp };
-			bool nomem = false;
-			dt_ptab_t w;
-			int rc;
-
-			snprintf(path, sizeof(path), "/proc/%ld", v);
-			if (access(path, F_OK) != 0)
-				continue;
-			if (elf_version(EV_CURRENT) == EV_NONE)
-				return dt_set_errno(dtp, EDT_ELF);
-			w = dt_ptab_get(dtp);
-			rc = walk_process(&w, &fc, (pid_t)v, false, &nomem);
-			dt_ptab_put(dtp, &w);
-			fcache_free(&fc);
-			dt_arena_free(&tmp);
-			if (nomem || rc != 0 || pid_note(dtp, (pid_t)v) != 0)
-				return dt_set_errno(dtp, EDT_NOMEM);
-		} else {
-			first = 0;
-		}
-		if (has_provider(dtp, first, prov, (pid_t)v))
-			break;
+		snprintf(path, sizeof(path), "/proc/%ld", v);
+		if ((pid_t)v == getpid() || pid_read(dtp, (pid_t)v, &at))
+			return 0;
+		if (access(path, F_OK) != 0)
+			continue;
+		if (elf_version(EV_CURRENT) == EV_NONE)
+			return dt_set_errno(dtp, EDT_ELF);
+		w = dt_ptab_get(dtp);
+		rc = walk_process(&w, &fc, (pid_t)v, false, &nomem);
+		dt_ptab_put(dtp, &w);
+		fcache_free(&fc);
+		dt_arena_free(&tmp);
+		return nomem || rc != 0 || pid_note(dtp, (pid_t)v) != 0
+			   ? dt_set_errno(dtp, EDT_NOMEM)
+			   : 0;
 	}
 	return 0;
 }

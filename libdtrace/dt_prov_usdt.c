@@ -11,9 +11,9 @@
  * USDT probes are found as the kernel would attach them: a process's
  * executable file mappings from /proc/PID/maps, each file's notes read
  * once per walk (libc is mapped by every process).  A process is read
- * only for a description that can match its probes (desc_scope).  The function of a probe
- * is the symbol that holds its address, from .symtab or else .dynsym
- * (dt_elf.c).
+ * only for a description that can match its probes (desc_scope).  The
+ * function of a probe is the symbol that holds its address, from .symtab
+ * or else .dynsym (dt_elf.c).
  */
 #include <ctype.h>
 #include <dirent.h>

@@ -1655,6 +1655,14 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 
 	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL)
 		return;
+	/*
+	 * Stopped (exit(), or the consumer stopped it): END has fired, in
+	 * dtrace_stop, so its records are in the buffers already and the next
+	 * dtrace_work drains them and is done.  Waiting the switchrate for them
+	 * made exit() in any probe but BEGIN take a second to end dtrace.
+	 */
+	if (r->r_dr.dr_stopped)
+		return;
 	rate = dt_option_get(dtp, "switchrate", 1000000000ULL);
 	/* closed slots wait for the consumer to be free again: cleanrate then */
 	for (uint64_t i = 0; r->r_dr.dr_spec != NULL && i < r->r_ld.ld_nspec; i++)

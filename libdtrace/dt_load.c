@@ -201,7 +201,10 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started: no more programs");
 	if ((r = dt_run_get(dtp)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	/* the probe table, read now: it holds the processes running now */
+	/*
+	 * the probe table, read now; the USDT probes of the processes running
+	 * now that a description can match are read as each is matched
+	 */
 	if (dt_probe_table(dtp) != 0)
 		return -1;
 	nstmts = r->r_en.en_nstmts;
@@ -1111,6 +1114,13 @@ static int hook_attach(dtrace_hdl_t *dtp, dt_run_t *r)
 	if (r->r_ld.ld_hooked || r->r_tg.tg_pid <= 0 || !could_grow(dtp, r))
 		return 0;
 	snprintf(prov, sizeof(prov), "libusdt%d", (int)r->r_tg.tg_pid);
+	/*
+	 * The target's USDT probes are read from now on (its rescans): a
+	 * -Z -c child waits for the hook at its first enable even when no
+	 * description has read them yet (BEGIN alone).
+	 */
+	if (dt_probe_provide_named(dtp, prov, NULL) != 0)
+		return -1;
 	for (size_t i = 0; pi == NULL && i < dtp->dt_nprobes; i++)
 		if (dtp->dt_pinfo[i].pi_kind == DT_PK_USDT &&
 		    dtp->dt_pinfo[i].pi_pid == r->r_tg.tg_pid &&

@@ -11,8 +11,8 @@
 trig$target:::done
 {
 	stop();
-	system("for i in $(seq 100); do grep -q 'T (stopped)' /proc/%d/status && break; "
-	    "sleep 0.01; done; grep State /proc/%d/status; kill -CONT %d", pid, pid, pid);
+	system("for i in $(seq 100); do grep -q 'T (stopped)' /proc/%d/status && break; sleep 0.01; done; grep State /proc/%d/status; kill -CONT %d",
+	    pid, pid, pid);
 }
 
 trig$target:::done

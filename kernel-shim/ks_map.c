@@ -85,6 +85,11 @@ void ks_map_batch_fini(ks_map_batch_t *b)
 	b->mb_state = MB_DONE;
 }
 
+bool ks_map_batch_done(const ks_map_batch_t *b)
+{
+	return b->mb_state == MB_DONE;
+}
+
 /* Up to n entries by next_key and lookup, from the last key read. */
 static int one_by_one(ks_map_batch_t *b, uint8_t *keys, uint8_t *vals, uint32_t n)
 {

@@ -140,6 +140,12 @@ void ks_map_batch_init(ks_map_batch_t *, int fd, uint32_t keysize, uint32_t vals
  */
 int ks_map_lookup_batch(ks_map_batch_t *, void *keys, void *vals, uint32_t n);
 void ks_map_batch_fini(ks_map_batch_t *); /* accepts NULL */
+/*
+ * Whether the map has been read to its end.  A batch can hold fewer than n
+ * entries with more to come: the kernel stops before a hash bucket that
+ * does not fit whole.
+ */
+bool ks_map_batch_done(const ks_map_batch_t *);
 
 /*
  * A hash map's entries as one stream (bpf_iter on bpf_map_elem, Linux

@@ -165,6 +165,7 @@ static void check_batches(int fd, uint32_t n, uint32_t vsz, uint32_t per, uint64
 	int got, total = 0, calls = 0, bad = 0;
 
 	ks_map_batch_init(&mb, fd, 4, vsz);
+	CHECK(!ks_map_batch_done(&mb));
 	while ((got = ks_map_lookup_batch(&mb, keys, vals, per)) > 0) {
 		calls++;
 		CHECK(got <= (int)per);
@@ -178,6 +179,7 @@ static void check_batches(int fd, uint32_t n, uint32_t vsz, uint32_t per, uint64
 		}
 	}
 	CHECK_INT(got, 0);
+	CHECK(ks_map_batch_done(&mb));
 	CHECK_INT(bad, 0);
 	CHECK_INT(total, n);
 	CHECK(calls >= (int)((n + per - 1) / per)); /* it did take batches of at most per */

@@ -245,17 +245,28 @@ static int iter_prog(dtrace_hdl_t *dtp, dt_run_t *r, const dt_aggview_t *av, uin
 }
 
 /*
+ * The largest entry read through the iterator: the kernel's buffer for an
+ * iterator's output is 8 pages (bpf_iter.c), and a read fails with E2BIG
+ * where one entry does not fit (a wide llquantize on many CPUs).
+ */
+#define DT_ITER_MAXREC 8192
+
+/*
  * Every entry of av's map through its iterator, to snap_entry: 0, 1 where
- * there is no iterator (nothing read), or -1 (errno set).
+ * there is no iterator or its read failed (the entries it gave taken out
+ * again: the batches go on), or -1 (errno set).
  */
 static int snap_iter(dtrace_hdl_t *dtp, dt_run_t *r, const dt_aggview_t *av, snapbuild_t *sb,
 		     size_t ks, size_t vsize)
 {
 	size_t rec = ks + vsize, have = 0, cap = rec * ((1u << 20) / rec + 1);
-	int prog = iter_prog(dtp, r, av, (uint32_t)ks, (uint32_t)vsize), fd, rc = 0;
+	int prog, fd, rc = 0;
 	uint8_t *buf;
 	uint64_t *val = NULL;
 
+	if (rec > DT_ITER_MAXREC)
+		return 1;
+	prog = iter_prog(dtp, r, av, (uint32_t)ks, (uint32_t)vsize);
 	if (prog < 0 || (fd = ks_map_iter_open(prog, av->av_fd)) < 0)
 		return 1;
 	buf = malloc(cap);
@@ -272,8 +283,9 @@ static int snap_iter(dtrace_hdl_t *dtp, dt_run_t *r, const dt_aggview_t *av, sna
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			rc = dt_set_errmsg(dtp, EDT_ENABLING, "cannot read @%s: %s",
-					   av->av_ag->ag_name, strerror(errno));
+			for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++)
+				sb[i].sb_n = 0;
+			rc = 1;
 			goto out;
 		}
 		if (got == 0)

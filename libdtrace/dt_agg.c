@@ -667,21 +667,30 @@ static void radix_sort(sortrec_t *a, sortrec_t *tmp, size_t n)
  * equal values.  false where it cannot (quantizations; keys first that
  * are not one integer), or out of memory: qsort_r then.
  */
-static bool sort_fast(const sortctx_t *sc, size_t *ix)
+static bool intkey(const dt_agg_t *ag)
+{
+	return ag->ag_nkeys == 1 && ag->ag_keys[0].r_kind == DT_RK_INT;
+}
+
+/*
+ * The records of sc's entries in entcmp's order, not reversed (the
+ * caller's to free), or NULL where sort_fast cannot, or out of memory.
+ * Where the key is not one integer, the records hold the value alone.
+ */
+static sortrec_t *sort_recs(const sortctx_t *sc)
 {
 	const dt_agg_t *ag = sc->sc_ag;
 	const dt_asnap_t *s = sc->sc_s;
 	size_t n = s->as_n, vs = nslots(ag), ks = ag->ag_keysize;
 	const dt_rec_t *k0 = ag->ag_nkeys > 0 ? &ag->ag_keys[0] : NULL;
-	bool intkey = ag->ag_nkeys == 1 && k0->r_kind == DT_RK_INT;
-	uint64_t mask = intkey && k0->r_size < 8 ? (1ULL << (8 * k0->r_size)) - 1 : ~0ULL;
-	sortrec_t *a, *tmp;
+	bool ik = intkey(ag);
+	uint64_t mask = ik && k0->r_size < 8 ? (1ULL << (8 * k0->r_size)) - 1 : ~0ULL;
+	sortrec_t *a;
 
-	if (ag->ag_fn >= DT_AGG_QUANTIZE || (sc->sc_keyfirst && !intkey))
-		return false;
+	if (ag->ag_fn >= DT_AGG_QUANTIZE || (sc->sc_keyfirst && !ik))
+		return NULL;
 	if ((a = malloc(2 * n * sizeof(*a))) == NULL)
-		return false;
-	tmp = a + n;
+		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		const uint64_t *v = s->as_vals + i * vs;
 		uint64_t val = ag->ag_fn == DT_AGG_STDDEV
@@ -689,16 +698,26 @@ static bool sort_fast(const sortctx_t *sc, size_t *ix)
 				   : (uint64_t)scalar(ag, v, 1) ^ (1ULL << 63);
 		uint64_t key = 0;
 
-		if (intkey) {
+		if (ik) {
 			memcpy(&key, s->as_keys + i * ks + k0->r_off, 8);
 			key &= mask;
 		}
 		a[i] = sc->sc_keyfirst ? (sortrec_t){ key, val, i } : (sortrec_t){ val, key, i };
 	}
-	radix_sort(a, tmp, n);
+	radix_sort(a, a + n, n);
+	return a;
+}
+
+static bool sort_fast(const sortctx_t *sc, size_t *ix)
+{
+	size_t n = sc->sc_s->as_n;
+	sortrec_t *a = sort_recs(sc);
+
+	if (a == NULL)
+		return false;
 	for (size_t i = 0; i < n; i++)
 		ix[i] = a[i].sr_ix;
-	for (size_t i = 0, j; !intkey && i < n; i = j) { /* runs of one value, by key */
+	for (size_t i = 0, j; !intkey(sc->sc_ag) && i < n; i = j) { /* runs of one value, by key */
 		for (j = i + 1; j < n && a[j].sr_hi == a[i].sr_hi; j++)
 			;
 		if (j - i > 1)
@@ -715,6 +734,14 @@ static bool sort_fast(const sortctx_t *sc, size_t *ix)
 	return true;
 }
 
+/* The aggsort options, into sc. */
+static void sort_options(dtrace_hdl_t *dtp, sortctx_t *sc)
+{
+	sc->sc_rev = dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1;
+	sc->sc_keyfirst = dt_option_get(dtp, "aggsortkey", 0) != 0;
+	sc->sc_keypos = (int)dt_option_get(dtp, "aggsortkeypos", 0);
+}
+
 /* The entries' order: by value then key, or as the aggsort options say. */
 static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s, int rev,
 		      bool options)
@@ -724,11 +751,8 @@ static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s
 
 	if (ix == NULL)
 		return NULL;
-	if (options) {
-		sc.sc_rev = dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1;
-		sc.sc_keyfirst = dt_option_get(dtp, "aggsortkey", 0) != 0;
-		sc.sc_keypos = (int)dt_option_get(dtp, "aggsortkeypos", 0);
-	}
+	if (options)
+		sort_options(dtp, &sc);
 	if (s->as_n > 1 && sort_fast(&sc, ix))
 		return ix;
 	for (size_t i = 0; i < s->as_n; i++)
@@ -1283,8 +1307,7 @@ static bool line_fast(const dt_agg_t *ag)
  * One entry as dt_print_datum prints its integer keys (not quiet: " %16lld",
  * " %8d", " %5d", " %3d" by size) and print_value its value, and a newline.
  */
-static void print_line(outbuf_t *ob, const dt_agg_t *ag, const uint8_t *key, const uint64_t *v,
-		       uint64_t normal)
+static void print_line(outbuf_t *ob, const dt_agg_t *ag, const uint8_t *key, int64_t val)
 {
 	char *p;
 
@@ -1305,12 +1328,57 @@ static void print_line(outbuf_t *ob, const dt_agg_t *ag, const uint8_t *key, con
 		}
 	}
 	*p++ = ' ';
-	if (ag->ag_fn == DT_AGG_STDDEV)
-		p = put_int(p, 16, (int64_t)stddev(v, normal), true);
-	else
-		p = put_int(p, 16, scalar(ag, v, normal), false);
+	p = put_int(p, 16, val, ag->ag_fn == DT_AGG_STDDEV);
 	*p++ = '\n';
 	ob->ob_len = (size_t)(p - ob->ob_buf);
+}
+
+/* The value print_line prints: stddev()'s unsigned. */
+static int64_t line_value(const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
+{
+	return ag->ag_fn == DT_AGG_STDDEV ? (int64_t)stddev(v, normal) : scalar(ag, v, normal);
+}
+
+/*
+ * print_agg's plain lines straight from the sort's records, where they hold
+ * the key and the value as printed (one integer key, no normalize()): the
+ * snapshot is not read again in the sorted order, a cache miss an entry.
+ * false where it cannot.
+ */
+static bool print_recs(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
+{
+	const dt_agg_t *ag = av->av_ag;
+	const dt_rec_t *k0 = &ag->ag_keys[0];
+	sortctx_t sc = { ag, av->av_snap, 1, false, 0 };
+	size_t n = av->av_snap->as_n;
+	uint8_t key[64] = { 0 };
+	sortrec_t *a;
+	outbuf_t *ob;
+
+	if (av->av_normal > 1 || !intkey(ag) || k0->r_off + 8 > sizeof(key))
+		return false;
+	sort_options(dtp, &sc);
+	if ((ob = malloc(sizeof(*ob))) == NULL)
+		return false;
+	if ((a = sort_recs(&sc)) == NULL) {
+		free(ob);
+		return false;
+	}
+	ob->ob_fp = fp;
+	ob->ob_len = 0;
+	for (size_t e = 0; e < n; e++) {
+		const sortrec_t *r = &a[sc.sc_rev < 0 ? n - 1 - e : e];
+		uint64_t k = sc.sc_keyfirst ? r->sr_hi : r->sr_lo;
+		uint64_t v = sc.sc_keyfirst ? r->sr_lo : r->sr_hi;
+
+		memcpy(key + k0->r_off, &k, 8);
+		print_line(ob, ag, key,
+			   (int64_t)(ag->ag_fn == DT_AGG_STDDEV ? v : v ^ (1ULL << 63)));
+	}
+	ob_flush(ob);
+	free(ob);
+	free(a);
+	return true;
 }
 
 /* Every entry of one aggregation, as dt_print_aggs prints it (or in JSON). */
@@ -1318,7 +1386,7 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 {
 	const dt_agg_t *ag = av->av_ag;
 	const dt_asnap_t *s = av->av_snap != NULL ? av->av_snap : &g_empty;
-	size_t *ix = sorted(dtp, ag, s, 1, true);
+	size_t *ix;
 	bool json = dtp->dt_run->r_dr.dr_json;
 	bool hist = !json && dt_option_isset(dtp, "agghist") && ag->ag_fn != DT_AGG_MIN &&
 		    ag->ag_fn != DT_AGG_MAX && ag->ag_fn < DT_AGG_QUANTIZE;
@@ -1329,7 +1397,9 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 	uint32_t min = 0, max = 0;
 	int width = hist || pack ? 16 : -50;
 
-	if (ix == NULL)
+	if (!json && !hist && !pack && s->as_n > 1 && line_fast(ag) && print_recs(dtp, fp, av))
+		return 0;
+	if ((ix = sorted(dtp, ag, s, 1, true)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (hist)
 		hist_total(dtp, ag, s, &ht);
@@ -1344,8 +1414,9 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 			ob->ob_fp = fp;
 			ob->ob_len = 0;
 			for (size_t e = 0; e < s->as_n; e++)
-				print_line(ob, ag, s->as_keys + ix[e] * ag->ag_keysize,
-					   s->as_vals + ix[e] * nslots(ag), av->av_normal);
+				print_line(
+				    ob, ag, s->as_keys + ix[e] * ag->ag_keysize,
+				    line_value(ag, s->as_vals + ix[e] * nslots(ag), av->av_normal));
 			ob_flush(ob);
 			free(ob);
 			free(ix);

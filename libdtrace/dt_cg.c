@@ -723,11 +723,13 @@ uint32_t dt_cg_store_keys(dt_cg_t *cg, dt_node_t *keys, int nk, uint32_t off)
  * Build the key of a dynamic variable in the scratch key buffer: its id,
  * the thread for self->, then the keys.  The keys are computed first (they
  * may read other dynamic variables), waiting on the stack.  The key is the
- * dvars map's: as large as the largest of the program's, zeroed whole.
+ * dvars map's: as large as the largest dynamic variable key of the
+ * program's (not its aggregations': a stack key of 800 bytes would make
+ * every self-> access zero and hash as much), zeroed whole.
  */
 void dt_cg_dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 {
-	uint32_t k = SA(DT_SR_KEY, 0);
+	uint32_t k = SA(DT_SR_KEY, 0), end;
 	int nk = dt_cg_eval_keys(cg, keys);
 
 	emit_pseudo(cg, &(dt_pseudo_t){ .px_kind = DT_PX_KEYZERO });
@@ -736,7 +738,9 @@ void dt_cg_dyn_key(dt_cg_t *cg, const dt_var_t *v, dt_node_t *keys)
 		emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
 		emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(k + 8)), k);
 	}
-	dt_cg_store_keys(cg, keys, nk, 16);
+	end = dt_cg_store_keys(cg, keys, nk, 16);
+	if (end > cg->cg_ps->ps_dynkeysize)
+		cg->cg_ps->ps_dynkeysize = end;
 }
 
 /*

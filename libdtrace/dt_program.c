@@ -319,6 +319,7 @@ dt_pstate_t *dt_pstate(dtrace_hdl_t *dtp)
 	}
 	ps->ps_state = DT_ST_HDRSIZE;
 	ps->ps_keysize = 16;
+	ps->ps_dynkeysize = 16;
 	ps->ps_valsize = 8;
 	dtp->dt_pstate = ps;
 	return ps;
@@ -378,6 +379,7 @@ void dt_pstate_begin(dt_pstate_t *ps)
 	m->pm_scratchsize = ps->ps_scratchsize;
 	m->pm_subrsize = ps->ps_subrsize;
 	m->pm_keysize = ps->ps_keysize;
+	m->pm_dynkeysize = ps->ps_dynkeysize;
 	m->pm_valsize = ps->ps_valsize;
 	m->pm_sousize = ps->ps_sousize;
 	m->pm_specsites = ps->ps_specsites;
@@ -412,6 +414,7 @@ void dt_pstate_undo(dt_pstate_t *ps)
 	ps->ps_scratchsize = m->pm_scratchsize;
 	ps->ps_subrsize = m->pm_subrsize;
 	ps->ps_keysize = m->pm_keysize;
+	ps->ps_dynkeysize = m->pm_dynkeysize;
 	ps->ps_valsize = m->pm_valsize;
 	ps->ps_sousize = m->pm_sousize;
 	ps->ps_specsites = m->pm_specsites;

@@ -572,6 +572,7 @@ typedef struct dt_pstate {
 	uint32_t ps_strsize; /* fixed by the first compile */
 	uint32_t ps_recmax;  /* the largest record */
 	uint32_t ps_thissize, ps_tmpsize, ps_keysize, ps_valsize;
+	uint32_t ps_dynkeysize;	 /* the dvars' keys (ps_keysize: those and aggregations') */
 	uint32_t ps_scratchsize; /* alloca()'s: the alloca region is used when not 0 */
 	uint32_t ps_subrsize; /* DT_SR_SUBR: 0, or DT_SUBR_REGION(strsize) when a C body needs it */
 	uint32_t ps_sousize;  /* the largest dynamic struct variable: dt_zero holds as many */
@@ -589,6 +590,7 @@ typedef struct dt_pstate {
 		bool pm_open;
 		uint32_t pm_nsouvars, pm_naggs, pm_aggzero, pm_strsize, pm_recmax;
 		uint32_t pm_thissize, pm_tmpsize, pm_keysize, pm_valsize, pm_sousize, pm_state;
+		uint32_t pm_dynkeysize;
 		uint32_t pm_scratchsize, pm_specsites;
 		uint32_t pm_subrsize;
 		int pm_nvarids;

@@ -26,7 +26,7 @@ typedef struct dt_layout {
 	uint32_t ly_base[DT_SR_N];	 /* each scratch region's offset */
 	uint32_t ly_scratch;		 /* scratch value size */
 	uint32_t ly_state;		 /* state value size */
-	uint32_t ly_keysize, ly_valsize; /* dvars */
+	uint32_t ly_keysize, ly_valsize; /* dvars (the scratch key region may be larger) */
 	uint32_t ly_group; /* a group's firing probe: its table value's words (dt_link.c) */
 } dt_layout_t;
 
@@ -140,6 +140,7 @@ typedef struct dt_drain {
 	ks_perfbuf_t *dr_pb;
 	bool dr_quiet;
 	bool dr_json;	       /* -x oformat=json */
+	bool dr_folded;	       /* -x oformat=folded: aggregations a line an entry */
 	bool dr_flow;	       /* -F, -x flowindent: dtrace(1)'s flow column */
 	int dr_indent;	       /* its indent, for all CPUs (illumos dt_indent) */
 	uint32_t dr_last_epid; /* the last record's EPID, 0: none (dt_last_epid) */

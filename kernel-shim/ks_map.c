@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -84,6 +85,11 @@ void ks_map_batch_fini(ks_map_batch_t *b)
 	b->mb_state = MB_DONE;
 }
 
+bool ks_map_batch_done(const ks_map_batch_t *b)
+{
+	return b->mb_state == MB_DONE;
+}
+
 /* Up to n entries by next_key and lookup, from the last key read. */
 static int one_by_one(ks_map_batch_t *b, uint8_t *keys, uint8_t *vals, uint32_t n)
 {
@@ -145,4 +151,55 @@ int ks_ncpus(void)
 	int n = libbpf_num_possible_cpus();
 
 	return n > 0 ? n : n < 0 ? n : -EINVAL;
+}
+
+/*
+ * The iterator's program: for each entry (ctx: struct bpf_iter__bpf_map_elem,
+ * meta then map, key, value, 8 bytes each), bpf_seq_write of the key, then
+ * of the value; the last call has a NULL key.
+ */
+int ks_map_iter_prog(uint32_t btf_id, uint32_t keysize, uint32_t valsize)
+{
+	const struct bpf_insn insns[] = {
+		KS_LDX_MEM(BPF_DW, BPF_REG_6, BPF_REG_1, 0),  /* meta */
+		KS_LDX_MEM(BPF_DW, BPF_REG_7, BPF_REG_1, 16), /* key */
+		KS_LDX_MEM(BPF_DW, BPF_REG_8, BPF_REG_1, 24), /* value */
+		KS_JMP_IMM(BPF_JEQ, BPF_REG_7, 0, 10),
+		KS_JMP_IMM(BPF_JEQ, BPF_REG_8, 0, 9),
+		KS_LDX_MEM(BPF_DW, BPF_REG_6, BPF_REG_6, 0), /* meta->seq */
+		KS_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		KS_MOV64_REG(BPF_REG_2, BPF_REG_7),
+		KS_MOV64_IMM(BPF_REG_3, (int32_t)keysize),
+		KS_CALL(BPF_FUNC_seq_write),
+		KS_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		KS_MOV64_REG(BPF_REG_2, BPF_REG_8),
+		KS_MOV64_IMM(BPF_REG_3, (int32_t)valsize),
+		KS_CALL(BPF_FUNC_seq_write),
+		KS_MOV64_IMM(BPF_REG_0, 0),
+		KS_EXIT(),
+	};
+	ks_code_t c = { 0 };
+	int fd;
+
+	if (keysize == 0 || valsize == 0 || keysize > INT32_MAX || valsize > INT32_MAX)
+		return -EINVAL;
+	ks_emit(&c, insns, sizeof(insns) / sizeof(insns[0]));
+	fd = ks_prog_load_btf(BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, btf_id, "dt_map_iter", &c,
+			      NULL, 0);
+	ks_code_free(&c);
+	return fd;
+}
+
+int ks_map_iter_open(int prog_fd, int map_fd)
+{
+	union bpf_iter_link_info li = { .map = { .map_fd = (uint32_t)map_fd } };
+	LIBBPF_OPTS(bpf_link_create_opts, o, .iter_info = &li, .iter_info_len = sizeof(li));
+	int link = bpf_link_create(prog_fd, 0, BPF_TRACE_ITER, &o), fd;
+
+	if (link < 0)
+		return -errno;
+	fd = bpf_iter_create(link); /* holds the link: it may go */
+	fd = fd < 0 ? -errno : fd;
+	close(link);
+	return fd;
 }

@@ -17,6 +17,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <linux/btf.h>
 
 #include "dt_run.h"
 
@@ -189,12 +192,137 @@ static int normalize(dtrace_hdl_t *dtp, const dt_agg_t *ag, snapbuild_t *b)
 	return 0;
 }
 
+/* One entry of a shape's map read: added to the snapshot of the aggregation its id names. */
+static int snap_entry(dt_run_t *r, const dt_aggview_t *av, snapbuild_t *sb, const uint8_t *key,
+		      const uint64_t *val)
+{
+	const dt_agg_t *ag = av->av_ag;
+	size_t ncpu = (size_t)r->r_ld.ld_ncpus, vs = nslots(ag);
+	uint64_t id;
+	snapbuild_t *b;
+	uint64_t *tot;
+
+	memcpy(&id, key, sizeof(id));
+	if (id < 1 || id > r->r_dr.dr_naggs || r->r_dr.dr_aggs[id - 1].av_fd != av->av_fd)
+		return 0; /* not one of ours: cannot be */
+	b = &sb[id - 1];
+	if (snap_room(b, ag) != 0)
+		return -1;
+	memcpy(b->sb_keys + b->sb_n * ag->ag_keysize, key + DT_AGG_IDSIZE, ag->ag_keysize);
+	tot = b->sb_vals + b->sb_n * vs;
+	memset(tot, 0, vs * 8);
+	for (size_t c = 0; c < ncpu; c++)
+		merge(r->r_dr.dr_aggs[id - 1].av_ag, tot, val + c * vs);
+	b->sb_n++;
+	return 0;
+}
+
+/*
+ * The view of av's map that keeps its iterator program (the first of the
+ * map's), the program loaded if it was not (an fd, or negative where it
+ * cannot be: a kernel without bpf_iter, or without BTF).
+ */
+static int iter_prog(dtrace_hdl_t *dtp, dt_run_t *r, const dt_aggview_t *av, uint32_t ks,
+		     uint32_t vsize)
+{
+	dt_aggview_t *own = NULL;
+	struct ks_btf *btf;
+	int id;
+
+	for (uint32_t i = 0; own == NULL && i < r->r_dr.dr_naggs; i++)
+		if (r->r_dr.dr_aggs[i].av_fd == av->av_fd)
+			own = &r->r_dr.dr_aggs[i];
+	if (own == NULL)
+		return -1;
+	if (own->av_iter == 0) {
+		own->av_iter = -1;
+		if ((btf = dt_btf(dtp)) != NULL &&
+		    (id = ks_btf_id(btf, "bpf_iter_bpf_map_elem", BTF_KIND_FUNC)) > 0) {
+			int fd = ks_map_iter_prog((uint32_t)id, ks, vsize);
+
+			own->av_iter = fd > 0 ? fd : -1;
+		}
+	}
+	return own->av_iter;
+}
+
+/*
+ * The largest entry read through the iterator: the kernel's buffer for an
+ * iterator's output is 8 pages (bpf_iter.c), and a read fails with E2BIG
+ * where one entry does not fit (a wide llquantize on many CPUs).
+ */
+#define DT_ITER_MAXREC 8192
+
+/*
+ * Every entry of av's map through its iterator, to snap_entry: 0, 1 where
+ * there is no iterator or its read failed (the entries it gave taken out
+ * again: the batches go on), or -1 (errno set).
+ */
+static int snap_iter(dtrace_hdl_t *dtp, dt_run_t *r, const dt_aggview_t *av, snapbuild_t *sb,
+		     size_t ks, size_t vsize)
+{
+	size_t rec = ks + vsize, have = 0, cap = rec * ((1u << 20) / rec + 1);
+	int prog, fd, rc = 0;
+	uint8_t *buf;
+	uint64_t *val = NULL;
+
+	if (rec > DT_ITER_MAXREC)
+		return 1;
+	prog = iter_prog(dtp, r, av, (uint32_t)ks, (uint32_t)vsize);
+	if (prog < 0 || (fd = ks_map_iter_open(prog, av->av_fd)) < 0)
+		return 1;
+	buf = malloc(cap);
+	if (ks % 8 != 0) /* values start unaligned in the stream */
+		val = malloc(vsize);
+	if (buf == NULL || (ks % 8 != 0 && val == NULL)) {
+		rc = dt_set_errno(dtp, EDT_NOMEM);
+		goto out;
+	}
+	for (;;) {
+		ssize_t got = read(fd, buf + have, cap - have);
+		size_t e = 0;
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++)
+				sb[i].sb_n = 0;
+			rc = 1;
+			goto out;
+		}
+		if (got == 0)
+			break;
+		have += (size_t)got;
+		for (; e + rec <= have; e += rec) {
+			const uint64_t *v = (const uint64_t *)(void *)(buf + e + ks);
+
+			if (val != NULL)
+				v = memcpy(val, buf + e + ks, vsize);
+			if (snap_entry(r, av, sb, buf + e, v) != 0) {
+				rc = dt_set_errno(dtp, EDT_NOMEM);
+				goto out;
+			}
+		}
+		memmove(buf, buf + e, have - e);
+		have -= e;
+	}
+out:
+	close(fd);
+	free(buf);
+	free(val);
+	return rc;
+}
+
 /*
  * Snapshot every aggregation of av's shape: the map they share is read
  * once, a batch at a time where the kernel can (one system call for
  * thousands of keys), key by key where it cannot, and its entries split by
- * the id their key starts with (dt_program.h).  Each aggregation of the
- * shape gets a new snapshot, as of this read.
+ * the id their key starts with (dt_program.h).  A map with more entries
+ * than the first batch took is read again through a bpf_iter, where the
+ * kernel has one: the batches lock and copy out each hash bucket on its own
+ * (a million keys: 0.33-0.37 s of CPU time by batches, 0.21-0.26 s by the
+ * iterator, five runs each on a 2-CPU VM).  Each aggregation of the shape
+ * gets a new snapshot, as of this read.
  */
 static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool raw)
 {
@@ -209,6 +337,7 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool raw)
 	   llquantize on many CPUs would otherwise ask for gigabytes) */
 	uint32_t batch = (uint32_t)(per * 8 >= (1u << 20) ? 1 : (1u << 20) / (per * 8));
 	ks_map_batch_t mb;
+	bool first = true;
 	int rc = 0;
 
 	if (batch > 4096)
@@ -220,7 +349,7 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool raw)
 		rc = dt_set_errno(dtp, EDT_NOMEM);
 		goto out;
 	}
-	for (;;) {
+	for (;; first = false) {
 		int got = ks_map_lookup_batch(&mb, kb, vb, batch);
 
 		if (got < 0) {
@@ -230,28 +359,21 @@ static int snap(dtrace_hdl_t *dtp, dt_run_t *r, dt_aggview_t *av, bool raw)
 		}
 		if (got == 0)
 			break;
-		for (int i = 0; i < got; i++) {
-			const uint8_t *key = kb + (size_t)i * ks;
-			uint64_t id;
-			snapbuild_t *b;
+		if (first && !ks_map_batch_done(&mb)) { /* more: the iterator, if any */
+			int it = snap_iter(dtp, r, av, sb, ks, per * 8);
 
-			memcpy(&id, key, sizeof(id));
-			if (id < 1 || id > r->r_dr.dr_naggs ||
-			    r->r_dr.dr_aggs[id - 1].av_fd != av->av_fd)
-				continue; /* not one of ours: cannot be */
-			b = &sb[id - 1];
-			if (snap_room(b, ag) != 0) {
+			if (it < 0) {
+				rc = -1;
+				goto out;
+			}
+			if (it == 0)
+				break;
+		}
+		for (int i = 0; i < got; i++)
+			if (snap_entry(r, av, sb, kb + (size_t)i * ks, vb + (size_t)i * per) != 0) {
 				rc = dt_set_errno(dtp, EDT_NOMEM);
 				goto out;
 			}
-			memcpy(b->sb_keys + b->sb_n * ag->ag_keysize, key + DT_AGG_IDSIZE,
-			       ag->ag_keysize);
-			memset(b->sb_vals + b->sb_n * vs, 0, vs * 8);
-			for (size_t c = 0; c < ncpu; c++)
-				merge(r->r_dr.dr_aggs[id - 1].av_ag, b->sb_vals + b->sb_n * vs,
-				      vb + (size_t)i * per + c * vs);
-			b->sb_n++;
-		}
 	}
 	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++) {
 		dt_aggview_t *v = &r->r_dr.dr_aggs[i];
@@ -348,6 +470,14 @@ static int64_t scalar(const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
 {
 	int64_t d = normal ? (int64_t)normal : 1;
 
+	if (d == 1) /* no division: the sort calls this for each entry */
+		switch (ag->ag_fn) {
+		case DT_AGG_COUNT: return (int64_t)v[0];
+		case DT_AGG_SUM:
+		case DT_AGG_MIN:
+		case DT_AGG_MAX: return v[0] ? (int64_t)v[1] : 0;
+		default: break;
+		}
 	switch (ag->ag_fn) {
 	case DT_AGG_COUNT: return (int64_t)v[0] / d;
 	case DT_AGG_AVG: return v[0] ? (int64_t)v[1] / d / (int64_t)v[0] : 0;
@@ -469,6 +599,151 @@ static int entcmp(const void *pa, const void *pb, void *arg)
 	return c * sc->sc_rev;
 }
 
+static int keyonlycmp(const void *pa, const void *pb, void *arg)
+{
+	const sortctx_t *sc = arg;
+	size_t ks = sc->sc_ag->ag_keysize;
+
+	return keycmp(sc->sc_ag, sc->sc_keypos, sc->sc_s->as_keys + *(const size_t *)pa * ks,
+		      sc->sc_s->as_keys + *(const size_t *)pb * ks);
+}
+
+/*
+ * An entry's place in the order entcmp gives, as two unsigned words
+ * compared in turn (the first, then the second): an integer key as keycmp
+ * reads it, a value as valcmp does (signed values with their sign bit
+ * flipped, so that unsigned order is theirs).
+ */
+typedef struct sortrec {
+	uint64_t sr_hi, sr_lo;
+	size_t sr_ix;
+} sortrec_t;
+
+/*
+ * LSD radix sort of n records by (sr_hi, sr_lo), a byte a pass, from the
+ * low byte of sr_lo up; a byte every record has the same value in is no
+ * pass at all (a million counts of 1 keyed 0..999999: three passes).
+ * The result is in a, tmp its room.
+ */
+static void radix_sort(sortrec_t *a, sortrec_t *tmp, size_t n)
+{
+	size_t cnt[16][256]; /* 32 KiB */
+	sortrec_t *from = a, *to = tmp;
+
+	memset(cnt, 0, sizeof(cnt));
+	for (size_t i = 0; i < n; i++)
+		for (int b = 0; b < 8; b++) {
+			cnt[b][(a[i].sr_lo >> (8 * b)) & 0xff]++;
+			cnt[8 + b][(a[i].sr_hi >> (8 * b)) & 0xff]++;
+		}
+	for (int p = 0; p < 16; p++) {
+		int sh = 8 * (p & 7);
+		size_t *c = cnt[p], sum = 0;
+		bool hi = p >= 8;
+
+		if (c[((hi ? a[0].sr_hi : a[0].sr_lo) >> sh) & 0xff] == n)
+			continue;
+		for (int d = 0; d < 256; d++) {
+			size_t t = c[d];
+
+			c[d] = sum;
+			sum += t;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint64_t w = hi ? from[i].sr_hi : from[i].sr_lo;
+
+			to[c[(w >> sh) & 0xff]++] = from[i];
+		}
+		from = to;
+		to = from == a ? tmp : a;
+	}
+	if (from != a)
+		memcpy(a, from, n * sizeof(*a));
+}
+
+/*
+ * entcmp's order without entcmp where it is integers: for count(), sum(),
+ * min(), max(), avg() and stddev(), whose values are integers, sorted by
+ * value and one integer key (or the key, then the value) in a radix sort;
+ * other keys by value in the radix sort, then keycmp within each run of
+ * equal values.  false where it cannot (quantizations; keys first that
+ * are not one integer), or out of memory: qsort_r then.
+ */
+static bool intkey(const dt_agg_t *ag)
+{
+	return ag->ag_nkeys == 1 && ag->ag_keys[0].r_kind == DT_RK_INT;
+}
+
+/*
+ * The records of sc's entries in entcmp's order, not reversed (the
+ * caller's to free), or NULL where sort_fast cannot, or out of memory.
+ * Where the key is not one integer, the records hold the value alone.
+ */
+static sortrec_t *sort_recs(const sortctx_t *sc)
+{
+	const dt_agg_t *ag = sc->sc_ag;
+	const dt_asnap_t *s = sc->sc_s;
+	size_t n = s->as_n, vs = nslots(ag), ks = ag->ag_keysize;
+	const dt_rec_t *k0 = ag->ag_nkeys > 0 ? &ag->ag_keys[0] : NULL;
+	bool ik = intkey(ag);
+	uint64_t mask = ik && k0->r_size < 8 ? (1ULL << (8 * k0->r_size)) - 1 : ~0ULL;
+	sortrec_t *a;
+
+	if (ag->ag_fn >= DT_AGG_QUANTIZE || (sc->sc_keyfirst && !ik))
+		return NULL;
+	if ((a = malloc(2 * n * sizeof(*a))) == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t *v = s->as_vals + i * vs;
+		uint64_t val = ag->ag_fn == DT_AGG_STDDEV
+				   ? stddev(v, 1)
+				   : (uint64_t)scalar(ag, v, 1) ^ (1ULL << 63);
+		uint64_t key = 0;
+
+		if (ik) {
+			memcpy(&key, s->as_keys + i * ks + k0->r_off, 8);
+			key &= mask;
+		}
+		a[i] = sc->sc_keyfirst ? (sortrec_t){ key, val, i } : (sortrec_t){ val, key, i };
+	}
+	radix_sort(a, a + n, n);
+	return a;
+}
+
+static bool sort_fast(const sortctx_t *sc, size_t *ix)
+{
+	size_t n = sc->sc_s->as_n;
+	sortrec_t *a = sort_recs(sc);
+
+	if (a == NULL)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		ix[i] = a[i].sr_ix;
+	for (size_t i = 0, j; !intkey(sc->sc_ag) && i < n; i = j) { /* runs of one value, by key */
+		for (j = i + 1; j < n && a[j].sr_hi == a[i].sr_hi; j++)
+			;
+		if (j - i > 1)
+			qsort_r(ix + i, j - i, sizeof(*ix), keyonlycmp, (void *)sc);
+	}
+	free(a);
+	if (sc->sc_rev < 0) /* entcmp's order reversed: no two entries compare equal */
+		for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+			size_t t = ix[i];
+
+			ix[i] = ix[j];
+			ix[j] = t;
+		}
+	return true;
+}
+
+/* The aggsort options, into sc. */
+static void sort_options(dtrace_hdl_t *dtp, sortctx_t *sc)
+{
+	sc->sc_rev = dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1;
+	sc->sc_keyfirst = dt_option_get(dtp, "aggsortkey", 0) != 0;
+	sc->sc_keypos = (int)dt_option_get(dtp, "aggsortkeypos", 0);
+}
+
 /* The entries' order: by value then key, or as the aggsort options say. */
 static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s, int rev,
 		      bool options)
@@ -478,11 +753,10 @@ static size_t *sorted(dtrace_hdl_t *dtp, const dt_agg_t *ag, const dt_asnap_t *s
 
 	if (ix == NULL)
 		return NULL;
-	if (options) {
-		sc.sc_rev = dt_option_get(dtp, "aggsortrev", 0) ? -1 : 1;
-		sc.sc_keyfirst = dt_option_get(dtp, "aggsortkey", 0) != 0;
-		sc.sc_keypos = (int)dt_option_get(dtp, "aggsortkeypos", 0);
-	}
+	if (options)
+		sort_options(dtp, &sc);
+	if (s->as_n > 1 && sort_fast(&sc, ix))
+		return ix;
 	for (size_t i = 0; i < s->as_n; i++)
 		ix[i] = i;
 	qsort_r(ix, s->as_n, sizeof(*ix), entcmp, &sc);
@@ -1152,12 +1426,142 @@ static void packed_row(FILE *fp, const dt_agg_t *ag, const uint64_t *v, uint32_t
 	}
 }
 
+/*
+ * Lines of integers without stdio's formatting: an aggregation of a
+ * million entries printed by fprintf spent most of its printing parsing
+ * formats.  Lines collect in ob_buf and leave by fwrite.
+ */
+typedef struct outbuf {
+	FILE *ob_fp;
+	size_t ob_len;
+	char ob_buf[1 << 16];
+} outbuf_t;
+
+static void ob_flush(outbuf_t *ob)
+{
+	if (ob->ob_len > 0)
+		(void)fwrite(ob->ob_buf, 1, ob->ob_len, ob->ob_fp);
+	ob->ob_len = 0;
+}
+
+/* v as printf's "%*lld" (or "%*llu" if uns) with width w, at p: past its end. */
+static char *put_int(char *p, int w, int64_t v, bool uns)
+{
+	char d[24], *q = d + sizeof(d);
+	uint64_t u = uns || v >= 0 ? (uint64_t)v : -(uint64_t)v;
+	int len;
+
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (!uns && v < 0)
+		*--q = '-';
+	len = (int)(d + sizeof(d) - q);
+	for (; w > len; w--)
+		*p++ = ' ';
+	memcpy(p, q, (size_t)len);
+	return p + len;
+}
+
+/*
+ * Whether print_line can print ag's entries: keys that are integers (the
+ * others print through dt_print_datum) and a value that is one number.
+ */
+static bool line_fast(const dt_agg_t *ag)
+{
+	if (ag->ag_fn >= DT_AGG_QUANTIZE)
+		return false;
+	for (int k = 0; k < ag->ag_nkeys; k++)
+		if (ag->ag_keys[k].r_kind != DT_RK_INT)
+			return false;
+	return true;
+}
+
+/*
+ * One entry as dt_print_datum prints its integer keys (not quiet: " %16lld",
+ * " %8d", " %5d", " %3d" by size) and print_value its value, and a newline.
+ */
+static void print_line(outbuf_t *ob, const dt_agg_t *ag, const uint8_t *key, int64_t val)
+{
+	char *p;
+
+	if (sizeof(ob->ob_buf) - ob->ob_len < (size_t)(ag->ag_nkeys + 1) * 24 + 1)
+		ob_flush(ob);
+	p = ob->ob_buf + ob->ob_len;
+	for (int k = 0; k < ag->ag_nkeys; k++) {
+		const dt_rec_t *r = &ag->ag_keys[k];
+		int64_t x;
+
+		memcpy(&x, key + r->r_off, 8);
+		*p++ = ' ';
+		switch (r->r_size) {
+		case 8: p = put_int(p, 16, x, false); break;
+		case 4: p = put_int(p, 8, (int32_t)(uint32_t)x, false); break;
+		case 2: p = put_int(p, 5, (uint16_t)x, false); break;
+		default: p = put_int(p, 3, (uint8_t)x, false); break;
+		}
+	}
+	*p++ = ' ';
+	p = put_int(p, 16, val, ag->ag_fn == DT_AGG_STDDEV);
+	*p++ = '\n';
+	ob->ob_len = (size_t)(p - ob->ob_buf);
+}
+
+/* The value print_line prints: stddev()'s unsigned. */
+static int64_t line_value(const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
+{
+	return ag->ag_fn == DT_AGG_STDDEV ? (int64_t)stddev(v, normal) : scalar(ag, v, normal);
+}
+
+/*
+ * print_agg's plain lines straight from the sort's records, where they hold
+ * the key and the value as printed (one integer key, no normalize()): the
+ * snapshot is not read again in the sorted order, a cache miss an entry.
+ * false where it cannot.
+ */
+static bool print_recs(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
+{
+	const dt_agg_t *ag = av->av_ag;
+	const dt_rec_t *k0 = &ag->ag_keys[0];
+	sortctx_t sc = { ag, av->av_snap, 1, false, 0 };
+	size_t n = av->av_snap->as_n;
+	uint8_t key[64] = { 0 };
+	sortrec_t *a;
+	outbuf_t *ob;
+
+	if (av->av_normal > 1 || !intkey(ag) || k0->r_off + 8 > sizeof(key))
+		return false;
+	sort_options(dtp, &sc);
+	if ((ob = malloc(sizeof(*ob))) == NULL)
+		return false;
+	if ((a = sort_recs(&sc)) == NULL) {
+		free(ob);
+		return false;
+	}
+	ob->ob_fp = fp;
+	ob->ob_len = 0;
+	for (size_t e = 0; e < n; e++) {
+		const sortrec_t *r = &a[sc.sc_rev < 0 ? n - 1 - e : e];
+		uint64_t k = sc.sc_keyfirst ? r->sr_hi : r->sr_lo;
+		uint64_t v = sc.sc_keyfirst ? r->sr_lo : r->sr_hi;
+
+		memcpy(key + k0->r_off, &k, 8);
+		print_line(ob, ag, key,
+			   (int64_t)(ag->ag_fn == DT_AGG_STDDEV ? v : v ^ (1ULL << 63)));
+	}
+	ob_flush(ob);
+	free(ob);
+	free(a);
+	return true;
+}
+
 /* Every entry of one aggregation, as dt_print_aggs prints it (or in JSON). */
 static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 {
 	const dt_agg_t *ag = av->av_ag;
 	const dt_asnap_t *s = av->av_snap != NULL ? av->av_snap : &g_empty;
-	size_t *ix = dtp->dt_run->r_dr.dr_folded ? NULL : sorted(dtp, ag, s, 1, true);
+	size_t *ix;
 	bool json = dtp->dt_run->r_dr.dr_json;
 	bool hist = !json && dt_option_isset(dtp, "agghist") && ag->ag_fn != DT_AGG_MIN &&
 		    ag->ag_fn != DT_AGG_MAX && ag->ag_fn < DT_AGG_QUANTIZE;
@@ -1170,13 +1574,31 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 
 	if (dtp->dt_run->r_dr.dr_folded)
 		return print_folded(dtp, fp, av);
-	if (ix == NULL)
+	if (!json && !hist && !pack && s->as_n > 1 && line_fast(ag) && print_recs(dtp, fp, av))
+		return 0;
+	if ((ix = sorted(dtp, ag, s, 1, true)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (hist)
 		hist_total(dtp, ag, s, &ht);
 	if (pack) {
 		packed_range(ag, s, &min, &max);
 		utf8 = packed_utf8(dtp);
+	}
+	if (!json && !hist && !pack && s->as_n > 0 && line_fast(ag)) {
+		outbuf_t *ob = malloc(sizeof(*ob));
+
+		if (ob != NULL) {
+			ob->ob_fp = fp;
+			ob->ob_len = 0;
+			for (size_t e = 0; e < s->as_n; e++)
+				print_line(
+				    ob, ag, s->as_keys + ix[e] * ag->ag_keysize,
+				    line_value(ag, s->as_vals + ix[e] * nslots(ag), av->av_normal));
+			ob_flush(ob);
+			free(ob);
+			free(ix);
+			return 0;
+		}
 	}
 	for (size_t e = 0; e < s->as_n; e++) {
 		const uint8_t *key = s->as_keys + ix[e] * ag->ag_keysize;

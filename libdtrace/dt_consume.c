@@ -1630,7 +1630,7 @@ int dt_consume_open(dtrace_hdl_t *dtp, dt_run_t *r)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (uint32_t i = 0; i < r->r_en.en_naggs; i++)
 		dr->dr_aggs[i] =
-		    (dt_aggview_t){ r->r_en.en_aggs[i], r->r_ld.ld_aggfds[i], 1, false, NULL };
+		    (dt_aggview_t){ r->r_en.en_aggs[i], r->r_ld.ld_aggfds[i], 1, false, NULL, 0 };
 	dr->dr_naggs = r->r_en.en_naggs;
 	if (spec_open(dtp, r) != 0)
 		return -1;

@@ -88,8 +88,11 @@ void dt_run_free(dtrace_hdl_t *dtp)
 		close(r->r_ld.ld_shapefds[i]);
 	free(r->r_ld.ld_shapefds);
 	free(r->r_ld.ld_aggfds);
-	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++)
+	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++) {
 		dt_agg_snap_free(&r->r_dr.dr_aggs[i]);
+		if (r->r_dr.dr_aggs[i].av_iter > 0)
+			close(r->r_dr.dr_aggs[i].av_iter);
+	}
 	free(r->r_dr.dr_aggs);
 	if (r->r_tg.tg_pidfd >= 0)
 		close(r->r_tg.tg_pidfd);

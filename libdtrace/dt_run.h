@@ -103,6 +103,7 @@ typedef struct dt_aggview {
 	uint64_t av_normal;	  /* normalize(): 1 unless set */
 	bool av_printed;	  /* printed by printa: not again at exit */
 	struct dt_asnap *av_snap; /* the last snapshot (dt_agg.c) */
+	int av_iter; /* its map's bpf_iter program (the map's first view): 0 none yet, -1 none */
 } dt_aggview_t;
 
 /* A speculative record, held by the consumer until its speculation is committed or discarded. */

@@ -140,6 +140,26 @@ void ks_map_batch_init(ks_map_batch_t *, int fd, uint32_t keysize, uint32_t vals
  */
 int ks_map_lookup_batch(ks_map_batch_t *, void *keys, void *vals, uint32_t n);
 void ks_map_batch_fini(ks_map_batch_t *); /* accepts NULL */
+/*
+ * Whether the map has been read to its end.  A batch can hold fewer than n
+ * entries with more to come: the kernel stops before a hash bucket that
+ * does not fit whole.
+ */
+bool ks_map_batch_done(const ks_map_batch_t *);
+
+/*
+ * A hash map's entries as one stream (bpf_iter on bpf_map_elem, Linux
+ * 5.9): cheaper than batches for big maps, where the kernel locks each
+ * bucket and copies it out on its own.  ks_map_iter_prog() loads the
+ * program for keys of keysize and values of valsize bytes (btf_id:
+ * ks_btf_id(b, "bpf_iter_bpf_map_elem", BTF_KIND_FUNC)); ks_map_iter_open()
+ * gives an fd whose read() yields each entry of map_fd, its key then its
+ * value, until it returns 0; close it after.  Each returns an fd or a
+ * negative errno.  A map written meanwhile may be read with an entry
+ * missing or twice.
+ */
+int ks_map_iter_prog(uint32_t btf_id, uint32_t keysize, uint32_t valsize);
+int ks_map_iter_open(int prog_fd, int map_fd);
 
 /* The number of possible CPUs (per-CPU maps hold a value for each), or a negative errno. */
 int ks_ncpus(void);

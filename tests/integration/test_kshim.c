@@ -165,6 +165,7 @@ static void check_batches(int fd, uint32_t n, uint32_t vsz, uint32_t per, uint64
 	int got, total = 0, calls = 0, bad = 0;
 
 	ks_map_batch_init(&mb, fd, 4, vsz);
+	CHECK(!ks_map_batch_done(&mb));
 	while ((got = ks_map_lookup_batch(&mb, keys, vals, per)) > 0) {
 		calls++;
 		CHECK(got <= (int)per);
@@ -178,6 +179,7 @@ static void check_batches(int fd, uint32_t n, uint32_t vsz, uint32_t per, uint64
 		}
 	}
 	CHECK_INT(got, 0);
+	CHECK(ks_map_batch_done(&mb));
 	CHECK_INT(bad, 0);
 	CHECK_INT(total, n);
 	CHECK(calls >= (int)((n + per - 1) / per)); /* it did take batches of at most per */
@@ -192,6 +194,59 @@ static void check_batches(int fd, uint32_t n, uint32_t vsz, uint32_t per, uint64
 static uint64_t three_k_1(uint32_t k)
 {
 	return (uint64_t)k * 3 + 1;
+}
+
+/*
+ * ks_map_iter: the map of n keys (u32 key -> u64 key * 3 + 1) read as one
+ * stream, through a buffer of 100 bytes (records of 12 split across
+ * reads): each key once, its value right; and a program whose keys are
+ * wider than the map's refused when it is bound to the map.
+ */
+static void check_iter(int fd, uint32_t n)
+{
+	ks_btf_t *b = NULL;
+	uint8_t buf[100 + 12], *seen = calloc(n, 1);
+	size_t have = 0;
+	int id, prog, wide, it, total = 0, bad = 0;
+	ssize_t got;
+
+	CHECK_INT(ks_btf_open(&b), 0);
+	id = ks_btf_id(b, "bpf_iter_bpf_map_elem", BTF_KIND_FUNC);
+	CHECK(id > 0);
+	prog = ks_map_iter_prog((uint32_t)id, 4, 8);
+	CHECK(prog >= 0);
+	CHECK_INT(ks_map_iter_prog((uint32_t)id, 0, 8), -EINVAL);
+	it = ks_map_iter_open(prog, fd);
+	CHECK(it >= 0);
+	while ((got = read(it, buf + have, 100)) > 0) {
+		size_t e = 0;
+
+		have += (size_t)got;
+		for (; e + 12 <= have; e += 12) {
+			uint32_t k;
+			uint64_t v;
+
+			memcpy(&k, buf + e, 4);
+			memcpy(&v, buf + e + 4, 8);
+			if (k >= n || seen[k]++ != 0 || v != three_k_1(k))
+				bad++;
+			total++;
+		}
+		memmove(buf, buf + e, have - e);
+		have -= e;
+	}
+	CHECK_INT((int)got, 0);
+	CHECK_INT((int)have, 0);
+	CHECK_INT(bad, 0);
+	CHECK_INT(total, (int)n);
+	close(it);
+	wide = ks_map_iter_prog((uint32_t)id, 8, 8); /* reads 8 bytes of a 4-byte key */
+	CHECK(wide >= 0);
+	CHECK(ks_map_iter_open(wide, fd) < 0);
+	close(wide);
+	close(prog);
+	ks_btf_close(b);
+	free(seen);
 }
 
 static uint64_t lo_ifindex(uint32_t k)
@@ -218,6 +273,7 @@ static void test_map_batches(void)
 	}
 	check_batches(fd, NKEYS, 8, 64, three_k_1);
 	check_batches(fd, NKEYS, 8, 4096, three_k_1);
+	check_iter(fd, NKEYS);
 	close(fd);
 
 	/*

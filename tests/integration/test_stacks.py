@@ -151,12 +151,15 @@ class KernelStacks(unittest.TestCase):
     def test_names_after_exit(self):
         """A process that exits before the aggregation is printed keeps
         the names of its frames (its mappings were read with its tables)."""
-        app = subprocess.Popen([self.loop, "15"])
+        # it runs 1.2 s: dtrace starts well before it ends (even on a loaded
+        # machine), prints at 3 s, after it ended
+        app = subprocess.Popen([self.loop, "60"])
         try:
             time.sleep(0.1)
             r = self.dtrace("-q", "-n",
                             "syscall::getppid:entry /pid == %d/ { @[ustack()] = count(); } "
-                            "tick-1500ms { exit(0); }" % app.pid)
+                            "tick-3s { exit(0); }" % app.pid)
+            self.assertIsNotNone(app.poll(), "the process ended before the print")
         finally:
             app.kill()
             app.wait()

@@ -373,7 +373,8 @@ class Traced(unittest.TestCase):
             q.fire(1);
             late.fire(2);
             done.fire();
-            until('detached', () => !q.enabled);
+            // dtrace detaches its probes one by one: wait for the three
+            until('detached', () => !q.enabled && !late.enabled && !done.enabled);
             q.fire(3);
             console.log('detached', q.enabled, late.isEnabled(), any());
             """)

@@ -216,16 +216,9 @@ int dt_frame_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, dt_usym
 void dt_frame_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, char *buf, size_t len)
 {
 	dt_usym_t u;
-	int rc = dt_frame_lookup(dtp, pid, pc, ret, &u);
+	bool known = dt_frame_lookup(dtp, pid, pc, ret, &u) == 0;
 
-	if (rc != 0 || u.us_mod == NULL)
-		snprintf(buf, len, "0x%" PRIx64, pc);
-	else if (u.us_name == NULL)
-		snprintf(buf, len, "%s`0x%" PRIx64, u.us_mod, pc);
-	else if (pc > u.us_symaddr)
-		snprintf(buf, len, "%s`%s+0x%" PRIx64, u.us_mod, u.us_name, pc - u.us_symaddr);
-	else
-		snprintf(buf, len, "%s`%s", u.us_mod, u.us_name);
+	dt_usym_str(&u, known, pc, buf, len);
 }
 
 /*

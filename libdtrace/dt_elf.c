@@ -123,7 +123,7 @@ uint64_t dt_elf_file_offset(const GElf_Phdr *load, size_t n, uint64_t addr)
 }
 
 /* The section named name, its header in *sh: NULL if there is none. */
-static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
+Elf_Scn *dt_elf_section(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -133,7 +133,7 @@ static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *s;
 
-		if (gelf_getshdr(scn, sh) != NULL &&
+		if (gelf_getshdr(scn, sh) != NULL && sh->sh_type != SHT_NOBITS &&
 		    (s = elf_strptr(elf, shstrndx, sh->sh_name)) != NULL && strcmp(s, name) == 0)
 			return scn;
 	}
@@ -144,12 +144,12 @@ uint64_t dt_elf_section_addr(Elf *elf, const char *name)
 {
 	GElf_Shdr sh;
 
-	return section(elf, name, &sh) != NULL ? sh.sh_addr : 0;
+	return dt_elf_section(elf, name, &sh) != NULL ? sh.sh_addr : 0;
 }
 
 bool dt_elf_has_section(Elf *elf, const char *name)
 {
 	GElf_Shdr sh;
 
-	return section(elf, name, &sh) != NULL;
+	return dt_elf_section(elf, name, &sh) != NULL;
 }

@@ -32,6 +32,8 @@ const char *dt_elf_sym_at(const dt_elfsym_t *syms, size_t n, uint64_t pc);
 
 /* The file's PT_LOAD headers, malloc'd into *load (free it): 0, or -1 out of memory. */
 int dt_elf_loads(Elf *, GElf_Phdr **load, size_t *n);
+/* The section named name, its header in *sh: NULL if there is none (or no data: NOBITS). */
+Elf_Scn *dt_elf_section(Elf *, const char *name, GElf_Shdr *sh);
 
 /* The file offset of a link-time address, through the PT_LOAD headers; 0 if none holds it. */
 uint64_t dt_elf_file_offset(const GElf_Phdr *load, size_t n, uint64_t addr);

@@ -1052,6 +1052,8 @@ typedef struct dt_usym {
 int dt_usym_lookup(dtrace_hdl_t *, pid_t pid, uint64_t addr, dt_usym_t *);
 /* As illumos' dtrace_uaddr2str: "mod`sym+0xoff", "mod`sym", "mod`0xaddr" or "0xaddr". */
 void dt_uaddr_str(dtrace_hdl_t *, pid_t pid, uint64_t addr, char *buf, size_t len);
+/* The same of an address looked up already (known: the look-up found a mapping). */
+void dt_usym_str(const dt_usym_t *u, bool known, uint64_t addr, char *buf, size_t len);
 /*
  * Read what pid maps now and keep it, so that its addresses have names
  * after it exits (the -c/-p target, at its start and whenever its

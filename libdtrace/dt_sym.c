@@ -204,23 +204,6 @@ static dt_symfile_t *file_of(struct dt_symtab *t, const char *path, uint64_t dev
 	return f;
 }
 
-static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *s;
-
-		if (gelf_getshdr(scn, sh) != NULL && sh->sh_type != SHT_NOBITS &&
-		    (s = elf_strptr(elf, shstrndx, sh->sh_name)) != NULL && strcmp(s, name) == 0)
-			return scn;
-	}
-	return NULL;
-}
-
 /* Whether elf has a .symtab with contents (a debug file's may be NOBITS: none). */
 static bool has_symtab(Elf *elf)
 {
@@ -329,7 +312,7 @@ static bool debug_find(dt_symfile_t *f)
 				return true;
 		}
 	}
-	if ((scn = section(f->sf_elf, ".gnu_debuglink", &sh)) != NULL &&
+	if ((scn = dt_elf_section(f->sf_elf, ".gnu_debuglink", &sh)) != NULL &&
 	    (data = elf_getdata(scn, NULL)) != NULL && data->d_size >= 8) {
 		const char *name = data->d_buf;
 		size_t nlen = strnlen(name, data->d_size), coff = (nlen + 4) & ~(size_t)3;
@@ -388,7 +371,7 @@ static void lzma_init(void)
 static bool minidebug_find(dt_symfile_t *f)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = section(f->sf_elf, ".gnu_debugdata", &sh);
+	Elf_Scn *scn = dt_elf_section(f->sf_elf, ".gnu_debugdata", &sh);
 	Elf_Data *data;
 	uint8_t *out = NULL;
 	lzma_ret r = LZMA_BUF_ERROR;
@@ -453,9 +436,9 @@ static void syms_add(dt_symfile_t *f, dt_elfsym_t *more, size_t n)
 static void plt_syms(dt_symfile_t *f)
 {
 	GElf_Shdr plt, sec, rela, dsh;
-	Elf_Scn *splt = section(f->sf_elf, ".plt", &plt),
-		*ssec = section(f->sf_elf, ".plt.sec", &sec);
-	Elf_Scn *srela = section(f->sf_elf, ".rela.plt", &rela), *sdyn;
+	Elf_Scn *splt = dt_elf_section(f->sf_elf, ".plt", &plt),
+		*ssec = dt_elf_section(f->sf_elf, ".plt.sec", &sec);
+	Elf_Scn *srela = dt_elf_section(f->sf_elf, ".rela.plt", &rela), *sdyn;
 	Elf_Data *rd, *dd;
 	dt_elfsym_t *out;
 	size_t n, len = 0, k = 0;
@@ -1047,18 +1030,24 @@ int dt_usym_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, dt_usym_t *u)
 	return 0;
 }
 
+void dt_usym_str(const dt_usym_t *u, bool known, uint64_t addr, char *buf, size_t len)
+{
+	if (!known || u->us_mod == NULL)
+		snprintf(buf, len, "0x%" PRIx64, addr);
+	else if (u->us_name == NULL)
+		snprintf(buf, len, "%s`0x%" PRIx64, u->us_mod, addr);
+	else if (addr > u->us_symaddr)
+		snprintf(buf, len, "%s`%s+0x%" PRIx64, u->us_mod, u->us_name, addr - u->us_symaddr);
+	else
+		snprintf(buf, len, "%s`%s", u->us_mod, u->us_name);
+}
+
 void dt_uaddr_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, char *buf, size_t len)
 {
 	dt_usym_t u;
+	bool known = dt_usym_lookup(dtp, pid, addr, &u) == 0;
 
-	if (dt_usym_lookup(dtp, pid, addr, &u) != 0)
-		snprintf(buf, len, "0x%" PRIx64, addr);
-	else if (u.us_name == NULL)
-		snprintf(buf, len, "%s`0x%" PRIx64, u.us_mod, addr);
-	else if (addr > u.us_symaddr)
-		snprintf(buf, len, "%s`%s+0x%" PRIx64, u.us_mod, u.us_name, addr - u.us_symaddr);
-	else
-		snprintf(buf, len, "%s`%s", u.us_mod, u.us_name);
+	dt_usym_str(&u, known, addr, buf, len);
 }
 
 /* ---------------------------------------------------------------- kernel */

@@ -1568,6 +1568,57 @@ void dt_cg_str_or_null(dt_cg_t *cg, dt_node_t *n)
 	cg->cg_nullnode = NULL;
 }
 
+/*
+ * s == "lit" and s != "lit" for a literal shorter than strsize: the
+ * literal's bytes and its NUL, a word at a time, against s's first words
+ * (s is at an 8-byte boundary with strsize bytes, as strcmp's operands;
+ * bytes after the NUL are masked off), with no call and no loop: strcmp's
+ * loop cost the verifier strsize/8 iterations in each program that
+ * compares (the bytes of s after its own NUL never matter: at the first
+ * NUL of s before the literal's, the literal has a byte that is not 0).
+ */
+static bool str_compare_literal(dt_cg_t *cg, dt_node_t *n)
+{
+	dt_node_t *lit = n->dn_right, *other = n->dn_left;
+	int ne = label(cg), done = label(cg);
+	size_t len, words;
+
+	if (n->dn_op != T_EQEQ && n->dn_op != T_NE)
+		return false;
+	if (lit->dn_kind != DT_N_STRING) {
+		lit = n->dn_left;
+		other = n->dn_right;
+	}
+	if (lit->dn_kind != DT_N_STRING || !is_string(other->dn_type))
+		return false;
+	len = strnlen(lit->dn_string, lit->dn_strlen);
+	if (len + 1 > cg->cg_strsize || len + 1 > 64)
+		return false;
+	words = (len + 1 + 7) / 8;
+	str_nullable(cg, other);
+	for (size_t k = 0; k < words; k++) {
+		size_t m = len + 1 - 8 * k < 8 ? len + 1 - 8 * k : 8; /* bytes compared */
+		uint64_t w = 0;
+
+		for (size_t b = 0; b < m; b++)
+			w |= (uint64_t)(uint8_t)(8 * k + b < len ? lit->dn_string[8 * k + b] : 0)
+			     << (8 * b);
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, (int16_t)(8 * k)));
+		if (m < 8) {
+			emit_imm64(cg, R2, (1ULL << (8 * m)) - 1);
+			emit(cg, KS_ALU64_REG(BPF_AND, R1, R2));
+		}
+		emit_imm64(cg, R2, w);
+		emit_to(cg, KS_JMP_REG(BPF_JNE, R1, R2, 0), ne);
+	}
+	emit(cg, KS_MOV64_IMM(R0, n->dn_op == T_EQEQ));
+	jump(cg, done);
+	place(cg, ne);
+	emit(cg, KS_MOV64_IMM(R0, n->dn_op == T_NE));
+	place(cg, done);
+	return true;
+}
+
 static void str_compare(dt_cg_t *cg, dt_node_t *n)
 {
 	static const struct {
@@ -1577,6 +1628,8 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 		    { T_LE, BPF_JSLE },	 { T_GT, BPF_JSGT }, { T_GE, BPF_JSGE } };
 	int yes = label(cg), done = label(cg), jop = BPF_JEQ;
 
+	if (str_compare_literal(cg, n))
+		return;
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (ops[i].tok == n->dn_op)
 			jop = ops[i].jop;

@@ -7,8 +7,10 @@ Each line times N (default 1000000) iterations of a loop around one
 statement, best of 5 (os.clock), and shows nanoseconds per iteration (the
 loop included, as Python's timeit does) and the ratio to the line it is
 compared with.  No tracer is attached: every probe is disabled, which is
-the state probes live in almost all the time.  The last lines time a plain
-function call before require("dtrace") and after it, with the runtime
+the state probes live in almost all the time.  obj:method(...) is an
+empty method call: the field lookup a probe:fire(...) also pays.  The last
+lines time a plain function call before require("dtrace") and after it,
+with the runtime
 provider (lua:::function-entry) loaded but not traced: no hook is
 installed, so they should be equal.  Prints figures; passes or fails
 nothing.
@@ -47,12 +49,13 @@ v.probe = p:probe("query-start", "string", "int")
 v.json_probe = p:probe("event", "json")
 p:enable()
 v.empty = function(a, b) end
-v.obj = { k = 1 }
+v.obj = { k = 1, method = function(self, a, b) end }
 v.args = function() return "select", 3 end
 
 local cases = {
 	{ "empty loop", "" },
 	{ 'empty("select", 3)', 'empty("select", 3)' },
+	{ 'obj:method("select", 3)', 'obj:method("select", 3)', 'empty("select", 3)' },
 	{ 'probe:fire("select", 3)', 'probe:fire("select", 3)', 'empty("select", 3)' },
 	{ "probe.enabled", "local _ = probe.enabled", 'empty("select", 3)' },
 	{ "probe:fire_lazy(args)", "probe:fire_lazy(args)", 'empty("select", 3)' },

@@ -59,7 +59,8 @@ static void usage(FILE *fp)
 	    "\t-V  print the version and exit\n"
 	    "\t-w  permit destructive actions\n"
 	    "\t-x  set an option (bufsize, switchrate, strsize, quiet, dynvarsize,\n"
-	    "\t    oformat=json for one JSON object per line, ...)\n"
+	    "\t    oformat=json for one JSON object per line, oformat=folded for\n"
+	    "\t    flame graphs, ...)\n"
 	    "\t-Z  permit descriptions that match no probes\n",
 	    g_pname);
 }

@@ -12,6 +12,8 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -763,6 +765,179 @@ static void json_entry(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const ui
 	fputs("]}\n", fp);
 }
 
+/* ---------------------------------------------------------------- folded stacks */
+
+/*
+ * -x oformat=folded: each entry of an aggregation as one line, its frames
+ * root first and joined by ';', a space and its value: the "folded"
+ * format of Brendan Gregg's stackcollapse scripts, which flamegraph.pl and
+ * speedscope read.  A stack key's frames are module`function without
+ * offsets (so that a function is one box whatever the return address in
+ * it); the keys that are not stacks come first, as frames of their own
+ * (@[execname, ustack()]: "python3.11;libc.so.6`_start;..."); user frames
+ * come before kernel frames, which get stackcollapse-perf's "_[k]".
+ * Entries whose lines are then the same are one line, their values added.
+ * A quantization's value is the number of values it holds.
+ */
+
+typedef struct fold_line {
+	char *fl_stack;
+	int64_t fl_value;
+} fold_line_t;
+
+/* A frame's text made safe for the format: ';' splits frames, a line ends an entry. */
+static void fold_frame(FILE *fp, const char *s, size_t n, bool *first)
+{
+	if (!*first)
+		fputc(';', fp);
+	*first = false;
+	while (n > 0 && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0) { /* an empty string: a frame all the same */
+		fputs("\"\"", fp);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		fputc(c == ';' ? ':' : c < ' ' || c == 0x7f ? ' ' : (char)c, fp);
+	}
+}
+
+/* A key that is not a stack, as text (dt_print_datum without padding), as a frame. */
+static void fold_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *r, const uint8_t *key,
+		       bool *first)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (r->r_kind == DT_RK_STR) { /* as it is, empty or not */
+		fold_frame(fp, (const char *)key + r->r_off,
+			   strnlen((const char *)key + r->r_off, r->r_size), first);
+		return;
+	}
+	if ((mem = open_memstream(&buf, &len)) == NULL)
+		return;
+	dt_print_datum(dtp, mem, r, key, true, 0);
+	if (fclose(mem) == 0)
+		fold_frame(fp, buf, len, first);
+	free(buf);
+}
+
+static int64_t fold_value(const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
+{
+	int64_t n = 0;
+
+	if (ag->ag_fn < DT_AGG_QUANTIZE)
+		return scalar(ag, v, normal);
+	for (uint32_t i = 0; i < ag->ag_nbuckets; i++)
+		n += (int64_t)v[1 + i];
+	return n / (int64_t)(normal ? normal : 1);
+}
+
+static int fold_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const fold_line_t *)pa)->fl_stack, ((const fold_line_t *)pb)->fl_stack);
+}
+
+/* A stack key's frames, root first (the record holds them innermost first); kernel ones "_[k]". */
+static void fold_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *r, const uint8_t *key,
+		       bool *first)
+{
+	const uint8_t *p = key + r->r_off;
+	bool kernel = r->r_sym == DT_B_STACK;
+	uint64_t pid = 0, pc;
+	uint32_t n = 0;
+	char buf[PATH_MAX + 64];
+
+	if (!kernel) {
+		memcpy(&pid, p, 8);
+		p += 8;
+	}
+	for (; n < r->r_nframes; n++) {
+		memcpy(&pc, p + 8 * n, 8);
+		if (pc == 0)
+			break;
+	}
+	while (n-- > 0) {
+		dt_usym_t u;
+
+		memcpy(&pc, p + 8 * n, 8);
+		if (dt_frame_lookup(dtp, (pid_t)pid, pc, n > 0, &u) != 0)
+			snprintf(buf, sizeof(buf), "0x%" PRIx64 "%s", pc, kernel ? "_[k]" : "");
+		else if (u.us_name == NULL)
+			snprintf(buf, sizeof(buf), "%s`0x%" PRIx64 "%s", u.us_mod, pc,
+				 kernel ? "_[k]" : "");
+		else
+			snprintf(buf, sizeof(buf), "%s`%s%s", u.us_mod, u.us_name,
+				 kernel ? "_[k]" : "");
+		fold_frame(fp, buf, strlen(buf), first);
+	}
+}
+
+/* One entry's frames, root first, on fp: the keys that are not stacks, user stacks, kernel stacks. */
+static void fold_entry(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint8_t *key)
+{
+	bool first = true;
+
+	for (int k = 0; k < ag->ag_nkeys; k++)
+		if (ag->ag_keys[k].r_kind != DT_RK_STACK)
+			fold_datum(dtp, fp, &ag->ag_keys[k], key, &first);
+	for (int k = 0; k < ag->ag_nkeys; k++)
+		if (ag->ag_keys[k].r_kind == DT_RK_STACK && ag->ag_keys[k].r_sym != DT_B_STACK)
+			fold_stack(dtp, fp, &ag->ag_keys[k], key, &first);
+	for (int k = 0; k < ag->ag_nkeys; k++)
+		if (ag->ag_keys[k].r_kind == DT_RK_STACK && ag->ag_keys[k].r_sym == DT_B_STACK)
+			fold_stack(dtp, fp, &ag->ag_keys[k], key, &first);
+	if (first) /* no key: the aggregation's name is its one frame */
+		fprintf(fp, "@%s", ag->ag_name);
+}
+
+static int print_folded(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
+{
+	const dt_agg_t *ag = av->av_ag;
+	const dt_asnap_t *s = av->av_snap != NULL ? av->av_snap : &g_empty;
+	fold_line_t *ln = calloc(s->as_n ? s->as_n : 1, sizeof(*ln));
+	size_t n = 0;
+	int rc = 0;
+
+	if (ln == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (; n < s->as_n; n++) {
+		size_t len = 0;
+		FILE *mem = open_memstream(&ln[n].fl_stack, &len);
+
+		if (mem == NULL) {
+			rc = dt_set_errno(dtp, EDT_NOMEM);
+			break;
+		}
+		fold_entry(dtp, mem, ag, s->as_keys + n * ag->ag_keysize);
+		if (fclose(mem) != 0) {
+			rc = dt_set_errno(dtp, EDT_NOMEM);
+			n++;
+			break;
+		}
+		ln[n].fl_value = fold_value(ag, s->as_vals + n * nslots(ag), av->av_normal);
+	}
+	if (rc == 0) {
+		qsort(ln, n, sizeof(*ln), fold_cmp);
+		for (size_t i = 0; i < n; i++) {
+			int64_t v = ln[i].fl_value;
+
+			while (i + 1 < n && strcmp(ln[i].fl_stack, ln[i + 1].fl_stack) == 0)
+				v += ln[++i].fl_value;
+			fprintf(fp, "%s %lld\n", ln[i].fl_stack, (long long)v);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(ln[i].fl_stack);
+	free(ln);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- agghist, aggpack */
 
 /*
@@ -982,7 +1157,7 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 {
 	const dt_agg_t *ag = av->av_ag;
 	const dt_asnap_t *s = av->av_snap != NULL ? av->av_snap : &g_empty;
-	size_t *ix = sorted(dtp, ag, s, 1, true);
+	size_t *ix = dtp->dt_run->r_dr.dr_folded ? NULL : sorted(dtp, ag, s, 1, true);
 	bool json = dtp->dt_run->r_dr.dr_json;
 	bool hist = !json && dt_option_isset(dtp, "agghist") && ag->ag_fn != DT_AGG_MIN &&
 		    ag->ag_fn != DT_AGG_MAX && ag->ag_fn < DT_AGG_QUANTIZE;
@@ -993,6 +1168,8 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 	uint32_t min = 0, max = 0;
 	int width = hist || pack ? 16 : -50;
 
+	if (dtp->dt_run->r_dr.dr_folded)
+		return print_folded(dtp, fp, av);
 	if (ix == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (hist)
@@ -1062,7 +1239,7 @@ int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_rec
 		if (a != NULL)
 			a->av_printed = true;
 	}
-	if (r->r_dr.dr_json) { /* a format is presentation: each aggregation's entries */
+	if (r->r_dr.dr_json || r->r_dr.dr_folded) { /* a format is presentation: the entries */
 		for (int i = 0; i < act->a_naggs; i++) {
 			dt_aggview_t *a = agg_by_id(r, act->a_aggs[i]);
 

@@ -595,7 +595,7 @@ uint32_t dt_cg_stack_size(dt_cg_t *cg, const dt_node_t *n, uint32_t *nframes)
  * without user state.  The walk reads the unwind tables
  * the consumer loads (dt_unwind.c).
  */
-static void ustack_walk(dt_cg_t *cg, uint32_t sa, uint32_t nf)
+static void ustack_walk(dt_cg_t *cg, uint32_t sa, uint32_t nf, bool store)
 {
 	emit(cg, KS_CALL(BPF_FUNC_get_current_task_btf));
 	emit(cg, KS_MOV64_REG(R1, R0));
@@ -608,8 +608,12 @@ static void ustack_walk(dt_cg_t *cg, uint32_t sa, uint32_t nf)
 	emit(cg, KS_ALU64_IMM(BPF_AND, R1, 3));
 	emit(cg, KS_JMP_IMM(BPF_JEQ, R1, 3, 1));
 	emit(cg, KS_MOV64_IMM(R3, 0));
-	emit(cg, KS_MOV64_REG(R1, R8));
-	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(sa)), sa);
+	if (store) {
+		emit(cg, KS_MOV64_REG(R1, R8));
+		emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R1, IMM(sa)), sa);
+	} else {
+		emit(cg, KS_MOV64_IMM(R1, 0));
+	}
 	emit(cg, KS_MOV64_IMM(R2, (int32_t)nf));
 	dt_cg_call_sub(cg, DT_SUBR_USTACK);
 	cg->cg_ps->ps_use_ustack = true;
@@ -633,7 +637,7 @@ void dt_cg_stack_into(dt_cg_t *cg, const dt_node_t *n, uint32_t sa)
 	emit(cg, KS_CALL(BPF_FUNC_get_current_pid_tgid));
 	emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
 	emit_sa(cg, KS_STX_MEM(BPF_DW, R8, R0, OFF(sa)), sa);
-	ustack_walk(cg, sa + 8, nf);
+	ustack_walk(cg, sa + 8, nf, true);
 	for (uint32_t o = 8 + 8 * nf; o < size; o += 8)
 		emit_sa(cg, KS_ST_MEM(BPF_DW, R8, OFF(sa + o), 0), sa);
 }
@@ -648,37 +652,34 @@ void dt_cg_v_ucaller(dt_cg_t *cg, dt_node_t *n, int arg)
 	uint32_t off = dt_cg_tmp_bytes(cg, 16);
 
 	(void)n, (void)arg;
-	ustack_walk(cg, off, 2);
+	ustack_walk(cg, off, 2, true);
 	emit_sa(cg, KS_LDX_MEM(BPF_DW, R0, R8, OFF(off) + 8), off);
 }
 
 /*
- * stackdepth, ustackdepth: the frames stack() and ustack() would record
- * at most (stackframes, ustackframes): the stack walked into a temporary.
+ * stackdepth, ustackdepth: the whole stack's frames, as illumos counts
+ * them (dtrace_getustackdepth walks to the end, whatever ustackframes
+ * says), up to what a walk here gives at most: the user stack counted
+ * without storing it (1,024 frames), the kernel's walked into a
+ * temporary (bpf_get_stack: 127).
  */
 void dt_cg_v_stackdepth(dt_cg_t *cg, dt_node_t *n, int user)
 {
-	dtrace_hdl_t *dtp = cg->cg_pcb->pcb_hdl;
-	uint64_t nf = dt_option_get(dtp, user ? "ustackframes" : "stackframes", user ? 100 : 20);
 	uint32_t off;
 
 	(void)n;
-	if (nf > (user ? DT_MAX_UFRAMES : DT_MAX_KFRAMES))
-		nf = user ? DT_MAX_UFRAMES : DT_MAX_KFRAMES;
-	if (nf == 0)
-		nf = 1;
-	off = dt_cg_tmp_bytes(cg, 8 * (uint32_t)nf);
 	if (user) {
-		ustack_walk(cg, off, (uint32_t)nf);
+		ustack_walk(cg, 0, DT_MAX_UFRAMES, false);
 		emit(cg, KS_ALU64_IMM(BPF_LSH, R0, 32)); /* DT_USTACK_NFRAMES */
 		emit(cg, KS_ALU64_IMM(BPF_RSH, R0, 32));
 		return;
 	}
+	off = dt_cg_tmp_bytes(cg, 8 * DT_MAX_KFRAMES);
 	/* bpf_get_stack(): the bytes it stored, or a negative errno (no frames) */
 	emit(cg, KS_MOV64_REG(R1, R6));
 	emit(cg, KS_MOV64_REG(R2, R8));
 	emit_sa(cg, KS_ALU64_IMM(BPF_ADD, R2, IMM(off)), off);
-	emit(cg, KS_MOV64_IMM(R3, 8 * (int32_t)nf));
+	emit(cg, KS_MOV64_IMM(R3, 8 * DT_MAX_KFRAMES));
 	emit(cg, KS_MOV64_IMM(R4, 0));
 	emit(cg, KS_CALL(BPF_FUNC_get_stack));
 	emit(cg, KS_JMP_IMM(BPF_JSGE, R0, 0, 1));

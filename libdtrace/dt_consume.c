@@ -195,12 +195,22 @@ void dt_usym_rec_str(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data
  * first is a return address: its symbol is the one holding pc - 1 (the
  * call), as a call that ends a function (to a noreturn function) returns
  * past its end; the offset is from the recorded pc, as illumos prints it.
+ * A return address whose byte before no function holds is a function's
+ * first byte that nothing called: the signal trampoline a handler returns
+ * to (sa_restorer, libc's __restore_rt, after padding), named as itself.
  */
 int dt_frame_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, dt_usym_t *u)
 {
+	dt_usym_t at;
+
 	if (pid <= 0)
 		return dt_ksym_lookup(dtp, ret ? pc - 1 : pc, u);
-	return dt_usym_lookup(dtp, pid, ret ? pc - 1 : pc, u);
+	if (dt_usym_lookup(dtp, pid, ret ? pc - 1 : pc, u) != 0)
+		return -1;
+	if (ret && u->us_name == NULL && dt_usym_lookup(dtp, pid, pc, &at) == 0 &&
+	    at.us_name != NULL)
+		*u = at;
+	return 0;
 }
 
 void dt_frame_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, char *buf, size_t len)
@@ -1644,6 +1654,14 @@ void dtrace_sleep(dtrace_hdl_t *dtp)
 	int n = 0;
 
 	if (dtp == NULL || (r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL)
+		return;
+	/*
+	 * Stopped (exit(), or the consumer stopped it): END has fired, in
+	 * dtrace_stop, so its records are in the buffers already and the next
+	 * dtrace_work drains them and is done.  Waiting the switchrate for them
+	 * made exit() in any probe but BEGIN take a second to end dtrace.
+	 */
+	if (r->r_dr.dr_stopped)
 		return;
 	rate = dt_option_get(dtp, "switchrate", 1000000000ULL);
 	/* closed slots wait for the consumer to be free again: cleanrate then */

@@ -122,20 +122,34 @@ uint64_t dt_elf_file_offset(const GElf_Phdr *load, size_t n, uint64_t addr)
 	return 0;
 }
 
-uint64_t dt_elf_section_addr(Elf *elf, const char *name)
+/* The section named name, its header in *sh: NULL if there is none. */
+static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
-	GElf_Shdr sh;
 
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return 0;
+		return NULL;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *s;
 
-		if (gelf_getshdr(scn, &sh) != NULL &&
-		    (s = elf_strptr(elf, shstrndx, sh.sh_name)) != NULL && strcmp(s, name) == 0)
-			return sh.sh_addr;
+		if (gelf_getshdr(scn, sh) != NULL &&
+		    (s = elf_strptr(elf, shstrndx, sh->sh_name)) != NULL && strcmp(s, name) == 0)
+			return scn;
 	}
-	return 0;
+	return NULL;
+}
+
+uint64_t dt_elf_section_addr(Elf *elf, const char *name)
+{
+	GElf_Shdr sh;
+
+	return section(elf, name, &sh) != NULL ? sh.sh_addr : 0;
+}
+
+bool dt_elf_has_section(Elf *elf, const char *name)
+{
+	GElf_Shdr sh;
+
+	return section(elf, name, &sh) != NULL;
 }

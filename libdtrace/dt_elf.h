@@ -39,4 +39,7 @@ uint64_t dt_elf_file_offset(const GElf_Phdr *load, size_t n, uint64_t addr);
 /* The address of the section named name, or 0. */
 uint64_t dt_elf_section_addr(Elf *, const char *name);
 
+/* Has the file a section named name?  Reads the section headers and their names only. */
+bool dt_elf_has_section(Elf *, const char *name);
+
 #endif /* DT_ELF_H */

@@ -734,11 +734,16 @@ struct dtrace_hdl {
 	dtrace_probedesc_t *dt_probes; /* the probe table (dt_probe.c); NULL until read */
 	struct dt_pinfo *dt_pinfo;     /* what each probe attaches to, same index */
 	size_t dt_nprobes, dt_pcap;
-	dtrace_id_t dt_lastid;		  /* the last probe ID given: IDs are not places */
-	dt_arena_t dt_parena;		  /* the table's strings and sites */
-	pid_t dt_rescan_pid;		  /* dt_probe_rescan: the process last read, */
-	uint64_t dt_rescan_hash;	  /* and a hash of its executable mappings */
-	struct dt_piddesc *dt_piddescs;	  /* pid: descriptions provided (dt_prov_pid.c) */
+	dtrace_id_t dt_lastid;		/* the last probe ID given: IDs are not places */
+	dt_arena_t dt_parena;		/* the table's strings and sites */
+	pid_t dt_rescan_pid;		/* dt_probe_rescan: the process last read, */
+	uint64_t dt_rescan_hash;	/* and a hash of its executable mappings */
+	struct dt_piddesc *dt_piddescs; /* pid: descriptions provided (dt_prov_pid.c) */
+	/* USDT: the processes whose probes were read (dt_prov_usdt.c) */
+	pid_t *dt_usdt_pids; /* sorted */
+	size_t dt_usdt_npids, dt_usdt_pidcap;
+	bool dt_usdt_all;		  /* every process running then was read */
+	bool dt_usdt_listing;		  /* the table is first read for dtrace -l: read them all */
 	struct dt_pstate *dt_pstate;	  /* what compiled programs share (dt_program.h) */
 	struct dt_run *dt_run;		  /* the enabled program (dt_load.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
@@ -760,8 +765,9 @@ bool dt_option_isset(const dtrace_hdl_t *, const char *name);
 /* An option's value (a switch: 1), or dflt when it is not set. */
 uint64_t dt_option_get(const dtrace_hdl_t *, const char *name, uint64_t dflt);
 /* The values of the oformat option. */
-#define DT_OFORMAT_TEXT 0
-#define DT_OFORMAT_JSON 1
+#define DT_OFORMAT_TEXT	  0
+#define DT_OFORMAT_JSON	  1
+#define DT_OFORMAT_FOLDED 2 /* aggregations as folded stacks, for flame graphs (dt_agg.c) */
 /* Does the handle's run point into pgp's clauses (dt_load.c)? */
 bool dt_run_uses(const dtrace_hdl_t *, const dtrace_prog_t *);
 /* Free the enabled program of the handle, if any (dt_load.c). */
@@ -957,6 +963,12 @@ void dt_pblock_put(dt_pblock_t *);
 
 /* Read the probe table if it has not been read: 0, or -1 (EDT_NOMEM). */
 int dt_probe_table(dtrace_hdl_t *);
+/*
+ * Read the table, with the probes made on demand that a description of
+ * provider prov, or module mod, names (a process's USDT probes: python1234,
+ * a module of any process): 0, or -1 (the table could not be read).
+ */
+int dt_probe_provide_named(dtrace_hdl_t *, const char *prov, const char *mod);
 /* Add the probes of process pid not in the table yet; *first: the first new index. */
 int dt_probe_rescan(dtrace_hdl_t *, pid_t pid, size_t *first);
 /*
@@ -1028,7 +1040,7 @@ int dt_read_file(int fd, void **bufp, size_t *sizep, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- user symbols (dt_sym.c) */
 
-/* What a process maps at an address. */
+/* What a process maps at an address; its strings last as long as the handle. */
 typedef struct dt_usym {
 	const char *us_mod;  /* the object's base name ("libc.so.6"), or NULL */
 	const char *us_name; /* the function that holds it, demangled, or NULL */

@@ -201,7 +201,10 @@ int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t
 		return dt_set_errmsg(dtp, EDT_BADARG, "tracing has started: no more programs");
 	if ((r = dt_run_get(dtp)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	/* the probe table, read now: it holds the processes running now */
+	/*
+	 * the probe table, read now; the USDT probes of the processes running
+	 * now that a description can match are read as each is matched
+	 */
 	if (dt_probe_table(dtp) != 0)
 		return -1;
 	nstmts = r->r_en.en_nstmts;
@@ -1113,6 +1116,13 @@ static int hook_attach(dtrace_hdl_t *dtp, dt_run_t *r)
 	if (r->r_ld.ld_hooked || r->r_tg.tg_pid <= 0 || !could_grow(dtp, r))
 		return 0;
 	snprintf(prov, sizeof(prov), "libusdt%d", (int)r->r_tg.tg_pid);
+	/*
+	 * The target's USDT probes are read from now on (its rescans): a
+	 * -Z -c child waits for the hook at its first enable even when no
+	 * description has read them yet (BEGIN alone).
+	 */
+	if (dt_probe_provide_named(dtp, prov, NULL) != 0)
+		return -1;
 	for (size_t i = 0; pi == NULL && i < dtp->dt_nprobes; i++)
 		if (dtp->dt_pinfo[i].pi_kind == DT_PK_USDT &&
 		    dtp->dt_pinfo[i].pi_pid == r->r_tg.tg_pid &&
@@ -1229,9 +1239,11 @@ static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 		return dt_set_errmsg(dtp, EDT_NOTRACE, "no probes are enabled");
 	r->r_en.en_aggs = r->r_en.en_ps->ps_aggs;
 	r->r_en.en_naggs = r->r_en.en_ps->ps_naggs;
-	r->r_dr.dr_quiet = dt_option_get(dtp, "quiet", 0) != 0;
-	r->r_dr.dr_flow = dt_option_isset(dtp, "flowindent");
 	r->r_dr.dr_json = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_JSON;
+	r->r_dr.dr_folded = dt_option_get(dtp, "oformat", DT_OFORMAT_TEXT) == DT_OFORMAT_FOLDED;
+	/* folded output is a file of stacks for flame graphs: no probe lines in it */
+	r->r_dr.dr_quiet = dt_option_get(dtp, "quiet", 0) != 0 || r->r_dr.dr_folded;
+	r->r_dr.dr_flow = dt_option_isset(dtp, "flowindent");
 	if ((r->r_ld.ld_ncpus = ks_ncpus()) <= 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "cannot count the CPUs");
 	/* speculation() looks at every slot, and the verifier walks each look */

@@ -199,6 +199,7 @@ void dtrace_close(dtrace_hdl_t *dtp)
 		dt_pblock_put(dtp->dt_pinfo[i].pi_block);
 	free(dtp->dt_probes);
 	free(dtp->dt_pinfo);
+	free(dtp->dt_usdt_pids);
 	dt_arena_free(&dtp->dt_parena);
 	free(dtp);
 }

@@ -202,6 +202,8 @@ int dt_option_set(dtrace_hdl_t *dtp, const char *name, const char *val)
 		case OPT_OFORMAT:
 			if (val != NULL && strcmp(val, "json") == 0)
 				v = DT_OFORMAT_JSON;
+			else if (val != NULL && strcmp(val, "folded") == 0)
+				v = DT_OFORMAT_FOLDED;
 			else if (val != NULL &&
 				 (strcmp(val, "text") == 0 || strcmp(val, "none") == 0))
 				v = DT_OFORMAT_TEXT;

@@ -1275,7 +1275,8 @@ static bool provider_known(dt_pcb_t *pcb, const char *name)
 	memcpy(k + 2, name, strlen(name) + 1);
 	if (dt_strset_get(pcb->pcb_names, k) != NULL)
 		return true;
-	if (dt_probe_table(dtp) != 0)
+	/* the USDT probes of the process the name ends with (dt_prov_usdt.c) */
+	if (dt_probe_provide_named(dtp, name, NULL) != 0)
 		dt_cnomem(pcb);
 	for (size_t i = 0; i < dtp->dt_nprobes; i++)
 		if (strcmp(dtp->dt_probes[i].dtpd_provider, name) == 0)
@@ -1294,7 +1295,8 @@ static bool module_known(dt_pcb_t *pcb, const char *name)
 	char path[DT_PROVNAMELEN + 16];
 	size_t n = strlen(name);
 
-	if (dt_probe_table(dtp) != 0)
+	/* the USDT probes of every process: a module is any file of one */
+	if (dt_probe_provide_named(dtp, NULL, name) != 0)
 		dt_cnomem(pcb);
 	for (size_t i = 0; i < dtp->dt_nprobes; i++)
 		if (strcmp(dtp->dt_probes[i].dtpd_mod, name) == 0)

@@ -212,6 +212,21 @@ int dt_probe_provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	return 0;
 }
 
+int dt_probe_provide_named(dtrace_hdl_t *dtp, const char *prov, const char *mod)
+{
+	dtrace_probedesc_t d = { 0 };
+
+	if (dt_probe_table(dtp) != 0)
+		return -1;
+	if ((prov != NULL && strlen(prov) >= sizeof(d.dtpd_provider)) ||
+	    (mod != NULL && strlen(mod) >= sizeof(d.dtpd_mod)))
+		return 0; /* no probe has such a name */
+	snprintf(d.dtpd_provider, sizeof(d.dtpd_provider), "%s", prov != NULL ? prov : "");
+	snprintf(d.dtpd_mod, sizeof(d.dtpd_mod), "%s", mod != NULL ? mod : "");
+	(void)dt_probe_provide(dtp, &d); /* what cannot be read is not known */
+	return 0;
+}
+
 int dt_probe_compile(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc, const char **tag)
 {
 	bool now = false;
@@ -312,11 +327,14 @@ int dtrace_probe_iter(dtrace_hdl_t *dtp, const dtrace_probedesc_t *pdp, dtrace_p
 		return -1;
 	if (func == NULL)
 		return dt_set_errno(dtp, EDT_BADARG);
+	/* every probe, in the providers' order: the processes' USDT probes read with the table */
+	if (pdp == NULL && dtp->dt_probes == NULL)
+		dtp->dt_usdt_listing = true;
 	if (dt_probe_table(dtp) != 0)
 		return -1;
 	/* probes made on demand: a module that is a path (the file's probes, whether or not a
-	 * process maps it) */
-	if (pdp != NULL && dt_probe_provide(dtp, pdp) != 0)
+	 * process maps it), the USDT probes of the processes the description can match */
+	if (dt_probe_provide(dtp, pdp) != 0)
 		return -1;
 	for (size_t i = 0; i < dtp->dt_nprobes; i++) {
 		if (!dt_probe_match(pdp, &dtp->dt_probes[i]))

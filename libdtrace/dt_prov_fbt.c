@@ -155,6 +155,8 @@ static int add_func(void *arg, const char *name, uint32_t id)
 /* the functions a description names, when the kernel can trace them */
 static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
+	if (desc == NULL) /* dtrace -l: fbt is listed only when named */
+		return 0;
 	if ((desc->dtpd_provider[0] != '\0' && fnmatch(desc->dtpd_provider, "fbt", 0) != 0) ||
 	    (desc->dtpd_mod[0] != '\0' && fnmatch(desc->dtpd_mod, "vmlinux", 0) != 0))
 		return 0;

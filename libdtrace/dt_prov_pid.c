@@ -852,7 +852,7 @@ typedef struct dt_piddesc {
 static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
 	dt_piddesc_t *d;
-	pid_t pid = desc_pid(desc->dtpd_provider);
+	pid_t pid = desc != NULL ? desc_pid(desc->dtpd_provider) : 0;
 	uint64_t h;
 
 	if (pid == 0)

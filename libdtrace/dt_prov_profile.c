@@ -49,7 +49,7 @@ static int populate(dtrace_hdl_t *dtp, dt_ptab_t *t)
 /* profile-N or tick-N with a unit (tick-10ms, profile-1234hz), if new and valid */
 static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 {
-	const char *name = desc->dtpd_name;
+	const char *name = desc != NULL ? desc->dtpd_name : "";
 	bool tick = strncmp(name, "tick-", 5) == 0;
 	dt_pinfo_t pi = { .pi_prov = &dt_prov_profile,
 			  .pi_kind = tick ? DT_PK_TICK : DT_PK_PROFILE,
@@ -58,7 +58,8 @@ static int provide(dtrace_hdl_t *dtp, const dtrace_probedesc_t *desc)
 	dt_ptab_t t;
 	int rc;
 
-	if (desc->dtpd_provider[0] != '\0' && strcmp(desc->dtpd_provider, "profile") != 0)
+	if (desc == NULL ||
+	    (desc->dtpd_provider[0] != '\0' && strcmp(desc->dtpd_provider, "profile") != 0))
 		return 0;
 	if (!tick && strncmp(name, "profile-", 8) != 0)
 		return 0;

@@ -69,11 +69,17 @@ typedef struct dt_provimpl {
 	 * args compiles the library (dt_dlib.c), whatever else it names.
 	 */
 	bool pv_dlib;
-	/* Add the probes there are now, when the table is first read: 0, or 1 (no memory). */
+	/*
+	 * Add the probes there are now, when the table is first read: 0, or 1
+	 * (no memory).  Cheap: what costs (a process's USDT probes) waits for
+	 * a description that can match it (pv_provide).
+	 */
 	int (*pv_populate)(dtrace_hdl_t *, dt_ptab_t *);
 	/*
 	 * Make the probes a description names that are made on demand (tick-10ms,
-	 * a file as a module): 0, or -1 with the handle's error.  May be NULL.
+	 * a file as a module, a process's USDT probes): 0, or -1 with the
+	 * handle's error.  The description is NULL for dtrace -l with none:
+	 * the probes listed then.  May be NULL.
 	 */
 	int (*pv_provide)(dtrace_hdl_t *, const dtrace_probedesc_t *);
 	/*
@@ -233,7 +239,7 @@ int dt_prov_fbt_list(dtrace_hdl_t *, const dtrace_probedesc_t *desc);
  */
 size_t dt_probe_remove(dtrace_hdl_t *, const bool *drop, size_t *newidx);
 
-/* Let every provider make the probes a description names on demand: 0, or -1. */
+/* Let every provider make the probes a description (NULL: dtrace -l) names on demand: 0, or -1. */
 int dt_probe_provide(dtrace_hdl_t *, const dtrace_probedesc_t *);
 
 #endif /* DT_PROVIDER_H */

@@ -139,6 +139,7 @@ typedef struct dt_drain {
 	ks_perfbuf_t *dr_pb;
 	bool dr_quiet;
 	bool dr_json;	       /* -x oformat=json */
+	bool dr_folded;	       /* -x oformat=folded: aggregations a line an entry */
 	bool dr_flow;	       /* -F, -x flowindent: dtrace(1)'s flow column */
 	int dr_indent;	       /* its indent, for all CPUs (illumos dt_indent) */
 	uint32_t dr_last_epid; /* the last record's EPID, 0: none (dt_last_epid) */

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,10 +41,13 @@
 typedef struct dt_symfile {
 	struct dt_symfile *sf_next;
 	char *sf_path;
-	int sf_fd, sf_dfd; /* the file, its debug file */
+	uint64_t sf_dev, sf_ino; /* as /proc/PID/maps gives them: a file replaced is another */
+	int sf_fd, sf_dfd;	 /* the file, its debug file */
 	Elf *sf_elf;
-	Elf *sf_delf;	 /* the debug file's or MiniDebugInfo's: names point into it */
-	void *sf_dimage; /* MiniDebugInfo, decompressed */
+	Elf *sf_delf;	   /* the debug file's or MiniDebugInfo's: names point into it */
+	void *sf_dimage;   /* MiniDebugInfo, decompressed */
+	void *sf_image;	   /* [vdso]: a copy of dtrace's own (the kernel's, the same in all) */
+	char *sf_pltnames; /* the names of its PLT entries (name@plt), one block */
 	dt_elfsym_t *sf_syms;
 	const char **sf_disp; /* the names shown, by symbol: NULL until asked */
 	size_t sf_nsyms;
@@ -56,14 +60,15 @@ typedef struct dt_symmap {
 	uint64_t sm_start, sm_end, sm_pgoff;
 	uint64_t sm_base;      /* where the object's first mapping starts */
 	dt_symfile_t *sm_file; /* NULL: anonymous, or not a file we can read */
-	const char *sm_name;   /* the object's base name ([vdso]...), or "" if anonymous */
-	bool sm_anon;	       /* anonymous executable memory: JIT code (perf-PID.map) */
+	const char *sm_name; /* the object's base name ([vdso]...), or "" if anonymous (interned) */
+	bool sm_anon;	     /* anonymous executable memory: JIT code (perf-PID.map) */
+	bool sm_exec;
 } dt_symmap_t;
 
 typedef struct dt_perfsym {
 	uint64_t ps_start, ps_size;
-	size_t ps_line; /* a later line wins over an earlier one at the same address */
-	const char *ps_name;
+	size_t ps_line;	     /* a later line wins over an earlier one at the same address */
+	const char *ps_name; /* interned */
 } dt_perfsym_t;
 
 typedef struct dt_symproc {
@@ -71,16 +76,18 @@ typedef struct dt_symproc {
 	pid_t sp_pid;
 	dt_symmap_t *sp_maps;
 	size_t sp_nmaps;
-	char *sp_names;	    /* the mappings' names, one block */
-	uint64_t sp_readat; /* when its maps were last read (CLOCK_MONOTONIC ns) */
-	dev_t sp_exedev;    /* /proc/PID/exe when the maps were read: an exec changes it */
+	uint64_t sp_readat;  /* when its maps were last read (CLOCK_MONOTONIC ns) */
+	bool sp_missed;	     /* ... because of an address outside them */
+	uint64_t sp_checkat; /* when /proc/PID/exe was last looked at */
+	dev_t sp_exedev;     /* /proc/PID/exe when the maps were read: an exec changes it */
 	ino_t sp_exeino;
 	dt_perfsym_t *sp_perf; /* /tmp/perf-PID.map, sorted; read when first needed */
 	size_t sp_nperf;
-	char *sp_perfnames;
 	struct timespec sp_perfmtime; /* the map file as read: a JIT appends to it */
 	off_t sp_perfsize;
-	char sp_perfmod[32]; /* "perf-PID.map" */
+	const char *sp_perfmod; /* "perf-PID.map" */
+	int sp_nspid;		/* its PID in its own namespace; 0 until read */
+	uint64_t sp_perfat;	/* when a miss last read the map (CLOCK_MONOTONIC ns) */
 } dt_symproc_t;
 
 typedef struct dt_ksym {
@@ -99,6 +106,8 @@ struct dt_symtab {
 	size_t st_nksyms;
 	char *st_knames;
 	bool st_kread;
+	dt_arena_t st_arena; /* names of mappings and JIT code, once (intern) */
+	dt_strset_t *st_strs;
 };
 
 /* ---------------------------------------------------------------- names shown */
@@ -125,14 +134,16 @@ static void demangle_init(void)
 /*
  * The name a user reads: C++ names demangled ("geo::Box<double>::c(double)",
  * as c++filt shows them), an ELF version suffix ("@@GLIBC_2.34",
- * "@GLIBC_2.2.5", which assembler-defined symbols keep in .symtab) dropped.
+ * "@GLIBC_2.2.5", which assembler-defined symbols keep in .symtab) dropped;
+ * a PLT entry's "@plt" kept.
  * raw itself when unchanged, else malloc'd; NULL out of memory.
  */
 static char *shown_name(const char *raw)
 {
 	const char *at = strchr(raw, '@');
-	char *base = NULL, *d;
+	char *base = NULL, *d, *plt;
 	int status = -1;
+	bool isplt = at != NULL && strcmp(at, "@plt") == 0;
 
 	if (at != NULL && at > raw && (base = strndup(raw, (size_t)(at - raw))) == NULL)
 		return NULL;
@@ -142,8 +153,15 @@ static char *shown_name(const char *raw)
 		    (d = cxa_demangle(base != NULL ? base : raw, NULL, NULL, &status)) != NULL &&
 		    status == 0) {
 			free(base);
-			return d;
+			base = d;
 		}
+	}
+	if (isplt && base != NULL) { /* a PLT entry (plt_syms) keeps its suffix */
+		plt = malloc(strlen(base) + sizeof("@plt"));
+		if (plt != NULL)
+			sprintf(plt, "%s@plt", base);
+		free(base);
+		return plt;
 	}
 	return base != NULL ? base : (char *)raw;
 }
@@ -166,18 +184,21 @@ static const char *sym_name(dt_symfile_t *f, const dt_elfsym_t *s)
 
 /* ---------------------------------------------------------------- files */
 
-static dt_symfile_t *file_of(struct dt_symtab *t, const char *path)
+/* The file at path, device dev (major << 32 | minor) and inode ino, as a process maps it. */
+static dt_symfile_t *file_of(struct dt_symtab *t, const char *path, uint64_t dev, uint64_t ino)
 {
 	dt_symfile_t *f;
 
 	for (f = t->st_files; f != NULL; f = f->sf_next)
-		if (strcmp(f->sf_path, path) == 0)
+		if (f->sf_ino == ino && f->sf_dev == dev && strcmp(f->sf_path, path) == 0)
 			return f;
 	if ((f = calloc(1, sizeof(*f))) == NULL || (f->sf_path = strdup(path)) == NULL) {
 		free(f);
 		return NULL;
 	}
 	f->sf_fd = f->sf_dfd = -1;
+	f->sf_dev = dev;
+	f->sf_ino = ino;
 	f->sf_next = t->st_files;
 	t->st_files = f;
 	return f;
@@ -410,43 +431,167 @@ static int esym_cmp(const void *a, const void *b)
 	return x->es_addr < y->es_addr ? -1 : x->es_addr > y->es_addr;
 }
 
+/* Add n symbols to f's, sorted again (they may be NULL: nothing added). */
+static void syms_add(dt_symfile_t *f, dt_elfsym_t *more, size_t n)
+{
+	dt_elfsym_t *all;
+
+	if (n > 0 && (all = realloc(f->sf_syms, (f->sf_nsyms + n) * sizeof(*all))) != NULL) {
+		memcpy(all + f->sf_nsyms, more, n * sizeof(*all));
+		f->sf_syms = all;
+		f->sf_nsyms += n;
+		qsort(all, f->sf_nsyms, sizeof(*all), esym_cmp);
+	}
+}
+
+/*
+ * The PLT entries of f as symbols name@plt, as gdb and objdump name them:
+ * x86-64's .plt holds a resolver stub, then a 16-byte entry for each
+ * .rela.plt relocation in order; with IBT, .plt.sec holds them from its
+ * start.  A relocation without a symbol (IRELATIVE) names none.
+ */
+static void plt_syms(dt_symfile_t *f)
+{
+	GElf_Shdr plt, sec, rela, dsh;
+	Elf_Scn *splt = section(f->sf_elf, ".plt", &plt),
+		*ssec = section(f->sf_elf, ".plt.sec", &sec);
+	Elf_Scn *srela = section(f->sf_elf, ".rela.plt", &rela), *sdyn;
+	Elf_Data *rd, *dd;
+	dt_elfsym_t *out;
+	size_t n, len = 0, k = 0;
+	uint64_t base;
+
+	if (srela == NULL || (splt == NULL && ssec == NULL) || rela.sh_entsize == 0 ||
+	    (sdyn = elf_getscn(f->sf_elf, rela.sh_link)) == NULL ||
+	    gelf_getshdr(sdyn, &dsh) == NULL || (rd = elf_getdata(srela, NULL)) == NULL ||
+	    (dd = elf_getdata(sdyn, NULL)) == NULL)
+		return;
+	n = rela.sh_size / rela.sh_entsize;
+	base = ssec != NULL ? sec.sh_addr : plt.sh_addr + 16;
+	if (n == 0 || n > 1000000 || (out = calloc(n, sizeof(*out))) == NULL)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		char *p = f->sf_pltnames;
+
+		for (size_t i = 0; i < n; i++) {
+			GElf_Rela r;
+			GElf_Sym s;
+			const char *name;
+
+			if (gelf_getrela(rd, (int)i, &r) == NULL || GELF_R_SYM(r.r_info) == 0 ||
+			    gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &s) == NULL ||
+			    (name = elf_strptr(f->sf_elf, dsh.sh_link, s.st_name)) == NULL ||
+			    name[0] == '\0')
+				continue;
+			if (pass == 0) {
+				len += strlen(name) + sizeof("@plt");
+				continue;
+			}
+			out[k++] =
+			    (dt_elfsym_t){ .es_addr = base + 16 * i, .es_size = 16, .es_name = p };
+			p += sprintf(p, "%s@plt", name) + 1;
+		}
+		if (pass == 0 && (len == 0 || (f->sf_pltnames = malloc(len)) == NULL))
+			break;
+	}
+	syms_add(f, out, k);
+	free(out);
+}
+
 /*
  * f's symbols: its .symtab; for a file without one, its debug file's
  * .symtab (the same link-time addresses), or .dynsym and MiniDebugInfo's
- * .symtab together, or .dynsym alone.
+ * .symtab together, or .dynsym alone; and its PLT entries.
  */
 static void file_syms(dt_symfile_t *f)
 {
-	dt_elfsym_t *mini, *all;
+	dt_elfsym_t *mini;
 	size_t nmini;
 
 	if (!has_symtab(f->sf_elf) && debug_find(f)) {
 		(void)dt_elf_syms(f->sf_delf, true, &f->sf_syms, &f->sf_nsyms);
+		plt_syms(f);
 		return;
 	}
 	(void)dt_elf_syms(f->sf_elf, true, &f->sf_syms, &f->sf_nsyms);
+	plt_syms(f);
 	if (has_symtab(f->sf_elf) || !minidebug_find(f) ||
 	    dt_elf_syms(f->sf_delf, true, &mini, &nmini) != 0)
 		return;
-	if (nmini > 0 &&
-	    (all = realloc(f->sf_syms, (f->sf_nsyms + nmini) * sizeof(*all))) != NULL) {
-		memcpy(all + f->sf_nsyms, mini, nmini * sizeof(*all));
-		f->sf_syms = all;
-		f->sf_nsyms += nmini;
-		qsort(all, f->sf_nsyms, sizeof(*all), esym_cmp);
-	}
+	syms_add(f, mini, nmini);
 	free(mini);
 }
 
-/* Read the file's symbols and headers at its first look-up: false if it has none. */
-static bool file_read(dt_symfile_t *f)
+/*
+ * [vdso]: the kernel's image, the same in every process of the machine,
+ * read from dtrace's own (its ELF header is at AT_SYSINFO_EHDR), copied
+ * whole (its PT_LOAD segment and its section headers).
+ */
+static Elf *vdso_elf(dt_symfile_t *f)
+{
+	const GElf_Ehdr *eh = (const GElf_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const GElf_Phdr *ph;
+	size_t size = 0;
+
+	if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	ph = (const GElf_Phdr *)((const char *)eh + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > size)
+			size = ph[i].p_offset + ph[i].p_filesz;
+	/* the section headers follow the segment, in the same pages */
+	if (eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize > size)
+		size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size == 0 || size > (1 << 20) || (f->sf_image = malloc(size)) == NULL)
+		return NULL;
+	memcpy(f->sf_image, eh, size);
+	return elf_memory(f->sf_image, size);
+}
+
+/*
+ * The file a process maps from start to end, opened as that process sees
+ * it: /proc/PID/map_files/START-END is the mapped file itself (replaced or
+ * deleted since, or in another mount namespace: a container's), else
+ * /proc/PID/root/PATH, else PATH, each only if it is the inode mapped.
+ */
+static int file_open(const dt_symfile_t *f, pid_t pid, uint64_t start, uint64_t end)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+	int fd;
+
+	for (int i = 0; i < 3; i++) {
+		if (i == 0)
+			snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+				 (int)pid, start, end);
+		else if (i == 1 && snprintf(path, sizeof(path), "/proc/%d/root%s", (int)pid,
+					    f->sf_path) >= (int)sizeof(path))
+			continue;
+		if ((fd = open(i < 2 ? path : f->sf_path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && (f->sf_ino == 0 || (uint64_t)st.st_ino == f->sf_ino))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * Read the file's symbols and headers at its first look-up (through the
+ * mapping m of pid): false if it has none.
+ */
+static bool file_read(dt_symfile_t *f, pid_t pid, const dt_symmap_t *m)
 {
 	if (!f->sf_read) {
 		f->sf_read = true;
-		if (elf_version(EV_CURRENT) != EV_NONE &&
-		    (f->sf_fd = open(f->sf_path, O_RDONLY | O_CLOEXEC)) >= 0 &&
-		    (f->sf_elf = elf_begin(f->sf_fd, ELF_C_READ_MMAP, NULL)) != NULL &&
-		    elf_kind(f->sf_elf) == ELF_K_ELF) {
+		if (elf_version(EV_CURRENT) == EV_NONE)
+			return false;
+		if (strcmp(f->sf_path, "[vdso]") == 0)
+			f->sf_elf = vdso_elf(f);
+		else if ((f->sf_fd = file_open(f, pid, m->sm_start, m->sm_end)) >= 0)
+			f->sf_elf = elf_begin(f->sf_fd, ELF_C_READ_MMAP, NULL);
+		if (f->sf_elf != NULL && elf_kind(f->sf_elf) == ELF_K_ELF) {
 			file_syms(f);
 			(void)dt_elf_loads(f->sf_elf, &f->sf_load, &f->sf_nload);
 		}
@@ -454,20 +599,10 @@ static bool file_read(dt_symfile_t *f)
 	return f->sf_syms != NULL && f->sf_load != NULL;
 }
 
-static void perf_free(dt_symproc_t *p)
-{
-	free(p->sp_perf);
-	free(p->sp_perfnames);
-	p->sp_perf = NULL;
-	p->sp_perfnames = NULL;
-	p->sp_nperf = 0;
-}
-
 static void proc_free(dt_symproc_t *p)
 {
-	perf_free(p);
+	free(p->sp_perf);
 	free(p->sp_maps);
-	free(p->sp_names);
 	free(p);
 }
 
@@ -493,32 +628,53 @@ static bool proc_exe(pid_t pid, dev_t *dev, ino_t *ino)
 	return true;
 }
 
+/*
+ * s, kept for the handle's life, once: the names a look-up gives stay valid
+ * when the maps or a perf map they came from are read again.
+ */
+static const char *intern(struct dt_symtab *t, const char *s)
+{
+	const char *k;
+	char *c;
+
+	if (t->st_strs == NULL && (t->st_strs = dt_strset_create(&t->st_arena)) == NULL)
+		return NULL;
+	if ((k = dt_strset_get(t->st_strs, s)) != NULL)
+		return k;
+	if ((c = dt_arena_strndup(&t->st_arena, s, strlen(s))) == NULL ||
+	    dt_strset_add(t->st_strs, c, c, NULL) < 0)
+		return NULL;
+	return c;
+}
+
 /* Read the mappings of pid into p (replacing what it held): 0, or -1. */
 static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 {
 	char path[64], line[PATH_MAX + 256];
 	dt_symmap_t *maps = NULL;
-	size_t n = 0, cap = 0, nlen = 0, ncap = 0;
-	char *names = NULL;
+	size_t n = 0, cap = 0;
 	FILE *fp;
 	dev_t dev = 0;
 	ino_t ino = 0;
 
-	p->sp_readat = now_ns();
+	p->sp_readat = p->sp_checkat = now_ns();
+	p->sp_missed = false;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->sp_pid);
 	(void)proc_exe(p->sp_pid, &dev, &ino);
 	if ((fp = fopen(path, "re")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), fp) != NULL) {
-		unsigned long long start, end, pgoff;
+		unsigned long long start, end, pgoff, inode;
+		unsigned int major, minor;
 		char perms[8];
 		int pos = 0;
-		char *file;
+		char *file, *slash;
+		const char *name;
 		size_t len;
 		bool anon;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff,
-			   &pos) != 4 ||
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+			   &major, &minor, &inode, &pos) != 7 ||
 		    pos == 0)
 			continue;
 		file = line + pos;
@@ -532,61 +688,59 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 		len = strlen(file);
 		if (len > 10 && strcmp(file + len - 10, " (deleted)") == 0)
 			file[len -= 10] = '\0';
-		bool nomem = dt_grow(&maps, &cap, n, sizeof(*maps), 16) != 0;
-
-		while (!nomem && nlen + len + 1 > ncap) /* grows at least once each time */
-			nomem = dt_grow(&names, &ncap, ncap, 1, 4096) != 0;
-		if (nomem) {
+		slash = strrchr(file, '/');
+		if ((name = intern(t, slash != NULL ? slash + 1 : file)) == NULL ||
+		    dt_grow(&maps, &cap, n, sizeof(*maps), 16) != 0) {
 			free(maps);
-			free(names);
 			fclose(fp);
 			return -1;
 		}
-		memcpy(names + nlen, file, len + 1);
-		maps[n] = (dt_symmap_t){ start,
-					 end,
-					 pgoff,
-					 start - pgoff,
-					 file[0] == '/' ? file_of(t, file) : NULL,
-					 (const char *)(uintptr_t)nlen,
-					 anon };
-		nlen += len + 1;
+		maps[n] =
+		    (dt_symmap_t){ start,
+				   end,
+				   pgoff,
+				   start,
+				   file[0] == '/' || strcmp(file, "[vdso]") == 0
+				       ? file_of(t, file, (uint64_t)major << 32 | minor, inode)
+				       : NULL,
+				   name,
+				   anon,
+				   perms[2] == 'x' };
+		/* the object starts at its first mapping */
+		for (size_t j = 0; j < n; j++)
+			if (maps[j].sm_file == maps[n].sm_file && maps[n].sm_file != NULL) {
+				maps[n].sm_base = maps[j].sm_base;
+				break;
+			}
 		n++;
 	}
 	fclose(fp);
 	if (n == 0) { /* an exited process (a zombie maps nothing): keep what it had */
 		free(maps);
-		free(names);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) { /* offsets into names: pointers, now it is whole */
-		const char *full = names + (uintptr_t)maps[i].sm_name;
-		const char *slash = strrchr(full, '/');
-
-		maps[i].sm_name = slash != NULL ? slash + 1 : full;
-		maps[i].sm_base = maps[i].sm_start;
-		for (size_t j = 0; j < i; j++) /* the object starts at its first mapping */
-			if (maps[j].sm_file == maps[i].sm_file && maps[i].sm_file != NULL) {
-				maps[i].sm_base = maps[j].sm_base;
-				break;
-			}
-	}
 	free(p->sp_maps);
-	free(p->sp_names);
 	p->sp_maps = maps;
 	p->sp_nmaps = n;
-	p->sp_names = names;
 	p->sp_exedev = dev;
 	p->sp_exeino = ino;
 	return 0;
 }
 
+/* The mapping that holds addr, or NULL: /proc/PID/maps is sorted and without overlaps. */
 static const dt_symmap_t *map_at(const dt_symproc_t *p, uint64_t addr)
 {
-	for (size_t i = 0; i < p->sp_nmaps; i++)
-		if (addr >= p->sp_maps[i].sm_start && addr < p->sp_maps[i].sm_end)
-			return &p->sp_maps[i];
-	return NULL;
+	size_t lo = 0, hi = p->sp_nmaps;
+
+	while (lo < hi) { /* lo: the first mapping that starts after addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (p->sp_maps[mid].sm_start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && addr < p->sp_maps[lo - 1].sm_end ? &p->sp_maps[lo - 1] : NULL;
 }
 
 /* The process pid as known (*fresh: its maps were just read), or NULL out of memory. */
@@ -625,26 +779,37 @@ static const dt_symmap_t *lookup_map(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr
 	bool fresh;
 	dt_symproc_t *p = proc_of(dtp, pid, &fresh);
 	const dt_symmap_t *m;
+	uint64_t now;
 	dev_t dev;
 	ino_t ino;
 
 	if (p == NULL)
 		return NULL;
-	if (fresh || now_ns() - p->sp_readat < 100000000ULL)
-		return map_at(p, addr);
+	m = map_at(p, addr);
+	now = now_ns();
+	if (fresh)
+		return m;
 	/*
-	 * Read again, at most every 100 ms (an address nothing maps,
-	 * uaddr(12345), in every record must not read the maps at every
-	 * print): when the address is outside what is known (a library loaded
-	 * since), or when the process runs another executable (it exec'd: what
-	 * is known is another program's).  An exited process keeps its maps.
+	 * An address outside what is known (a library loaded, memory mapped
+	 * since): read again, but not when a miss read them less than 100 ms
+	 * ago (an address nothing maps, uaddr(12345), in every record must not
+	 * read the maps at every print).  An address inside: read again if
+	 * the process runs another executable (it exec'd: what is known is
+	 * another program's), looked at at most every 100 ms.  An exited
+	 * process keeps its maps.
 	 */
-	if (((m = map_at(p, addr)) == NULL ||
-	     (proc_exe(pid, &dev, &ino) && (dev != p->sp_exedev || ino != p->sp_exeino))) &&
-	    read_maps(dtp->dt_usyms, p) == 0)
-		m = map_at(p, addr);
-	else
-		p->sp_readat = now_ns();
+	if (m == NULL) {
+		if (p->sp_missed && now - p->sp_readat < 100000000ULL)
+			return NULL;
+		if (read_maps(dtp->dt_usyms, p) == 0)
+			m = map_at(p, addr);
+		p->sp_missed = true;
+	} else if (now - p->sp_checkat >= 100000000ULL) {
+		p->sp_checkat = now;
+		if (proc_exe(pid, &dev, &ino) && (dev != p->sp_exedev || ino != p->sp_exeino) &&
+		    read_maps(dtp->dt_usyms, p) == 0)
+			m = map_at(p, addr);
+	}
 	return m;
 }
 
@@ -667,24 +832,58 @@ static int perf_cmp(const void *a, const void *b)
 }
 
 /*
+ * Where pid's JIT writes its map: /tmp/perf-N.map, N its PID in its own
+ * namespace (NSpid's last: a container's), under its root
+ * (/proc/PID/root), else in ours; as perf looks for it.  True with the
+ * file's stat in st.
+ */
+static bool perf_path(dt_symproc_t *p, char *path, size_t len, struct stat *st)
+{
+	char line[256];
+	int nspid = (int)p->sp_pid;
+	FILE *fp;
+
+	snprintf(path, len, "/proc/%d/status", (int)p->sp_pid);
+	if (p->sp_nspid != 0)
+		nspid = p->sp_nspid;
+	else if ((fp = fopen(path, "re")) != NULL) {
+		while (fgets(line, sizeof(line), fp) != NULL) {
+			char *last;
+
+			if (strncmp(line, "NSpid:", 6) != 0)
+				continue;
+			line[strcspn(line, "\n")] = '\0';
+			if ((last = strrchr(line, '\t')) != NULL ||
+			    (last = strrchr(line, ' ')) != NULL)
+				nspid = p->sp_nspid = atoi(last + 1);
+			break;
+		}
+		fclose(fp);
+	}
+	snprintf(path, len, "/proc/%d/root/tmp/perf-%d.map", (int)p->sp_pid, nspid);
+	if (stat(path, st) == 0)
+		return true;
+	snprintf(path, len, "/tmp/perf-%d.map", (int)p->sp_pid);
+	return stat(path, st) == 0;
+}
+
+/*
  * Read /tmp/perf-PID.map (lines "START SIZE name", hex without 0x, as V8's
  * --perf-basic-prof and Python 3.12's perf trampoline write them) when it
  * changed since it was read last: a JIT appends as it compiles.
  */
-static void perf_read(dt_symproc_t *p)
+static void perf_read(struct dt_symtab *t, dt_symproc_t *p)
 {
 	char path[64], line[4096];
 	dt_perfsym_t *syms = NULL;
-	size_t n = 0, cap = 0, nlen = 0, ncap = 0;
-	char *names = NULL;
+	size_t n = 0, cap = 0;
 	struct stat st;
 	FILE *fp;
 
-	snprintf(p->sp_perfmod, sizeof(p->sp_perfmod), "perf-%d.map", (int)p->sp_pid);
-	snprintf(path, sizeof(path), "/tmp/%s", p->sp_perfmod);
-	if (stat(path, &st) != 0 ||
+	if (!perf_path(p, path, sizeof(path), &st) ||
 	    (st.st_size == p->sp_perfsize && st.st_mtim.tv_sec == p->sp_perfmtime.tv_sec &&
 	     st.st_mtim.tv_nsec == p->sp_perfmtime.tv_nsec) ||
+	    (p->sp_perfmod = intern(t, strrchr(path, '/') + 1)) == NULL ||
 	    (fp = fopen(path, "re")) == NULL)
 		return;
 	p->sp_perfsize = st.st_size;
@@ -692,7 +891,7 @@ static void perf_read(dt_symproc_t *p)
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		char *e1, *e2, *name;
 		unsigned long long start = strtoull(line, &e1, 16), size;
-		size_t len;
+		const char *k;
 
 		if (e1 == line || *e1 != ' ')
 			continue;
@@ -701,41 +900,26 @@ static void perf_read(dt_symproc_t *p)
 			continue;
 		name = e2 + 1;
 		name[strcspn(name, "\n")] = '\0';
-		len = strlen(name);
-		if (dt_grow(&syms, &cap, n, sizeof(*syms), 64) != 0)
+		if ((k = intern(t, name)) == NULL ||
+		    dt_grow(&syms, &cap, n, sizeof(*syms), 64) != 0)
 			break;
-		while (nlen + len + 1 > ncap && dt_grow(&names, &ncap, ncap, 1, 4096) == 0)
-			;
-		if (nlen + len + 1 > ncap)
-			break;
-		memcpy(names + nlen, name, len + 1);
-		syms[n] = (dt_perfsym_t){ start, size, n, (const char *)(uintptr_t)nlen };
-		nlen += len + 1;
+		syms[n] = (dt_perfsym_t){ start, size, n, k };
 		n++;
 	}
 	fclose(fp);
-	for (size_t i = 0; i < n; i++)
-		syms[i].ps_name = names + (uintptr_t)syms[i].ps_name;
 	if (n > 0)
 		qsort(syms, n, sizeof(*syms), perf_cmp);
-	perf_free(p);
+	free(p->sp_perf);
 	p->sp_perf = syms;
 	p->sp_nperf = n;
-	p->sp_perfnames = names;
 }
 
-/* The perf-PID.map entry that holds addr (the last written, where they overlap), or NULL. */
-static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr)
+static const dt_perfsym_t *perf_search(const dt_symproc_t *p, uint64_t addr)
 {
-	bool fresh;
-	dt_symproc_t *p = proc_of(dtp, pid, &fresh);
 	const dt_perfsym_t *best = NULL;
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = p->sp_nperf;
 
-	if (p == NULL)
-		return NULL;
-	perf_read(p);
-	for (hi = p->sp_nperf; lo < hi;) { /* lo: the first entry that starts after addr */
+	while (lo < hi) { /* lo: the first entry that starts after addr */
 		size_t mid = (lo + hi) / 2;
 
 		if (p->sp_perf[mid].ps_start <= addr)
@@ -750,6 +934,50 @@ static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr
 			best = s;
 	}
 	return best;
+}
+
+/*
+ * The perf-PID.map entry that holds addr (the last written, where they
+ * overlap), or NULL.  The map is read again for an address it does not
+ * name (a JIT appends as it compiles), at most every 100 ms for such
+ * misses, as the maps are.
+ */
+static const dt_perfsym_t *perf_find(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr)
+{
+	bool fresh;
+	dt_symproc_t *p = proc_of(dtp, pid, &fresh);
+	const dt_perfsym_t *s;
+	uint64_t now;
+
+	if (p == NULL)
+		return NULL;
+	if ((s = perf_search(p, addr)) != NULL ||
+	    ((now = now_ns()) - p->sp_perfat < 100000000ULL && p->sp_perfat != 0))
+		return s;
+	p->sp_perfat = now;
+	perf_read(dtp->dt_usyms, p);
+	return perf_search(p, addr);
+}
+
+/*
+ * JIT code named by the process's perf map into u: true if it names addr.
+ * The module is the map file's name, as perf report shows the object of
+ * such a frame ("perf-1234.map").
+ */
+static bool perf_name(dtrace_hdl_t *dtp, pid_t pid, const dt_symmap_t *m, uint64_t addr,
+		      dt_usym_t *u)
+{
+	const dt_perfsym_t *ps = perf_find(dtp, pid, addr);
+	bool fresh;
+	const dt_symproc_t *p = proc_of(dtp, pid, &fresh);
+
+	if (ps == NULL || p == NULL || p->sp_perfmod == NULL)
+		return false;
+	u->us_mod = p->sp_perfmod;
+	u->us_modbase = m->sm_start;
+	u->us_name = ps->ps_name;
+	u->us_symaddr = ps->ps_start;
+	return true;
 }
 
 static size_t underscores(const char *name)
@@ -790,28 +1018,17 @@ int dt_usym_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t addr, dt_usym_t *u)
 	memset(u, 0, sizeof(*u));
 	if (m == NULL)
 		return -1;
-	if (m->sm_anon) {
-		/*
-		 * JIT code: the module is the map file's name, as perf report
-		 * shows such a frame's object ("perf-1234.map"); memory it does
-		 * not name has no object at all (0x...), as before.
-		 */
-		const dt_perfsym_t *ps = perf_find(dtp, pid, addr);
-		bool fresh;
-		const dt_symproc_t *p = proc_of(dtp, pid, &fresh);
-
-		if (ps == NULL || p == NULL)
-			return -1;
-		u->us_mod = p->sp_perfmod;
-		u->us_modbase = m->sm_start;
-		u->us_name = ps->ps_name;
-		u->us_symaddr = ps->ps_start;
-		return 0;
-	}
+	if (m->sm_anon) /* memory the map does not name has no object at all (0x...) */
+		return perf_name(dtp, pid, m, addr, u) ? 0 : -1;
 	u->us_mod = m->sm_name;
 	u->us_modbase = m->sm_base;
-	if ((f = m->sm_file) == NULL || !file_read(m->sm_file))
+	if ((f = m->sm_file) == NULL || !file_read(m->sm_file, pid, m)) {
+		/* not ELF: JIT code in a file's memory (a memfd that is mapped twice) */
+		if (m->sm_exec &&
+		    (f == NULL || f->sf_elf == NULL || elf_kind(f->sf_elf) != ELF_K_ELF))
+			(void)perf_name(dtp, pid, m, addr, u);
 		return 0;
+	}
 	/* the address in the file, then where the file's headers put that offset */
 	foff = addr - m->sm_start + m->sm_pgoff;
 	for (size_t i = 0; i < f->sf_nload && !in; i++) {
@@ -1025,6 +1242,8 @@ void dt_usym_free(dtrace_hdl_t *dtp)
 		free(f->sf_dimage);
 		if (f->sf_elf != NULL)
 			elf_end(f->sf_elf);
+		free(f->sf_image);
+		free(f->sf_pltnames);
 		if (f->sf_fd >= 0)
 			close(f->sf_fd);
 		free(f->sf_path);
@@ -1032,6 +1251,7 @@ void dt_usym_free(dtrace_hdl_t *dtp)
 	}
 	free(t->st_ksyms);
 	free(t->st_knames);
+	dt_arena_free(&t->st_arena);
 	free(t);
 	dtp->dt_usyms = NULL;
 }

@@ -808,6 +808,17 @@ int usdt_probe_is_enabled(const usdt_probe_t *h)
 	return us_live(h, pb);
 }
 
+const volatile uint16_t *usdt_probe_semaphore(const usdt_probe_t *h)
+{
+	const usdt_probe_t *pb = us_slot(h);
+	const volatile uint16_t *s;
+
+	if (pb == NULL || !us_live(h, pb))
+		return NULL;
+	s = atomic_load_explicit(&pb->pb_sema, memory_order_acquire);
+	return s == &us_zero_sema ? NULL : s;
+}
+
 /*
  * Is the probe traced (and h its live handle)?  The semaphore first: a
  * probe not traced costs a mask, two dependent loads (the semaphore's

@@ -19,9 +19,12 @@
  * thread: setting a hook walks the running thread's call frames, which
  * that thread frees as it returns.  docs/lua.md is the manual.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +37,8 @@
 
 #define PROVIDER_MT "dtrace.Provider"
 #define STATE_MT    "dtrace.state"
-#define WATCH_NS    50000000L /* the watcher's period */
+#define PROBE_MT    "dtrace.probe" /* the probe_t userdata's: __gc frees its mirror */
+#define WATCH_NS    50000000L	   /* the watcher's period */
 
 /* How a Lua value becomes the probe's 64-bit value. */
 typedef enum { K_INT, K_UINT, K_PTR, K_STR, K_FLOAT, K_JSON } kind_t;
@@ -61,19 +65,36 @@ typedef struct {
 
 /*
  * A probe is a Lua table {fire=, fire_lazy=, name=, provider=, argc=}
- * whose two functions are C closures bound to this userdata: a call is one
- * C call, with no method lookup through a metamethod and no type check.
- * Its own metatable's __index, bound likewise, answers probe.enabled.
+ * whose fire_lazy is a C closure bound to this userdata; its own
+ * metatable's __index, bound likewise, answers probe.enabled.
+ *
+ * fire is mirrored (see "mirrors" below): while no tracer has the probe
+ * enabled it is an empty Lua function, so that a disabled fire costs a
+ * Lua call and no C call (a C call costs Lua 5.4 about twice an empty Lua
+ * function's, which no work inside it can win back); while enabled, it is
+ * the C closure probe_fire.  Probes of a lua_State without the watcher (a
+ * second state, or no free signal) keep probe_fire, which tests the
+ * semaphore itself.
  */
+struct mstate;
+
 typedef struct {
 	usdt_probe_t *probe; /* owned by libusdt; valid for the life of the process */
 	int argc;
+	int mirror;	   /* its slot in st->mirrors, or -1 */
+	struct mstate *st; /* the module state (when mirrored) */
 	unsigned char kinds[USDT_MAXARGS];
 	char fullname[64 + 3 + 64]; /* "provider:::probe", for messages */
 } probe_t;
 
-/* The module's state in a lua_State: one userdata in the registry, finalized at lua_close. */
+/* A mirrored probe, as the watcher thread sees it. */
 typedef struct {
+	usdt_probe_t *h; /* NULL: a free slot */
+	atomic_bool on;	 /* its fire field is probe_fire */
+} mirror_t;
+
+/* The module's state in a lua_State: one userdata in the registry, finalized at lua_close. */
+typedef struct mstate {
 	lu_buf_t json;	     /* the JSON text of a fire's arguments, reused */
 	lua_State *L;	     /* the main thread, which the watcher hooks */
 	usdt_provider_t *rt; /* the runtime provider; NULL if stopped or failed */
@@ -81,9 +102,24 @@ typedef struct {
 	usdt_probe_t *probes[2]; /* entry and ret, watched */
 	usdt_watch_t *watch;	 /* libusdt's watcher thread */
 	char rterr[160];	 /* why there is no runtime provider */
+	/* the mirrors: slots under mlock (the Lua thread grows the array) */
+	pthread_mutex_t mlock;
+	pthread_cond_t mcond; /* wakes the mirror thread to stop */
+	mirror_t *mirrors;
+	int nmirrors, cap;
+	bool mthread_on, mstop;
+	pthread_t mthread;
+	pid_t mpid;		  /* the process the mirror thread runs in */
+	atomic_bool sync_pending; /* a mirror differs from its semaphore */
+	/* while sync_hook is installed on st->L: the hook it replaced */
+	volatile sig_atomic_t sync_set;
+	lua_Hook saved_hook;
+	int saved_mask, saved_count;
 } mstate_t;
 
-static const char state_key; /* its address keys mstate_t in the registry */
+static const char state_key;  /* its address keys mstate_t in the registry */
+static const char mirror_key; /* registry: probe table -> its probe_fire (weak keys) */
+static const char noop_key;   /* registry: the empty function a disabled fire is */
 
 /*
  * The process's runtime provider (one: the first lua_State to load the
@@ -94,6 +130,8 @@ static mstate_t *g_rt;
 static pthread_t g_rt_thread;
 static int g_rt_sig;
 
+static mstate_t *mstate(lua_State *L);
+
 /* ---------------------------------------------------------------- helpers */
 
 static int usdt_error(lua_State *L, const char *what, const usdt_provider_t *prov, int code)
@@ -102,6 +140,263 @@ static int usdt_error(lua_State *L, const char *what, const usdt_provider_t *pro
 
 	return luaL_error(L, "%s: %s", what,
 			  msg != NULL && *msg != '\0' ? msg : usdt_strerror(code));
+}
+
+/* ---------------------------------------------------------------- mirrors */
+
+/*
+ * A mirrored probe's fire field follows its semaphore: the empty function
+ * while 0, probe_fire while not.  The fields change only on the Lua
+ * thread, where Lua may run: in the module's own functions (enable,
+ * disable, probe, destroy, probe.enabled) and in sync_hook.  A thread (one
+ * per process, like the runtime provider's watcher) looks at the
+ * semaphores every WATCH_NS; when a mirror differs, it signals the Lua
+ * thread, whose handler installs sync_hook as a count hook, and the hook,
+ * at the next VM instruction, puts back the hook it displaced and syncs
+ * every mirror.  So a tracer attaching to a running program (dtrace -p)
+ * sees fires after at most ~WATCH_NS (dtrace -Z -c: at once, enable()
+ * returns once it has attached); one detaching leaves probe_fire, which
+ * tests the semaphore itself, until the next sync.  probe.enabled always
+ * reads the semaphore, and syncs its probe.
+ */
+
+/* t's fire: probe_fire (the closure at cf) or the empty function, as its semaphore says. */
+static void mirror_set(lua_State *L, int t, int cf, const probe_t *p)
+{
+	bool on = usdt_probe_is_enabled(p->probe) > 0;
+	mirror_t *m = &p->st->mirrors[p->mirror];
+
+	if (on == atomic_load(&m->on))
+		return;
+	t = lua_absindex(L, t), cf = lua_absindex(L, cf);
+	lua_pushliteral(L, "fire"); /* an existing key: no allocation, no error */
+	if (on)
+		lua_pushvalue(L, cf);
+	else
+		lua_rawgetp(L, LUA_REGISTRYINDEX, &noop_key);
+	lua_rawset(L, t);
+	atomic_store(&m->on, on);
+}
+
+/* Every mirrored probe's fire as its semaphore says (allocates nothing: safe in a hook). */
+static void mirror_sync(lua_State *L)
+{
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &mirror_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		return;
+	}
+	lua_pushnil(L);
+	while (lua_next(L, -2) != 0) { /* the probe table, its probe_fire */
+		const probe_t *p;
+
+		lua_getupvalue(L, -1, 1);
+		p = lua_touserdata(L, -1);
+		lua_pop(L, 1);
+		if (p != NULL && p->mirror >= 0 && p->st->mirrors != NULL)
+			mirror_set(L, -2, -1, p);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
+/* The count hook the signal handler installs: put back what it displaced, then sync. */
+static void sync_hook(lua_State *L, lua_Debug *ar)
+{
+	mstate_t *st = __atomic_load_n(&g_rt, __ATOMIC_ACQUIRE);
+	sigset_t set, old;
+
+	(void)ar;
+	if (st == NULL) { /* stopped: runtime_stop put main's hook back */
+		lua_sethook(L, NULL, 0, 0);
+		return;
+	}
+	/* the handler must not change saved_* between the two lines */
+	sigemptyset(&set);
+	sigaddset(&set, g_rt_sig);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	/* also a coroutine that inherited sync_hook gets the program's hook back */
+	lua_sethook(L, st->saved_hook, st->saved_mask, st->saved_count);
+	if (L == st->L)
+		st->sync_set = 0;
+	atomic_store(&st->sync_pending, false);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	mirror_sync(L);
+}
+
+static void *mirror_main(void *arg)
+{
+	mstate_t *st = arg;
+	struct timespec ts;
+
+	pthread_mutex_lock(&st->mlock);
+	while (!st->mstop) {
+		bool change = false;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += WATCH_NS;
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		while (!st->mstop &&
+		       pthread_cond_timedwait(&st->mcond, &st->mlock, &ts) != ETIMEDOUT)
+			;
+		if (st->mstop)
+			break;
+		for (int i = 0; i < st->nmirrors && !change; i++) {
+			const mirror_t *m = &st->mirrors[i];
+
+			change = m->h != NULL &&
+				 (usdt_probe_is_enabled(m->h) > 0) != atomic_load(&m->on);
+		}
+		/* again every period until synced: a hook may have been replaced */
+		if (change) {
+			atomic_store(&st->sync_pending, true);
+			(void)pthread_kill(g_rt_thread, g_rt_sig);
+		}
+	}
+	pthread_mutex_unlock(&st->mlock);
+	return NULL;
+}
+
+/* Start the mirror thread, all signals blocked in it; false if it could not be. */
+static bool mirror_start(mstate_t *st)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int rc;
+
+	if (pthread_condattr_init(&ca) != 0)
+		return false;
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	rc = pthread_cond_init(&st->mcond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (rc != 0)
+		return false;
+	pthread_mutex_init(&st->mlock, NULL);
+	st->mstop = false;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&st->mthread, NULL, mirror_main, st);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		pthread_cond_destroy(&st->mcond);
+		pthread_mutex_destroy(&st->mlock);
+		return false;
+	}
+	st->mthread_on = true;
+	st->mpid = getpid();
+	return true;
+}
+
+/* A forked child has no mirror thread (and maybe a lock held by it): a new one, new locks. */
+static void mirror_atfork_child(void)
+{
+	mstate_t *st = g_rt;
+
+	if (st == NULL || !st->mthread_on)
+		return;
+	st->mthread_on = false;
+	g_rt_thread = pthread_self();
+	if (!mirror_start(st)) { /* every probe fires through probe_fire from its next sync on */
+		for (int i = 0; i < st->nmirrors; i++)
+			st->mirrors[i].h = NULL;
+	}
+}
+
+static void atfork_register(void)
+{
+	pthread_atfork(NULL, NULL, mirror_atfork_child);
+}
+
+/*
+ * Mirror the probe p (table at t, probe_fire at cf) in the state that has
+ * the runtime provider's signal and thread; its fire field is then set.
+ * Else, or when out of memory, fire stays probe_fire.
+ */
+static void mirror_add(lua_State *L, mstate_t *st, probe_t *p, int t, int cf)
+{
+	static pthread_once_t atfork = PTHREAD_ONCE_INIT;
+	int i;
+
+	t = lua_absindex(L, t), cf = lua_absindex(L, cf);
+	p->mirror = -1;
+	if (st == NULL || st != __atomic_load_n(&g_rt, __ATOMIC_ACQUIRE) ||
+	    (st->mthread_on && st->mpid != getpid()))
+		return;
+	if (!st->mthread_on) {
+		pthread_once(&atfork, atfork_register);
+		if (!mirror_start(st))
+			return;
+	}
+	pthread_mutex_lock(&st->mlock);
+	for (i = 0; i < st->nmirrors && st->mirrors[i].h != NULL; i++)
+		;
+	if (i == st->cap) {
+		int cap = st->cap ? 2 * st->cap : 16;
+		mirror_t *m = realloc(st->mirrors, cap * sizeof(*m));
+
+		if (m == NULL) {
+			pthread_mutex_unlock(&st->mlock);
+			return;
+		}
+		st->mirrors = m, st->cap = cap;
+	}
+	if (i == st->nmirrors)
+		st->nmirrors++;
+	st->mirrors[i].h = p->probe;
+	atomic_init(&st->mirrors[i].on, true); /* fire is probe_fire now */
+	pthread_mutex_unlock(&st->mlock);
+	p->mirror = i;
+	p->st = st;
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &mirror_key);
+	lua_pushvalue(L, t);
+	lua_pushvalue(L, cf);
+	lua_rawset(L, -3);
+	lua_pop(L, 1);
+	mirror_set(L, t, cf, p);
+}
+
+/* The probe_t's __gc: its slot is free. */
+static int probe_gc(lua_State *L)
+{
+	probe_t *p = lua_touserdata(L, 1);
+
+	if (p->mirror >= 0 && p->st->mirrors != NULL && p->st->mpid == getpid()) {
+		pthread_mutex_lock(&p->st->mlock);
+		p->st->mirrors[p->mirror].h = NULL;
+		pthread_mutex_unlock(&p->st->mlock);
+	}
+	p->mirror = -1;
+	return 0;
+}
+
+/* Stop mirroring (runtime_stop): every mirrored fire becomes probe_fire, if L is given. */
+static void mirror_stop(lua_State *L, mstate_t *st)
+{
+	if (st->mthread_on && st->mpid == getpid()) {
+		pthread_mutex_lock(&st->mlock);
+		st->mstop = true;
+		pthread_cond_signal(&st->mcond);
+		pthread_mutex_unlock(&st->mlock);
+		pthread_join(st->mthread, NULL);
+	}
+	st->mthread_on = false;
+	if (st->sync_set && st->L != NULL && lua_gethook(st->L) == sync_hook)
+		lua_sethook(st->L, st->saved_hook, st->saved_mask, st->saved_count);
+	st->sync_set = 0;
+	if (L != NULL && lua_rawgetp(L, LUA_REGISTRYINDEX, &mirror_key) == LUA_TTABLE) {
+		lua_pushnil(L);
+		while (lua_next(L, -2) != 0) {
+			lua_pushvalue(L, -2);
+			lua_insert(L, -2); /* table, table, probe_fire */
+			lua_setfield(L, -2, "fire");
+			lua_pop(L, 1);
+		}
+	}
+	if (L != NULL)
+		lua_pop(L, 1);
+	free(st->mirrors);
+	st->mirrors = NULL;
+	st->nmirrors = st->cap = 0;
 }
 
 /* ---------------------------------------------------------------- probes */
@@ -208,14 +503,24 @@ static int probe_fire_lazy(lua_State *L)
 			   true);
 }
 
-/* probe.enabled: one load of the semaphore (the other fields are plain). */
+/* probe.enabled: one load of the semaphore (the other fields are plain); syncs fire. */
 static int probe_index(lua_State *L)
 {
 	const probe_t *p = lua_touserdata(L, lua_upvalueindex(1));
+	bool on;
 
 	if (!lua_rawequal(L, 2, lua_upvalueindex(2)))
 		return 0;
-	lua_pushboolean(L, usdt_probe_is_enabled(p->probe) > 0);
+	on = usdt_probe_is_enabled(p->probe) > 0;
+	if (p->mirror >= 0 && p->st->mirrors != NULL &&
+	    on != atomic_load(&p->st->mirrors[p->mirror].on)) {
+		lua_rawgetp(L, LUA_REGISTRYINDEX, &mirror_key);
+		lua_pushvalue(L, 1);
+		if (lua_rawget(L, -2) == LUA_TFUNCTION)
+			mirror_set(L, 1, -1, p);
+		lua_pop(L, 2);
+	}
+	lua_pushboolean(L, on);
 	return 1;
 }
 
@@ -262,6 +567,8 @@ static void make_probe(lua_State *L, int nidx, int tidx)
 		luaL_error(L, "probe %s: function must be a string", name);
 	p = lua_newuserdatauv(L, sizeof(*p), 0);
 	memset(p, 0, sizeof(*p));
+	p->mirror = -1;
+	luaL_setmetatable(L, PROBE_MT);
 	p->argc = (int)n;
 	snprintf(p->fullname, sizeof(p->fullname), "%s:::%s", pv->name, name);
 	for (int i = 0; i < p->argc; i++) {
@@ -320,6 +627,10 @@ static void make_probe(lua_State *L, int nidx, int tidx)
 	lua_pushvalue(L, t);
 	lua_rawset(L, -3);
 	lua_pop(L, 1);
+	lua_getfield(L, t, "fire");
+	mirror_add(L, mstate(L), p, t, -1);
+	lua_pop(L, 1);
+	mirror_sync(L);	       /* an enabled provider's image was rebuilt: its semaphores moved */
 	lua_replace(L, t - 2); /* drop the "function" field and the userdata */
 	lua_pop(L, 1);
 }
@@ -352,6 +663,7 @@ static int provider_enable(lua_State *L)
 	if ((rc = usdt_provider_enable(pv->prov)) != 0)
 		return usdt_error(L, "enable", pv->prov, rc);
 	pv->enabled = true;
+	mirror_sync(L); /* tracers that enable() waited for are attached */
 	lua_settop(L, 1);
 	return 1;
 }
@@ -364,6 +676,7 @@ static int provider_disable(lua_State *L)
 	if ((rc = usdt_provider_disable(pv->prov)) != 0)
 		return usdt_error(L, "disable", pv->prov, rc);
 	pv->enabled = false;
+	mirror_sync(L);
 	return 0;
 }
 
@@ -375,6 +688,7 @@ static int provider_destroy(lua_State *L)
 	usdt_provider_destroy(pv->prov);
 	pv->prov = NULL;
 	pv->enabled = false;
+	mirror_sync(L);
 	return 0;
 }
 
@@ -502,7 +816,8 @@ static void hook(lua_State *L, lua_Debug *ar)
 /* Does the hook need to come (a tracer, no hook) or go (no tracer, ours)? */
 static bool hook_change(const mstate_t *st, bool *on)
 {
-	lua_Hook h = lua_gethook(st->L);
+	/* while sync_hook stands in, the hook it will put back */
+	lua_Hook h = st->sync_set ? st->saved_hook : lua_gethook(st->L);
 
 	*on = usdt_probe_is_enabled(st->entry) > 0 || usdt_probe_is_enabled(st->ret) > 0;
 	/* a hook of the program's own (debug.sethook) is left alone */
@@ -516,12 +831,26 @@ static void on_signal(int sig)
 	bool on;
 
 	(void)sig;
-	if (st == NULL || !hook_change(st, &on))
+	if (st == NULL)
 		return;
-	if (on)
-		lua_sethook(st->L, hook, LUA_MASKCALL | LUA_MASKRET, 0);
-	else
-		lua_sethook(st->L, NULL, 0, 0);
+	if (st->sync_set && lua_gethook(st->L) != sync_hook)
+		st->sync_set = 0; /* the program set its own hook over it */
+	if (hook_change(st, &on)) {
+		lua_Hook h = on ? hook : NULL;
+		int mask = on ? LUA_MASKCALL | LUA_MASKRET : 0;
+
+		if (st->sync_set)
+			st->saved_hook = h, st->saved_mask = mask, st->saved_count = 0;
+		else
+			lua_sethook(st->L, h, mask, 0);
+	}
+	if (atomic_load(&st->sync_pending) && !st->sync_set) {
+		st->saved_hook = lua_gethook(st->L);
+		st->saved_mask = lua_gethookmask(st->L);
+		st->saved_count = lua_gethookcount(st->L);
+		st->sync_set = 1;
+		lua_sethook(st->L, sync_hook, LUA_MASKCOUNT, 1);
+	}
 }
 
 /* On libusdt's watcher thread: the Lua thread changes its hook, in the signal's handler. */
@@ -591,13 +920,18 @@ fail:
 	st->rt = NULL;
 }
 
-/* Stop the watcher, remove our hook from the main thread, destroy the provider. */
-static void runtime_stop(mstate_t *st)
+/*
+ * Stop the watchers, remove our hooks from the main thread, destroy the
+ * provider.  L (NULL at lua_close): the mirrored probes' fire fields
+ * become probe_fire for good.
+ */
+static void runtime_stop(lua_State *L, mstate_t *st)
 {
 	if (g_rt == st) /* a signal still on its way finds nothing to do */
 		__atomic_store_n(&g_rt, NULL, __ATOMIC_RELEASE);
 	usdt_watch_stop(st->watch); /* in a forked child: no thread to join */
 	st->watch = NULL;
+	mirror_stop(L, st);
 	if (st->L != NULL && lua_gethook(st->L) == hook)
 		lua_sethook(st->L, NULL, 0, 0);
 	usdt_provider_destroy(st->rt);
@@ -620,7 +954,7 @@ static int state_gc(lua_State *L)
 {
 	mstate_t *st = luaL_checkudata(L, 1, STATE_MT);
 
-	runtime_stop(st);
+	runtime_stop(NULL, st);
 	lu_buf_free(&st->json);
 	return 0;
 }
@@ -674,7 +1008,7 @@ static int l_runtime_stop(lua_State *L)
 	mstate_t *st = mstate(L);
 
 	if (st != NULL)
-		runtime_stop(st);
+		runtime_stop(L, st);
 	return 0;
 }
 
@@ -744,6 +1078,22 @@ LU_EXPORT int luaopen_dtrace(lua_State *L)
 		lua_rawsetp(L, LUA_REGISTRYINDEX, &state_key);
 		lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
 		st->L = lua_tothread(L, -1);
+		lua_pop(L, 1);
+		lua_newtable(L); /* probe table -> probe_fire, while the probe lives */
+		lua_createtable(L, 0, 1);
+		lua_pushliteral(L, "k");
+		lua_setfield(L, -2, "__mode");
+		lua_setmetatable(L, -2);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &mirror_key);
+		if (luaL_loadstring(L, "return function() end") != LUA_OK)
+			return lua_error(L);
+		lua_call(L, 0, 1);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &noop_key);
+		luaL_newmetatable(L, PROBE_MT);
+		lua_pushcfunction(L, probe_gc);
+		lua_setfield(L, -2, "__gc");
+		lua_pushliteral(L, PROBE_MT);
+		lua_setfield(L, -2, "__metatable");
 		lua_pop(L, 1);
 		runtime_start(st);
 	}

@@ -54,7 +54,7 @@ const byProvider = new WeakMap(); // a caller's Provider -> runtime
  * fire.  provider: a name (default 'node_rt'; created and enabled on first
  * use, module = the program's name) or a Provider of yours (the probes are
  * added to it).  Returns { provider, functionEntry, functionReturn,
- * isEnabled }, isEnabled() telling in one native call whether a tracer has
+ * isEnabled }, isEnabled() telling, in JS, whether a tracer has
  * either probe enabled.
  */
 function runtime(provider = 'node_rt') {
@@ -88,7 +88,7 @@ const wrappers = new WeakSet();
 
 /*
  * The wrapper: while no tracer has function-entry or function-return
- * enabled, one native call (isEnabled) and the call of fn.  It fires
+ * enabled, isEnabled() (two loads in JS) and the call of fn.  It fires
  * function-return when fn returns or throws (for an async function: when
  * it returns its promise).
  */

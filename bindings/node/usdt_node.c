@@ -4,8 +4,8 @@
  *   const p = new Provider("myapp")                    // module: the program's name
  *   const q = p.probe("query-start", "string", "int")  // a Probe
  *   p.enable()
- *   if (q.enabled) ...                                  // one load of the semaphore
- *   q.fire("select 1", 3)                               // nothing converted while disabled
+ *   if (q.enabled) ...                                  // one load of the semaphore, in JS
+ *   q.fire("select 1", 3)                               // disabled: no call into the addon
  *   q.fireLazy(() => ["select 1", 3])                   // called only when enabled
  *
  * Argument types: "int" (int64: a Number or a BigInt), "string", "float"
@@ -30,17 +30,33 @@
 /* An argument kind: how a JS value becomes the probe's 64-bit value. */
 typedef enum { K_INT, K_UINT, K_STR, K_FLOAT, K_JSON } kind_t;
 
+struct probe;
+
 struct provider {
 	usdt_provider_t *prov; /* NULL once destroyed */
 	char *name;
 	int enabled;
+	struct probe *probes; /* whose cells follow this provider's image */
 };
 
 /*
- * A Probe's state.  Its methods are made per probe with this as their data,
- * so a call finds it without unwrapping `this` (an unwrap costs more than
- * the rest of a disabled fire); the Probe and its two methods each hold a
- * reference, as a method may outlive its Probe (const f = q.fire).
+ * A Probe's state.  Its native methods are made per probe with this as
+ * their data, so a call finds it without unwrapping `this`; the Probe and
+ * its two native methods each hold a reference, as a method may outlive its
+ * Probe (const f = q.fire).
+ *
+ * The methods a Probe shows are JS closures (see probe_js) over a cell,
+ * { v: a Uint16Array of one element }, that calls the native ones only
+ * when v[0], the probe's semaphore, is non-zero: a disabled fire is a load
+ * V8 compiles inline, with no call into the addon (a Node-API call costs
+ * ~10 ns, an inlined typed-array load under 1).  v views the semaphore in
+ * the provider's mapped image (usdt_probe_semaphore), or a zeroed array
+ * while there is none.  The image moves when the provider is enabled,
+ * disabled, rebuilt or destroyed, all of which happen through this addon:
+ * each re-points its probes' cells (refresh).  A view left stale (the
+ * provider collected by the GC) still reads memory libusdt keeps mapped, and
+ * a non-zero read only reaches the native fire, which checks the probe
+ * itself.
  */
 struct probe {
 	usdt_probe_t *probe; /* owned by libusdt; valid for the life of the process */
@@ -49,14 +65,59 @@ struct probe {
 	int argc;
 	unsigned char kinds[USDT_MAXARGS];
 	unsigned char bits[USDT_MAXARGS]; /* K_INT, K_UINT: the declared width */
+	struct provider *pv;		  /* NULL once the Provider is finalized */
+	struct probe *next, **prevp;	  /* in pv->probes */
+	napi_ref cell;			  /* { v }, strong: refresh writes v */
+	const volatile uint16_t *sema;	  /* what cell.v views; NULL: the zeroed array */
 };
 
 /* Per-environment state (main thread and each worker). */
 struct addon {
 	napi_ref probe_class;
 	napi_ref json, stringify; /* JSON, JSON.stringify */
+	napi_ref probe_js;	  /* makes a Probe's JS methods (probe_js_src) */
+	napi_ref watch_js;	  /* makes watch()'s function (watch_js_src) */
+	napi_ref zero;		  /* the Uint16Array(1) of probes with no image */
 	int making;		  /* set while probe() constructs a Probe */
 };
+
+/*
+ * (nfire, nlazy, argc, zero) -> [cell, fire, fireLazy, isEnabled].  fire
+ * checks the count always (the native fire throws the error); fireLazy's
+ * native function checks fn.  `arguments` is only counted and passed on
+ * with apply, which V8 optimizes without materializing it.  The cell holds
+ * no reference to the Probe, its methods or its provider.
+ */
+static const char probe_js_src[] = "(function (nfire, nlazy, argc, zero) {\n"
+				   "  'use strict';\n"
+				   "  const cell = { v: zero };\n"
+				   "  return [cell,\n"
+				   "    function fire() {\n"
+				   "      if (cell.v[0] !== 0 || arguments.length !== argc)\n"
+				   "        return nfire.apply(undefined, arguments);\n"
+				   "    },\n"
+				   "    function fireLazy(fn) {\n"
+				   "      if (cell.v[0] !== 0 || typeof fn !== 'function')\n"
+				   "        return nlazy.apply(undefined, arguments);\n"
+				   "    },\n"
+				   "    function isEnabled() { return cell.v[0] !== 0; }];\n"
+				   "})";
+
+/* (cells) -> a function telling whether any cell's semaphore is non-zero. */
+static const char watch_js_src[] =
+    "(function (cells) {\n"
+    "  'use strict';\n"
+    "  if (cells.length === 2) {\n"
+    "    const a = cells[0], b = cells[1];\n"
+    "    return function enabled() { return a.v[0] !== 0 || b.v[0] !== 0; };\n"
+    "  }\n"
+    "  return function enabled() {\n"
+    "    for (let i = 0; i < cells.length; i++)\n"
+    "      if (cells[i].v[0] !== 0)\n"
+    "        return true;\n"
+    "    return false;\n"
+    "  };\n"
+    "})";
 
 /* ---------------------------------------------------------------- errors */
 
@@ -412,17 +473,6 @@ static napi_value Probe_fireLazy(napi_env env, napi_callback_info info)
 	return fire_values(env, pr, argv);
 }
 
-/* isEnabled(): its data is the usdt_probe_t, which never goes away. */
-static napi_value Probe_isEnabled(napi_env env, napi_callback_info info)
-{
-	usdt_probe_t *p;
-	napi_value b;
-
-	TRY(napi_get_cb_info(env, info, NULL, NULL, NULL, (void **)&p));
-	TRY(napi_get_boolean(env, usdt_probe_is_enabled(p) > 0, &b));
-	return b;
-}
-
 /* Probes come from Provider.prototype.probe() only. */
 static napi_value Probe_new(napi_env env, napi_callback_info info)
 {
@@ -443,43 +493,70 @@ static void probe_unref(napi_env env, void *data, void *hint)
 {
 	struct probe *pr = data;
 
-	(void)env, (void)hint;
+	(void)hint;
 	if (--pr->refs > 0)
 		return;
+	if (pr->prevp != NULL) { /* in its provider's list */
+		if ((*pr->prevp = pr->next) != NULL)
+			pr->next->prevp = pr->prevp;
+	}
+	if (pr->cell != NULL)
+		napi_delete_reference(env, pr->cell);
 	free(pr->label);
 	free(pr);
 }
 
-/* watch(...probes): a function telling, in one call and no unwrap, whether any is enabled. */
-struct watch {
-	int n;
-	usdt_probe_t *probes[];
-};
-
-static napi_value watch_call(napi_env env, napi_callback_info info)
+/* The cell's view: the semaphore at s (never written), or the zeroed array. */
+static int point_cell(napi_env env, const struct addon *ad, struct probe *pr,
+		      const volatile uint16_t *s)
 {
-	struct watch *w;
-	napi_value b;
-	int on = 0;
+	napi_value cell, ab, v;
 
-	TRY(napi_get_cb_info(env, info, NULL, NULL, NULL, (void **)&w));
-	for (int i = 0; i < w->n && !on; i++)
-		on = usdt_probe_is_enabled(w->probes[i]) > 0;
-	TRY(napi_get_boolean(env, on, &b));
-	return b;
+	if (napi_get_reference_value(env, pr->cell, &cell) != napi_ok)
+		return -1;
+	if (s == NULL) {
+		if (napi_get_reference_value(env, ad->zero, &v) != napi_ok)
+			return -1;
+	} else if (napi_create_external_arraybuffer(env, (void *)(uintptr_t)s, sizeof(*s), NULL,
+						    NULL, &ab) != napi_ok ||
+		   napi_create_typedarray(env, napi_uint16_array, 1, ab, 0, &v) != napi_ok) {
+		return -1;
+	}
+	if (napi_set_named_property(env, cell, "v", v) != napi_ok)
+		return -1;
+	pr->sema = s;
+	return 0;
 }
 
-static void free_data(napi_env env, void *data, void *hint)
+/*
+ * After the provider's image may have moved (enable, disable, a probe
+ * added, destroy): point each probe's cell at its semaphore now.  On
+ * failure an exception is pending and the cells not reached view the old
+ * words, which read 0 (a retired image) or another probe's (and the native
+ * fire then finds its own probe disabled): nothing crashes.
+ */
+static int refresh(napi_env env, struct provider *pv)
 {
-	(void)env, (void)hint;
-	free(data);
+	struct addon *ad;
+
+	if (napi_get_instance_data(env, (void **)&ad) != napi_ok)
+		return fail(env), -1;
+	for (struct probe *pr = pv->probes; pr != NULL; pr = pr->next) {
+		const volatile uint16_t *s =
+		    pv->prov != NULL ? usdt_probe_semaphore(pr->probe) : NULL;
+
+		if (s != pr->sema && point_cell(env, ad, pr, s) != 0)
+			return fail(env), -1;
+	}
+	return 0;
 }
 
+/* watch(...probes): a function telling, in JS and no native call, whether any is enabled. */
 static napi_value watch(napi_env env, napi_callback_info info)
 {
-	napi_value argv[16], fn, self;
+	napi_value argv[16], arr, cell, fn, self, r;
 	size_t argc = 16;
-	struct watch *w;
+	struct addon *ad;
 	struct probe *pr;
 
 	TRY(napi_get_cb_info(env, info, &argc, argv, &self, NULL));
@@ -487,22 +564,17 @@ static napi_value watch(napi_env env, napi_callback_info info)
 		napi_throw_range_error(env, "ERR_OUT_OF_RANGE", "watch() takes at most 16 probes");
 		return NULL;
 	}
-	if ((w = malloc(sizeof(*w) + argc * sizeof(w->probes[0]))) == NULL)
-		return nomem(env);
-	w->n = 0;
+	TRY(napi_get_instance_data(env, (void **)&ad));
+	TRY(napi_create_array_with_length(env, argc, &arr));
 	for (size_t i = 0; i < argc; i++) {
-		if ((pr = probe_of(env, argv[i], "watch()")) == NULL) {
-			free(w);
+		if ((pr = probe_of(env, argv[i], "watch()")) == NULL)
 			return NULL;
-		}
-		w->probes[w->n++] = pr->probe;
+		TRY(napi_get_reference_value(env, pr->cell, &cell));
+		TRY(napi_set_element(env, arr, (uint32_t)i, cell));
 	}
-	if (napi_create_function(env, "enabled", NAPI_AUTO_LENGTH, watch_call, w, &fn) != napi_ok ||
-	    napi_add_finalizer(env, fn, w, free_data, NULL, NULL) != napi_ok) {
-		free(w);
-		return fail(env);
-	}
-	return fn;
+	TRY(napi_get_reference_value(env, ad->watch_js, &fn));
+	TRY(napi_call_function(env, self, fn, 1, &arr, &r));
+	return r;
 }
 
 /* ---------------------------------------------------------------- Provider */
@@ -512,6 +584,9 @@ static void Provider_finalize(napi_env env, void *data, void *hint)
 	struct provider *pv = data;
 
 	(void)env, (void)hint;
+	/* its probes' cells keep their views: libusdt keeps the memory mapped */
+	for (struct probe *pr = pv->probes; pr != NULL; pr = pr->next)
+		pr->pv = NULL, pr->prevp = NULL;
 	usdt_provider_destroy(pv->prov);
 	free(pv->name);
 	free(pv);
@@ -589,12 +664,14 @@ static struct provider *this_provider(napi_env env, napi_callback_info info, siz
 
 /*
  * A new Probe's own read-only properties: name, provider, and its methods
- * fire, fireLazy, isEnabled.  Only data properties: every Probe then has
- * the same V8 map, so a call site serving many probes stays fast (an own
- * accessor per probe would give each its own map).
+ * fire, fireLazy, isEnabled (JS closures over its cell and its native
+ * fire and fireLazy: probe_js_src).  Only data properties: every Probe
+ * then has the same V8 map, so a call site serving many probes stays fast
+ * (an own accessor per probe would give each its own map).  The probe
+ * joins its provider's list, so that refresh() points its cell.
  */
 static napi_value define_probe(napi_env env, napi_value obj, struct probe *pr, napi_value name,
-			       napi_value provider)
+			       napi_value provider, struct provider *pv)
 {
 	napi_property_descriptor d[] = {
 		{ "name", NULL, NULL, NULL, NULL, name, napi_enumerable, NULL },
@@ -604,15 +681,29 @@ static napi_value define_probe(napi_env env, napi_value obj, struct probe *pr, n
 		{ "isEnabled", NULL, NULL, NULL, NULL, NULL, napi_default, NULL },
 	};
 	napi_callback cb[] = { Probe_fire, Probe_fireLazy };
+	napi_value argv[4], fn, made, cell;
+	struct addon *ad;
 
 	for (int i = 0; i < 2; i++) {
 		TRY(napi_create_function(env, d[2 + i].utf8name, NAPI_AUTO_LENGTH, cb[i], pr,
-					 &d[2 + i].value));
-		TRY(napi_add_finalizer(env, d[2 + i].value, pr, probe_unref, NULL, NULL));
+					 &argv[i]));
+		TRY(napi_add_finalizer(env, argv[i], pr, probe_unref, NULL, NULL));
 		pr->refs++;
 	}
-	TRY(napi_create_function(env, "isEnabled", NAPI_AUTO_LENGTH, Probe_isEnabled, pr->probe,
-				 &d[4].value));
+	TRY(napi_get_instance_data(env, (void **)&ad));
+	TRY(napi_create_int32(env, pr->argc, &argv[2]));
+	TRY(napi_get_reference_value(env, ad->zero, &argv[3]));
+	TRY(napi_get_reference_value(env, ad->probe_js, &fn));
+	TRY(napi_call_function(env, obj, fn, 4, argv, &made));
+	TRY(napi_get_element(env, made, 0, &cell));
+	for (uint32_t i = 0; i < 3; i++)
+		TRY(napi_get_element(env, made, i + 1, &d[2 + i].value));
+	TRY(napi_create_reference(env, cell, 1, &pr->cell));
+	pr->pv = pv;
+	if ((pr->next = pv->probes) != NULL)
+		pr->next->prevp = &pr->next;
+	pr->prevp = &pv->probes;
+	pv->probes = pr;
 	TRY(napi_define_properties(env, obj, sizeof(d) / sizeof(d[0]), d));
 	TRY(napi_type_tag_object(env, obj, &probe_tag));
 	return obj;
@@ -715,8 +806,10 @@ static napi_value Provider_probe(napi_env env, napi_callback_info info)
 	if (st != napi_ok || (st = napi_wrap(env, obj, pr, probe_unref, NULL, NULL)) != napi_ok)
 		goto napi;
 	pr->refs = 1;
-	if ((obj = define_probe(env, obj, pr, argv[0], self)) == NULL)
+	if ((obj = define_probe(env, obj, pr, argv[0], self, pv)) == NULL)
 		fail(env);
+	else if (refresh(env, pv) != 0) /* an enabled provider's image was rebuilt */
+		obj = NULL;
 	pr = NULL; /* the Probe owns it now */
 	free(name), free(function);
 	return obj;
@@ -743,7 +836,7 @@ static napi_value Provider_enable(napi_env env, napi_callback_info info)
 	if ((rc = usdt_provider_enable(pv->prov)) != 0)
 		return throw_usdt(env, -rc, pv->prov, "enable");
 	pv->enabled = 1;
-	return self;
+	return refresh(env, pv) == 0 ? self : NULL;
 }
 
 static napi_value Provider_disable(napi_env env, napi_callback_info info)
@@ -757,7 +850,7 @@ static napi_value Provider_disable(napi_env env, napi_callback_info info)
 	if ((rc = usdt_provider_disable(pv->prov)) != 0)
 		return throw_usdt(env, -rc, pv->prov, "disable");
 	pv->enabled = 0;
-	return self;
+	return refresh(env, pv) == 0 ? self : NULL;
 }
 
 /* destroy(): disable and free; the probes then do nothing.  Idempotent. */
@@ -771,6 +864,7 @@ static napi_value Provider_destroy(napi_env env, napi_callback_info info)
 	usdt_provider_destroy(pv->prov);
 	pv->prov = NULL;
 	pv->enabled = 0;
+	refresh(env, pv);
 	return NULL;
 }
 
@@ -832,6 +926,9 @@ static void addon_free(napi_env env, void *data, void *hint)
 	napi_delete_reference(env, ad->probe_class);
 	napi_delete_reference(env, ad->json);
 	napi_delete_reference(env, ad->stringify);
+	napi_delete_reference(env, ad->probe_js);
+	napi_delete_reference(env, ad->watch_js);
+	napi_delete_reference(env, ad->zero);
 	free(ad);
 }
 
@@ -875,6 +972,15 @@ static napi_value init(napi_env env, napi_value exports)
 	TRY(napi_create_reference(env, probe, 1, &ad->probe_class));
 	TRY(napi_create_reference(env, json, 1, &ad->json));
 	TRY(napi_create_reference(env, stringify, 1, &ad->stringify));
+	TRY(napi_create_string_utf8(env, probe_js_src, NAPI_AUTO_LENGTH, &v));
+	TRY(napi_run_script(env, v, &fn));
+	TRY(napi_create_reference(env, fn, 1, &ad->probe_js));
+	TRY(napi_create_string_utf8(env, watch_js_src, NAPI_AUTO_LENGTH, &v));
+	TRY(napi_run_script(env, v, &fn));
+	TRY(napi_create_reference(env, fn, 1, &ad->watch_js));
+	TRY(napi_create_arraybuffer(env, 2, NULL, &v));
+	TRY(napi_create_typedarray(env, napi_uint16_array, 1, v, 0, &v));
+	TRY(napi_create_reference(env, v, 1, &ad->zero));
 	TRY(napi_create_function(env, "watch", NAPI_AUTO_LENGTH, watch, NULL, &fn));
 	TRY(napi_set_named_property(env, exports, "Provider", provider));
 	TRY(napi_set_named_property(env, exports, "Probe", probe));

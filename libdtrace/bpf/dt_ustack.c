@@ -92,10 +92,13 @@ static long ustack_frame(u64 i, void *c)
 	if (i >= w->w_n)
 		return 1;
 	if (w->w_done) {
+		if (w->w_dst == 0) /* counting: the count is all */
+			return 1;
 		w->w_dst[i] = 0;
 		return 0;
 	}
-	w->w_dst[i] = pc;
+	if (w->w_dst != 0)
+		w->w_dst[i] = pc;
 	w->w_res = (w->w_res & ~0xffffffffull) | (i + 1);
 
 	if (w->w_proc != 0) {
@@ -175,7 +178,8 @@ static inline void request(u32 key)
 /*
  * The current thread's user stack from its registers pc, sp and bp: n
  * PCs into dst (n * 8 bytes of map memory), innermost first, the rest
- * zero; pc 0: none (the caller found no user state).  Returns the frames stored and the DT_USTACK_* flags.
+ * zero; pc 0: none (the caller found no user state).  dst NULL: the
+ * frames are counted (up to n), not stored (ustackdepth).  Returns the frames stored and the DT_USTACK_* flags.
  */
 DT_FN u64 dt_ustack(u64 *dst, u64 n, u64 pc, u64 sp, u64 bp)
 {

@@ -332,8 +332,9 @@ DTRACE_API int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *a
 DTRACE_API int dtrace_status(dtrace_hdl_t *dtp);
 DTRACE_API int dtrace_exit_value(dtrace_hdl_t *dtp); /* exit()'s argument, or 0 */
 /*
- * True when the output is structured (-x oformat=json): one JSON object per
- * line, and the caller adds no blank lines of its own.
+ * True when the output is structured (-x oformat=json: one JSON object per
+ * line; -x oformat=folded: each aggregation entry a line of folded stacks),
+ * and the caller adds no blank lines of its own.
  */
 DTRACE_API int dtrace_oformat(dtrace_hdl_t *dtp);
 

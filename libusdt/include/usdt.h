@@ -179,6 +179,21 @@ USDT_API const char *usdt_strerror(int err);
 USDT_API int usdt_probe_is_enabled(const usdt_probe_t *probe);
 
 /*
+ * The probe's semaphore word, for a language runtime that reads it without
+ * calling into C (a JIT's typed-array view, a VM's own load): non-zero
+ * while a tracer is attached.  NULL while the provider is not enabled or
+ * once it is destroyed.  The address stays readable for the life of the
+ * process (libusdt never unmaps an image's pages: a retired image becomes
+ * a zeroed copy, which a later image may reuse), but it is this probe's
+ * semaphore only until the provider's next enable, disable, destroy or
+ * usdt_probe_create(): ask again after each.  A stale address reads 0 or
+ * another probe's semaphore, so a caller that finds it non-zero must still
+ * fire through usdt_probe_fire*(), which checks the probe itself.  Never
+ * write to it.  Lock-free.
+ */
+USDT_API const volatile uint16_t *usdt_probe_semaphore(const usdt_probe_t *probe);
+
+/*
  * Fire with an argument array: argc must equal the probe's argument
  * count; each value is read through the member its type names.  Returns 0,
  * -EUSDT_ARGCOUNT, -EUSDT_DESTROYED.  Does nothing (and returns 0) when no

@@ -76,6 +76,13 @@ class Late(unittest.TestCase):
         r = self.dtrace_c("myapp$target:::query-done { @ = count(); }", "%s grow 300" % APP)
         self.assertEqual(r.stdout.split(), ["300"], r.stderr)
 
+    def test_child_of_a_script_without_usdt_is_hooked(self):
+        # -Z -c makes the child wait for the hook at its first enable: the
+        # hook is attached though no description reads USDT probes (dtrace
+        # reads no process's for BEGIN alone: issue 19), or it waited 1 s
+        r = self.dtrace_c("BEGIN { }", "%s fire 1" % APP)
+        self.assertLess(self.enable_ns(r.stderr), 0.9e9)
+
     def test_glob_provider_waits_too(self):
         r = self.dtrace_c("myapp*:::query-start { @ = count(); }", "%s fire 200" % APP)
         self.assertEqual(r.stdout.split(), ["200"], r.stderr)

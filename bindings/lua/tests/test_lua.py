@@ -155,6 +155,21 @@ class Untraced(unittest.TestCase):
             eq(getmetatable(q), "dtrace.Probe", "metatable hidden")
             """)
 
+    def test_runtime_stop_leaves_the_c_fire(self):
+        self.ok("""\
+            local p = dtrace.provider("luastop")
+            local q = p:probe("q", "int")
+            p:enable()
+            eq(debug.getinfo(q.fire, "S").what, "Lua", "disabled: the empty function")
+            dtrace.runtime_stop()                    -- no watcher: fire tests the semaphore
+            eq(debug.getinfo(q.fire, "S").what, "C", "after runtime_stop")
+            q:fire("not even converted")
+            local r = p:probe("r")
+            eq(debug.getinfo(r.fire, "S").what, "C", "a probe made after")
+            p:destroy()
+            q:fire(1)
+            """)
+
     def test_provider_table_form(self):
         self.ok("""\
             local p = dtrace.provider{name = "luaspec", module = "mymod",
@@ -437,6 +452,76 @@ class Traced(unittest.TestCase):
         grew = out.split("grew\t")[1].split()
         self.assertLess(int(grew[0]), 1 << 20, "RSS grew by %s bytes" % grew[0])
         self.assertLess(int(grew[1]), 64 << 10, "the Lua heap grew by %s bytes" % grew[1])
+
+
+    def test_attach_and_detach_swap_fire(self):
+        """A disabled probe's fire is an empty Lua function, the C fire only
+        while a tracer has it enabled: the watcher thread signals, and a
+        count hook swaps the field at the next instruction.  dtrace -p
+        attaching to a program that never reads q.enabled must start
+        getting its fires; detaching must give the empty function back, and
+        a hook the program had set must be there after each swap."""
+        child = write_script(HELPERS + textwrap.dedent("""\
+            local p = dtrace.provider("luaflip")
+            local q = p:probe("tick", "int")
+            local done = p:probe("done")
+            p:enable()
+            p:disable()
+            p:enable()                                -- the semaphores moved
+            local late = p:probe("late", "int")       -- and again: a rebuild
+            local off = q.fire
+            eq(debug.getinfo(off, "S").what, "Lua", "a disabled fire")
+            eq(late.fire, off, "the same empty function")
+            local calls = 0
+            debug.sethook(function() calls = calls + 1 end, "", 1000000)
+            print("ready")
+            io.stdout:flush()
+            local t0 = os.time()
+            while q.fire == off or late.fire == off or done.fire == off do
+                q:fire(0)                             -- untraced: the D predicate drops 0
+                if os.time() - t0 > 30 then print("timed out attaching") os.exit(3) end
+            end
+            eq(debug.getinfo(q.fire, "S").what, "C", "an enabled fire")
+            eq(q.enabled, true, "enabled")
+            q:fire(1)
+            late:fire(2)
+            done:fire()
+            while q.fire ~= off do
+                if os.time() - t0 > 30 then print("timed out detaching") os.exit(3) end
+            end
+            eq(q.enabled, false, "enabled after detach")
+            q:fire(3)
+            eq(select(3, debug.gethook()), 1000000, "the program's hook is back")
+            assert(calls > 0, "the program's hook ran")
+            p:destroy()
+            eq(q.fire, off, "after destroy")
+            q:fire(4)                                 -- does nothing
+            print("detached")
+            """))
+        env = lua_env()
+        pre = env.pop("LD_PRELOAD", None)
+        proc = subprocess.Popen(([] if not pre else ["env", "LD_PRELOAD=" + pre]) +
+                                [LUA, child], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(proc.stdout.readline(), "ready\n")
+            d = subprocess.run(
+                [DTRACE, "-q", "-p", str(proc.pid), "-n",
+                 'luaflip$target:::tick, luaflip$target:::late /arg0 > 0/ '
+                 '{ printf("%s %d\\n", probename, arg0); } '
+                 'luaflip$target:::done { exit(0); }'],
+                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                timeout=60)
+            self.assertEqual(d.returncode, 0, d.stderr)
+            self.assertEqual([l for l in d.stdout.splitlines() if l], ["tick 1", "late 2"])
+            rest, err = proc.communicate(timeout=60)
+            self.assertEqual(proc.returncode, 0, rest + err)
+            self.assertEqual(rest, "detached\n")
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            os.unlink(child)
 
 
 class Consumer(unittest.TestCase):

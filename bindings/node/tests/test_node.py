@@ -341,6 +341,64 @@ class Traced(unittest.TestCase):
         self.assertLess(grew, 2 << 20, "RSS grew by %d bytes" % grew)
 
 
+    def test_attach_and_detach_seen_from_js(self):
+        """A probe's enabled state is read in JS from the semaphore in the
+        provider's image, which moves at each enable and rebuild: after
+        enable, disable, enable and a probe added, dtrace -p attaching and
+        detaching must still be seen by q.enabled, isEnabled() and watch(),
+        and fire() must reach the tracer only in between."""
+        src = PROLOGUE + textwrap.dedent("""\
+            function until(what, cond) {
+                const deadline = Date.now() + 20000;
+                while (!cond()) {
+                    if (Date.now() > deadline) {
+                        console.log('timed out waiting to be', what);
+                        process.exit(3);
+                    }
+                    Atomics.wait(sleeper, 0, 0, 5);
+                }
+            }
+            const p = new dtrace.Provider('nodeflip');
+            const q = p.probe('tick', 'int');
+            const done = p.probe('done');
+            const any = dtrace.watch(q);
+            p.enable();
+            p.disable();
+            p.enable();
+            const late = p.probe('late', 'int'); // the image is rebuilt
+            q.fire(0); // not traced yet: nothing
+            console.log('ready', q.enabled, late.enabled, any());
+            until('attached', () => q.enabled && late.enabled && done.enabled);
+            console.log('attached', q.isEnabled(), late.isEnabled(), any());
+            q.fire(1);
+            late.fire(2);
+            done.fire();
+            until('detached', () => !q.enabled);
+            q.fire(3);
+            console.log('detached', q.enabled, late.isEnabled(), any());
+            """)
+        main = self.write("main.js", src)
+        env = dict(os.environ)
+        pre = env.pop("LD_PRELOAD", None)
+        child = subprocess.Popen(
+            ([] if not pre else ["env", "LD_PRELOAD=" + pre]) + [NODE, main],
+            env=env, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(child.wait)
+        self.addCleanup(child.kill)
+        self.assertEqual(child.stdout.readline(), "ready false false false\n")
+        d = subprocess.run(
+            [DTRACE, "-q", "-p", str(child.pid), "-n",
+             'nodeflip$target:::tick, nodeflip$target:::late '
+             '{ printf("%s %d\\n", probename, arg0); } '
+             'nodeflip$target:::done { exit(0); }'],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual(d.returncode, 0, d.stderr)
+        self.assertEqual([l for l in d.stdout.splitlines() if l], ["tick 1", "late 2"])
+        rest = child.stdout.read()
+        self.assertEqual(child.wait(timeout=30), 0, rest)
+        self.assertEqual(rest, "attached true true true\ndetached false false false\n")
+
+
 class Untraced(unittest.TestCase):
     def test_lifecycle_and_errors(self):
         p = subprocess.run([NODE, "--expose-gc", os.path.join(HERE, "untraced.js")],

@@ -139,6 +139,54 @@ async function collected() {
   throws(() => fireLazy(0), TypeError, 'ERR_INVALID_ARG_TYPE', /^nodekeep:::q: fireLazy/);
 }
 
+/*
+ * The probes' JS methods read the semaphore through a view of the
+ * provider's image, which moves at enable, disable, rebuild and destroy:
+ * many of those, with collections between, crash nothing, and a disabled
+ * probe stays disabled (a stale view reading another image's word would
+ * only reach the native fire, which looks at its own probe).
+ */
+async function views() {
+  const p = new Provider('nodeviews');
+  const qs = [p.probe('a', 'int')];
+  const w = dtrace.watch(qs[0]);
+  for (let i = 0; i < 200; i++) {
+    p.enable();
+    if (i % 20 === 0) // rebuilt while enabled
+      qs.push(p.probe(`b${i}`, 'int'));
+    for (const q of qs) {
+      assert.strictEqual(q.enabled, false);
+      q.fire(Symbol('not looked at'));
+    }
+    p.disable();
+    if (i % 50 === 0)
+      global.gc();
+  }
+  assert.strictEqual(w(), false);
+  p.enable();
+  p.destroy();
+  // after destroy: nothing fires, nothing is called, nothing throws but the count
+  for (const q of qs) {
+    assert.strictEqual(q.isEnabled(), false);
+    q.fire(1);
+    q.fireLazy(() => assert.fail('called after destroy'));
+  }
+  throws(() => qs[0].fire(), TypeError, 'EUSDT_ARGCOUNT', /^nodeviews:::a takes 1 argument/);
+  assert.strictEqual(w(), false);
+  // an enabled provider collected while a method of its probe lives on
+  const { fire, isEnabled } = (() => {
+    const q = new Provider('nodelost').enable().probe('q', 'int');
+    return { fire: q.fire, isEnabled: q.isEnabled };
+  })();
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    global.gc();
+  }
+  assert.strictEqual(isEnabled(), false);
+  fire(7);
+  checks++;
+}
+
 /* wrap and instrument keep what callers see: results, this, new, names, throws. */
 function wrappers() {
   const obj = {
@@ -175,6 +223,7 @@ function wrappers() {
   errors();
   wrappers();
   await collected();
+  await views();
   console.log(`untraced ok ${checks}`);
 })().catch((e) => {
   console.error(e);

@@ -7,6 +7,8 @@
 #   mini      stripped, its .symtab xz-compressed in .gnu_debugdata
 #             (MiniDebugInfo, as Fedora builds it)
 #   bare      stripped, no debug file at all
+#   execer    execs execed (run.exec.d)
+#   plt       calls through its PLT, looks up the vDSO (run.plt.d)
 set -e
 c++ -O2 -o cxx cxx.cc
 cc -O2 -g -no-pie -o debugged debugged.c
@@ -25,3 +27,7 @@ xz -f mini.full
 objcopy --strip-all --add-section .gnu_debugdata=mini.full.xz mini
 objcopy --strip-all bare
 
+cc -O2 -no-pie -o execer execer.c
+cc -O2 -no-pie -o execed execed.c
+# plt: non-PIC and non-PIE, so that a function's address is its PLT entry
+cc -O2 -fno-pic -no-pie -o plt plt.c

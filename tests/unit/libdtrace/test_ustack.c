@@ -513,6 +513,11 @@ int main(void)
 	test_compiled();
 	tables();
 	scenarios(host_walk, host_req, "host");
+	/* counting without storing (ustackdepth): the same frames, up to n */
+	stack1();
+	CHECK_INT(dt_ustack(NULL, NFR, 0x40120b, at(0x100), 0), 9);
+	CHECK_INT(dt_ustack(NULL, 4, 0x40120b, at(0x100), 0), 4);
+	CHECK_INT(dt_ustack(NULL, NFR, 0, at(0x100), 0), 0); /* no user state */
 
 	err = kernel_load();
 	if (err == -EPERM || err == -EACCES) {

@@ -241,6 +241,7 @@ static void test_lifecycle(void)
 	const char *path;
 	char saved[4096];
 	usdt_arg_t args[2] = { { .i = -1 }, { .d = 2.5 } };
+	const volatile uint16_t *sa;
 	struct stat st;
 
 	CHECK(p != NULL);
@@ -249,6 +250,7 @@ static void test_lifecycle(void)
 	a = usdt_probe_create(p, "f", "a", 2, t);
 	CHECK(a != NULL);
 	CHECK(usdt_provider_path(p) == NULL);
+	CHECK(usdt_probe_semaphore(a) == NULL); /* not enabled: no image */
 	CHECK_INT(usdt_provider_disable(p), -EUSDT_NOTENABLED);
 	CHECK_INT(usdt_provider_enable(p), 0);
 	path = usdt_provider_path(p);
@@ -257,6 +259,8 @@ static void test_lifecycle(void)
 	CHECK(stat(saved, &st) == 0 && (st.st_mode & 0777) == 0600);
 	CHECK_INT(usdt_provider_enable(p), -EUSDT_ENABLED);
 	CHECK_INT(usdt_probe_is_enabled(a), 0); /* no tracer */
+	sa = usdt_probe_semaphore(a);
+	CHECK(sa != NULL && *sa == 0);
 	CHECK_INT(usdt_probe_fire(a, 2, args), 0);
 	CHECK_INT(usdt_probe_fire(a, 1, args), -EUSDT_ARGCOUNT);
 	CHECK_INT(usdt_probe_fire(a, 2, NULL), -EUSDT_ARGCOUNT);
@@ -272,12 +276,17 @@ static void test_lifecycle(void)
 	CHECK(access(saved, F_OK) != 0);
 	CHECK_INT(count_files(rundir), 1);
 	usdt_probe_fire0(b);
+	/* the image moved: a's semaphore with it; b's is the next word */
+	CHECK(usdt_probe_semaphore(a) != NULL && usdt_probe_semaphore(a) != sa);
+	CHECK(usdt_probe_semaphore(b) == usdt_probe_semaphore(a) + 1);
+	CHECK(sa != NULL && *sa == 0); /* the old one stays readable */
 
 	/* disable removes the file; enable again makes one */
 	CHECK_INT(usdt_provider_disable(p), 0);
 	CHECK(usdt_provider_path(p) == NULL);
 	CHECK_INT(count_files(rundir), 0);
 	usdt_probe_fire0(b); /* fires into nothing */
+	CHECK(usdt_probe_semaphore(b) == NULL);
 	CHECK_INT(usdt_provider_enable(p), 0);
 	CHECK_INT(count_files(rundir), 1);
 
@@ -286,6 +295,7 @@ static void test_lifecycle(void)
 	/* destroyed: the handles stay safe to use, and say so */
 	CHECK_INT(usdt_probe_fire(a, 2, args), -EUSDT_DESTROYED);
 	CHECK_INT(usdt_probe_is_enabled(a), 0);
+	CHECK(usdt_probe_semaphore(a) == NULL && usdt_probe_semaphore(NULL) == NULL);
 	usdt_probe_fire0(b);
 }
 

@@ -1,0 +1,146 @@
+"""Start-up reads only the processes a script can match (issue 19).
+
+dtrace reads a process's /proc/PID/maps (and the ELF files it maps) only
+for a description that can match a USDT probe of that process: BEGIN,
+tick, syscall, proc, sched, io and pid$target read none but the target's;
+a provider named with a PID (rtp1234, what rtp$target becomes) reads that
+process alone; a provider glob (*:::probe) and dtrace -l read them all.
+strace counts the openings, while a libusdt process (usdt_app) and a
+second bystander run.  And exit() in a probe other than BEGIN ends dtrace
+at once, not at the next switchrate poll.
+
+Environment: DTRACE (our dtrace), USDT_APP (tests/integration/usdt/usdt_app).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import tracelib  # noqa: E402
+
+DTRACE = os.environ.get("DTRACE", "dtrace")
+USDT_APP = os.environ.get("USDT_APP", "usdt_app")
+MAPS = re.compile(r'openat\(AT_FDCWD, "/proc/(\d+)/maps"')
+ROOT = re.compile(r'openat\(AT_FDCWD, "/proc/(\d+)/(?:root|map_files)/')
+
+
+class Startup(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        env = dict(os.environ, USDT_RUNTIME_DIR=cls.tmp.name)
+        # a libusdt process (provider rtp<PID>) and a bystander without probes
+        cls.app = subprocess.Popen([USDT_APP, "watch", "60"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, text=True, env=env)
+        cls.app.stdout.readline()  # path P
+        cls.app.stdout.readline()  # enabled 0: the provider is there
+        cls.other = subprocess.Popen(["sleep", "60"])
+
+    @classmethod
+    def tearDownClass(cls):
+        for p in (cls.app, cls.other):
+            p.kill()
+            p.communicate()
+        cls.tmp.cleanup()
+
+    def setUp(self):
+        tracelib.require_tracing(self, tools=("strace",))
+
+    def traced(self, *args):
+        """dtrace ARGS under strace (dtrace alone: a target is not strace's):
+        its stdout, and the PIDs whose maps, and whose files, it opened."""
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "strace")
+            r = subprocess.run(["strace", "-qq", "-o", log, "-e", "trace=openat", DTRACE]
+                               + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, timeout=120, env=tracelib.untraced_env())
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(log) as f:
+                text = f.read()
+        return (r.stdout, sorted({int(p) for p in MAPS.findall(text)}),
+                {int(p) for p in ROOT.findall(text)})
+
+    def assertReadsNone(self, *args):
+        out, maps, files = self.traced(*args)
+        self.assertEqual(maps, [], args)
+        self.assertEqual(files, set(), args)
+        return out
+
+    def test_begin_reads_no_process(self):
+        self.assertReadsNone("-q", "-n", "BEGIN { exit(0); }")
+        self.assertReadsNone("-q", "-n", "dtrace:::BEGIN { exit(0); }")
+        self.assertReadsNone("-q", "-n", "END { } BEGIN { exit(0); }")
+
+    def test_kernel_providers_read_no_process(self):
+        self.assertReadsNone("-q", "-n", "tick-1ms { exit(0); }")
+        self.assertReadsNone("-q", "-n", "profile-97 { } BEGIN { exit(0); }")
+        self.assertReadsNone("-q", "-n", "syscall::read:entry { } BEGIN { exit(0); }")
+        for prov in ("proc:::exec", "sched:::on-cpu", "io:::start"):
+            self.assertReadsNone("-q", "-Z", "-n", prov + " { } BEGIN { exit(0); }")
+
+    def test_pid_target_reads_the_target_only(self):
+        pid = self.app.pid
+        out, maps, files = self.traced("-q", "-n", "pid$target::main:entry { } BEGIN { exit(0); }",
+                                       "-p", str(pid))
+        self.assertEqual(maps, [pid])
+        self.assertEqual(files, {pid})
+
+    def test_usdt_glob_reads_every_process(self):
+        out, maps, _ = self.traced("-q", "-Z", "-n", "*:::probe { } BEGIN { exit(0); }")
+        self.assertIn(self.app.pid, maps)
+        self.assertIn(self.other.pid, maps)
+        self.assertGreater(len(maps), 2)
+
+    def test_named_pid_reads_that_process_only(self):
+        pid = self.app.pid
+        out, maps, _ = self.traced("-l", "-n", "rtp%d:::gate" % pid)
+        self.assertEqual(maps, [pid])
+        rows = [l.split() for l in out.splitlines()[1:]]
+        self.assertEqual([r[1:] for r in rows], [["rtp%d" % pid, "usdtapp", "main", "gate"]])
+        # rtp$target: the same, through -p
+        out, maps, _ = self.traced("-l", "-n", "rtp$target:::gate", "-p", str(pid))
+        self.assertEqual(maps, [pid])
+        self.assertEqual(len(out.splitlines()), 2, out)
+        # enabled: the probe matches and attaches
+        out, maps, _ = self.traced("-q", "-n", "rtp%d:::gate { } BEGIN { exit(0); }" % pid)
+        self.assertEqual(maps, [pid])
+
+    def test_list_reads_every_process(self):
+        """dtrace -l with no description lists what it listed before: every process's probes."""
+        out, maps, _ = self.traced("-l")
+        self.assertIn(self.app.pid, maps)
+        self.assertIn(self.other.pid, maps)
+        self.assertIn("rtp%d" % self.app.pid, [l.split()[1] for l in out.splitlines()[1:]])
+        ids = [int(l.split()[0]) for l in out.splitlines()[1:]]
+        self.assertEqual(ids, list(range(1, len(ids) + 1)))
+        # a module names a file of any process: every process is read
+        out, maps, _ = self.traced("-l", "-m", "usdtapp")
+        self.assertIn(self.other.pid, maps)
+        self.assertIn("rtp%d" % self.app.pid, out)
+
+    def test_bare_name_of_a_usdt_probe_still_matches(self):
+        """An empty provider with a name no built-in provider owns reads every process."""
+        out, maps, _ = self.traced("-l", "-n", "gate")
+        self.assertIn(self.app.pid, maps)
+        self.assertIn("rtp%d" % self.app.pid, out)
+
+    def test_exit_in_a_probe_ends_at_once(self):
+        """exit() from tick: END fires and dtrace ends without waiting the
+        switchrate (10 s here) for END's records, when END has none to wake it."""
+        t = time.monotonic()
+        r = subprocess.run([DTRACE, "-q", "-x", "switchrate=10s", "-n", "tick-1ms { exit(3); }"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=60)
+        took = time.monotonic() - t
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertEqual(r.stdout, "\n")
+        self.assertLess(took, 5.0)
+
+
+if __name__ == "__main__":
+    unittest.main()

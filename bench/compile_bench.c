@@ -5,7 +5,10 @@
  *   compile_bench [--front-end] [clauses [repetitions]]   (default 1000 10)
  *   compile_bench --emit N > script.d                    write the script and exit
  *
- * Each clause has a probe description, a predicate, a thread-local and an
+ * Each clause has two probe descriptions (gen*:::workK and tick-Ks, K
+ * from 1 to 60: one USDT description no longer names all the clauses,
+ * which would be more branches than one program takes, refused at compile
+ * time), a predicate, a thread-local and an
  * associative-array assignment, an aggregation with two keys, a string
  * comparison and a printf: the mix of a real script.  The library is
  * called in-process (dtrace_program_strcompile), best and median of the
@@ -35,16 +38,20 @@ static char *script(int n)
 		return NULL;
 	len += (size_t)snprintf(s + len, cap - len,
 				"#pragma D option quiet\n"
-				"provider gen { probe work(int, char *, uint64_t); };\n"
-				"self uint64_t t[int];\n");
+				"provider gen {\n");
+	for (int i = 0; i < 60; i++)
+		len += (size_t)snprintf(s + len, cap - len,
+					"\tprobe work%d(int, char *, uint64_t);\n", i + 1);
+	len += (size_t)snprintf(s + len, cap - len, "};\nself uint64_t t[int];\n");
 	for (int i = 0; i < n; i++)
 		len += (size_t)snprintf(
 		    s + len, cap - len,
-		    "gen*:::work,\ntick-%ds\n/arg0 > %d && (self->t[%d] == 0 || execname != \"x%d\")/\n"
+		    "gen*:::work%d,\ntick-%ds\n/arg0 > %d && (self->t[%d] == 0 || execname != "
+		    "\"x%d\")/\n"
 		    "{\n\tself->t[%d] = timestamp;\n\tlast[pid, %d] = arg2 * %d + (arg1 & 0xff);\n"
 		    "\t@c%d[execname, arg0 %% 16] = count();\n\t@q%d = quantize(arg2 >> %d);\n"
 		    "\tprintf(\"%%s %%d %%x %d\\n\", execname, pid, (int)arg2);\n}\n\n",
-		    i % 60 + 1, i, i, i, i, i, i + 1, i, i, i % 8, i);
+		    i % 60 + 1, i % 60 + 1, i, i, i, i, i, i + 1, i, i, i % 8, i);
 	return s;
 }
 

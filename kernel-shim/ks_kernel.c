@@ -61,17 +61,22 @@ void ks_code_free(ks_code_t *c)
  * btf func_info").  The least that passes: an int, a prototype returning
  * it, and one static function of that prototype per subprogram (static:
  * the verifier checks each call in its caller's context, as without
- * BTF).  Returns the BTF's fd and fills *info (its starts, ascending,
- * from 0: a call's or address's target is i + imm + 1), or -errno; 0
- * functions (no function address) returns -ENOENT: load without BTF.
+ * BTF).  The global function kc_gfunc, if any, is the one exception: a
+ * prototype of two pointers to kc_gsize bytes (an array of char), which
+ * the verifier checks once with those arguments and, at a call, only
+ * against them.  Returns the BTF's fd and fills *info (its starts,
+ * ascending, from 0: a call's or address's target is i + imm + 1), or
+ * -errno; no function address and no global function returns -ENOENT:
+ * load without BTF.
  */
 static int subprog_btf(const ks_code_t *code, struct bpf_func_info **info, uint32_t *n)
 {
-	static const char strs[] = "\0int\0dtrace";
+	/* names at 0 "", 1 int, 5 dtrace, 12 char, 17 a, 19 b, 21 dt_strcmp */
+	static const char strs[] = "\0int\0dtrace\0char\0a\0b\0dt_strcmp";
 	struct btf_header *h;
 	uint32_t *t, *starts, ns = 1, ntypes;
 	size_t tlen, size;
-	bool addr = false;
+	bool addr = code->kc_gfunc != 0;
 	char *blob;
 	int fd;
 
@@ -109,8 +114,11 @@ static int subprog_btf(const ks_code_t *code, struct bpf_func_info **info, uint3
 		if (a == 0 || starts[a] != starts[a - 1])
 			starts[ntypes++] = starts[a];
 	ns = ntypes;
-	/* [1] int, [2] int (void), [3...] static int dtrace(void) */
-	tlen = 16 + 12 + 12 * (size_t)ns;
+	/*
+	 * [1] int, [2] int (void), [3] char, [4] char[kc_gsize], [5] char (*)[kc_gsize],
+	 * [6] int (char (*a)[], char (*b)[]), [7...] one function each
+	 */
+	tlen = 16 + 12 + 16 + 24 + 12 + 28 + 12 * (size_t)ns;
 	size = sizeof(*h) + tlen + sizeof(strs);
 	if ((blob = calloc(1, size)) == NULL || (*info = calloc(ns, sizeof(**info))) == NULL) {
 		free(blob);
@@ -126,19 +134,41 @@ static int subprog_btf(const ks_code_t *code, struct bpf_func_info **info, uint3
 	h->str_off = (uint32_t)tlen;
 	h->str_len = sizeof(strs);
 	t = (uint32_t *)(blob + sizeof(*h));
-	*t++ = 1; /* "int" */
+	*t++ = 1; /* [1] "int" */
 	*t++ = (uint32_t)BTF_KIND_INT << 24;
 	*t++ = 4;
 	*t++ = (uint32_t)BTF_INT_SIGNED << 24 | 32;
-	*t++ = 0;
-	*t++ = (uint32_t)BTF_KIND_FUNC_PROTO << 24; /* no parameters */
+	*t++ = 0; /* [2] int (void) */
+	*t++ = (uint32_t)BTF_KIND_FUNC_PROTO << 24;
 	*t++ = 1;
+	*t++ = 12; /* [3] "char" */
+	*t++ = (uint32_t)BTF_KIND_INT << 24;
+	*t++ = 1;
+	*t++ = 8;
+	*t++ = 0; /* [4] char[kc_gsize] */
+	*t++ = (uint32_t)BTF_KIND_ARRAY << 24;
+	*t++ = 0;
+	*t++ = 3;
+	*t++ = 1;
+	*t++ = code->kc_gsize > 0 ? code->kc_gsize : 1;
+	*t++ = 0; /* [5] char (*)[kc_gsize] */
+	*t++ = (uint32_t)BTF_KIND_PTR << 24;
+	*t++ = 4;
+	*t++ = 0; /* [6] int (a, b) */
+	*t++ = (uint32_t)BTF_KIND_FUNC_PROTO << 24 | 2;
+	*t++ = 1;
+	*t++ = 17;
+	*t++ = 5;
+	*t++ = 19;
+	*t++ = 5;
 	for (uint32_t k = 0; k < ns; k++) {
-		*t++ = 5; /* "dtrace" */
-		*t++ = (uint32_t)BTF_KIND_FUNC << 24 | BTF_FUNC_STATIC;
-		*t++ = 2;
+		bool global = code->kc_gfunc != 0 && starts[k] == code->kc_gfunc;
+
+		*t++ = global ? 21 : 5; /* "dt_strcmp", "dtrace" */
+		*t++ = (uint32_t)BTF_KIND_FUNC << 24 | (global ? BTF_FUNC_GLOBAL : BTF_FUNC_STATIC);
+		*t++ = global ? 6 : 2;
 		(*info)[k].insn_off = starts[k];
-		(*info)[k].type_id = 3 + k;
+		(*info)[k].type_id = 7 + k;
 	}
 	memcpy(blob + sizeof(*h) + tlen, strs, sizeof(strs));
 	fd = bpf_btf_load(blob, size, NULL);

@@ -436,16 +436,18 @@ void dt_cg_emit_lookup0(dt_cg_t *cg, uint32_t map)
 	emit(cg, KS_CALL(BPF_FUNC_map_lookup_elem));
 }
 
-/* Count one drop of a kind in this CPU's dt_drops value (r0-r5 clobbered). */
+/*
+ * Count one drop of a kind in this CPU's dt_drops value (r0-r5
+ * clobbered), by the shared subprogram dt_cg_sub_drop: the lookup is
+ * then one instruction of the program, not one per place that counts,
+ * and the verifier rewrites (inlines) each lookup of an array map by
+ * moving every instruction after it: a cost of the program's length at
+ * each lookup.
+ */
 void dt_cg_count_drop(dt_cg_t *cg, int kind)
 {
-	int out = label(cg);
-
-	dt_cg_emit_lookup0(cg, DT_MAP_DROPS);
-	emit_to(cg, KS_JMP_IMM(BPF_JEQ, R0, 0, 0), out);
-	emit(cg, KS_MOV64_IMM(R1, 1));
-	emit(cg, KS_ATOMIC_ADD64(R0, R1, (int16_t)(kind * 8)));
-	place(cg, out);
+	emit(cg, KS_MOV64_IMM(R1, kind * 8));
+	dt_cg_call_sub(cg, DT_SUBR_DROP);
 }
 
 /*
@@ -1303,8 +1305,16 @@ static void member_store(dt_cg_t *cg, const lval_t *lv, const dt_node_t *n)
 	pop(cg, R0); /* the value, on both paths */
 }
 
+/* An integer literal from 1 to INT32_MAX: its value, the same in any type; else 0. */
+static int32_t const_divisor(const dt_node_t *n)
+{
+	return n->dn_kind == DT_N_INT && n->dn_value >= 1 && n->dn_value <= INT32_MAX
+		   ? (int32_t)n->dn_value
+		   : 0;
+}
+
 static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
-		  const dt_type_t *t, bool wide);
+		  const dt_type_t *t, bool wide, int32_t kdiv);
 
 /*
  * For op=, ++ and --: keep the old value r0 at stack slot s_old, then
@@ -1319,7 +1329,7 @@ static void new_value(dt_cg_t *cg, dt_tok_t op, const dt_type_t *t, const dt_nod
 		emit(cg, KS_LDX_MEM(BPF_DW, R0, FP, s_rhs));
 	else
 		emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t, false);
+	arith(cg, op, t, rhs != NULL ? rhs->dn_type : t, t, false, 0);
 	emit(cg, KS_MOV64_REG(R0, R1));
 	normalize(cg, R0, t);
 }
@@ -1558,6 +1568,57 @@ void dt_cg_str_or_null(dt_cg_t *cg, dt_node_t *n)
 	cg->cg_nullnode = NULL;
 }
 
+/*
+ * s == "lit" and s != "lit" for a literal shorter than strsize: the
+ * literal's bytes and its NUL, a word at a time, against s's first words
+ * (s is at an 8-byte boundary with strsize bytes, as strcmp's operands;
+ * bytes after the NUL are masked off), with no call and no loop: strcmp's
+ * loop cost the verifier strsize/8 iterations in each program that
+ * compares (the bytes of s after its own NUL never matter: at the first
+ * NUL of s before the literal's, the literal has a byte that is not 0).
+ */
+static bool str_compare_literal(dt_cg_t *cg, dt_node_t *n)
+{
+	dt_node_t *lit = n->dn_right, *other = n->dn_left;
+	int ne = label(cg), done = label(cg);
+	size_t len, words;
+
+	if (n->dn_op != T_EQEQ && n->dn_op != T_NE)
+		return false;
+	if (lit->dn_kind != DT_N_STRING) {
+		lit = n->dn_left;
+		other = n->dn_right;
+	}
+	if (lit->dn_kind != DT_N_STRING || !is_string(other->dn_type))
+		return false;
+	len = strnlen(lit->dn_string, lit->dn_strlen);
+	if (len + 1 > cg->cg_strsize || len + 1 > 64)
+		return false;
+	words = (len + 1 + 7) / 8;
+	str_nullable(cg, other);
+	for (size_t k = 0; k < words; k++) {
+		size_t m = len + 1 - 8 * k < 8 ? len + 1 - 8 * k : 8; /* bytes compared */
+		uint64_t w = 0;
+
+		for (size_t b = 0; b < m; b++)
+			w |= (uint64_t)(uint8_t)(8 * k + b < len ? lit->dn_string[8 * k + b] : 0)
+			     << (8 * b);
+		emit(cg, KS_LDX_MEM(BPF_DW, R1, R0, (int16_t)(8 * k)));
+		if (m < 8) {
+			emit_imm64(cg, R2, (1ULL << (8 * m)) - 1);
+			emit(cg, KS_ALU64_REG(BPF_AND, R1, R2));
+		}
+		emit_imm64(cg, R2, w);
+		emit_to(cg, KS_JMP_REG(BPF_JNE, R1, R2, 0), ne);
+	}
+	emit(cg, KS_MOV64_IMM(R0, n->dn_op == T_EQEQ));
+	jump(cg, done);
+	place(cg, ne);
+	emit(cg, KS_MOV64_IMM(R0, n->dn_op == T_NE));
+	place(cg, done);
+	return true;
+}
+
 static void str_compare(dt_cg_t *cg, dt_node_t *n)
 {
 	static const struct {
@@ -1567,6 +1628,8 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
 		    { T_LE, BPF_JSLE },	 { T_GT, BPF_JSGT }, { T_GE, BPF_JSGE } };
 	int yes = label(cg), done = label(cg), jop = BPF_JEQ;
 
+	if (str_compare_literal(cg, n))
+		return;
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (ops[i].tok == n->dn_op)
 			jop = ops[i].jop;
@@ -1591,7 +1654,7 @@ static void str_compare(dt_cg_t *cg, dt_node_t *n)
  * operand of another operator, which computes on the 64 bits).
  */
 static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t *rt,
-		  const dt_type_t *t, bool wide)
+		  const dt_type_t *t, bool wide, int32_t kdiv)
 {
 	/*
 	 * An assignment operator has its left operand's type, and DIF divides
@@ -1639,18 +1702,26 @@ static void arith(dt_cg_t *cg, dt_tok_t op, const dt_type_t *lt, const dt_type_t
 	case T_SLASH:
 	case T_DIV_EQ:
 	case T_PERCENT:
-	case T_MOD_EQ:
+	case T_MOD_EQ: {
+		int alu = (op == T_SLASH || op == T_DIV_EQ) ? BPF_DIV : BPF_MOD;
+
+		/*
+		 * By a positive constant: no zero check, and the immediate form,
+		 * which the verifier leaves as it is (it rewrites a division by a
+		 * register, and removes a check it proves dead: each a move of
+		 * every instruction after it).  Signed division: off 1 (BPF ISA v4).
+		 */
+		if (kdiv > 0) {
+			emit(cg, KS_INSN(BPF_ALU64 | alu | BPF_K, R1, 0, uns ? 0 : 1, kdiv));
+			break;
+		}
 		ok = label(cg);
 		emit_to(cg, KS_JMP_IMM(BPF_JNE, R0, 0, 0), ok);
 		dt_cg_fault(cg, DT_FLT_DIVZERO, -1);
 		place(cg, ok);
-		{
-			int alu = (op == T_SLASH || op == T_DIV_EQ) ? BPF_DIV : BPF_MOD;
-
-			/* signed division: off 1 (BPF ISA v4) */
-			emit(cg, KS_INSN(BPF_ALU64 | alu | BPF_X, R1, R0, uns ? 0 : 1, 0));
-		}
+		emit(cg, KS_INSN(BPF_ALU64 | alu | BPF_X, R1, R0, uns ? 0 : 1, 0));
 		break;
+	}
 	case T_AMP:
 	case T_AND_EQ: emit(cg, KS_ALU64_REG(BPF_AND, R1, R0)); break;
 	case T_BAR:
@@ -2160,7 +2231,7 @@ void dt_cg_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_
 		lv_load(cg, &lv);
 		emit(cg, KS_MOV64_REG(R1, R0));
 		pop(cg, R0);
-		arith(cg, op, t, rhs->dn_type, t, false);
+		arith(cg, op, t, rhs->dn_type, t, false, 0);
 		emit(cg, KS_MOV64_REG(R0, R1));
 		lv_store(cg, &lv, n);
 		return;
@@ -2171,7 +2242,7 @@ void dt_cg_assign(dt_cg_t *cg, dt_node_t *n, dt_node_t *target, dt_tok_t op, dt_
 		push(cg, n);
 	emit(cg, KS_MOV64_REG(R1, R0));
 	emit(cg, KS_MOV64_IMM(R0, 1));
-	arith(cg, op, t, t, t, false);
+	arith(cg, op, t, t, t, false, 0);
 	emit(cg, KS_MOV64_REG(R0, R1));
 	lv_store(cg, &lv, n);
 	if (post)
@@ -2647,7 +2718,8 @@ static void value(dt_cg_t *cg, dt_node_t *n, bool wide)
 			push(cg, n);
 			cg_value(cg, n->dn_right, true);
 			pop(cg, R1);
-			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t, wide);
+			arith(cg, n->dn_op, n->dn_left->dn_type, n->dn_right->dn_type, t, wide,
+			      const_divisor(n->dn_right));
 			emit(cg, KS_MOV64_REG(R0, R1));
 			return;
 		}

@@ -446,6 +446,7 @@ void dt_cg_v_reloc(dt_cg_t *cg, dt_node_t *n, int kind);
 void dt_cg_builtin_var(dt_cg_t *cg, dt_node_t *n);
 void dt_cg_call_sub(dt_cg_t *cg, dt_subr_t sub);
 void dt_cg_sub_strcmp(dt_cg_t *cg);
+void dt_cg_sub_drop(dt_cg_t *cg);
 void dt_cg_sub_bpf(dt_cg_t *cg, dt_subr_t k);
 
 #endif /* DT_CG_H */

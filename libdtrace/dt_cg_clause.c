@@ -337,6 +337,8 @@ void dt_cg_program(dt_pcb_t *pcb)
 		cg_prologue(&cg);
 		cg.cg_fr = &ps->ps_subrs[DT_SUBR_STRCMP];
 		dt_cg_sub_strcmp(&cg);
+		cg.cg_fr = &ps->ps_subrs[DT_SUBR_DROP];
+		dt_cg_sub_drop(&cg);
 		for (int k = DT_SUBR_BPF; k < DT_SUBR_N; k++) {
 			cg.cg_fr = &ps->ps_subrs[k];
 			dt_cg_sub_bpf(&cg, (dt_subr_t)k);

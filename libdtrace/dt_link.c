@@ -596,6 +596,11 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	out->fr_nrel = 0;
 	if (dt_frag_resolve(out, err, sizeof(err)) != 0)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "%s", err);
+	/* strcmp is a global function: checked once, whatever the number of comparisons */
+	if (linked[DT_SUBR_STRCMP]) {
+		out->fr_gfunc = (uint32_t)out->fr_labels[lk.lk_sub[DT_SUBR_STRCMP]];
+		out->fr_gsize = r->r_en.en_ps->ps_strsize;
+	}
 	return 0;
 }
 

@@ -342,7 +342,8 @@ static void fire_own(dtrace_hdl_t *dtp, dt_run_t *r, dt_pkind_t kind)
 static int load(dtrace_hdl_t *dtp, size_t p, dt_frag_t *prog, uint32_t *attach_type,
 		const char *what)
 {
-	ks_code_t code = { prog->fr_insns, prog->fr_len, prog->fr_cap, false };
+	ks_code_t code = { prog->fr_insns, prog->fr_len,   prog->fr_cap,
+			   false,	   prog->fr_gfunc, prog->fr_gsize };
 	enum bpf_prog_type type;
 	uint32_t btf_id = 0;
 	char *log;
@@ -1045,7 +1046,8 @@ static int errno_watch(dtrace_hdl_t *dtp, dt_run_t *r)
 		dt_frag_free(&prog);
 		return -1;
 	}
-	code = (ks_code_t){ prog.fr_insns, prog.fr_len, prog.fr_cap, false };
+	code = (ks_code_t){ prog.fr_insns, prog.fr_len,	  prog.fr_cap,
+			    false,	   prog.fr_gfunc, prog.fr_gsize };
 	fd = ks_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "dtrace_errno", &code, log, sizeof(log));
 	dt_frag_free(&prog);
 	if (fd < 0)

@@ -103,6 +103,7 @@ void dt_frag_reset(dt_frag_t *fr)
 {
 	fr->fr_oom = false;
 	fr->fr_len = 0;
+	fr->fr_gfunc = fr->fr_gsize = 0;
 	fr->fr_nlabels = 0;
 	fr->fr_nfix = fr->fr_nrel = fr->fr_npx = 0;
 }
@@ -247,7 +248,8 @@ static size_t path_jumps(const dt_frag_t *fr, const dt_frag_t *subrs, size_t *me
 			for (; r < fr->fr_nrel && fr->fr_rel[r].rl_insn == i; r++) {
 				uint32_t k = fr->fr_rel[r].rl_arg;
 
-				if (fr->fr_rel[r].rl_kind != DT_RL_CALL || k >= DT_SUBR_N)
+				if (fr->fr_rel[r].rl_kind != DT_RL_CALL || k >= DT_SUBR_N ||
+				    k == DT_SUBR_STRCMP) /* global: checked apart */
 					continue;
 				if (memo[k] == SIZE_MAX) /* each call site walks the callee again */
 					memo[k] = path_jumps(&subrs[k], subrs, memo, depth + 1);
@@ -506,6 +508,7 @@ static const char *const toff_names[DT_TOFF_N] = {
 static const char *subr_name(uint32_t a)
 {
 	return a == DT_SUBR_STRCMP ? "strcmp"
+	       : a == DT_SUBR_DROP ? "drop"
 	       : a < DT_SUBR_N	   ? dt_bpf_funcs[a - DT_SUBR_BPF].bf_name
 				   : "?";
 }

@@ -282,6 +282,8 @@ typedef struct dt_frag {
 	dt_pseudo_t *fr_px;
 	size_t fr_npx, fr_pxcap;
 	bool fr_oom; /* an addition failed for memory: the fragment is unusable */
+	/* a linked program: where its global strcmp starts (0: none), strsize */
+	uint32_t fr_gfunc, fr_gsize;
 } dt_frag_t;
 
 /* Building fragments (dt_program.c): each sets fr_oom instead of failing. */
@@ -361,13 +363,14 @@ void dt_frag_string(dt_frag_t *, uint32_t off, const char *s, size_t len, uint32
 void dt_frag_load_user(dt_frag_t *, size_t sz, bool sign, int action, int lfault);
 
 /*
- * Shared subprograms, called with DT_RL_CALL: strcmp, emitted by dt_cg.c,
+ * Shared subprograms, called with DT_RL_CALL: strcmp and drop, emitted by dt_cg_subr.c,
  * then the functions written in C under libdtrace/bpf/ (each DT_SUBR_NAME
  * of dt_bpf_code.h, in dt_bpf_funcs[] from DT_SUBR_BPF).
  */
 #define DT_BPF_SUBR_ID(name) DT_SUBR_##name,
 typedef enum dt_subr {
 	DT_SUBR_STRCMP, /* r0 = strcmp(r1, r2) over strsize bytes */
+	DT_SUBR_DROP,	/* count a drop: r1 = its kind's offset in dt_drops' value */
 	DT_SUBR_BPF,
 	DT_SUBR_BPF_BEFORE = DT_SUBR_BPF - 1,
 	DT_BPF_FUNCS(DT_BPF_SUBR_ID) DT_SUBR_N

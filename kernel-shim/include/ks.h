@@ -64,6 +64,13 @@ typedef struct ks_code {
 	struct bpf_insn *kc_insns;
 	size_t kc_len, kc_cap;
 	bool kc_oom; /* an emit failed for memory: the code is unusable */
+	/*
+	 * A global function (BTF_FUNC_GLOBAL: the verifier checks it once,
+	 * not at each call): its first instruction, 0 for none, and the
+	 * size its two arguments point to: int f(char (*)[kc_gsize],
+	 * char (*)[kc_gsize]), each possibly NULL for the verifier.
+	 */
+	uint32_t kc_gfunc, kc_gsize;
 } ks_code_t;
 
 void ks_emit(ks_code_t *, const struct bpf_insn *, size_t n);

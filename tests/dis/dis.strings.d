@@ -1,4 +1,4 @@
-/* string variables and comparisons: == and < on strings call the strcmp subprogram */
+/* string variables and comparisons: != with a literal compares its words inline, < calls the strcmp subprogram */
 string last;
 
 syscall::execve:return

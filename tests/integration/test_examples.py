@@ -1,0 +1,98 @@
+"""The examples of examples/, built with the project, traced by their D
+scripts with the counts they must give.
+
+queryserver: qserver serves under dtrace -c; a client sends queries.txt
+(10 queries: 3 PUT, 4 GET of which 3 find their key, SCAN ap finding 2,
+SLEEP 300, one unknown) on one connection, then SHUTDOWN on another.
+
+Environment: DTRACE (our dtrace), QSERVER (build/examples/queryserver/qserver).
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import tracelib  # noqa: E402
+
+DTRACE = os.environ.get("DTRACE", "dtrace")
+QSERVER = os.environ.get("QSERVER", "qserver")
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
+
+
+class QueryServer(unittest.TestCase):
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+        self.tmp = tempfile.TemporaryDirectory()
+        self.sock = os.path.join(self.tmp.name, "q.sock")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def client(self, text):
+        r = subprocess.run([QSERVER, "-c", self.sock], input=text, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout
+
+    def traced(self, name, *args):
+        """dtrace -qs NAME ARGS -c 'qserver SOCK' while the client sends
+        queries.txt, then SHUTDOWN: dtrace's output and the answers."""
+        d = subprocess.Popen([DTRACE, "-q", "-s", os.path.join(EXAMPLES, "queryserver", name)]
+                             + list(args) + ["-c", "%s %s" % (QSERVER, self.sock)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=tracelib.untraced_env())
+        try:
+            for _ in range(200):  # the server is up once its socket is there
+                if os.path.exists(self.sock) or d.poll() is not None:
+                    break
+                time.sleep(0.05)
+            with open(os.path.join(EXAMPLES, "queryserver", "queries.txt")) as f:
+                answers = self.client(f.read())
+            self.client("SHUTDOWN\n")
+            out, err = d.communicate(timeout=60)
+        finally:
+            if d.poll() is None:
+                d.kill()
+                d.communicate()
+        self.assertEqual(d.returncode, 0, err)
+        return out, answers
+
+    def test_answers(self):
+        out, answers = self.traced("top.d")
+        self.assertEqual(answers.splitlines(), ["OK 1", "OK 1", "OK 1", "OK 1", "OK 1", "OK 0",
+                                                "OK 2", "OK 0", "ERR unknown query BOGUS",
+                                                "OK 1"])
+
+    def test_latency(self):
+        out, _ = self.traced("latency.d")
+        rows = {m[0]: tuple(map(int, m[1:])) for m in
+                re.findall(r"^(\w+)\s+(\d+)\s+(\d+)\s+(\d+)$", out, re.M)}
+        self.assertEqual(rows, {"PUT": (3, 0, 3), "GET": (4, 0, 3), "SCAN": (1, 0, 2),
+                                "SLEEP": (1, 0, 0), "BOGUS": (1, 1, 0), "SHUTDOWN": (1, 0, 0)},
+                         out)
+        # SLEEP 300's bucket: 262144 us
+        self.assertRegex(out, r"SLEEP\s*\n\s+value.*\n(?:.*\n)*?\s+262144 \|@+ 1")
+
+    def test_top(self):
+        out, _ = self.traced("top.d")
+        queries = dict((q, int(n)) for n, q in re.findall(r"^\s+(\d+)  (.*)$", out, re.M))
+        self.assertEqual(queries["GET apple"], 2, out)
+        self.assertEqual(len(queries), 10, out)  # queries.txt's 9 texts and SHUTDOWN
+        conns = sorted(int(n) for n in re.findall(r"^conn \d+: (\d+) queries$", out, re.M))
+        self.assertEqual(conns, [1, 10], out)
+
+    def test_slow(self):
+        out, _ = self.traced("slow.d", "200")
+        rows = re.findall(r"^\s*(\d+) ms  conn \d+  query (\d+): (.*)$", out, re.M)
+        self.assertEqual(len(rows), 1, out)
+        self.assertEqual(rows[0][1:], ("8", "SLEEP 300"))
+        self.assertGreaterEqual(int(rows[0][0]), 300)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -5,7 +5,12 @@ queryserver: qserver serves under dtrace -c; a client sends queries.txt
 (10 queries: 3 PUT, 4 GET of which 3 find their key, SCAN ap finding 2,
 SLEEP 300, one unknown) on one connection, then SHUTDOWN on another.
 
-Environment: DTRACE (our dtrace), QSERVER (build/examples/queryserver/qserver).
+minilang: mini runs app.mini and lib.mini for 3 requests: fib(10) is 177
+calls a request, main, sum and slow one each; each request makes 2 writes,
+1 clock_nanosleep and 2 openat; flow.d's -> and <- balance.
+
+Environment: DTRACE (our dtrace), QSERVER (build/examples/queryserver/qserver),
+MINI (build/examples/minilang/mini).
 """
 import os
 import re
@@ -21,6 +26,7 @@ import tracelib  # noqa: E402
 
 DTRACE = os.environ.get("DTRACE", "dtrace")
 QSERVER = os.environ.get("QSERVER", "qserver")
+MINI = os.environ.get("MINI", "mini")
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 
 
@@ -92,6 +98,67 @@ class QueryServer(unittest.TestCase):
         self.assertEqual(len(rows), 1, out)
         self.assertEqual(rows[0][1:], ("8", "SLEEP 300"))
         self.assertGreaterEqual(int(rows[0][0]), 300)
+
+
+class MiniLang(unittest.TestCase):
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+        d = os.path.join(EXAMPLES, "minilang")
+        self.cmd = lambda n: "%s -n %d %s %s" % (MINI, n, os.path.join(d, "app.mini"),
+                                                 os.path.join(d, "lib.mini"))
+
+    def traced(self, name, n):
+        r = subprocess.run([DTRACE, "-q", "-s", os.path.join(EXAMPLES, "minilang", name), "-c",
+                            self.cmd(n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=120, env=tracelib.untraced_env())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.count("fib(10) = 55\n"), n, r.stdout)
+        return r.stdout
+
+    def test_calls(self):
+        out = self.traced("calls.d", 3)
+        rows = {(f, m): int(c) for f, m, c in
+                re.findall(r"^(\w+)\s+(\S+\.mini)\s+(\d+)$", out, re.M)}
+        self.assertEqual(rows, {("main", "app.mini"): 3, ("slow", "app.mini"): 3,
+                                ("sum", "lib.mini"): 3, ("fib", "lib.mini"): 531}, out)
+
+    def test_flow(self):
+        out = self.traced("flow.d", 1)
+        lines = [l for l in out.splitlines() if "-> " in l or "<- " in l]
+        self.assertEqual(len(lines), 2 * 180, out[-2000:])
+        self.assertEqual(lines[0], "-> main (app.mini:2)")
+        self.assertEqual(lines[1], "  -> fib (lib.mini:2)")
+        self.assertEqual(lines[-1], "<- main")
+        depth = 0
+        for l in lines:  # each line indented by its depth
+            if "-> " in l:
+                self.assertEqual(len(l) - len(l.lstrip()), 2 * depth, l)
+                depth += 1
+            else:
+                depth -= 1
+                self.assertEqual(len(l) - len(l.lstrip()), 2 * depth, l)
+        self.assertEqual(depth, 0)
+
+    def test_latency(self):
+        out = self.traced("latency.d", 2)
+        for f, n in (("main", 2), ("slow", 2), ("sum", 2), ("fib", 354)):
+            m = re.search(r"^  %s\s*\n\s+value.*\n((?:\s+-?\d+ \|.*\n)+)" % f, out, re.M)
+            self.assertIsNotNone(m, out)
+            self.assertEqual(sum(int(x) for x in re.findall(r"\| *[@ ]* (\d+)\s*$",
+                                                              m.group(1), re.M)), n, f)
+        # slow() sleeps 50 ms: its bucket is 32768 us
+        self.assertRegex(out, r"  slow\s*\n\s+value.*\n(?:.*\n)*?\s+32768 \|@+ 2")
+
+    def test_request_syscalls(self):
+        out = self.traced("request_syscalls.d", 2)
+        self.assertEqual(len(re.findall(r"^request [12]: status 0, \d+ us, compiling \d+ us$",
+                                        out, re.M)), 2, out)
+        calls = {(int(r), f): int(c) for r, f, c in
+                 re.findall(r"^request (\d+) (\w+)\s+(\d+)$", out, re.M)}
+        for req in (1, 2):
+            self.assertEqual(calls.get((req, "write")), 2, out)
+            self.assertEqual(calls.get((req, "clock_nanosleep")), 1, out)
+            self.assertEqual(calls.get((req, "openat")), 2, out)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,13 @@ minilang: mini runs app.mini and lib.mini for 3 requests: fib(10) is 177
 calls a request, main, sum and slow one each; each request makes 2 writes,
 1 clock_nanosleep and 2 openat; flow.d's -> and <- balance.
 
+bytecodevm: vm 1000 calls Math.square 2000 times and Point.<init> 1000,
+allocates 1000 Points (24 bytes) and 250 Lines (40); its collections free
+what the program does not hold: the objects allocated less the live ones
+it prints.
+
 Environment: DTRACE (our dtrace), QSERVER (build/examples/queryserver/qserver),
-MINI (build/examples/minilang/mini).
+MINI (build/examples/minilang/mini), VM (build/examples/bytecodevm/vm).
 """
 import os
 import re
@@ -27,6 +32,7 @@ import tracelib  # noqa: E402
 DTRACE = os.environ.get("DTRACE", "dtrace")
 QSERVER = os.environ.get("QSERVER", "qserver")
 MINI = os.environ.get("MINI", "mini")
+VM = os.environ.get("VM", "vm")
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 
 
@@ -159,6 +165,45 @@ class MiniLang(unittest.TestCase):
             self.assertEqual(calls.get((req, "write")), 2, out)
             self.assertEqual(calls.get((req, "clock_nanosleep")), 1, out)
             self.assertEqual(calls.get((req, "openat")), 2, out)
+
+
+class BytecodeVM(unittest.TestCase):
+    def setUp(self):
+        tracelib.require_tracing(self, tools=())
+
+    def traced(self, name, n=1000):
+        r = subprocess.run([DTRACE, "-q", "-s", os.path.join(EXAMPLES, "bytecodevm", name), "-c",
+                            "%s %d" % (VM, n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=120, env=tracelib.untraced_env())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        m = re.search(r"^result (\d+), (\d+) objects live$", r.stdout, re.M)
+        self.assertIsNotNone(m, r.stdout)
+        self.assertEqual(int(m.group(1)), sum(i * i + (i + 1) * (i + 1) for i in range(n)))
+        return r.stdout, int(m.group(2))
+
+    def test_methods(self):
+        out, _ = self.traced("methods.d")
+        rows = {(c, m): int(n) for c, m, n in
+                re.findall(r"^(\w+)\s+(\S+)\s+(\d+)\s+\d+$", out, re.M)}
+        self.assertEqual(rows, {("Main", "main"): 1, ("Point", "<init>"): 1000,
+                                ("Math", "square"): 2000}, out)
+
+    def test_alloc(self):
+        out, _ = self.traced("alloc.d")
+        rows = {c: (int(n), int(b)) for c, n, b in
+                re.findall(r"^(\w+)\s+(\d+)\s+(\d+)$", out, re.M)}
+        self.assertEqual(rows, {"Point": (1000, 24000), "Line": (250, 10000)}, out)
+
+    def test_gc(self):
+        out, live = self.traced("gc.d")
+        m = re.search(r"^collections (\d+), freed (\d+)$", out, re.M)
+        self.assertIsNotNone(m, out)
+        self.assertGreater(int(m.group(1)), 0)
+        self.assertEqual(int(m.group(2)), 1250 - live, out)  # all but what is live at the end
+        self.assertIn("live after a collection: at most 1\n", out)
+        out, live = self.traced("gc.d", 10)  # 13 objects: the heap never fills
+        self.assertNotIn("collections", out)
+        self.assertEqual(live, 13)
 
 
 if __name__ == "__main__":

@@ -154,7 +154,7 @@ class Rendering(unittest.TestCase):
     def test_man_renders(self):
         # what a user types: man ./docs/dtrace.1 (man-db reads a path as a file)
         man = self.tool("man")
-        env = dict(os.environ, MANWIDTH="80", MAN_KEEP_FORMATTING="0", PAGER="cat")
+        env = dict(os.environ, MANWIDTH="80", PAGER="cat", MANPAGER="cat", LC_ALL="C.UTF-8")
         for page, title in zip(PAGES, ("DTRACE(1)", "LIBUSDT(3)", "LIBDTRACE(3)")):
             p = subprocess.run([man, "--warnings", "./" + page], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

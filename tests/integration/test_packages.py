@@ -225,6 +225,8 @@ class Packages(unittest.TestCase):
             self.env, cwd=app)
         p = run(self, ["node", "-p", "require.resolve('dtrace-usdt')"], self.env, cwd=app)
         self.assertEqual(p.stdout, os.path.join(pkg, "index.js") + "\n")
+        # the addon its install script built (cmake, into the package's build/)
+        self.assertTrue(os.path.isfile(os.path.join(pkg, "build", "bindings", "node", "usdt.node")))
         script = os.path.join(app, "fire.js")
         with open(script, "w") as f:
             f.write(textwrap.dedent("""\

@@ -5,8 +5,9 @@ documents what it should: dtrace.1 has an entry (a .TP tag) for every
 option letter of cmd/dtrace.c's getopt string and for every -x option
 libdtrace accepts (the table of dt_options.c and the names dtrace_setopt()
 in dt_open.c handles itself); libusdt.3 and libdtrace.3 name every function
-their header declares, in the SYNOPSIS and after it.  A new option or
-function without its documentation fails here.
+their header declares, in the SYNOPSIS and after it, and their example
+programs compile against the headers.  A new option or function without
+its documentation fails here.
 
 Environment: SOURCE_DIR (the repository; default: two folders up).
 """
@@ -197,6 +198,35 @@ class Coverage(unittest.TestCase):
             self.assertIn(h, heads)
 
 
+def example_program(page):
+    """The C program of the page's EXAMPLES (the .nf block with main), as text."""
+    ex = section(page, "EXAMPLES")
+    for block in re.findall(r"^\.nf\n(.*?)^\.fi$", ex, re.M | re.S):
+        if "int main(" in block:
+            return block.replace("\\e", "\\").replace("\\-", "-").replace("\\&", "")
+    raise AssertionError("no C program in EXAMPLES")
+
+
+class Examples(unittest.TestCase):
+    """The pages' example programs compile against the headers as they are."""
+
+    def compile(self, page, include):
+        cc = shutil.which(os.environ.get("CC", "cc"))
+        if cc is None:
+            self.skipTest("no C compiler")
+        src = example_program(read(page))
+        p = subprocess.run([cc, "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                            "-I", os.path.join(ROOT, include), "-x", "c", "-"], input=src,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual((p.returncode, p.stderr), (0, ""), src)
+
+    def test_libusdt_example(self):
+        self.compile("docs/libusdt.3", "libusdt/include")
+
+    def test_libdtrace_example(self):
+        self.compile("docs/libdtrace.3", "libdtrace/include")
+
+
 class Checker(unittest.TestCase):
     """The checks catch what they are for (each could pass vacuously)."""
 
@@ -227,6 +257,19 @@ class Checker(unittest.TestCase):
         hdr = read("libusdt/include/usdt.h") + "\nUSDT_API int usdt_probe_frob(int x);\n"
         names = api_functions(hdr, "USDT_API")
         self.assertEqual(missing_functions(read("docs/libusdt.3"), names), ["usdt_probe_frob"])
+
+    def test_a_stale_example_does_not_compile(self):
+        cc = shutil.which(os.environ.get("CC", "cc"))
+        if cc is None:
+            self.skipTest("no C compiler")
+        src = example_program(read("docs/libdtrace.3"))
+        self.assertIn("dtrace_sleep(dtp);", src)
+        p = subprocess.run([cc, "-fsyntax-only", "-I", os.path.join(ROOT, "libdtrace/include"),
+                            "-x", "c", "-"], input=src.replace("dtrace_sleep(dtp);",
+                                                               "dtrace_sleep(dtp, 1);"),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("dtrace_sleep", p.stderr)
 
     def test_a_family_needs_its_ends(self):
         page = (".SH SYNOPSIS\nf0 f6\n.SH DESCRIPTION\nf0 to f6\n")

@@ -187,6 +187,11 @@ class Coverage(unittest.TestCase):
     def test_every_libdtrace_function(self):
         names = api_functions(read("libdtrace/include/dtrace.h"), "DTRACE_API")
         self.assertIn("dtrace_work", names)
+        # dtrace -h and -G's functions, where they have a header of their own
+        gen = "dtrace-gen/include/dtrace_gen.h"
+        if os.path.exists(os.path.join(ROOT, gen)):
+            names += re.findall(r"^(?:DTRACE_API\s+)?int\s+(dtrace_\w+)\(", read(gen), re.M)
+            self.assertIn("dtrace_program_link", names)
         self.assertEqual(missing_functions(read("docs/libdtrace.3"), names), [])
 
     def test_sections_of_dtrace_1(self):

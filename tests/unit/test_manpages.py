@@ -87,6 +87,15 @@ def missing_letters(page, letters):
     return [c for c in letters if c not in have]
 
 
+def missing_from_synopsis(page, letters):
+    """The letters the SYNOPSIS shows neither as "\-X" nor in a group of
+    switches ("[\-CeFG...]")."""
+    syn = section(page, "SYNOPSIS")
+    groups = "".join(re.findall(r"\\-([A-Za-z]{2,})\b", syn))
+    return [c for c in letters
+            if not re.search(r"\\-%s(?![A-Za-z])" % c, syn) and c not in groups]
+
+
 def missing_xopts(page, names):
     """The -x options with no tag of their own ("name", "name=value")."""
     have = set()
@@ -171,6 +180,7 @@ class Coverage(unittest.TestCase):
         letters = getopt_letters(read("cmd/dtrace.c"))
         self.assertGreater(len(letters), 20)
         self.assertEqual(missing_letters(read("docs/dtrace.1"), letters), [])
+        self.assertEqual(missing_from_synopsis(read("docs/dtrace.1"), letters), [])
 
     def test_every_x_option(self):
         names = table_options(read("libdtrace/dt_options.c"))
@@ -244,6 +254,11 @@ class Checker(unittest.TestCase):
         src = read("cmd/dtrace.c").replace('argv, "b:', 'argv, "Kb:', 1)
         self.assertIn("K", getopt_letters(src))
         self.assertEqual(missing_letters(read("docs/dtrace.1"), getopt_letters(src)), ["K"])
+        self.assertEqual(missing_from_synopsis(read("docs/dtrace.1"), getopt_letters(src)),
+                         ["K"])
+        page = read("docs/dtrace.1").replace("[ \\-CeFGhlqSvVwZ ]", "[ \\-CeFGhlqSVwZ ]", 1)
+        self.assertNotEqual(page, read("docs/dtrace.1"))
+        self.assertEqual(missing_from_synopsis(page, getopt_letters(src)), ["K", "v"])
 
     def test_a_new_x_option_is_missing(self):
         src = read("libdtrace/dt_options.c").replace(

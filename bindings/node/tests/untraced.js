@@ -218,12 +218,61 @@ function wrappers() {
   assert.strictEqual(dtrace.runtime().provider.name, 'node_rt');
 }
 
+/*
+ * The node provider without a tracer: its probes exist, and nothing is
+ * subscribed, also after the watcher thread has looked many times, while
+ * the program makes HTTP requests and collects garbage.
+ */
+async function nodeProvider() {
+  const dc = require('node:diagnostics_channel');
+  const http = require('node:http');
+  const channels = ['net.server.socket', 'net.client.socket', 'http.server.request.start',
+                    'http.server.response.finish', 'http.client.request.start',
+                    'http.client.response.finish'];
+  const none = () => channels.filter((c) => dc.channel(c).hasSubscribers);
+  throws(() => dtrace.node.start({ interval: 0 }), RangeError, undefined, /interval/);
+  throws(() => dtrace.node.start({ interval: '5' }), RangeError, undefined, /interval/);
+  assert.strictEqual(dtrace.node.probes, null);
+  assert.strictEqual(dtrace.node.start({ interval: 2 }), dtrace.node);
+  assert.strictEqual(dtrace.node.start(), dtrace.node); // idempotent
+  const { provider, probes } = dtrace.node;
+  assert.strictEqual(provider.name, 'node');
+  assert.ok(fs.existsSync(provider.path), provider.path);
+  assert.deepStrictEqual(Object.keys(probes).sort(), [
+    'gc-done', 'gc-start', 'http-client-request', 'http-client-response',
+    'http-server-request', 'http-server-response', 'net-server-connection', 'net-stream-end']);
+  const server = http.createServer((req, res) => res.end('ok'));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.address().port, agent: false }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      }).on('error', reject);
+    });
+    global.gc();
+  }
+  server.close();
+  await new Promise((r) => setTimeout(r, 50)); // 25 looks of the watcher
+  assert.deepStrictEqual(dtrace.node.subscribed, []);
+  assert.deepStrictEqual(none(), []);
+  checks++;
+  const path = provider.path;
+  dtrace.node.stop();
+  dtrace.node.stop(); // idempotent
+  assert.strictEqual(provider.destroyed, true);
+  assert.ok(!fs.existsSync(path));
+  assert.strictEqual(dtrace.node.provider, null);
+  dtrace.node.start().stop(); // again
+}
+
 (async () => {
   lifecycle();
   errors();
   wrappers();
   await collected();
   await views();
+  await nodeProvider();
   console.log(`untraced ok ${checks}`);
 })().catch((e) => {
   console.error(e);

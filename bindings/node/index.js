@@ -15,8 +15,11 @@
  *   dtrace.instrument(module);                         // node_rt:::function-entry/-return
  *   const f = dtrace.wrap(function work() {});         //   for these functions' calls
  *
+ *   dtrace.node.start();                               // node:::http-server-request, gc-start...
+ *
  * The addon (usdt.node, built by cmake) holds Provider and Probe; this file
- * adds the node_rt runtime provider, wrap() and instrument().  See docs/node.md.
+ * adds the node_rt runtime provider, wrap() and instrument(), and the node
+ * provider (Node's old probes, hooked only while traced).  See docs/node.md.
  */
 const diagnostics = require('node:diagnostics_channel');
 const fs = require('node:fs');

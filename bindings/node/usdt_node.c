@@ -12,8 +12,9 @@
  * (a double, sent as its IEEE-754 bits), "json" (any value, JSON.stringify'd
  * when fired), or a libusdt name ("int8".."uint64", "pointer", "double").
  * Only the stable Node-API (version 8) is used, so one build loads in every
- * Node that has it.  Exports Provider, Probe (made by probe() only) and
- * watch(...probes); index.js adds wrap()/instrument() and the node_rt provider.
+ * Node that has it.  Exports Provider, Probe (made by probe() only),
+ * watch(...probes) and watchThread(probes, ms, fn) (libusdt's watcher, for
+ * index.js); index.js adds wrap()/instrument(), node_rt and node.
  */
 #define _GNU_SOURCE  /* strerrorname_np */
 #define NAPI_VERSION 8

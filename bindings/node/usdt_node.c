@@ -656,13 +656,17 @@ static void watcher_finalize(napi_env env, void *data, void *hint)
 	free(wa);
 }
 
+static const napi_type_tag watcher_tag = { 0x7573647477617463ULL, 0x6e6f64652d617069ULL };
+
 static napi_value watcher_stop_js(napi_env env, napi_callback_info info)
 {
 	napi_value self;
 	struct watcher *wa = NULL;
+	bool is = false;
 
 	TRY(napi_get_cb_info(env, info, NULL, NULL, &self, NULL));
-	if (napi_unwrap(env, self, (void **)&wa) != napi_ok || wa == NULL) {
+	if (napi_check_object_type_tag(env, self, &watcher_tag, &is) != napi_ok || !is ||
+	    napi_unwrap(env, self, (void **)&wa) != napi_ok || wa == NULL) {
 		napi_throw_type_error(env, "ERR_INVALID_THIS", "stop() of another object");
 		return NULL;
 	}
@@ -718,6 +722,7 @@ static napi_value watch_thread(napi_env env, napi_callback_info info)
 		return fail(env);
 	}
 	if (napi_unref_threadsafe_function(env, wa->tsfn) != napi_ok ||
+	    napi_type_tag_object(env, obj, &watcher_tag) != napi_ok ||
 	    napi_wrap(env, obj, wa, watcher_finalize, NULL, NULL) != napi_ok) {
 		napi_release_threadsafe_function(wa->tsfn, napi_tsfn_abort);
 		free(wa);

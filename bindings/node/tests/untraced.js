@@ -264,6 +264,28 @@ async function nodeProvider() {
   assert.ok(!fs.existsSync(path));
   assert.strictEqual(dtrace.node.provider, null);
   dtrace.node.start().stop(); // again
+
+  // the addon's watcher, misused
+  const { watchThread } = require(`${process.env.NODE_USDT}/usdt.node`);
+  const p = new Provider('nodewatch');
+  const q = p.probe('q');
+  const noop = () => {};
+  throws(() => watchThread(q, 5, noop), TypeError, 'ERR_INVALID_ARG_TYPE', /an array of Probes/);
+  throws(() => watchThread([q], 5), TypeError, 'ERR_INVALID_ARG_TYPE', /an array of Probes/);
+  throws(() => watchThread([], 5, noop), RangeError, 'ERR_OUT_OF_RANGE', /0 given/);
+  throws(() => watchThread(new Array(17).fill(q), 5, noop), RangeError, 'ERR_OUT_OF_RANGE',
+         /17 given/);
+  throws(() => watchThread([q], 0.5, noop), RangeError, 'ERR_OUT_OF_RANGE', /interval/);
+  throws(() => watchThread([q], NaN, noop), RangeError, 'ERR_OUT_OF_RANGE', /interval/);
+  throws(() => watchThread([q, {}], 5, noop), TypeError, 'ERR_INVALID_ARG_TYPE', /takes Probes/);
+  throws(() => watchThread([p], 5, noop), TypeError, 'ERR_INVALID_ARG_TYPE', /takes Probes/);
+  const w = watchThread([q], 5, () => assert.fail('no tracer: no change to post'));
+  throws(() => w.stop.call(p), TypeError, 'ERR_INVALID_THIS', /stop/);
+  throws(() => w.stop.call({}), TypeError, 'ERR_INVALID_THIS', /stop/);
+  await new Promise((r) => setTimeout(r, 30));
+  w.stop();
+  w.stop(); // idempotent
+  p.destroy();
 }
 
 (async () => {

@@ -98,18 +98,30 @@ NODE_TRAFFIC = """\
                                            headers: { 'x-forwarded-for': `10.0.0.${i}` } },
                                          (res) => {
                     console.log('client', `/p${i}`, res.socket.localPort, res.socket._handle.fd);
+                    // on: the response's end and the socket's close (after its 'finish')
+                    let n = 0;
+                    const both = () => ++n === 2 && resolve();
+                    res.socket.on('close', both);
                     res.resume();
-                    res.on('end', resolve);
+                    res.on('end', both);
                 });
                 req.on('error', reject);
                 req.end();
             });
         }
-        await new Promise((r) => server.close(r));
-        await sleep(50); // the last 'finish' events
+        await new Promise((r) => server.close(r)); // its sockets closed, after their 'finish'
+        // gc entries come in a later turn of the event loop: wait for ours
+        const { PerformanceObserver } = require('node:perf_hooks');
+        let forced = 0;
+        const seen = new PerformanceObserver((list) => {
+            forced += list.getEntries().filter((e) => e.detail.flags & 4).length;
+        });
+        seen.observe({ entryTypes: ['gc'] });
         for (let i = 0; i < 3; i++)
             global.gc();
-        await sleep(100); // gc entries come after the collections
+        await until('the gc entries', () => forced === 3);
+        seen.disconnect();
+        await sleep(10);
     }
     """
 

@@ -1,12 +1,13 @@
-"""examples/runtimes: shop.py and shop.lua, each with a provider of its own
-(shop) and its binding's runtime provider (python_rt, lua_rt), traced by
-orders.d and hottest_*.d.  Both place 30 orders (order i: ITEMS[i % 3],
+"""examples/runtimes: shop.py, shop.lua and shop.js, each with a provider of
+its own (shop) and its binding's runtime provider (python_rt, lua_rt,
+node_rt), traced by orders.d and hottest_*.d.  All place 30 orders (order i: ITEMS[i % 3],
 i % 4 + 1 of them; even ones ship): orders.d's figures are computed here
 from that rule; hottest_*.d counts place and price 30 times, ship 15,
 main once.
 
 Environment: DTRACE (our dtrace), PYTHONPATH (build/bindings/python),
-LUA_DTRACE_CPATH (build/bindings/lua/?.so), TRACELIB.
+LUA_DTRACE_CPATH (build/bindings/lua/?.so), DTRACE_NODE (build/bindings/node,
+when the Node binding is built), TRACELIB.
 """
 import os
 import re
@@ -35,8 +36,8 @@ class Runtimes(unittest.TestCase):
         # a sanitizer build preloads its runtime for the modules: the
         # interpreter gets it, our (statically sanitized) dtrace does not
         pre = env.pop("LD_PRELOAD", None)
-        cmd = ("/usr/bin/python3 %s/shop.py" if lang == "python" else "lua5.4 %s/shop.lua") \
-            % self.dir
+        cmd = {"python": "/usr/bin/python3 %s/shop.py", "lua": "lua5.4 %s/shop.lua",
+               "node": "node %s/shop.js"}[lang] % self.dir
         if pre:
             cmd = "env LD_PRELOAD=%s %s" % (pre, cmd)
         r = subprocess.run([DTRACE, "-Z", "-q", "-s", os.path.join(self.dir, script), "-c", cmd],
@@ -79,6 +80,21 @@ class Runtimes(unittest.TestCase):
 
     def test_lua_hottest(self):
         self.check_hottest("lua", "lua")
+
+    def need_node(self):
+        if os.environ.get("DTRACE_NODE"):
+            return
+        if tracelib.in_ci():
+            self.fail("the Node binding was not built (CI=true: every test must run)")
+        self.skipTest("the Node binding was not built")
+
+    def test_node_orders(self):
+        self.need_node()
+        self.check_orders("node")
+
+    def test_node_hottest(self):
+        self.need_node()
+        self.check_hottest("node", "js")
 
 
 if __name__ == "__main__":

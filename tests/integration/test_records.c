@@ -246,6 +246,16 @@ static dtrace_workstatus_t consume_all(dtrace_hdl_t *dtp, log_t *l)
 	return st;
 }
 
+/* consume_all, the records not kept */
+static dtrace_workstatus_t consume_quiet(dtrace_hdl_t *dtp)
+{
+	log_t l = { 0 };
+	dtrace_workstatus_t st = consume_all(dtp, &l);
+
+	log_free(&l);
+	return st;
+}
+
 /* ---------------------------------------------------------------- records */
 
 static void test_values(void)
@@ -512,7 +522,7 @@ static void test_misuse(void)
 	if ((dtp = start("BEGIN { @a[1] = count(); @a[2] = count(); @b = sum(3); exit(0); }", opts,
 			 NULL)) == NULL)
 		return;
-	CHECK_INT(consume_all(dtp, &(log_t){ 0 }), DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(consume_quiet(dtp), DTRACE_WORKSTATUS_DONE);
 	CHECK_INT(dtrace_aggregate_walk(dtp, &w, NULL, NULL), -1);
 	CHECK_INT(dtrace_errno(dtp), EDT_BADARG);
 	w.name = "nosuch";
@@ -672,7 +682,7 @@ static void agg_run(const char *const *opts, walklog_t *walked)
 
 	if (dtp == NULL)
 		return;
-	CHECK_INT(consume_all(dtp, &(log_t){ 0 }), DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(consume_quiet(dtp), DTRACE_WORKSTATUS_DONE);
 	CHECK_INT(dtrace_aggregate_walk(dtp, NULL, walk_text, walked), 0);
 	printed_text(dtp, &printed);
 	CHECK_INT(walked->n, printed.n);
@@ -747,7 +757,7 @@ static void test_aggregations(void)
 			 quiet, NULL)) != NULL) {
 		dtrace_aggwalk_opts_t o = { .sz = sizeof(o), .name = "sd" };
 
-		CHECK_INT(consume_all(dtp, &(log_t){ 0 }), DTRACE_WORKSTATUS_DONE);
+		CHECK_INT(consume_quiet(dtp), DTRACE_WORKSTATUS_DONE);
 		CHECK_INT(dtrace_aggregate_walk(dtp, &o, walk_exact, ex), 0);
 		CHECK(ex[0] == 0 && ex[1] == 0); /* @av not walked */
 		CHECK_INT(ex[2], 2);		 /* illumos's integer stddev of 1, 4 */

@@ -2142,6 +2142,11 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		dt_set_errno(dtp, EDT_NOTRACE);
 		return DTRACE_WORKSTATUS_ERROR;
 	}
+	if (r->r_dr.dr_consuming) {
+		dt_set_errmsg(dtp, EDT_BADARG,
+			      "dtrace_work: called from a dtrace_consume callback");
+		return DTRACE_WORKSTATUS_ERROR;
+	}
 	return work(dtp, r, fp);
 }
 
@@ -2184,6 +2189,11 @@ dtrace_workstatus_t dtrace_consume(dtrace_hdl_t *dtp, const dtrace_consume_opts_
 		return DTRACE_WORKSTATUS_ERROR;
 	}
 	dr = &r->r_dr;
+	if (dr->dr_consuming) {
+		dt_set_errmsg(dtp, EDT_BADARG,
+			      "dtrace_consume: called from a dtrace_consume callback");
+		return DTRACE_WORKSTATUS_ERROR;
+	}
 	/* the caller's fields; those past its sz are 0 */
 	memset(&dr->dr_cons, 0, sizeof(dr->dr_cons));
 	memcpy(&dr->dr_cons, o, o->sz < sizeof(*o) ? o->sz : sizeof(*o));

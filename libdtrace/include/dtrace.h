@@ -479,6 +479,9 @@ typedef struct dtrace_consume_opts {
  * and DTRACE_WORKSTATUS_ERROR is returned with EDT_CALLBACK or
  * EDT_DIRABORT.  Bad opts (NULL, sz too small, unknown trailing bytes
  * set): EDT_BADARG.  Tracing errors: as dtrace_work().
+ * A callback may call dtrace_aggregate_walk() (for a PRINTA record),
+ * dtrace_getopt() and dtrace_errmsg(); dtrace_work() and dtrace_consume()
+ * from a callback fail with EDT_BADARG, and it must not close the handle.
  */
 DTRACE_API dtrace_workstatus_t dtrace_consume(dtrace_hdl_t *dtp, const dtrace_consume_opts_t *o);
 

@@ -476,6 +476,69 @@ static void test_callback_returns(void)
 	}
 }
 
+/* ---------------------------------------------------------------- printa */
+
+typedef struct printa_ctx {
+	dtrace_hdl_t *dtp;
+	int printas, entries, inner_rc, inner_err, walk_rc;
+	char names[64];
+} printa_ctx_t;
+
+static int count_entry(const dtrace_aggdata_t *a, void *arg)
+{
+	printa_ctx_t *c = arg;
+
+	CHECK_STR(a->dtada_name, "a");
+	c->entries++;
+	return 0;
+}
+
+/* A PRINTA record: its aggregations walked from the callback, as printa would print them. */
+static int printa_rec(const dtrace_probedata_t *d, const dtrace_record_t *r, void *arg)
+{
+	printa_ctx_t *c = arg;
+	dtrace_consume_opts_t o = { .sz = sizeof(o) };
+	dtrace_aggwalk_opts_t w = { .sz = sizeof(w) };
+
+	(void)d;
+	if (r == NULL || r->dtr_kind != DTRACE_REC_PRINTA)
+		return DTRACE_CONSUME_THIS;
+	c->printas++;
+	snprintf(c->names, sizeof(c->names), "%u %s %s", r->dtr_naggs,
+		 r->dtr_naggs > 0 ? r->dtr_aggnames[0] : "", r->dtr_str ? r->dtr_str : "-");
+	w.name = r->dtr_aggnames[0];
+	c->walk_rc = dtrace_aggregate_walk(c->dtp, &w, count_entry, c);
+	c->inner_rc = dtrace_consume(c->dtp, &o); /* not from a callback */
+	c->inner_err = dtrace_errno(c->dtp);
+	return DTRACE_CONSUME_THIS;
+}
+
+static void test_printa(void)
+{
+	static const char *const opts[] = { "quiet", NULL, NULL };
+	printa_ctx_t c = { 0 };
+	dtrace_consume_opts_t o = { .sz = sizeof(o), .rec = printa_rec, .arg = &c };
+	dtrace_workstatus_t st = DTRACE_WORKSTATUS_OKAY;
+
+	c.dtp = start("BEGIN { @a[\"x\"] = count(); @a[\"y\"] = count(); @b = count(); printa(@a); "
+		      "exit(0); }",
+		      opts, NULL);
+	if (c.dtp == NULL)
+		return;
+	for (int i = 0; i < 500 && st == DTRACE_WORKSTATUS_OKAY; i++) {
+		dtrace_sleep(c.dtp);
+		st = dtrace_consume(c.dtp, &o);
+	}
+	CHECK_INT(st, DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(c.printas, 1);
+	CHECK_STR(c.names, "1 a -");
+	CHECK_INT(c.walk_rc, 0);
+	CHECK_INT(c.entries, 2);
+	CHECK_INT(c.inner_rc, DTRACE_WORKSTATUS_ERROR);
+	CHECK_INT(c.inner_err, EDT_BADARG);
+	dtrace_close(c.dtp);
+}
+
 /* ---------------------------------------------------------------- misuse */
 
 static int walk_count(const dtrace_aggdata_t *a, void *arg)
@@ -796,6 +859,7 @@ int main(int argc, char **argv)
 	test_values();
 	test_empty_clause();
 	test_speculation();
+	test_printa();
 	test_callback_returns();
 	test_aggregations();
 	test_ustack(argv[0]);

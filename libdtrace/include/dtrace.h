@@ -386,7 +386,8 @@ typedef enum dtrace_reckind {
 	DTRACE_REC_INT,	   /* an integer: dtr_int and dtr_uint, dtr_width bytes, dtr_signed */
 	DTRACE_REC_FLOAT,  /* a float, double or long double (dtr_width 4, 8, 16): dtr_float */
 	DTRACE_REC_STRING, /* a string: dtr_str, dtr_len bytes before its NUL */
-	DTRACE_REC_BYTES,  /* tracemem(), a struct or union traced, print(): dtr_bytes, dtr_len */
+	DTRACE_REC_BYTES,  /* tracemem(), a struct or union traced (INT when of 1, 2, 4 or 8
+			      bytes, as dtrace prints it), print(): dtr_bytes, dtr_len */
 	DTRACE_REC_SYM,	   /* usym() ufunc() umod() uaddr() (dtr_pid, the process) or sym()
 			      func() mod() (dtr_pid 0): dtr_uint the address, dtr_str its
 			      name as dtrace prints it */
@@ -539,8 +540,10 @@ typedef struct dtrace_aggwalk_opts {
  * Call f for every entry of every aggregation (o->name: of that one; o
  * NULL: all), in the order dtrace_aggregate_print() prints them: the
  * aggregations in dtrace(1)'s order, each one's entries sorted as the
- * aggsortkey, aggsortrev, aggsortpos and aggsortkeypos options say, with
- * normalize() applied.  A snapshot of the kernel's maps is taken first:
+ * aggsortkey, aggsortkeypos and aggsortrev options say, with normalize()
+ * applied; a quantization's buckets those its rows show (aggpack and
+ * agghist, which draw them otherwise, change nothing here), its
+ * dtada_value 0.  A snapshot of the kernel's maps is taken first:
  * valid while tracing and after dtrace_stop().  Every aggregation is
  * walked, printed by printa() or not (dtrace_aggregate_print() skips
  * those); with DTRACE_AGGWALK_MARK those walked are marked printed.

@@ -774,6 +774,7 @@ static void test_aggregations(void)
 {
 	static const char *const quiet[] = { "quiet", NULL, NULL };
 	static const char *const rev[] = { "quiet", NULL, "aggsortrev", NULL, NULL };
+	static const char *const bykey[] = { "quiet", NULL, "aggsortkey", NULL, NULL };
 	static const char *const want[] = {
 		/* by id: @c, @s, @av, @mn, @mx, @sd, @q, @lq, @llq; by value within each */
 		"b 2 1",
@@ -811,6 +812,16 @@ static void test_aggregations(void)
 		CHECK_STR(w.lines[2], want[10]);
 		CHECK_STR(w.lines[10], "c -3 3");
 		CHECK_STR(w.lines[12], "b 2 1");
+	}
+	walklog_free(&w);
+
+	/* aggsortkey: by the keys (the string, then the integer), as printed */
+	agg_run(bykey, &w);
+	CHECK(w.n == 13);
+	if (w.n == 13) {
+		CHECK_STR(w.lines[0], "a 1 2");
+		CHECK_STR(w.lines[2], "c -3 3");
+		CHECK_STR(w.lines[3], "a 1 10");
 	}
 	walklog_free(&w);
 

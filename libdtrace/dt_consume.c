@@ -56,6 +56,71 @@ int dtrace_handle_drop(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg)
 	return 0;
 }
 
+int dtrace_handle_errdata(dtrace_hdl_t *dtp, dtrace_errdata_f *func, void *arg)
+{
+	if (dtp == NULL)
+		return -1;
+	dtp->dt_errdh = func;
+	dtp->dt_errdharg = arg;
+	return 0;
+}
+
+int dtrace_handle_dropdata(dtrace_hdl_t *dtp, dtrace_dropdata_f *func, void *arg)
+{
+	if (dtp == NULL)
+		return -1;
+	dtp->dt_dropdh = func;
+	dtp->dt_dropdharg = arg;
+	return 0;
+}
+
+/* A fault or a library action's error: to the data handler if set, else as a message. */
+static void report_err(dtrace_hdl_t *dtp, dtrace_errdata_t *e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void report_err(dtrace_hdl_t *dtp, dtrace_errdata_t *e, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (dtp->dt_errdh != NULL) {
+		e->dteda_size = sizeof(*e);
+		e->dteda_msg = buf;
+		dtp->dt_errdh(e, dtp->dt_errdharg);
+	} else {
+		message(dtp->dt_errh, dtp->dt_errharg, "%s", buf);
+	}
+}
+
+/* A drop report of kind on cpu (-1: all): to the data handler if set, else as a message. */
+static void report_drop(dtrace_hdl_t *dtp, const char *kind, int cpu, uint64_t n, const char *fmt,
+			...) __attribute__((format(printf, 5, 6)));
+
+static void report_drop(dtrace_hdl_t *dtp, const char *kind, int cpu, uint64_t n, const char *fmt,
+			...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (dtp->dt_dropdh != NULL) {
+		dtrace_dropdata_t d = { .dtdda_size = sizeof(d),
+					.dtdda_cpu = cpu,
+					.dtdda_kind = kind,
+					.dtdda_drops = n,
+					.dtdda_msg = buf };
+
+		dtp->dt_dropdh(&d, dtp->dt_dropdharg);
+	} else {
+		message(dtp->dt_droph, dtp->dt_dropharg, "%s", buf);
+	}
+}
+
 /* ---------------------------------------------------------------- printing data */
 
 /*
@@ -864,8 +929,8 @@ static void decode_stack(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *
 			 dtrace_record_t *out, dt_recmem_t *mem)
 {
 	const uint8_t *p = data + rec->r_off;
-	uint64_t pid = 0, pc, *pcs;
-	const char **frames;
+	uint64_t pid = 0, pc, *pcs, *offs;
+	const char **frames, **mods, **syms;
 	unsigned n = 0;
 	char buf[PATH_MAX + 64];
 
@@ -879,7 +944,14 @@ static void decode_stack(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *
 	frames = dt_recmem_alloc(mem, (rec->r_nframes + 1) * sizeof(*frames));
 	if (pcs == NULL || frames == NULL)
 		return;
+	mods = dt_recmem_alloc(mem, (rec->r_nframes + 1) * sizeof(*mods));
+	syms = dt_recmem_alloc(mem, (rec->r_nframes + 1) * sizeof(*syms));
+	offs = dt_recmem_alloc(mem, (rec->r_nframes + 1) * sizeof(*offs));
+	if (mods == NULL || syms == NULL || offs == NULL)
+		return;
 	for (; n < rec->r_nframes; n++) {
+		dt_usym_t u;
+
 		memcpy(&pc, p + 8 * n, 8);
 		if (pc == 0)
 			break;
@@ -887,10 +959,19 @@ static void decode_stack(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *
 		pcs[n] = pc;
 		if ((frames[n] = recmem_strndup(mem, buf, strlen(buf))) == NULL)
 			break;
+		/* the strings of a look-up last as long as the handle */
+		if (dt_frame_lookup(dtp, (pid_t)pid, pc, n > 0, &u) == 0) {
+			mods[n] = u.us_mod;
+			syms[n] = u.us_name;
+			offs[n] = u.us_name != NULL ? pc - u.us_symaddr : 0;
+		}
 	}
 	out->dtr_nframes = n;
 	out->dtr_pcs = pcs;
 	out->dtr_frames = frames;
+	out->dtr_fmodules = mods;
+	out->dtr_fsymbols = syms;
+	out->dtr_foffsets = offs;
 }
 
 /*
@@ -959,10 +1040,22 @@ void dt_rec_decode(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, 
 	case DT_RK_USYM: {
 		uint64_t pid, pc;
 		char buf[PATH_MAX + 64];
+		dt_usym_t u;
+		bool mod = rec->r_sym == DT_B_UMOD || rec->r_sym == DT_B_MOD;
 
 		memcpy(&pid, c, 8);
 		memcpy(&pc, c + 8, 8);
 		dt_usym_rec_str(dtp, rec, data, buf, sizeof(buf));
+		/* as dt_json's: ufunc and usym by their symbol's start, umod and mod no symbol */
+		if (dt_sym_rec_lookup(dtp, rec->r_sym, pid, pc, &u) == 0) {
+			if (rec->r_sym != DT_B_UADDR && !mod && u.us_name != NULL)
+				pc = u.us_symaddr;
+			out->dtr_module = u.us_mod;
+			if (!mod && u.us_name != NULL) {
+				out->dtr_symbol = u.us_name;
+				out->dtr_offset = pc - u.us_symaddr;
+			}
+		}
 		out->dtr_kind = DTRACE_REC_SYM;
 		out->dtr_type =
 		    is_kernel_sym(rec->r_sym) ? "_symaddr_t" : "_usymaddr_t"; /* illumos's */
@@ -1015,10 +1108,20 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 	if (r->r_dr.dr_json && !r->r_dr.dr_consuming)
 		dt_json_error(r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout, er, pd,
 			      fault_name(er->er_fault));
-	message(dtp->dt_errh, dtp->dt_errharg,
-		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s%s", er->er_epid,
-		pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-		fault_name(er->er_fault), details, where, offinfo);
+	{
+		dtrace_errdata_t e = { .dteda_pdesc = pd,
+				       .dteda_epid = er->er_epid,
+				       .dteda_action = (int)er->er_action,
+				       .dteda_offset =
+					   er->er_pc != DT_ERR_NOPC ? (int)er->er_pc : -1,
+				       .dteda_fault = fault_name(er->er_fault),
+				       .dteda_addr = er->er_addr };
+
+		report_err(dtp, &e,
+			   "error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s%s",
+			   er->er_epid, pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+			   pd->dtpd_name, fault_name(er->er_fault), details, where, offinfo);
+	}
 }
 
 /* ---------------------------------------------------------------- library actions */
@@ -1026,9 +1129,15 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 /* An error of an action the library does, as illumos' dt_handle_liberr words it. */
 static void liberr(dtrace_hdl_t *dtp, uint32_t epid, const dtrace_probedesc_t *pd, const char *what)
 {
-	message(dtp->dt_errh, dtp->dt_errharg,
-		"error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s", epid, pd->dtpd_id,
-		pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, what);
+	dtrace_errdata_t e = { .dteda_pdesc = pd,
+			       .dteda_epid = epid,
+			       .dteda_action = -1,
+			       .dteda_offset = -1,
+			       .dteda_fault = what };
+
+	report_err(dtp, &e, "error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s", epid,
+		   pd->dtpd_id, pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
+		   what);
 }
 
 /*
@@ -1920,10 +2029,10 @@ static void report_fponly(dtrace_hdl_t *dtp, dt_run_t *r)
 	uint64_t n = dt_load_unwind_fponly(dtp, r);
 
 	if (n > 0)
-		message(dtp->dt_droph, dtp->dt_dropharg,
-			"%llu user stack%s unwound by frame pointers only (unwind tables not "
-			"loaded yet)",
-			(unsigned long long)n, n > 1 ? "s were" : " was");
+		report_drop(dtp, "fponly", -1, n,
+			    "%llu user stack%s unwound by frame pointers only (unwind tables not "
+			    "loaded yet)",
+			    (unsigned long long)n, n > 1 ? "s were" : " was");
 }
 
 static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
@@ -1962,8 +2071,8 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 			r->r_dr.dr_specdrops_seen = r->r_dr.dr_specdrops;
 			if (r->r_dr.dr_json && !r->r_dr.dr_consuming)
 				dt_json_drop(fp, "speculative", -1, total);
-			message(dtp->dt_droph, dtp->dt_dropharg, "%llu speculative drop%s", total,
-				total > 1 ? "s" : "");
+			report_drop(dtp, "speculative", -1, total, "%llu speculative drop%s", total,
+				    total > 1 ? "s" : "");
 			total = 0;
 		}
 		for (int cpu = 0; cpu < r->r_ld.ld_ncpus; cpu++) {
@@ -1978,15 +2087,15 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 				continue;
 			if (r->r_dr.dr_json && !r->r_dr.dr_consuming)
 				dt_json_drop(fp, kinds[k].json, cpu, n);
-			message(dtp->dt_droph, dtp->dt_dropharg, "%llu %s%s on CPU %d", n,
-				kinds[k].what, n > 1 ? "s" : "", cpu);
+			report_drop(dtp, kinds[k].json, cpu, n, "%llu %s%s on CPU %d", n,
+				    kinds[k].what, n > 1 ? "s" : "", cpu);
 		}
 		if (kinds[k].per_cpu || total == 0)
 			continue;
 		if (r->r_dr.dr_json && !r->r_dr.dr_consuming)
 			dt_json_drop(fp, kinds[k].json, -1, total);
-		message(dtp->dt_droph, dtp->dt_dropharg, "%llu %s%s%s", total, kinds[k].what,
-			total > 1 ? "s" : "", kinds[k].suffix);
+		report_drop(dtp, kinds[k].json, -1, total, "%llu %s%s%s", total, kinds[k].what,
+			    total > 1 ? "s" : "", kinds[k].suffix);
 	}
 }
 

@@ -748,6 +748,9 @@ struct dtrace_hdl {
 	struct dt_run *dt_run;		  /* the enabled program (dt_load.c), or NULL */
 	dtrace_msg_f *dt_errh, *dt_droph; /* fault and drop messages; NULL: stderr */
 	void *dt_errharg, *dt_dropharg;
+	dtrace_errdata_f *dt_errdh; /* the same as data: called instead, when set */
+	dtrace_dropdata_f *dt_dropdh;
+	void *dt_errdharg, *dt_dropdharg;
 	/* last diagnostic; strings live in dt_diagbuf */
 	dtrace_diag_t dt_diag;
 	char dt_diagfile[512];

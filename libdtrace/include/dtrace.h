@@ -432,6 +432,19 @@ typedef struct dtrace_record {
 	unsigned dtr_nargs;
 	const char *const *dtr_aggnames; /* PRINTA, clear...: the aggregations, without @ */
 	unsigned dtr_naggs;
+	/*
+	 * SYM: what is known of the address: its module ("libc.so.6",
+	 * "vmlinux"; NULL: none), its symbol (demangled; NULL: none, or umod()
+	 * and mod()) and the offset in it; ufunc() and usym() give the
+	 * symbol's start as dtr_uint, as they aggregate by it.  STACK: the
+	 * same of each frame, dtr_nframes entries each (NULL where unknown).
+	 */
+	const char *dtr_module;
+	const char *dtr_symbol;
+	uint64_t dtr_offset;
+	const char *const *dtr_fmodules;
+	const char *const *dtr_fsymbols;
+	const uint64_t *dtr_foffsets;
 } dtrace_record_t;
 
 /* One probe firing (illumos's dtrace_probedata_t). */
@@ -442,6 +455,41 @@ typedef struct dtrace_probedata {
 	uint32_t dtpda_epid;		       /* the enabled (clause, probe) pair, from 1 */
 	unsigned dtpda_nrecs;		       /* the records that follow: one per action */
 } dtrace_probedata_t;
+
+/*
+ * Faults and drops as data, in the shape of illumos's dtrace_errdata_t and
+ * dtrace_dropdata_t: a handler set by dtrace_handle_errdata() or
+ * dtrace_handle_dropdata() is called instead of the one of
+ * dtrace_handle_err() or dtrace_handle_drop(), with the same message in
+ * dteda_msg / dtdda_msg.
+ */
+typedef struct dtrace_errdata {
+	size_t dteda_size;		       /* sizeof(dtrace_errdata_t) of the library */
+	const dtrace_probedesc_t *dteda_pdesc; /* the probe */
+	uint32_t dteda_epid;		       /* the enabled (clause, probe) pair */
+	int dteda_action;	 /* 0 the predicate, N the Nth action; -1 the library's own */
+	int dteda_offset;	 /* the offset in the clause's code, or -1 */
+	const char *dteda_fault; /* "invalid address", "divide-by-zero", ...; or what the
+				    library's action could not do */
+	uint64_t dteda_addr;	 /* the address of an invalid address */
+	const char *dteda_msg;	 /* "error on enabled probe ID ...", as dtrace(1) prints it */
+} dtrace_errdata_t;
+
+typedef struct dtrace_dropdata {
+	size_t dtdda_size;	/* sizeof(dtrace_dropdata_t) of the library */
+	int dtdda_cpu;		/* the CPU, or -1 for all of them */
+	const char *dtdda_kind; /* "principal", "aggregation", "dynamic", "speculative",
+				   "speculation_busy", "speculation_unavailable", or
+				   "fponly" (user stacks unwound by frame pointers alone) */
+	uint64_t dtdda_drops;	/* how many since the last report */
+	const char *dtdda_msg;	/* "N drops on CPU M", as dtrace(1) prints it */
+} dtrace_dropdata_t;
+
+typedef void dtrace_errdata_f(const dtrace_errdata_t *data, void *arg);
+typedef void dtrace_dropdata_f(const dtrace_dropdata_t *data, void *arg);
+/* Set (func non-NULL) or remove the handler: 0, or -1 with EDT_BADARG (dtp NULL). */
+DTRACE_API int dtrace_handle_errdata(dtrace_hdl_t *dtp, dtrace_errdata_f *func, void *arg);
+DTRACE_API int dtrace_handle_dropdata(dtrace_hdl_t *dtp, dtrace_dropdata_f *func, void *arg);
 
 /* What a consume callback returns (illumos's values). */
 #define DTRACE_CONSUME_ERROR -1 /* stop: dtrace_consume() fails with EDT_CALLBACK */

@@ -62,6 +62,8 @@ typedef struct log {
 	char stack[4096];     /* the first stack: its frames joined by " < " */
 	int stack_pid;
 	unsigned stack_n;
+	char parts[4096]; /* its frames as module`symbol+offset from the parts */
+	char sym[512];	  /* the last SYM record: module|symbol|offset|address */
 } log_t;
 
 static void addline(log_t *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -181,7 +183,26 @@ static int on_rec(const dtrace_probedata_t *d, const dtrace_record_t *r, void *a
 			o += (size_t)snprintf(l->stack + o, sizeof(l->stack) - o, "%s%s",
 					      i ? " < " : "", r->dtr_frames[i]);
 		}
+		o = 0;
+		for (unsigned i = 0; i < r->dtr_nframes && o < sizeof(l->parts) - 1; i++) {
+			const char *m = r->dtr_fmodules[i], *f = r->dtr_fsymbols[i];
+
+			if (f != NULL && r->dtr_foffsets[i] != 0)
+				o += (size_t)snprintf(l->parts + o, sizeof(l->parts) - o,
+						      "%s%s`%s+0x%" PRIx64, i ? " < " : "",
+						      m ? m : "?", f, r->dtr_foffsets[i]);
+			else if (f != NULL)
+				o += (size_t)snprintf(l->parts + o, sizeof(l->parts) - o, "%s%s`%s",
+						      i ? " < " : "", m ? m : "?", f);
+			else
+				o += (size_t)snprintf(l->parts + o, sizeof(l->parts) - o, "%s%s",
+						      i ? " < " : "", r->dtr_frames[i]);
+		}
 	}
+	if (r->dtr_kind == DTRACE_REC_SYM)
+		snprintf(l->sym, sizeof(l->sym), "%s|%s|%" PRIu64 "|%s",
+			 r->dtr_module ? r->dtr_module : "-", r->dtr_symbol ? r->dtr_symbol : "-",
+			 r->dtr_offset, r->dtr_str);
 	rec_text(buf, sizeof(buf), r);
 	addline(l, "%s", buf);
 	l->nrecs++;
@@ -398,6 +419,8 @@ static void test_ustack(const char *self)
 	      (l.stack[strlen(want)] == '\0' || l.stack[strlen(want)] == ' '));
 	CHECK(strstr(l.stack, "`rec_mid+0x") != NULL);
 	CHECK(strstr(l.stack, "`main+0x") != NULL);
+	/* module, symbol and offset of each frame make the name dtrace prints */
+	CHECK_STR(l.parts, l.stack);
 	if (strncmp(l.stack, want, strlen(want)) != 0 || strstr(l.stack, "`main+0x") == NULL)
 		fprintf(stderr, "  stack: %s\n", l.stack);
 	log_free(&l);
@@ -857,6 +880,129 @@ static void test_aggregations(void)
 	}
 }
 
+/* ---------------------------------------------------------------- symbols, faults, drops */
+
+/*
+ * ufunc() and uaddr() of ucaller in rec_leaf: rec_mid, the module, symbol
+ * and offset of which make the name printed.
+ */
+static void test_symbol_parts(const char *self)
+{
+	static const char *const opts[] = { "quiet", NULL, NULL };
+	char *argv[] = { (char *)self, (char *)"child", NULL };
+	const char *base = strrchr(self, '/') ? strrchr(self, '/') + 1 : self;
+	char want[512];
+	unsigned long off = 0;
+	log_t l = { 0 };
+	dtrace_hdl_t *dtp;
+
+	dtp = start("pid$target::rec_leaf:entry { ufunc(ucaller); exit(0); }", opts, argv);
+	if (dtp == NULL)
+		return;
+	CHECK_INT(consume_all(dtp, &l), DTRACE_WORKSTATUS_DONE);
+	snprintf(want, sizeof(want), "%s|rec_mid|0|%s`rec_mid", base, base);
+	CHECK_STR(l.sym, want);
+	log_free(&l);
+	dtrace_close(dtp);
+	dtp = start("pid$target::rec_leaf:entry { uaddr(ucaller); exit(0); }", opts, argv);
+	if (dtp == NULL)
+		return;
+	CHECK_INT(consume_all(dtp, &l), DTRACE_WORKSTATUS_DONE);
+	snprintf(want, sizeof(want), "%s|rec_mid|", base);
+	CHECK(strncmp(l.sym, want, strlen(want)) == 0);
+	CHECK(sscanf(l.sym + strlen(want), "%lu", &off) == 1 && off > 0);
+	snprintf(want, sizeof(want), "%s|rec_mid|%lu|%s`rec_mid+0x%lx", base, off, base, off);
+	CHECK_STR(l.sym, want);
+	log_free(&l);
+	dtrace_close(dtp);
+}
+
+typedef struct {
+	int nerr, ndrop;
+	dtrace_errdata_t err; /* the last, its strings copied */
+	char fault[64], msg[512], prov[64];
+	char dropkind[64];
+	uint64_t drops;
+	int dropcpu;
+} handled_t;
+
+static void on_errdata(const dtrace_errdata_t *e, void *arg)
+{
+	handled_t *h = arg;
+
+	CHECK(e->dteda_size >= sizeof(*e));
+	h->nerr++;
+	h->err = *e;
+	snprintf(h->fault, sizeof(h->fault), "%s", e->dteda_fault);
+	snprintf(h->msg, sizeof(h->msg), "%s", e->dteda_msg);
+	snprintf(h->prov, sizeof(h->prov), "%s", e->dteda_pdesc->dtpd_provider);
+}
+
+static void on_dropdata(const dtrace_dropdata_t *d, void *arg)
+{
+	handled_t *h = arg;
+
+	CHECK(d->dtdda_size >= sizeof(*d));
+	h->ndrop++;
+	snprintf(h->dropkind, sizeof(h->dropkind), "%s", d->dtdda_kind);
+	h->drops += d->dtdda_drops;
+	h->dropcpu = d->dtdda_cpu;
+}
+
+static void count_msg(const char *msg, void *arg)
+{
+	(void)msg;
+	(*(int *)arg)++;
+}
+
+/* A fault and failed speculations as data, not messages */
+static void test_errdata_dropdata(void)
+{
+	static const char *const opts[] = { "quiet", NULL, "nspec", "1", NULL };
+	handled_t h = { 0 };
+	int msgs = 0;
+	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+	dtrace_prog_t *pgp;
+
+	CHECK(dtp != NULL);
+	if (dtp == NULL)
+		return;
+	CHECK_INT(dtrace_handle_errdata(NULL, on_errdata, &h), -1);
+	CHECK_INT(dtrace_handle_errdata(dtp, on_errdata, &h), 0);
+	CHECK_INT(dtrace_handle_dropdata(dtp, on_dropdata, &h), 0);
+	CHECK_INT(dtrace_handle_err(dtp, count_msg, &msgs), 0); /* not called: errdata is */
+	CHECK_INT(dtrace_handle_drop(dtp, count_msg, &msgs), 0);
+	for (int i = 0; opts[i] != NULL; i += 2)
+		CHECK_INT(dtrace_setopt(dtp, opts[i], opts[i + 1]), 0);
+	pgp = dtrace_program_strcompile(dtp,
+					"BEGIN { a = speculation(); b = speculation(); }\n"
+					"BEGIN { trace(*(int *)8); }\n"
+					"BEGIN { exit(0); }",
+					"test", 0, 0, NULL);
+	CHECK(pgp != NULL);
+	if (pgp == NULL || dtrace_program_exec(dtp, pgp, NULL) != 0 || dtrace_go(dtp) != 0) {
+		fprintf(stderr, "  %s\n", dtrace_errmsg(dtp, dtrace_errno(dtp)));
+		dtrace_close(dtp);
+		return;
+	}
+	CHECK_INT(consume_quiet(dtp), DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(h.nerr, 1);
+	CHECK_STR(h.fault, "invalid address");
+	CHECK_INT((int64_t)h.err.dteda_addr, 8);
+	CHECK_INT(h.err.dteda_action, 1);
+	CHECK_STR(h.prov, "dtrace");
+	CHECK(strncmp(h.msg,
+		      "error on enabled probe ID 2 (ID 1: dtrace:::BEGIN): invalid address "
+		      "(0x8) in action #1",
+		      80) == 0);
+	CHECK_INT(h.ndrop, 1);
+	CHECK_STR(h.dropkind, "speculation_unavailable");
+	CHECK_INT((int64_t)h.drops, 1);
+	CHECK_INT(h.dropcpu, -1);
+	CHECK_INT(msgs, 0);
+	dtrace_close(dtp);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "child") == 0)
@@ -874,5 +1020,7 @@ int main(int argc, char **argv)
 	test_callback_returns();
 	test_aggregations();
 	test_ustack(argv[0]);
+	test_symbol_parts(argv[0]);
+	test_errdata_dropdata();
 	return CHECK_DONE();
 }

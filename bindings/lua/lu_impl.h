@@ -1,8 +1,8 @@
 /*
  * lu_impl.h -- internals shared by the files of the Lua binding:
  * lu_usdt.c (providers, probes, the runtime provider, luaopen_dtrace),
- * lu_consumer.c (D programs over libdtrace) and lu_json.c (the JSON codec
- * both use, also linked alone into the fuzzer).
+ * lu_consumer.c (D programs over libdtrace) and lu_json.c (the JSON encoder
+ * of json-typed probe arguments, also linked alone into the fuzzer).
  */
 #ifndef LU_IMPL_H
 #define LU_IMPL_H
@@ -22,18 +22,8 @@ typedef struct lu_buf {
 int lu_buf_add(lu_buf_t *b, const void *p, size_t n);
 void lu_buf_free(lu_buf_t *b);
 
-/* Nesting limit of both directions of the codec. */
+/* Nesting limit of the encoder. */
 #define LU_JSON_MAXDEPTH 128
-
-/*
- * Decode the JSON text s[0..n) (one value, blanks around it) and push the
- * value: objects and arrays as tables, integers that fit in 64 bits as
- * integers, other numbers as floats, null as nil (a hole), strings with
- * \u0080..\u00ff as the raw byte (libdtrace's form for bytes that are not
- * UTF-8).  Returns 0, or -1 with a message in err ("... at byte N") and
- * the stack as it was.  Raises only Lua's memory errors.
- */
-int lu_json_decode(lua_State *L, const char *s, size_t n, char *err, size_t errsz);
 
 /*
  * Append the JSON text of the value at idx to out, then a NUL.  Tables are

@@ -1031,17 +1031,6 @@ static int l_json_encode(lua_State *L)
 	return 1;
 }
 
-static int l_json_decode(lua_State *L)
-{
-	size_t n;
-	const char *s = luaL_checklstring(L, 1, &n);
-	char err[128];
-
-	if (lu_json_decode(L, s, n, err, sizeof(err)) != 0)
-		return luaL_error(L, "%s", err);
-	return 1;
-}
-
 /* ---------------------------------------------------------------- the module */
 
 #define LU_EXPORT __attribute__((visibility("default")))
@@ -1057,13 +1046,9 @@ LU_EXPORT int luaopen_dtrace(lua_State *L)
 		{ NULL, NULL },
 	};
 	static const luaL_Reg module_fns[] = {
-		{ "provider", l_provider },
-		{ "runtime_active", l_runtime_active },
-		{ "runtime_path", l_runtime_path },
-		{ "runtime_stop", l_runtime_stop },
-		{ "json_encode", l_json_encode },
-		{ "json_decode", l_json_decode },
-		{ NULL, NULL },
+		{ "provider", l_provider },	    { "runtime_active", l_runtime_active },
+		{ "runtime_path", l_runtime_path }, { "runtime_stop", l_runtime_stop },
+		{ "json_encode", l_json_encode },   { NULL, NULL },
 	};
 	mstate_t *st = mstate(L);
 

@@ -607,7 +607,9 @@ class Consumer(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".d", delete=False) as f:
             f.write(self.VALUES_D)
         try:
-            d = subprocess.run([DTRACE, "-x", "oformat=json", "-qs", f.name],
+            env = dict(os.environ)
+            env.pop("LD_PRELOAD", None)  # a sanitized build's: our dtrace has its own
+            d = subprocess.run([DTRACE, "-x", "oformat=json", "-qs", f.name], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                timeout=60)
             self.assertEqual(d.returncode, 0, d.stderr)

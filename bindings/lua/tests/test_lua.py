@@ -648,6 +648,30 @@ class Consumer(unittest.TestCase):
             eq(math.type(v[4]), "integer", "an integer")
             """)
 
+    def test_drops_are_records_and_messages(self):
+        # records of 3 x 2 KB into 8 KB buffers drained once a second: drops are certain
+        self.ok("""\
+            local c <close> = dtrace.consumer{options = {bufsize = "8k", switchrate = "1hz",
+                                                         strsize = "2048"}}
+            c:compile([[profile-5000 { this->s = "x"; trace(this->s); trace(this->s); trace(this->s); }
+                        tick-1s /++t == 2/ { exit(0); }]])
+            local recs, drops, dropped = 0, {}, 0
+            for rec in c:records() do
+                if rec.type == "drop" then drops[#drops + 1] = rec
+                elseif rec.type == "probe" then recs = recs + 1 end
+            end
+            assert(recs > 0 and #drops > 0, "records and drops: " .. recs .. " " .. #drops)
+            local msgs = c:messages()
+            eq(#msgs, #drops, "a message a drop")
+            for i, d in ipairs(drops) do
+                eq(d.kind, "principal", "kind")
+                eq(math.type(d.cpu), "integer", "cpu")
+                assert(d.count > 0, "count")
+                eq(msgs[i], string.format("%d drop%s on CPU %d", d.count,
+                                          d.count > 1 and "s" or "", d.cpu), "message")
+            end
+            """)
+
     def test_tick_records_in_order(self):
         self.ok("""\
             local c = dtrace.consumer{options = {switchrate = "50hz", bufsize = "1m"}}

@@ -646,6 +646,15 @@ class Consumer(unittest.TestCase):
             eq(v[1], 18446744073709551615.0, "uint64 max")
             eq({v[2], v[3], v[4]}, {-1, 200, math.maxinteger}, "integers by their sign")
             eq(math.type(v[4]), "integer", "an integer")
+            local c2 <close> = dtrace.consumer()
+            c2:compile([[struct s { int a; short b; };
+                BEGIN { this->p = (struct s *)alloca(sizeof(struct s));
+                        this->p->a = 1; this->p->b = -2; print(this->p); exit(0); }]])
+            local p
+            c2:run(function(rec) p = rec.data[1] end)
+            eq({p.type, string.unpack("<i4i2", p.bytes)}, {"struct s", 1, -2, 7}, "print()")
+            eq(#p.bytes, 8, "print()'s bytes: the struct's size")
+            assert(p.address ~= 0, "print()'s pointer")
             """)
 
     def test_drops_are_records_and_messages(self):

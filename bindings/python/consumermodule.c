@@ -947,14 +947,14 @@ static PyObject *r_aggvalue(reader_t *r)
 	return l;
 }
 
-/* {name: {keys tuple: value}} of the entries in q, in their order. */
+/* [(name, keys tuple, value)] of the entries in q, in their order. */
 static PyObject *take_aggs(queue_t *q)
 {
 	reader_t r = { q->buf, q->buf + q->whole };
-	PyObject *out = PyDict_New();
+	PyObject *out = PyList_New(0);
 
 	while (out != NULL && r.p < r.end) {
-		PyObject *name, *keys = NULL, *v = NULL, *entries;
+		PyObject *name, *keys = NULL, *v = NULL, *row;
 		uint64_t nkeys;
 
 		r.p++; /* 'A' */
@@ -972,16 +972,12 @@ static PyObject *take_aggs(queue_t *q)
 		}
 		if ((v = r_aggvalue(&r)) == NULL)
 			goto fail_entry;
-		if ((entries = PyDict_GetItemWithError(out, name)) == NULL) {
-			if (PyErr_Occurred() || (entries = PyDict_New()) == NULL ||
-			    PyDict_SetItem(out, name, entries) != 0) {
-				Py_XDECREF(entries);
-				goto fail_entry;
-			}
-			Py_DECREF(entries); /* out holds it */
-		}
-		if (PyDict_SetItem(entries, keys, v) != 0)
+		if ((row = PyTuple_Pack(3, name, keys, v)) == NULL ||
+		    PyList_Append(out, row) != 0) {
+			Py_XDECREF(row);
 			goto fail_entry;
+		}
+		Py_DECREF(row);
 		Py_DECREF(name);
 		Py_DECREF(keys);
 		Py_DECREF(v);
@@ -998,7 +994,7 @@ fail:
 	return NULL;
 }
 
-/* aggregate() -> {name: {keys: value}}: every aggregation's current entries. */
+/* aggregate() -> [(name, keys, value)]: every aggregation's current entries. */
 static PyObject *Handle_aggregate(HandleObject *self, PyObject *unused)
 {
 	queue_t q = { 0 };
@@ -1171,7 +1167,8 @@ static PyMethodDef Handle_methods[] = {
 	{ "go", (PyCFunction)Handle_go, METH_VARARGS, "go(continue_target)" },
 	{ "work", (PyCFunction)Handle_work, METH_NOARGS, "work() -> (status, records)" },
 	{ "error", (PyCFunction)Handle_error, METH_VARARGS, "error(what): raise the last error" },
-	{ "aggregate", (PyCFunction)Handle_aggregate, METH_NOARGS, "aggregate() -> dict" },
+	{ "aggregate", (PyCFunction)Handle_aggregate, METH_NOARGS,
+	  "aggregate() -> [(name, keys, value)]" },
 	{ "sleep", (PyCFunction)Handle_sleep, METH_NOARGS, "sleep(): wait without the GIL" },
 	{ "stop", (PyCFunction)Handle_stop, METH_NOARGS, "stop(): fire END" },
 	{ "target_exited", (PyCFunction)Handle_target_exited, METH_NOARGS, "None or wait status" },

@@ -50,6 +50,18 @@ class Record:
         return "Record(cpu=%r, probe=%r, data=%r)" % (self.cpu, ":".join(self.probe), self.data)
 
 
+class _Key(dict):
+    """A symbol or a stack as an aggregation's key: the dict a record
+    gives, hashable (by its process, address or frames, and name)."""
+    __slots__ = ()
+
+    def __hash__(self):
+        frames = self.get("frames")
+        if frames is not None:
+            return hash((self.get("pid"), tuple(f.get("address") for f in frames)))
+        return hash((self.get("pid"), self.get("address"), self.get("name")))
+
+
 class Consumer:
     """Consumer(program=None, *args, options=None, target=None, pid=None,
     zdefs=False, cpp=False): a dtrace handle.
@@ -216,7 +228,15 @@ class Consumer:
         entries."""
         if not self._started:
             return {}
-        self._aggs = self._h.aggregate()
+        aggs = {}
+        for name, keys, value in self._h.aggregate():
+            entries = aggs.get(name)
+            if entries is None:
+                entries = aggs[name] = {}
+            if dict in map(type, keys):
+                keys = tuple(_Key(k) if type(k) is dict else k for k in keys)
+            entries[keys] = value
+        self._aggs = aggs
         self._events()
         return self._aggs
 

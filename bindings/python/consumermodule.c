@@ -40,7 +40,7 @@ typedef struct queue {
 
 static void q_put(queue_t *q, const void *p, size_t n)
 {
-	if (q->failed)
+	if (q->failed || n == 0)
 		return;
 	if (q->len + n > q->cap) {
 		size_t cap = q->cap ? q->cap : 4096;
@@ -119,6 +119,11 @@ typedef struct {
 typedef struct {
 	const char *p, *end;
 } reader_t;
+
+static reader_t q_reader(const queue_t *q)
+{
+	return (reader_t){ q->buf, q->buf != NULL ? q->buf + q->whole : NULL };
+}
 
 static uint64_t r_u64(reader_t *r)
 {
@@ -774,7 +779,7 @@ static void on_dropdata(const dtrace_dropdata_t *d, void *arg)
 /* (cpu, id, provider, module, function, name, data) of each firing in the queue. */
 static PyObject *take_records(HandleObject *h)
 {
-	reader_t r = { h->q.buf, h->q.buf + h->q.whole };
+	reader_t r = q_reader(&h->q);
 	PyObject *out = PyList_New(0), *row = NULL, *data = NULL;
 
 	if (out == NULL)
@@ -950,7 +955,7 @@ static PyObject *r_aggvalue(reader_t *r)
 /* [(name, keys tuple, value)] of the entries in q, in their order. */
 static PyObject *take_aggs(queue_t *q)
 {
-	reader_t r = { q->buf, q->buf + q->whole };
+	reader_t r = q_reader(q);
 	PyObject *out = PyList_New(0);
 
 	while (out != NULL && r.p < r.end) {
@@ -1084,7 +1089,7 @@ static PyObject *Handle_target(HandleObject *self, PyObject *unused)
  */
 static PyObject *Handle_take_events(HandleObject *self, PyObject *unused)
 {
-	reader_t r = { self->ev.buf, self->ev.buf + self->ev.whole };
+	reader_t r = q_reader(&self->ev);
 	PyObject *errors = PyList_New(0), *drops = PyList_New(0), *msgs = PyList_New(0);
 	PyObject *d = NULL, *msg = NULL;
 

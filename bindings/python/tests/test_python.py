@@ -312,8 +312,10 @@ class Scripting(unittest.TestCase):
     # dtrace -x oformat=json's values, as the Consumer read them when it parsed that JSON
     @staticmethod
     def json_values(prog, target):
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)  # the sanitizer build's, for this Python: not for dtrace
         p = subprocess.run([DTRACE, "-q", "-x", "oformat=json", "-n", prog, "-c", target],
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=120, env=env)
         recs, aggs = [], {}
         for line in p.stdout.splitlines():
             if not line.startswith("{"):  # the target's own output

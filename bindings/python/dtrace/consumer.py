@@ -18,7 +18,7 @@ for an open end. The values are made from libdtrace's records API
 """
 import os
 import signal
-from collections import namedtuple
+from collections import deque, namedtuple
 
 from dtrace import _consumer
 from dtrace._consumer import DTraceError
@@ -83,6 +83,7 @@ class Consumer:
         self._started = self._done = self._stopped = False
         self._aggs = {}
         self._probes = {}   # probe id -> Probe
+        self._unread = deque()  # records read and not yet given
         self.errors = []    # fault objects (docs/json.md "error"), as dicts
         self.drops = []     # drop objects, as dicts
         self.messages = []  # the same, as dtrace(1) words them
@@ -175,8 +176,12 @@ class Consumer:
     def poll(self):
         """Wait (at most switchrate) and return the records that came; []
         also once done. Ctrl-C raises KeyboardInterrupt here, and the
-        consumer stays usable: stop() then aggregations() still work."""
-        out = []
+        consumer stays usable: stop() then aggregations() still work.
+        Records a records() loop left unread come first."""
+        out = list(self._unread)
+        self._unread.clear()
+        if out:
+            return out
         self._raise_pending()
         if self._done:
             return out
@@ -193,18 +198,23 @@ class Consumer:
     def records(self, timeout=None):
         """Iterate over records until exit() is called, the target exits,
         stop() is called, or `timeout` seconds pass (then END fires and
-        its records come last)."""
+        its records come last). A loop left early (break, an exception)
+        loses nothing: the records read and not yet given come first next
+        time."""
         import time
         deadline = None if timeout is None else time.monotonic() + timeout
         self.go()
+        unread = self._unread
         # records that came while enabling (BEGIN's) are read at once
-        first = []
-        self._work(first)
-        yield from first
-        while not self._done:
+        self._work(unread)
+        while True:
+            while unread:
+                yield unread.popleft()
+            if self._done:
+                break
             if deadline is not None and not self._stopped and time.monotonic() > deadline:
                 self.stop()
-            yield from self.poll()
+            unread.extend(self.poll())
         self._raise_pending()
 
     def run(self, callback=None, timeout=None):

@@ -456,6 +456,23 @@ class Scripting(unittest.TestCase):
         self.assertIn("invalid address (0x10) in predicate", c.messages[0])
         self.assertIn("divide-by-zero in action #%d" % c.errors[1]["action"], c.messages[1])
 
+    def test_an_error_in_a_callback_loses_no_record(self):
+        # the three records are read at once; the callback fails at the first
+        with dtrace.Consumer("BEGIN { trace(1); } BEGIN { trace(2); } BEGIN { trace(3); }"
+                             "BEGIN { exit(0); }") as c:
+            seen = []
+
+            def fail(rec):
+                seen.append(rec.data)
+                raise ZeroDivisionError
+
+            with self.assertRaises(ZeroDivisionError):
+                c.run(fail)
+            self.assertEqual(seen, [[1]])
+            self.assertEqual([r.data for r in c.records()], [[2], [3]])
+            self.assertEqual(c.exit_status, 0)
+            self.assertEqual(c.poll(), [])
+
     def test_tracing_a_python_target(self):
         # a real child: its provider's probes and python_rt's calls, counted
         prog = textwrap.dedent("""\

@@ -141,11 +141,11 @@ class Consumer:
 
     def _records(self, rows, into):
         probes = self._probes
-        for cpu, pid, prov, mod, func, name, data in rows:
-            probe = probes.get(pid)
+        for cpu, probe_id, prov, mod, func, name, data in rows:
+            probe = probes.get(probe_id)
             if probe is None:
-                probe = probes[pid] = Probe(prov, mod, func, name)
-            into.append(Record(cpu, pid, probe, data))
+                probe = probes[probe_id] = Probe(prov, mod, func, name)
+            into.append(Record(cpu, probe_id, probe, data))
 
     def _events(self):
         errors, drops, messages = self._h.take_events()

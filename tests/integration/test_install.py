@@ -124,6 +124,24 @@ class Install(unittest.TestCase):
         ldd = run(["ldd", self.dtrace], env=self.env).stdout
         self.assertRegex(ldd, r"libdtrace\.so\.0 => %s/" % re.escape(self.prefix))
 
+    def test_lua_module(self):
+        """The Lua module the install step puts in lib/lua/5.4 loads the
+        installed libraries (an RPATH relative to itself)."""
+        mod = os.path.join(self.libdir or self.prefix, "lua", "5.4", "dtrace.so")
+        lua = shutil.which("lua5.4")
+        if not os.path.exists(mod) or lua is None:
+            self.skipTest("no Lua binding in this build")
+        if "sanitize" in " ".join(CFLAGS):
+            self.skipTest("a sanitized module needs the sanitizer's runtime preloaded")
+        ldd = run(["ldd", mod], env=self.env).stdout
+        for lib in ("libdtrace", "libusdt"):
+            self.assertRegex(ldd, r"%s\.so\.0 => %s/" % (lib, re.escape(self.prefix)))
+        env = dict(self.env, LUA_CPATH=os.path.join(os.path.dirname(mod), "?.so"))
+        r = run([lua, "-e", "local d = require('dtrace'); "
+                 "print(package.searchpath('dtrace', package.cpath), type(d.provider))"],
+                env=env)
+        self.assertEqual(r.stdout, "%s\tfunction\n" % mod)
+
     def test_pkg_config(self):
         self.assertEqual(self.pkg("--modversion", "libdtrace"), self.pkg("--modversion", "libusdt"))
         self.assertEqual(self.pkg("--libs", "libusdt"), ["-L" + self.libdir, "-lusdt"])

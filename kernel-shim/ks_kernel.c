@@ -454,7 +454,7 @@ int ks_attach_btf(int prog_fd)
 	return fd < 0 ? -errno : fd;
 }
 
-int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
+int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns, int group)
 {
 	struct perf_event_attr attr;
 	int pfd = ks_fault(KS_OP_ATTACH);
@@ -466,10 +466,30 @@ int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns)
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	attr.sample_period = period_ns; /* the CPU clock counts nanoseconds */
-	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, group, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
 		return -errno;
 	return bind_prog(prog_fd, pfd);
+}
+
+/* A group leader that counts nothing (the dummy event), opened disabled. */
+int ks_timer_group(int cpu)
+{
+	struct perf_event_attr attr;
+	int pfd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.disabled = 1;
+	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return pfd < 0 ? -errno : pfd;
+}
+
+int ks_timer_group_start(int group)
+{
+	return ioctl(group, PERF_EVENT_IOC_ENABLE, 0) < 0 ? -errno : 0;
 }
 
 /* ks_detach_later's queue and its thread */

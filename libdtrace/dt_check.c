@@ -938,9 +938,13 @@ static bool conv_ok(const dt_pcb_t *pcb, char conv, const char *len, const dt_ty
 {
 	const dt_type_t *r = dt_type_resolve(t);
 	size_t sz = dt_type_size(t);
+	/* illumos' stack is a typedef of void: %k takes it (pfcheck_stack), no other does */
+	bool stack = t != NULL && t->dtt_name != NULL && strcmp(t->dtt_name, "stack") == 0;
 
 	if (r == NULL)
 		return false;
+	if (stack)
+		return conv == 'k' && a == NULL;
 	switch (conv) {
 	case 's':
 		if (len[0] != '\0') { /* %ls %ws: pfcheck_wstr, an array of 32-bit integers */
@@ -966,7 +970,7 @@ static bool conv_ok(const dt_pcb_t *pcb, char conv, const char *len, const dt_ty
 		       (t != NULL && t->dtt_name != NULL &&
 			strcmp(t->dtt_name, "_usymaddr") == 0) ||
 		       (pcb->pcb_hdl->dt_target != 0 && dt_type_is_scalar(t));
-	case 'k': return a == NULL; /* a stack: only as a printa key */
+	case 'k': return false; /* a stack (above): only as a printa key */
 	case 'Y':
 	case 'T': return dt_type_is_int(t) && sz == 8;
 	case 'e':
@@ -1651,10 +1655,11 @@ static void check_call(dt_pcb_t *pcb, dt_node_t *n, dt_cctx_t *cx)
 	}
 	if (b->db_kind == DB_ACTION || (cx->cc_stmt && (b->db_flags & (DB_F_STACK | DB_F_SYMADDR))))
 		record_action(pcb, cx, b, &n->dn_loc);
-	/* a stack is recorded as a uint64_t here: db_type "stack" names no D type */
-	n->dn_type = b->db_type != NULL && !(b->db_flags & DB_F_STACK)
-			 ? type_named(pcb, b->db_type)
-			 : type_named(pcb, "uint64_t");
+	/*
+	 * a stack is the type "stack" (an unsigned long, as it is recorded
+	 * here), so that printa's formats tell it from integers
+	 */
+	n->dn_type = type_named(pcb, b->db_type != NULL ? b->db_type : "uint64_t");
 	n->dn_ident = id;
 }
 

@@ -25,6 +25,26 @@ typedef struct dt_elfsym {
  */
 int dt_elf_syms(Elf *, bool ifunc, dt_elfsym_t **syms, size_t *n);
 
+/*
+ * The function symbols of a file as its names are found for stacks
+ * (dt_sym.c): its .symtab; else a separate debug file's (by build-id, then
+ * .gnu_debuglink, as gdb looks); else .dynsym and MiniDebugInfo's
+ * (.gnu_debugdata).  path is the file's, for .gnu_debuglink's directory.
+ * A .symtab's version suffixes are dropped ("realpath@@GLIBC_2.3" is
+ * realpath), as .dynsym's names have none.  Names may point into the debug
+ * file or a copy: *src holds them until dt_elf_debug_free(src).  Sorted by
+ * address into a malloc'd *syms (free it).  0, or -1 out of memory.
+ */
+typedef struct dt_elfdebug {
+	int ed_fd;
+	Elf *ed_elf;
+	void *ed_image;
+	char *ed_names; /* the names without their version suffix */
+} dt_elfdebug_t;
+int dt_elf_syms_debug(Elf *, const char *path, bool ifunc, dt_elfsym_t **syms, size_t *n,
+		      dt_elfdebug_t *src);
+void dt_elf_debug_free(dt_elfdebug_t *src);
+
 /* The symbol that holds pc, or NULL; aliases: one of them. */
 const dt_elfsym_t *dt_elf_sym_find(const dt_elfsym_t *syms, size_t n, uint64_t pc);
 /* The name of the symbol that holds pc ("" if none); aliases: one of them. */

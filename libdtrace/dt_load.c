@@ -60,6 +60,10 @@ void dt_run_free(dtrace_hdl_t *dtp)
 	ks_detach_all(r->r_ld.ld_links.ln_fds, r->r_ld.ld_links.ln_n);
 	ks_detach_wait(); /* and those handed over while tracing */
 	free(r->r_ld.ld_links.ln_fds);
+	for (int c = 0; r->r_ld.ld_tgroup != NULL && c < r->r_ld.ld_ncpus; c++)
+		if (r->r_ld.ld_tgroup[c] > 0)
+			close(r->r_ld.ld_tgroup[c] - 1);
+	free(r->r_ld.ld_tgroup);
 	for (size_t i = 0; i < r->r_ld.ld_nprogs; i++) {
 		if (r->r_ld.ld_progs[i].bp_fd >= 0)
 			close(r->r_ld.ld_progs[i].bp_fd);
@@ -471,6 +475,45 @@ static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
 	}
 	dt_frag_free(&prog);
 	return rc;
+}
+
+int dt_timer_group(dtrace_hdl_t *dtp, int cpu)
+{
+	dt_run_t *r = dtp->dt_run;
+	int g;
+
+	if (r == NULL || cpu < 0 || cpu >= r->r_ld.ld_ncpus)
+		return -1;
+	if (r->r_ld.ld_tgroup == NULL &&
+	    (r->r_ld.ld_tgroup = calloc((size_t)r->r_ld.ld_ncpus, sizeof(int))) == NULL)
+		return -1;
+	if (r->r_ld.ld_tgroup[cpu] > 0)
+		return r->r_ld.ld_tgroup[cpu] - 1;
+	if ((g = ks_timer_group(cpu)) < 0)
+		return -1;
+	/* made after the start (a later attach): started now */
+	if (r->r_ld.ld_tstarted && ks_timer_group_start(g) != 0) {
+		close(g);
+		return -1;
+	}
+	r->r_ld.ld_tgroup[cpu] = g + 1;
+	return g;
+}
+
+/* Start every CPU's timers: 0, or -1 with the handle's error. */
+static int timers_start(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	r->r_ld.ld_tstarted = true;
+	for (int c = 0; r->r_ld.ld_tgroup != NULL && c < r->r_ld.ld_ncpus; c++) {
+		int err;
+
+		if (r->r_ld.ld_tgroup[c] > 0 &&
+		    (err = ks_timer_group_start(r->r_ld.ld_tgroup[c] - 1)) != 0)
+			return dt_set_errmsg(dtp, err == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
+					     "cannot start the timers of CPU %d: %s", c,
+					     strerror(-err));
+	}
+	return 0;
 }
 
 /* Attach r_progs[k] as its provider does. */
@@ -1544,7 +1587,7 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 				   ? dt_set_errmsg(dtp, EDT_PROC, "pid %d has exited",
 						   (int)r->r_tg.tg_pid)
 				   : -1;
-	if (dt_consume_open(dtp, r) != 0)
+	if (timers_start(dtp, r) != 0 || dt_consume_open(dtp, r) != 0)
 		return -1;
 	if (hook_attach(dtp, r) != 0)
 		return -1;

@@ -9,7 +9,9 @@
  * after ".so" ("libc.so", as illumos' libproc matches an unversioned
  * name), or "a.out" for the executable; a probe's module is the name the
  * description gave, or with a glob the base name.  Functions are the
- * defined, sized STT_FUNC symbols of .symtab, else .dynsym (dt_elf.c); a
+ * defined, sized STT_FUNC symbols of .symtab, else of its separate debug
+ * file (by build-id or .gnu_debuglink), else .dynsym and MiniDebugInfo's,
+ * as stacks find names (dt_elf_syms_debug); a
  * name several symbol versions define is one probe on each.  With a glob,
  * aliases (symbols at one address) make one probe, of the name with the
  * fewest leading underscores, and _init and _fini are left out, as illumos
@@ -620,6 +622,7 @@ static int module_probes(pctx_t *pc, const char *rpath)
 	size_t nsyms = 0;
 	uint64_t *addrs = NULL, *sizes = NULL;
 	Elf *elf = NULL;
+	dt_elfdebug_t dbg = { .ed_fd = -1 };
 	int rc = 0;
 
 	if ((pc->pc_fd = open(rpath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
@@ -627,7 +630,7 @@ static int module_probes(pctx_t *pc, const char *rpath)
 	elf = elf_begin(pc->pc_fd, ELF_C_READ, NULL);
 	if (elf == NULL || elf_kind(elf) != ELF_K_ELF)
 		goto out;
-	if (dt_elf_syms(elf, true, &syms, &nsyms) != 0 ||
+	if (dt_elf_syms_debug(elf, rpath, true, &syms, &nsyms, &dbg) != 0 ||
 	    dt_elf_loads(elf, &pc->pc_load, &pc->pc_nload) != 0 ||
 	    (addrs = calloc(nsyms + 1, sizeof(*addrs))) == NULL ||
 	    (sizes = calloc(nsyms + 1, sizeof(*sizes))) == NULL) {
@@ -688,6 +691,7 @@ out:
 	free(addrs);
 	free(sizes);
 	free(syms);
+	dt_elf_debug_free(&dbg);
 	free(pc->pc_load);
 	pc->pc_load = NULL;
 	pc->pc_nload = 0;

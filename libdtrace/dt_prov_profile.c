@@ -114,7 +114,12 @@ static int arg(const dt_argreq_t *rq, int i)
 	return 0;
 }
 
-/* profile-N: a timer on every online CPU; tick-N: on the first online one */
+/*
+ * profile-N: a timer on every online CPU; tick-N: on the first online one.
+ * The timers join their CPU's group, which dtrace_go starts once all are
+ * attached: every timer starting on its own costs the kernel a reschedule
+ * of all the CPU's others (3,000 timers: 2.3 s of opening them).
+ */
 static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint32_t attach_type,
 		  int ncpus, dt_links_t *links)
 {
@@ -123,7 +128,8 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 
 	(void)argspec, (void)attach_type;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		if ((link = ks_attach_timer(fd, cpu, pi->pi_period)) == -ENODEV)
+		if ((link = ks_attach_timer(fd, cpu, pi->pi_period, dt_timer_group(dtp, cpu))) ==
+		    -ENODEV)
 			continue; /* a possible CPU that is not online */
 		if (link < 0)
 			return dt_probe_attach_err(dtp, p, -link);

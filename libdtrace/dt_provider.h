@@ -207,6 +207,13 @@ bool dt_probe_file_gone(dtrace_hdl_t *, size_t p);
  */
 uint64_t dt_maps_hash(pid_t pid);
 
+/*
+ * The timer group of CPU cpu that a timer attached now joins (ks_timer_group:
+ * dtrace_go starts them all together once every program is attached), or
+ * -1: none (it could not be made), the timer starts on its own.
+ */
+int dt_timer_group(dtrace_hdl_t *, int cpu);
+
 /* "cannot enable P:M:F:N: why" for errno err (EDT_NOPRIV for EPERM, EACCES): -1. */
 int dt_probe_attach_err(dtrace_hdl_t *, size_t p, int err);
 

@@ -75,6 +75,12 @@ typedef struct dt_loaded {
 	uint64_t ld_lastgone; /* CLOCK_MONOTONIC ns of the last look for gone objects */
 	dt_links_t ld_links;
 	int ld_ncpus;
+	/*
+	 * By CPU: the group its timers join (ks_timer_group; 0: none yet, else
+	 * fd + 1), started once every program is attached (ld_tstarted)
+	 */
+	int *ld_tgroup;
+	bool ld_tstarted;
 	uint64_t ld_nspec; /* -x nspec: speculation slots in dt_spec */
 	/*
 	 * Kernel structure offsets for ppid, vtimestamp, curpsinfo and

@@ -505,6 +505,74 @@ static void file_syms(dt_symfile_t *f)
 	free(mini);
 }
 
+int dt_elf_syms_debug(Elf *elf, const char *path, bool ifunc, dt_elfsym_t **syms, size_t *n,
+		      dt_elfdebug_t *src)
+{
+	dt_symfile_t f = { .sf_path = (char *)path, .sf_fd = -1, .sf_dfd = -1, .sf_elf = elf };
+	int rc;
+
+	*src = (dt_elfdebug_t){ .ed_fd = -1 };
+	if (has_symtab(elf) || !debug_find(&f))
+		rc = dt_elf_syms(elf, ifunc, syms, n);
+	else
+		rc = dt_elf_syms(f.sf_delf, ifunc, syms, n);
+	if (rc == 0 && !has_symtab(elf) && f.sf_delf == NULL && minidebug_find(&f)) {
+		dt_elfsym_t *mini;
+		size_t nmini;
+
+		f.sf_syms = *syms;
+		f.sf_nsyms = *n;
+		if (dt_elf_syms(f.sf_delf, ifunc, &mini, &nmini) == 0) {
+			syms_add(&f, mini, nmini);
+			free(mini);
+		}
+		*syms = f.sf_syms;
+		*n = f.sf_nsyms;
+	}
+	src->ed_fd = f.sf_dfd;
+	src->ed_elf = f.sf_delf;
+	src->ed_image = f.sf_dimage;
+	if (rc == 0) {
+		size_t len = 0;
+		const char *at;
+		char *p;
+
+		for (size_t i = 0; i < *n; i++)
+			if ((at = strchr((*syms)[i].es_name, '@')) != NULL &&
+			    at > (*syms)[i].es_name)
+				len += (size_t)(at - (*syms)[i].es_name) + 1;
+		if (len > 0 && (src->ed_names = p = malloc(len)) == NULL) {
+			free(*syms);
+			*syms = NULL;
+			*n = 0;
+			dt_elf_debug_free(src);
+			return -1;
+		}
+		for (size_t i = 0; len > 0 && i < *n; i++)
+			if ((at = strchr((*syms)[i].es_name, '@')) != NULL &&
+			    at > (*syms)[i].es_name) {
+				size_t l = (size_t)(at - (*syms)[i].es_name);
+
+				memcpy(p, (*syms)[i].es_name, l);
+				p[l] = '\0';
+				(*syms)[i].es_name = p;
+				p += l + 1;
+			}
+	}
+	return rc;
+}
+
+void dt_elf_debug_free(dt_elfdebug_t *src)
+{
+	if (src->ed_elf != NULL)
+		elf_end(src->ed_elf);
+	if (src->ed_fd >= 0)
+		close(src->ed_fd);
+	free(src->ed_image);
+	free(src->ed_names);
+	*src = (dt_elfdebug_t){ .ed_fd = -1 };
+}
+
 /*
  * [vdso]: the kernel's image, the same in every process of the machine,
  * read from dtrace's own (its ELF header is at AT_SYSINFO_EHDR), copied

@@ -101,6 +101,8 @@ static const struct {
 	/* what uaddr() and the like, and func() and the like, give (illumos' names) */
 	{ "_usymaddr", "unsigned long", false },
 	{ "_symaddr", "unsigned long", false },
+	/* what stack(), ustack() and jstack() give: printa's %k takes it, and nothing else does */
+	{ "stack", "unsigned long", false },
 	{ "processorid_t", "int", false },
 	{ "zoneid_t", "int", false },
 	{ "pri_t", "short", false }, /* illumos' (sched:::change-pri's args[2]) */

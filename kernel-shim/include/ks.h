@@ -230,9 +230,22 @@ int ks_attach_uretprobes(int prog_fd, const char *path, const uint64_t *offs,
 /*
  * Attach prog_fd (a BPF_PROG_TYPE_PERF_EVENT program) to a CPU clock timer
  * on one CPU firing every period_ns.  Returns the attachment's fd, or a
- * negative errno (-ENODEV: the CPU is not online).
+ * negative errno (-ENODEV: the CPU is not online).  group is -1, or a
+ * timer group of that CPU (ks_timer_group): the timer then starts when
+ * the group does (ks_timer_group_start).
  */
-int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns);
+int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns, int group);
+
+/*
+ * A group for the timers of one CPU, stopped until ks_timer_group_start:
+ * its fd, or a negative errno (-ENODEV: the CPU is not online).  The
+ * kernel reschedules every timer of a CPU each time one starts, so
+ * starting n timers one by one costs n^2/2 (3,000 timers: 1.2 s here);
+ * joining a stopped group costs nothing, and starting it starts them all
+ * at once.  Closing it leaves its timers running, each on its own.
+ */
+int ks_timer_group(int cpu);
+int ks_timer_group_start(int group);
 
 /*
  * Attach prog_fd (a BPF_PROG_TYPE_RAW_TRACEPOINT program) to the kernel's

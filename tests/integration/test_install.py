@@ -218,8 +218,9 @@ class Install(unittest.TestCase):
         d = self.work("cmake")
         b = os.path.join(d, "build")
         flags = " ".join(CFLAGS)
-        run([CMAKE, "-S", d, "-B", b, "-DCMAKE_PREFIX_PATH=" + self.prefix,
-             "-DCMAKE_C_COMPILER=" + CC, "-DCMAKE_C_FLAGS=" + flags], env=self.env)
+        r = run([CMAKE, "-S", d, "-B", b, "-DCMAKE_PREFIX_PATH=" + self.prefix,
+                 "-DCMAKE_C_COMPILER=" + CC, "-DCMAKE_C_FLAGS=" + flags], env=self.env)
+        self.assertIn("DTRACE_EXECUTABLE=%s\n" % self.dtrace, r.stdout)
         run([CMAKE, "--build", b], env=self.env)
         with open(os.path.join(b, "CMakeCache.txt")) as f:
             cache = f.read()

@@ -914,11 +914,9 @@ static void quantize_rows(dtrace_hdl_t *dtp, FILE *fp, const int64_t *b, uint32_
 	}
 }
 
-/* dt_print_quantize and its kin: one empty bucket kept on each side. */
-static void print_quantize(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint64_t *v,
-			   uint64_t normal)
+/* The buckets dt_print_quantize and its kin print: one empty bucket kept on each side. */
+static void quantize_range(const dt_agg_t *ag, const int64_t *b, uint32_t *firstp, uint32_t *lastp)
 {
-	const int64_t *b = (const int64_t *)(v + 1);
 	uint32_t nb = ag->ag_nbuckets, first = 0, last = nb - 1;
 
 	while (first < last && b[first] == 0)
@@ -937,7 +935,18 @@ static void print_quantize(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, cons
 		if (last < nb - 1)
 			last++;
 	}
-	quantize_rows(dtp, fp, b, nb, first, last, normal, ag);
+	*firstp = first;
+	*lastp = last;
+}
+
+static void print_quantize(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint64_t *v,
+			   uint64_t normal)
+{
+	const int64_t *b = (const int64_t *)(v + 1);
+	uint32_t first, last;
+
+	quantize_range(ag, b, &first, &last);
+	quantize_rows(dtp, fp, b, ag->ag_nbuckets, first, last, normal, ag);
 }
 
 static void print_value(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint64_t *v,
@@ -2037,5 +2046,166 @@ out:
 	free(bs);
 	free(vals);
 	free(buf);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- dtrace_aggregate_walk */
+
+static const dtrace_aggkind_t agg_kinds[] = {
+	[DT_AGG_COUNT] = DTRACE_AGG_COUNT,
+	[DT_AGG_SUM] = DTRACE_AGG_SUM,
+	[DT_AGG_MIN] = DTRACE_AGG_MIN,
+	[DT_AGG_MAX] = DTRACE_AGG_MAX,
+	[DT_AGG_AVG] = DTRACE_AGG_AVG,
+	[DT_AGG_STDDEV] = DTRACE_AGG_STDDEV,
+	[DT_AGG_QUANTIZE] = DTRACE_AGG_QUANTIZE,
+	[DT_AGG_LQUANTIZE] = DTRACE_AGG_LQUANTIZE,
+	[DT_AGG_LLQUANTIZE] = DTRACE_AGG_LLQUANTIZE,
+};
+
+/* avg() and stddev() not truncated: the same sums as avg's and stddev()'s, in long double. */
+static double exact_value(const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
+{
+	long double n = (long double)v[0], d = normal ? (long double)normal : 1, mean, var;
+	u128 sq;
+
+	if (v[0] == 0)
+		return 0;
+	mean = (long double)(int64_t)v[1] / n;
+	if (ag->ag_fn == DT_AGG_AVG)
+		return (double)(mean / d);
+	sq = (u128)v[3] << 64 | v[2];
+	var = (long double)sq / n - mean * mean;
+	return (double)(sqrtl(var > 0 ? var : 0) / d);
+}
+
+/* One entry as a dtrace_aggdata_t for f: its keys decoded, its value as printed. */
+static int walk_entry(dtrace_hdl_t *dtp, const dt_aggview_t *av, const uint8_t *key,
+		      const uint64_t *v, dt_recmem_t *mem, dtrace_aggwalk_f *f, void *arg)
+{
+	const dt_agg_t *ag = av->av_ag;
+	int64_t d = av->av_normal ? (int64_t)av->av_normal : 1;
+	dtrace_aggdata_t a = { .dtada_size = sizeof(a),
+			       .dtada_name = ag->ag_name,
+			       .dtada_id = (int)ag->ag_id,
+			       .dtada_kind = agg_kinds[ag->ag_fn],
+			       .dtada_nkeys = (unsigned)ag->ag_nkeys };
+	dtrace_record_t *keys = NULL;
+	int rc;
+
+	if (ag->ag_nkeys > 0 &&
+	    (keys = dt_recmem_alloc(mem, (size_t)ag->ag_nkeys * sizeof(*keys))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (int k = 0; k < ag->ag_nkeys; k++)
+		dt_rec_decode(dtp, &ag->ag_keys[k], key, "key", &keys[k], mem);
+	a.dtada_keys = keys;
+	if (ag->ag_fn >= DT_AGG_QUANTIZE) {
+		const int64_t *b = (const int64_t *)(v + 1);
+		uint32_t first, last;
+		dtrace_aggbucket_t *out;
+
+		quantize_range(ag, b, &first, &last);
+		if ((out = dt_recmem_alloc(mem, (last - first + 1) * sizeof(*out))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		for (uint32_t i = first; i <= last; i++) {
+			int64_t lo, hi;
+			bool has_lo, has_hi;
+
+			bucket_range(ag, i, &lo, &has_lo, &hi, &has_hi);
+			out[i - first] = (dtrace_aggbucket_t){ has_lo ? lo : INT64_MIN,
+							       has_hi ? hi : INT64_MAX, b[i] / d };
+		}
+		a.dtada_buckets = out;
+		a.dtada_nbuckets = last - first + 1;
+	} else if (ag->ag_fn == DT_AGG_STDDEV) {
+		a.dtada_value = (int64_t)stddev(v, av->av_normal);
+		a.dtada_fvalue = exact_value(ag, v, av->av_normal);
+	} else {
+		a.dtada_value = scalar(ag, v, av->av_normal);
+		a.dtada_fvalue = ag->ag_fn == DT_AGG_AVG ? exact_value(ag, v, av->av_normal)
+							 : (double)a.dtada_value;
+	}
+	if (mem->rm_failed)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	rc = f(&a, arg);
+	dt_recmem_reset(mem);
+	return rc;
+}
+
+/* Every entry of one aggregation's snapshot, as print_agg orders them. */
+static int walk_agg(dtrace_hdl_t *dtp, const dt_aggview_t *av, dt_recmem_t *mem,
+		    dtrace_aggwalk_f *f, void *arg)
+{
+	const dt_agg_t *ag = av->av_ag;
+	const dt_asnap_t *s = av->av_snap != NULL ? av->av_snap : &g_empty;
+	size_t *ix = sorted(dtp, ag, s, 1, true);
+	int rc = 0;
+
+	if (ix == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (size_t e = 0; e < s->as_n && rc == 0; e++)
+		rc = walk_entry(dtp, av, s->as_keys + ix[e] * ag->ag_keysize,
+				s->as_vals + ix[e] * nslots(ag), mem, f, arg);
+	free(ix);
+	return rc;
+}
+
+int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const dtrace_aggwalk_opts_t *o, dtrace_aggwalk_f *f,
+			  void *arg)
+{
+	dtrace_aggwalk_opts_t opts = { .sz = sizeof(opts) };
+	dt_run_t *r;
+	dt_recmem_t mem = { 0 };
+	int rc = 0;
+
+	if (dtp == NULL)
+		return -1;
+	if (o != NULL) {
+		if (dt_opts_valid(dtp, o, sizeof(*o), "dtrace_aggregate_walk") != 0)
+			return -1;
+		memcpy(&opts, o, o->sz < sizeof(opts) ? o->sz : sizeof(opts));
+	}
+	if (f == NULL)
+		return dt_set_errmsg(dtp, EDT_BADARG, "dtrace_aggregate_walk: no function to call");
+	if ((opts.flags & ~DTRACE_AGGWALK_MARK) != 0)
+		return dt_set_errmsg(dtp, EDT_BADARG, "dtrace_aggregate_walk: unknown flags 0x%x",
+				     (unsigned)opts.flags);
+	if ((r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL)
+		return dt_set_errno(dtp, EDT_NOTRACE);
+	if (opts.name != NULL) {
+		uint32_t i = 0;
+
+		while (i < r->r_dr.dr_naggs && strcmp(r->r_dr.dr_aggs[i].av_ag->ag_name, opts.name))
+			i++;
+		if (i == r->r_dr.dr_naggs)
+			return dt_set_errmsg(dtp, EDT_BADARG,
+					     "dtrace_aggregate_walk: no aggregation @%s",
+					     opts.name);
+	}
+	/* a snapshot of each shape with an aggregation to walk: its map read once */
+	for (uint32_t i = 0; i < r->r_dr.dr_naggs; i++) {
+		dt_aggview_t *av = &r->r_dr.dr_aggs[i];
+		bool done = false;
+
+		if (opts.name != NULL && strcmp(av->av_ag->ag_name, opts.name) != 0)
+			continue;
+		for (uint32_t j = 0; j < i && !done; j++)
+			done = r->r_dr.dr_aggs[j].av_fd == av->av_fd &&
+			       (opts.name == NULL ||
+				strcmp(r->r_dr.dr_aggs[j].av_ag->ag_name, opts.name) == 0);
+		if (!done && snap(dtp, r, av, false) != 0)
+			return -1;
+	}
+	for (uint32_t i = 0; i < r->r_dr.dr_naggs && rc == 0; i++) {
+		uint32_t id = dt_option_get(dtp, "aggsortrev", 0) ? r->r_dr.dr_naggs - i : i + 1;
+		dt_aggview_t *av = &r->r_dr.dr_aggs[id - 1];
+
+		if (opts.name != NULL && strcmp(av->av_ag->ag_name, opts.name) != 0)
+			continue;
+		rc = walk_agg(dtp, av, &mem, f, arg);
+		if (opts.flags & DTRACE_AGGWALK_MARK)
+			av->av_printed = true;
+	}
+	dt_recmem_fini(&mem);
 	return rc;
 }

@@ -50,6 +50,8 @@ uint32_t dt_llq_orders(const int64_t a[4], dt_llq_order_t *o, int *norders)
 	return base + 1;
 }
 
+static const char *type_name(dt_cg_t *cg, dt_arena_t *a, const dt_type_t *t);
+
 /*
  * The record of an aggregation key of type t at *off (advanced past it),
  * as illumos records a key by its size (dt_cg's DIF_TF_BYREF keys) and
@@ -158,10 +160,12 @@ static dt_agg_t *agg_of(dt_cg_t *cg, dt_node_t *an, const dt_node_t *keys, const
 	ag->ag_fn = (dt_aggfn_t)fn;
 	memcpy(ag->ag_args, id->di_aggargs, sizeof(ag->ag_args));
 	ag->ag_nkeys = id->di_nkeys > 0 ? id->di_nkeys : 0;
-	for (int i = 0; i < ag->ag_nkeys; i++, keys = keys != NULL ? keys->dn_next : NULL)
+	for (int i = 0; i < ag->ag_nkeys; i++, keys = keys != NULL ? keys->dn_next : NULL) {
 		if (!key_rec(cg, id->di_keys[i], keys, &off, &ag->ag_keys[i]))
 			cg_error(cg, call, "@%s: keys of this type are not supported yet",
 				 an->dn_name);
+		ag->ag_keys[i].r_tname = type_name(cg, &ps->ps_arena, id->di_keys[i]);
+	}
 	ag->ag_keysize = off ? off : 8;
 	switch (fn) {
 	case DT_AGG_COUNT:
@@ -610,8 +614,33 @@ static void record_usym(dt_cg_t *cg, dt_node_t *n, int kind)
 	emit(cg, KS_STX_MEM(BPF_DW, R8, R0, (int16_t)off));
 }
 
-/* Record the value of n (in r0 after this) in the clause's record. */
+/* The name of type t, D's spelling, in arena a (for dtrace_consume's records). */
+static const char *type_name(dt_cg_t *cg, dt_arena_t *a, const dt_type_t *t)
+{
+	char buf[512];
+	const char *s;
+
+	if (t == NULL)
+		return NULL;
+	dt_type_name(t, buf, sizeof(buf));
+	if ((s = dt_arena_strndup(a, buf, strlen(buf))) == NULL)
+		dt_cnomem(cg->cg_pcb);
+	return s;
+}
+
+static void record_value1(dt_cg_t *cg, dt_node_t *n);
+
+/* Record the value of n (in r0 after this) in the clause's record, with its type's name. */
 static void record_value(dt_cg_t *cg, dt_node_t *n)
+{
+	int i = cg->cg_st->st_nrecs;
+
+	record_value1(cg, n);
+	if (cg->cg_st->st_nrecs > i)
+		cg->cg_st->st_recs[i].r_tname = type_name(cg, cg->cg_pcb->pcb_arena, n->dn_type);
+}
+
+static void record_value1(dt_cg_t *cg, dt_node_t *n)
 {
 	const dt_type_t *t = n->dn_type;
 	int sym = dt_cg_usym_kind(n);

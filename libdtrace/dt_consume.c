@@ -816,6 +816,171 @@ void dt_print_typed(FILE *fp, const dt_act_t *act, const dt_rec_t *recs, const u
 	print_value(fp, act->a_type, data + vr->r_off, 0, NULL);
 }
 
+/* ---------------------------------------------------------------- records for callbacks */
+
+void *dt_recmem_alloc(dt_recmem_t *m, size_t n)
+{
+	void *p;
+
+	if (dt_grow(&m->rm_ptrs, &m->rm_cap, m->rm_n, sizeof(void *), 16) != 0 ||
+	    (p = calloc(1, n ? n : 1)) == NULL) {
+		m->rm_failed = true;
+		return NULL;
+	}
+	m->rm_ptrs[m->rm_n++] = p;
+	return p;
+}
+
+static char *recmem_strndup(dt_recmem_t *m, const char *s, size_t n)
+{
+	char *p = dt_recmem_alloc(m, n + 1);
+
+	if (p != NULL)
+		memcpy(p, s, n);
+	return p;
+}
+
+void dt_recmem_reset(dt_recmem_t *m)
+{
+	for (size_t i = 0; i < m->rm_n; i++)
+		free(m->rm_ptrs[i]);
+	m->rm_n = 0;
+	m->rm_failed = false;
+}
+
+void dt_recmem_fini(dt_recmem_t *m)
+{
+	dt_recmem_reset(m);
+	free(m->rm_ptrs);
+	m->rm_ptrs = NULL;
+	m->rm_cap = 0;
+}
+
+/*
+ * A stack record's frames: the PCs up to the first zero, each named as
+ * dt_print_stack names it.
+ */
+static void decode_stack(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data,
+			 dtrace_record_t *out, dt_recmem_t *mem)
+{
+	const uint8_t *p = data + rec->r_off;
+	uint64_t pid = 0, pc, *pcs;
+	const char **frames;
+	unsigned n = 0;
+	char buf[PATH_MAX + 64];
+
+	if (rec->r_sym != DT_B_STACK) {
+		memcpy(&pid, p, 8);
+		p += 8;
+	}
+	out->dtr_kind = DTRACE_REC_STACK;
+	out->dtr_pid = (int)pid;
+	pcs = dt_recmem_alloc(mem, (rec->r_nframes + 1) * sizeof(*pcs));
+	frames = dt_recmem_alloc(mem, (rec->r_nframes + 1) * sizeof(*frames));
+	if (pcs == NULL || frames == NULL)
+		return;
+	for (; n < rec->r_nframes; n++) {
+		memcpy(&pc, p + 8 * n, 8);
+		if (pc == 0)
+			break;
+		dt_frame_str(dtp, (pid_t)pid, pc, n > 0, buf, sizeof(buf));
+		pcs[n] = pc;
+		if ((frames[n] = recmem_strndup(mem, buf, strlen(buf))) == NULL)
+			break;
+	}
+	out->dtr_nframes = n;
+	out->dtr_pcs = pcs;
+	out->dtr_frames = frames;
+}
+
+/*
+ * The value of one record, as the text output reads it: an integer by its
+ * type's size and sign (as dt_print_datum and json_int), a float's bits,
+ * a string to its NUL, bytes, a symbol or a stack named as printed.
+ */
+void dt_rec_decode(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, const char *action,
+		   dtrace_record_t *out, dt_recmem_t *mem)
+{
+	const char *c = (const char *)data + rec->r_off;
+
+	memset(out, 0, sizeof(*out));
+	out->dtr_size = sizeof(*out);
+	out->dtr_action = action;
+	out->dtr_type = rec->r_tname != NULL	   ? rec->r_tname
+			: rec->r_kind == DT_RK_STR ? "string"
+						   : "";
+	if (rec->r_float) {
+		out->dtr_kind = DTRACE_REC_FLOAT;
+		out->dtr_width = rec->r_size;
+		if (rec->r_size == 4) {
+			float f;
+
+			memcpy(&f, c, 4);
+			out->dtr_float = f;
+		} else if (rec->r_size == sizeof(long double)) {
+			long double ld;
+
+			memcpy(&ld, c, sizeof(ld));
+			out->dtr_float = (double)ld;
+		} else {
+			memcpy(&out->dtr_float, c, 8);
+		}
+		return;
+	}
+	switch (rec->r_kind) {
+	case DT_RK_INT: {
+		unsigned w = rec->r_size >= 1 && rec->r_size < 8 ? rec->r_size : 8;
+		uint64_t v, mask = w < 8 ? (1ULL << (8 * w)) - 1 : ~0ULL;
+
+		memcpy(&v, c, 8);
+		v &= mask;
+		out->dtr_kind = DTRACE_REC_INT;
+		out->dtr_width = w;
+		out->dtr_signed = rec->r_signed;
+		out->dtr_uint = v;
+		if (rec->r_signed && w < 8 && (v >> (8 * w - 1)) != 0)
+			v |= ~mask;
+		out->dtr_int = (int64_t)v;
+		break;
+	}
+	case DT_RK_STR:
+		out->dtr_kind = DTRACE_REC_STRING;
+		out->dtr_len = strnlen(c, rec->r_size);
+		out->dtr_str = recmem_strndup(mem, c, out->dtr_len);
+		if (out->dtr_str == NULL)
+			out->dtr_str = "", out->dtr_len = 0;
+		break;
+	case DT_RK_MEM:
+	case DT_RK_BYTES:
+		out->dtr_kind = DTRACE_REC_BYTES;
+		out->dtr_bytes = c;
+		out->dtr_len = rec->r_size;
+		break;
+	case DT_RK_USYM: {
+		uint64_t pid, pc;
+		char buf[PATH_MAX + 64];
+
+		memcpy(&pid, c, 8);
+		memcpy(&pc, c + 8, 8);
+		dt_usym_rec_str(dtp, rec, data, buf, sizeof(buf));
+		out->dtr_kind = DTRACE_REC_SYM;
+		out->dtr_type =
+		    is_kernel_sym(rec->r_sym) ? "_symaddr_t" : "_usymaddr_t"; /* illumos's */
+		out->dtr_pid = is_kernel_sym(rec->r_sym) ? 0 : (int)pid;
+		out->dtr_uint = pc;
+		out->dtr_str = recmem_strndup(mem, buf, strlen(buf));
+		if (out->dtr_str == NULL)
+			out->dtr_str = "";
+		out->dtr_len = strlen(out->dtr_str);
+		break;
+	}
+	case DT_RK_STACK:
+		out->dtr_type = "stack";
+		decode_stack(dtp, rec, data, out, mem);
+		break;
+	}
+}
+
 /* ---------------------------------------------------------------- records */
 
 static const char *fault_name(uint64_t f)
@@ -847,7 +1012,7 @@ static void error_record(dtrace_hdl_t *dtp, const dt_errrec_t *er)
 		snprintf(where, sizeof(where), "action #%u", er->er_action);
 	if (er->er_pc != DT_ERR_NOPC) /* dt_handle_err: offset -1 prints none */
 		snprintf(offinfo, sizeof(offinfo), " at DIF offset %u", er->er_pc);
-	if (r->r_dr.dr_json)
+	if (r->r_dr.dr_json && !r->r_dr.dr_consuming)
 		dt_json_error(r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout, er, pd,
 			      fault_name(er->er_fault));
 	message(dtp->dt_errh, dtp->dt_errharg,
@@ -1033,6 +1198,271 @@ static void flow_column(dtrace_hdl_t *dtp, FILE *fp, int cpu, uint32_t epid,
 }
 
 /*
+ * An action the library does when it reads the record (illumos's library
+ * actions), for the text output and for dtrace_consume alike: system(),
+ * freopen(), ftruncate() (on fp; not without one), setopt(), clear(),
+ * trunc(), normalize(), denormalize(), exit().  Commits and discards come
+ * after the record (spec_ops); printing actions are the caller's.
+ */
+static void lib_action(dtrace_hdl_t *dtp, FILE *fp, const dt_act_t *act, const dt_stmt_t *st,
+		       const uint8_t *d, uint32_t epid, const dtrace_probedesc_t *pd)
+{
+	dt_run_t *r = dtp->dt_run;
+
+	switch (act->a_kind) {
+	case DT_A_SYSTEM:
+	case DT_A_FREOPEN: {
+		char *s;
+
+		if (act->a_kind == DT_A_FREOPEN && fp == NULL)
+			break;
+		if ((s = format_string(dtp, act, st->st_recs, d)) == NULL) {
+			r->r_dr.dr_error = ENOMEM;
+			break;
+		}
+		if (act->a_kind == DT_A_FREOPEN) {
+			reopen_output(dtp, &r->r_dr, fp, s, epid, pd);
+		} else {
+			/* what was printed before comes before the command's output */
+			if (fp != NULL)
+				fflush(fp);
+			fflush(stdout);
+			if (system(s) == -1)
+				r->r_dr.dr_error = errno;
+		}
+		free(s);
+		break;
+	}
+	case DT_A_FTRUNCATE:
+		if (fp == NULL)
+			break;
+		fflush(fp);
+		if (ftruncate(fileno(fp), 0) == 0)
+			(void)fseeko(fp, 0, SEEK_SET);
+		break;
+	case DT_A_SETOPT: set_option(dtp, &r->r_dr, act, st->st_recs, d, epid, pd); break;
+	case DT_A_CLEAR:
+	case DT_A_TRUNC:
+	case DT_A_NORMALIZE:
+	case DT_A_DENORMALIZE:
+		if (dt_agg_libact(dtp, act, st->st_recs, d) != 0)
+			r->r_dr.dr_error = dtrace_errno(dtp);
+		break;
+	case DT_A_EXIT:
+		/*
+		 * The last exit() record read gives the status, as dtrace(1)'s
+		 * chewrec sets g_status at each: END's exit(5) after exit(3)
+		 * is 5 (the kernel records an exit() in END, in COOLDOWN).
+		 */
+		r->r_dr.dr_exited = true;
+		r->r_dr.dr_exitval = (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
+		r->r_dr.dr_status = DTRACE_STATUS_EXITED;
+		break;
+	default: break;
+	}
+}
+
+static const char *const act_names[] = {
+	[DT_A_TRACE] = "trace",		[DT_A_PRINTF] = "printf",
+	[DT_A_EXIT] = "exit",		[DT_A_TRACEMEM] = "tracemem",
+	[DT_A_PRINT] = "print",		[DT_A_PRINTA] = "printa",
+	[DT_A_CLEAR] = "clear",		[DT_A_TRUNC] = "trunc",
+	[DT_A_NORMALIZE] = "normalize", [DT_A_DENORMALIZE] = "denormalize",
+	[DT_A_SYSTEM] = "system",	[DT_A_FREOPEN] = "freopen",
+	[DT_A_FTRUNCATE] = "ftruncate", [DT_A_SETOPT] = "setopt",
+	[DT_A_COMMIT] = "commit",	[DT_A_DISCARD] = "discard",
+};
+
+/* The names of the aggregations an action names, without their @. */
+static void act_aggs(dtrace_hdl_t *dtp, const dt_act_t *act, dtrace_record_t *out, dt_recmem_t *mem)
+{
+	dt_drain_t *dr = &dtp->dt_run->r_dr;
+	const char **names;
+
+	if (act->a_naggs <= 0 ||
+	    (names = dt_recmem_alloc(mem, (size_t)act->a_naggs * sizeof(*names))) == NULL)
+		return;
+	for (int i = 0; i < act->a_naggs; i++) {
+		uint32_t id = act->a_aggs[i];
+
+		names[i] = id >= 1 && id <= dr->dr_naggs ? dr->dr_aggs[id - 1].av_ag->ag_name : "";
+	}
+	out->dtr_aggnames = names;
+	out->dtr_naggs = (unsigned)act->a_naggs;
+}
+
+/* The record dtrace_consume passes for one action of a firing (d: its data). */
+static void act_record(dtrace_hdl_t *dtp, const dt_stmt_t *st, const dt_act_t *act,
+		       const uint8_t *d, dtrace_record_t *out, dt_recmem_t *mem)
+{
+	const dt_rec_t *recs = act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL;
+	const char *name = act_names[act->a_kind];
+
+	memset(out, 0, sizeof(*out));
+	out->dtr_size = sizeof(*out);
+	out->dtr_action = name;
+	out->dtr_type = "";
+	out->dtr_kind = DTRACE_REC_OTHER;
+	switch (act->a_kind) {
+	case DT_A_TRACE:
+		/* stack(), ustack(), jstack() are actions of their own, traced as a record */
+		if (recs[0].r_kind == DT_RK_STACK)
+			name = recs[0].r_sym == DT_B_STACK    ? "stack"
+			       : recs[0].r_sym == DT_B_JSTACK ? "jstack"
+							      : "ustack";
+		dt_rec_decode(dtp, &recs[0], d, name, out, mem);
+		break;
+	case DT_A_TRACEMEM: {
+		/* tracemem(a, size, dsize): dsize bytes, all when 0 or more than size */
+		dt_rec_t mem_rec = recs[act->a_nrecs - 1];
+		uint64_t dsize = act->a_nrecs > 1 ? (uint64_t)rec_int(&recs[0], d) : 0;
+
+		if (dsize != 0 && dsize < mem_rec.r_size)
+			mem_rec.r_size = (uint32_t)dsize;
+		dt_rec_decode(dtp, &mem_rec, d, name, out, mem);
+		break;
+	}
+	case DT_A_PRINT: {
+		char tn[512];
+
+		dt_rec_decode(dtp, &recs[1], d, name, out, mem);
+		out->dtr_uint = (uint64_t)rec_int(&recs[0], d);
+		dt_type_name(act->a_type, tn, sizeof(tn));
+		out->dtr_type = recmem_strndup(mem, tn, strlen(tn));
+		if (out->dtr_type == NULL)
+			out->dtr_type = "";
+		break;
+	}
+	case DT_A_PRINTF:
+	case DT_A_SYSTEM:
+	case DT_A_FREOPEN: {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		dtrace_record_t *args;
+
+		if (f == NULL) {
+			mem->rm_failed = true;
+			break;
+		}
+		dt_print_printf(dtp, f, act->a_fmt, recs, act->a_nrecs, d);
+		if (fclose(f) != 0) {
+			free(text);
+			mem->rm_failed = true;
+			break;
+		}
+		out->dtr_str = recmem_strndup(mem, text, len);
+		out->dtr_len = out->dtr_str != NULL ? len : 0;
+		free(text);
+		if (out->dtr_str == NULL)
+			out->dtr_str = "";
+		if (act->a_kind != DT_A_PRINTF)
+			break;
+		out->dtr_kind = DTRACE_REC_PRINTF;
+		if (act->a_nrecs <= 0 ||
+		    (args = dt_recmem_alloc(mem, (size_t)act->a_nrecs * sizeof(*args))) == NULL)
+			break;
+		for (int i = 0; i < act->a_nrecs; i++)
+			dt_rec_decode(dtp, &recs[i], d, "arg", &args[i], mem);
+		out->dtr_args = args;
+		out->dtr_nargs = (unsigned)act->a_nrecs;
+		break;
+	}
+	case DT_A_PRINTA:
+		out->dtr_kind = DTRACE_REC_PRINTA;
+		out->dtr_str = act->a_fmt;
+		act_aggs(dtp, act, out, mem);
+		break;
+	case DT_A_EXIT:
+		dt_rec_decode(dtp, &recs[0], d, name, out, mem);
+		out->dtr_kind = DTRACE_REC_EXIT;
+		out->dtr_type = "int";
+		break;
+	case DT_A_SETOPT: {
+		dtrace_record_t *val;
+
+		dt_rec_decode(dtp, &recs[0], d, name, out, mem); /* the name, a string */
+		out->dtr_kind = DTRACE_REC_OTHER;
+		out->dtr_type = "";
+		if (act->a_nrecs > 1 && (val = dt_recmem_alloc(mem, sizeof(*val))) != NULL) {
+			dt_rec_decode(dtp, &recs[1], d, "arg", val, mem);
+			out->dtr_args = val;
+			out->dtr_nargs = 1;
+		}
+		break;
+	}
+	case DT_A_CLEAR:
+	case DT_A_TRUNC:
+	case DT_A_NORMALIZE:
+	case DT_A_DENORMALIZE:
+		act_aggs(dtp, act, out, mem);
+		if (act->a_nrecs > 0)
+			out->dtr_int = rec_int(&recs[0], d);
+		break;
+	case DT_A_COMMIT:
+	case DT_A_DISCARD:
+		out->dtr_int = (int64_t)((uint64_t)rec_int(&recs[0], d) & 0xffff); /* the id */
+		break;
+	case DT_A_FTRUNCATE: break;
+	}
+}
+
+/* A callback's return: its value, and the calls stopped on ERROR, ABORT (or another value). */
+static int cb_result(dt_drain_t *dr, int rc)
+{
+	if (rc == DTRACE_CONSUME_THIS || rc == DTRACE_CONSUME_NEXT)
+		return rc;
+	dr->dr_cbstop = rc == DTRACE_CONSUME_ABORT ? EDT_DIRABORT : EDT_CALLBACK;
+	return rc;
+}
+
+/*
+ * One record of a clause for dtrace_consume's callbacks: the probe's,
+ * then one per action, then the end (a NULL record); the library's
+ * actions done in the order of the clause's actions, whatever the
+ * callbacks returned.  ops: as print_record.
+ */
+static void consume_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
+{
+	dt_run_t *r = dtp->dt_run;
+	dt_drain_t *dr = &r->r_dr;
+	const dtrace_consume_opts_t *o = &dr->dr_cons;
+	uint32_t epid;
+	const dt_stmt_t *st;
+	dtrace_probedata_t pdata;
+	int rc = DTRACE_CONSUME_THIS;
+
+	memcpy(&epid, d, 4);
+	st = r->r_en.en_ecbs[epid - 1].e_stmt;
+	pdata =
+	    (dtrace_probedata_t){ .dtpda_size = sizeof(pdata),
+				  .dtpda_pdesc = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe],
+				  .dtpda_cpu = cpu,
+				  .dtpda_epid = epid,
+				  .dtpda_nrecs = (unsigned)st->st_nacts };
+	if (dr->dr_cbstop == 0 && o->probe != NULL)
+		rc = cb_result(dr, o->probe(&pdata, o->arg));
+	for (int a = 0; a < st->st_nacts; a++) {
+		const dt_act_t *act = &st->st_acts[a];
+
+		if (dr->dr_cbstop == 0 && rc == DTRACE_CONSUME_THIS && o->rec != NULL) {
+			dtrace_record_t rec;
+
+			act_record(dtp, st, act, d, &rec, &dr->dr_mem);
+			if (dr->dr_mem.rm_failed)
+				dr->dr_error = ENOMEM;
+			rc = cb_result(dr, o->rec(&pdata, &rec, o->arg));
+		}
+		lib_action(dtp, NULL, act, st, d, epid, pdata.dtpda_pdesc);
+	}
+	if (dr->dr_cbstop == 0 && rc == DTRACE_CONSUME_THIS && o->rec != NULL)
+		(void)cb_result(dr, o->rec(&pdata, NULL, o->arg));
+	dt_recmem_reset(&dr->dr_mem);
+	if (ops && dr->dr_spec != NULL)
+		spec_ops(dtp, st, d);
+}
+
+/*
  * One record of a clause, printed (d holds its st_size bytes, epid valid);
  * ops: then do its commits and discards (not for a speculative record,
  * whose were done when it was read).
@@ -1045,6 +1475,10 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 	const dt_stmt_t *st;
 	const dtrace_probedesc_t *pd;
 
+	if (r->r_dr.dr_consuming) { /* dtrace_consume: to the callbacks */
+		consume_record(dtp, cpu, d, ops);
+		return;
+	}
 	memcpy(&epid, d, 4);
 	st = r->r_en.en_ecbs[epid - 1].e_stmt;
 	pd = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe];
@@ -1089,32 +1523,6 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 			dt_print_datum(dtp, fp, &mem, d, r->r_dr.dr_quiet, -33);
 			break;
 		}
-		case DT_A_SYSTEM:
-		case DT_A_FREOPEN: {
-			char *s = format_string(dtp, act, st->st_recs, d);
-
-			if (s == NULL) {
-				r->r_dr.dr_error = ENOMEM;
-				break;
-			}
-			if (act->a_kind == DT_A_FREOPEN) {
-				reopen_output(dtp, &r->r_dr, fp, s, epid, pd);
-			} else {
-				/* what was printed before comes before the command's output */
-				fflush(fp);
-				fflush(stdout);
-				if (system(s) == -1)
-					r->r_dr.dr_error = errno;
-			}
-			free(s);
-			break;
-		}
-		case DT_A_FTRUNCATE:
-			fflush(fp);
-			if (ftruncate(fileno(fp), 0) == 0)
-				(void)fseeko(fp, 0, SEEK_SET);
-			break;
-		case DT_A_SETOPT: set_option(dtp, &r->r_dr, act, st->st_recs, d, epid, pd); break;
 		case DT_A_PRINTF:
 			if (r->r_dr.dr_json)
 				break;
@@ -1126,25 +1534,7 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 			if (dt_agg_printa(dtp, fp, act, st->st_recs, d) != 0)
 				r->r_dr.dr_error = dtrace_errno(dtp);
 			break;
-		case DT_A_CLEAR:
-		case DT_A_TRUNC:
-		case DT_A_NORMALIZE:
-		case DT_A_DENORMALIZE:
-			if (dt_agg_libact(dtp, act, st->st_recs, d) != 0)
-				r->r_dr.dr_error = dtrace_errno(dtp);
-			break;
-		case DT_A_EXIT:
-			/*
-			 * The last exit() record read gives the status, as dtrace(1)'s
-			 * chewrec sets g_status at each: END's exit(5) after exit(3)
-			 * is 5 (the kernel records an exit() in END, in COOLDOWN).
-			 */
-			r->r_dr.dr_exited = true;
-			r->r_dr.dr_exitval = (int)(int32_t)rec_int(&st->st_recs[act->a_rec], d);
-			r->r_dr.dr_status = DTRACE_STATUS_EXITED;
-			break;
-		case DT_A_COMMIT:
-		case DT_A_DISCARD: break; /* after the record: spec_ops */
+		default: lib_action(dtp, fp, act, st, d, epid, pd); break;
 		}
 	}
 	if (!r->r_dr.dr_quiet && !r->r_dr.dr_json)
@@ -1336,6 +1726,7 @@ static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 /* What the drain allocated: the speculations' buffers, -F's held record. */
 void dt_consume_free(dt_run_t *r)
 {
+	dt_recmem_fini(&r->r_dr.dr_mem);
 	free(r->r_dr.dr_pend);
 	r->r_dr.dr_pend = NULL;
 	r->r_dr.dr_pending = false;
@@ -1439,7 +1830,7 @@ static bool flow_hold(dtrace_hdl_t *dtp, uint32_t epid)
 
 	dt_ecb_t *ecb = &r->r_en.en_ecbs[epid - 1];
 
-	if (!dr->dr_flow || dr->dr_json)
+	if (!dr->dr_flow || dr->dr_json || dr->dr_consuming)
 		return false;
 	if (ecb->e_flowhold != 0)
 		return ecb->e_flowhold == 2;
@@ -1569,7 +1960,7 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 		if (k == DT_DROP_SPECBUSY && r->r_dr.dr_specdrops > r->r_dr.dr_specdrops_seen) {
 			total = r->r_dr.dr_specdrops - r->r_dr.dr_specdrops_seen;
 			r->r_dr.dr_specdrops_seen = r->r_dr.dr_specdrops;
-			if (r->r_dr.dr_json)
+			if (r->r_dr.dr_json && !r->r_dr.dr_consuming)
 				dt_json_drop(fp, "speculative", -1, total);
 			message(dtp->dt_droph, dtp->dt_dropharg, "%llu speculative drop%s", total,
 				total > 1 ? "s" : "");
@@ -1585,14 +1976,14 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 			total += n;
 			if (!kinds[k].per_cpu)
 				continue;
-			if (r->r_dr.dr_json)
+			if (r->r_dr.dr_json && !r->r_dr.dr_consuming)
 				dt_json_drop(fp, kinds[k].json, cpu, n);
 			message(dtp->dt_droph, dtp->dt_dropharg, "%llu %s%s on CPU %d", n,
 				kinds[k].what, n > 1 ? "s" : "", cpu);
 		}
 		if (kinds[k].per_cpu || total == 0)
 			continue;
-		if (r->r_dr.dr_json)
+		if (r->r_dr.dr_json && !r->r_dr.dr_consuming)
 			dt_json_drop(fp, kinds[k].json, -1, total);
 		message(dtp->dt_droph, dtp->dt_dropharg, "%llu %s%s%s", total, kinds[k].what,
 			total > 1 ? "s" : "", kinds[k].suffix);
@@ -1697,17 +2088,11 @@ static int flush_out(dtrace_hdl_t *dtp, FILE *fp)
 	return dt_set_errno(dtp, errno != 0 ? errno : EIO);
 }
 
-dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
+/* dtrace_work and dtrace_consume: the drain, the records printed to fp or passed to callbacks. */
+static dtrace_workstatus_t work(dtrace_hdl_t *dtp, dt_run_t *r, FILE *fp)
 {
-	dt_run_t *r;
 	int err;
 
-	if (dtp == NULL)
-		return DTRACE_WORKSTATUS_ERROR;
-	if ((r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL) {
-		dt_set_errno(dtp, EDT_NOTRACE);
-		return DTRACE_WORKSTATUS_ERROR;
-	}
 	r->r_dr.dr_out = fp;
 	if (dt_load_rescan(dtp, r) != 0 || dt_load_unwind(dtp, r) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
@@ -1745,4 +2130,82 @@ dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		return DTRACE_WORKSTATUS_DONE;
 	}
 	return DTRACE_WORKSTATUS_OKAY;
+}
+
+dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
+{
+	dt_run_t *r;
+
+	if (dtp == NULL)
+		return DTRACE_WORKSTATUS_ERROR;
+	if ((r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL) {
+		dt_set_errno(dtp, EDT_NOTRACE);
+		return DTRACE_WORKSTATUS_ERROR;
+	}
+	if (r->r_dr.dr_consuming) {
+		dt_set_errmsg(dtp, EDT_BADARG,
+			      "dtrace_work: called from a dtrace_consume callback");
+		return DTRACE_WORKSTATUS_ERROR;
+	}
+	return work(dtp, r, fp);
+}
+
+/*
+ * An options structure the caller passes (libbpf's OPTS_VALID): sz at
+ * least a size_t, and the bytes past ours (a newer caller's fields) zero.
+ */
+int dt_opts_valid(dtrace_hdl_t *dtp, const void *opts, size_t ours, const char *func)
+{
+	size_t sz;
+
+	if (opts == NULL)
+		return dt_set_errmsg(dtp, EDT_BADARG, "%s: the options are NULL", func);
+	memcpy(&sz, opts, sizeof(sz));
+	if (sz < sizeof(size_t))
+		return dt_set_errmsg(dtp, EDT_BADARG,
+				     "%s: the options' sz is %zu (set it to sizeof the structure)",
+				     func, sz);
+	for (size_t i = ours; i < sz; i++)
+		if (((const uint8_t *)opts)[i] != 0)
+			return dt_set_errmsg(dtp, EDT_BADARG,
+					     "%s: the options set fields this library does not "
+					     "know (byte %zu of %zu)",
+					     func, i, sz);
+	return 0;
+}
+
+dtrace_workstatus_t dtrace_consume(dtrace_hdl_t *dtp, const dtrace_consume_opts_t *o)
+{
+	dt_run_t *r;
+	dt_drain_t *dr;
+	dtrace_workstatus_t st;
+
+	if (dtp == NULL)
+		return DTRACE_WORKSTATUS_ERROR;
+	if (dt_opts_valid(dtp, o, sizeof(*o), "dtrace_consume") != 0)
+		return DTRACE_WORKSTATUS_ERROR;
+	if ((r = dtp->dt_run) == NULL || r->r_dr.dr_pb == NULL) {
+		dt_set_errno(dtp, EDT_NOTRACE);
+		return DTRACE_WORKSTATUS_ERROR;
+	}
+	dr = &r->r_dr;
+	if (dr->dr_consuming) {
+		dt_set_errmsg(dtp, EDT_BADARG,
+			      "dtrace_consume: called from a dtrace_consume callback");
+		return DTRACE_WORKSTATUS_ERROR;
+	}
+	/* the caller's fields; those past its sz are 0 */
+	memset(&dr->dr_cons, 0, sizeof(dr->dr_cons));
+	memcpy(&dr->dr_cons, o, o->sz < sizeof(*o) ? o->sz : sizeof(*o));
+	dr->dr_consuming = true;
+	dr->dr_cbstop = 0;
+	st = work(dtp, r, NULL);
+	dr->dr_consuming = false;
+	dt_recmem_reset(&dr->dr_mem);
+	if (dr->dr_cbstop != 0 && st != DTRACE_WORKSTATUS_ERROR) {
+		dt_set_errno(dtp, dr->dr_cbstop);
+		st = DTRACE_WORKSTATUS_ERROR;
+	}
+	dr->dr_cbstop = 0;
+	return st;
 }

@@ -108,6 +108,8 @@ static const char *const errlist[] = {
 				      "which this kernel refuses (lockdown, or no CAP_SYS_ADMIN)"),
 	[EDT_PROVUNAVAIL - EDT_BASE] = "The provider cannot be used on this system",
 	[EDT_UNSTABLE - EDT_BASE] = "Description matched an unstable set of probes",
+	[EDT_DIRABORT - EDT_BASE] = "Abort directive from consumer",
+	[EDT_CALLBACK - EDT_BASE] = "A consumer callback returned an error",
 };
 
 int dt_set_errno(dtrace_hdl_t *dtp, int err)

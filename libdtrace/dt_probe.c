@@ -85,10 +85,42 @@ static bool field_match(const char *pattern, const char *s)
 	return pattern[0] == '\0' || fnmatch(pattern, s, 0) == 0;
 }
 
+/*
+ * The old names of the bindings' runtime providers (docs/providers.md,
+ * "Runtime providers": LANGUAGE_rt), which a description may still use:
+ * lua$target::: matches lua_rt1234's probes.  The alias lives here, in
+ * the matching, so that it costs the traced process nothing: a second
+ * provider under the old name would be a second image for every process
+ * and, while traced, a second fire per call.
+ */
+static const struct {
+	const char *now, *old;
+} prov_aliases[] = {
+	{ "lua_rt", "lua" },
+};
+
+/* prov is provider NAME, or NAME<PID> for a process's probes. */
+static bool provider_match(const char *pattern, const char *prov)
+{
+	if (field_match(pattern, prov))
+		return true;
+	for (size_t i = 0; i < sizeof(prov_aliases) / sizeof(prov_aliases[0]); i++) {
+		size_t n = strlen(prov_aliases[i].now);
+		char old[DTRACE_PROVNAMELEN];
+
+		if (strncmp(prov, prov_aliases[i].now, n) != 0 ||
+		    strspn(prov + n, "0123456789") != strlen(prov + n))
+			continue;
+		snprintf(old, sizeof(old), "%s%s", prov_aliases[i].old, prov + n);
+		return fnmatch(pattern, old, 0) == 0;
+	}
+	return false;
+}
+
 bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p)
 {
 	return pat == NULL || ((pat->dtpd_id == 0 || pat->dtpd_id == p->dtpd_id) &&
-			       field_match(pat->dtpd_provider, p->dtpd_provider) &&
+			       provider_match(pat->dtpd_provider, p->dtpd_provider) &&
 			       field_match(pat->dtpd_mod, p->dtpd_mod) &&
 			       field_match(pat->dtpd_func, p->dtpd_func) &&
 			       field_match(pat->dtpd_name, p->dtpd_name));

@@ -437,7 +437,8 @@ typedef struct dt_rec {
 	bool r_float; /* DT_RK_INT holding a float's (4) or double's (8) bits */
 	int r_sym;    /* DT_RK_USYM: DT_B_UADDR, DT_B_UFUNC, DT_B_USYM or DT_B_UMOD; DT_RK_STACK:
 			 DT_B_STACK, DT_B_USTACK or DT_B_JSTACK */
-	uint32_t r_nframes; /* DT_RK_STACK */
+	uint32_t r_nframes;  /* DT_RK_STACK */
+	const char *r_tname; /* the D type as D spells it, for dtrace_consume; NULL: none */
 } dt_rec_t;
 
 typedef enum dt_akind {

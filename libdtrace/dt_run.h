@@ -141,6 +141,18 @@ typedef struct dt_specbuf {
 #define DT_SB_CLOSED	0x10000u
 #define DT_SB_COMMITTED 0x20000u
 
+/*
+ * The memory of the records handed to a consumer's callbacks
+ * (dtrace_consume, dtrace_aggregate_walk): names, strings and arrays,
+ * freed together once the callbacks of a firing or an entry are done.
+ * rm_failed: an allocation failed (the record is then incomplete).
+ */
+typedef struct dt_recmem {
+	void **rm_ptrs;
+	size_t rm_n, rm_cap;
+	bool rm_failed;
+} dt_recmem_t;
+
 /* The consumer: per work loop, from dt_consume_open on. */
 typedef struct dt_drain {
 	ks_perfbuf_t *dr_pb;
@@ -173,6 +185,11 @@ typedef struct dt_drain {
 	uint64_t dr_lastclean, dr_lastscan;	  /* CLOCK_MONOTONIC ns */
 	uint64_t *dr_acks; /* libusdt:::provider-enabled: the target's words to acknowledge */
 	size_t dr_nacks, dr_ackcap;
+	/* dtrace_consume(): the caller's callbacks, while it runs */
+	bool dr_consuming;
+	dtrace_consume_opts_t dr_cons;
+	int dr_cbstop;	    /* 0, or EDT_DIRABORT / EDT_CALLBACK: a callback stopped the calls */
+	dt_recmem_t dr_mem; /* the records of the firing being passed */
 } dt_drain_t;
 
 /* The process traced: -c (created) or -p (grabbed). */
@@ -224,6 +241,15 @@ void dt_task_offsets(dt_run_t *);
 int dt_consume_open(dtrace_hdl_t *, dt_run_t *);
 /* Free the speculative records the consumer holds (dt_consume.c). */
 void dt_consume_free(dt_run_t *);
+/* The records of dtrace_consume and dtrace_aggregate_walk (dt_consume.c). */
+/* An options structure a caller passed: 0, or -1 with EDT_BADARG (func: the function's name). */
+int dt_opts_valid(dtrace_hdl_t *, const void *opts, size_t ours, const char *func);
+void *dt_recmem_alloc(dt_recmem_t *, size_t); /* zeroed; NULL (rm_failed set) on ENOMEM */
+void dt_recmem_reset(dt_recmem_t *);	      /* frees what was allocated */
+void dt_recmem_fini(dt_recmem_t *);
+/* The value rec holds in data, decoded into *out (action: its dtr_action). */
+void dt_rec_decode(dtrace_hdl_t *, const dt_rec_t *rec, const uint8_t *data, const char *action,
+		   dtrace_record_t *out, dt_recmem_t *mem);
 /* The consumer's printing (dt_consume.c), shared with dt_agg.c. */
 /* A uaddr()/ufunc()/usym()/umod() record as its name ("libc.so.6`malloc"). */
 void dt_usym_rec_str(dtrace_hdl_t *, const dt_rec_t *, const uint8_t *data, char *buf, size_t len);

@@ -4,10 +4,12 @@
 --
 -- The module is not a standalone C file: it holds the project's own libusdt
 -- and libdtrace (static: DTRACE_BINDINGS_STATIC, where the project's own
--- build links the shared libraries), so the rock runs the project's CMake build, which
--- needs a C compiler, CMake >= 3.18, pkg-config, libelf and libbpf (Debian:
--- libelf-dev, libbpf-dev); the rock installs dtrace.so only (the dtrace
--- command and the C libraries come with the project's own install).
+-- build links the shared libraries), so the rock runs the project's CMake
+-- build, which needs a C compiler, clang, CMake >= 3.18, pkg-config, libelf,
+-- libbpf and libdw (Debian: clang, libelf-dev, libbpf-dev, libdw-dev); the
+-- rock installs dtrace.so only (the dtrace command and the C libraries come
+-- with the project's own install).  No network is needed: `luarocks make`
+-- (with --local, or --tree DIR) builds the checkout it runs in (docs/lua.md).
 -- Tracing needs Linux with BPF and uprobes, and root (or CAP_BPF and
 -- CAP_PERFMON) for dtrace.consumer; providers need neither.
 --

@@ -1,6 +1,6 @@
 /*
  * lu_usdt.c -- require("dtrace"): USDT providers declared by Lua programs
- * (over libusdt), the runtime provider lua:::function-entry/-return, and
+ * (over libusdt), the runtime provider lua_rt:::function-entry/-return, and
  * the module's entry point.
  *
  *   local p = dtrace.provider("myapp")          -- or dtrace.provider{name=, probes=}
@@ -896,7 +896,7 @@ static void runtime_start(mstate_t *st)
 		snprintf(st->rterr, sizeof(st->rterr), "no free real-time signal for the watcher");
 		return;
 	}
-	if ((st->rt = usdt_provider_create("lua", NULL, NULL, &err)) == NULL) {
+	if ((st->rt = usdt_provider_create("lua_rt", NULL, NULL, &err)) == NULL) {
 		snprintf(st->rterr, sizeof(st->rterr), "%s", usdt_strerror(err));
 		return;
 	}

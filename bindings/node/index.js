@@ -15,14 +15,19 @@
  *   dtrace.instrument(module);                         // node_rt:::function-entry/-return
  *   const f = dtrace.wrap(function work() {});         //   for these functions' calls
  *
+ *   dtrace.node.start();                               // node:::http-server-request, gc-start...
+ *
  * The addon (usdt.node, built by cmake) holds Provider and Probe; this file
- * adds the node_rt runtime provider, wrap() and instrument().  See docs/node.md.
+ * adds the node_rt runtime provider, wrap() and instrument(), and the node
+ * provider (Node's old probes, hooked only while traced).  See docs/node.md.
  */
+const diagnostics = require('node:diagnostics_channel');
 const fs = require('node:fs');
 const Module = require('node:module');
+const { PerformanceObserver, performance } = require('node:perf_hooks');
 const { fileURLToPath } = require('node:url');
 
-const { Provider, Probe, watch } = load();
+const { Provider, Probe, watch, watchThread } = load();
 
 function load() {
   let missing;
@@ -233,4 +238,242 @@ function instrument(target, options) {
   return obj;
 }
 
-module.exports = { Provider, Probe, watch, runtime, wrap, instrument };
+/* ------------------------------------------------------------ Node's own provider: node */
+
+/*
+ * The probes Node had built in until 2022 (src/node_provider.d), fed by
+ * diagnostics_channel and the 'gc' performance entries.  Their arguments
+ * keep the old positions: arg0 and arg1 were pointers to Node's C structs
+ * (read by node.d's translators); no such structs exist here, so they are
+ * 0.  The rest is what the old probes passed (remote address, port,
+ * method, url, fd), then what Node gives now that they did not have.
+ */
+const C = ['pointer', 'pointer']; // the old struct pointers: 0
+const CONN = ['string', 'int32', 'int32']; // remote address, port, fd
+const NODE_PROBES = {
+  'net-server-connection': ['pointer', ...CONN],
+  'net-stream-end': ['pointer', ...CONN],
+  'http-server-request': [...C, 'string', 'int32', 'string', 'string', 'int32', 'string'],
+  'http-server-response': ['pointer', ...CONN],
+  'http-client-request': [...C, 'string', 'int32', 'string', 'string', 'int32'],
+  'http-client-response': ['pointer', ...CONN],
+  'gc-start': ['int32', 'int32', 'int64'], // kind, flags, when (CLOCK_MONOTONIC ns)
+  'gc-done': ['int32', 'int32', 'int64'],
+};
+
+/* A socket's remote address, port and descriptor ('' and -1 when it has none). */
+function peer(socket) {
+  let address = '', port = 0, fd = -1;
+  try {
+    address = String(socket?.remoteAddress ?? '');
+    port = socket?.remotePort ?? 0;
+    fd = socket?._handle?.fd ?? -1;
+  } catch {
+    // a destroyed socket, a socket-like object of a library
+  }
+  return [address, toInt32(port), toInt32(fd)];
+}
+
+function toInt32(v) {
+  return Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31 ? v : -1;
+}
+
+function str(v) {
+  return v === undefined || v === null ? '' : String(v);
+}
+
+/*
+ * The hooks: which diagnostics_channel each probe needs (the gc probes
+ * need the PerformanceObserver: 'gc').  A hook is in place exactly while
+ * one of its probes is enabled.  A fire never throws into Node's code:
+ * the values are made to fit the types first, and a failure is dropped.
+ */
+function hooks(p) {
+  const fire = (probe, args) => {
+    try {
+      probe.fire(...args);
+    } catch {
+      // a value that did not fit: nothing fired, the program goes on
+    }
+  };
+  const streamEnd = p['net-stream-end'];
+  const onSocket = (probe) => ({ socket }) => {
+    if (probe !== null && probe.enabled)
+      fire(probe, [0, ...peer(socket)]);
+    // Node's probe fired in Socket.prototype.end: here, at its 'finish'
+    if (streamEnd.enabled && socket && typeof socket.once === 'function') {
+      const [address, port] = peer(socket); // the handle may be gone by then
+      socket.once('finish', () => {
+        if (streamEnd.enabled) {
+          const [a, q, fd] = peer(socket);
+          fire(streamEnd, [0, a || address, q > 0 ? q : port, fd]);
+        }
+      });
+    }
+  };
+  return [
+    { channel: 'net.server.socket', probes: [p['net-server-connection'], streamEnd],
+      fn: onSocket(p['net-server-connection']) },
+    { channel: 'net.client.socket', probes: [streamEnd], fn: onSocket(null) },
+    { channel: 'http.server.request.start', probes: [p['http-server-request']],
+      fn({ request, socket }) {
+        const [a, port, fd] = peer(socket ?? request?.socket);
+        fire(p['http-server-request'], [0, 0, a, port, str(request?.method), str(request?.url),
+                                        fd, str(request?.headers?.['x-forwarded-for'])]);
+      } },
+    { channel: 'http.server.response.finish', probes: [p['http-server-response']],
+      fn({ request, response, socket }) {
+        fire(p['http-server-response'], [0, ...peer(socket ?? response?.socket ??
+                                                     request?.socket)]);
+      } },
+    { channel: 'http.client.request.start', probes: [p['http-client-request']],
+      fn({ request }) {
+        // the socket may not be connected yet: then the host and port asked for
+        let [a, port, fd] = peer(request?.socket);
+        if (a === '') {
+          a = str(request?.host);
+          const m = /:(\d+)$/.exec(str(request?.getHeader?.('host')));
+          port = m ? toInt32(Number(m[1])) : request?.protocol === 'https:' ? 443 : 80;
+        }
+        fire(p['http-client-request'], [0, 0, a, port, str(request?.method),
+                                        str(request?.path), fd]);
+      } },
+    { channel: 'http.client.response.finish', probes: [p['http-client-response']],
+      fn({ request, response }) {
+        fire(p['http-client-response'], [0, ...peer(response?.socket ?? request?.socket)]);
+      } },
+    { channel: 'gc', probes: [p['gc-start'], p['gc-done']], observer: null,
+      fn(list) {
+        // entries come after the GC: its times, moved to CLOCK_MONOTONIC (D's timestamp)
+        const now = process.hrtime.bigint(), ms = performance.now();
+        for (const e of list.getEntries()) {
+          const kind = toInt32(e.detail?.kind ?? e.kind), flags = toInt32(e.detail?.flags ?? e.flags);
+          const start = now - BigInt(Math.round((ms - e.startTime) * 1e6));
+          fire(p['gc-start'], [kind, flags, start]);
+          fire(p['gc-done'], [kind, flags, start + BigInt(Math.round(e.duration * 1e6))]);
+        }
+      } },
+  ];
+}
+
+let nodeState = null; // { provider, probes, hooks, watcher }
+
+/* Put in place the hooks whose probes are enabled, remove the others. */
+function sync() {
+  if (nodeState === null)
+    return;
+  for (const h of nodeState.hooks) {
+    const want = h.probes.some((q) => q.enabled);
+    if (want === h.on)
+      continue;
+    h.on = want;
+    if (h.channel === 'gc') {
+      if (want) {
+        h.observer = new PerformanceObserver(h.fn);
+        h.observer.observe({ entryTypes: ['gc'] });
+      } else {
+        h.observer.disconnect();
+        h.observer = null;
+      }
+    } else if (want) {
+      subscribe(h.channel, h.fn);
+    } else {
+      unsubscribe(h.channel, h.fn);
+    }
+  }
+}
+
+/* Node 16.17, 18.7 and later have subscribe(name, fn); before, the channel object's. */
+function subscribe(name, fn) {
+  if (typeof diagnostics.subscribe === 'function')
+    diagnostics.subscribe(name, fn);
+  else
+    diagnostics.channel(name).subscribe(fn);
+}
+
+function unsubscribe(name, fn) {
+  if (typeof diagnostics.unsubscribe === 'function')
+    diagnostics.unsubscribe(name, fn);
+  else
+    diagnostics.channel(name).unsubscribe(fn);
+}
+
+/* The watcher's callback: a failure to hook is a warning, never the program's exception. */
+function watched() {
+  try {
+    sync();
+  } catch (e) {
+    process.emitWarning(`dtrace-usdt: the node provider could not hook: ${e?.message ?? e}`);
+  }
+}
+
+/* After stop: the provider is destroyed, so a 'finish' listener left on a socket fires nothing. */
+function unhookAll() {
+  for (const h of nodeState.hooks) {
+    if (!h.on)
+      continue;
+    h.on = false;
+    if (h.observer)
+      h.observer.disconnect();
+    else
+      unsubscribe(h.channel, h.fn);
+  }
+}
+
+const node = {
+  /*
+   * start([{ interval }]): the provider node (module: the program's name)
+   * and its probes; a watcher thread reads their semaphores every
+   * interval ms (default 50) and, when a tracer enables one, the event
+   * loop subscribes to the channels it needs (and unsubscribes when the
+   * tracer goes).  Idempotent.  Main thread only: channels are per thread.
+   */
+  start(options) {
+    if (nodeState !== null)
+      return node;
+    const interval = options?.interval ?? 50;
+    if (typeof interval !== 'number' || !(interval >= 1 && interval <= 60000))
+      throw new RangeError(`node.start(): interval must be 1 to 60000 ms, not ${String(interval)}`);
+    if (!require('node:worker_threads').isMainThread)
+      throw new Error('node.start(): the node provider is started from the main thread');
+    const provider = new Provider('node');
+    const probes = {};
+    try {
+      for (const [name, types] of Object.entries(NODE_PROBES))
+        probes[name] = provider.probe(name, ...types);
+      provider.enable();
+      const list = hooks(probes);
+      for (const h of list)
+        h.on = false;
+      nodeState = { provider, probes: Object.freeze(probes), hooks: list, watcher: null };
+      nodeState.watcher = watchThread(Object.values(probes), interval, watched);
+    } catch (e) {
+      nodeState = null;
+      provider.destroy();
+      throw e;
+    }
+    sync(); // a tracer waiting for the provider attached during enable()
+    return node;
+  },
+  /* stop(): no more hooks, no watcher, no provider.  start() may follow. */
+  stop() {
+    if (nodeState === null)
+      return;
+    nodeState.watcher.stop();
+    unhookAll();
+    nodeState.provider.destroy();
+    nodeState = null;
+  },
+  /* What is hooked now: channel names, and 'gc' for the observer. */
+  get subscribed() {
+    return nodeState === null ? [] : nodeState.hooks.filter((h) => h.on).map((h) => h.channel);
+  },
+  get provider() {
+    return nodeState?.provider ?? null;
+  },
+  get probes() {
+    return nodeState?.probes ?? null;
+  },
+};
+
+module.exports = { Provider, Probe, watch, runtime, wrap, instrument, node };

@@ -12,8 +12,9 @@
  * (a double, sent as its IEEE-754 bits), "json" (any value, JSON.stringify'd
  * when fired), or a libusdt name ("int8".."uint64", "pointer", "double").
  * Only the stable Node-API (version 8) is used, so one build loads in every
- * Node that has it.  Exports Provider, Probe (made by probe() only) and
- * watch(...probes); index.js adds wrap()/instrument() and the node_rt provider.
+ * Node that has it.  Exports Provider, Probe (made by probe() only),
+ * watch(...probes) and watchThread(probes, ms, fn) (libusdt's watcher, for
+ * index.js); index.js adds wrap()/instrument(), node_rt and node.
  */
 #define _GNU_SOURCE  /* strerrorname_np */
 #define NAPI_VERSION 8
@@ -577,6 +578,169 @@ static napi_value watch(napi_env env, napi_callback_info info)
 	return r;
 }
 
+/* ---------------------------------------------------------------- the watcher thread */
+
+/*
+ * watchThread(probes, intervalMs, callback): libusdt's watcher (a thread
+ * reading the probes' semaphores every interval) for a runtime provider
+ * whose hook lives in JS (index.js's node provider subscribes to
+ * diagnostics_channel).  The thread cannot run JS: when the state it sees
+ * changes (which of the probes are enabled) it posts callback() to
+ * the event loop through a thread-safe function, and callback reads the
+ * state itself (watch()).  Returns an object whose stop() joins the thread.
+ * The thread-safe function is unref'd: the watcher keeps no program alive.
+ */
+struct watcher {
+	usdt_watch_t *w; /* NULL once stopped */
+	napi_threadsafe_function tsfn;
+	usdt_probe_t *probes[16];
+	int n;
+	unsigned last; /* the probes enabled at the last post; the watcher thread's own */
+	int hooked;    /* watcher_cleanup is registered */
+};
+
+/*
+ * On the watcher thread: post when the set of enabled probes changed (a
+ * runtime may hook per probe: a tracer enables them one after another).
+ */
+static void watcher_look(bool on, void *arg)
+{
+	struct watcher *wa = arg;
+	unsigned mask = 0;
+
+	for (int i = 0; on && i < wa->n; i++)
+		if (usdt_probe_is_enabled(wa->probes[i]) > 0)
+			mask |= 1u << i;
+	if (mask == wa->last)
+		return;
+	wa->last = mask;
+	napi_call_threadsafe_function(wa->tsfn, NULL, napi_tsfn_nonblocking);
+}
+
+/* On the main thread: callback(); an exception it throws is the program's. */
+static void watcher_call(napi_env env, napi_value cb, void *context, void *data)
+{
+	napi_value undef;
+
+	(void)context, (void)data;
+	if (env == NULL || cb == NULL || napi_get_undefined(env, &undef) != napi_ok)
+		return; /* the environment is going away */
+	napi_call_function(env, undef, cb, 0, NULL, NULL);
+}
+
+static void watcher_stop(struct watcher *wa)
+{
+	if (wa->w == NULL)
+		return;
+	usdt_watch_stop(wa->w); /* joined: no post after this */
+	wa->w = NULL;
+	napi_release_threadsafe_function(wa->tsfn, napi_tsfn_abort);
+}
+
+static void watcher_cleanup(void *arg)
+{
+	struct watcher *wa = arg;
+
+	wa->hooked = 0;
+	watcher_stop(wa);
+}
+
+static void watcher_finalize(napi_env env, void *data, void *hint)
+{
+	struct watcher *wa = data;
+
+	(void)hint;
+	watcher_stop(wa);
+	if (wa->hooked)
+		napi_remove_env_cleanup_hook(env, watcher_cleanup, wa);
+	free(wa);
+}
+
+static const napi_type_tag watcher_tag = { 0x7573647477617463ULL, 0x6e6f64652d617069ULL };
+
+static napi_value watcher_stop_js(napi_env env, napi_callback_info info)
+{
+	napi_value self;
+	struct watcher *wa = NULL;
+	bool is = false;
+
+	TRY(napi_get_cb_info(env, info, NULL, NULL, &self, NULL));
+	if (napi_check_object_type_tag(env, self, &watcher_tag, &is) != napi_ok || !is ||
+	    napi_unwrap(env, self, (void **)&wa) != napi_ok || wa == NULL) {
+		napi_throw_type_error(env, "ERR_INVALID_THIS", "stop() of another object");
+		return NULL;
+	}
+	watcher_stop(wa);
+	return NULL;
+}
+
+static napi_value watch_thread(napi_env env, napi_callback_info info)
+{
+	napi_value argv[3], obj, name, fn;
+	size_t argc = 3;
+	uint32_t n = 0;
+	double ms = 0;
+	bool is = false;
+	struct watcher *wa;
+	int err = 0;
+
+	TRY(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+	if (argc < 3 || napi_is_array(env, argv[0], &is) != napi_ok || !is ||
+	    vtype(env, argv[1]) != napi_number || vtype(env, argv[2]) != napi_function) {
+		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
+				      "watchThread(probes, intervalMs, callback): an array of "
+				      "Probes, a number and a function");
+		return NULL;
+	}
+	TRY(napi_get_array_length(env, argv[0], &n));
+	TRY(napi_get_value_double(env, argv[1], &ms));
+	if (n < 1 || n > 16 || !(ms >= 1 && ms <= 60000)) {
+		throwf(env, E_RANGE, "ERR_OUT_OF_RANGE",
+		       "watchThread(): 1 to 16 probes (%u given), an interval of 1 to 60000 ms", n);
+		return NULL;
+	}
+	if ((wa = calloc(1, sizeof(*wa))) == NULL)
+		return nomem(env);
+	for (uint32_t i = 0; i < n; i++) {
+		napi_value v;
+		struct probe *pr;
+
+		if (napi_get_element(env, argv[0], i, &v) != napi_ok ||
+		    (pr = probe_of(env, v, "watchThread()")) == NULL) {
+			free(wa);
+			return fail(env);
+		}
+		wa->probes[i] = pr->probe;
+	}
+	wa->n = (int)n;
+	if (napi_create_object(env, &obj) != napi_ok ||
+	    napi_create_string_utf8(env, "dtrace-usdt watcher", NAPI_AUTO_LENGTH, &name) !=
+		napi_ok ||
+	    napi_create_threadsafe_function(env, argv[2], NULL, name, 0, 1, NULL, NULL, NULL,
+					    watcher_call, &wa->tsfn) != napi_ok) {
+		free(wa);
+		return fail(env);
+	}
+	if (napi_unref_threadsafe_function(env, wa->tsfn) != napi_ok ||
+	    napi_type_tag_object(env, obj, &watcher_tag) != napi_ok ||
+	    napi_wrap(env, obj, wa, watcher_finalize, NULL, NULL) != napi_ok) {
+		napi_release_threadsafe_function(wa->tsfn, napi_tsfn_abort);
+		free(wa);
+		return fail(env);
+	}
+	/* from now on the finalizer frees wa */
+	TRY(napi_add_env_cleanup_hook(env, watcher_cleanup, wa));
+	wa->hooked = 1;
+	TRY(napi_create_function(env, "stop", NAPI_AUTO_LENGTH, watcher_stop_js, NULL, &fn));
+	TRY(napi_set_named_property(env, obj, "stop", fn));
+	wa->w = usdt_watch_start(wa->probes, (int)n, (long)(ms * 1e6), watcher_look, wa, &err);
+	if (wa->w == NULL) {
+		napi_release_threadsafe_function(wa->tsfn, napi_tsfn_abort);
+		return throw_usdt(env, err, NULL, "watchThread");
+	}
+	return obj;
+}
+
 /* ---------------------------------------------------------------- Provider */
 
 static void Provider_finalize(napi_env env, void *data, void *hint)
@@ -985,6 +1149,8 @@ static napi_value init(napi_env env, napi_value exports)
 	TRY(napi_set_named_property(env, exports, "Provider", provider));
 	TRY(napi_set_named_property(env, exports, "Probe", probe));
 	TRY(napi_set_named_property(env, exports, "watch", fn));
+	TRY(napi_create_function(env, "watchThread", NAPI_AUTO_LENGTH, watch_thread, NULL, &fn));
+	TRY(napi_set_named_property(env, exports, "watchThread", fn));
 	return exports;
 }
 

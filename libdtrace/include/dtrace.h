@@ -75,6 +75,8 @@ enum {
 	EDT_WRITEUSER,		/* copyout()/copyoutstr(): no bpf_probe_write_user (lockdown) */
 	EDT_PROVUNAVAIL, /* a provider named cannot work on this system (its message says why) */
 	EDT_UNSTABLE,	 /* probe information asked of several probes at once */
+	EDT_DIRABORT,	 /* a consumer callback returned DTRACE_CONSUME_ABORT */
+	EDT_CALLBACK,	 /* a consumer callback returned DTRACE_CONSUME_ERROR */
 	EDT_MAX
 };
 
@@ -371,6 +373,196 @@ DTRACE_API int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid);
 DTRACE_API int dtrace_proc_continue(dtrace_hdl_t *dtp);
 DTRACE_API int dtrace_proc_exited(dtrace_hdl_t *dtp, int *status);
 DTRACE_API int dtrace_proc_target(dtrace_hdl_t *dtp); /* its PID, or 0 */
+
+/*
+ * ---------------------------------------------------------------- records
+ *
+ * The records API: what dtrace_work() prints, as data.  dtrace_consume()
+ * drains the buffers as dtrace_work() does and hands each probe firing
+ * and each of its records to callbacks, decoded: integers with their width
+ * and sign, strings, bytes, stacks with their frames named, printf()'s
+ * formatted text and its arguments.  dtrace_aggregate_walk() calls a
+ * function for each aggregation entry with typed keys and values, in the
+ * order dtrace_aggregate_print() prints them.  dtrace(1)'s text and JSON
+ * outputs come from the same drain and the same snapshots.
+ *
+ * Structures the library fills start with their size (the size of the
+ * library's own, which may be larger than the caller's once fields are
+ * added at their end); options structures the caller passes start with
+ * sz, set to sizeof the caller's structure: a field beyond sz is taken as
+ * 0, and bytes beyond the library's structure must be 0 (EDT_BADARG).
+ * Everything a callback receives is borrowed: valid until it returns.
+ */
+typedef enum dtrace_reckind {
+	DTRACE_REC_INT,	   /* an integer: dtr_int and dtr_uint, dtr_width bytes, dtr_signed */
+	DTRACE_REC_FLOAT,  /* a float, double or long double (dtr_width 4, 8, 16): dtr_float */
+	DTRACE_REC_STRING, /* a string: dtr_str, dtr_len bytes before its NUL */
+	DTRACE_REC_BYTES,  /* tracemem(), a struct or union traced (INT when of 1, 2, 4 or 8
+			      bytes, as dtrace prints it), print(): dtr_bytes, dtr_len */
+	DTRACE_REC_SYM,	   /* usym() ufunc() umod() uaddr() (dtr_pid, the process) or sym()
+			      func() mod() (dtr_pid 0): dtr_uint the address, dtr_str its
+			      name as dtrace prints it */
+	DTRACE_REC_STACK,  /* stack(), ustack(), jstack(): dtr_nframes, dtr_pcs[] innermost
+			      first, dtr_frames[] named as printed; dtr_pid (0: stack()) */
+	DTRACE_REC_PRINTF, /* printf(): dtr_str the formatted text (dtr_len bytes);
+			      dtr_args[dtr_nargs] its arguments, decoded */
+	DTRACE_REC_PRINTA, /* printa(): dtr_aggnames[dtr_naggs], dtr_str its format (NULL:
+			      none); nothing is printed: dtrace_aggregate_walk() reads them */
+	DTRACE_REC_EXIT,   /* exit(): dtr_int the status */
+	DTRACE_REC_OTHER   /* an action that prints nothing of its own: dtr_action names it
+			      (system, freopen: dtr_str the formatted text; setopt: dtr_str
+			      the option; clear, trunc, normalize, denormalize: dtr_aggnames,
+			      dtr_int the argument; commit, discard) */
+} dtrace_reckind_t;
+
+typedef struct dtrace_record {
+	size_t dtr_size; /* sizeof(dtrace_record_t) of the library */
+	dtrace_reckind_t dtr_kind;
+	const char *dtr_action;	 /* "trace", "tracemem", "print", "printf", "printa", "exit",
+				    "system", "freopen", "ftruncate", "setopt", "clear", "trunc",
+				    "normalize", "denormalize", "commit", "discard", and "stack",
+				    "ustack", "jstack" for those actions; "key" for an
+				    aggregation's key, "arg" for printf()'s arguments */
+	const char *dtr_type;	 /* the D type as D spells it ("int", "uint64_t", "string",
+				    "struct foo"; "stack" for stacks, "_usymaddr_t" and
+				    "_symaddr_t" for symbols); "" when the value has none */
+	unsigned dtr_width;	 /* INT, FLOAT: the type's size in bytes */
+	int dtr_signed;		 /* INT: 1 for a signed type */
+	int64_t dtr_int;	 /* INT: the value, sign-extended when signed; EXIT: the status */
+	uint64_t dtr_uint;	 /* INT: the value's dtr_width bytes, zero-extended; SYM: the
+				    address; BYTES of print(): the pointer */
+	double dtr_float;	 /* FLOAT */
+	const char *dtr_str;	 /* STRING, SYM, PRINTF, ...: NUL-terminated */
+	const void *dtr_bytes;	 /* BYTES */
+	size_t dtr_len;		 /* STRING, PRINTF: strlen(dtr_str); BYTES: the bytes */
+	int dtr_pid;		 /* SYM, STACK: the process, 0 for the kernel */
+	unsigned dtr_nframes;	 /* STACK */
+	const uint64_t *dtr_pcs; /* STACK: the frames' addresses */
+	const char *const *dtr_frames;	      /* STACK: "module`symbol+0xoff", as dtrace prints */
+	const struct dtrace_record *dtr_args; /* PRINTF: its arguments */
+	unsigned dtr_nargs;
+	const char *const *dtr_aggnames; /* PRINTA, clear...: the aggregations, without @ */
+	unsigned dtr_naggs;
+} dtrace_record_t;
+
+/* One probe firing (illumos's dtrace_probedata_t). */
+typedef struct dtrace_probedata {
+	size_t dtpda_size;		       /* sizeof(dtrace_probedata_t) of the library */
+	const dtrace_probedesc_t *dtpda_pdesc; /* the probe */
+	int dtpda_cpu;			       /* the CPU it fired on */
+	uint32_t dtpda_epid;		       /* the enabled (clause, probe) pair, from 1 */
+	unsigned dtpda_nrecs;		       /* the records that follow: one per action */
+} dtrace_probedata_t;
+
+/* What a consume callback returns (illumos's values). */
+#define DTRACE_CONSUME_ERROR -1 /* stop: dtrace_consume() fails with EDT_CALLBACK */
+#define DTRACE_CONSUME_THIS  0	/* go on: the records of this firing */
+#define DTRACE_CONSUME_NEXT  1	/* skip the rest of this firing's records */
+#define DTRACE_CONSUME_ABORT 2	/* stop: dtrace_consume() fails with EDT_DIRABORT */
+
+typedef int dtrace_consume_probe_f(const dtrace_probedata_t *data, void *arg);
+/* rec is NULL once the firing's records are over (not after NEXT). */
+typedef int dtrace_consume_rec_f(const dtrace_probedata_t *data, const dtrace_record_t *rec,
+				 void *arg);
+
+typedef struct dtrace_consume_opts {
+	size_t sz;		       /* sizeof(dtrace_consume_opts_t) */
+	dtrace_consume_probe_f *probe; /* each firing; may be NULL */
+	dtrace_consume_rec_f *rec;     /* each record; may be NULL */
+	void *arg;		       /* passed to both */
+} dtrace_consume_opts_t;
+
+/*
+ * dtrace_work() with records going to the callbacks instead of text: the
+ * same drain and statuses, the same speculations (a commit passes what it
+ * commits right after its own firing, in the order recorded), drops and
+ * faults through the handlers (dtrace_handle_drop, _err), exit() handled
+ * (its EXIT record passed too).  The library still does the actions that
+ * act on tracing: exit(), setopt(), clear(), trunc(), normalize(),
+ * denormalize(), commit(), discard() and system() (its command is run), even
+ * in a firing whose records a callback skipped; it does not do those that
+ * act on an output (freopen(), ftruncate(): the record says what was asked)
+ * and prints nothing (printa(): a PRINTA record).  As in dtrace(1), a
+ * clause that records nothing fires with no records unless the "quiet"
+ * option is set, when it is not passed at all; -F's flow column and the
+ * oformat option do not apply.
+ * A callback's ERROR or ABORT stops the calls: the other records of this
+ * pass are drained without callbacks (their library actions still done),
+ * and DTRACE_WORKSTATUS_ERROR is returned with EDT_CALLBACK or
+ * EDT_DIRABORT.  Bad opts (NULL, sz too small, unknown trailing bytes
+ * set): EDT_BADARG.  Tracing errors: as dtrace_work().
+ * A callback may call dtrace_aggregate_walk() (for a PRINTA record),
+ * dtrace_getopt() and dtrace_errmsg(); dtrace_work() and dtrace_consume()
+ * from a callback fail with EDT_BADARG, and it must not close the handle.
+ */
+DTRACE_API dtrace_workstatus_t dtrace_consume(dtrace_hdl_t *dtp, const dtrace_consume_opts_t *o);
+
+/* Aggregating functions. */
+typedef enum dtrace_aggkind {
+	DTRACE_AGG_COUNT,
+	DTRACE_AGG_SUM,
+	DTRACE_AGG_AVG,
+	DTRACE_AGG_MIN,
+	DTRACE_AGG_MAX,
+	DTRACE_AGG_STDDEV,
+	DTRACE_AGG_QUANTIZE,
+	DTRACE_AGG_LQUANTIZE,
+	DTRACE_AGG_LLQUANTIZE
+} dtrace_aggkind_t;
+
+/*
+ * A bucket of quantize(), lquantize() or llquantize(): the values it
+ * holds, lo to hi (INT64_MIN, INT64_MAX at the open ends), and its count
+ * (normalized).  The label dtrace prints is lo, but hi for quantize()'s
+ * negative buckets.
+ */
+typedef struct dtrace_aggbucket {
+	int64_t dtab_lo, dtab_hi;
+	int64_t dtab_count;
+} dtrace_aggbucket_t;
+
+/* One aggregation entry. */
+typedef struct dtrace_aggdata {
+	size_t dtada_size;	/* sizeof(dtrace_aggdata_t) of the library */
+	const char *dtada_name; /* "" for @, else the name without @ */
+	int dtada_id;		/* the aggregation's id, from 1 */
+	dtrace_aggkind_t dtada_kind;
+	unsigned dtada_nkeys;
+	const dtrace_record_t *dtada_keys; /* dtr_action "key" */
+	int64_t dtada_value;		   /* count, sum, min, max, avg, stddev as dtrace prints
+					 them (normalized; avg and stddev truncated) */
+	double dtada_fvalue;		   /* the same; avg and stddev not truncated */
+	unsigned dtada_nbuckets;	   /* quantizations: the buckets dtrace prints, */
+	const dtrace_aggbucket_t *dtada_buckets; /* lowest first */
+} dtrace_aggdata_t;
+
+/* Return 0 to go on; any other value stops the walk and is returned. */
+typedef int dtrace_aggwalk_f(const dtrace_aggdata_t *data, void *arg);
+
+#define DTRACE_AGGWALK_MARK 0x1 /* mark them printed, as dtrace_aggregate_print() does */
+
+typedef struct dtrace_aggwalk_opts {
+	size_t sz;	  /* sizeof(dtrace_aggwalk_opts_t) */
+	const char *name; /* one aggregation, without @ ("" for @); NULL: all */
+	int flags;	  /* DTRACE_AGGWALK_* */
+} dtrace_aggwalk_opts_t;
+
+/*
+ * Call f for every entry of every aggregation (o->name: of that one; o
+ * NULL: all), in the order dtrace_aggregate_print() prints them: the
+ * aggregations in dtrace(1)'s order, each one's entries sorted as the
+ * aggsortkey, aggsortkeypos and aggsortrev options say, with normalize()
+ * applied; a quantization's buckets those its rows show (aggpack and
+ * agghist, which draw them otherwise, change nothing here), its
+ * dtada_value 0.  A snapshot of the kernel's maps is taken first:
+ * valid while tracing and after dtrace_stop().  Every aggregation is
+ * walked, printed by printa() or not (dtrace_aggregate_print() skips
+ * those); with DTRACE_AGGWALK_MARK those walked are marked printed.
+ * Returns 0, f's non-zero value, or -1 with EDT_BADARG (f NULL, bad opts,
+ * no aggregation of that name), EDT_NOTRACE (not tracing), EDT_NOMEM.
+ */
+DTRACE_API int dtrace_aggregate_walk(dtrace_hdl_t *dtp, const dtrace_aggwalk_opts_t *o,
+				     dtrace_aggwalk_f *f, void *arg);
 
 #ifdef __cplusplus
 }

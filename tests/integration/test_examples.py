@@ -14,6 +14,8 @@ allocates 1000 Points (24 bytes) and 250 Lines (40); its collections free
 what the program does not hold: the objects allocated less the live ones
 it prints.
 
+(examples/runtimes: test_runtimes.py, registered with the bindings.)
+
 Environment: DTRACE (our dtrace), QSERVER (build/examples/queryserver/qserver),
 MINI (build/examples/minilang/mini), VM (build/examples/bytecodevm/vm).
 """

@@ -414,8 +414,10 @@ class Traced(unittest.TestCase):
             'lua$target:::function-return /copyinstr(arg0) == "f"/ '
             '{ @r[copyinstr(arg1), arg2] = count(); } '
             'lua$target:::function-entry /copyinstr(arg0) == "?"/ { @t[arg2] = count(); } '
+            'lua_rt$target:::function-entry /copyinstr(arg0) == "f"/ '
+            '{ @p[strtok(probeprov, "0123456789")] = count(); } '
             'END { printa("entry %s %d %@d\\n", @e); printa("return %s %d %@d\\n", @r); '
-            'printa("unnamed %d %@d\\n", @t); }',
+            'printa("unnamed %d %@d\\n", @t); printa("provider %s %@d\\n", @p); }',
             prologue=prologue)
         self.assertIn("hook\texternal hook", out)
         self.assertIn("sum\t1000", out)
@@ -427,6 +429,9 @@ class Traced(unittest.TestCase):
         self.assertEqual(len([l for l in out.splitlines() if l.startswith("entry ")]), 1, out)
         self.assertEqual(len([l for l in out.splitlines() if l.startswith("return ")]), 1, out)
         self.assertIn("unnamed %d 7\n" % line, out)  # the tail calls have no name
+        # the provider is lua_rt; lua, its old name, still matches it (the
+        # clauses above), in dtrace's matching
+        self.assertIn("provider lua_rt 1010\n", out)
 
     def test_no_leak_over_a_million_fires(self):
         out, _, _ = self.run_traced(
@@ -662,7 +667,7 @@ class Consumer(unittest.TestCase):
             self.ok("""\
                 local c = dtrace.consumer()
                 c:grab(tonumber(arg[1]))
-                c:compile('lua$target:::function-entry /copyinstr(arg0) == "ping"/ '
+                c:compile('lua_rt$target:::function-entry /copyinstr(arg0) == "ping"/ '
                           .. '{ @n = count(); exit(0); }')
                 eq(c:run(function() end), 0, "exit value")
                 assert(c:aggregations().n >= 1, "pings seen")

@@ -49,6 +49,83 @@ def line_of(src, text):
     return src.count("\n", 0, at) + 1
 
 
+# The node provider's probes, each printed with its arguments.
+NODE_D = (
+    'node$target:::net-server-connection, node$target:::net-stream-end, '
+    'node$target:::http-server-response, node$target:::http-client-response '
+    '{ printf("%s %d %s %d %d\\n", probename, arg0, copyinstr(arg1), arg2, arg3); } '
+    'node$target:::http-server-request '
+    '{ printf("%s %d %d %s %d %s %s %d %s\\n", probename, arg0, arg1, copyinstr(arg2), arg3, '
+    'copyinstr(arg4), copyinstr(arg5), arg6, copyinstr(arg7)); } '
+    'node$target:::http-client-request '
+    '{ printf("%s %d %d %s %d %s %s %d\\n", probename, arg0, arg1, copyinstr(arg2), arg3, '
+    'copyinstr(arg4), copyinstr(arg5), arg6); } '
+    'node$target:::gc-start, node$target:::gc-done '
+    '{ printf("%s %d %d %d %d\\n", probename, arg0, arg1, arg2, timestamp); }')
+
+# The child's HTTP traffic: N requests, each on its own connection, then 3
+# forced collections.  It prints what it saw from JS: the ports and fds.
+NODE_TRAFFIC = """\
+    const http = require('node:http');
+    const dc = require('node:diagnostics_channel');
+    const CHANNELS = ['net.server.socket', 'net.client.socket', 'http.server.request.start',
+                      'http.server.response.finish', 'http.client.request.start',
+                      'http.client.response.finish'];
+    const N = 5;
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+    async function until(what, cond) {
+        const deadline = Date.now() + 20000;
+        while (!cond()) {
+            if (Date.now() > deadline) {
+                console.log('timed out waiting for', what, dtrace.node.subscribed);
+                process.exit(3);
+            }
+            await sleep(5);
+        }
+    }
+    async function traffic() {
+        const server = http.createServer((req, res) => {
+            console.log('server', req.url, req.socket.remotePort, req.socket._handle.fd);
+            res.end('hi');
+        });
+        await new Promise((r) => server.listen(0, '127.0.0.1', r));
+        const port = server.address().port;
+        console.log('port', port);
+        for (let i = 0; i < N; i++) {
+            await new Promise((resolve, reject) => {
+                const req = http.request({ host: '127.0.0.1', port, path: `/p${i}`, agent: false,
+                                           method: i % 2 ? 'POST' : 'GET',
+                                           headers: { 'x-forwarded-for': `10.0.0.${i}` } },
+                                         (res) => {
+                    console.log('client', `/p${i}`, res.socket.localPort, res.socket._handle.fd);
+                    // on: the response's end and the socket's close (after its 'finish')
+                    let n = 0;
+                    const both = () => ++n === 2 && resolve();
+                    res.socket.on('close', both);
+                    res.resume();
+                    res.on('end', both);
+                });
+                req.on('error', reject);
+                req.end();
+            });
+        }
+        await new Promise((r) => server.close(r)); // its sockets closed, after their 'finish'
+        // gc entries come in a later turn of the event loop: wait for ours
+        const { PerformanceObserver } = require('node:perf_hooks');
+        let forced = 0;
+        const seen = new PerformanceObserver((list) => {
+            forced += list.getEntries().filter((e) => e.detail.flags & 4).length;
+        });
+        seen.observe({ entryTypes: ['gc'] });
+        for (let i = 0; i < 3; i++)
+            global.gc();
+        await until('the gc entries', () => forced === 3);
+        seen.disconnect();
+        await sleep(10);
+    }
+    """
+
+
 class Traced(unittest.TestCase):
     def setUp(self):
         tracelib.require_tracing(self, tools=())
@@ -398,6 +475,121 @@ class Traced(unittest.TestCase):
         rest = child.stdout.read()
         self.assertEqual(child.wait(timeout=30), 0, rest)
         self.assertEqual(rest, "attached true true true\ndetached false false false\n")
+
+
+    def test_node_provider_http_net_gc(self):
+        """dtrace.node: Node's old probes, fed by diagnostics_channel and
+        the gc performance entries while traced: exact counts and values."""
+        out, _, _ = self.run_traced(NODE_TRAFFIC + textwrap.dedent("""\
+            dtrace.node.start({ interval: 5 });
+            (async () => {
+                const all = Object.values(dtrace.node.probes);
+                await until('the hooks', () => all.every((q) => q.enabled) &&
+                                               dtrace.node.subscribed.length === 7);
+                console.log('subscribed', CHANNELS.filter((c) => dc.channel(c).hasSubscribers)
+                                                  .length);
+                await traffic();
+            })();
+            """), NODE_D)
+        lines = [l for l in out.splitlines() if l]
+        self.assertIn("subscribed 6", lines)
+        port = int(next(l for l in lines if l.startswith("port ")).split()[1])
+        server = {}  # url -> (client's port, server's fd), as JS saw them
+        client = {}  # url -> (client's local port, client's fd)
+        for l in lines:
+            f = l.split()
+            if f[0] == "server":
+                server[f[1]] = (int(f[2]), int(f[3]))
+            elif f[0] == "client":
+                client[f[1]] = (int(f[2]), int(f[3]))
+        self.assertEqual(len(server), 5, out)
+        got = {}
+        for l in lines:
+            f = l.split()
+            got.setdefault(f[0], []).append(f[1:])
+        want_sreq = sorted(["0", "0", "127.0.0.1", str(server[u][0]),
+                            "POST" if i % 2 else "GET", u, str(server[u][1]), "10.0.0.%d" % i]
+                           for i, u in ((i, "/p%d" % i) for i in range(5)))
+        self.assertEqual(sorted(got.get("http-server-request", [])), want_sreq, out)
+        self.assertEqual(sorted(got.get("http-server-response", [])),
+                         sorted(["0", "127.0.0.1", str(server[u][0]), str(server[u][1])]
+                                for u in server), out)
+        self.assertEqual(sorted(got.get("net-server-connection", [])),
+                         sorted(["0", "127.0.0.1", str(server[u][0]), str(server[u][1])]
+                                for u in server), out)
+        # the client's request: its socket may not be connected yet: the
+        # host and port it asked for, fd -1 then
+        creq = sorted(got.get("http-client-request", []), key=lambda r: r[5])
+        self.assertEqual(len(creq), 5, out)
+        for i, r in enumerate(creq):
+            u = "/p%d" % i
+            self.assertEqual(r[:3] + r[4:6], ["0", "0", "127.0.0.1", "POST" if i % 2 else "GET",
+                                             u], out)
+            self.assertEqual(int(r[3]), port, out)
+            self.assertIn(int(r[6]), (-1, client[u][1]), out)
+        self.assertEqual(sorted(got.get("http-client-response", [])),
+                         sorted(["0", "127.0.0.1", str(port), str(client[u][1])]
+                                for u in client), out)
+        # both ends of each connection end their side once
+        self.assertEqual(sorted(got.get("net-stream-end", [])),
+                         sorted([["0", "127.0.0.1", str(server[u][0]), str(server[u][1])]
+                                 for u in server] +
+                                [["0", "127.0.0.1", str(port), str(client[u][1])]
+                                 for u in client]), out)
+        # gc: the three forced ones (flags & 4, kGCCallbackFlagForced) are
+        # full collections (kind 4); the times are CLOCK_MONOTONIC, as D's
+        # timestamp: before the fire, and not long before
+        forced = [[int(x) for x in r] for r in got.get("gc-start", []) if int(r[1]) & 4]
+        done = [[int(x) for x in r] for r in got.get("gc-done", []) if int(r[1]) & 4]
+        self.assertEqual(len(forced), 3, out)
+        self.assertEqual(len(done), 3, out)
+        for s, d in zip(forced, done):
+            self.assertEqual(s[0], 4, out)
+            self.assertLessEqual(s[2], d[2])
+            self.assertLessEqual(d[2], d[3])
+            self.assertLess(d[3] - s[2], 5 * 10 ** 9)
+        self.assertEqual(len(got.get("gc-start", [])), len(got.get("gc-done", [])), out)
+
+    def test_node_provider_unhooks_when_the_tracer_goes(self):
+        """Without a tracer nothing is subscribed; dtrace -p enabling one
+        probe subscribes its channel only; when dtrace goes, nothing is."""
+        src = PROLOGUE + textwrap.dedent(NODE_TRAFFIC) + textwrap.dedent("""\
+            const state = () => CHANNELS.filter((c) => dc.channel(c).hasSubscribers).join(',')
+                                + ' ' + dtrace.node.subscribed.join(',');
+            dtrace.node.start({ interval: 5 });
+            (async () => {
+                await sleep(100);
+                console.log('untraced [' + state() + ']');
+                await until('the tracer', () => dtrace.node.subscribed.length > 0);
+                console.log('traced [' + state() + ']');
+                await traffic();
+                await until('no tracer', () => dtrace.node.subscribed.length === 0);
+                console.log('gone [' + state() + ']');
+            })();
+            """)
+        main = self.write("main.js", src)
+        env = dict(os.environ)
+        pre = env.pop("LD_PRELOAD", None)
+        child = subprocess.Popen(
+            ([] if not pre else ["env", "LD_PRELOAD=" + pre]) + [NODE, "--expose-gc", main],
+            env=env, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(child.wait)
+        self.addCleanup(child.kill)
+        self.addCleanup(child.stdout.close)
+        self.assertEqual(child.stdout.readline(), "untraced [ ]\n")
+        d = subprocess.run(
+            [DTRACE, "-q", "-p", str(child.pid), "-n",
+             'node$target:::http-server-request { n++; } '
+             'node$target:::http-server-request /n == 5/ { printf("%d requests\\n", n); '
+             'exit(0); }'],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual(d.returncode, 0, d.stderr)
+        self.assertEqual([l for l in d.stdout.splitlines() if l], ["5 requests"])
+        rest = child.stdout.read()
+        self.assertEqual(child.wait(timeout=30), 0, rest)
+        lines = [l for l in rest.splitlines() if l.startswith(("traced", "gone"))]
+        self.assertEqual(lines, ["traced [http.server.request.start http.server.request.start]",
+                                 "gone [ ]"], rest)
 
 
 class Untraced(unittest.TestCase):

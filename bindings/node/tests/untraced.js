@@ -218,12 +218,83 @@ function wrappers() {
   assert.strictEqual(dtrace.runtime().provider.name, 'node_rt');
 }
 
+/*
+ * The node provider without a tracer: its probes exist, and nothing is
+ * subscribed, also after the watcher thread has looked many times, while
+ * the program makes HTTP requests and collects garbage.
+ */
+async function nodeProvider() {
+  const dc = require('node:diagnostics_channel');
+  const http = require('node:http');
+  const channels = ['net.server.socket', 'net.client.socket', 'http.server.request.start',
+                    'http.server.response.finish', 'http.client.request.start',
+                    'http.client.response.finish'];
+  const none = () => channels.filter((c) => dc.channel(c).hasSubscribers);
+  throws(() => dtrace.node.start({ interval: 0 }), RangeError, undefined, /interval/);
+  throws(() => dtrace.node.start({ interval: '5' }), RangeError, undefined, /interval/);
+  assert.strictEqual(dtrace.node.probes, null);
+  assert.strictEqual(dtrace.node.start({ interval: 2 }), dtrace.node);
+  assert.strictEqual(dtrace.node.start(), dtrace.node); // idempotent
+  const { provider, probes } = dtrace.node;
+  assert.strictEqual(provider.name, 'node');
+  assert.ok(fs.existsSync(provider.path), provider.path);
+  assert.deepStrictEqual(Object.keys(probes).sort(), [
+    'gc-done', 'gc-start', 'http-client-request', 'http-client-response',
+    'http-server-request', 'http-server-response', 'net-server-connection', 'net-stream-end']);
+  const server = http.createServer((req, res) => res.end('ok'));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: server.address().port, agent: false }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      }).on('error', reject);
+    });
+    global.gc();
+  }
+  server.close();
+  await new Promise((r) => setTimeout(r, 50)); // 25 looks of the watcher
+  assert.deepStrictEqual(dtrace.node.subscribed, []);
+  assert.deepStrictEqual(none(), []);
+  checks++;
+  const path = provider.path;
+  dtrace.node.stop();
+  dtrace.node.stop(); // idempotent
+  assert.strictEqual(provider.destroyed, true);
+  assert.ok(!fs.existsSync(path));
+  assert.strictEqual(dtrace.node.provider, null);
+  dtrace.node.start().stop(); // again
+
+  // the addon's watcher, misused
+  const { watchThread } = require(`${process.env.NODE_USDT}/usdt.node`);
+  const p = new Provider('nodewatch');
+  const q = p.probe('q');
+  const noop = () => {};
+  throws(() => watchThread(q, 5, noop), TypeError, 'ERR_INVALID_ARG_TYPE', /an array of Probes/);
+  throws(() => watchThread([q], 5), TypeError, 'ERR_INVALID_ARG_TYPE', /an array of Probes/);
+  throws(() => watchThread([], 5, noop), RangeError, 'ERR_OUT_OF_RANGE', /0 given/);
+  throws(() => watchThread(new Array(17).fill(q), 5, noop), RangeError, 'ERR_OUT_OF_RANGE',
+         /17 given/);
+  throws(() => watchThread([q], 0.5, noop), RangeError, 'ERR_OUT_OF_RANGE', /interval/);
+  throws(() => watchThread([q], NaN, noop), RangeError, 'ERR_OUT_OF_RANGE', /interval/);
+  throws(() => watchThread([q, {}], 5, noop), TypeError, 'ERR_INVALID_ARG_TYPE', /takes Probes/);
+  throws(() => watchThread([p], 5, noop), TypeError, 'ERR_INVALID_ARG_TYPE', /takes Probes/);
+  const w = watchThread([q], 5, () => assert.fail('no tracer: no change to post'));
+  throws(() => w.stop.call(p), TypeError, 'ERR_INVALID_THIS', /stop/);
+  throws(() => w.stop.call({}), TypeError, 'ERR_INVALID_THIS', /stop/);
+  await new Promise((r) => setTimeout(r, 30));
+  w.stop();
+  w.stop(); // idempotent
+  p.destroy();
+}
+
 (async () => {
   lifecycle();
   errors();
   wrappers();
   await collected();
   await views();
+  await nodeProvider();
   console.log(`untraced ok ${checks}`);
 })().catch((e) => {
   console.error(e);

@@ -462,40 +462,6 @@ class Scripting(unittest.TestCase):
             self.assertEqual([r.data for r in c.records()], [[42, "x"]])
 
 
-class Packaging(unittest.TestCase):
-    def test_pip_builds_an_installable_wheel(self):
-        # bindings/python is a pip project (pyproject.toml + setup.py) that
-        # compiles the repository's C sources: build a wheel from a copy of
-        # the folders it needs, install it, and run it
-        import shutil
-        root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-        env = dict(os.environ)
-        env.pop("LD_PRELOAD", None)
-        env.pop("PYTHONPATH", None)
-        with tempfile.TemporaryDirectory() as tmp:
-            for d in ("bindings/python", "libusdt", "libdtrace", "kernel-shim"):
-                shutil.copytree(os.path.join(root, d), os.path.join(tmp, "src", d),
-                                ignore=shutil.ignore_patterns("tests", "__pycache__"))
-            wheels, site = os.path.join(tmp, "wheels"), os.path.join(tmp, "site")
-            for cmd in ([PYTHON, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                         "-w", wheels, os.path.join(tmp, "src", "bindings", "python")],
-                        [PYTHON, "-m", "pip", "install", "-q", "--no-deps", "--target", site,
-                         "--no-index", "--find-links", wheels, "dtrace-linux"]):
-                p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, timeout=600)
-                self.assertEqual(p.returncode, 0, p.stderr[-2000:])
-            env["PYTHONPATH"] = site
-            code = ("import dtrace\n"
-                    "assert dtrace.__file__.startswith(%r)\n"
-                    "p = dtrace.Provider('whl'); p.probe('x', int); p.enable()\n"
-                    "c = dtrace.Consumer('BEGIN { @[\"k\"] = sum(7); exit(0); }')\n"
-                    "print(c.run())\n" % site)
-            p = subprocess.run([PYTHON, "-c", code], env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=tmp, timeout=120)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout, "{'': {('k',): 7}}\n")
-
-
 class Untraced(unittest.TestCase):
     def test_no_hook_while_untraced(self):
         # the probes exist, nobody traces them: no profile function, and

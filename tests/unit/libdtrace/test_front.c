@@ -585,6 +585,34 @@ static void test_probe_descriptions(void)
 	dtrace_close(dtp);
 }
 
+/* A description's provider against a probe's: globs, and the runtime providers' old names. */
+static bool prov_matches(const char *pattern, const char *prov)
+{
+	dtrace_probedesc_t pat, p;
+
+	memset(&pat, 0, sizeof(pat));
+	memset(&p, 0, sizeof(p));
+	snprintf(pat.dtpd_provider, sizeof(pat.dtpd_provider), "%s", pattern);
+	snprintf(p.dtpd_provider, sizeof(p.dtpd_provider), "%s", prov);
+	snprintf(p.dtpd_name, sizeof(p.dtpd_name), "function-entry");
+	return dt_probe_match(&pat, &p);
+}
+
+static void test_provider_aliases(void)
+{
+	CHECK(prov_matches("lua_rt1234", "lua_rt1234"));
+	CHECK(prov_matches("lua1234", "lua_rt1234")); /* lua$target: the old name */
+	CHECK(prov_matches("lua", "lua_rt"));	      /* a file's probes: no PID */
+	CHECK(prov_matches("lua*", "lua_rt77"));
+	CHECK(prov_matches("lu?1234", "lua_rt1234"));
+	CHECK(!prov_matches("lua1234", "lua_rt12345")); /* another process */
+	CHECK(!prov_matches("lua1234", "lua_rtx1234")); /* not lua_rt */
+	CHECK(!prov_matches("lua1234", "lua_rt"));
+	CHECK(!prov_matches("lua_rt1234", "lua1234"));	     /* no alias the other way */
+	CHECK(!prov_matches("python1234", "python_rt1234")); /* python is CPython's own */
+	CHECK(!prov_matches("node1234", "node_rt1234"));     /* node is the binding's node */
+}
+
 /*
  * Programs compiled into one handle share variables and aggregations by
  * name: the same name must be the same kind of value in each; and a
@@ -838,6 +866,7 @@ int main(void)
 	test_cpp();
 	test_stapsdt_parse();
 	test_probe_descriptions();
+	test_provider_aliases();
 	test_shared_state();
 	test_type_strings();
 	test_arg_descriptions();

@@ -7,9 +7,12 @@
  * default one: $DTRACE_LIBDIR if set; else, for a program of the build
  * tree (the executable is under DT_BUILD_DIR: build/bin/dtrace, the unit
  * tests), the source tree's libdtrace/dlib (DT_BUILD_LIBDIR), so that it
- * runs uninstalled and never reads an older installed copy; else the
- * installed DT_LIBDIR (${prefix}/lib/dtrace).  A file name found in an earlier
- * directory hides the same name in later ones.  -xnolibs reads none.
+ * runs uninstalled and never reads an older installed copy; else, for
+ * libdtrace.so, the directory "dtrace" next to the library file itself
+ * (where `cmake --install` puts it: an install made with --prefix, or
+ * moved, reads its own); else the configured DT_LIBDIR (${libdir}/dtrace).
+ * A file name found in an earlier directory hides the same name in later
+ * ones.  -xnolibs reads none.
  *
  * The files are read once per handle, at its first compile (so -L given
  * after dtrace_open counts), in name order, a file after those it names
@@ -23,9 +26,11 @@
  * struct its BTF does not have) is left out, with a note under -xdebug,
  * and any other error is the compile's error, naming the file and line.
  */
-#define _GNU_SOURCE /* asprintf */
+#define _GNU_SOURCE /* asprintf, dladdr */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +41,9 @@
 
 #ifndef DT_LIBDIR
 #define DT_LIBDIR "/usr/local/lib/dtrace"
+#endif
+#ifndef DT_BUILD_LIBDIR
+#define DT_BUILD_LIBDIR DT_LIBDIR
 #endif
 
 #define DT_LIB_MAX (1u << 20) /* a library file is at most 1 MB */
@@ -445,12 +453,57 @@ int dt_lib_load(dtrace_hdl_t *dtp, const char *src, size_t len)
 	return try_libs(dtp);
 }
 
+/* Is path (a file's absolute path) under the build tree? */
+static bool in_build_tree(const char *path)
+{
+#if defined(DT_BUILD_LIBDIR) && defined(DT_BUILD_DIR)
+	return strncmp(path, DT_BUILD_DIR "/", strlen(DT_BUILD_DIR) + 1) == 0;
+#else
+	(void)path;
+	return false;
+#endif
+}
+
+/* The default directory (see the top of the file); buf holds a path made here. */
+static const char *default_dir(char *buf, size_t size)
+{
+	const char *env = getenv("DTRACE_LIBDIR");
+	ssize_t k;
+
+	if (env != NULL && *env != '\0')
+		return env;
+	k = readlink("/proc/self/exe", buf, size - 1);
+	if (k > 0 && (buf[k] = '\0', in_build_tree(buf)))
+		return DT_BUILD_LIBDIR;
+#ifdef DT_SHARED_LIBRARY
+	{
+		Dl_info info;
+		char *slash;
+		struct stat st;
+
+		/* libdtrace.so's own file: an install's lib dir holds dtrace/ */
+		if (dladdr((void *)default_dir, &info) != 0 && info.dli_fname != NULL &&
+		    info.dli_fname[0] == '/' && size >= PATH_MAX &&
+		    strlen(info.dli_fname) + sizeof("/dtrace") <= size) {
+			/* the file's plain path (the loader's may be bin/../lib/...) */
+			if (realpath(info.dli_fname, buf) == NULL)
+				strcpy(buf, info.dli_fname);
+			if ((slash = strrchr(buf, '/')) != NULL) {
+				strcpy(slash + 1, "dtrace");
+				if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+					return buf;
+			}
+		}
+	}
+#endif
+	return DT_LIBDIR;
+}
+
 /* Find, read and order the files (once per handle). */
 static int read_libs(dtrace_hdl_t *dtp)
 {
 	dt_lib_t **v = NULL, **tail;
 	size_t n = 0, cap = 0;
-	const char *env = getenv("DTRACE_LIBDIR");
 	int *state, err = 0;
 
 	dtp->dt_libs_read = true;
@@ -459,18 +512,9 @@ static int read_libs(dtrace_hdl_t *dtp)
 	for (int i = 0; i < dtp->dt_nlibdirs && err == 0; i++)
 		err = read_dir(dtp, dtp->dt_libdirs[i], &v, &n, &cap);
 	if (err == 0) {
-		const char *dflt = env != NULL && *env != '\0' ? env : DT_LIBDIR;
+		char own[PATH_MAX];
 
-#if defined(DT_BUILD_LIBDIR) && defined(DT_BUILD_DIR)
-		char exe[4096];
-		ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-		/* a program of the build tree (dtrace, the unit tests): the source tree's */
-		if ((env == NULL || *env == '\0') && k > 0 &&
-		    (exe[k] = '\0', strncmp(exe, DT_BUILD_DIR "/", strlen(DT_BUILD_DIR) + 1) == 0))
-			dflt = DT_BUILD_LIBDIR;
-#endif
-		err = read_dir(dtp, dflt, &v, &n, &cap);
+		err = read_dir(dtp, default_dir(own, sizeof(own)), &v, &n, &cap);
 	}
 	if (err != 0 || n == 0 || (state = calloc(n, sizeof(int))) == NULL) {
 		for (size_t i = 0; i < n; i++) {

@@ -3,12 +3,13 @@
 --   luarocks make bindings/lua/dtrace-scm-1.rockspec      (at the top of the tree)
 --
 -- The module is not a standalone C file: it holds the project's own libusdt
--- and libdtrace (static), so the rock runs the project's CMake build, which
--- needs a C compiler, clang, CMake >= 3.18, pkg-config, libelf, libbpf and
--- libdw (Debian: clang, libelf-dev, libbpf-dev, libdw-dev); the rock installs
--- dtrace.so only (the dtrace command and the C libraries come with the
--- project's own install).  No network is needed: `luarocks make` (with
--- --local, or --tree DIR) builds the checkout it runs in (docs/lua.md).
+-- and libdtrace (static: DTRACE_BINDINGS_STATIC, where the project's own
+-- build links the shared libraries), so the rock runs the project's CMake
+-- build, which needs a C compiler, clang, CMake >= 3.18, pkg-config, libelf,
+-- libbpf and libdw (Debian: clang, libelf-dev, libbpf-dev, libdw-dev); the
+-- rock installs dtrace.so only (the dtrace command and the C libraries come
+-- with the project's own install).  No network is needed: `luarocks make`
+-- (with --local, or --tree DIR) builds the checkout it runs in (docs/lua.md).
 -- Tracing needs Linux with BPF and uprobes, and root (or CAP_BPF and
 -- CAP_PERFMON) for dtrace.consumer; providers need neither.
 --
@@ -48,6 +49,7 @@ build = {
       DTRACE_WITH_PYTHON = "OFF",
       DTRACE_WITH_NODE = "OFF",
       BUILD_TESTING = "OFF",
+      DTRACE_BINDINGS_STATIC = "ON", -- the rock's module holds the libraries
    },
    -- only the module goes into the rock, not the project's install step
    install_pass = false,

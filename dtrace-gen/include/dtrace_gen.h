@@ -1,6 +1,8 @@
 /*
  * dtrace_gen.h -- build-time static probes: the `dtrace -h` header and the
  * `dtrace -G` object for the providers declared in compiled D programs.
+ * Part of libdtrace (link -ldtrace: pkg-config libdtrace, or CMake's
+ * DTrace::dtrace); installed next to dtrace.h, which it includes.
  *
  * Same names and shapes as illumos libdtrace's dtrace_program_header() and
  * dtrace_program_link().  Errors are reported through the handle
@@ -27,7 +29,7 @@ extern "C" {
  * header than <stdint.h> and <sys/types.h>.  Returns 0 or -1 (EDT_OBJIO,
  * EDT_NOMEM).
  */
-int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname);
+DTRACE_API int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname);
 
 /* dtrace_program_link() flags: none defined yet; pass 0. */
 
@@ -42,8 +44,8 @@ int dtrace_program_header(dtrace_hdl_t *dtp, FILE *out, const char *fname);
  * Returns 0 or -1 (EDT_ELF with the object's name and the problem,
  * EDT_OBJIO, EDT_NOMEM, EDT_BADARG).
  */
-int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags, const char *file,
-			int objc, char *const objv[]);
+DTRACE_API int dtrace_program_link(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, unsigned dflags,
+				   const char *file, int objc, char *const objv[]);
 
 #ifdef __cplusplus
 }

@@ -9,10 +9,21 @@
  * Threads: a handle is not thread-safe; use one handle per thread or
  * serialise calls on it.  Distinct handles are independent.
  *
- * Errors: functions that return a pointer return NULL on failure, functions
- * that return int return 0 or -1; either way the handle records an error
- * code (dtrace_errno) and a message (dtrace_errmsg).  Nothing in the library
- * exits or aborts on bad input.
+ * Errors, the convention libdtrace and libusdt (usdt.h) share: an error is
+ * a positive code, an errno value below EDT_BASE or an EDT_* code from
+ * EDT_BASE (1000; libusdt's EUSDT_* start at 2000, so no code means two
+ * things), each with a fixed message (dtrace_errmsg(NULL, code)); the
+ * object that failed keeps its last code and a message with the details.
+ * In libdtrace's shape (illumos'): functions that return a pointer return
+ * NULL on failure, functions that return int return 0 or -1; either way
+ * the handle records the code (dtrace_errno) and the message
+ * (dtrace_errmsg).  dtrace_open(), which has no handle yet, stores the
+ * code in *errp.  Nothing in the library exits or aborts on bad input.
+ *
+ * Linking: -ldtrace (pkg-config libdtrace; CMake: find_package(DTrace),
+ * DTrace::dtrace), which also holds dtrace -h and -G (dtrace_gen.h).  The
+ * library exports the functions declared DTRACE_API here and in
+ * dtrace_gen.h, and nothing else.
  */
 #ifndef DTRACE_H
 #define DTRACE_H

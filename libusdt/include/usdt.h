@@ -25,10 +25,25 @@
  * destroy are serialized internally.  A forked child keeps working probes
  * (and leaves the image file to its parent).
  *
- * Errors: functions returning int return 0 or a negative code: -errno, or
- * -EUSDT_* (>= EUSDT_BASE) below; usdt_strerror() gives its message, and
- * usdt_provider_errmsg() a message with details for the provider's last
- * failed call.  Nothing aborts or exits on bad input.
+ * Errors, the convention libusdt and libdtrace (dtrace.h) share: an error
+ * is a positive code, an errno value below EUSDT_BASE or an EUSDT_* code
+ * from EUSDT_BASE (2000; libdtrace's EDT_* start at 1000, so no code means
+ * two things), each with a fixed message (usdt_strerror(code)); the object
+ * that failed keeps its last code and a message with the details
+ * (usdt_provider_errno(), usdt_provider_errmsg(), as dtrace_errno() and
+ * dtrace_errmsg() of a dtrace handle).  In libusdt's shape: functions
+ * returning int return 0 or the code negated (-errno, -EUSDT_*), where
+ * libdtrace returns -1 and leaves the code in the handle (the fire
+ * functions have no handle to leave it in); usdt_strerror() takes either
+ * sign.  Functions returning a pointer return NULL: usdt_probe_create()'s
+ * code is usdt_provider_errno(), usdt_provider_create() stores the negated
+ * code in *errp (what an int function would return), and
+ * usdt_watch_start() the code itself (an errno value, as errno holds it).
+ * Nothing aborts or exits on bad input.
+ *
+ * Linking: -lusdt (pkg-config libusdt; CMake: find_package(DTrace),
+ * DTrace::usdt).  The library exports the functions declared USDT_API
+ * here, and nothing else.
  *
  * Files: images live in $USDT_RUNTIME_DIR (an absolute path), else
  * $XDG_RUNTIME_DIR/usdt, else /tmp/usdt-UID (mode 0700, created with

@@ -13,12 +13,12 @@
 Records carry values, not text: trace() gives an int or a str, tracemem()
 bytes, printf() its formatted str. Aggregations are dicts keyed by tuples
 of the keys; quantizations give a list of (min, max, count) buckets, None
-for an open end. The data travels as libdtrace's JSON Lines (docs/json.md).
+for an open end. The values are made from libdtrace's records API
+(dtrace_consume(), dtrace_aggregate_walk()) by dtrace._consumer.
 """
-import json
 import os
 import signal
-from collections import namedtuple
+from collections import deque, namedtuple
 
 from dtrace import _consumer
 from dtrace._consumer import DTraceError
@@ -43,24 +43,23 @@ class Record:
     """What one clause recorded when its probe fired."""
     __slots__ = ("cpu", "id", "probe", "data")
 
-    def __init__(self, obj):
-        self.cpu = obj.get("cpu")
-        self.id = obj["id"]
-        self.probe = Probe(obj["provider"], obj["module"], obj["function"], obj["name"])
-        self.data = [_datum(d) for d in obj["data"]]
+    def __init__(self, cpu, id, probe, data):
+        self.cpu, self.id, self.probe, self.data = cpu, id, probe, data
 
     def __repr__(self):
         return "Record(cpu=%r, probe=%r, data=%r)" % (self.cpu, ":".join(self.probe), self.data)
 
 
-def _datum(d):
-    return bytes(d["value"]) if d["action"] == "tracemem" else d["value"]
+class _Key(dict):
+    """A symbol or a stack as an aggregation's key: the dict a record
+    gives, hashable (by its process, address or frames, and name)."""
+    __slots__ = ()
 
-
-def _agg_value(obj):
-    if "buckets" in obj:
-        return [(b["min"], b["max"], b["count"]) for b in obj["buckets"]]
-    return obj["value"]
+    def __hash__(self):
+        frames = self.get("frames")
+        if frames is not None:
+            return hash((self.get("pid"), tuple(f.get("address") for f in frames)))
+        return hash((self.get("pid"), self.get("address"), self.get("name")))
 
 
 class Consumer:
@@ -83,6 +82,8 @@ class Consumer:
         self._flags = _consumer.C_CPP if cpp else 0
         self._started = self._done = self._stopped = False
         self._aggs = {}
+        self._probes = {}   # probe id -> Probe
+        self._unread = deque()  # records read and not yet given
         self.errors = []    # fault objects (docs/json.md "error"), as dicts
         self.drops = []     # drop objects, as dicts
         self.messages = []  # the same, as dtrace(1) words them
@@ -113,7 +114,7 @@ class Consumer:
     def setopt(self, name, value=None):
         """Set a dtrace option (value None for a boolean one)."""
         if name == "oformat":
-            raise ValueError("oformat: a Consumer always reads JSON")
+            raise ValueError("oformat: a Consumer reads records, not output")
         self._h.setopt(name, None if value is None else str(value))
 
     def compile(self, program, *args):
@@ -138,28 +139,26 @@ class Consumer:
 
     # ---------------------------------------------------------- data
 
-    def _parse(self, data, into):
-        for line in data.splitlines():
-            if not line:
-                continue
-            obj = json.loads(line)
-            kind = obj.get("type")
-            if kind == "probe":
-                into.append(Record(obj))
-            elif kind == "aggregation":  # printa's are presentation: aggregations() snaps
-                if into is None:
-                    self._aggs.setdefault(obj["name"], {})[tuple(obj["keys"])] = _agg_value(obj)
-            elif kind == "error":
-                self.errors.append(obj)
-            elif kind == "drop":
-                self.drops.append(obj)
-        self.messages.extend(self._h.take_messages())
+    def _records(self, rows, into):
+        probes = self._probes
+        for cpu, probe_id, prov, mod, func, name, data in rows:
+            probe = probes.get(probe_id)
+            if probe is None:
+                probe = probes[probe_id] = Probe(prov, mod, func, name)
+            into.append(Record(cpu, probe_id, probe, data))
+
+    def _events(self):
+        errors, drops, messages = self._h.take_events()
+        self.errors.extend(errors)
+        self.drops.extend(drops)
+        self.messages.extend(messages)
 
     def _work(self, into):
         """Read the buffers into `into`. After an error, what was read
         before it still comes; the error is raised next (_raise_pending)."""
-        status, data = self._h.work()
-        self._parse(data, into)
+        status, rows = self._h.work()
+        self._records(rows, into)
+        self._events()
         if status == 1:
             self._done = True
         elif status < 0:
@@ -177,8 +176,12 @@ class Consumer:
     def poll(self):
         """Wait (at most switchrate) and return the records that came; []
         also once done. Ctrl-C raises KeyboardInterrupt here, and the
-        consumer stays usable: stop() then aggregations() still work."""
-        out = []
+        consumer stays usable: stop() then aggregations() still work.
+        Records a records() loop left unread come first."""
+        out = list(self._unread)
+        self._unread.clear()
+        if out:
+            return out
         self._raise_pending()
         if self._done:
             return out
@@ -195,18 +198,23 @@ class Consumer:
     def records(self, timeout=None):
         """Iterate over records until exit() is called, the target exits,
         stop() is called, or `timeout` seconds pass (then END fires and
-        its records come last)."""
+        its records come last). A loop left early (break, an exception)
+        loses nothing: the records read and not yet given come first next
+        time."""
         import time
         deadline = None if timeout is None else time.monotonic() + timeout
         self.go()
+        unread = self._unread
         # records that came while enabling (BEGIN's) are read at once
-        first = []
-        self._work(first)
-        yield from first
-        while not self._done:
+        self._work(unread)
+        while True:
+            while unread:
+                yield unread.popleft()
+            if self._done:
+                break
             if deadline is not None and not self._stopped and time.monotonic() > deadline:
                 self.stop()
-            yield from self.poll()
+            unread.extend(self.poll())
         self._raise_pending()
 
     def run(self, callback=None, timeout=None):
@@ -230,8 +238,16 @@ class Consumer:
         entries."""
         if not self._started:
             return {}
-        self._aggs = {}
-        self._parse(self._h.aggregate(), None)
+        aggs = {}
+        for name, keys, value in self._h.aggregate():
+            entries = aggs.get(name)
+            if entries is None:
+                entries = aggs[name] = {}
+            if dict in map(type, keys):
+                keys = tuple(_Key(k) if type(k) is dict else k for k in keys)
+            entries[keys] = value
+        self._aggs = aggs
+        self._events()
         return self._aggs
 
     @property

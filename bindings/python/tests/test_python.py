@@ -9,6 +9,7 @@ TRACELIB (tests/integration, for tracelib).
 """
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -307,6 +308,170 @@ class Scripting(unittest.TestCase):
                 "l": {(): [(20, None, 1)]},
             })
             self.assertEqual(c.errors, [])
+
+    # dtrace -x oformat=json's values, as the Consumer read them when it parsed that JSON
+    @staticmethod
+    def json_values(prog, target):
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)  # the sanitizer build's, for this Python: not for dtrace
+        p = subprocess.run([DTRACE, "-q", "-x", "oformat=json", "-n", prog, "-c", target],
+                           capture_output=True, text=True, timeout=120, env=env)
+        recs, aggs = [], {}
+        for line in p.stdout.splitlines():
+            if not line.startswith("{"):  # the target's own output
+                continue
+            o = json.loads(line)
+            if o["type"] == "probe":
+                recs.append([bytes(d["value"]) if d["action"] == "tracemem" else d["value"]
+                             for d in o["data"]])
+            elif o["type"] == "aggregation":
+                v = ([(b["min"], b["max"], b["count"]) for b in o["buckets"]]
+                     if "buckets" in o else o["value"])
+                aggs.setdefault(o["name"], []).append((o["keys"], v))
+        return p, recs, aggs
+
+    def test_values_are_those_of_dtrace_json(self):
+        # every kind of value, from the records API, against dtrace's JSON of
+        # the same program: addresses differ from run to run (ASLR), so they
+        # are compared by their names and checked to be the same in a run
+        prog = r"""
+            syscall::write:entry /pid == $target/ {
+                trace((char)-1); trace((uint8_t)255); trace((short)-2);
+                trace((uint32_t)-1); trace((int64_t)-3); trace(-1LL << 63);
+                trace((uint64_t)-1); trace("a\xffb\xc3\xa9\t\"");
+                tracemem(copyin(arg1, 3), 3); printf("%s|%d|%c\n", execname, -5, 'x');
+                ustack(4); ufunc(ucaller); umod(ucaller); uaddr(ucaller); usym(ucaller);
+                @u[usym(ucaller), ustack(3)] = count();
+                @m[umod(ucaller), uaddr(ucaller), ufunc(ucaller), "k\xfe"] = sum(-7);
+                @k[stack(2)] = count();
+                @q = quantize(-5); @q = quantize(1LL << 62); @q = quantize(0);
+                @l = lquantize(-5, 0, 10, 2); @l = lquantize(5, 0, 10, 2);
+                @l = lquantize(50, 0, 10, 2);
+                @ll = llquantize(1234, 10, 0, 6, 20); @ll = llquantize(0, 10, 0, 6, 20);
+                @a = avg(7); @a = avg(8); @sd = stddev(3); @sd = stddev(9);
+                @mn = min(-4); @mx = max(-4);
+            }"""
+        target = ["/bin/echo", "hi"]
+
+        def named(v):  # a value with its addresses and pid replaced
+            if isinstance(v, dict):
+                return {k: named(x) if k not in ("address", "pid") else type(x)
+                        for k, x in v.items()}
+            if isinstance(v, (list, tuple)):
+                return type(v)(named(x) for x in v)
+            if isinstance(v, str):  # an unnamed frame is module`0xADDR; BPF programs' tags
+                v = re.sub(r"bpf_prog_[0-9a-f]+", "bpf_prog_", v)
+                return v.split("`0x")[0] + ("`0x" if "`0x" in v else "")
+            return v
+
+        p, want_recs, want_aggs = self.json_values(prog, " ".join(target))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with dtrace.Consumer(prog, target=target) as c:
+            recs = list(c.records(timeout=120))
+            aggs = c.aggregations()
+            pid = c.target
+        self.assertEqual(len(recs), 1)
+        self.assertEqual(len(want_recs), 1)
+        data = recs[0].data
+        self.assertEqual(named(data), named(want_recs[0]))
+        # the values themselves, where they do not depend on the run
+        self.assertEqual(data[:8], [-1, 255, -2, 2**32 - 1, -3, -2**63, 2**64 - 1,
+                                    "a\xffb\xe9\t\""])
+        self.assertEqual(data[8:10], [b"hi\n", "echo|-5|x\n"])
+        ustack, ufunc, umod, uaddr, usym = data[10:]
+        self.assertEqual(ustack["pid"], pid)
+        self.assertEqual(len(ustack["frames"]), 4)
+        self.assertEqual(ustack["frames"][0]["symbol"], "write")
+        self.assertEqual(ustack["frames"][0]["name"],
+                         "libc.so.6`write+0x%x" % ustack["frames"][0]["offset"])
+        # ufunc and usym give the function's start, uaddr the caller's return address
+        self.assertEqual(ufunc["address"], usym["address"])
+        self.assertEqual(uaddr["address"], ustack["frames"][1]["address"])
+        self.assertEqual(uaddr["address"] - uaddr["offset"], ufunc["address"])
+        self.assertEqual((umod["module"], umod["pid"]), ("libc.so.6", pid))
+        self.assertNotIn("symbol", umod)
+        # aggregations: the same entries in the same order; symbol and stack
+        # keys are dicts, hashable
+        self.assertEqual(list(aggs), list(want_aggs))
+        for name, entries in want_aggs.items():
+            self.assertEqual([(named(list(k)), v) for k, v in aggs[name].items()],
+                             [(named(k), v) for k, v in entries], name)
+        self.assertEqual(aggs["q"][()], [(-7, -4, 1), (0, 0, 1),
+                                         (2**62, 2**63 - 1, 1)])
+        self.assertEqual(aggs["l"][()], [(None, -1, 1), (4, 5, 1), (10, None, 1)])
+        self.assertEqual(aggs["ll"][()], [(None, 0, 1), (1000, 1499, 1)])
+        self.assertEqual((aggs["a"][()], aggs["sd"][()], aggs["mn"][()]), (7, 3, -4))
+        (mkey, msum), = aggs["m"].items()
+        self.assertEqual((mkey[1], mkey[2], mkey[3], msum), (uaddr, ufunc, "k\xfe", -7))
+        self.assertEqual(list(aggs["u"].items()),
+                         [((usym, {"pid": pid, "frames": ustack["frames"][:3]}), 1)])
+        self.assertEqual(hash(mkey), hash(tuple(mkey)))  # keys that hold dicts are hashable
+        (kkey,), = aggs["k"]
+        self.assertNotIn("pid", kkey)
+        self.assertEqual(len(kkey["frames"]), 2)
+
+    def test_print_gives_address_type_and_bytes(self):
+        with dtrace.Consumer("""
+                struct s { int a; char b[4]; };
+                BEGIN {
+                    this->p = (struct s *)alloca(sizeof(struct s));
+                    this->p->a = 7; this->p->b[0] = 'z';
+                    print(this->p); trace((uint64_t)this->p); exit(0);
+                }""") as c:
+            (rec,) = list(c.records())
+        printed, addr = rec.data
+        self.assertEqual(printed, {"address": addr, "type": "struct s",
+                                   "bytes": struct.pack("<i4s", 7, b"z")})
+
+    def test_drops_and_faults_are_data(self):
+        # a small buffer against many firings: what was not read is counted
+        n = 100000
+        child = "import os\nfor _ in range(%d): os.getppid()\n" % n
+        with dtrace.Consumer("syscall::getppid:entry /pid == $target/ { trace(arg0); }",
+                             options={"bufsize": "4k", "switchrate": "50ms"},
+                             target=[PYTHON, "-c", child]) as c:
+            got = sum(1 for _ in c.records(timeout=120))
+            self.assertEqual(c.target_status, 0)
+        dropped = sum(d["count"] for d in c.drops)
+        self.assertGreater(dropped, 0)
+        self.assertEqual(got + dropped, n)
+        for d in c.drops:
+            self.assertEqual((d["type"], d["kind"]), ("drop", "principal"), d)
+            self.assertIn(d["cpu"], range(os.cpu_count()))
+        self.assertEqual(c.messages, ["%d drop%s on CPU %d" % (d["count"],
+                                                               "s" if d["count"] > 1 else "",
+                                                               d["cpu"]) for d in c.drops])
+        # a fault in a predicate, then in an action: each an object and a message
+        with dtrace.Consumer("""
+                BEGIN / *(int *)16 == 0 / { trace(1); }
+                BEGIN { this->z = 0; trace(2); trace(1 / this->z); }
+                BEGIN { exit(0); }""") as c:
+            self.assertEqual([r.data for r in c.records()], [])
+        self.assertEqual([(e["epid"], e["name"], e["fault"], e.get("address"))
+                          for e in c.errors],
+                         [(1, "BEGIN", "invalid address", 16), (2, "BEGIN", "divide-by-zero", None)])
+        self.assertEqual(c.errors[0]["action"], 0)
+        self.assertGreater(c.errors[1]["action"], 0)
+        self.assertEqual(len(c.messages), 2)
+        self.assertIn("invalid address (0x10) in predicate", c.messages[0])
+        self.assertIn("divide-by-zero in action #%d" % c.errors[1]["action"], c.messages[1])
+
+    def test_an_error_in_a_callback_loses_no_record(self):
+        # the three records are read at once; the callback fails at the first
+        with dtrace.Consumer("BEGIN { trace(1); } BEGIN { trace(2); } BEGIN { trace(3); }"
+                             "BEGIN { exit(0); }") as c:
+            seen = []
+
+            def fail(rec):
+                seen.append(rec.data)
+                raise ZeroDivisionError
+
+            with self.assertRaises(ZeroDivisionError):
+                c.run(fail)
+            self.assertEqual(seen, [[1]])
+            self.assertEqual([r.data for r in c.records()], [[2], [3]])
+            self.assertEqual(c.exit_status, 0)
+            self.assertEqual(c.poll(), [])
 
     def test_tracing_a_python_target(self):
         # a real child: its provider's probes and python_rt's calls, counted

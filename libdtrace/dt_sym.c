@@ -705,8 +705,8 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 	dt_symmap_t *maps = NULL;
 	size_t n = 0, cap = 0;
 	FILE *fp;
-	dev_t dev = 0;
-	ino_t ino = 0;
+	dev_t dev = 0, dev2 = 0;
+	ino_t ino = 0, ino2 = 0;
 
 	p->sp_readat = p->sp_checkat = now_ns();
 	p->sp_missed = false;
@@ -766,7 +766,17 @@ static int read_maps(struct dt_symtab *t, dt_symproc_t *p)
 		n++;
 	}
 	fclose(fp);
-	if (n == 0) { /* an exited process (a zombie maps nothing): keep what it had */
+	/*
+	 * An exited process (a zombie maps nothing): keep what it had.  The
+	 * kernel gives the file a page at a time (stdio reads it 1 KB at a
+	 * time), each read while the process still has its memory: one that
+	 * exits or execs while it is read ends it early, without the last
+	 * mappings ([vdso]).  Its executable is there after the read only if
+	 * its memory was there for all of it; if not, what it had is kept,
+	 * and the read only serves if there was nothing.
+	 */
+	if (n == 0 || ((!proc_exe(p->sp_pid, &dev2, &ino2) || dev2 != dev || ino2 != ino) &&
+		       p->sp_nmaps > 0)) {
 		free(maps);
 		return -1;
 	}

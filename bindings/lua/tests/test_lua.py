@@ -658,18 +658,22 @@ class Consumer(unittest.TestCase):
             """)
 
     def test_drops_are_records_and_messages(self):
-        # records of 3 x 2 KB into 8 KB buffers drained once a second: drops are certain
+        # a record of 3 x 4 KB cannot fit an 8 KB buffer however fast it is read:
+        # four such records are dropped, the small one is not
         self.ok("""\
-            local c <close> = dtrace.consumer{options = {bufsize = "8k", switchrate = "1hz",
-                                                         strsize = "2048"}}
-            c:compile([[profile-5000 { this->s = "x"; trace(this->s); trace(this->s); trace(this->s); }
-                        tick-1s /++t == 2/ { exit(0); }]])
+            local c <close> = dtrace.consumer{options = {bufsize = "8k", strsize = "4096"}}
+            c:compile([[BEGIN { this->s = "x"; trace(this->s); trace(this->s); trace(this->s); }
+                        BEGIN { trace(1); }
+                        tick-10ms /++t <= 3/ { this->s = "x"; trace(this->s); trace(this->s);
+                                               trace(this->s); }
+                        tick-10ms /t == 3/ { exit(0); }]])
             local recs, drops, dropped = 0, {}, 0
             for rec in c:records() do
-                if rec.type == "drop" then drops[#drops + 1] = rec
+                if rec.type == "drop" then drops[#drops + 1] = rec; dropped = dropped + rec.count
                 elseif rec.type == "probe" then recs = recs + 1 end
             end
-            assert(recs > 0 and #drops > 0, "records and drops: " .. recs .. " " .. #drops)
+            eq(recs, 1, "records")
+            eq(dropped, 4, "dropped")
             local msgs = c:messages()
             eq(#msgs, #drops, "a message a drop")
             for i, d in ipairs(drops) do

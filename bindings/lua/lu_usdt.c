@@ -914,7 +914,7 @@ static void runtime_start(mstate_t *st)
 		return;
 	}
 	snprintf(st->rterr, sizeof(st->rterr), "cannot start the watcher thread: %s",
-		 strerror(err));
+		 strerror(-err));
 fail:
 	usdt_provider_destroy(st->rt);
 	st->rt = NULL;

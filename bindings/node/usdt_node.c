@@ -736,7 +736,7 @@ static napi_value watch_thread(napi_env env, napi_callback_info info)
 	wa->w = usdt_watch_start(wa->probes, (int)n, (long)(ms * 1e6), watcher_look, wa, &err);
 	if (wa->w == NULL) {
 		napi_release_threadsafe_function(wa->tsfn, napi_tsfn_abort);
-		return throw_usdt(env, err, NULL, "watchThread");
+		return throw_usdt(env, -err, NULL, "watchThread");
 	}
 	return obj;
 }

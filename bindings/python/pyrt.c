@@ -126,7 +126,7 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 		usdt_provider_destroy(rt.prov);
 		rt.prov = NULL;
 		rt.entry = rt.ret = NULL;
-		errno = err;
+		errno = -err;
 		return PyErr_SetFromErrno(PyExc_OSError);
 	}
 	rt.running = true;

@@ -37,14 +37,15 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bindings/p
 
 # The C sources of each extension: (folder, glob) pairs of the repository,
 # plus the binding's own files.  Keep in step with the CMake targets
-# (py_usdt: usdt_core; py_consumer: dtrace_core and kshim).
+# (py_usdt: usdt_core and bindings/common's BC_USDT_SOURCES; py_consumer:
+# dtrace_core and kshim).
 EXTENSIONS = {
     "_usdt": {
         "own": ["usdtmodule.c", "pyrt.c"],
-        "repo": [("libusdt", "us_*.c")],
-        "include": ["libusdt/include", "libusdt"],
+        "repo": [("libusdt", "us_*.c"), ("bindings/common", "bc_usdt.c")],
+        "include": ["libusdt/include", "libusdt", "bindings/common"],
         "define": ["USDT_BUILDING_LIBRARY"],
-        "libs": ["elf", "pthread"],
+        "libs": ["elf", "m", "pthread"],
     },
     "_consumer": {
         "own": ["consumermodule.c"],
@@ -56,7 +57,7 @@ EXTENSIONS = {
     },
 }
 # What an sdist carries of the repository (besides the binding's folder).
-REPO_FOLDERS = ("libusdt", "libdtrace", "kernel-shim")
+REPO_FOLDERS = ("libusdt", "libdtrace", "kernel-shim", "bindings/common")
 BPF_SOURCES = ("dt_strings", "dt_ustack")  # libdtrace/CMakeLists.txt's DTRACE_BPF_SOURCES
 
 

@@ -3,7 +3,8 @@
  * function-return (function name, file, line) for every Python function.
  *
  * Nothing is hooked while no tracer has either probe enabled: libusdt's watcher
- * thread (the bindings' shared runtime provider, bc_usdt.h) looks at the two semaphores every interval, takes the GIL only when
+ * thread (set up by the bindings' shared runtime core, bc_usdt.h) looks at the
+ * two semaphores every interval, takes the GIL only when
  * the answer changes (or, while traced, to reach threads started since), and
  * sets or clears a C-level profile function (no Python frames, no
  * sys.setprofile object) on each thread of the interpreter.  Threads that run
@@ -108,9 +109,8 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 				"start(): the runtime provider is already started");
 		return NULL;
 	}
-	if (bc_rt_open(&rt.rt, name, module, err, sizeof(err)) != 0) {
+	if (bc_rt_open(&rt.rt, name, module, err, sizeof(err)) != 0)
 		return pyusdt_raise("start()", err);
-	}
 	if ((rc = bc_rt_watch(&rt.rt, ns, on_watch, NULL, err, sizeof(err))) != 0) {
 		bc_rt_close(&rt.rt);
 		memset(rt.rt.probes, 0, sizeof(rt.rt.probes));

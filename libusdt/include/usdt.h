@@ -35,13 +35,13 @@
  * returning int return 0 or the code negated (-errno, -EUSDT_*), where
  * libdtrace returns -1 and leaves the code in the handle (the fire
  * functions have no handle to leave it in); usdt_strerror() takes either
- * sign.  Functions returning a pointer return
- * NULL: usdt_probe_create()'s code is usdt_provider_errno(), and every
- * function with an int *errp (usdt_provider_create(), usdt_watch_start())
- * stores there what an int function would return: 0 on success, the code
- * negated on failure (-EINVAL, -ENOMEM, -EUSDT_BADNAME).  (libdtrace's one
- * such function, dtrace_open(), stores the positive code, as illumos'
- * does: dtrace.h.)  Nothing aborts or exits on bad input.
+ * sign.  Functions returning a pointer return NULL: usdt_probe_create()'s
+ * code is usdt_provider_errno(), and every function with an int *errp
+ * (usdt_provider_create(), usdt_watch_start()) stores there what an int
+ * function would return: 0 on success, the code negated on failure
+ * (-EINVAL, -ENOMEM, -EUSDT_BADNAME).  (libdtrace's one such function,
+ * dtrace_open(), stores the positive code, as illumos' does: dtrace.h.)
+ * Nothing aborts or exits on bad input.
  *
  * Linking: -lusdt (pkg-config libusdt; CMake: find_package(DTrace),
  * DTrace::usdt).  The library exports the functions declared USDT_API

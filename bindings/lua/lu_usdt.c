@@ -944,6 +944,62 @@ static int l_runtime_active(lua_State *L)
 	return 1;
 }
 
+/*
+ * dtrace.runtime_enabled(): the set of runtime probes a tracer has enabled
+ * ({["function-entry"] = true, ...}), hook or not: a program tells from it
+ * whether a tracer wants the runtime probes before it waits for the hook.
+ */
+static int l_runtime_enabled(lua_State *L)
+{
+	const mstate_t *st = mstate(L);
+
+	lua_createtable(L, 0, BC_RT_NPROBES);
+	for (int i = 0; st != NULL && i < BC_RT_NPROBES; i++)
+		if (st->rt.probes[i] != NULL && usdt_probe_is_enabled(st->rt.probes[i]) > 0) {
+			lua_pushboolean(L, 1);
+			lua_setfield(L, -2, bc_rt_names[i]);
+		}
+	return 1;
+}
+
+/*
+ * dtrace.runtime_wait(timeout [, name, ...]): sleep until runtime_active(name,
+ * ...) is true (true) or timeout seconds have passed (false), as Python's
+ * dtrace.runtime.wait_active().  The hook comes from the signal the watcher
+ * sends, which ends a sleep early.
+ */
+static int l_runtime_wait(lua_State *L)
+{
+	lua_Number timeout = luaL_checknumber(L, 1);
+	int n = lua_gettop(L);
+	struct timespec now, end;
+
+	luaL_argcheck(L, timeout >= 0 && timeout <= 1e9, 1, "a number of seconds, 0 or more");
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)timeout;
+	end.tv_nsec += (long)((timeout - (lua_Number)(time_t)timeout) * 1e9);
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	for (;;) {
+		lua_pushcfunction(L, l_runtime_active);
+		for (int i = 2; i <= n; i++)
+			lua_pushvalue(L, i);
+		lua_call(L, n - 1, 1); /* an unknown name raises runtime_active's error */
+		if (lua_toboolean(L, -1))
+			return 1;
+		lua_pop(L, 1);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
+		(void)nanosleep(&(struct timespec){ 0, 5000000L }, NULL);
+	}
+	lua_pushboolean(L, 0);
+	return 1;
+}
+
 /* dtrace.runtime_path(): the runtime provider's image, or nil and why there is none. */
 static int l_runtime_path(lua_State *L)
 {
@@ -1001,9 +1057,14 @@ LU_EXPORT int luaopen_dtrace(lua_State *L)
 		{ NULL, NULL },
 	};
 	static const luaL_Reg module_fns[] = {
-		{ "provider", l_provider },	    { "runtime_active", l_runtime_active },
-		{ "runtime_path", l_runtime_path }, { "runtime_stop", l_runtime_stop },
-		{ "json_encode", l_json_encode },   { NULL, NULL },
+		{ "provider", l_provider },
+		{ "runtime_active", l_runtime_active },
+		{ "runtime_enabled", l_runtime_enabled },
+		{ "runtime_wait", l_runtime_wait },
+		{ "runtime_path", l_runtime_path },
+		{ "runtime_stop", l_runtime_stop },
+		{ "json_encode", l_json_encode },
+		{ NULL, NULL },
 	};
 	mstate_t *st = mstate(L);
 

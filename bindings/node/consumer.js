@@ -218,7 +218,7 @@ class Consumer {
       this.go();
       let sleep = !fresh; // BEGIN's records are read at once
       for (;;) {
-        while (this._unread.length > 0)
+        while (this._unread.length > 0 && !this._closed)
           yield this._unread.shift();
         if (this._done || this._closed)
           break;

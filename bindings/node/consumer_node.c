@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 
 #include <dtrace.h>
 
@@ -400,7 +401,7 @@ static napi_value Handle_spawn(napi_env env, napi_callback_info info)
 	handle_t *h = get(env, info, &argc, argv);
 	char **args;
 	uint32_t n = 0;
-	int pid;
+	int pid, fdflags[3];
 
 	if (h == NULL)
 		return NULL;
@@ -412,7 +413,18 @@ static napi_value Handle_spawn(napi_env env, napi_callback_info info)
 		free_argv(args, n);
 		return throw_code(env, "ERR_INVALID_ARG_VALUE", "target: the argv is empty");
 	}
+	/*
+	 * Node marks its stdin, stdout and stderr close-on-exec: the target
+	 * would start without them (its writes failing with EBADF).  It gets
+	 * them, as dtrace -c's does, the flags put back once it is started.
+	 */
+	for (int fd = 0; fd < 3; fd++)
+		if ((fdflags[fd] = fcntl(fd, F_GETFD)) > 0 && (fdflags[fd] & FD_CLOEXEC))
+			(void)fcntl(fd, F_SETFD, fdflags[fd] & ~FD_CLOEXEC);
 	pid = dtrace_proc_create(h->dtp, args + 1);
+	for (int fd = 0; fd < 3; fd++)
+		if (fdflags[fd] > 0 && (fdflags[fd] & FD_CLOEXEC))
+			(void)fcntl(fd, F_SETFD, fdflags[fd]);
 	free_argv(args, n);
 	if (pid < 0)
 		return throw_dt(env, h, "spawn", dtrace_errno(h->dtp));

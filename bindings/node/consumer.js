@@ -71,6 +71,7 @@ class Consumer {
     this._flags = cpp ? C_CPP : 0;
     this._started = this._done = this._stopped = this._closed = false;
     this._iterating = false;
+    this._stopPending = false;
     this._unread = [];
     this._error = null;
     this.errors = [];   // faults: {type: 'error', ...}
@@ -173,6 +174,10 @@ class Consumer {
           this._done = true;
           return resolve();
         }
+        if (this._stopPending) {
+          this._stopPending = false;
+          this._h.stop();
+        }
         if (err)
           this._error = err;
         this._take(recs);
@@ -256,23 +261,12 @@ class Consumer {
     this._check();
     if (this._started && !this._stopped) {
       this._stopped = true;
+      // during a read libdtrace is busy on the thread pool: stop when it returns
       if (this._h.state().busy)
-        this._stopWhenIdle();
+        this._stopPending = true;
       else
         this._h.stop();
     }
-  }
-
-  /* stop() while a read runs: libdtrace is not called from two threads at once. */
-  _stopWhenIdle() {
-    const retry = () => {
-      if (this._closed)
-        return;
-      if (this._h.state().busy)
-        return setImmediate(retry);
-      this._h.stop();
-    };
-    setImmediate(retry);
   }
 
   /*

@@ -318,6 +318,17 @@ class Consumer(unittest.TestCase):
             let n = 0;
             for await (const r of d)
                 n++;
+            const closeMs = Date.now() - t0;
+            // stop() while a read waits: END fires and its record comes, at once
+            const s = new Consumer('tick-60s { trace(1); } END { trace(9); }',
+                                   { options: { switchrate: '2s' } });
+            const t1 = Date.now();
+            setTimeout(() => s.stop(), 300);
+            const ended = [];
+            for await (const r of s)
+                ended.push(r.data);
+            const stopMs = Date.now() - t1, stopStatus = s.status;
+            s.close();
             // break, then records() again: nothing is lost
             const e = new Consumer('BEGIN { trace(1); } BEGIN { trace(2); } BEGIN { trace(3); }'
                                    + ' BEGIN { exit(0); }');
@@ -325,14 +336,16 @@ class Consumer(unittest.TestCase):
             for await (const r of e) { got.push(r.data[0]); break; }
             for await (const r of e) got.push(r.data[0]);
             e.close();
-            out({ seen, n, ms: Date.now() - t0, closed: caught(() => c.aggregations()),
-                  got });
+            out({ seen, n, ms: closeMs, closed: caught(() => c.aggregations()),
+                  got, ended, stopMs, stopStatus });
             """)
         self.assertEqual(got["seen"], [0, 1, 2, 3, 4])  # none after close()
         self.assertEqual(got["n"], 0)
         self.assertLess(got["ms"], 2900)  # the wait in flight, not more
         self.assertEqual(got["closed"]["code"], "ERR_DTRACE_CLOSED")
         self.assertEqual(got["got"], [1, 2, 3])
+        self.assertEqual((got["ended"], got["stopStatus"]), ([[9]], "stopped"))
+        self.assertLess(got["stopMs"], 2900)
 
 
 if __name__ == "__main__":

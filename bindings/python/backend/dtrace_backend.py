@@ -48,15 +48,17 @@ EXTENSIONS = {
     },
     "_consumer": {
         "own": ["consumermodule.c"],
-        "repo": [("libdtrace", "dt_*.c"), ("kernel-shim", "ks_*.c")],
-        "include": ["libdtrace/include", "libdtrace", "kernel-shim/include", "kernel-shim"],
+        "repo": [("libdtrace", "dt_*.c"), ("kernel-shim", "ks_*.c"),
+                 ("bindings/common", "bc_records.c")],
+        "include": ["libdtrace/include", "libdtrace", "kernel-shim/include", "kernel-shim",
+                    "bindings/common"],
         "define": ["DTRACE_BUILDING_LIBRARY", "KS_BUILDING_LIBRARY"],
         "libs": ["bpf", "dw", "elf", "m", "pthread"],
         "generated": True,
     },
 }
 # What an sdist carries of the repository (besides the binding's folder).
-REPO_FOLDERS = ("libusdt", "libdtrace", "kernel-shim")
+REPO_FOLDERS = ("libusdt", "libdtrace", "kernel-shim", "bindings/common")
 BPF_SOURCES = ("dt_strings", "dt_ustack")  # libdtrace/CMakeLists.txt's DTRACE_BPF_SOURCES
 
 

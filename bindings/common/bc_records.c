@@ -17,10 +17,21 @@
 
 /* ---------------------------------------------------------------- writing */
 
-static void put(bc_queue_t *q, const void *p, size_t n)
+static bool grow(bc_queue_t *q, size_t n);
+
+static inline void put(bc_queue_t *q, const void *p, size_t n)
 {
-	if (q->failed || n == 0)
+	if (__builtin_expect(n > q->cap - q->len || q->failed, 0) && !grow(q, n))
 		return;
+	memcpy(q->buf + q->len, p, n);
+	q->len += n;
+}
+
+/* Room for n more bytes; false (and the queue cut back to its last whole entry) if none. */
+static bool grow(bc_queue_t *q, size_t n)
+{
+	if (q->failed)
+		return false;
 	if (n > q->cap - q->len) {
 		size_t cap = q->cap ? q->cap : 4096;
 		char *b;
@@ -30,13 +41,12 @@ static void put(bc_queue_t *q, const void *p, size_t n)
 		if ((b = realloc(q->buf, cap)) == NULL) {
 			q->failed = true;
 			q->len = q->whole;
-			return;
+			return false;
 		}
 		q->buf = b;
 		q->cap = cap;
 	}
-	memcpy(q->buf + q->len, p, n);
-	q->len += n;
+	return true;
 }
 
 static void put_u8(bc_queue_t *q, uint8_t v)
@@ -106,12 +116,86 @@ static void put_names(bc_queue_t *q, const char *const *names, unsigned n)
 		put_cstr(q, names[i]);
 }
 
-static void put_value(bc_queue_t *q, const dtrace_record_t *rec)
+/*
+ * The actions libdtrace names (dtrace.h's dtr_action), by a byte in the
+ * queue: code i + 1; 0 is followed by the name itself.  The first
+ * NDATA are data (bc_is_data).
+ */
+static const char *const actions[] = { "trace",	 "tracemem", "printf",	  "print",	 "stack",
+				       "ustack", "jstack",   "key",	  "arg",	 "printa",
+				       "exit",	 "system",   "freopen",	  "ftruncate",	 "setopt",
+				       "clear",	 "trunc",    "normalize", "denormalize", "commit",
+				       "discard" };
+#define NACTIONS (sizeof(actions) / sizeof(actions[0]))
+#define NDATA	 7
+
+/* The commonest D types of a record, by a byte (code i + 1; 0: the name follows). */
+static const char *const types[] = { "",
+				     "int",
+				     "char",
+				     "short",
+				     "long",
+				     "long long",
+				     "int8_t",
+				     "int16_t",
+				     "int32_t",
+				     "int64_t",
+				     "uint8_t",
+				     "uint16_t",
+				     "uint32_t",
+				     "uint64_t",
+				     "unsigned",
+				     "unsigned char",
+				     "unsigned short",
+				     "unsigned long",
+				     "unsigned long long",
+				     "uintptr_t",
+				     "intptr_t",
+				     "size_t",
+				     "ssize_t",
+				     "pid_t",
+				     "string",
+				     "stack",
+				     "_symaddr_t",
+				     "_usymaddr_t",
+				     "float",
+				     "double" };
+#define NTYPES (sizeof(types) / sizeof(types[0]))
+
+static void put_type(bc_queue_t *q, const char *t)
+{
+	if (t == NULL)
+		t = "";
+	for (size_t i = 0; i < NTYPES; i++)
+		if (t[0] == types[i][0] && strcmp(t, types[i]) == 0) {
+			put_u8(q, (uint8_t)(i + 1));
+			return;
+		}
+	put_u8(q, 0);
+	put_cstr(q, t);
+}
+
+/* The action's code, or 0 and its name; whether it is data. */
+static bool put_action(bc_queue_t *q, const char *a)
+{
+	if (a != NULL)
+		for (size_t i = 0; i < NACTIONS; i++)
+			if (a[0] == actions[i][0] && strcmp(a, actions[i]) == 0) {
+				put_u8(q, (uint8_t)(i + 1));
+				return i < NDATA;
+			}
+	put_u8(q, 0);
+	put_cstr(q, a != NULL ? a : "");
+	return false;
+}
+
+/* A record; whether it is data. */
+static bool put_value(bc_queue_t *q, const dtrace_record_t *rec)
 {
 	size_t at = open_item(q, (char)('0' + rec->dtr_kind));
+	bool data = put_action(q, rec->dtr_action);
 
-	put_cstr(q, rec->dtr_action);
-	put_cstr(q, rec->dtr_type != NULL ? rec->dtr_type : "");
+	put_type(q, rec->dtr_type);
 	switch (rec->dtr_kind) {
 	case DTRACE_REC_INT:
 		put_u8(q, (uint8_t)rec->dtr_width);
@@ -172,6 +256,7 @@ static void put_value(bc_queue_t *q, const dtrace_record_t *rec)
 		break;
 	}
 	close_item(q, at);
+	return data;
 }
 
 static void put_desc(bc_queue_t *q, const dtrace_probedesc_t *pd)
@@ -319,9 +404,8 @@ static int on_rec(const dtrace_probedata_t *data, const dtrace_record_t *rec, vo
 		s->side.failed = false;
 		return q->failed ? DTRACE_CONSUME_ABORT : DTRACE_CONSUME_THIS;
 	}
-	put_value(q, rec);
 	s->nrecs++;
-	s->ndata += bc_is_data(rec->dtr_action);
+	s->ndata += put_value(q, rec);
 	if (rec->dtr_kind == DTRACE_REC_PRINTA && (s->flags & BC_SINK_PRINTA)) {
 		aggwalk_t w = { &s->side, true };
 
@@ -423,9 +507,9 @@ void bc_sink_discard(bc_sink_t *s, const bc_reader_t *r)
 	s->q.whole -= n;
 }
 
-static bool take(bc_reader_t *r, void *out, size_t n)
+static inline bool take(bc_reader_t *r, void *out, size_t n)
 {
-	if (r->bad || r->p == NULL || (size_t)(r->end - r->p) < n) {
+	if (__builtin_expect(r->bad || r->p == NULL || (size_t)(r->end - r->p) < n, 0)) {
 		r->bad = true;
 		memset(out, 0, n);
 		return false;
@@ -435,7 +519,7 @@ static bool take(bc_reader_t *r, void *out, size_t n)
 	return true;
 }
 
-static uint8_t get_u8(bc_reader_t *r)
+static inline uint8_t get_u8(bc_reader_t *r)
 {
 	uint8_t v;
 
@@ -443,7 +527,7 @@ static uint8_t get_u8(bc_reader_t *r)
 	return v;
 }
 
-static uint32_t get_u32(bc_reader_t *r)
+static inline uint32_t get_u32(bc_reader_t *r)
 {
 	uint32_t v;
 
@@ -451,7 +535,7 @@ static uint32_t get_u32(bc_reader_t *r)
 	return v;
 }
 
-static uint64_t get_u64(bc_reader_t *r)
+static inline uint64_t get_u64(bc_reader_t *r)
 {
 	uint64_t v;
 
@@ -459,7 +543,7 @@ static uint64_t get_u64(bc_reader_t *r)
 	return v;
 }
 
-static const char *get_str(bc_reader_t *r, size_t *lenp)
+static inline const char *get_str(bc_reader_t *r, size_t *lenp)
 {
 	uint32_t n = get_u32(r);
 	const char *s;
@@ -511,14 +595,30 @@ static bc_reader_t rest(bc_reader_t *body)
 int bc_read_value(bc_reader_t *r, bc_value_t *v)
 {
 	bc_reader_t b;
+	uint8_t code;
 	char tag;
 	int rc = item(r, &tag, &b);
 
 	if (rc <= 0)
 		return rc;
 	*v = (bc_value_t){ .kind = (dtrace_reckind_t)(tag - '0') };
-	v->action = get_str(&b, NULL);
-	v->type = get_str(&b, NULL);
+	code = get_u8(&b);
+	if (code == 0) {
+		v->action = get_str(&b, NULL);
+		v->is_data = bc_is_data(v->action);
+	} else if (code <= NACTIONS) {
+		v->action = actions[code - 1];
+		v->is_data = code <= NDATA;
+	} else {
+		b.bad = true;
+	}
+	code = get_u8(&b);
+	if (code == 0)
+		v->type = get_str(&b, NULL);
+	else if (code <= NTYPES)
+		v->type = types[code - 1];
+	else
+		b.bad = true;
 	switch (v->kind) {
 	case DTRACE_REC_INT:
 		v->width = get_u8(&b);
@@ -696,11 +796,8 @@ int bc_read_entry(bc_reader_t *r, bc_entry_t *e)
 
 bool bc_is_data(const char *action)
 {
-	static const char *const data[] = { "trace", "tracemem", "printf", "print",
-					    "stack", "ustack",	 "jstack" };
-
-	for (size_t i = 0; action != NULL && i < sizeof(data) / sizeof(data[0]); i++)
-		if (strcmp(action, data[i]) == 0)
+	for (size_t i = 0; action != NULL && i < NDATA; i++)
+		if (action[0] == actions[i][0] && strcmp(action, actions[i]) == 0)
 			return true;
 	return false;
 }

@@ -139,6 +139,7 @@ typedef struct bc_entry {
 typedef struct bc_value {
 	dtrace_reckind_t kind;
 	const char *action; /* "trace", "printf", ..., "key", "arg" */
+	bool is_data;	    /* bc_is_data(action) */
 	const char *type;   /* the D type; "" when none */
 	unsigned width;	    /* INT, FLOAT */
 	bool is_signed;	    /* INT */

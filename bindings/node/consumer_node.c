@@ -657,7 +657,7 @@ static napi_value entry_object(napi_env env, handle_t *h, bc_entry_t *e, bool *s
 		    set_value(env, o, "probe", probe_object(env, e)) == NULL)
 			return NULL;
 		while (bc_read_value(&e->recs, &r) == 1) {
-			if (!bc_is_data(r.action))
+			if (!r.is_data)
 				continue;
 			if ((v = js_value(env, &r)) == NULL)
 				return NULL;

@@ -551,7 +551,7 @@ static PyObject *firing_row(HandleObject *h, bc_entry_t *e)
 	while (bc_read_value(&e->recs, &v) == 1) {
 		PyObject *o;
 
-		if (!bc_is_data(v.action))
+		if (!v.is_data)
 			continue;
 		if (i >= (Py_ssize_t)e->ndata || (o = r_datum(&v)) == NULL)
 			goto fail;

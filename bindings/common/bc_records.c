@@ -162,38 +162,79 @@ static const char *const types[] = { "",
 				     "double" };
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
+/* The code of s in names[n] (i + 1), or 0; *hint: the last one found, tried first. */
+static uint8_t code_of(const char *const *names, size_t n, const char *s, uint8_t *hint)
+{
+	if (s == NULL)
+		return 0;
+	if (*hint != 0 && strcmp(s, names[*hint - 1]) == 0)
+		return *hint;
+	for (size_t i = 0; i < n; i++)
+		if (s[0] == names[i][0] && strcmp(s, names[i]) == 0)
+			return *hint = (uint8_t)(i + 1);
+	return 0;
+}
+
 static void put_type(bc_queue_t *q, const char *t)
 {
-	if (t == NULL)
-		t = "";
-	for (size_t i = 0; i < NTYPES; i++)
-		if (t[0] == types[i][0] && strcmp(t, types[i]) == 0) {
-			put_u8(q, (uint8_t)(i + 1));
-			return;
-		}
-	put_u8(q, 0);
-	put_cstr(q, t);
+	uint8_t code = code_of(types, NTYPES, t != NULL ? t : "", &q->hint[1]);
+
+	put_u8(q, code);
+	if (code == 0)
+		put_cstr(q, t);
 }
 
 /* The action's code, or 0 and its name; whether it is data. */
 static bool put_action(bc_queue_t *q, const char *a)
 {
-	if (a != NULL)
-		for (size_t i = 0; i < NACTIONS; i++)
-			if (a[0] == actions[i][0] && strcmp(a, actions[i]) == 0) {
-				put_u8(q, (uint8_t)(i + 1));
-				return i < NDATA;
-			}
-	put_u8(q, 0);
-	put_cstr(q, a != NULL ? a : "");
-	return false;
+	uint8_t code = code_of(actions, NACTIONS, a, &q->hint[0]);
+
+	put_u8(q, code);
+	if (code == 0)
+		put_cstr(q, a != NULL ? a : "");
+	return code != 0 && code <= NDATA;
+}
+
+/*
+ * An integer of a known action and type, the commonest record, in one
+ * write: its tag and length, the two codes, width, sign and both values
+ * (the layout put_value writes, and bc_read_value reads, for it).
+ */
+#define INT_BODY 20
+
+static bool put_int(bc_queue_t *q, const dtrace_record_t *rec, uint8_t ac, uint8_t tc)
+{
+	char b[5 + INT_BODY];
+	uint32_t len = INT_BODY;
+
+	b[0] = (char)('0' + DTRACE_REC_INT);
+	memcpy(b + 1, &len, 4);
+	b[5] = (char)ac;
+	b[6] = (char)tc;
+	b[7] = (char)rec->dtr_width;
+	b[8] = rec->dtr_signed != 0;
+	memcpy(b + 9, &rec->dtr_int, 8);
+	memcpy(b + 17, &rec->dtr_uint, 8);
+	put(q, b, sizeof(b));
+	return ac <= NDATA;
 }
 
 /* A record; whether it is data. */
 static bool put_value(bc_queue_t *q, const dtrace_record_t *rec)
 {
-	size_t at = open_item(q, (char)('0' + rec->dtr_kind));
-	bool data = put_action(q, rec->dtr_action);
+	size_t at;
+	bool data;
+
+	if (rec->dtr_kind == DTRACE_REC_INT) {
+		uint8_t ac = code_of(actions, NACTIONS, rec->dtr_action, &q->hint[0]),
+			tc = code_of(types, NTYPES, rec->dtr_type != NULL ? rec->dtr_type : "",
+				     &q->hint[1]);
+
+		if (ac != 0 && tc != 0)
+			return put_int(q, rec, ac, tc);
+	}
+	at = open_item(q, (char)('0' + rec->dtr_kind));
+	data = put_action(q, rec->dtr_action);
 
 	put_type(q, rec->dtr_type);
 	switch (rec->dtr_kind) {
@@ -601,6 +642,19 @@ int bc_read_value(bc_reader_t *r, bc_value_t *v)
 
 	if (rc <= 0)
 		return rc;
+	if (tag == '0' + DTRACE_REC_INT && b.end - b.p == INT_BODY && (uint8_t)b.p[0] != 0 &&
+	    (uint8_t)b.p[0] <= NACTIONS && (uint8_t)b.p[1] != 0 && (uint8_t)b.p[1] <= NTYPES) {
+		/* put_int's layout: no field to look for */
+		*v = (bc_value_t){ .kind = DTRACE_REC_INT,
+				   .action = actions[(uint8_t)b.p[0] - 1],
+				   .is_data = (uint8_t)b.p[0] <= NDATA,
+				   .type = types[(uint8_t)b.p[1] - 1],
+				   .width = (uint8_t)b.p[2],
+				   .is_signed = b.p[3] != 0 };
+		memcpy(&v->i, b.p + 4, 8);
+		memcpy(&v->u, b.p + 12, 8);
+		return 1;
+	}
 	*v = (bc_value_t){ .kind = (dtrace_reckind_t)(tag - '0') };
 	code = get_u8(&b);
 	if (code == 0) {
@@ -731,7 +785,12 @@ int bc_read_entry(bc_reader_t *r, bc_entry_t *e)
 
 	if (rc <= 0)
 		return rc;
-	*e = (bc_entry_t){ .kind = (bc_entry_kind_t)tag, .cpu = -1 };
+	if (tag == BC_PROBE) { /* the commonest: only its fields are set */
+		e->kind = BC_PROBE;
+		e->aggname = e->function_name = e->fault = e->dropkind = e->msg = NULL;
+	} else {
+		*e = (bc_entry_t){ .kind = (bc_entry_kind_t)tag, .cpu = -1 };
+	}
 	switch (tag) {
 	case BC_PROBE:
 		e->cpu = (int)get_u32(&b);

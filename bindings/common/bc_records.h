@@ -45,8 +45,9 @@ extern "C" {
 typedef struct bc_queue {
 	char *buf;
 	size_t len, cap;
-	size_t whole; /* the end of the last whole entry */
-	bool failed;  /* out of memory since the last reset: cut back to whole */
+	size_t whole;	 /* the end of the last whole entry */
+	bool failed;	 /* out of memory since the last reset: cut back to whole */
+	uint8_t hint[2]; /* the last action and type codes written */
 } bc_queue_t;
 
 #define BC_SINK_PRINTA 0x1 /* a printa() record queues its aggregations' entries (marked) */
@@ -102,6 +103,7 @@ typedef enum bc_entry_kind {
 	BC_DROP = 'D'	/* drops (dropdata) */
 } bc_entry_kind_t;
 
+/* An entry read: the fields of its kind are set (the others may hold anything). */
 typedef struct bc_entry {
 	bc_entry_kind_t kind;
 	/* PROBE, ERROR: the probe; PROBE: the CPU it fired on */

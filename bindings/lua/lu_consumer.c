@@ -781,6 +781,7 @@ static int c_aggregations(lua_State *L)
 		return luaL_error(L, "aggregations: tracing has not started");
 	bc_sink_init(&s, c->dtp, 0);
 	res = bc_aggregate(&s, NULL);
+	scan_messages(c); /* faults and drops the walk reported (queued as records) */
 	if (bc_sink_failed(&s) || res != 0) {
 		bc_sink_fini(&s);
 		if (res == 0 || dtrace_errno(c->dtp) == EDT_NOMEM)

@@ -89,6 +89,23 @@ static napi_value throw_dt(napi_env env, handle_t *h, const char *what, int err)
 	return throw_code(env, code, "%s: %s", what, dtrace_errmsg(h->dtp, err));
 }
 
+/* The handle_t of a Handle (NULL, a TypeError thrown, for anything else). */
+static handle_t *unwrap(napi_env env, napi_value self)
+{
+	handle_t *h = NULL;
+
+	if (napi_unwrap(env, self, (void **)&h) != napi_ok || h == NULL) {
+		bool pending = false;
+
+		napi_is_exception_pending(env, &pending);
+		if (!pending)
+			napi_throw_type_error(env, "ERR_INVALID_THIS",
+					      "not a dtrace consumer Handle");
+		return NULL;
+	}
+	return h;
+}
+
 /* The handle of `this`, open and idle (else an exception is thrown, NULL returned). */
 static handle_t *get(napi_env env, napi_callback_info info, size_t *argc, napi_value *argv)
 {
@@ -96,10 +113,8 @@ static handle_t *get(napi_env env, napi_callback_info info, size_t *argc, napi_v
 	handle_t *h = NULL;
 
 	if (napi_get_cb_info(env, info, argc, argv, &self, NULL) != napi_ok ||
-	    napi_unwrap(env, self, (void **)&h) != napi_ok || h == NULL) {
-		pending_or_null(env);
+	    (h = unwrap(env, self)) == NULL)
 		return NULL;
-	}
 	if (h->dtp == NULL || h->close_asked) {
 		throw_code(env, "ERR_DTRACE_CLOSED", "the dtrace consumer is closed");
 		return NULL;
@@ -931,7 +946,8 @@ static napi_value Handle_close(napi_env env, napi_callback_info info)
 	handle_t *h = NULL;
 
 	TRY(napi_get_cb_info(env, info, NULL, NULL, &self, NULL));
-	TRY(napi_unwrap(env, self, (void **)&h));
+	if ((h = unwrap(env, self)) == NULL)
+		return NULL;
 	if (h->busy)
 		h->close_asked = true;
 	else
@@ -946,7 +962,8 @@ static napi_value Handle_state(napi_env env, napi_callback_info info)
 	handle_t *h = NULL;
 
 	TRY(napi_get_cb_info(env, info, NULL, NULL, &self, NULL));
-	TRY(napi_unwrap(env, self, (void **)&h));
+	if ((h = unwrap(env, self)) == NULL)
+		return NULL;
 	TRY(napi_create_object(env, &o));
 	TRY(napi_get_boolean(env, h->busy, &v));
 	TRY(napi_set_named_property(env, o, "busy", v));

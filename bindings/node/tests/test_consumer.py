@@ -259,6 +259,10 @@ class Consumer(unittest.TestCase):
             try { for await (const x of c) ; r.closedIter = null; } catch (e) {
                 r.closedIter = e.code; }
             r.ctor = caught(() => dtrace.Consumer.prototype.compile.call({ _h: {} }, 1));
+            const Handle = require(process.env.NODE_USDT + '/consumer.node').Handle;
+            r.noNew = caught(() => Handle());
+            r.notHandle = caught(() => Handle.prototype.setopt.call({}, 'quiet'));
+            r.notHandleClose = caught(() => Handle.prototype.close.call({}));
             out(r);
             """)
         self.assertEqual(got["compile"]["name"], "CompileError")
@@ -274,6 +278,9 @@ class Consumer(unittest.TestCase):
         for k in ("target", "key", "args", "argType", "program", "ctor"):
             self.assertEqual(got[k]["name"], "TypeError", k)
         self.assertRegex(got["emptyArgv"]["message"], "empty")
+        self.assertEqual(got["noNew"]["code"], "ERR_ILLEGAL_CONSTRUCTOR")
+        for k in ("notHandle", "notHandleClose"):  # V8's "Illegal invocation"
+            self.assertEqual(got[k]["name"], "TypeError", k)
         self.assertRegex(got["exec"]["message"], "^exec: ")
         self.assertRegex(got["nul"]["message"], "NUL")
         self.assertEqual(got["zdefs"], 1)

@@ -21,6 +21,8 @@ static bool grow(bc_queue_t *q, size_t n);
 
 static inline void put(bc_queue_t *q, const void *p, size_t n)
 {
+	if (n == 0) /* p may be NULL then (an empty queue appended) */
+		return;
 	if (__builtin_expect(n > q->cap - q->len || q->failed, 0) && !grow(q, n))
 		return;
 	memcpy(q->buf + q->len, p, n);

@@ -37,14 +37,15 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bindings/p
 
 # The C sources of each extension: (folder, glob) pairs of the repository,
 # plus the binding's own files.  Keep in step with the CMake targets
-# (py_usdt: usdt_core; py_consumer: dtrace_core and kshim).
+# (py_usdt: usdt_core and bindings/common's BC_USDT_SOURCES; py_consumer:
+# dtrace_core, kshim and BC_RECORDS_SOURCES).
 EXTENSIONS = {
     "_usdt": {
         "own": ["usdtmodule.c", "pyrt.c"],
-        "repo": [("libusdt", "us_*.c")],
-        "include": ["libusdt/include", "libusdt"],
+        "repo": [("libusdt", "us_*.c"), ("bindings/common", "bc_usdt.c")],
+        "include": ["libusdt/include", "libusdt", "bindings/common"],
         "define": ["USDT_BUILDING_LIBRARY"],
-        "libs": ["elf", "pthread"],
+        "libs": ["elf", "m", "pthread"],
     },
     "_consumer": {
         "own": ["consumermodule.c"],

@@ -38,7 +38,7 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bindings/p
 # The C sources of each extension: (folder, glob) pairs of the repository,
 # plus the binding's own files.  Keep in step with the CMake targets
 # (py_usdt: usdt_core and bindings/common's BC_USDT_SOURCES; py_consumer:
-# dtrace_core and kshim).
+# dtrace_core, kshim and BC_RECORDS_SOURCES).
 EXTENSIONS = {
     "_usdt": {
         "own": ["usdtmodule.c", "pyrt.c"],
@@ -49,8 +49,10 @@ EXTENSIONS = {
     },
     "_consumer": {
         "own": ["consumermodule.c"],
-        "repo": [("libdtrace", "dt_*.c"), ("kernel-shim", "ks_*.c")],
-        "include": ["libdtrace/include", "libdtrace", "kernel-shim/include", "kernel-shim"],
+        "repo": [("libdtrace", "dt_*.c"), ("kernel-shim", "ks_*.c"),
+                 ("bindings/common", "bc_records.c")],
+        "include": ["libdtrace/include", "libdtrace", "kernel-shim/include", "kernel-shim",
+                    "bindings/common"],
         "define": ["DTRACE_BUILDING_LIBRARY", "KS_BUILDING_LIBRARY"],
         "libs": ["bpf", "dw", "elf", "m", "pthread"],
         "generated": True,

@@ -13,22 +13,7 @@
  * work); the records are made into JS values on it.  See docs/node.md.
  */
 
-const { Handle, C_CPP, C_ZDEFS } = load();
-
-function load() {
-  let missing;
-  for (const p of ['./consumer.node', './build/bindings/node/consumer.node']) {
-    try {
-      return require(p);
-    } catch (e) {
-      if (e.code !== 'MODULE_NOT_FOUND')
-        throw e;
-      missing ??= e;
-    }
-  }
-  throw new Error('dtrace-usdt: consumer.node is not built: build the repository with cmake ' +
-                  'and require <build>/bindings/node (docs/node.md)', { cause: missing });
-}
+const { Handle, C_CPP, C_ZDEFS } = require('./addon.js').load('consumer.node');
 
 /* A D program did not compile: tag ("D_SYNTAX"), file, line, column, source, diagnostic. */
 class CompileError extends Error {

@@ -27,23 +27,7 @@ const Module = require('node:module');
 const { PerformanceObserver, performance } = require('node:perf_hooks');
 const { fileURLToPath } = require('node:url');
 
-const { Provider, Probe, watch, watchThread } = load();
-
-function load() {
-  let missing;
-  // next to this file in the build tree; ./build/... after the package's install script
-  for (const p of ['./usdt.node', './build/bindings/node/usdt.node']) {
-    try {
-      return require(p);
-    } catch (e) {
-      if (e.code !== 'MODULE_NOT_FOUND')
-        throw e;
-      missing ??= e;
-    }
-  }
-  throw new Error('dtrace-usdt: usdt.node is not built: build the repository with cmake ' +
-                  'and require <build>/bindings/node (docs/node.md)', { cause: missing });
-}
+const { Provider, Probe, watch, watchThread } = require('./addon.js').load('usdt.node');
 
 if (typeof Symbol.dispose === 'symbol') // `using p = new Provider(...)` destroys it
   Provider.prototype[Symbol.dispose] = function () { this.destroy(); };

@@ -960,19 +960,7 @@ static void print_value(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const u
 		fprintf(fp, " %16lld", (long long)scalar(ag, v, normal));
 }
 
-/* ---------------------------------------------------------------- JSON */
-
-static const char *const fn_names[] = {
-	[DT_AGG_COUNT] = "count",
-	[DT_AGG_SUM] = "sum",
-	[DT_AGG_MIN] = "min",
-	[DT_AGG_MAX] = "max",
-	[DT_AGG_AVG] = "avg",
-	[DT_AGG_STDDEV] = "stddev",
-	[DT_AGG_QUANTIZE] = "quantize",
-	[DT_AGG_LQUANTIZE] = "lquantize",
-	[DT_AGG_LLQUANTIZE] = "llquantize",
-};
+/* ---------------------------------------------------------------- buckets */
 
 /* The values bucket i holds, [lo, hi]; false for an open end (below or above all). */
 static void bucket_range(const dt_agg_t *ag, uint32_t i, int64_t *lo, bool *has_lo, int64_t *hi,
@@ -1001,51 +989,6 @@ static void bucket_range(const dt_agg_t *ag, uint32_t i, int64_t *lo, bool *has_
 	*has_hi = i < nb - 1;
 	*lo = ag->ag_llqval[i];
 	*hi = i == 0 ? ag->ag_llqval[0] - 1 : ag->ag_llqval[i + 1 < nb ? i + 1 : i] - 1;
-}
-
-/* One entry: {"type":"aggregation",...} on a line. */
-static void json_entry(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint8_t *key,
-		       const uint64_t *v, uint64_t normal)
-{
-	int64_t d = normal ? (int64_t)normal : 1;
-
-	fputs("{\"type\":\"aggregation\",\"name\":", fp);
-	dt_json_str(fp, ag->ag_name);
-	fprintf(fp, ",\"function\":\"%s\",\"keys\":[", fn_names[ag->ag_fn]);
-	for (int k = 0; k < ag->ag_nkeys; k++) {
-		if (k > 0)
-			fputc(',', fp);
-		dt_json_datum(dtp, fp, &ag->ag_keys[k], key);
-	}
-	fputc(']', fp);
-	if (ag->ag_fn < DT_AGG_QUANTIZE) {
-		if (ag->ag_fn == DT_AGG_STDDEV)
-			fprintf(fp, ",\"value\":%llu}\n", (unsigned long long)stddev(v, normal));
-		else
-			fprintf(fp, ",\"value\":%lld}\n", (long long)scalar(ag, v, normal));
-		return;
-	}
-	fputs(",\"buckets\":[", fp);
-	for (uint32_t i = 0, n = 0; i < ag->ag_nbuckets; i++) {
-		int64_t c = (int64_t)v[1 + i], lo, hi;
-		bool has_lo, has_hi;
-
-		if (c == 0)
-			continue;
-		bucket_range(ag, i, &lo, &has_lo, &hi, &has_hi);
-		fputs(n++ ? ",{\"min\":" : "{\"min\":", fp);
-		if (has_lo)
-			fprintf(fp, "%lld", (long long)lo);
-		else
-			fputs("null", fp);
-		fputs(",\"max\":", fp);
-		if (has_hi)
-			fprintf(fp, "%lld", (long long)hi);
-		else
-			fputs("null", fp);
-		fprintf(fp, ",\"count\":%lld}", (long long)(c / d));
-	}
-	fputs("]}\n", fp);
 }
 
 /* ---------------------------------------------------------------- folded stacks */
@@ -1565,6 +1508,9 @@ static bool print_recs(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 	return true;
 }
 
+static int walk_agg(dtrace_hdl_t *dtp, const dt_aggview_t *av, dt_recmem_t *mem,
+		    dtrace_aggwalk_f *f, void *arg);
+
 /* Every entry of one aggregation, as dt_print_aggs prints it (or in JSON). */
 static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 {
@@ -1577,12 +1523,19 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 	bool pack = !json && !hist && dt_option_isset(dtp, "aggpack") &&
 		    (ag->ag_fn == DT_AGG_QUANTIZE || ag->ag_fn == DT_AGG_LQUANTIZE);
 	bool zoom = dt_option_isset(dtp, "aggzoom"), utf8 = false;
-	histtotal_t ht;
+	histtotal_t ht = { 0 };
 	uint32_t min = 0, max = 0;
 	int width = hist || pack ? 16 : -50;
 
 	if (dtp->dt_run->r_dr.dr_folded)
 		return print_folded(dtp, fp, av);
+	if (json) { /* a client of the walk: the entries as dtrace_aggregate_walk() gives them */
+		dt_recmem_t mem = { 0 };
+		int rc = walk_agg(dtp, av, &mem, dt_json_aggdata, fp);
+
+		dt_recmem_fini(&mem);
+		return rc;
+	}
 	if (!json && !hist && !pack && s->as_n > 1 && line_fast(ag) && print_recs(dtp, fp, av))
 		return 0;
 	if ((ix = sorted(dtp, ag, s, 1, true)) == NULL)
@@ -1613,10 +1566,6 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 		const uint8_t *key = s->as_keys + ix[e] * ag->ag_keysize;
 		const uint64_t *v = s->as_vals + ix[e] * nslots(ag);
 
-		if (json) {
-			json_entry(dtp, fp, ag, key, v, av->av_normal);
-			continue;
-		}
 		if (e == 0 && hist) {
 			int kw = packed_keywidth(ag);
 
@@ -2089,7 +2038,8 @@ static int walk_entry(dtrace_hdl_t *dtp, const dt_aggview_t *av, const uint8_t *
 			       .dtada_name = ag->ag_name,
 			       .dtada_id = (int)ag->ag_id,
 			       .dtada_kind = agg_kinds[ag->ag_fn],
-			       .dtada_nkeys = (unsigned)ag->ag_nkeys };
+			       .dtada_nkeys = (unsigned)ag->ag_nkeys,
+			       .dtada_normal = d };
 	dtrace_record_t *keys = NULL;
 	int rc;
 
@@ -2103,9 +2053,11 @@ static int walk_entry(dtrace_hdl_t *dtp, const dt_aggview_t *av, const uint8_t *
 		const int64_t *b = (const int64_t *)(v + 1);
 		uint32_t first, last;
 		dtrace_aggbucket_t *out;
+		int64_t *counts;
 
 		quantize_range(ag, b, &first, &last);
-		if ((out = dt_recmem_alloc(mem, (last - first + 1) * sizeof(*out))) == NULL)
+		if ((out = dt_recmem_alloc(mem, (last - first + 1) * sizeof(*out))) == NULL ||
+		    (counts = dt_recmem_alloc(mem, (last - first + 1) * sizeof(*counts))) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		for (uint32_t i = first; i <= last; i++) {
 			int64_t lo, hi;
@@ -2114,8 +2066,10 @@ static int walk_entry(dtrace_hdl_t *dtp, const dt_aggview_t *av, const uint8_t *
 			bucket_range(ag, i, &lo, &has_lo, &hi, &has_hi);
 			out[i - first] = (dtrace_aggbucket_t){ has_lo ? lo : INT64_MIN,
 							       has_hi ? hi : INT64_MAX, b[i] / d };
+			counts[i - first] = b[i];
 		}
 		a.dtada_buckets = out;
+		a.dtada_counts = counts;
 		a.dtada_nbuckets = last - first + 1;
 	} else if (ag->ag_fn == DT_AGG_STDDEV) {
 		a.dtada_value = (int64_t)stddev(v, av->av_normal);

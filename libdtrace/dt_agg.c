@@ -1511,7 +1511,83 @@ static bool print_recs(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 static int walk_agg(dtrace_hdl_t *dtp, const dt_aggview_t *av, dt_recmem_t *mem,
 		    dtrace_aggwalk_f *f, void *arg);
 
-/* Every entry of one aggregation, as dt_print_aggs prints it (or in JSON). */
+/*
+ * A quantization's rows from the walk's data (dt_print_quantize and its
+ * kin): each bucket's label from its range (lo; a negative quantize()
+ * bucket's hi; "< N" and ">= N" for lquantize's and llquantize's open
+ * ends), its bar scaled to the buckets' counts before normalize(), as
+ * quantize_rows does.
+ */
+static void bucket_rows(dtrace_hdl_t *dtp, FILE *fp, const dtrace_aggdata_t *a)
+{
+	long double total = 0;
+	bool pos = false, neg = false, zoom = dt_option_isset(dtp, "aggzoom");
+	bool utf8 = encoding(dtp) == DT_ENC_UTF8;
+	uint64_t normal = (uint64_t)a->dtada_normal;
+
+	for (unsigned j = 0; j < a->dtada_nbuckets; j++) {
+		pos |= a->dtada_counts[j] > 0;
+		neg |= a->dtada_counts[j] < 0;
+		quantize_total(zoom, a->dtada_counts[j], &total);
+	}
+	fprintf(fp, "\n%16s %41s %-9s\n", "value", "------------- Distribution -------------",
+		"count");
+	for (unsigned j = 0; j < a->dtada_nbuckets; j++) {
+		const dtrace_aggbucket_t *b = &a->dtada_buckets[j];
+		char c[32];
+
+		if (a->dtada_kind == DTRACE_AGG_QUANTIZE) {
+			fprintf(fp, "%16lld ",
+				(long long)(b->dtab_lo >= 0 ? b->dtab_lo : b->dtab_hi));
+		} else if (b->dtab_lo == INT64_MIN || b->dtab_hi == INT64_MAX) {
+			bool below = b->dtab_lo == INT64_MIN;
+			int64_t edge = below ? b->dtab_hi + 1 : b->dtab_lo;
+
+			if (a->dtada_kind == DTRACE_AGG_LQUANTIZE)
+				snprintf(c, sizeof(c), "%s %d", below ? "<" : ">=", (int)edge);
+			else
+				snprintf(c, sizeof(c), "%s %lld",
+					 below ? "<" : ">=", (long long)edge);
+			fprintf(fp, "%16s ", c);
+		} else if (a->dtada_kind == DTRACE_AGG_LQUANTIZE) {
+			fprintf(fp, "%16d ", (int)b->dtab_lo);
+		} else {
+			fprintf(fp, "%16lld ", (long long)b->dtab_lo);
+		}
+		quantline(fp, a->dtada_counts[j], normal, total, pos, neg, utf8);
+	}
+}
+
+typedef struct textwalk {
+	dtrace_hdl_t *tw_dtp;
+	FILE *tw_fp;
+} textwalk_t;
+
+/* One entry of the walk as dt_print_aggs prints it: its keys, then its value or its rows. */
+static int text_aggdata(const dtrace_aggdata_t *a, void *arg)
+{
+	textwalk_t *tw = arg;
+
+	for (unsigned k = 0; k < a->dtada_nkeys; k++)
+		dt_print_rec(tw->tw_dtp, tw->tw_fp, &a->dtada_keys[k], false, -50);
+	if (a->dtada_kind >= DTRACE_AGG_QUANTIZE)
+		bucket_rows(tw->tw_dtp, tw->tw_fp, a);
+	else if (a->dtada_kind == DTRACE_AGG_STDDEV)
+		fprintf(tw->tw_fp, " %16llu", (unsigned long long)a->dtada_value);
+	else
+		fprintf(tw->tw_fp, " %16lld", (long long)a->dtada_value);
+	fputc('\n', tw->tw_fp);
+	return 0;
+}
+
+/*
+ * Every entry of one aggregation, as dt_print_aggs prints it (or in JSON).
+ * JSON and the text of any entry (keys that are not all integers,
+ * quantizations) are clients of the aggregation walk (walk_agg); agghist,
+ * aggpack and the rows of integer keys and values (print_recs,
+ * print_line: the common case, formatted straight from the sorted
+ * snapshot for speed) read the snapshot themselves.
+ */
 static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 {
 	const dt_agg_t *ag = av->av_ag;
@@ -1538,6 +1614,14 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 	}
 	if (!json && !hist && !pack && s->as_n > 1 && line_fast(ag) && print_recs(dtp, fp, av))
 		return 0;
+	if (!hist && !pack && (s->as_n == 0 || !line_fast(ag))) {
+		textwalk_t tw = { .tw_dtp = dtp, .tw_fp = fp };
+		dt_recmem_t mem = { 0 };
+		int rc = walk_agg(dtp, av, &mem, text_aggdata, &tw);
+
+		dt_recmem_fini(&mem);
+		return rc;
+	}
 	if ((ix = sorted(dtp, ag, s, 1, true)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (hist)

@@ -869,6 +869,43 @@ static int walk_exact(const dtrace_aggdata_t *a, void *arg)
 	return 0;
 }
 
+/* A quantization's buckets: "[lo]count/before" each, before normalize() */
+static int walk_counts(const dtrace_aggdata_t *a, void *arg)
+{
+	char *out = arg;
+	size_t o = strlen(out);
+
+	o += (size_t)snprintf(out + o, 512 - o, "%s /%" PRId64 ":", a->dtada_name, a->dtada_normal);
+	if (a->dtada_kind < DTRACE_AGG_QUANTIZE)
+		snprintf(out + o, 512 - o, " %" PRId64 ";", a->dtada_value);
+	for (unsigned i = 0; i < a->dtada_nbuckets && o < 480; i++)
+		o += (size_t)snprintf(out + o, 512 - o, " [%" PRId64 "]%" PRId64 "/%" PRId64,
+				      a->dtada_buckets[i].dtab_lo, a->dtada_buckets[i].dtab_count,
+				      a->dtada_counts[i]);
+	if (a->dtada_kind >= DTRACE_AGG_QUANTIZE)
+		snprintf(out + strlen(out), 512 - strlen(out), ";");
+	return 0;
+}
+
+/* normalize(): the walk gives its factor and the counts before it (a bucket of 1 shows 0). */
+static void test_normalized(void)
+{
+	static const char *const quiet[] = { "quiet", NULL, NULL };
+	char out[512] = "";
+	dtrace_hdl_t *dtp =
+	    start("BEGIN { @q = quantize(1); @q = quantize(4); @q = quantize(4); "
+		  "@q = quantize(4); normalize(@q, 2); @c = count(); @c = count(); "
+		  "@c = count(); @c = count(); normalize(@c, 4); @n = count(); exit(0); }",
+		  quiet, NULL);
+
+	if (dtp == NULL)
+		return;
+	CHECK_INT(consume_quiet(dtp), DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(dtrace_aggregate_walk(dtp, NULL, walk_counts, out), 0);
+	CHECK_STR(out, "q /2: [0]0/0 [1]0/1 [2]0/0 [4]1/3 [8]0/0;c /4: 1;n /1: 1;");
+	dtrace_close(dtp);
+}
+
 static void test_aggregations(void)
 {
 	static const char *const quiet[] = { "quiet", NULL, NULL };
@@ -1096,6 +1133,7 @@ int main(int argc, char **argv)
 	test_printa();
 	test_callback_returns();
 	test_aggregations();
+	test_normalized();
 	test_ustack(argv[0]);
 	test_symbol_parts(argv[0]);
 	test_errdata_dropdata();

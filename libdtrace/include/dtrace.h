@@ -458,7 +458,8 @@ typedef struct dtrace_record {
 	const uint64_t *dtr_foffsets;
 	/*
 	 * The bytes the probe recorded for the value, as it recorded them
-	 * (NULL for PRINTF, PRINTA, OTHER): an integer's or a float's
+	 * (NULL where no single value was: PRINTF, PRINTA, most OTHER;
+	 * setopt()'s are its option's name): an integer's or a float's
 	 * dtr_datalen bytes (its type's size), a string's whole buffer
 	 * (strsize bytes, its NUL and what follows it), tracemem()'s bytes
 	 * (its dsize of them when given), the process ID and the address
@@ -472,7 +473,7 @@ typedef struct dtrace_record {
 } dtrace_record_t;
 
 /*
- * dtr_flags.  A STRING or BYTES record (and a FLOAT a struct held: a
+ * dtr_flags.  A STRING or BYTES record (and a FLOAT recorded as bytes: a
  * long double traced from memory) has one of the first two, as
  * illumos's dt_print_bytes decides: dtrace(1) prints dtr_data as a string
  * when its bytes are printable characters (isprint, isspace, \a, \b) up

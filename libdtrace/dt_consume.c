@@ -1475,7 +1475,7 @@ static const char *format_text(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_
 	if (fseeko(dr->dr_pf, 0, SEEK_SET) != 0)
 		return NULL;
 	dt_print_printf(dtp, dr->dr_pf, act->a_fmt, recs, act->a_nrecs, d);
-	/* a conversion that failed (%ls of a character beyond ASCII) printed nothing */
+	/* a conversion that fails (%ls of a character beyond ASCII) stops as on any stream */
 	clearerr(dr->dr_pf);
 	/* the stream ends its text with a NUL only where it grew: one of ours */
 	if (fputc('\0', dr->dr_pf) == EOF || fflush(dr->dr_pf) != 0 || dr->dr_pflen == 0)

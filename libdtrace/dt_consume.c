@@ -1532,6 +1532,9 @@ static void act_record(dtrace_hdl_t *dtp, const dt_stmt_t *st, const dt_act_t *a
 		dtrace_record_t *args;
 
 		out->dtr_str = format_text(dtp, act, recs, d, &out->dtr_len);
+		/* a callback's text lasts the firing, as the other records' memory does */
+		if (out->dtr_str != NULL && dtp->dt_run->r_dr.dr_consuming)
+			out->dtr_str = recmem_strndup(mem, out->dtr_str, out->dtr_len);
 		if (out->dtr_str == NULL) {
 			mem->rm_failed = true;
 			out->dtr_str = "";

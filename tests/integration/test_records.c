@@ -400,6 +400,55 @@ static void test_data_and_flags(void)
 	dtrace_close(dtp);
 }
 
+/*
+ * A firing's records stay valid until its end (the NULL record), as the
+ * records' memory is freed a firing at a time: two printf()s and two
+ * strings kept by pointer, read at the end.
+ */
+typedef struct kept {
+	const char *str[4];
+	int n, checked;
+} kept_t;
+
+static int on_kept(const dtrace_probedata_t *d, const dtrace_record_t *r, void *arg)
+{
+	kept_t *k = arg;
+
+	(void)d;
+	if (r != NULL && k->n < 4 &&
+	    (r->dtr_kind == DTRACE_REC_PRINTF || r->dtr_kind == DTRACE_REC_STRING))
+		k->str[k->n++] = r->dtr_str;
+	if (r == NULL && k->n == 4) {
+		CHECK_STR(k->str[0], "first 1");
+		CHECK_STR(k->str[1], "one");
+		CHECK_STR(k->str[2], "second 2");
+		CHECK_STR(k->str[3], "two");
+		k->checked++;
+	}
+	return DTRACE_CONSUME_THIS;
+}
+
+static void test_firing_lifetime(void)
+{
+	static const char *const opts[] = { "quiet", NULL, NULL };
+	kept_t k = { 0 };
+	dtrace_consume_opts_t o = { .sz = sizeof(o), .rec = on_kept, .arg = &k };
+	dtrace_workstatus_t st = DTRACE_WORKSTATUS_OKAY;
+	dtrace_hdl_t *dtp = start("BEGIN { printf(\"first %d\", 1); trace(\"one\"); "
+				  "printf(\"second %d\", 2); trace(\"two\"); exit(0); }",
+				  opts, NULL);
+
+	if (dtp == NULL)
+		return;
+	for (int i = 0; i < 500 && st == DTRACE_WORKSTATUS_OKAY; i++) {
+		dtrace_sleep(dtp);
+		st = dtrace_consume(dtp, &o);
+	}
+	CHECK_INT(st, DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(k.checked, 1);
+	dtrace_close(dtp);
+}
+
 /* Without quiet, a clause that records nothing is a firing of no records. */
 static void test_empty_clause(void)
 {
@@ -1128,6 +1177,7 @@ int main(int argc, char **argv)
 	test_misuse();
 	test_values();
 	test_data_and_flags();
+	test_firing_lifetime();
 	test_empty_clause();
 	test_speculation();
 	test_printa();

@@ -63,7 +63,7 @@ static void *watch(void *arg)
 }
 
 usdt_watch_t *usdt_watch_start(usdt_probe_t *const *probes, int n, long interval_ns,
-			       usdt_watch_fn *fn, void *arg, int *err)
+			       usdt_watch_fn *fn, void *arg, int *errp)
 {
 	usdt_watch_t *w;
 	pthread_condattr_t ca;
@@ -71,13 +71,13 @@ usdt_watch_t *usdt_watch_start(usdt_probe_t *const *probes, int n, long interval
 	int e;
 
 	if (probes == NULL || n <= 0 || interval_ns <= 0 || fn == NULL) {
-		if (err != NULL)
-			*err = EINVAL;
+		if (errp != NULL)
+			*errp = -EINVAL;
 		return NULL;
 	}
 	if ((w = calloc(1, sizeof(*w))) == NULL) {
-		if (err != NULL)
-			*err = ENOMEM;
+		if (errp != NULL)
+			*errp = -ENOMEM;
 		return NULL;
 	}
 	*w = (usdt_watch_t){ .w_probes = probes,
@@ -100,12 +100,12 @@ usdt_watch_t *usdt_watch_start(usdt_probe_t *const *probes, int n, long interval
 		pthread_cond_destroy(&w->w_cv);
 		pthread_mutex_destroy(&w->w_mu);
 		free(w);
-		if (err != NULL)
-			*err = e;
+		if (errp != NULL)
+			*errp = -e;
 		return NULL;
 	}
-	if (err != NULL)
-		*err = 0;
+	if (errp != NULL)
+		*errp = 0;
 	return w;
 }
 

@@ -30,6 +30,7 @@
 
 #include <dtrace.h>
 
+#include "bc_records.h"
 #include "lu_impl.h"
 
 #define CONSUMER_MT "dtrace.Consumer"
@@ -40,16 +41,12 @@ typedef struct {
 	unsigned cflags;
 	int spawned; /* the process we created (killed at close if it runs), or 0 */
 	bool started, done, reported, first;
-	bool quiet;	  /* the quiet option, read at go */
-	lu_buf_t pend;	  /* records not returned yet, from pos (encoded: see q_push) */
-	size_t pos, good; /* good: the end of the last whole record in pend */
-	lu_buf_t side;	  /* printa()'s entries, errors and drops during a firing */
-	size_t probe_at;  /* where the firing being written starts in pend */
-	unsigned ndata;	  /* its data values */
-	bool in_probe, oom, walkerr;
-	lu_buf_t msgs; /* messages, each ending in '\n' */
+	bool quiet;	/* the quiet option, read at go */
+	bc_sink_t sink; /* records not returned yet, from pos (bindings/common/bc_records.h) */
+	size_t pos;	/* the next record's offset in the sink's queue */
+	size_t scanned; /* the queue's entries before it had their messages taken */
+	lu_buf_t msgs;	/* messages, each ending in '\n' */
 	unsigned nmsgs, lost;
-	lu_buf_t aggq; /* the last aggregation snapshot, encoded */
 } consumer_t;
 
 static void on_message(const char *msg, void *arg)
@@ -122,9 +119,6 @@ static void setopt(lua_State *L, consumer_t *c, const char *name, int idx)
 	}
 }
 
-static void on_errdata(const dtrace_errdata_t *e, void *arg);
-static void on_dropdata(const dtrace_dropdata_t *d, void *arg);
-
 /* dtrace.consumer{options = {name = value}, cpp = false} */
 static int l_consumer(lua_State *L)
 {
@@ -140,8 +134,9 @@ static int l_consumer(lua_State *L)
 	luaL_setmetatable(L, CONSUMER_MT);
 	if ((c->dtp = dtrace_open(DTRACE_VERSION, 0, &err)) == NULL)
 		return luaL_error(L, "dtrace.consumer: %s", dtrace_errmsg(NULL, err));
-	dtrace_handle_errdata(c->dtp, on_errdata, c);
-	dtrace_handle_dropdata(c->dtp, on_dropdata, c);
+	bc_sink_init(&c->sink, c->dtp, BC_SINK_PRINTA);
+	if (bc_sink_handlers(&c->sink) != 0)
+		return hdl_error(L, c, "dtrace.consumer");
 	if (lua_istable(L, 1)) {
 		lua_pushnil(L);
 		while (lua_next(L, 1) != 0) {
@@ -332,97 +327,57 @@ static int safepoint(lua_State *L)
 
 /*
  * The queue: what the callbacks of dtrace_consume() and
- * dtrace_aggregate_walk() receive is copied into a C buffer as a compact
- * encoding of the Lua values to make, and turned into Lua values outside
- * libdtrace's frames (a Lua error must not unwind through them).  Values:
- *   'N' nil, 'I' int64, 'F' double, 'S' uint64 length and bytes,
- *   'T' uint32 array and record size hints, then entries until 'E': 'A' a
- *   value (the next array index) or 'K' a NUL-terminated name and a value.
+ * dtrace_aggregate_walk() receive is copied into the bindings' shared
+ * records queue (bindings/common/bc_records.c) and turned into Lua values
+ * outside libdtrace's frames (a Lua error must not unwind through them).
  */
-static void q_put(consumer_t *c, lu_buf_t *q, const void *p, size_t n)
-{
-	if (!c->oom && lu_buf_add(q, p, n) != 0)
-		c->oom = true;
-}
 
-static void q_tag(consumer_t *c, lu_buf_t *q, char tag)
+/* The firing's values that are data here: trace(), tracemem(), print(), printf(). */
+static bool is_data(const char *a)
 {
-	q_put(c, q, &tag, 1);
-}
-
-static void q_int(consumer_t *c, lu_buf_t *q, int64_t v)
-{
-	q_tag(c, q, 'I');
-	q_put(c, q, &v, sizeof(v));
-}
-
-static void q_float(consumer_t *c, lu_buf_t *q, double v)
-{
-	q_tag(c, q, 'F');
-	q_put(c, q, &v, sizeof(v));
-}
-
-static void q_str(consumer_t *c, lu_buf_t *q, const void *s, size_t n)
-{
-	uint64_t len = n;
-
-	q_tag(c, q, 'S');
-	q_put(c, q, &len, sizeof(len));
-	q_put(c, q, s, n);
-}
-
-static void q_table(consumer_t *c, lu_buf_t *q, uint32_t narr, uint32_t nrec)
-{
-	q_tag(c, q, 'T');
-	q_put(c, q, &narr, sizeof(narr));
-	q_put(c, q, &nrec, sizeof(nrec));
-}
-
-/* A record is whole in pend (one written to side waits for its firing's end). */
-static void q_done(consumer_t *c)
-{
-	if (!c->oom && !c->in_probe)
-		c->good = c->pend.len;
-}
-
-/* The next value is the field name of the table being written. */
-static void q_key(consumer_t *c, lu_buf_t *q, const char *name)
-{
-	q_tag(c, q, 'K');
-	q_put(c, q, name, strlen(name) + 1);
-}
-
-static void q_kstr(consumer_t *c, lu_buf_t *q, const char *name, const char *s)
-{
-	q_key(c, q, name);
-	q_str(c, q, s, strlen(s));
-}
-
-static void q_kint(consumer_t *c, lu_buf_t *q, const char *name, int64_t v)
-{
-	q_key(c, q, name);
-	q_int(c, q, v);
+	return strcmp(a, "trace") == 0 || strcmp(a, "tracemem") == 0 || strcmp(a, "print") == 0 ||
+	       strcmp(a, "printf") == 0;
 }
 
 /* An unsigned value: an integer up to 2^63-1, beyond it a float (as the JSON decoder gave). */
-static void q_uint(consumer_t *c, lu_buf_t *q, uint64_t v)
+static void push_uint(lua_State *L, uint64_t v)
 {
 	if (v <= (uint64_t)INT64_MAX)
-		q_int(c, q, (int64_t)v);
+		lua_pushinteger(L, (lua_Integer)v);
 	else
-		q_float(c, q, (double)v);
+		lua_pushnumber(L, (lua_Number)v);
 }
 
-/* The module, symbol and offset known of an address (docs/json.md's fields). */
-static void q_where(consumer_t *c, lu_buf_t *q, const char *mod, const char *sym, uint64_t off)
+static void set_str(lua_State *L, const char *name, const char *s)
 {
+	lua_pushstring(L, s);
+	lua_setfield(L, -2, name);
+}
+
+static void set_int(lua_State *L, const char *name, int64_t v)
+{
+	lua_pushinteger(L, (lua_Integer)v);
+	lua_setfield(L, -2, name);
+}
+
+static void set_uint(lua_State *L, const char *name, uint64_t v)
+{
+	push_uint(L, v);
+	lua_setfield(L, -2, name);
+}
+
+/* The address and the module, symbol and offset known of it (docs/json.md's fields), name. */
+static void set_place(lua_State *L, uint64_t addr, const char *mod, const char *sym, uint64_t off,
+		      const char *name)
+{
+	set_uint(L, "address", addr);
 	if (mod != NULL)
-		q_kstr(c, q, "module", mod);
+		set_str(L, "module", mod);
 	if (sym != NULL) {
-		q_kstr(c, q, "symbol", sym);
-		q_key(c, q, "offset");
-		q_uint(c, q, off);
+		set_str(L, "symbol", sym);
+		set_uint(L, "offset", off);
 	}
+	set_str(L, "name", name != NULL ? name : "");
 }
 
 /*
@@ -431,372 +386,224 @@ static void q_where(consumer_t *c, lu_buf_t *q, const char *mod, const char *sym
  * it is one, as %.17g wrote it), strings, bytes an array of the byte
  * values (tracemem()'s a string), symbols and stacks tables.
  */
-static void q_value(consumer_t *c, lu_buf_t *q, const dtrace_record_t *r)
+static void push_value(lua_State *L, const bc_value_t *v)
 {
-	switch (r->dtr_kind) {
+	bc_reader_t sub = v->sub;
+	bc_frame_t f;
+	lua_Integer i = 0;
+
+	luaL_checkstack(L, 4, "records nested too deep");
+	switch (v->kind) {
 	case DTRACE_REC_INT:
-		if (r->dtr_signed)
-			q_int(c, q, r->dtr_int);
+		if (v->is_signed)
+			lua_pushinteger(L, (lua_Integer)v->i);
 		else
-			q_uint(c, q, r->dtr_uint);
+			push_uint(L, v->u);
 		return;
 	case DTRACE_REC_FLOAT:
-		if (!isfinite(r->dtr_float))
-			q_tag(c, q, 'N');
-		else if (r->dtr_float == floor(r->dtr_float) && fabs(r->dtr_float) < 1e17)
-			q_int(c, q, (int64_t)r->dtr_float);
+		if (!isfinite(v->f))
+			lua_pushnil(L);
+		else if (v->f == floor(v->f) && fabs(v->f) < 1e17)
+			lua_pushinteger(L, (lua_Integer)v->f);
 		else
-			q_float(c, q, r->dtr_float);
+			lua_pushnumber(L, (lua_Number)v->f);
 		return;
 	case DTRACE_REC_STRING:
-	case DTRACE_REC_PRINTF: q_str(c, q, r->dtr_str, r->dtr_len); return;
+	case DTRACE_REC_PRINTF: lua_pushlstring(L, v->str != NULL ? v->str : "", v->len); return;
 	case DTRACE_REC_BYTES:
-		if (strcmp(r->dtr_action, "tracemem") == 0) {
-			q_str(c, q, r->dtr_bytes, r->dtr_len);
-		} else if (strcmp(r->dtr_action, "print") == 0) {
+		if (strcmp(v->action, "tracemem") == 0) {
+			lua_pushlstring(L, v->str, v->len);
+		} else if (bc_is_print(v)) {
 			/* print(): its type, the pointer and the bytes it points to */
-			q_table(c, q, 0, 3);
-			q_kstr(c, q, "type", r->dtr_type);
-			q_key(c, q, "address");
-			q_uint(c, q, r->dtr_uint);
-			q_key(c, q, "bytes");
-			q_str(c, q, r->dtr_bytes, r->dtr_len);
-			q_tag(c, q, 'E');
+			lua_createtable(L, 0, 3);
+			set_str(L, "type", v->type);
+			set_uint(L, "address", v->addr);
+			lua_pushlstring(L, v->str, v->len);
+			lua_setfield(L, -2, "bytes");
 		} else {
-			q_table(c, q, (uint32_t)r->dtr_len, 0);
-			for (size_t i = 0; i < r->dtr_len; i++) {
-				q_tag(c, q, 'A');
-				q_int(c, q, ((const unsigned char *)r->dtr_bytes)[i]);
+			lua_createtable(L, v->len > 1000000 ? 1000000 : (int)v->len, 0);
+			for (size_t k = 0; k < v->len; k++) {
+				lua_pushinteger(L, ((const unsigned char *)v->str)[k]);
+				lua_rawseti(L, -2, (lua_Integer)k + 1);
 			}
-			q_tag(c, q, 'E');
 		}
 		return;
 	case DTRACE_REC_SYM:
-		q_table(c, q, 0, 6);
-		if (strcmp(r->dtr_type, "_symaddr_t") != 0) /* sym(), func(), mod(): no pid */
-			q_kint(c, q, "pid", r->dtr_pid);
-		q_key(c, q, "address");
-		q_uint(c, q, r->dtr_uint);
-		q_where(c, q, r->dtr_module, r->dtr_symbol, r->dtr_offset);
-		q_kstr(c, q, "name", r->dtr_str);
-		q_tag(c, q, 'E');
+		lua_createtable(L, 0, 6);
+		if (strcmp(v->type, "_symaddr_t") != 0) /* sym(), func(), mod(): no pid */
+			set_int(L, "pid", v->pid);
+		set_place(L, v->addr, v->module, v->symbol, v->offset, v->str);
 		return;
 	case DTRACE_REC_STACK:
-		q_table(c, q, 0, 2);
-		if (r->dtr_pid != 0) /* stack(): the kernel's, no pid */
-			q_kint(c, q, "pid", r->dtr_pid);
-		q_key(c, q, "frames");
-		q_table(c, q, r->dtr_nframes, 0);
-		for (unsigned i = 0; i < r->dtr_nframes; i++) {
-			q_tag(c, q, 'A');
-			q_table(c, q, 0, 5);
-			q_key(c, q, "address");
-			q_uint(c, q, r->dtr_pcs[i]);
-			q_where(c, q, r->dtr_fmodules[i], r->dtr_fsymbols[i], r->dtr_foffsets[i]);
-			q_kstr(c, q, "name", r->dtr_frames[i]);
-			q_tag(c, q, 'E');
+		lua_createtable(L, 0, 2);
+		if (v->pid != 0) /* stack(): the kernel's, no pid */
+			set_int(L, "pid", v->pid);
+		lua_createtable(L, (int)(v->n > 1000000 ? 1000000 : v->n), 0);
+		while (bc_read_frame(&sub, &f) == 1) {
+			lua_createtable(L, 0, 5);
+			set_place(L, f.pc, f.module, f.symbol, f.offset, f.name);
+			lua_rawseti(L, -2, ++i);
 		}
-		q_tag(c, q, 'E');
-		q_tag(c, q, 'E');
+		lua_setfield(L, -2, "frames");
 		return;
-	default: q_tag(c, q, 'N'); return;
+	default: lua_pushnil(L); return;
 	}
 }
-
-static const char *const agg_fns[] = {
-	[DTRACE_AGG_COUNT] = "count",
-	[DTRACE_AGG_SUM] = "sum",
-	[DTRACE_AGG_AVG] = "avg",
-	[DTRACE_AGG_MIN] = "min",
-	[DTRACE_AGG_MAX] = "max",
-	[DTRACE_AGG_STDDEV] = "stddev",
-	[DTRACE_AGG_QUANTIZE] = "quantize",
-	[DTRACE_AGG_LQUANTIZE] = "lquantize",
-	[DTRACE_AGG_LLQUANTIZE] = "llquantize",
-};
-
-typedef struct {
-	consumer_t *c;
-	lu_buf_t *q;
-	bool typed; /* with type = "aggregation" (in the records) */
-} aggwalk_t;
 
 /*
  * An aggregation entry: {type = "aggregation", name =, ["function"] =,
  * keys = {...}, value =}, value for quantizations their non-empty buckets
  * {min =, max =, count =} (lquantize's and llquantize's open ends absent).
  */
-static int q_aggentry(const dtrace_aggdata_t *a, void *arg)
+static void push_agg(lua_State *L, bc_entry_t *e, bool typed)
 {
-	aggwalk_t *w = arg;
-	consumer_t *c = w->c;
-	lu_buf_t *q = w->q;
-	unsigned kind = (unsigned)a->dtada_kind;
+	bool open = e->aggkind != DTRACE_AGG_QUANTIZE; /* quantize's ends are values */
+	dtrace_aggbucket_t b;
+	bc_value_t k;
+	lua_Integer i = 0;
 
-	q_table(c, q, 0, 5);
-	if (w->typed)
-		q_kstr(c, q, "type", "aggregation");
-	q_kstr(c, q, "name", a->dtada_name);
-	q_kstr(c, q, "function", kind < sizeof(agg_fns) / sizeof(agg_fns[0]) ? agg_fns[kind] : "");
-	q_key(c, q, "keys");
-	q_table(c, q, a->dtada_nkeys, 0);
-	for (unsigned k = 0; k < a->dtada_nkeys; k++) {
-		q_tag(c, q, 'A');
-		q_value(c, q, &a->dtada_keys[k]);
+	luaL_checkstack(L, 6, "records nested too deep");
+	lua_createtable(L, 0, 5);
+	if (typed)
+		set_str(L, "type", "aggregation");
+	set_str(L, "name", e->aggname);
+	set_str(L, "function", e->function_name);
+	lua_createtable(L, (int)(e->nkeys > 1000000 ? 1000000 : e->nkeys), 0);
+	while (bc_read_value(&e->keys, &k) == 1) {
+		push_value(L, &k);
+		lua_rawseti(L, -2, ++i);
 	}
-	q_tag(c, q, 'E');
-	q_key(c, q, "value");
-	if (a->dtada_kind < DTRACE_AGG_QUANTIZE) {
-		q_int(c, q, a->dtada_value);
-	} else {
-		bool open = a->dtada_kind != DTRACE_AGG_QUANTIZE; /* quantize's ends are values */
-
-		q_table(c, q, a->dtada_nbuckets, 0);
-		for (unsigned i = 0; i < a->dtada_nbuckets; i++) {
-			const dtrace_aggbucket_t *b = &a->dtada_buckets[i];
-
-			if (b->dtab_count == 0)
-				continue;
-			q_tag(c, q, 'A');
-			q_table(c, q, 0, 3);
-			if (!open || b->dtab_lo != INT64_MIN)
-				q_kint(c, q, "min", b->dtab_lo);
-			if (!open || b->dtab_hi != INT64_MAX)
-				q_kint(c, q, "max", b->dtab_hi);
-			q_kint(c, q, "count", b->dtab_count);
-			q_tag(c, q, 'E');
-		}
-		q_tag(c, q, 'E');
+	lua_setfield(L, -2, "keys");
+	if (e->aggkind < DTRACE_AGG_QUANTIZE) {
+		set_int(L, "value", e->value);
+		return;
 	}
-	q_tag(c, q, 'E');
-	return c->oom ? -1 : 0;
+	lua_createtable(L, (int)(e->nbuckets > 1000000 ? 1000000 : e->nbuckets), 0);
+	for (i = 0; bc_read_bucket(&e->buckets, &b) == 1;) {
+		lua_createtable(L, 0, 3);
+		if (!open || b.dtab_lo != INT64_MIN)
+			set_int(L, "min", b.dtab_lo);
+		if (!open || b.dtab_hi != INT64_MAX)
+			set_int(L, "max", b.dtab_hi);
+		set_int(L, "count", b.dtab_count);
+		lua_rawseti(L, -2, ++i);
+	}
+	lua_setfield(L, -2, "value");
 }
 
 /* "type", "id" and the probe's four names (and "cpu" when cpu >= 0). */
-static void q_probe(consumer_t *c, lu_buf_t *q, const char *type, int cpu,
-		    const dtrace_probedesc_t *pd)
+static void set_probe(lua_State *L, const char *type, int cpu, const bc_entry_t *e)
 {
-	q_kstr(c, q, "type", type);
+	set_str(L, "type", type);
 	if (cpu >= 0)
-		q_kint(c, q, "cpu", cpu);
-	q_kint(c, q, "id", pd->dtpd_id);
-	q_kstr(c, q, "provider", pd->dtpd_provider);
-	q_kstr(c, q, "module", pd->dtpd_mod);
-	q_kstr(c, q, "function", pd->dtpd_func);
-	q_kstr(c, q, "name", pd->dtpd_name);
-}
-
-/* A firing: {type = "probe", cpu =, id =, provider =, ..., data = {...}} (data still open). */
-static int on_probe(const dtrace_probedata_t *pd, void *arg)
-{
-	consumer_t *c = arg;
-
-	c->probe_at = c->pend.len;
-	c->ndata = 0;
-	c->in_probe = true;
-	q_table(c, &c->pend, 0, 8);
-	q_probe(c, &c->pend, "probe", pd->dtpda_cpu, pd->dtpda_pdesc);
-	q_key(c, &c->pend, "data");
-	q_table(c, &c->pend, pd->dtpda_nrecs, 0);
-	return c->oom ? DTRACE_CONSUME_ABORT : DTRACE_CONSUME_THIS;
+		set_int(L, "cpu", cpu);
+	set_int(L, "id", e->id);
+	set_str(L, "provider", e->provider);
+	set_str(L, "module", e->module);
+	set_str(L, "function", e->function);
+	set_str(L, "name", e->name);
 }
 
 /*
- * A record: trace(), tracemem(), print() and printf() values go to data;
- * printa()'s entries follow the probe's record (as oformat=json writes
- * them); the end of the firing closes the record, dropped under quiet
- * when it holds no data (as oformat=json's).
+ * Push the record of entry e and return 1, or 0 (nothing pushed) for an
+ * entry that makes none: under quiet, a firing with no data (as
+ * oformat=json's); the library's own action errors; fponly drops.
+ *   a firing: {type = "probe", cpu =, id =, provider =, ..., data = {...}}
+ *   printa()'s entries: as push_agg's, typed (they follow their firing)
+ *   a fault: {type = "error", epid =, id =, ..., fault =, address =, action =, offset =}
+ *   drops: {type = "drop", kind =, count =, cpu =}
  */
-static int on_rec(const dtrace_probedata_t *pd, const dtrace_record_t *r, void *arg)
+static int push_entry(lua_State *L, consumer_t *c, bc_entry_t *e)
 {
-	consumer_t *c = arg;
-	const char *a;
+	bc_reader_t recs;
+	bc_value_t v;
+	lua_Integer n = 0;
 
-	(void)pd;
-	if (r == NULL) {
-		q_tag(c, &c->pend, 'E');
-		q_tag(c, &c->pend, 'E');
-		if (c->quiet && c->ndata == 0)
-			c->pend.len = c->probe_at;
-		c->in_probe = false;
-		q_put(c, &c->pend, c->side.b, c->side.len);
-		c->side.len = 0;
-		q_done(c);
-		return c->oom ? DTRACE_CONSUME_ABORT : DTRACE_CONSUME_THIS;
-	}
-	a = r->dtr_action;
-	if (r->dtr_kind == DTRACE_REC_PRINTA) {
-		aggwalk_t w = { c, &c->side, true };
-
-		for (unsigned i = 0; i < r->dtr_naggs; i++) {
-			dtrace_aggwalk_opts_t o = { .sz = sizeof(o),
-						    .name = r->dtr_aggnames[i],
-						    .flags = DTRACE_AGGWALK_MARK };
-
-			if (dtrace_aggregate_walk(c->dtp, &o, q_aggentry, &w) != 0 && !c->oom)
-				c->walkerr = true;
+	switch (e->kind) {
+	case BC_PROBE:
+		if (c->quiet) {
+			recs = e->recs;
+			while (bc_read_value(&recs, &v) == 1 && !is_data(v.action))
+				;
+			if (recs.bad || v.action == NULL || !is_data(v.action))
+				return 0;
 		}
-	} else if (strcmp(a, "trace") == 0 || strcmp(a, "tracemem") == 0 ||
-		   strcmp(a, "print") == 0 || strcmp(a, "printf") == 0) {
-		q_tag(c, &c->pend, 'A');
-		q_value(c, &c->pend, r);
-		c->ndata++;
+		luaL_checkstack(L, 6, "records nested too deep");
+		lua_createtable(L, 0, 8);
+		set_probe(L, "probe", e->cpu, e);
+		lua_createtable(L, (int)(e->ndata > 1000000 ? 1000000 : e->ndata), 0);
+		while (bc_read_value(&e->recs, &v) == 1) {
+			if (!is_data(v.action))
+				continue;
+			push_value(L, &v);
+			lua_rawseti(L, -2, ++n);
+		}
+		lua_setfield(L, -2, "data");
+		return 1;
+	case BC_AGG: push_agg(L, e, true); return 1;
+	case BC_ERROR:
+		if (e->action < 0)
+			return 0;
+		lua_createtable(L, 0, 12);
+		set_int(L, "epid", e->epid);
+		set_probe(L, "error", -1, e);
+		set_str(L, "fault", e->fault);
+		if (e->has_addr)
+			set_uint(L, "address", e->addr);
+		set_int(L, "action", e->action);
+		set_int(L, "offset", e->offset);
+		return 1;
+	case BC_DROP:
+		if (strcmp(e->dropkind, "fponly") == 0)
+			return 0;
+		lua_createtable(L, 0, 4);
+		set_str(L, "type", "drop");
+		set_str(L, "kind", e->dropkind);
+		set_uint(L, "count", e->count);
+		if (e->cpu >= 0)
+			set_int(L, "cpu", e->cpu);
+		return 1;
 	}
-	return c->oom ? DTRACE_CONSUME_ABORT : DTRACE_CONSUME_THIS;
+	return 0;
 }
 
-/* Where an error or drop record goes: after the firing being written, if one is. */
-static lu_buf_t *q_out(consumer_t *c)
+/* The fault and drop messages of the entries queued since the last scan, for c:messages(). */
+static void scan_messages(consumer_t *c)
 {
-	return c->in_probe ? &c->side : &c->pend;
-}
+	bc_reader_t r = bc_sink_reader(&c->sink);
+	bc_entry_t e;
 
-/* A fault: its message, and {type = "error", ...} unless the library's own (as oformat=json). */
-static void on_errdata(const dtrace_errdata_t *e, void *arg)
-{
-	consumer_t *c = arg;
-	lu_buf_t *q = q_out(c);
-
-	on_message(e->dteda_msg, c);
-	if (e->dteda_action < 0)
+	if (r.p == NULL)
 		return;
-	q_table(c, q, 0, 12);
-	q_kint(c, q, "epid", e->dteda_epid);
-	q_probe(c, q, "error", -1, e->dteda_pdesc);
-	q_kstr(c, q, "fault", e->dteda_fault);
-	if (strcmp(e->dteda_fault, "invalid address") == 0) {
-		q_key(c, q, "address");
-		q_uint(c, q, e->dteda_addr);
-	}
-	q_kint(c, q, "action", e->dteda_action);
-	q_kint(c, q, "offset", e->dteda_offset);
-	q_tag(c, q, 'E');
-	q_done(c);
-}
-
-/* Drops: the message, and {type = "drop", kind =, count =, cpu =} (oformat=json has no fponly). */
-static void on_dropdata(const dtrace_dropdata_t *d, void *arg)
-{
-	consumer_t *c = arg;
-	lu_buf_t *q = q_out(c);
-
-	on_message(d->dtdda_msg, c);
-	if (strcmp(d->dtdda_kind, "fponly") == 0)
-		return;
-	q_table(c, q, 0, 4);
-	q_kstr(c, q, "type", "drop");
-	q_kstr(c, q, "kind", d->dtdda_kind);
-	q_key(c, q, "count");
-	q_uint(c, q, d->dtdda_drops);
-	if (d->dtdda_cpu >= 0)
-		q_kint(c, q, "cpu", d->dtdda_cpu);
-	q_tag(c, q, 'E');
-	q_done(c);
-}
-
-/* Push the value encoded at *p (< end: the queue is well formed) and move past it. */
-static void q_push(lua_State *L, const char **p)
-{
-	const char *s = *p;
-	int64_t i;
-	double d;
-	uint64_t n;
-	uint32_t narr, nrec;
-	lua_Integer k = 0;
-
-	switch (*s++) {
-	case 'I':
-		memcpy(&i, s, sizeof(i));
-		lua_pushinteger(L, (lua_Integer)i);
-		s += sizeof(i);
-		break;
-	case 'F':
-		memcpy(&d, s, sizeof(d));
-		lua_pushnumber(L, (lua_Number)d);
-		s += sizeof(d);
-		break;
-	case 'S':
-		memcpy(&n, s, sizeof(n));
-		s += sizeof(n);
-		lua_pushlstring(L, s, (size_t)n);
-		s += n;
-		break;
-	case 'T':
-		memcpy(&narr, s, sizeof(narr));
-		memcpy(&nrec, s + sizeof(narr), sizeof(nrec));
-		s += sizeof(narr) + sizeof(nrec);
-		luaL_checkstack(L, 3, "records nested too deep");
-		lua_createtable(L, narr > 1000000 ? 1000000 : (int)narr, (int)nrec);
-		while (*s != 'E') {
-			if (*s++ == 'A') {
-				q_push(L, &s);
-				lua_rawseti(L, -2, ++k);
-			} else {
-				const char *name = s;
-
-				s += strlen(s) + 1;
-				q_push(L, &s);
-				lua_setfield(L, -2, name);
-			}
-		}
-		s++;
-		break;
-	default: lua_pushnil(L); break;
-	}
-	*p = s;
-}
-
-/* Move *p past the value encoded there. */
-static void q_skip(const char **p)
-{
-	const char *s = *p;
-	uint64_t n;
-
-	switch (*s++) {
-	case 'I':
-	case 'F': s += 8; break;
-	case 'S':
-		memcpy(&n, s, sizeof(n));
-		s += sizeof(n) + n;
-		break;
-	case 'T':
-		s += 2 * sizeof(uint32_t);
-		while (*s != 'E') {
-			if (*s++ == 'K')
-				s += strlen(s) + 1;
-			q_skip(&s);
-		}
-		s++;
-		break;
-	default: break;
-	}
-	*p = s;
+	r.p += c->scanned;
+	while (bc_read_entry(&r, &e) == 1)
+		if ((e.kind == BC_ERROR || e.kind == BC_DROP) && e.msg != NULL)
+			on_message(e.msg, c);
+	c->scanned = (size_t)(r.p - c->sink.q.buf);
 }
 
 /*
- * After libdtrace called back: out of memory there is a Lua error, the
- * queues cut back to their last whole record; a printa() walk that failed
- * is libdtrace's error (the records stay).
+ * After libdtrace called back: out of memory there is a Lua error (the
+ * queue keeps its whole records); a printa() walk that failed is
+ * libdtrace's error (the records stay).
  */
 static void q_check(lua_State *L, consumer_t *c, const char *what)
 {
-	bool oom = c->oom, walkerr = c->walkerr;
+	bool oom = bc_sink_failed(&c->sink);
+	int walkerr = c->sink.walkerr;
 
-	c->oom = c->walkerr = c->in_probe = false;
-	c->side.len = 0;
-	if (oom) {
-		c->pend.len = c->good;
-		c->aggq.len = 0;
+	scan_messages(c);
+	c->sink.q.failed = c->sink.side.failed = false;
+	c->sink.walkerr = 0;
+	if (oom)
 		luaL_error(L, "%s: out of memory", what);
-	}
-	if (walkerr)
-		hdl_error(L, c, what);
+	if (walkerr != 0)
+		luaL_error(L, "%s: %s", what, dtrace_errmsg(c->dtp, walkerr));
 }
 
 /* One turn of dtrace(1)'s loop: wait, notice the target's exit, consume into pend. */
 static void pump(lua_State *L, consumer_t *c)
 {
-	dtrace_consume_opts_t o = { .sz = sizeof(o), .probe = on_probe, .rec = on_rec, .arg = c };
 	dtrace_workstatus_t ws;
 
 	if (!c->first)
@@ -806,7 +613,7 @@ static void pump(lua_State *L, consumer_t *c)
 		c->reported = true;
 	if (c->reported)
 		(void)dtrace_stop(c->dtp); /* once; the next consume drains END */
-	ws = dtrace_consume(c->dtp, &o);
+	ws = bc_consume(&c->sink);
 	q_check(L, c, "records");
 	if (ws == DTRACE_WORKSTATUS_DONE)
 		c->done = true;
@@ -818,23 +625,29 @@ static void pump(lua_State *L, consumer_t *c)
 static int next_record(lua_State *L, consumer_t *c)
 {
 	for (;;) {
-		if (c->pos < c->good) {
-			const char *s = c->pend.b + c->pos, *e = s;
+		bc_reader_t r = bc_sink_reader(&c->sink);
+		bc_entry_t e;
 
+		if (r.p != NULL && c->pos < c->sink.q.whole) {
+			r.p += c->pos;
 			/*
 			 * consumed before it becomes a Lua value: an error cannot
-			 * return the same record again; s stays readable, as
-			 * nothing writes to pend now (beyond good: nothing whole)
+			 * return the same record again; the entry stays readable,
+			 * as nothing writes to the queue until the next pump
 			 */
-			q_skip(&e);
-			c->pos += (size_t)(e - s);
-			if (c->pos >= c->good)
-				c->pos = c->good = c->pend.len = 0;
-			q_push(L, &s);
-			return 1;
+			if (bc_read_entry(&r, &e) != 1) {
+				c->pos = c->sink.q.whole;
+				return luaL_error(L, "records: a malformed records queue");
+			}
+			c->pos = (size_t)(r.p - c->sink.q.buf);
+			if (push_entry(L, c, &e))
+				return 1;
+			continue;
 		}
 		if (c->done)
 			return 0;
+		bc_sink_reset(&c->sink); /* all was read */
+		c->pos = c->scanned = 0;
 		pump(L, c);
 		lua_pushcfunction(L, safepoint);
 		lua_call(L, 0, 0);
@@ -959,45 +772,59 @@ static int c_aggregations(lua_State *L)
 	consumer_t *c = checkopen(L);
 	int list = luaL_checkoption(L, 2, "tree", hows);
 	lua_Integer n = 0;
-	aggwalk_t w = { c, &c->aggq, false };
+	bc_sink_t s;
+	bc_reader_t r;
+	bc_entry_t e;
 	int res;
 
 	if (!c->started)
 		return luaL_error(L, "aggregations: tracing has not started");
-	c->aggq.len = 0;
-	res = dtrace_aggregate_walk(c->dtp, NULL, q_aggentry, &w);
-	q_check(L, c, "aggregations");
-	if (res != 0)
+	bc_sink_init(&s, c->dtp, 0);
+	res = bc_aggregate(&s, NULL);
+	scan_messages(c); /* faults and drops the walk reported (queued as records) */
+	if (bc_sink_failed(&s) || res != 0) {
+		bc_sink_fini(&s);
+		if (res == 0 || dtrace_errno(c->dtp) == EDT_NOMEM)
+			return luaL_error(L, "aggregations: out of memory");
 		return hdl_error(L, c, "aggregations");
+	}
 	lua_settop(L, 1);
 	lua_newtable(L); /* 2: the result */
-	for (const char *s = c->aggq.b, *end = s + c->aggq.len; s < end;) {
-		q_push(L, &s); /* 3 */
-		if (list) {
-			lua_rawseti(L, 2, ++n);
-			continue;
-		}
-		lua_getfield(L, 3, "name");  /* 4 */
-		lua_getfield(L, 3, "keys");  /* 5 */
-		lua_getfield(L, 3, "value"); /* 6 */
-		if (!lua_istable(L, 5) || lua_rawlen(L, 5) == 0) {
-			lua_pushvalue(L, 4);
-			lua_pushvalue(L, 6);
+	/* a Lua error (no memory) here would leak s: the walk is copied first */
+	r = bc_sink_reader(&s);
+	lua_newtable(L); /* 3: the entries, in order */
+	while (bc_read_entry(&r, &e) == 1) {
+		push_agg(L, &e, false);
+		lua_rawseti(L, 3, ++n);
+	}
+	bc_sink_fini(&s);
+	if (list) {
+		lua_replace(L, 2);
+		return 1;
+	}
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_settop(L, 3);
+		lua_rawgeti(L, 3, i);	     /* 4 */
+		lua_getfield(L, 4, "name");  /* 5 */
+		lua_getfield(L, 4, "keys");  /* 6 */
+		lua_getfield(L, 4, "value"); /* 7 */
+		if (!lua_istable(L, 6) || lua_rawlen(L, 6) == 0) {
+			lua_pushvalue(L, 5);
+			lua_pushvalue(L, 7);
 			lua_rawset(L, 2);
 		} else {
-			lua_pushvalue(L, 4);
-			if (lua_rawget(L, 2) != LUA_TTABLE) { /* 7: aggs[name] */
+			lua_pushvalue(L, 5);
+			if (lua_rawget(L, 2) != LUA_TTABLE) { /* 8: aggs[name] */
 				lua_pop(L, 1);
 				lua_newtable(L);
-				lua_pushvalue(L, 4);
+				lua_pushvalue(L, 5);
 				lua_pushvalue(L, -2);
 				lua_rawset(L, 2);
 			}
-			tree_put(L, 5, (lua_Integer)lua_rawlen(L, 5), 7, 6);
+			tree_put(L, 6, (lua_Integer)lua_rawlen(L, 6), 8, 7);
 		}
-		lua_settop(L, 2);
 	}
-	c->aggq.len = 0;
+	lua_settop(L, 2);
 	return 1;
 }
 
@@ -1061,11 +888,9 @@ static int c_close(lua_State *L)
 		while (kill_pid > 0 && waitpid(kill_pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	lu_buf_free(&c->pend);
+	bc_sink_fini(&c->sink);
 	lu_buf_free(&c->msgs);
-	lu_buf_free(&c->side);
-	lu_buf_free(&c->aggq);
-	c->pos = c->good = 0;
+	c->pos = c->scanned = 0;
 	return 0;
 }
 

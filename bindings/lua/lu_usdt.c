@@ -33,29 +33,13 @@
 
 #include <usdt.h>
 
+#include "bc_usdt.h"
 #include "lu_impl.h"
 
 #define PROVIDER_MT "dtrace.Provider"
 #define STATE_MT    "dtrace.state"
 #define PROBE_MT    "dtrace.probe" /* the probe_t userdata's: __gc frees its mirror */
 #define WATCH_NS    50000000L	   /* the watcher's period */
-
-/* How a Lua value becomes the probe's 64-bit value. */
-typedef enum { K_INT, K_UINT, K_PTR, K_STR, K_FLOAT, K_JSON } kind_t;
-
-static const struct {
-	const char *name;
-	usdt_argtype_t type;
-	kind_t kind;
-} type_names[] = {
-	{ "int", USDT_ARG_INT64, K_INT },	{ "string", USDT_ARG_STRING, K_STR },
-	{ "float", USDT_ARG_DOUBLE, K_FLOAT },	{ "json", USDT_ARG_STRING, K_JSON },
-	{ "int8", USDT_ARG_INT8, K_INT },	{ "uint8", USDT_ARG_UINT8, K_UINT },
-	{ "int16", USDT_ARG_INT16, K_INT },	{ "uint16", USDT_ARG_UINT16, K_UINT },
-	{ "int32", USDT_ARG_INT32, K_INT },	{ "uint32", USDT_ARG_UINT32, K_UINT },
-	{ "int64", USDT_ARG_INT64, K_INT },	{ "uint64", USDT_ARG_UINT64, K_UINT },
-	{ "pointer", USDT_ARG_POINTER, K_PTR }, { "double", USDT_ARG_DOUBLE, K_FLOAT },
-};
 
 typedef struct {
 	usdt_provider_t *prov; /* NULL once destroyed */
@@ -95,13 +79,12 @@ typedef struct {
 
 /* The module's state in a lua_State: one userdata in the registry, finalized at lua_close. */
 typedef struct mstate {
-	lu_buf_t json;	     /* the JSON text of a fire's arguments, reused */
-	lua_State *L;	     /* the main thread, which the watcher hooks */
-	usdt_provider_t *rt; /* the runtime provider; NULL if stopped or failed */
-	usdt_probe_t *entry, *ret;
-	usdt_probe_t *probes[2]; /* entry and ret, watched */
-	usdt_watch_t *watch;	 /* libusdt's watcher thread */
-	char rterr[160];	 /* why there is no runtime provider */
+	lu_buf_t json; /* the JSON text of a fire's arguments, reused */
+	lua_State *L;  /* the main thread, which the watcher hooks */
+	/* the runtime provider (rt.prov NULL if stopped or failed), its probes
+	   (valid after stop: they fire into nothing) and libusdt's watcher */
+	bc_rt_t rt;
+	char rterr[160]; /* why there is no runtime provider */
 	/* the mirrors: slots under mlock (the Lua thread grows the array) */
 	pthread_mutex_t mlock;
 	pthread_cond_t mcond; /* wakes the mirror thread to stop */
@@ -136,10 +119,9 @@ static mstate_t *mstate(lua_State *L);
 
 static int usdt_error(lua_State *L, const char *what, const usdt_provider_t *prov, int code)
 {
-	const char *msg = prov != NULL ? usdt_provider_errmsg(prov) : NULL;
+	char msg[512];
 
-	return luaL_error(L, "%s: %s", what,
-			  msg != NULL && *msg != '\0' ? msg : usdt_strerror(code));
+	return luaL_error(L, "%s", bc_msg_usdt(msg, sizeof(msg), what, prov, code));
 }
 
 /* ---------------------------------------------------------------- mirrors */
@@ -421,20 +403,19 @@ static int fire_values(lua_State *L, probe_t *p, mstate_t *st, int first, int n,
 	int isnum;
 
 	if (n != p->argc)
-		return luaL_error(L, "%s takes %d argument%s (%d given)", p->fullname, p->argc,
-				  p->argc == 1 ? "" : "s", n);
+		return luaL_error(L, "%s", bc_msg_count(err, sizeof(err), p->fullname, p->argc, n));
 	st->json.len = 0;
 	for (int i = 0; i < n; i++) {
 		int idx = first + i;
 
-		switch ((kind_t)p->kinds[i]) {
-		case K_INT:
-		case K_UINT:
+		switch ((bc_kind_t)p->kinds[i]) {
+		case BC_INT:
+		case BC_UINT:
 			v[i].i = lua_tointegerx(L, idx, &isnum);
 			if (!isnum)
 				return bad_value(L, p, idx, i, lazy, "integer expected");
 			break;
-		case K_PTR:
+		case BC_PTR:
 			if (lua_isuserdata(L, idx) || lua_isnil(L, idx)) {
 				v[i].p = lua_touserdata(L, idx);
 				break;
@@ -443,18 +424,18 @@ static int fire_values(lua_State *L, probe_t *p, mstate_t *st, int first, int n,
 			if (!isnum)
 				return bad_value(L, p, idx, i, lazy, "address expected");
 			break;
-		case K_FLOAT:
+		case BC_FLOAT:
 			v[i].d = (double)lua_tonumberx(L, idx, &isnum);
 			if (!isnum)
 				return bad_value(L, p, idx, i, lazy, "number expected");
 			break;
-		case K_STR:
+		case BC_STR:
 			if (lua_isnil(L, idx))
 				v[i].s = NULL;
 			else if ((v[i].s = lua_tostring(L, idx)) == NULL)
 				return bad_value(L, p, idx, i, lazy, "string expected");
 			break;
-		case K_JSON:
+		case BC_JSON:
 			joff[i] = st->json.len;
 			if (lu_json_encode(L, idx, &st->json, err, sizeof(err)) != 0) {
 				if (lazy)
@@ -468,7 +449,7 @@ static int fire_values(lua_State *L, probe_t *p, mstate_t *st, int first, int n,
 	}
 	/* the text may have moved while it grew: point at it only now */
 	for (int i = 0; i < n; i++)
-		if (p->kinds[i] == K_JSON)
+		if (p->kinds[i] == BC_JSON)
 			v[i].s = st->json.b + joff[i];
 	(void)usdt_probe_fire(p->probe, n, v); /* only -EUSDT_DESTROYED: a fire into nothing */
 	return 0;
@@ -558,11 +539,12 @@ static void make_probe(lua_State *L, int nidx, int tidx)
 	usdt_argtype_t types[USDT_MAXARGS];
 	const char *name = luaL_checkstring(L, nidx), *fn = NULL;
 	lua_Unsigned n = lua_rawlen(L, tidx);
+	char msg[512];
 	probe_t *p;
 	int t;
 
 	if (n > USDT_MAXARGS)
-		luaL_error(L, "probe %s: a probe takes at most %d arguments", name, USDT_MAXARGS);
+		luaL_error(L, "%s", bc_msg_toomany(msg, sizeof(msg), name));
 	if (lua_getfield(L, tidx, "function") != LUA_TNIL && (fn = lua_tostring(L, -1)) == NULL)
 		luaL_error(L, "probe %s: function must be a string", name);
 	p = lua_newuserdatauv(L, sizeof(*p), 0);
@@ -570,25 +552,20 @@ static void make_probe(lua_State *L, int nidx, int tidx)
 	p->mirror = -1;
 	luaL_setmetatable(L, PROBE_MT);
 	p->argc = (int)n;
-	snprintf(p->fullname, sizeof(p->fullname), "%s:::%s", pv->name, name);
+	bc_msg_label(p->fullname, sizeof(p->fullname), pv->name, name);
 	for (int i = 0; i < p->argc; i++) {
-		const char *ty;
-		size_t k;
+		const bc_argtype_t *ty;
+		const char *s;
 
 		lua_rawgeti(L, tidx, i + 1);
-		ty = lua_tostring(L, -1);
-		for (k = 0; ty != NULL && k < sizeof(type_names) / sizeof(type_names[0]); k++)
-			if (strcmp(ty, type_names[k].name) == 0)
-				break;
-		if (ty == NULL || k == sizeof(type_names) / sizeof(type_names[0]))
-			luaL_error(L,
-				   "probe %s: argument type %d: %s is not one of int, string, "
-				   "float, json, int8..uint64, pointer, double",
-				   name, i + 1,
-				   ty != NULL ? lua_pushfstring(L, "'%s'", ty)
-					      : luaL_typename(L, -1));
-		types[i] = type_names[k].type;
-		p->kinds[i] = (unsigned char)type_names[k].kind;
+		s = lua_tostring(L, -1);
+		if ((ty = bc_argtype(s)) == NULL)
+			luaL_error(L, "%s",
+				   bc_msg_badtype(msg, sizeof(msg), name, i + 1,
+						  s != NULL ? lua_pushfstring(L, "'%s'", s)
+							    : luaL_typename(L, -1)));
+		types[i] = ty->type;
+		p->kinds[i] = ty->kind;
 		lua_pop(L, 1);
 	}
 	/* libusdt writes "-" as "__" in the note */
@@ -798,10 +775,10 @@ static void hook(lua_State *L, lua_Debug *ar)
 		lua_sethook(L, NULL, 0, 0);
 		return;
 	}
-	pb = ar->event == LUA_HOOKRET ? st->ret : st->entry;
+	pb = st->rt.probes[ar->event == LUA_HOOKRET ? BC_RT_RETURN : BC_RT_ENTRY];
 	if (usdt_probe_is_enabled(pb) <= 0) {
 		/* no tracer now: a coroutine that inherited the hook drops it (the watcher does main's) */
-		if (usdt_probe_is_enabled(st->entry) <= 0 && usdt_probe_is_enabled(st->ret) <= 0)
+		if (!bc_rt_traced(&st->rt))
 			lua_sethook(L, NULL, 0, 0);
 		return;
 	}
@@ -819,7 +796,7 @@ static bool hook_change(const mstate_t *st, bool *on)
 	/* while sync_hook stands in, the hook it will put back */
 	lua_Hook h = st->sync_set ? st->saved_hook : lua_gethook(st->L);
 
-	*on = usdt_probe_is_enabled(st->entry) > 0 || usdt_probe_is_enabled(st->ret) > 0;
+	*on = bc_rt_traced(&st->rt);
 	/* a hook of the program's own (debug.sethook) is left alone */
 	return (*on && h == NULL) || (!*on && h == hook);
 }
@@ -884,9 +861,6 @@ static int claim_signal(void)
 
 static void runtime_start(mstate_t *st)
 {
-	static const usdt_argtype_t types[] = { USDT_ARG_STRING, USDT_ARG_STRING, USDT_ARG_INT32 };
-	int err = 0;
-
 	if (g_rt != NULL) {
 		snprintf(st->rterr, sizeof(st->rterr),
 			 "another Lua state of this process has the runtime provider");
@@ -896,28 +870,14 @@ static void runtime_start(mstate_t *st)
 		snprintf(st->rterr, sizeof(st->rterr), "no free real-time signal for the watcher");
 		return;
 	}
-	if ((st->rt = usdt_provider_create("lua_rt", NULL, NULL, &err)) == NULL) {
-		snprintf(st->rterr, sizeof(st->rterr), "%s", usdt_strerror(err));
+	if (bc_rt_open(&st->rt, "lua_rt", NULL, st->rterr, sizeof(st->rterr)) != 0)
+		return;
+	if (bc_rt_watch(&st->rt, WATCH_NS, on_watch, st, st->rterr, sizeof(st->rterr)) != 0) {
+		bc_rt_close(&st->rt);
 		return;
 	}
-	st->entry = usdt_probe_create(st->rt, "function__entry", "function__entry", 3, types);
-	st->ret = usdt_probe_create(st->rt, "function__return", "function__return", 3, types);
-	if (st->entry == NULL || st->ret == NULL || usdt_provider_enable(st->rt) != 0) {
-		snprintf(st->rterr, sizeof(st->rterr), "%s", usdt_provider_errmsg(st->rt));
-		goto fail;
-	}
-	st->probes[0] = st->entry;
-	st->probes[1] = st->ret;
-	if ((st->watch = usdt_watch_start(st->probes, 2, WATCH_NS, on_watch, st, &err)) != NULL) {
-		g_rt_thread = pthread_self();
-		__atomic_store_n(&g_rt, st, __ATOMIC_RELEASE);
-		return;
-	}
-	snprintf(st->rterr, sizeof(st->rterr), "cannot start the watcher thread: %s",
-		 strerror(err));
-fail:
-	usdt_provider_destroy(st->rt);
-	st->rt = NULL;
+	g_rt_thread = pthread_self();
+	__atomic_store_n(&g_rt, st, __ATOMIC_RELEASE);
 }
 
 /*
@@ -929,13 +889,11 @@ static void runtime_stop(lua_State *L, mstate_t *st)
 {
 	if (g_rt == st) /* a signal still on its way finds nothing to do */
 		__atomic_store_n(&g_rt, NULL, __ATOMIC_RELEASE);
-	usdt_watch_stop(st->watch); /* in a forked child: no thread to join */
-	st->watch = NULL;
+	bc_rt_unwatch(&st->rt); /* in a forked child: no thread to join */
 	mirror_stop(L, st);
 	if (st->L != NULL && lua_gethook(st->L) == hook)
 		lua_sethook(st->L, NULL, 0, 0);
-	usdt_provider_destroy(st->rt);
-	st->rt = NULL; /* entry and ret stay valid: they fire into nothing */
+	bc_rt_close(&st->rt); /* its probes stay valid: they fire into nothing */
 	if (st->rterr[0] == '\0')
 		snprintf(st->rterr, sizeof(st->rterr), "stopped by dtrace.runtime_stop()");
 }
@@ -971,13 +929,10 @@ static int l_runtime_active(lua_State *L)
 
 	for (int i = 1; i <= lua_gettop(L); i++) {
 		const char *name = luaL_checkstring(L, i);
-		usdt_probe_t *p;
+		int k = bc_rt_index(name);
+		usdt_probe_t *p = st != NULL && k >= 0 ? st->rt.probes[k] : NULL;
 
-		if (strcmp(name, "function-entry") == 0)
-			p = st != NULL ? st->entry : NULL;
-		else if (strcmp(name, "function-return") == 0)
-			p = st != NULL ? st->ret : NULL;
-		else
+		if (k < 0)
 			return luaL_argerror(L, i,
 					     lua_pushfstring(L,
 							     "no runtime probe '%s' (there are "
@@ -989,13 +944,69 @@ static int l_runtime_active(lua_State *L)
 	return 1;
 }
 
+/*
+ * dtrace.runtime_enabled(): the set of runtime probes a tracer has enabled
+ * ({["function-entry"] = true, ...}), hook or not: a program tells from it
+ * whether a tracer wants the runtime probes before it waits for the hook.
+ */
+static int l_runtime_enabled(lua_State *L)
+{
+	const mstate_t *st = mstate(L);
+
+	lua_createtable(L, 0, BC_RT_NPROBES);
+	for (int i = 0; st != NULL && i < BC_RT_NPROBES; i++)
+		if (st->rt.probes[i] != NULL && usdt_probe_is_enabled(st->rt.probes[i]) > 0) {
+			lua_pushboolean(L, 1);
+			lua_setfield(L, -2, bc_rt_names[i]);
+		}
+	return 1;
+}
+
+/*
+ * dtrace.runtime_wait(timeout [, name, ...]): sleep until runtime_active(name,
+ * ...) is true (true) or timeout seconds have passed (false), as Python's
+ * dtrace.runtime.wait_active().  The hook comes from the signal the watcher
+ * sends, which ends a sleep early.
+ */
+static int l_runtime_wait(lua_State *L)
+{
+	lua_Number timeout = luaL_checknumber(L, 1);
+	int n = lua_gettop(L);
+	struct timespec now, end;
+
+	luaL_argcheck(L, timeout >= 0 && timeout <= 1e9, 1, "a number of seconds, 0 or more");
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)timeout;
+	end.tv_nsec += (long)((timeout - (lua_Number)(time_t)timeout) * 1e9);
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	for (;;) {
+		lua_pushcfunction(L, l_runtime_active);
+		for (int i = 2; i <= n; i++)
+			lua_pushvalue(L, i);
+		lua_call(L, n - 1, 1); /* an unknown name raises runtime_active's error */
+		if (lua_toboolean(L, -1))
+			return 1;
+		lua_pop(L, 1);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
+		(void)nanosleep(&(struct timespec){ 0, 5000000L }, NULL);
+	}
+	lua_pushboolean(L, 0);
+	return 1;
+}
+
 /* dtrace.runtime_path(): the runtime provider's image, or nil and why there is none. */
 static int l_runtime_path(lua_State *L)
 {
 	const mstate_t *st = mstate(L);
 
-	if (st != NULL && st->rt != NULL && usdt_provider_path(st->rt) != NULL) {
-		lua_pushstring(L, usdt_provider_path(st->rt));
+	if (st != NULL && st->rt.prov != NULL && usdt_provider_path(st->rt.prov) != NULL) {
+		lua_pushstring(L, usdt_provider_path(st->rt.prov));
 		return 1;
 	}
 	lua_pushnil(L);
@@ -1046,9 +1057,14 @@ LU_EXPORT int luaopen_dtrace(lua_State *L)
 		{ NULL, NULL },
 	};
 	static const luaL_Reg module_fns[] = {
-		{ "provider", l_provider },	    { "runtime_active", l_runtime_active },
-		{ "runtime_path", l_runtime_path }, { "runtime_stop", l_runtime_stop },
-		{ "json_encode", l_json_encode },   { NULL, NULL },
+		{ "provider", l_provider },
+		{ "runtime_active", l_runtime_active },
+		{ "runtime_enabled", l_runtime_enabled },
+		{ "runtime_wait", l_runtime_wait },
+		{ "runtime_path", l_runtime_path },
+		{ "runtime_stop", l_runtime_stop },
+		{ "json_encode", l_json_encode },
+		{ NULL, NULL },
 	};
 	mstate_t *st = mstate(L);
 

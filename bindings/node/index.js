@@ -477,3 +477,8 @@ const node = {
 };
 
 module.exports = { Provider, Probe, watch, runtime, wrap, instrument, node };
+
+// The consumer (consumer.js) loads libdtrace: only when first used.
+for (const name of ['Consumer', 'CompileError'])
+  Object.defineProperty(module.exports, name,
+                        { enumerable: true, get: () => require('./consumer.js')[name] });

@@ -16,11 +16,9 @@
  * watch(...probes) and watchThread(probes, ms, fn) (libusdt's watcher, for
  * index.js); index.js adds wrap()/instrument(), node_rt and node.
  */
-#define _GNU_SOURCE  /* strerrorname_np */
 #define NAPI_VERSION 8
 #include <node_api.h>
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +26,7 @@
 
 #include <usdt.h>
 
-/* An argument kind: how a JS value becomes the probe's 64-bit value. */
-typedef enum { K_INT, K_UINT, K_STR, K_FLOAT, K_JSON } kind_t;
+#include "bc_usdt.h"
 
 struct probe;
 
@@ -64,12 +61,11 @@ struct probe {
 	char *label;	     /* "myapp:::query-start", for messages */
 	int refs;
 	int argc;
-	unsigned char kinds[USDT_MAXARGS];
-	unsigned char bits[USDT_MAXARGS]; /* K_INT, K_UINT: the declared width */
-	struct provider *pv;		  /* NULL once the Provider is finalized */
-	struct probe *next, **prevp;	  /* in pv->probes */
-	napi_ref cell;			  /* { v }, strong: refresh writes v */
-	const volatile uint16_t *sema;	  /* what cell.v views; NULL: the zeroed array */
+	const bc_argtype_t *types[USDT_MAXARGS]; /* the declared types (static rows) */
+	struct provider *pv;			 /* NULL once the Provider is finalized */
+	struct probe *next, **prevp;		 /* in pv->probes */
+	napi_ref cell;				 /* { v }, strong: refresh writes v */
+	const volatile uint16_t *sema;		 /* what cell.v views; NULL: the zeroed array */
 };
 
 /* Per-environment state (main thread and each worker). */
@@ -170,34 +166,15 @@ static napi_value nomem(napi_env env)
 			return fail(env); \
 	} while (0)
 
-static const char *const usdt_codes[] = {
-	"EUSDT_BADNAME", "EUSDT_TOOMANYARGS", "EUSDT_BADTYPE",	 "EUSDT_DUPLICATE",
-	"EUSDT_ENABLED", "EUSDT_NOTENABLED",  "EUSDT_DESTROYED", "EUSDT_ARGCOUNT",
-	"EUSDT_ELF",	 "EUSDT_RUNDIR",      "EUSDT_BADOPTS",	 "EUSDT_HIGHADDR",
-};
-_Static_assert(sizeof(usdt_codes) / sizeof(usdt_codes[0]) == EUSDT_MAX - EUSDT_BASE,
-	       "a name for every libusdt code");
-
-static const char *code_name(int code)
-{
-	const char *s;
-
-	if (code >= EUSDT_BASE && code < EUSDT_MAX)
-		return usdt_codes[code - EUSDT_BASE];
-	return code > 0 && (s = strerrorname_np(code)) != NULL ? s : "EUSDT";
-}
-
 /* A libusdt failure: an Error with libusdt's message, .code (its name) and .errno. */
 static napi_value throw_usdt(napi_env env, int code, const usdt_provider_t *prov, const char *what)
 {
-	const char *detail = prov != NULL ? usdt_provider_errmsg(prov) : NULL;
 	napi_value err, msg, cv, num;
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), "%s: %s", what,
-		 detail != NULL && *detail != '\0' ? detail : usdt_strerror(code));
+	bc_msg_usdt(buf, sizeof(buf), what, prov, code);
 	TRY(napi_create_string_utf8(env, buf, NAPI_AUTO_LENGTH, &msg));
-	TRY(napi_create_string_utf8(env, code_name(code), NAPI_AUTO_LENGTH, &cv));
+	TRY(napi_create_string_utf8(env, bc_usdt_codename(code), NAPI_AUTO_LENGTH, &cv));
 	TRY(napi_create_error(env, cv, msg, &err));
 	TRY(napi_create_int32(env, code, &num));
 	TRY(napi_set_named_property(env, err, "errno", num));
@@ -238,22 +215,6 @@ static char *dup_string(napi_env env, napi_value s)
 	return p;
 }
 
-/* ---------------------------------------------------------------- types */
-
-static const struct {
-	const char *name;
-	usdt_argtype_t type;
-	unsigned char kind, bits;
-} type_names[] = {
-	{ "int8", USDT_ARG_INT8, K_INT, 8 },	  { "uint8", USDT_ARG_UINT8, K_UINT, 8 },
-	{ "int16", USDT_ARG_INT16, K_INT, 16 },	  { "uint16", USDT_ARG_UINT16, K_UINT, 16 },
-	{ "int32", USDT_ARG_INT32, K_INT, 32 },	  { "uint32", USDT_ARG_UINT32, K_UINT, 32 },
-	{ "int64", USDT_ARG_INT64, K_INT, 64 },	  { "uint64", USDT_ARG_UINT64, K_UINT, 64 },
-	{ "int", USDT_ARG_INT64, K_INT, 64 },	  { "pointer", USDT_ARG_POINTER, K_UINT, 64 },
-	{ "string", USDT_ARG_STRING, K_STR, 0 },  { "double", USDT_ARG_DOUBLE, K_FLOAT, 0 },
-	{ "float", USDT_ARG_DOUBLE, K_FLOAT, 0 }, { "json", USDT_ARG_STRING, K_JSON, 0 },
-};
-
 /* ---------------------------------------------------------------- firing */
 
 /* The strings of one fire: small ones on the stack, the others malloc'd. */
@@ -287,44 +248,36 @@ static const char *utf8(napi_env env, napi_value s, struct strings *sb)
 static int to_int(napi_env env, const struct probe *pr, int i, napi_value a, napi_valuetype t,
 		  usdt_arg_t *v)
 {
-	int b = pr->bits[i], sgn = pr->kinds[i] == K_INT;
+	const bc_argtype_t *ty = pr->types[i];
 	bool lossless = true;
-	double d;
+	char msg[512];
+	int rc = -1;
 
 	if (t == napi_number) {
+		double d;
+
 		napi_get_value_double(env, a, &d);
-		if (d != trunc(d) || (sgn ? d < -ldexp(1, b - 1) || d >= ldexp(1, b - 1)
-					  : d < 0 || d >= ldexp(1, b)))
-			goto range;
-		if (sgn)
-			v->i = (int64_t)d;
-		else
-			v->u = (uint64_t)d;
-		return 0;
-	}
-	if (t != napi_bigint) {
+		rc = bc_int_from_double(ty, d, v);
+	} else if (t == napi_bigint && ty->kind == BC_INT) {
+		int64_t x;
+
+		napi_get_value_bigint_int64(env, a, &x, &lossless);
+		rc = lossless ? bc_int_from_i64(ty, x, v) : -1;
+	} else if (t == napi_bigint) {
+		uint64_t x;
+
+		napi_get_value_bigint_uint64(env, a, &x, &lossless);
+		rc = lossless ? bc_int_from_u64(ty, x, v) : -1;
+	} else {
 		throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE",
 		       "argument %d of %s: expected a number or a bigint, got %s", i + 1, pr->label,
 		       typeof_name(env, a));
 		return -1;
 	}
-	if (sgn) {
-		napi_get_value_bigint_int64(env, a, &v->i, &lossless);
-		if (lossless && b < 64 &&
-		    (v->i < -((int64_t)1 << (b - 1)) || v->i >= (int64_t)1 << (b - 1)))
-			lossless = false;
-	} else {
-		napi_get_value_bigint_uint64(env, a, &v->u, &lossless);
-		if (lossless && b < 64 && v->u >> b != 0)
-			lossless = false;
-	}
-	if (lossless)
-		return 0;
-range:
-	throwf(env, E_RANGE, "ERR_OUT_OF_RANGE",
-	       "argument %d of %s: not an integer in the range of %s%d", i + 1, pr->label,
-	       sgn ? "int" : "uint", b);
-	return -1;
+	if (rc != 0)
+		throwf(env, E_RANGE, "ERR_OUT_OF_RANGE", "%s",
+		       bc_msg_range(msg, sizeof(msg), pr->label, i + 1, ty));
+	return rc;
 }
 
 /* JSON.stringify(a) as UTF-8 (NULL for undefined); a throw becomes a TypeError naming the argument. */
@@ -370,10 +323,11 @@ static napi_value fire_values(napi_env env, const struct probe *pr, const napi_v
 			rc = -1, fail(env);
 			break;
 		}
-		switch (pr->kinds[i]) {
-		case K_INT:
-		case K_UINT: rc = to_int(env, pr, i, argv[i], t, &v[i]); break;
-		case K_FLOAT:
+		switch ((bc_kind_t)pr->types[i]->kind) {
+		case BC_INT:
+		case BC_UINT:
+		case BC_PTR: rc = to_int(env, pr, i, argv[i], t, &v[i]); break;
+		case BC_FLOAT:
 			if (t == napi_number)
 				napi_get_value_double(env, argv[i], &v[i].d);
 			else
@@ -381,7 +335,7 @@ static napi_value fire_values(napi_env env, const struct probe *pr, const napi_v
 						"argument %d of %s: expected a number, got %s",
 						i + 1, pr->label, typeof_name(env, argv[i]));
 			break;
-		case K_STR:
+		case BC_STR:
 			if (t == napi_string)
 				rc = (v[i].s = utf8(env, argv[i], &sb)) != NULL ? 0 : -1;
 			else if (t != napi_null && t != napi_undefined) /* a NULL pointer */
@@ -389,7 +343,7 @@ static napi_value fire_values(napi_env env, const struct probe *pr, const napi_v
 						"argument %d of %s: expected a string, got %s",
 						i + 1, pr->label, typeof_name(env, argv[i]));
 			break;
-		case K_JSON: rc = to_json(env, pr, i, argv[i], &sb, &v[i]); break;
+		case BC_JSON: rc = to_json(env, pr, i, argv[i], &sb, &v[i]); break;
 		}
 	}
 	if (rc == 0 && (rc = usdt_probe_fire(pr->probe, pr->argc, v)) == -EUSDT_DESTROYED)
@@ -419,8 +373,10 @@ static struct probe *probe_of(napi_env env, napi_value self, const char *what)
 
 static napi_value count_error(napi_env env, const struct probe *pr, size_t n)
 {
-	throwf(env, E_TYPE, "EUSDT_ARGCOUNT", "%s takes %d argument%s (%zu given)", pr->label,
-	       pr->argc, pr->argc == 1 ? "" : "s", n);
+	char msg[512];
+
+	throwf(env, E_TYPE, "EUSDT_ARGCOUNT", "%s",
+	       bc_msg_count(msg, sizeof(msg), pr->label, pr->argc, (long)n));
 	return NULL;
 }
 
@@ -606,11 +562,8 @@ struct watcher {
 static void watcher_look(bool on, void *arg)
 {
 	struct watcher *wa = arg;
-	unsigned mask = 0;
+	unsigned mask = on ? bc_enabled_mask(wa->probes, wa->n) : 0;
 
-	for (int i = 0; on && i < wa->n; i++)
-		if (usdt_probe_is_enabled(wa->probes[i]) > 0)
-			mask |= 1u << i;
 	if (mask == wa->last)
 		return;
 	wa->last = mask;
@@ -680,6 +633,7 @@ static napi_value watch_thread(napi_env env, napi_callback_info info)
 	size_t argc = 3;
 	uint32_t n = 0;
 	double ms = 0;
+	long ns = 0;
 	bool is = false;
 	struct watcher *wa;
 	int err = 0;
@@ -694,7 +648,7 @@ static napi_value watch_thread(napi_env env, napi_callback_info info)
 	}
 	TRY(napi_get_array_length(env, argv[0], &n));
 	TRY(napi_get_value_double(env, argv[1], &ms));
-	if (n < 1 || n > 16 || !(ms >= 1 && ms <= 60000)) {
+	if (n < 1 || n > 16 || bc_interval_ns(ms, 1e6, &ns) != 0) {
 		throwf(env, E_RANGE, "ERR_OUT_OF_RANGE",
 		       "watchThread(): 1 to 16 probes (%u given), an interval of 1 to 60000 ms", n);
 		return NULL;
@@ -733,10 +687,10 @@ static napi_value watch_thread(napi_env env, napi_callback_info info)
 	wa->hooked = 1;
 	TRY(napi_create_function(env, "stop", NAPI_AUTO_LENGTH, watcher_stop_js, NULL, &fn));
 	TRY(napi_set_named_property(env, obj, "stop", fn));
-	wa->w = usdt_watch_start(wa->probes, (int)n, (long)(ms * 1e6), watcher_look, wa, &err);
+	wa->w = usdt_watch_start(wa->probes, (int)n, ns, watcher_look, wa, &err);
 	if (wa->w == NULL) {
 		napi_release_threadsafe_function(wa->tsfn, napi_tsfn_abort);
-		return throw_usdt(env, err, NULL, "watchThread");
+		return throw_usdt(env, -err, NULL, "watchThread");
 	}
 	return obj;
 }
@@ -880,76 +834,71 @@ static napi_value Provider_probe(napi_env env, napi_callback_info info)
 	size_t argc = USDT_MAXARGS + 2, ntypes, n;
 	usdt_argtype_t types[USDT_MAXARGS];
 	struct provider *pv;
-	struct probe *pr;
+	struct probe *pr = NULL;
 	struct addon *ad;
 	char *name = NULL, *function = NULL;
 	napi_status st;
 
 	if ((pv = this_provider(env, info, &argc, argv, &self, 1)) == NULL)
 		return NULL;
-	if (argc > sizeof(argv) / sizeof(argv[0])) { /* argc is the call's count: argv holds less */
-		throwf(env, E_RANGE, "EUSDT_TOOMANYARGS", "a probe takes at most %d arguments",
-		       USDT_MAXARGS);
-		return NULL;
-	}
 	if (argc < 1 || vtype(env, argv[0]) != napi_string) {
 		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
 				      "probe(name, ...types): name must be a string");
 		return NULL;
 	}
+	if ((name = dup_string(env, argv[0])) == NULL)
+		return NULL;
 	ntypes = argc - 1;
-	if (argc > 1 && vtype(env, argv[argc - 1]) == napi_object) { /* { function } */
+	/* argc is the call's count: argv holds no more than its size */
+	if (argc <= sizeof(argv) / sizeof(argv[0]) && argc > 1 &&
+	    vtype(env, argv[argc - 1]) == napi_object) { /* { function } */
 		bool has = false;
 
 		ntypes--;
-		TRY(napi_has_named_property(env, argv[argc - 1], "function", &has));
+		if (napi_has_named_property(env, argv[argc - 1], "function", &has) != napi_ok)
+			goto napi;
 		if (has) {
-			TRY(napi_get_named_property(env, argv[argc - 1], "function", &v));
+			if (napi_get_named_property(env, argv[argc - 1], "function", &v) != napi_ok)
+				goto napi;
 			if (vtype(env, v) != napi_string) {
 				napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
 						      "probe(): options.function must be a string");
-				return NULL;
+				goto out;
 			}
 			if ((function = dup_string(env, v)) == NULL)
-				return NULL;
+				goto out;
 		}
 	}
 	if (ntypes > USDT_MAXARGS) {
-		free(function);
-		throwf(env, E_RANGE, "EUSDT_TOOMANYARGS", "a probe takes at most %d arguments",
-		       USDT_MAXARGS);
-		return NULL;
+		char msg[512];
+
+		throwf(env, E_RANGE, "EUSDT_TOOMANYARGS", "%s",
+		       bc_msg_toomany(msg, sizeof(msg), name));
+		goto out;
 	}
 	if ((pr = calloc(1, sizeof(*pr))) == NULL)
 		goto nomem;
-	if ((name = dup_string(env, argv[0])) == NULL)
-		goto out;
 	pr->argc = (int)ntypes;
 	for (size_t i = 0; i < ntypes; i++) {
-		char t[16] = "";
-		size_t k = 0, nt = sizeof(type_names) / sizeof(type_names[0]);
+		char t[32] = "", shown[66] = "", msg[512];
+		size_t tn = 0;
+		napi_value s;
 
 		if (vtype(env, argv[i + 1]) == napi_string)
-			napi_get_value_string_utf8(env, argv[i + 1], t, sizeof(t), &(size_t){ 0 });
-		while (k < nt && strcmp(t, type_names[k].name) != 0)
-			k++;
-		if (k == nt) {
-			napi_value s;
-			char shown[64] = "";
-
-			if (napi_coerce_to_string(env, argv[i + 1], &s) == napi_ok)
-				napi_get_value_string_utf8(env, s, shown, sizeof(shown),
-							   &(size_t){ 0 });
-			napi_get_and_clear_last_exception(env, &(napi_value){ 0 });
-			throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE",
-			       "probe %s, argument type %zu: '%s' is not 'int', 'string', 'float', "
-			       "'json' or one of 'int8'..'uint64', 'pointer', 'double'",
-			       name, i + 1, shown);
-			goto out;
+			napi_get_value_string_utf8(env, argv[i + 1], t, sizeof(t), &tn);
+		if (tn < sizeof(t) - 1 && (pr->types[i] = bc_argtype(t)) != NULL) {
+			types[i] = pr->types[i]->type;
+			continue;
 		}
-		types[i] = type_names[k].type;
-		pr->kinds[i] = type_names[k].kind;
-		pr->bits[i] = type_names[k].bits;
+		if (napi_coerce_to_string(env, argv[i + 1], &s) == napi_ok)
+			napi_get_value_string_utf8(env, s, shown + 1, sizeof(shown) - 2,
+						   &(size_t){ 0 });
+		napi_get_and_clear_last_exception(env, &(napi_value){ 0 });
+		shown[0] = '\'';
+		strcat(shown, "'");
+		throwf(env, E_TYPE, "ERR_INVALID_ARG_TYPE", "%s",
+		       bc_msg_badtype(msg, sizeof(msg), name, (int)i + 1, shown));
+		goto out;
 	}
 	n = strlen(pv->name) + strlen(name) + 4;
 	if ((pr->label = malloc(n)) == NULL)

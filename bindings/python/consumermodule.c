@@ -4,8 +4,9 @@
  * The low layer of dtrace.Consumer (dtrace/consumer.py).  It reads
  * libdtrace's records API: dtrace_consume() for the records of each probe
  * firing, dtrace_aggregate_walk() for the aggregations, and the errdata
- * and dropdata handlers for faults and drops.  The callbacks copy what
- * they receive into a queue (they run without the GIL, inside libdtrace);
+ * and dropdata handlers for faults and drops, through the bindings' shared
+ * records queue (bindings/common/bc_records.c): the callbacks (they run
+ * without the GIL, inside libdtrace) copy what they receive into it, and
  * the Python values (docs/python.md) are made from it once libdtrace has
  * returned.  The GIL is released while libdtrace waits or reads buffers;
  * a handle is used by one thread at a time (a second caller gets
@@ -24,120 +25,16 @@
 
 #include <dtrace.h>
 
-/*
- * What libdtrace's callbacks receive is borrowed until they return, and
- * they run without the GIL inside libdtrace's frames, where no Python
- * error may start.  So they copy it into a queue of plain bytes, and the
- * Python values are made from the queue once libdtrace has returned.
- * The queue is cut back to its last whole entry when memory runs out.
- */
-typedef struct queue {
-	char *buf;
-	size_t len, cap;
-	size_t whole; /* the end of the last whole entry */
-	bool failed;  /* out of memory since the last take */
-} queue_t;
-
-static void q_put(queue_t *q, const void *p, size_t n)
-{
-	if (q->failed || n == 0)
-		return;
-	if (q->len + n > q->cap) {
-		size_t cap = q->cap ? q->cap : 4096;
-		char *b;
-
-		while (cap < q->len + n)
-			cap *= 2;
-		if ((b = realloc(q->buf, cap)) == NULL) {
-			q->failed = true;
-			q->len = q->whole;
-			return;
-		}
-		q->buf = b;
-		q->cap = cap;
-	}
-	memcpy(q->buf + q->len, p, n);
-	q->len += n;
-}
-
-static void q_tag(queue_t *q, char tag)
-{
-	q_put(q, &tag, 1);
-}
-
-static void q_u64(queue_t *q, uint64_t v)
-{
-	q_put(q, &v, sizeof(v));
-}
-
-/* A string of n bytes, or none (s NULL). */
-static void q_str(queue_t *q, const char *s, size_t n)
-{
-	q_u64(q, s != NULL ? (uint64_t)n : UINT64_MAX);
-	if (s != NULL)
-		q_put(q, s, n);
-}
-
-static void q_cstr(queue_t *q, const char *s)
-{
-	q_str(q, s, s != NULL ? strlen(s) : 0);
-}
-
-static void q_end(queue_t *q)
-{
-	if (!q->failed)
-		q->whole = q->len;
-}
-
-static void q_reset(queue_t *q)
-{
-	q->len = q->whole = 0;
-	q->failed = false;
-	if (q->cap > (1u << 20)) { /* a burst's room is given back */
-		free(q->buf);
-		q->buf = NULL;
-		q->cap = 0;
-	}
-}
-
-static void q_free(queue_t *q)
-{
-	free(q->buf);
-	*q = (queue_t){ 0 };
-}
+#include "bc_records.h"
 
 typedef struct {
 	PyObject_HEAD dtrace_hdl_t *dtp; /* NULL once closed */
 	dtrace_prog_t *prog;		 /* the last compiled program, not yet executed */
 	bool busy;			 /* a call runs without the GIL */
 	bool quiet;			 /* the quiet option, as work() began */
-	queue_t q;			 /* the firings dtrace_consume() passed */
-	queue_t ev;			 /* faults and drops since the last take */
+	bc_sink_t sink;			 /* what dtrace_consume() and the handlers passed */
+	PyObject *errors, *drops, *msgs; /* faults and drops read, not yet taken (NULL: none) */
 } HandleObject;
-
-/* Reading it back (the queue is ours: its entries are whole). */
-typedef struct {
-	const char *p, *end;
-} reader_t;
-
-static reader_t q_reader(const queue_t *q)
-{
-	return (reader_t){ q->buf, q->buf != NULL ? q->buf + q->whole : NULL };
-}
-
-static uint64_t r_u64(reader_t *r)
-{
-	uint64_t v;
-
-	memcpy(&v, r->p, sizeof(v));
-	r->p += sizeof(v);
-	return v;
-}
-
-static char r_tag(reader_t *r)
-{
-	return *r->p++;
-}
 
 /* A string as libdtrace's JSON gave it: UTF-8, each other byte as U+00XX. */
 static PyObject *text_n(const char *s, size_t n)
@@ -164,27 +61,12 @@ static PyObject *text_n(const char *s, size_t n)
 	return fixed;
 }
 
-/* A string read back: str, or None for none. */
-static PyObject *r_str(reader_t *r)
+/* A C string from the queue: str, or None for none. */
+static PyObject *str_or_none(const char *s)
 {
-	uint64_t n = r_u64(r);
-	PyObject *o;
-
-	if (n == UINT64_MAX)
+	if (s == NULL)
 		Py_RETURN_NONE;
-	o = text_n(r->p, (size_t)n);
-	r->p += n;
-	return o;
-}
-
-static const char *r_raw(reader_t *r, size_t *n)
-{
-	const char *p;
-
-	*n = (size_t)r_u64(r);
-	p = r->p;
-	r->p += *n;
-	return p;
+	return text_n(s, strlen(s));
 }
 
 /* d[key] = v, v's reference taken (v NULL: an error set). */
@@ -200,84 +82,11 @@ static int set_item(PyObject *d, const char *key, PyObject *v)
 }
 
 /* set_item of a string that may be none: no key then. */
-static int set_str(PyObject *d, const char *key, reader_t *r)
+static int set_str(PyObject *d, const char *key, const char *s)
 {
-	PyObject *v = r_str(r);
-
-	if (v == Py_None) {
-		Py_DECREF(v);
+	if (s == NULL)
 		return 0;
-	}
-	return set_item(d, key, v);
-}
-
-/*
- * Data (trace(), tracemem(), printf(), print(), stack() and aggregation
- * keys), each tag and what follows it:
- *   'i' int64  'u' uint64  'f' double  's' a string  'b' bytes (tracemem)
- *   'l' bytes given as a list of ints (a struct traced)
- *   'y' a symbol: kernel, pid, address, module, symbol, offset, name
- *   'k' a stack: kernel, pid, frames, each address, module, symbol, offset, name
- *   'p' print() of a struct, union or array: address, type, then its 'b'
- */
-static void q_datum(queue_t *q, const dtrace_record_t *rec)
-{
-	switch (rec->dtr_kind) {
-	case DTRACE_REC_INT:
-		q_tag(q, rec->dtr_signed ? 'i' : 'u');
-		q_u64(q, rec->dtr_signed ? (uint64_t)rec->dtr_int : rec->dtr_uint);
-		break;
-	case DTRACE_REC_FLOAT:
-		q_tag(q, 'f');
-		q_put(q, &rec->dtr_float, sizeof(rec->dtr_float));
-		break;
-	case DTRACE_REC_STRING:
-	case DTRACE_REC_PRINTF:
-		q_tag(q, 's');
-		q_str(q, rec->dtr_str != NULL ? rec->dtr_str : "", rec->dtr_len);
-		break;
-	case DTRACE_REC_BYTES:
-		if (strcmp(rec->dtr_action, "print") == 0) { /* the pointer, its type, its bytes */
-			q_tag(q, 'p');
-			q_u64(q, rec->dtr_uint);
-			q_cstr(q, rec->dtr_type);
-		}
-		q_tag(q,
-		      strcmp(rec->dtr_action, "trace") == 0 || strcmp(rec->dtr_action, "key") == 0
-			  ? 'l'
-			  : 'b');
-		q_str(q, rec->dtr_bytes != NULL ? rec->dtr_bytes : "", rec->dtr_len);
-		break;
-	case DTRACE_REC_SYM:
-		q_tag(q, 'y');
-		q_tag(q, strcmp(rec->dtr_type, "_symaddr_t") == 0);
-		q_u64(q, (uint64_t)(int64_t)rec->dtr_pid);
-		q_u64(q, rec->dtr_uint);
-		q_cstr(q, rec->dtr_module);
-		q_cstr(q, rec->dtr_symbol);
-		q_u64(q, rec->dtr_offset);
-		q_cstr(q, rec->dtr_str != NULL ? rec->dtr_str : "");
-		break;
-	case DTRACE_REC_STACK:
-		q_tag(q, 'k');
-		q_tag(q, rec->dtr_pid == 0);
-		q_u64(q, (uint64_t)(int64_t)rec->dtr_pid);
-		q_u64(q, rec->dtr_nframes);
-		for (unsigned i = 0; i < rec->dtr_nframes; i++) {
-			bool sym = rec->dtr_fsymbols != NULL && rec->dtr_fsymbols[i] != NULL;
-
-			q_u64(q, rec->dtr_pcs[i]);
-			q_cstr(q, rec->dtr_fmodules != NULL ? rec->dtr_fmodules[i] : NULL);
-			q_cstr(q, sym ? rec->dtr_fsymbols[i] : NULL);
-			q_u64(q, sym && rec->dtr_foffsets != NULL ? rec->dtr_foffsets[i] : 0);
-			q_cstr(q, rec->dtr_frames[i] != NULL ? rec->dtr_frames[i] : "");
-		}
-		break;
-	default: /* nothing else is data */
-		q_tag(q, 's');
-		q_cstr(q, "");
-		break;
-	}
+	return set_item(d, key, text_n(s, strlen(s)));
 }
 
 /* A float as json.loads read "%.17g": an int when written without a point. */
@@ -290,39 +99,36 @@ static PyObject *float_value(double d)
 	return PyFloat_FromDouble(d);
 }
 
-static PyObject *r_datum(reader_t *r);
-
-static PyObject *r_stack(reader_t *r)
+/* address, module, symbol and offset (when known), name: of a symbol or a frame. */
+static int set_place(PyObject *d, uint64_t addr, const char *module, const char *symbol,
+		     uint64_t offset, const char *name)
 {
-	int kernel = r_tag(r);
-	uint64_t pid = r_u64(r), n = r_u64(r);
+	if (set_item(d, "address", PyLong_FromUnsignedLongLong(addr)) != 0 ||
+	    set_str(d, "module", module) != 0)
+		return -1;
+	if (symbol != NULL && (set_str(d, "symbol", symbol) != 0 ||
+			       set_item(d, "offset", PyLong_FromUnsignedLongLong(offset)) != 0))
+		return -1;
+	return set_str(d, "name", name != NULL ? name : "");
+}
+
+static PyObject *r_stack(const bc_value_t *v)
+{
 	PyObject *d = PyDict_New(), *frames = PyList_New(0);
+	bc_reader_t sub = v->sub;
+	bc_frame_t fr;
 
 	if (d == NULL || frames == NULL)
 		goto fail;
-	if (!kernel && set_item(d, "pid", PyLong_FromLongLong((long long)pid)) != 0)
+	if (v->pid != 0 && set_item(d, "pid", PyLong_FromLong(v->pid)) != 0)
 		goto fail;
-	for (uint64_t i = 0; i < n; i++) {
+	while (bc_read_frame(&sub, &fr) == 1) {
 		PyObject *f = PyDict_New();
-		int rc;
 
 		if (f == NULL)
 			goto fail;
-		rc = set_item(f, "address", PyLong_FromUnsignedLongLong(r_u64(r))) != 0 ||
-		     set_str(f, "module", r) != 0;
-		if (rc == 0) {
-			PyObject *sym = r_str(r);
-			uint64_t off = r_u64(r);
-
-			if (sym == NULL)
-				rc = -1;
-			else if (sym == Py_None)
-				Py_DECREF(sym);
-			else
-				rc = set_item(f, "symbol", sym) != 0 ||
-				     set_item(f, "offset", PyLong_FromUnsignedLongLong(off)) != 0;
-		}
-		if (rc != 0 || set_str(f, "name", r) != 0 || PyList_Append(frames, f) != 0) {
+		if (set_place(f, fr.pc, fr.module, fr.symbol, fr.offset, fr.name) != 0 ||
+		    PyList_Append(frames, f) != 0) {
 			Py_DECREF(f);
 			goto fail;
 		}
@@ -338,82 +144,64 @@ fail:
 	return NULL;
 }
 
-static PyObject *r_sym(reader_t *r)
+static PyObject *r_sym(const bc_value_t *v)
 {
-	int kernel = r_tag(r);
-	uint64_t pid = r_u64(r), addr = r_u64(r);
-	PyObject *d = PyDict_New(), *sym;
-	uint64_t off;
+	PyObject *d = PyDict_New();
 
 	if (d == NULL)
 		return NULL;
-	if ((!kernel && set_item(d, "pid", PyLong_FromLongLong((long long)pid)) != 0) ||
-	    set_item(d, "address", PyLong_FromUnsignedLongLong(addr)) != 0 ||
-	    set_str(d, "module", r) != 0 || (sym = r_str(r)) == NULL) {
-		Py_DECREF(d);
-		return NULL;
-	}
-	off = r_u64(r);
-	if (sym != Py_None) {
-		if (set_item(d, "symbol", sym) != 0 ||
-		    set_item(d, "offset", PyLong_FromUnsignedLongLong(off)) != 0) {
-			Py_DECREF(d);
-			return NULL;
-		}
-	} else {
-		Py_DECREF(sym);
-	}
-	if (set_str(d, "name", r) != 0) {
+	/* the kernel's symbols (sym(), func(), mod()) have no pid */
+	if ((strcmp(v->type, "_symaddr_t") != 0 &&
+	     set_item(d, "pid", PyLong_FromLong(v->pid)) != 0) ||
+	    set_place(d, v->addr, v->module, v->symbol, v->offset, v->str) != 0) {
 		Py_DECREF(d);
 		return NULL;
 	}
 	return d;
 }
 
-/* The Python value of one datum, as docs/python.md describes it. */
-static PyObject *r_datum(reader_t *r)
+/*
+ * The Python value of one datum (trace(), tracemem(), printf(), print(),
+ * stack() and aggregation keys), as docs/python.md describes it.
+ */
+static PyObject *r_datum(const bc_value_t *v)
 {
-	const char *p;
-	size_t n;
-	double f;
+	switch (v->kind) {
+	case DTRACE_REC_INT:
+		return v->is_signed ? PyLong_FromLongLong((long long)v->i)
+				    : PyLong_FromUnsignedLongLong(v->u);
+	case DTRACE_REC_FLOAT: return float_value(v->f);
+	case DTRACE_REC_STRING:
+	case DTRACE_REC_PRINTF: return text_n(v->str != NULL ? v->str : "", v->len);
+	case DTRACE_REC_BYTES: {
+		PyObject *d, *l;
 
-	switch (r_tag(r)) {
-	case 'i': return PyLong_FromLongLong((long long)r_u64(r));
-	case 'u': return PyLong_FromUnsignedLongLong(r_u64(r));
-	case 'f':
-		memcpy(&f, r->p, sizeof(f));
-		r->p += sizeof(f);
-		return float_value(f);
-	case 's': return r_str(r);
-	case 'b': p = r_raw(r, &n); return PyBytes_FromStringAndSize(p, (Py_ssize_t)n);
-	case 'l': {
-		PyObject *l;
-
-		p = r_raw(r, &n);
-		if ((l = PyList_New((Py_ssize_t)n)) == NULL)
+		if (bc_is_print(v)) { /* the pointer, its type, its bytes */
+			if ((d = PyDict_New()) == NULL)
+				return NULL;
+			if (set_item(d, "address", PyLong_FromUnsignedLongLong(v->addr)) != 0 ||
+			    set_item(d, "type", str_or_none(v->type)) != 0 ||
+			    set_item(d, "bytes",
+				     PyBytes_FromStringAndSize(v->str, (Py_ssize_t)v->len)) != 0) {
+				Py_DECREF(d);
+				return NULL;
+			}
+			return d;
+		}
+		/* tracemem() gives bytes; a struct traced, or a key, its bytes as a list of ints */
+		if (strcmp(v->action, "trace") != 0 && strcmp(v->action, "key") != 0)
+			return PyBytes_FromStringAndSize(v->str, (Py_ssize_t)v->len);
+		if ((l = PyList_New((Py_ssize_t)v->len)) == NULL)
 			return NULL;
-		for (size_t i = 0; i < n; i++)
-			PyList_SET_ITEM(l, (Py_ssize_t)i, PyLong_FromLong((unsigned char)p[i]));
+		for (size_t i = 0; i < v->len; i++)
+			PyList_SET_ITEM(l, (Py_ssize_t)i,
+					PyLong_FromLong((unsigned char)v->str[i]));
 		return l;
 	}
-	case 'y': return r_sym(r);
-	case 'k': return r_stack(r);
-	case 'p': {
-		uint64_t addr = r_u64(r);
-		PyObject *d = PyDict_New();
-
-		if (d == NULL)
-			return NULL;
-		if (set_item(d, "address", PyLong_FromUnsignedLongLong(addr)) != 0 ||
-		    set_item(d, "type", r_str(r)) != 0 || set_item(d, "bytes", r_datum(r)) != 0) {
-			Py_DECREF(d);
-			return NULL;
-		}
-		return d;
+	case DTRACE_REC_SYM: return r_sym(v);
+	case DTRACE_REC_STACK: return r_stack(v);
+	default: /* nothing else is data */ return PyUnicode_FromString("");
 	}
-	}
-	PyErr_SetString(PyExc_SystemError, "dtrace._consumer: a bad queue entry");
-	return NULL;
 }
 
 static PyTypeObject HandleType;
@@ -452,9 +240,6 @@ static int enter(HandleObject *h)
 	return 0;
 }
 
-static void on_errdata(const dtrace_errdata_t *e, void *arg);
-static void on_dropdata(const dtrace_dropdata_t *d, void *arg);
-
 static int Handle_init(HandleObject *self, PyObject *args, PyObject *kw)
 {
 	int err = 0;
@@ -470,8 +255,8 @@ static int Handle_init(HandleObject *self, PyObject *args, PyObject *kw)
 		PyErr_Format(DTraceError, "dtrace_open: %s", dtrace_errmsg(NULL, err));
 		return -1;
 	}
-	if (dtrace_handle_errdata(self->dtp, on_errdata, self) != 0 ||
-	    dtrace_handle_dropdata(self->dtp, on_dropdata, self) != 0) {
+	bc_sink_init(&self->sink, self->dtp, 0);
+	if (bc_sink_handlers(&self->sink) != 0) {
 		dt_error(self, "dtrace_open");
 		dtrace_close(self->dtp);
 		self->dtp = NULL;
@@ -496,8 +281,10 @@ static void close_handle(HandleObject *self)
 		self->busy = false;
 		PyEval_RestoreThread(ts);
 	}
-	q_free(&self->q);
-	q_free(&self->ev);
+	bc_sink_fini(&self->sink);
+	Py_CLEAR(self->errors);
+	Py_CLEAR(self->drops);
+	Py_CLEAR(self->msgs);
 }
 
 static void Handle_dealloc(HandleObject *self)
@@ -699,134 +486,172 @@ static PyObject *Handle_go(HandleObject *self, PyObject *args)
 
 /* ---------------------------------------------------------------- records */
 
-static bool is_data(const char *action)
+/* A fault's dict (docs/json.md's "error"), or NULL with an error set. */
+static PyObject *error_dict(const bc_entry_t *e)
 {
-	static const char *const data[] = { "trace", "tracemem", "printf", "print",
-					    "stack", "ustack",	 "jstack" };
+	PyObject *d = PyDict_New();
 
-	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
-		if (strcmp(action, data[i]) == 0)
-			return true;
-	return false;
-}
-
-static void q_desc(queue_t *q, const dtrace_probedesc_t *pd)
-{
-	q_u64(q, pd->dtpd_id);
-	q_cstr(q, pd->dtpd_provider);
-	q_cstr(q, pd->dtpd_mod);
-	q_cstr(q, pd->dtpd_func);
-	q_cstr(q, pd->dtpd_name);
-}
-
-/* A firing: 'P' cpu, the probe, its data, then 'E'. */
-static int on_probe(const dtrace_probedata_t *data, void *arg)
-{
-	HandleObject *h = arg;
-
-	q_tag(&h->q, 'P');
-	q_u64(&h->q, (uint64_t)(int64_t)data->dtpda_cpu);
-	q_desc(&h->q, data->dtpda_pdesc);
-	return DTRACE_CONSUME_THIS;
-}
-
-static int on_rec(const dtrace_probedata_t *data, const dtrace_record_t *rec, void *arg)
-{
-	HandleObject *h = arg;
-
-	(void)data;
-	if (rec == NULL) {
-		q_tag(&h->q, 'E');
-		q_end(&h->q);
-	} else if (is_data(rec->dtr_action)) {
-		q_datum(&h->q, rec);
-	}
-	return DTRACE_CONSUME_THIS;
-}
-
-/* Faults: 'F' epid, the probe, fault, address (or none), action, offset, message. */
-static void on_errdata(const dtrace_errdata_t *e, void *arg)
-{
-	HandleObject *h = arg;
-	queue_t *q = &h->ev;
-
-	q_tag(q, 'F');
-	q_u64(q, e->dteda_epid);
-	q_desc(q, e->dteda_pdesc);
-	q_cstr(q, e->dteda_fault);
-	q_tag(q, e->dteda_fault != NULL && strcmp(e->dteda_fault, "invalid address") == 0);
-	q_u64(q, e->dteda_addr);
-	q_u64(q, (uint64_t)(int64_t)e->dteda_action);
-	q_u64(q, (uint64_t)(int64_t)e->dteda_offset);
-	q_cstr(q, e->dteda_msg);
-	q_end(q);
-}
-
-/* Drops: 'D' kind, cpu, count, message. */
-static void on_dropdata(const dtrace_dropdata_t *d, void *arg)
-{
-	HandleObject *h = arg;
-	queue_t *q = &h->ev;
-
-	q_tag(q, 'D');
-	q_cstr(q, d->dtdda_kind);
-	q_u64(q, (uint64_t)(int64_t)d->dtdda_cpu);
-	q_u64(q, d->dtdda_drops);
-	q_cstr(q, d->dtdda_msg);
-	q_end(q);
-}
-
-/* (cpu, id, provider, module, function, name, data) of each firing in the queue. */
-static PyObject *take_records(HandleObject *h)
-{
-	reader_t r = q_reader(&h->q);
-	PyObject *out = PyList_New(0), *row = NULL, *data = NULL;
-
-	if (out == NULL)
+	if (d == NULL)
 		return NULL;
-	while (r.p < r.end) {
-		char tag = r_tag(&r);
+	if (set_item(d, "type", PyUnicode_FromString("error")) != 0 ||
+	    set_item(d, "epid", PyLong_FromUnsignedLong(e->epid)) != 0 ||
+	    set_item(d, "id", PyLong_FromUnsignedLong(e->id)) != 0 ||
+	    set_item(d, "provider", str_or_none(e->provider)) != 0 ||
+	    set_item(d, "module", str_or_none(e->module)) != 0 ||
+	    set_item(d, "function", str_or_none(e->function)) != 0 ||
+	    set_item(d, "name", str_or_none(e->name)) != 0 ||
+	    set_item(d, "fault", str_or_none(e->fault)) != 0 ||
+	    (e->has_addr && set_item(d, "address", PyLong_FromUnsignedLongLong(e->addr)) != 0) ||
+	    set_item(d, "action", PyLong_FromLong(e->action)) != 0 ||
+	    set_item(d, "offset", PyLong_FromLong(e->offset)) != 0) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
 
-		if (tag == 'P') {
-			int64_t cpu = (int64_t)r_u64(&r);
-			uint64_t id = r_u64(&r);
+static PyObject *drop_dict(const bc_entry_t *e)
+{
+	PyObject *d = PyDict_New();
 
-			Py_XDECREF(row);
-			if ((row = PyTuple_New(7)) == NULL)
-				goto fail;
-			PyTuple_SET_ITEM(row, 0,
-					 cpu >= 0 ? PyLong_FromLongLong(cpu) : Py_NewRef(Py_None));
-			PyTuple_SET_ITEM(row, 1, PyLong_FromUnsignedLongLong(id));
-			for (int i = 2; i < 6; i++)
-				PyTuple_SET_ITEM(row, i, r_str(&r));
-			PyTuple_SET_ITEM(row, 6, data = PyList_New(0));
-			for (int i = 0; i < 7; i++)
-				if (PyTuple_GET_ITEM(row, i) == NULL)
-					goto fail;
-		} else if (tag == 'E') {
-			/* quiet: a firing that traced nothing makes no record, as in JSON */
-			if (row != NULL && (!h->quiet || PyList_GET_SIZE(data) > 0) &&
-			    PyList_Append(out, row) != 0)
-				goto fail;
-			Py_CLEAR(row);
+	if (d == NULL)
+		return NULL;
+	if (set_item(d, "type", PyUnicode_FromString("drop")) != 0 ||
+	    set_item(d, "kind", str_or_none(e->dropkind)) != 0 ||
+	    set_item(d, "count", PyLong_FromUnsignedLongLong(e->count)) != 0 ||
+	    (e->cpu >= 0 && set_item(d, "cpu", PyLong_FromLong(e->cpu)) != 0)) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* (cpu, id, provider, module, function, name, data) of a firing; NULL and no error: none. */
+static PyObject *firing_row(HandleObject *h, bc_entry_t *e)
+{
+	PyObject *row, *data;
+	bc_value_t v;
+	Py_ssize_t i = 0;
+
+	/* quiet: a firing that traced nothing makes no record, as in JSON */
+	if (h->quiet && e->ndata == 0)
+		return NULL;
+	if ((row = PyTuple_New(7)) == NULL)
+		return NULL;
+	PyTuple_SET_ITEM(row, 0, e->cpu >= 0 ? PyLong_FromLong(e->cpu) : Py_NewRef(Py_None));
+	PyTuple_SET_ITEM(row, 1, PyLong_FromUnsignedLong(e->id));
+	PyTuple_SET_ITEM(row, 2, str_or_none(e->provider));
+	PyTuple_SET_ITEM(row, 3, str_or_none(e->module));
+	PyTuple_SET_ITEM(row, 4, str_or_none(e->function));
+	PyTuple_SET_ITEM(row, 5, str_or_none(e->name));
+	PyTuple_SET_ITEM(row, 6, data = PyList_New((Py_ssize_t)e->ndata));
+	for (int k = 0; k < 7; k++)
+		if (PyTuple_GET_ITEM(row, k) == NULL)
+			goto fail;
+	while (bc_read_value(&e->recs, &v) == 1) {
+		PyObject *o;
+
+		if (!v.is_data)
+			continue;
+		if (i >= (Py_ssize_t)e->ndata || (o = r_datum(&v)) == NULL)
+			goto fail;
+		PyList_SET_ITEM(data, i++, o);
+	}
+	if (i != (Py_ssize_t)e->ndata || e->recs.bad) {
+		PyErr_SetString(PyExc_SystemError, "dtrace._consumer: a bad queue entry");
+		goto fail;
+	}
+	return row;
+fail:
+	if (!PyErr_Occurred())
+		PyErr_SetString(PyExc_SystemError, "dtrace._consumer: a bad queue entry");
+	Py_DECREF(row);
+	return NULL;
+}
+
+/* (list, list, list) append: 0, or -1 with an error set. */
+static int append_events(HandleObject *h, PyObject *errors, PyObject *drops, PyObject *msgs)
+{
+	PyObject **mine[3] = { &h->errors, &h->drops, &h->msgs };
+	PyObject *got[3] = { errors, drops, msgs };
+
+	for (int i = 0; i < 3; i++) {
+		if (PyList_GET_SIZE(got[i]) == 0)
+			continue;
+		if (*mine[i] == NULL) {
+			*mine[i] = Py_NewRef(got[i]);
 		} else {
-			PyObject *v;
+			Py_ssize_t n = PyList_GET_SIZE(*mine[i]);
 
-			r.p--;
-			if ((v = r_datum(&r)) == NULL || data == NULL ||
-			    PyList_Append(data, v) != 0) {
-				Py_XDECREF(v);
-				goto fail;
-			}
-			Py_DECREF(v);
+			if (PyList_SetSlice(*mine[i], n, n, got[i]) != 0)
+				return -1;
 		}
 	}
-	Py_XDECREF(row);
-	return out;
-fail:
-	Py_XDECREF(row);
-	Py_DECREF(out);
-	return NULL;
+	return 0;
+}
+
+/*
+ * Every entry of the sink: the firings' rows into rows (if not NULL), the
+ * faults and drops kept for take_events().  The sink is emptied only when
+ * all was made, so that a failure (no memory) loses nothing.
+ */
+static int take_entries(HandleObject *h, PyObject *rows)
+{
+	bc_reader_t r = bc_sink_reader(&h->sink);
+	PyObject *errors = PyList_New(0), *drops = PyList_New(0), *msgs = PyList_New(0);
+	PyObject *o = NULL;
+	bc_entry_t e;
+	int rc = -1, got;
+
+	if (errors == NULL || drops == NULL || msgs == NULL)
+		goto out;
+	while ((got = bc_read_entry(&r, &e)) == 1) {
+		switch (e.kind) {
+		case BC_PROBE:
+			if (rows == NULL)
+				continue;
+			if ((o = firing_row(h, &e)) == NULL) {
+				if (PyErr_Occurred())
+					goto out;
+				continue;
+			}
+			if (PyList_Append(rows, o) != 0)
+				goto out;
+			break;
+		case BC_ERROR:
+			if ((o = error_dict(&e)) == NULL ||
+			    (e.action >= 0 && PyList_Append(errors, o) != 0))
+				goto out;
+			/* the library's own action errors were never error objects */
+			Py_CLEAR(o);
+			if ((o = str_or_none(e.msg)) == NULL || PyList_Append(msgs, o) != 0)
+				goto out;
+			break;
+		case BC_DROP:
+			if ((o = drop_dict(&e)) == NULL || PyList_Append(drops, o) != 0)
+				goto out;
+			Py_CLEAR(o);
+			if ((o = str_or_none(e.msg)) == NULL || PyList_Append(msgs, o) != 0)
+				goto out;
+			break;
+		default: continue;
+		}
+		Py_CLEAR(o);
+	}
+	if (got < 0) {
+		PyErr_SetString(PyExc_SystemError, "dtrace._consumer: a bad queue");
+		goto out;
+	}
+	if (append_events(h, errors, drops, msgs) != 0)
+		goto out;
+	bc_sink_reset(&h->sink);
+	rc = 0;
+out:
+	Py_XDECREF(o);
+	Py_XDECREF(errors);
+	Py_XDECREF(drops);
+	Py_XDECREF(msgs);
+	return rc;
 }
 
 /*
@@ -837,9 +662,6 @@ fail:
  */
 static PyObject *Handle_work(HandleObject *self, PyObject *unused)
 {
-	dtrace_consume_opts_t o = {
-		.sz = sizeof(o), .probe = on_probe, .rec = on_rec, .arg = self
-	};
 	int64_t quiet = 0;
 	PyThreadState *ts;
 	PyObject *recs;
@@ -853,13 +675,16 @@ static PyObject *Handle_work(HandleObject *self, PyObject *unused)
 		      quiet != 0;
 	self->busy = true;
 	ts = PyEval_SaveThread();
-	rc = (int)dtrace_consume(self->dtp, &o);
+	rc = (int)bc_consume(&self->sink);
 	PyEval_RestoreThread(ts);
 	self->busy = false;
-	failed = self->q.failed;
-	if ((recs = take_records(self)) == NULL)
+	failed = bc_sink_failed(&self->sink);
+	if ((recs = PyList_New(0)) == NULL)
 		return NULL;
-	q_reset(&self->q);
+	if (take_entries(self, recs) != 0) {
+		Py_DECREF(recs);
+		return NULL;
+	}
 	if (failed) { /* what did not fit is lost: say so */
 		Py_DECREF(recs);
 		return PyErr_NoMemory();
@@ -879,45 +704,6 @@ static PyObject *Handle_error(HandleObject *self, PyObject *args)
 
 /* ---------------------------------------------------------------- aggregations */
 
-/*
- * An entry: 'A' name, its keys' count and data, then 'v' and its value,
- * or 'q' (quantize) or 'l' (lquantize, llquantize: open ends as None) and
- * the buckets that hold something, each lo, hi, count.
- */
-static int on_agg(const dtrace_aggdata_t *a, void *arg)
-{
-	queue_t *q = arg;
-	unsigned n = 0;
-
-	q_tag(q, 'A');
-	q_cstr(q, a->dtada_name);
-	q_u64(q, a->dtada_nkeys);
-	for (unsigned k = 0; k < a->dtada_nkeys; k++)
-		q_datum(q, &a->dtada_keys[k]);
-	if (a->dtada_kind != DTRACE_AGG_QUANTIZE && a->dtada_kind != DTRACE_AGG_LQUANTIZE &&
-	    a->dtada_kind != DTRACE_AGG_LLQUANTIZE) {
-		q_tag(q, 'v');
-		q_u64(q, (uint64_t)a->dtada_value);
-		q_end(q);
-		return 0;
-	}
-	q_tag(q, a->dtada_kind == DTRACE_AGG_QUANTIZE ? 'q' : 'l');
-	for (unsigned i = 0; i < a->dtada_nbuckets; i++)
-		n += a->dtada_buckets[i].dtab_count != 0;
-	q_u64(q, n);
-	for (unsigned i = 0; i < a->dtada_nbuckets; i++) {
-		const dtrace_aggbucket_t *b = &a->dtada_buckets[i];
-
-		if (b->dtab_count == 0)
-			continue;
-		q_u64(q, (uint64_t)b->dtab_lo);
-		q_u64(q, (uint64_t)b->dtab_hi);
-		q_u64(q, (uint64_t)b->dtab_count);
-	}
-	q_end(q);
-	return 0;
-}
-
 /* One bucket bound: None for an open end of lquantize() and llquantize(). */
 static PyObject *bound(int64_t v, bool open, int64_t end)
 {
@@ -926,83 +712,92 @@ static PyObject *bound(int64_t v, bool open, int64_t end)
 	return PyLong_FromLongLong((long long)v);
 }
 
-/* The value of one entry: an int, or a list of (min, max, count). */
-static PyObject *r_aggvalue(reader_t *r)
+/* The value of one entry: an int, or a list of (min, max, count) of its non-empty buckets. */
+static PyObject *r_aggvalue(bc_entry_t *e)
 {
-	char tag = r_tag(r);
-	uint64_t n;
+	bool open = e->aggkind == DTRACE_AGG_LQUANTIZE || e->aggkind == DTRACE_AGG_LLQUANTIZE;
+	dtrace_aggbucket_t bk;
 	PyObject *l;
+	Py_ssize_t i = 0;
 
-	if (tag == 'v')
-		return PyLong_FromLongLong((long long)(int64_t)r_u64(r));
-	n = r_u64(r);
-	if ((l = PyList_New((Py_ssize_t)n)) == NULL)
+	if (e->aggkind != DTRACE_AGG_QUANTIZE && !open)
+		return PyLong_FromLongLong((long long)e->value);
+	if ((l = PyList_New((Py_ssize_t)e->nbuckets)) == NULL)
 		return NULL;
-	for (uint64_t i = 0; i < n; i++) {
-		int64_t lo = (int64_t)r_u64(r), hi = (int64_t)r_u64(r), c = (int64_t)r_u64(r);
-		PyObject *b = Py_BuildValue("(NNL)", bound(lo, tag == 'l', INT64_MIN),
-					    bound(hi, tag == 'l', INT64_MAX), (long long)c);
+	while (i < (Py_ssize_t)e->nbuckets && bc_read_bucket(&e->buckets, &bk) == 1) {
+		PyObject *b =
+		    Py_BuildValue("(NNL)", bound(bk.dtab_lo, open, INT64_MIN),
+				  bound(bk.dtab_hi, open, INT64_MAX), (long long)bk.dtab_count);
 
 		if (b == NULL) {
 			Py_DECREF(l);
 			return NULL;
 		}
-		PyList_SET_ITEM(l, (Py_ssize_t)i, b);
+		PyList_SET_ITEM(l, i++, b);
+	}
+	if (i != (Py_ssize_t)e->nbuckets) {
+		Py_DECREF(l);
+		PyErr_SetString(PyExc_SystemError, "dtrace._consumer: a bad queue entry");
+		return NULL;
 	}
 	return l;
 }
 
-/* [(name, keys tuple, value)] of the entries in q, in their order. */
-static PyObject *take_aggs(queue_t *q)
+/* [(name, keys tuple, value)] of the entries in s, in their order. */
+static PyObject *take_aggs(const bc_sink_t *s)
 {
-	reader_t r = q_reader(q);
+	bc_reader_t r = bc_sink_reader(s);
 	PyObject *out = PyList_New(0);
+	bc_entry_t e;
+	int got;
 
-	while (out != NULL && r.p < r.end) {
-		PyObject *name, *keys = NULL, *v = NULL, *row;
-		uint64_t nkeys;
+	while (out != NULL && (got = bc_read_entry(&r, &e)) == 1) {
+		PyObject *name, *keys = NULL, *v = NULL, *row = NULL;
+		bc_value_t k;
+		Py_ssize_t i = 0;
 
-		r.p++; /* 'A' */
-		if ((name = r_str(&r)) == NULL)
-			goto fail;
-		nkeys = r_u64(&r);
-		if ((keys = PyTuple_New((Py_ssize_t)nkeys)) == NULL)
+		if (e.kind != BC_AGG)
+			continue;
+		if ((name = str_or_none(e.aggname)) == NULL ||
+		    (keys = PyTuple_New((Py_ssize_t)e.nkeys)) == NULL)
 			goto fail_entry;
-		for (uint64_t k = 0; k < nkeys; k++) {
-			PyObject *key = r_datum(&r);
+		while (i < (Py_ssize_t)e.nkeys && bc_read_value(&e.keys, &k) == 1) {
+			PyObject *key = r_datum(&k);
 
 			if (key == NULL)
 				goto fail_entry;
-			PyTuple_SET_ITEM(keys, (Py_ssize_t)k, key);
+			PyTuple_SET_ITEM(keys, i++, key);
 		}
-		if ((v = r_aggvalue(&r)) == NULL)
-			goto fail_entry;
-		if ((row = PyTuple_Pack(3, name, keys, v)) == NULL ||
-		    PyList_Append(out, row) != 0) {
-			Py_XDECREF(row);
+		if (i != (Py_ssize_t)e.nkeys) {
+			PyErr_SetString(PyExc_SystemError, "dtrace._consumer: a bad queue entry");
 			goto fail_entry;
 		}
+		if ((v = r_aggvalue(&e)) == NULL ||
+		    (row = PyTuple_Pack(3, name, keys, v)) == NULL || PyList_Append(out, row) != 0)
+			goto fail_entry;
 		Py_DECREF(row);
 		Py_DECREF(name);
 		Py_DECREF(keys);
 		Py_DECREF(v);
 		continue;
 	fail_entry:
-		Py_DECREF(name);
+		Py_XDECREF(row);
+		Py_XDECREF(name);
 		Py_XDECREF(keys);
 		Py_XDECREF(v);
-		goto fail;
+		Py_CLEAR(out);
+	}
+	if (out != NULL && got < 0) {
+		PyErr_SetString(PyExc_SystemError, "dtrace._consumer: a bad queue");
+		Py_CLEAR(out);
 	}
 	return out;
-fail:
-	Py_XDECREF(out);
-	return NULL;
 }
 
 /* aggregate() -> [(name, keys, value)]: every aggregation's current entries. */
 static PyObject *Handle_aggregate(HandleObject *self, PyObject *unused)
 {
-	queue_t q = { 0 };
+	bc_sink_t s;
 	PyThreadState *ts;
 	PyObject *out;
 	int rc;
@@ -1010,17 +805,18 @@ static PyObject *Handle_aggregate(HandleObject *self, PyObject *unused)
 	(void)unused;
 	if (enter(self) != 0)
 		return NULL;
+	bc_sink_init(&s, self->dtp, 0);
 	self->busy = true;
 	ts = PyEval_SaveThread();
-	rc = dtrace_aggregate_walk(self->dtp, NULL, on_agg, &q);
+	rc = bc_aggregate(&s, NULL);
 	PyEval_RestoreThread(ts);
 	self->busy = false;
 	if (rc != 0) {
-		q_free(&q);
+		bc_sink_fini(&s);
 		return dt_error(self, "aggregations");
 	}
-	out = q.failed ? PyErr_NoMemory() : take_aggs(&q);
-	q_free(&q);
+	out = bc_sink_failed(&s) ? PyErr_NoMemory() : take_aggs(&s);
+	bc_sink_fini(&s);
 	return out;
 }
 
@@ -1089,77 +885,24 @@ static PyObject *Handle_target(HandleObject *self, PyObject *unused)
  */
 static PyObject *Handle_take_events(HandleObject *self, PyObject *unused)
 {
-	reader_t r = q_reader(&self->ev);
-	PyObject *errors = PyList_New(0), *drops = PyList_New(0), *msgs = PyList_New(0);
-	PyObject *d = NULL, *msg = NULL;
+	PyObject *errors, *drops, *msgs;
 
 	(void)unused;
 	if (self->busy) { /* the handlers may be writing to the queue */
 		PyErr_SetString(PyExc_RuntimeError,
 				"the dtrace handle is in use by another thread");
-		goto fail;
+		return NULL;
 	}
-	if (errors == NULL || drops == NULL || msgs == NULL)
-		goto fail;
-	while (r.p < r.end) {
-		char tag = r_tag(&r);
-
-		if ((d = PyDict_New()) == NULL)
-			goto fail;
-		if (tag == 'F') {
-			int64_t action, offset;
-			uint64_t addr;
-			int has_addr;
-
-			if (set_item(d, "type", PyUnicode_FromString("error")) != 0 ||
-			    set_item(d, "epid", PyLong_FromUnsignedLongLong(r_u64(&r))) != 0 ||
-			    set_item(d, "id", PyLong_FromUnsignedLongLong(r_u64(&r))) != 0 ||
-			    set_item(d, "provider", r_str(&r)) != 0 ||
-			    set_item(d, "module", r_str(&r)) != 0 ||
-			    set_item(d, "function", r_str(&r)) != 0 ||
-			    set_item(d, "name", r_str(&r)) != 0 ||
-			    set_item(d, "fault", r_str(&r)) != 0)
-				goto fail;
-			has_addr = r_tag(&r);
-			addr = r_u64(&r);
-			action = (int64_t)r_u64(&r);
-			offset = (int64_t)r_u64(&r);
-			if ((has_addr &&
-			     set_item(d, "address", PyLong_FromUnsignedLongLong(addr)) != 0) ||
-			    set_item(d, "action", PyLong_FromLongLong((long long)action)) != 0 ||
-			    set_item(d, "offset", PyLong_FromLongLong((long long)offset)) != 0 ||
-			    (msg = r_str(&r)) == NULL)
-				goto fail;
-			/* the library's own action errors were never error objects */
-			if (action >= 0 && PyList_Append(errors, d) != 0)
-				goto fail;
-		} else {
-			int64_t cpu;
-
-			if (set_item(d, "type", PyUnicode_FromString("drop")) != 0 ||
-			    set_item(d, "kind", r_str(&r)) != 0)
-				goto fail;
-			cpu = (int64_t)r_u64(&r);
-			if (set_item(d, "count", PyLong_FromUnsignedLongLong(r_u64(&r))) != 0 ||
-			    (cpu >= 0 &&
-			     set_item(d, "cpu", PyLong_FromLongLong((long long)cpu)) != 0) ||
-			    (msg = r_str(&r)) == NULL || PyList_Append(drops, d) != 0)
-				goto fail;
-		}
-		if (PyList_Append(msgs, msg) != 0)
-			goto fail;
-		Py_CLEAR(msg);
-		Py_CLEAR(d);
-	}
-	q_reset(&self->ev);
-	return Py_BuildValue("(NNN)", errors, drops, msgs);
-fail:
-	Py_XDECREF(d);
-	Py_XDECREF(msg);
-	Py_XDECREF(errors);
-	Py_XDECREF(drops);
-	Py_XDECREF(msgs);
-	return NULL;
+	/* what the handlers queued since work() (while walking aggregations, stopping) */
+	if (self->dtp != NULL && take_entries(self, NULL) != 0)
+		return NULL;
+	errors = self->errors;
+	drops = self->drops;
+	msgs = self->msgs;
+	self->errors = self->drops = self->msgs = NULL; /* their references go to the tuple */
+	return Py_BuildValue("(NNN)", errors != NULL ? errors : PyList_New(0),
+			     drops != NULL ? drops : PyList_New(0),
+			     msgs != NULL ? msgs : PyList_New(0));
 }
 
 static PyMethodDef Handle_methods[] = {

@@ -3,7 +3,8 @@
  * function-return (function name, file, line) for every Python function.
  *
  * Nothing is hooked while no tracer has either probe enabled: libusdt's watcher
- * thread looks at the two semaphores every interval, takes the GIL only when
+ * thread (set up by the bindings' shared runtime core, bc_usdt.h) looks at the
+ * two semaphores every interval, takes the GIL only when
  * the answer changes (or, while traced, to reach threads started since), and
  * sets or clears a C-level profile function (no Python frames, no
  * sys.setprofile object) on each thread of the interpreter.  Threads that run
@@ -17,15 +18,15 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include <string.h>
+
 #include <usdt.h>
 
+#include "bc_usdt.h"
 #include "pyusdt.h"
 
 static struct {
-	usdt_provider_t *prov;
-	usdt_probe_t *entry, *ret;
-	usdt_probe_t *probes[2]; /* entry and ret, watched */
-	usdt_watch_t *watch;
+	bc_rt_t rt; /* the provider, function-entry and function-return, the watcher */
 	bool running;
 	atomic_bool installed; /* our profile function is set (read without the GIL) */
 } rt;
@@ -39,9 +40,9 @@ static int profile(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 	(void)obj;
 	(void)arg;
 	if (what == PyTrace_CALL)
-		p = rt.entry;
+		p = rt.rt.probes[BC_RT_ENTRY];
 	else if (what == PyTrace_RETURN)
-		p = rt.ret;
+		p = rt.rt.probes[BC_RT_RETURN];
 	else
 		return 0;
 	if (p == NULL || !usdt_probe_is_enabled(p))
@@ -90,15 +91,16 @@ static void on_watch(bool on, void *unused)
 static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { (char *)"provider", (char *)"module", (char *)"interval", NULL };
-	static const usdt_argtype_t types[] = { USDT_ARG_STRING, USDT_ARG_STRING, USDT_ARG_INT32 };
 	const char *name = "python_rt", *module = NULL;
 	double interval = 0.05;
-	int err = 0;
+	char err[256];
+	long ns;
+	int rc;
 
 	(void)self;
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|szd:start", kwlist, &name, &module, &interval))
 		return NULL;
-	if (!(interval >= 0.001 && interval <= 60)) {
+	if (bc_interval_ns(interval, 1e9, &ns) != 0) {
 		PyErr_SetString(PyExc_ValueError, "start(): interval must be 0.001 to 60 seconds");
 		return NULL;
 	}
@@ -107,26 +109,12 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 				"start(): the runtime provider is already started");
 		return NULL;
 	}
-	if ((rt.prov = usdt_provider_create(name, module, NULL, &err)) == NULL)
-		return pyusdt_error(err, NULL, "start()");
-	rt.entry = usdt_probe_create(rt.prov, "function__entry", "function__entry", 3, types);
-	rt.ret = usdt_probe_create(rt.prov, "function__return", "function__return", 3, types);
-	if (rt.entry == NULL || rt.ret == NULL || (err = usdt_provider_enable(rt.prov)) != 0) {
-		PyObject *e = pyusdt_error(usdt_provider_errno(rt.prov), rt.prov, "start()");
-
-		usdt_provider_destroy(rt.prov);
-		rt.prov = NULL;
-		rt.entry = rt.ret = NULL;
-		return e;
-	}
-	rt.probes[0] = rt.entry;
-	rt.probes[1] = rt.ret;
-	if ((rt.watch = usdt_watch_start(rt.probes, 2, (long)(interval * 1e9), on_watch, NULL,
-					 &err)) == NULL) {
-		usdt_provider_destroy(rt.prov);
-		rt.prov = NULL;
-		rt.entry = rt.ret = NULL;
-		errno = err;
+	if (bc_rt_open(&rt.rt, name, module, err, sizeof(err)) != 0)
+		return pyusdt_raise("start()", err);
+	if ((rc = bc_rt_watch(&rt.rt, ns, on_watch, NULL, err, sizeof(err))) != 0) {
+		bc_rt_close(&rt.rt);
+		memset(rt.rt.probes, 0, sizeof(rt.rt.probes));
+		errno = -rc;
 		return PyErr_SetFromErrno(PyExc_OSError);
 	}
 	rt.running = true;
@@ -136,7 +124,7 @@ static PyObject *rt_start(PyObject *self, PyObject *args, PyObject *kw)
 	 * (we hold the GIL), not at the watcher's first look, which needs the
 	 * GIL too and would miss the calls made until the interpreter lets go.
 	 */
-	if (usdt_probe_is_enabled(rt.entry) || usdt_probe_is_enabled(rt.ret))
+	if (bc_rt_traced(&rt.rt))
 		sync_threads(true);
 	Py_RETURN_NONE;
 }
@@ -151,16 +139,14 @@ static PyObject *rt_stop(PyObject *self, PyObject *unused)
 	{
 		PyThreadState *ts = PyEval_SaveThread(); /* the watcher may wait for the GIL */
 
-		usdt_watch_stop(rt.watch); /* in a forked child: no thread to join */
+		bc_rt_unwatch(&rt.rt); /* in a forked child: no thread to join */
 		PyEval_RestoreThread(ts);
-		rt.watch = NULL;
 	}
 	sync_threads(false);
 	/* the probes stay valid (libusdt keeps them for the process): a profile
 	   call already past its check on another thread fires into nothing */
-	usdt_provider_destroy(rt.prov);
-	rt.prov = NULL;
-	rt.entry = rt.ret = NULL;
+	bc_rt_close(&rt.rt);
+	memset(rt.rt.probes, 0, sizeof(rt.rt.probes));
 	Py_RETURN_NONE;
 }
 
@@ -181,20 +167,17 @@ static PyObject *rt_running(PyObject *self, PyObject *unused)
 /* The names of the runtime probes a tracer has enabled now. */
 static PyObject *rt_enabled(PyObject *self, PyObject *unused)
 {
-	const struct {
-		usdt_probe_t *p;
-		const char *name;
-	} probes[] = { { rt.entry, "function-entry" }, { rt.ret, "function-return" } };
 	PyObject *l = PyList_New(0);
 
 	(void)self;
 	(void)unused;
-	for (size_t i = 0; l != NULL && i < sizeof(probes) / sizeof(probes[0]); i++) {
+	for (int i = 0; l != NULL && i < BC_RT_NPROBES; i++) {
+		usdt_probe_t *p = rt.rt.probes[i];
 		PyObject *s;
 
-		if (probes[i].p == NULL || usdt_probe_is_enabled(probes[i].p) <= 0)
+		if (p == NULL || usdt_probe_is_enabled(p) <= 0)
 			continue;
-		if ((s = PyUnicode_FromString(probes[i].name)) == NULL || PyList_Append(l, s) != 0)
+		if ((s = PyUnicode_FromString(bc_rt_names[i])) == NULL || PyList_Append(l, s) != 0)
 			Py_CLEAR(l);
 		Py_XDECREF(s);
 	}

@@ -20,10 +20,8 @@
 
 #include <usdt.h>
 
+#include "bc_usdt.h"
 #include "pyusdt.h"
-
-/* An argument kind: how a Python value becomes the probe's 64-bit value. */
-typedef enum { K_INT, K_UINT, K_STR, K_FLOAT, K_JSON } kind_t;
 
 typedef struct {
 	PyObject_HEAD usdt_provider_t *prov; /* NULL once destroyed */
@@ -37,7 +35,7 @@ typedef struct {
 	PyObject *provider;		   /* the Provider */
 	PyObject *name;			   /* "query-start" */
 	int argc;
-	kind_t kinds[USDT_MAXARGS];
+	unsigned char kinds[USDT_MAXARGS]; /* bc_kind_t */
 } ProbeObject;
 
 static PyTypeObject ProviderType, ProbeType;
@@ -46,65 +44,53 @@ static PyObject *json_dumps;
 
 PyObject *pyusdt_error(int code, const usdt_provider_t *prov, const char *what)
 {
-	const char *msg = prov != NULL ? usdt_provider_errmsg(prov) : NULL;
+	char msg[512];
 
-	PyErr_Format(UsdtError, "%s: %s", what,
-		     msg != NULL && *msg != '\0' ? msg : usdt_strerror(code));
+	PyErr_SetString(UsdtError, bc_msg_usdt(msg, sizeof(msg), what, prov, code));
+	return NULL;
+}
+
+PyObject *pyusdt_raise(const char *what, const char *msg)
+{
+	PyErr_Format(UsdtError, "%s: %s", what, msg);
 	return NULL;
 }
 
 /* ---------------------------------------------------------------- types */
 
-static const struct {
-	const char *name;
-	usdt_argtype_t type;
-	kind_t kind;
-} type_names[] = {
-	{ "int8", USDT_ARG_INT8, K_INT },      { "uint8", USDT_ARG_UINT8, K_UINT },
-	{ "int16", USDT_ARG_INT16, K_INT },    { "uint16", USDT_ARG_UINT16, K_UINT },
-	{ "int32", USDT_ARG_INT32, K_INT },    { "uint32", USDT_ARG_UINT32, K_UINT },
-	{ "int64", USDT_ARG_INT64, K_INT },    { "uint64", USDT_ARG_UINT64, K_UINT },
-	{ "int", USDT_ARG_INT64, K_INT },      { "pointer", USDT_ARG_POINTER, K_UINT },
-	{ "string", USDT_ARG_STRING, K_STR },  { "str", USDT_ARG_STRING, K_STR },
-	{ "char *", USDT_ARG_STRING, K_STR },  { "double", USDT_ARG_DOUBLE, K_FLOAT },
-	{ "float", USDT_ARG_DOUBLE, K_FLOAT }, { "json", USDT_ARG_STRING, K_JSON },
-};
-
-/* One argument type: a Python type (int, str, float, dict, list) or a name. */
-static int parse_type(PyObject *t, Py_ssize_t i, usdt_argtype_t *type, kind_t *kind)
+/*
+ * One argument type: a Python type (int, str, float, dict, list) or a name
+ * of the bindings' table (bc_argtype).
+ */
+static int parse_type(PyObject *t, const char *probe, Py_ssize_t i, const bc_argtype_t **type)
 {
-	if (t == (PyObject *)&PyLong_Type) {
-		*type = USDT_ARG_INT64, *kind = K_INT;
-		return 0;
-	}
-	if (t == (PyObject *)&PyUnicode_Type) {
-		*type = USDT_ARG_STRING, *kind = K_STR;
-		return 0;
-	}
-	if (t == (PyObject *)&PyFloat_Type) {
-		*type = USDT_ARG_DOUBLE, *kind = K_FLOAT;
-		return 0;
-	}
-	if (t == (PyObject *)&PyDict_Type || t == (PyObject *)&PyList_Type) {
-		*type = USDT_ARG_STRING, *kind = K_JSON;
-		return 0;
-	}
-	if (PyUnicode_Check(t)) {
-		const char *s = PyUnicode_AsUTF8(t);
+	const char *name = NULL;
+	char msg[512];
+	PyObject *r;
 
-		if (s == NULL)
-			return -1;
-		for (size_t k = 0; k < sizeof(type_names) / sizeof(type_names[0]); k++) {
-			if (strcmp(s, type_names[k].name) == 0) {
-				*type = type_names[k].type, *kind = type_names[k].kind;
-				return 0;
-			}
-		}
+	if (t == (PyObject *)&PyLong_Type)
+		name = "int";
+	else if (t == (PyObject *)&PyUnicode_Type)
+		name = "string";
+	else if (t == (PyObject *)&PyFloat_Type)
+		name = "float";
+	else if (t == (PyObject *)&PyDict_Type || t == (PyObject *)&PyList_Type)
+		name = "json";
+	else if (PyUnicode_Check(t) && (name = PyUnicode_AsUTF8(t)) == NULL)
+		return -1;
+	if ((*type = bc_argtype(name)) != NULL)
+		return 0;
+	if ((r = PyObject_Repr(t)) == NULL)
+		return -1;
+	name = PyUnicode_AsUTF8(r);
+	if (name == NULL) {
+		Py_DECREF(r);
+		return -1;
 	}
-	PyErr_Format(PyExc_TypeError,
-		     "argument type %zd: %R is not int, str, float, dict, list or one of "
-		     "'int8'..'uint64', 'pointer', 'string', 'double', 'json'",
-		     i + 1, t);
+	/* the names, then Python's types */
+	bc_msg_badtype(msg, sizeof(msg), probe, (int)i + 1, name);
+	Py_DECREF(r);
+	PyErr_Format(PyExc_TypeError, "%s (or the types int, str, float, dict, list)", msg);
 	return -1;
 }
 
@@ -151,23 +137,29 @@ static PyObject *fire_args(ProbeObject *self, PyObject *const *args, Py_ssize_t 
 
 	if (n != self->argc) {
 		ProviderObject *p = (ProviderObject *)self->provider;
+		char label[256], msg[320];
 
-		return PyErr_Format(PyExc_TypeError, "%U:::%U takes %d argument%s (%zd given)",
-				    p->name, self->name, self->argc, self->argc == 1 ? "" : "s", n);
+		bc_msg_label(label, sizeof(label), PyUnicode_AsUTF8(p->name),
+			     PyUnicode_AsUTF8(self->name));
+		PyErr_Clear(); /* a name that is not UTF-8: "?" */
+		PyErr_SetString(PyExc_TypeError,
+				bc_msg_count(msg, sizeof(msg), label, self->argc, (long)n));
+		return NULL;
 	}
 	for (Py_ssize_t i = 0; i < n; i++) {
 		PyObject *a = args[i], *s;
 
-		switch (self->kinds[i]) {
-		case K_INT: v[i].i = PyLong_AsLongLong(a); break;
-		case K_UINT: v[i].u = PyLong_AsUnsignedLongLong(a); break;
-		case K_FLOAT: v[i].d = PyFloat_AsDouble(a); break;
-		case K_STR:
+		switch ((bc_kind_t)self->kinds[i]) {
+		case BC_INT: v[i].i = PyLong_AsLongLong(a); break;
+		case BC_UINT:
+		case BC_PTR: v[i].u = PyLong_AsUnsignedLongLong(a); break;
+		case BC_FLOAT: v[i].d = PyFloat_AsDouble(a); break;
+		case BC_STR:
 			v[i].s = a == Py_None ? NULL : PyUnicode_AsUTF8(a);
 			if (a != Py_None && v[i].s == NULL && !PyErr_Occurred())
 				PyErr_SetString(PyExc_TypeError, "expected str");
 			break;
-		case K_JSON:
+		case BC_JSON:
 			if ((s = PyObject_CallOneArg(json_dumps, a)) == NULL)
 				break;
 			keep[nkeep++] = s;
@@ -325,14 +317,20 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 	PyObject *name, *function = NULL;
 	ProbeObject *pr;
 	const char *fn = NULL, *s;
+	char msg[256];
 
 	if (!live(self))
 		return NULL;
 	if (n < 1 || !PyUnicode_Check(PyTuple_GET_ITEM(args, 0)))
 		return PyErr_Format(PyExc_TypeError, "probe() needs a name (str) first");
-	if (n - 1 > USDT_MAXARGS)
-		return PyErr_Format(PyExc_TypeError, "a probe takes at most %d arguments",
-				    USDT_MAXARGS);
+	name = PyTuple_GET_ITEM(args, 0);
+	/* libusdt writes "-" as "__" in the note */
+	if ((s = PyUnicode_AsUTF8(name)) == NULL)
+		return NULL;
+	if (n - 1 > USDT_MAXARGS) {
+		PyErr_SetString(PyExc_TypeError, bc_msg_toomany(msg, sizeof(msg), s));
+		return NULL;
+	}
 	if (kw != NULL) {
 		Py_ssize_t pos = 0;
 		PyObject *k, *v;
@@ -347,7 +345,6 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 	}
 	if (function != NULL && function != Py_None && (fn = PyUnicode_AsUTF8(function)) == NULL)
 		return NULL;
-	name = PyTuple_GET_ITEM(args, 0);
 	if ((pr = PyObject_GC_New(ProbeObject, &ProbeType)) == NULL)
 		return NULL;
 	pr->provider = Py_NewRef(self);
@@ -355,16 +352,14 @@ static PyObject *Provider_probe(ProviderObject *self, PyObject *args, PyObject *
 	pr->probe = NULL;
 	pr->argc = (int)(n - 1);
 	for (Py_ssize_t i = 1; i < n; i++) {
-		if (parse_type(PyTuple_GET_ITEM(args, i), i - 1, &types[i - 1],
-			       &pr->kinds[i - 1]) != 0) {
+		const bc_argtype_t *t;
+
+		if (parse_type(PyTuple_GET_ITEM(args, i), s, i - 1, &t) != 0) {
 			Py_DECREF(pr);
 			return NULL;
 		}
-	}
-	/* libusdt writes "-" as "__" in the note */
-	if ((s = PyUnicode_AsUTF8(name)) == NULL) {
-		Py_DECREF(pr);
-		return NULL;
+		types[i - 1] = t->type;
+		pr->kinds[i - 1] = t->kind;
 	}
 	pr->probe = usdt_probe_create(self->prov, fn, s, pr->argc, types);
 	if (pr->probe == NULL) {

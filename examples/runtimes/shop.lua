@@ -40,9 +40,9 @@ local function main(n)
 end
 
 -- a tracer of lua_rt sets the hook within the watcher's first look: a
--- script that counts every call (hottest_lua.d) waits for it
-if not placed.enabled then
-	local deadline = os.clock() + 5
-	while not dtrace.runtime_active("function-entry") and os.clock() < deadline do end
+-- script that counts every call (hottest_lua.d) waits for it; untraced,
+-- nothing is waited for
+if dtrace.runtime_enabled()["function-entry"] then
+	dtrace.runtime_wait(5, "function-entry")
 end
 main(tonumber(arg[1]) or 30)

@@ -41,8 +41,9 @@ def main(n):
 
 
 if __name__ == "__main__":
-    # a tracer of python_rt enables it after shop's probes: a script that
-    # counts every call (hottest_python.d) waits for the hook
-    if not placed.enabled:
+    # a tracer of python_rt sets the hook within the watcher's first look:
+    # a script that counts every call (hottest_python.d) waits for it;
+    # untraced, nothing is waited for
+    if "function-entry" in dtrace.runtime.enabled:
         dtrace.runtime.wait_active(5, ("function-entry",))
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)

@@ -18,7 +18,11 @@
  * NULL on failure, functions that return int return 0 or -1; either way
  * the handle records the code (dtrace_errno) and the message
  * (dtrace_errmsg).  dtrace_open(), which has no handle yet, stores the
- * code in *errp.  Nothing in the library exits or aborts on bad input.
+ * code itself in *errp (positive, as illumos' does), and
+ * dtrace_errmsg() takes it as it is.  libusdt's shape differs only in the
+ * sign: its int functions return the code negated, and its functions with
+ * an *errp store what those would return (usdt.h).  Nothing in the library
+ * exits or aborts on bad input.
  *
  * Linking: -ldtrace (pkg-config libdtrace; CMake: find_package(DTrace),
  * DTrace::dtrace), which also holds dtrace -h and -G (dtrace_gen.h).  The

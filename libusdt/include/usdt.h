@@ -36,9 +36,11 @@
  * libdtrace returns -1 and leaves the code in the handle (the fire
  * functions have no handle to leave it in); usdt_strerror() takes either
  * sign.  Functions returning a pointer return NULL: usdt_probe_create()'s
- * code is usdt_provider_errno(), usdt_provider_create() stores the negated
- * code in *errp (what an int function would return), and
- * usdt_watch_start() the code itself (an errno value, as errno holds it).
+ * code is usdt_provider_errno(), and every function with an int *errp
+ * (usdt_provider_create(), usdt_watch_start()) stores there what an int
+ * function would return: 0 on success, the code negated on failure
+ * (-EINVAL, -ENOMEM, -EUSDT_BADNAME).  (libdtrace's one such function,
+ * dtrace_open(), stores the positive code, as illumos' does: dtrace.h.)
  * Nothing aborts or exits on bad input.
  *
  * Linking: -lusdt (pkg-config libusdt; CMake: find_package(DTrace),
@@ -134,7 +136,7 @@ struct usdt_provider_opts {
  * Create a provider.  name: [A-Za-z_][A-Za-z0-9_]*, at most 63 bytes.
  * module: the module field of its probes (NULL: the program's name); it
  * becomes part of the image file name.  Strings are copied.  Returns NULL
- * and stores a code in *errp (if errp) on failure.
+ * and stores the code negated in *errp (if errp) on failure, 0 on success.
  */
 USDT_API usdt_provider_t *usdt_provider_create(const char *name, const char *module,
 					       const struct usdt_provider_opts *opts, int *errp);
@@ -240,13 +242,14 @@ USDT_API void usdt_probe_fire6(usdt_probe_t *probe, uint64_t a0, uint64_t a1, ui
  * fn(on, arg) at each look while any probe is enabled (on true), and once
  * when none is any more (on false): the runtime installs its hook then,
  * and removes it.  fn runs on the watcher thread, never after stop
- * returns.  probes (n of them) must outlive the watcher.  NULL and *err
- * (EINVAL, ENOMEM, or pthread_create's) on failure.
+ * returns.  probes (n of them) must outlive the watcher.  On failure NULL,
+ * and *errp (if errp) the code negated: -EINVAL (bad arguments), -ENOMEM,
+ * or pthread_create()'s error negated (-EAGAIN); 0 on success.
  */
 typedef struct usdt_watch usdt_watch_t;
 typedef void usdt_watch_fn(bool on, void *arg);
 USDT_API usdt_watch_t *usdt_watch_start(usdt_probe_t *const *probes, int n, long interval_ns,
-					usdt_watch_fn *fn, void *arg, int *err);
+					usdt_watch_fn *fn, void *arg, int *errp);
 /*
  * Stop and join the watcher, then free it.  In a child forked after start
  * there is no thread: this only frees.  Call it where fn can finish (a

@@ -128,6 +128,15 @@ class Untraced(unittest.TestCase):
                    err)
             local co = coroutine.create(function() return debug.gethook() end)
             eq(select(2, coroutine.resume(co)), nil, "a coroutine's hook")
+            eq(next(dtrace.runtime_enabled()), nil, "nothing enabled")
+            local t1 = os.time()
+            eq(dtrace.runtime_wait(0.2, "function-entry"), false, "no tracer came")
+            eq(dtrace.runtime_wait(0), false, "at once")
+            assert(os.time() - t1 <= 2, "runtime_wait slept its timeout, not more")
+            ok, err = pcall(dtrace.runtime_wait, 1, "function-exit")
+            assert(not ok and err:find("no runtime probe 'function%-exit'"), err)
+            ok, err = pcall(dtrace.runtime_wait, -1)
+            assert(not ok and err:find("a number of seconds"), err)
             """)
 
     def test_disabled_probes_do_nothing(self):
@@ -376,7 +385,11 @@ class Traced(unittest.TestCase):
     def test_runtime_function_entry_and_return(self):
         # before the module: dtrace -Z waits for its runtime provider, so
         # require() returns with the tracer there (docs/libusdt.md)
-        prologue = "{probes}\n" + HELPERS + "wait(function() return {wait} end, 'a tracer')\n"
+        # runtime_wait sleeps until the watcher's signal has set the hook
+        prologue = ("{probes}\n" + HELPERS + "if not dtrace.runtime_wait(30, {wait}) then\n"
+                    "    io.stderr:write('timeout waiting for a tracer\\n') os.exit(1)\nend\n"
+                    "eq(dtrace.runtime_enabled(), {['function-entry'] = true, "
+                    "['function-return'] = true}, 'enabled')\n")
         out, path, src = self.run_traced(
             textwrap.dedent("""\
             local function f(x)
@@ -384,7 +397,7 @@ class Traced(unittest.TestCase):
             end
             -- made before the tracer came: it never gets the hook
             local early = coroutine.wrap(function() for _ = 1, 10 do f(0) coroutine.yield() end end)
-            """), 'dtrace.runtime_active("function-entry", "function-return")',
+            """), '"function-entry", "function-return"',
             """\
             print("hook", debug.gethook())
             local function g(x) return f(x) end        -- f by a tail call: no name

@@ -37,26 +37,29 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bindings/p
 
 # The C sources of each extension: (folder, glob) pairs of the repository,
 # plus the binding's own files.  Keep in step with the CMake targets
-# (py_usdt: usdt_core; py_consumer: dtrace_core and kshim).
+# (py_usdt: usdt_core and bindings/common's BC_USDT_SOURCES; py_consumer:
+# dtrace_core, kshim and BC_RECORDS_SOURCES).
 EXTENSIONS = {
     "_usdt": {
         "own": ["usdtmodule.c", "pyrt.c"],
-        "repo": [("libusdt", "us_*.c")],
-        "include": ["libusdt/include", "libusdt"],
+        "repo": [("libusdt", "us_*.c"), ("bindings/common", "bc_usdt.c")],
+        "include": ["libusdt/include", "libusdt", "bindings/common"],
         "define": ["USDT_BUILDING_LIBRARY"],
-        "libs": ["elf", "pthread"],
+        "libs": ["elf", "m", "pthread"],
     },
     "_consumer": {
         "own": ["consumermodule.c"],
-        "repo": [("libdtrace", "dt_*.c"), ("kernel-shim", "ks_*.c")],
-        "include": ["libdtrace/include", "libdtrace", "kernel-shim/include", "kernel-shim"],
+        "repo": [("libdtrace", "dt_*.c"), ("kernel-shim", "ks_*.c"),
+                 ("bindings/common", "bc_records.c")],
+        "include": ["libdtrace/include", "libdtrace", "kernel-shim/include", "kernel-shim",
+                    "bindings/common"],
         "define": ["DTRACE_BUILDING_LIBRARY", "KS_BUILDING_LIBRARY"],
         "libs": ["bpf", "dw", "elf", "m", "pthread"],
         "generated": True,
     },
 }
 # What an sdist carries of the repository (besides the binding's folder).
-REPO_FOLDERS = ("libusdt", "libdtrace", "kernel-shim")
+REPO_FOLDERS = ("libusdt", "libdtrace", "kernel-shim", "bindings/common")
 BPF_SOURCES = ("dt_strings", "dt_ustack")  # libdtrace/CMakeLists.txt's DTRACE_BPF_SOURCES
 
 

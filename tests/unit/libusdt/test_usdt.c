@@ -582,9 +582,10 @@ static void test_watch(void)
 
 	CHECK(pr[0] != NULL && usdt_provider_enable(p) == 0);
 	CHECK(usdt_watch_start(pr, 0, 1000000, count_watch, NULL, &err) == NULL);
-	CHECK_INT(err, EINVAL);
+	CHECK_INT(err, -EINVAL);
 	CHECK(usdt_watch_start(pr, 1, 1000000, NULL, NULL, &err) == NULL);
-	CHECK_INT(err, EINVAL);
+	CHECK_INT(err, -EINVAL);
+	err = 12345;
 	w = usdt_watch_start(pr, 1, 1000000, count_watch, NULL, &err); /* every 1 ms */
 	CHECK(w != NULL);
 	CHECK_INT(err, 0);
@@ -597,6 +598,43 @@ static void test_watch(void)
 	usdt_watch_stop(w);
 	CHECK_INT(__atomic_load_n(&watch_calls, __ATOMIC_RELAXED), 0);
 	usdt_watch_stop(NULL);
+	usdt_provider_destroy(p);
+}
+
+/*
+ * One convention for every *errp (usdt.h, "Errors"): it holds what an int
+ * function would return, 0 or the code negated, so a caller tests and
+ * names it the same way whichever function failed.  usdt_watch_start()
+ * stored the positive errno before.
+ */
+static void test_errp_convention(void)
+{
+	usdt_provider_t *p = usdt_provider_create("unite", "unitmod", NULL, NULL);
+	usdt_probe_t *pr[1] = { p != NULL ? usdt_probe_create(p, NULL, "e", 0, NULL) : NULL };
+	usdt_watch_t *w;
+	int perr = 0, werr = 0, rc;
+
+	CHECK(pr[0] != NULL);
+	CHECK(usdt_provider_create("bad-name", NULL, NULL, &perr) == NULL);
+	CHECK(usdt_watch_start(pr, -1, 1000000, count_watch, NULL, &werr) == NULL);
+	CHECK(perr < 0 && werr < 0);
+	CHECK_INT(perr, -EUSDT_BADNAME);
+	CHECK_INT(werr, -EINVAL);
+	/* the int functions' sign: disabling a provider that is not enabled */
+	rc = usdt_provider_disable(p);
+	CHECK(rc < 0);
+	CHECK_INT(rc, -EUSDT_NOTENABLED);
+	CHECK_INT(usdt_provider_errno(p), EUSDT_NOTENABLED); /* the object keeps it positive */
+	CHECK_STR(usdt_strerror(werr), strerror(EINVAL));
+	CHECK_STR(usdt_strerror(perr), usdt_strerror(EUSDT_BADNAME));
+	/* success stores 0 in both */
+	perr = werr = 77;
+	usdt_provider_destroy(usdt_provider_create("fine", NULL, NULL, &perr));
+	CHECK_INT(perr, 0);
+	w = usdt_watch_start(pr, 1, 1000000, count_watch, NULL, &werr);
+	CHECK(w != NULL);
+	CHECK_INT(werr, 0);
+	usdt_watch_stop(w);
 	usdt_provider_destroy(p);
 }
 
@@ -622,6 +660,7 @@ int main(int argc, char **argv)
 	test_reaping_spares_the_living();
 	test_runtime_dir_and_disk();
 	test_watch();
+	test_errp_convention();
 	CHECK_INT(count_files(rundir), 0);
 	rmdir(rundir);
 	return CHECK_DONE();

@@ -960,19 +960,7 @@ static void print_value(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const u
 		fprintf(fp, " %16lld", (long long)scalar(ag, v, normal));
 }
 
-/* ---------------------------------------------------------------- JSON */
-
-static const char *const fn_names[] = {
-	[DT_AGG_COUNT] = "count",
-	[DT_AGG_SUM] = "sum",
-	[DT_AGG_MIN] = "min",
-	[DT_AGG_MAX] = "max",
-	[DT_AGG_AVG] = "avg",
-	[DT_AGG_STDDEV] = "stddev",
-	[DT_AGG_QUANTIZE] = "quantize",
-	[DT_AGG_LQUANTIZE] = "lquantize",
-	[DT_AGG_LLQUANTIZE] = "llquantize",
-};
+/* ---------------------------------------------------------------- buckets */
 
 /* The values bucket i holds, [lo, hi]; false for an open end (below or above all). */
 static void bucket_range(const dt_agg_t *ag, uint32_t i, int64_t *lo, bool *has_lo, int64_t *hi,
@@ -1001,51 +989,6 @@ static void bucket_range(const dt_agg_t *ag, uint32_t i, int64_t *lo, bool *has_
 	*has_hi = i < nb - 1;
 	*lo = ag->ag_llqval[i];
 	*hi = i == 0 ? ag->ag_llqval[0] - 1 : ag->ag_llqval[i + 1 < nb ? i + 1 : i] - 1;
-}
-
-/* One entry: {"type":"aggregation",...} on a line. */
-static void json_entry(dtrace_hdl_t *dtp, FILE *fp, const dt_agg_t *ag, const uint8_t *key,
-		       const uint64_t *v, uint64_t normal)
-{
-	int64_t d = normal ? (int64_t)normal : 1;
-
-	fputs("{\"type\":\"aggregation\",\"name\":", fp);
-	dt_json_str(fp, ag->ag_name);
-	fprintf(fp, ",\"function\":\"%s\",\"keys\":[", fn_names[ag->ag_fn]);
-	for (int k = 0; k < ag->ag_nkeys; k++) {
-		if (k > 0)
-			fputc(',', fp);
-		dt_json_datum(dtp, fp, &ag->ag_keys[k], key);
-	}
-	fputc(']', fp);
-	if (ag->ag_fn < DT_AGG_QUANTIZE) {
-		if (ag->ag_fn == DT_AGG_STDDEV)
-			fprintf(fp, ",\"value\":%llu}\n", (unsigned long long)stddev(v, normal));
-		else
-			fprintf(fp, ",\"value\":%lld}\n", (long long)scalar(ag, v, normal));
-		return;
-	}
-	fputs(",\"buckets\":[", fp);
-	for (uint32_t i = 0, n = 0; i < ag->ag_nbuckets; i++) {
-		int64_t c = (int64_t)v[1 + i], lo, hi;
-		bool has_lo, has_hi;
-
-		if (c == 0)
-			continue;
-		bucket_range(ag, i, &lo, &has_lo, &hi, &has_hi);
-		fputs(n++ ? ",{\"min\":" : "{\"min\":", fp);
-		if (has_lo)
-			fprintf(fp, "%lld", (long long)lo);
-		else
-			fputs("null", fp);
-		fputs(",\"max\":", fp);
-		if (has_hi)
-			fprintf(fp, "%lld", (long long)hi);
-		else
-			fputs("null", fp);
-		fprintf(fp, ",\"count\":%lld}", (long long)(c / d));
-	}
-	fputs("]}\n", fp);
 }
 
 /* ---------------------------------------------------------------- folded stacks */
@@ -1565,7 +1508,86 @@ static bool print_recs(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 	return true;
 }
 
-/* Every entry of one aggregation, as dt_print_aggs prints it (or in JSON). */
+static int walk_agg(dtrace_hdl_t *dtp, const dt_aggview_t *av, dt_recmem_t *mem,
+		    dtrace_aggwalk_f *f, void *arg);
+
+/*
+ * A quantization's rows from the walk's data (dt_print_quantize and its
+ * kin): each bucket's label from its range (lo; a negative quantize()
+ * bucket's hi; "< N" and ">= N" for lquantize's and llquantize's open
+ * ends), its bar scaled to the buckets' counts before normalize(), as
+ * quantize_rows does.
+ */
+static void bucket_rows(dtrace_hdl_t *dtp, FILE *fp, const dtrace_aggdata_t *a)
+{
+	long double total = 0;
+	bool pos = false, neg = false, zoom = dt_option_isset(dtp, "aggzoom");
+	bool utf8 = encoding(dtp) == DT_ENC_UTF8;
+	uint64_t normal = (uint64_t)a->dtada_normal;
+
+	for (unsigned j = 0; j < a->dtada_nbuckets; j++) {
+		pos |= a->dtada_counts[j] > 0;
+		neg |= a->dtada_counts[j] < 0;
+		quantize_total(zoom, a->dtada_counts[j], &total);
+	}
+	fprintf(fp, "\n%16s %41s %-9s\n", "value", "------------- Distribution -------------",
+		"count");
+	for (unsigned j = 0; j < a->dtada_nbuckets; j++) {
+		const dtrace_aggbucket_t *b = &a->dtada_buckets[j];
+		char c[32];
+
+		if (a->dtada_kind == DTRACE_AGG_QUANTIZE) {
+			fprintf(fp, "%16lld ",
+				(long long)(b->dtab_lo >= 0 ? b->dtab_lo : b->dtab_hi));
+		} else if (b->dtab_lo == INT64_MIN || b->dtab_hi == INT64_MAX) {
+			bool below = b->dtab_lo == INT64_MIN;
+			int64_t edge = below ? b->dtab_hi + 1 : b->dtab_lo;
+
+			if (a->dtada_kind == DTRACE_AGG_LQUANTIZE)
+				snprintf(c, sizeof(c), "%s %d", below ? "<" : ">=", (int)edge);
+			else
+				snprintf(c, sizeof(c), "%s %lld",
+					 below ? "<" : ">=", (long long)edge);
+			fprintf(fp, "%16s ", c);
+		} else if (a->dtada_kind == DTRACE_AGG_LQUANTIZE) {
+			fprintf(fp, "%16d ", (int)b->dtab_lo);
+		} else {
+			fprintf(fp, "%16lld ", (long long)b->dtab_lo);
+		}
+		quantline(fp, a->dtada_counts[j], normal, total, pos, neg, utf8);
+	}
+}
+
+typedef struct textwalk {
+	dtrace_hdl_t *tw_dtp;
+	FILE *tw_fp;
+} textwalk_t;
+
+/* One entry of the walk as dt_print_aggs prints it: its keys, then its value or its rows. */
+static int text_aggdata(const dtrace_aggdata_t *a, void *arg)
+{
+	textwalk_t *tw = arg;
+
+	for (unsigned k = 0; k < a->dtada_nkeys; k++)
+		dt_print_rec(tw->tw_dtp, tw->tw_fp, &a->dtada_keys[k], false, -50);
+	if (a->dtada_kind >= DTRACE_AGG_QUANTIZE)
+		bucket_rows(tw->tw_dtp, tw->tw_fp, a);
+	else if (a->dtada_kind == DTRACE_AGG_STDDEV)
+		fprintf(tw->tw_fp, " %16llu", (unsigned long long)a->dtada_value);
+	else
+		fprintf(tw->tw_fp, " %16lld", (long long)a->dtada_value);
+	fputc('\n', tw->tw_fp);
+	return 0;
+}
+
+/*
+ * Every entry of one aggregation, as dt_print_aggs prints it (or in JSON).
+ * JSON and the text of any entry (keys that are not all integers,
+ * quantizations) are clients of the aggregation walk (walk_agg); agghist,
+ * aggpack and the rows of integer keys and values (print_recs,
+ * print_line: the common case, formatted straight from the sorted
+ * snapshot for speed) read the snapshot themselves.
+ */
 static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 {
 	const dt_agg_t *ag = av->av_ag;
@@ -1577,14 +1599,29 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 	bool pack = !json && !hist && dt_option_isset(dtp, "aggpack") &&
 		    (ag->ag_fn == DT_AGG_QUANTIZE || ag->ag_fn == DT_AGG_LQUANTIZE);
 	bool zoom = dt_option_isset(dtp, "aggzoom"), utf8 = false;
-	histtotal_t ht;
+	histtotal_t ht = { 0 };
 	uint32_t min = 0, max = 0;
 	int width = hist || pack ? 16 : -50;
 
 	if (dtp->dt_run->r_dr.dr_folded)
 		return print_folded(dtp, fp, av);
+	if (json) { /* a client of the walk: the entries as dtrace_aggregate_walk() gives them */
+		dt_recmem_t mem = { 0 };
+		int rc = walk_agg(dtp, av, &mem, dt_json_aggdata, fp);
+
+		dt_recmem_fini(&mem);
+		return rc;
+	}
 	if (!json && !hist && !pack && s->as_n > 1 && line_fast(ag) && print_recs(dtp, fp, av))
 		return 0;
+	if (!hist && !pack && (s->as_n == 0 || !line_fast(ag))) {
+		textwalk_t tw = { .tw_dtp = dtp, .tw_fp = fp };
+		dt_recmem_t mem = { 0 };
+		int rc = walk_agg(dtp, av, &mem, text_aggdata, &tw);
+
+		dt_recmem_fini(&mem);
+		return rc;
+	}
 	if ((ix = sorted(dtp, ag, s, 1, true)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (hist)
@@ -1613,10 +1650,6 @@ static int print_agg(dtrace_hdl_t *dtp, FILE *fp, const dt_aggview_t *av)
 		const uint8_t *key = s->as_keys + ix[e] * ag->ag_keysize;
 		const uint64_t *v = s->as_vals + ix[e] * nslots(ag);
 
-		if (json) {
-			json_entry(dtp, fp, ag, key, v, av->av_normal);
-			continue;
-		}
 		if (e == 0 && hist) {
 			int kw = packed_keywidth(ag);
 
@@ -2089,7 +2122,8 @@ static int walk_entry(dtrace_hdl_t *dtp, const dt_aggview_t *av, const uint8_t *
 			       .dtada_name = ag->ag_name,
 			       .dtada_id = (int)ag->ag_id,
 			       .dtada_kind = agg_kinds[ag->ag_fn],
-			       .dtada_nkeys = (unsigned)ag->ag_nkeys };
+			       .dtada_nkeys = (unsigned)ag->ag_nkeys,
+			       .dtada_normal = d };
 	dtrace_record_t *keys = NULL;
 	int rc;
 
@@ -2103,9 +2137,11 @@ static int walk_entry(dtrace_hdl_t *dtp, const dt_aggview_t *av, const uint8_t *
 		const int64_t *b = (const int64_t *)(v + 1);
 		uint32_t first, last;
 		dtrace_aggbucket_t *out;
+		int64_t *counts;
 
 		quantize_range(ag, b, &first, &last);
-		if ((out = dt_recmem_alloc(mem, (last - first + 1) * sizeof(*out))) == NULL)
+		if ((out = dt_recmem_alloc(mem, (last - first + 1) * sizeof(*out))) == NULL ||
+		    (counts = dt_recmem_alloc(mem, (last - first + 1) * sizeof(*counts))) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		for (uint32_t i = first; i <= last; i++) {
 			int64_t lo, hi;
@@ -2114,8 +2150,10 @@ static int walk_entry(dtrace_hdl_t *dtp, const dt_aggview_t *av, const uint8_t *
 			bucket_range(ag, i, &lo, &has_lo, &hi, &has_hi);
 			out[i - first] = (dtrace_aggbucket_t){ has_lo ? lo : INT64_MIN,
 							       has_hi ? hi : INT64_MAX, b[i] / d };
+			counts[i - first] = b[i];
 		}
 		a.dtada_buckets = out;
+		a.dtada_counts = counts;
 		a.dtada_nbuckets = last - first + 1;
 	} else if (ag->ag_fn == DT_AGG_STDDEV) {
 		a.dtada_value = (int64_t)stddev(v, av->av_normal);

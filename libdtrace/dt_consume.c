@@ -21,23 +21,6 @@
 
 #include "dt_run.h"
 
-static void message(dtrace_msg_f *f, void *arg, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void message(dtrace_msg_f *f, void *arg, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (f != NULL)
-		f(buf, arg);
-	else
-		fprintf(stderr, "dtrace: %s\n", buf);
-}
-
 int dtrace_handle_err(dtrace_hdl_t *dtp, dtrace_msg_f *func, void *arg)
 {
 	if (dtp == NULL)
@@ -74,51 +57,64 @@ int dtrace_handle_dropdata(dtrace_hdl_t *dtp, dtrace_dropdata_f *func, void *arg
 	return 0;
 }
 
-/* A fault or a library action's error: to the data handler if set, else as a message. */
+/*
+ * A fault (e) or a drop (dd) reported: its message formatted once, then
+ * given to the data handler (dtrace_handle_errdata, _dropdata) with the
+ * data, else to the message handler (dtrace_handle_err, _drop), else
+ * written to stderr as dtrace(1) writes it.
+ */
+static void report(dtrace_hdl_t *dtp, dtrace_errdata_t *e, dtrace_dropdata_t *dd, const char *fmt,
+		   va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void report(dtrace_hdl_t *dtp, dtrace_errdata_t *e, dtrace_dropdata_t *dd, const char *fmt,
+		   va_list ap)
+{
+	char buf[1024];
+	dtrace_msg_f *f = e != NULL ? dtp->dt_errh : dtp->dt_droph;
+	void *arg = e != NULL ? dtp->dt_errharg : dtp->dt_dropharg;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (e != NULL && dtp->dt_errdh != NULL) {
+		e->dteda_size = sizeof(*e);
+		e->dteda_msg = buf;
+		dtp->dt_errdh(e, dtp->dt_errdharg);
+	} else if (dd != NULL && dtp->dt_dropdh != NULL) {
+		dd->dtdda_size = sizeof(*dd);
+		dd->dtdda_msg = buf;
+		dtp->dt_dropdh(dd, dtp->dt_dropdharg);
+	} else if (f != NULL) {
+		f(buf, arg);
+	} else {
+		fprintf(stderr, "dtrace: %s\n", buf);
+	}
+}
+
+/* A fault or a library action's error. */
 static void report_err(dtrace_hdl_t *dtp, dtrace_errdata_t *e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void report_err(dtrace_hdl_t *dtp, dtrace_errdata_t *e, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	report(dtp, e, NULL, fmt, ap);
 	va_end(ap);
-	if (dtp->dt_errdh != NULL) {
-		e->dteda_size = sizeof(*e);
-		e->dteda_msg = buf;
-		dtp->dt_errdh(e, dtp->dt_errdharg);
-	} else {
-		message(dtp->dt_errh, dtp->dt_errharg, "%s", buf);
-	}
 }
 
-/* A drop report of kind on cpu (-1: all): to the data handler if set, else as a message. */
+/* A drop report of kind on cpu (-1: all). */
 static void report_drop(dtrace_hdl_t *dtp, const char *kind, int cpu, uint64_t n, const char *fmt,
 			...) __attribute__((format(printf, 5, 6)));
 
 static void report_drop(dtrace_hdl_t *dtp, const char *kind, int cpu, uint64_t n, const char *fmt,
 			...)
 {
-	char buf[1024];
+	dtrace_dropdata_t d = { .dtdda_cpu = cpu, .dtdda_kind = kind, .dtdda_drops = n };
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	report(dtp, NULL, &d, fmt, ap);
 	va_end(ap);
-	if (dtp->dt_dropdh != NULL) {
-		dtrace_dropdata_t d = { .dtdda_size = sizeof(d),
-					.dtdda_cpu = cpu,
-					.dtdda_kind = kind,
-					.dtdda_drops = n,
-					.dtdda_msg = buf };
-
-		dtp->dt_dropdh(&d, dtp->dt_dropdharg);
-	} else {
-		message(dtp->dt_droph, dtp->dt_dropharg, "%s", buf);
-	}
 }
 
 /* ---------------------------------------------------------------- printing data */
@@ -144,11 +140,13 @@ static bool printable_string(const char *c, size_t n, bool whole)
 	return true;
 }
 
-/* dt_print_bytes: a string if it looks like one, else a hex dump. */
-static void print_bytes(FILE *fp, const char *c, size_t n, bool quiet, bool raw, bool whole,
-			int width)
+/*
+ * dt_print_bytes: as a string (string: the record's DTRACE_RECF_STRING,
+ * printable up to its NUL), else as a hex dump.
+ */
+static void print_bytes(FILE *fp, const char *c, size_t n, bool string, bool quiet, int width)
 {
-	if (!raw && printable_string(c, n, whole)) {
+	if (string) {
 		size_t len = strnlen(c, n);
 
 		/* a key of a packed or histogram aggregation has a positive width */
@@ -319,39 +317,52 @@ void dt_print_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint
 }
 
 /*
- * A traced value or an aggregation key, as illumos's dt_print_datum: an
- * integer by its size, bytes as a string (strwidth columns) or a dump.
+ * A decoded value (a traced one, an aggregation key), as illumos's
+ * dt_print_datum prints it: a stack's frames a line each, a symbol in 50
+ * columns, bytes as a string (strwidth columns) or a dump as the record's
+ * flags say, anything else as an integer by its size (a float's bits).
  */
-void dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
-		    bool quiet, int strwidth)
+void dt_print_rec(dtrace_hdl_t *dtp, FILE *fp, const dtrace_record_t *r, bool quiet, int strwidth)
 {
-	int64_t v;
+	uint64_t v = 0;
 
-	if (rec->r_kind == DT_RK_STACK) {
-		dt_print_stack(dtp, fp, rec, data, NULL,
-			       (int)dt_option_get(dtp, "stackindent", DT_STACKINDENT));
+	if (r->dtr_kind == DTRACE_REC_STACK) {
+		int indent = (int)dt_option_get(dtp, "stackindent", DT_STACKINDENT);
+
+		fputc('\n', fp);
+		for (unsigned i = 0; i < r->dtr_nframes; i++)
+			fprintf(fp, "%*s%s\n", indent, "", r->dtr_frames[i]);
 		return;
 	}
-	if (rec->r_kind == DT_RK_USYM) { /* dt_print_usym, dt_print_umod: "  %-50s" */
-		char buf[PATH_MAX + 64];
-
-		dt_usym_rec_str(dtp, rec, data, buf, sizeof(buf));
-		fprintf(fp, "  %-50s", buf);
+	if (r->dtr_kind == DTRACE_REC_SYM) { /* dt_print_usym, dt_print_umod: "  %-50s" */
+		fprintf(fp, "  %-50s", r->dtr_str);
 		return;
 	}
-
-	if (rec->r_kind != DT_RK_INT) {
-		print_bytes(fp, (const char *)data + rec->r_off, rec->r_size, quiet,
-			    rec->r_kind == DT_RK_MEM, rec->r_kind == DT_RK_BYTES, strwidth);
+	if (r->dtr_flags & (DTRACE_RECF_STRING | DTRACE_RECF_DUMP)) {
+		print_bytes(fp, r->dtr_data, r->dtr_datalen, r->dtr_flags & DTRACE_RECF_STRING,
+			    quiet, strwidth);
 		return;
 	}
-	v = rec_int(rec, data);
-	switch (rec->r_size) {
+	if (r->dtr_data != NULL)
+		memcpy(&v, r->dtr_data, r->dtr_datalen < 8 ? r->dtr_datalen : 8);
+	switch (r->dtr_datalen) {
 	case 8: fprintf(fp, quiet ? "%lld" : " %16lld", (long long)v); break;
 	case 4: fprintf(fp, quiet ? "%d" : " %8d", (int)(uint32_t)v); break;
 	case 2: fprintf(fp, quiet ? "%d" : " %5d", (int)(uint16_t)v); break;
 	default: fprintf(fp, quiet ? "%d" : " %3d", (int)(uint8_t)v); break;
 	}
+}
+
+/* A record's value as dt_print_rec prints it, decoded first (aggregation keys). */
+void dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
+		    bool quiet, int strwidth)
+{
+	dt_recmem_t mem = { 0 };
+	dtrace_record_t r;
+
+	dt_rec_decode(dtp, rec, data, "key", &r, &mem);
+	dt_print_rec(dtp, fp, &r, quiet, strwidth);
+	dt_recmem_fini(&mem);
 }
 
 /*
@@ -873,26 +884,57 @@ static void print_value(FILE *fp, const dt_type_t *t, const uint8_t *p, int dept
 	fputs(depth > 0 ? ",\n" : "\n", fp);
 }
 
-void dt_print_typed(FILE *fp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data)
+/* print()'s record: its pointer, then the value it points to by the action's type. */
+void dt_print_typed(FILE *fp, const dtrace_record_t *r, const dt_type_t *type)
 {
-	const dt_rec_t *pr = &recs[act->a_rec], *vr = &recs[act->a_rec + 1];
-
-	fprintf(fp, "0x%llx = *\n", (unsigned long long)rec_int(pr, data));
-	print_value(fp, act->a_type, data + vr->r_off, 0, NULL);
+	fprintf(fp, "0x%llx = *\n", (unsigned long long)r->dtr_uint);
+	print_value(fp, type, r->dtr_data, 0, NULL);
 }
 
 /* ---------------------------------------------------------------- records for callbacks */
+
+#define DT_RECMEM_BLOCK 16384
+
+/* p kept until the reset */
+static int recmem_keep(dt_recmem_t *m, void *p)
+{
+	if (dt_grow(&m->rm_ptrs, &m->rm_cap, m->rm_n, sizeof(void *), 16) != 0)
+		return -1;
+	m->rm_ptrs[m->rm_n++] = p;
+	return 0;
+}
 
 void *dt_recmem_alloc(dt_recmem_t *m, size_t n)
 {
 	void *p;
 
-	if (dt_grow(&m->rm_ptrs, &m->rm_cap, m->rm_n, sizeof(void *), 16) != 0 ||
-	    (p = calloc(1, n ? n : 1)) == NULL) {
+	n = (n + 15) & ~(size_t)15;
+	if (n == 0)
+		n = 16;
+	if (m->rm_block != NULL && n <= DT_RECMEM_BLOCK - m->rm_used) {
+		p = m->rm_block + m->rm_used;
+		m->rm_used += n;
+		memset(p, 0, n);
+		return p;
+	}
+	if (n > DT_RECMEM_BLOCK / 4) { /* one of its own */
+		if ((p = calloc(1, n)) == NULL || recmem_keep(m, p) != 0) {
+			free(p);
+			m->rm_failed = true;
+			return NULL;
+		}
+		return p;
+	}
+	/* a new block; the full one is freed at the reset */
+	if ((p = malloc(DT_RECMEM_BLOCK)) == NULL ||
+	    (m->rm_block != NULL && recmem_keep(m, m->rm_block) != 0)) {
+		free(p);
 		m->rm_failed = true;
 		return NULL;
 	}
-	m->rm_ptrs[m->rm_n++] = p;
+	m->rm_block = p;
+	m->rm_used = n;
+	memset(p, 0, n);
 	return p;
 }
 
@@ -910,6 +952,7 @@ void dt_recmem_reset(dt_recmem_t *m)
 	for (size_t i = 0; i < m->rm_n; i++)
 		free(m->rm_ptrs[i]);
 	m->rm_n = 0;
+	m->rm_used = 0;
 	m->rm_failed = false;
 }
 
@@ -917,7 +960,9 @@ void dt_recmem_fini(dt_recmem_t *m)
 {
 	dt_recmem_reset(m);
 	free(m->rm_ptrs);
+	free(m->rm_block);
 	m->rm_ptrs = NULL;
+	m->rm_block = NULL;
 	m->rm_cap = 0;
 }
 
@@ -990,6 +1035,15 @@ void dt_rec_decode(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, 
 	out->dtr_type = rec->r_tname != NULL	   ? rec->r_tname
 			: rec->r_kind == DT_RK_STR ? "string"
 						   : "";
+	out->dtr_data = c;
+	out->dtr_datalen = rec->r_size;
+	/* as dt_print_bytes: a struct's bytes (whole) only NULs after the string */
+	if (rec->r_kind == DT_RK_STR || rec->r_kind == DT_RK_BYTES)
+		out->dtr_flags = printable_string(c, rec->r_size, rec->r_kind == DT_RK_BYTES)
+				     ? DTRACE_RECF_STRING
+				     : DTRACE_RECF_DUMP;
+	else if (rec->r_kind == DT_RK_MEM)
+		out->dtr_flags = DTRACE_RECF_DUMP;
 	if (rec->r_float) {
 		out->dtr_kind = DTRACE_REC_FLOAT;
 		out->dtr_width = rec->r_size;
@@ -1027,7 +1081,9 @@ void dt_rec_decode(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, 
 	case DT_RK_STR:
 		out->dtr_kind = DTRACE_REC_STRING;
 		out->dtr_len = strnlen(c, rec->r_size);
-		out->dtr_str = recmem_strndup(mem, c, out->dtr_len);
+		/* the record's own bytes when its NUL is in them, else a copy with one */
+		out->dtr_str =
+		    out->dtr_len < rec->r_size ? c : recmem_strndup(mem, c, out->dtr_len);
 		if (out->dtr_str == NULL)
 			out->dtr_str = "", out->dtr_len = 0;
 		break;
@@ -1060,6 +1116,8 @@ void dt_rec_decode(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, 
 		out->dtr_type =
 		    is_kernel_sym(rec->r_sym) ? "_symaddr_t" : "_usymaddr_t"; /* illumos's */
 		out->dtr_pid = is_kernel_sym(rec->r_sym) ? 0 : (int)pid;
+		if (is_kernel_sym(rec->r_sym))
+			out->dtr_flags |= DTRACE_RECF_KERNEL;
 		out->dtr_uint = pc;
 		out->dtr_str = recmem_strndup(mem, buf, strlen(buf));
 		if (out->dtr_str == NULL)
@@ -1069,6 +1127,8 @@ void dt_rec_decode(dtrace_hdl_t *dtp, const dt_rec_t *rec, const uint8_t *data, 
 	}
 	case DT_RK_STACK:
 		out->dtr_type = "stack";
+		if (rec->r_sym == DT_B_STACK)
+			out->dtr_flags |= DTRACE_RECF_KERNEL;
 		decode_stack(dtp, rec, data, out, mem);
 		break;
 	}
@@ -1400,7 +1460,31 @@ static void act_aggs(dtrace_hdl_t *dtp, const dt_act_t *act, dtrace_record_t *ou
 	out->dtr_naggs = (unsigned)act->a_naggs;
 }
 
-/* The record dtrace_consume passes for one action of a firing (d: its data). */
+/*
+ * The text of printf() (system(), freopen()) of a record, formatted into
+ * the drain's stream: kept from record to record, it costs no allocation
+ * once grown.  Valid until the next call; NULL when out of memory.
+ */
+static const char *format_text(dtrace_hdl_t *dtp, const dt_act_t *act, const dt_rec_t *recs,
+			       const uint8_t *d, size_t *lenp)
+{
+	dt_drain_t *dr = &dtp->dt_run->r_dr;
+
+	if (dr->dr_pf == NULL && (dr->dr_pf = open_memstream(&dr->dr_pfbuf, &dr->dr_pflen)) == NULL)
+		return NULL;
+	if (fseeko(dr->dr_pf, 0, SEEK_SET) != 0)
+		return NULL;
+	dt_print_printf(dtp, dr->dr_pf, act->a_fmt, recs, act->a_nrecs, d);
+	/* a conversion that fails (%ls of a character beyond ASCII) stops as on any stream */
+	clearerr(dr->dr_pf);
+	/* the stream ends its text with a NUL only where it grew: one of ours */
+	if (fputc('\0', dr->dr_pf) == EOF || fflush(dr->dr_pf) != 0 || dr->dr_pflen == 0)
+		return NULL;
+	*lenp = dr->dr_pflen - 1;
+	return dr->dr_pfbuf;
+}
+
+/* The record of one action of a firing (d: its data), for the callbacks and the printers. */
 static void act_record(dtrace_hdl_t *dtp, const dt_stmt_t *st, const dt_act_t *act,
 		       const uint8_t *d, dtrace_record_t *out, dt_recmem_t *mem)
 {
@@ -1445,26 +1529,17 @@ static void act_record(dtrace_hdl_t *dtp, const dt_stmt_t *st, const dt_act_t *a
 	case DT_A_PRINTF:
 	case DT_A_SYSTEM:
 	case DT_A_FREOPEN: {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
 		dtrace_record_t *args;
 
-		if (f == NULL) {
+		out->dtr_str = format_text(dtp, act, recs, d, &out->dtr_len);
+		/* a callback's text lasts the firing, as the other records' memory does */
+		if (out->dtr_str != NULL && dtp->dt_run->r_dr.dr_consuming)
+			out->dtr_str = recmem_strndup(mem, out->dtr_str, out->dtr_len);
+		if (out->dtr_str == NULL) {
 			mem->rm_failed = true;
-			break;
-		}
-		dt_print_printf(dtp, f, act->a_fmt, recs, act->a_nrecs, d);
-		if (fclose(f) != 0) {
-			free(text);
-			mem->rm_failed = true;
-			break;
-		}
-		out->dtr_str = recmem_strndup(mem, text, len);
-		out->dtr_len = out->dtr_str != NULL ? len : 0;
-		free(text);
-		if (out->dtr_str == NULL)
 			out->dtr_str = "";
+			out->dtr_len = 0;
+		}
 		if (act->a_kind != DT_A_PRINTF)
 			break;
 		out->dtr_kind = DTRACE_REC_PRINTF;
@@ -1571,85 +1646,108 @@ static void consume_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool op
 		spec_ops(dtp, st, d);
 }
 
+/* The actions whose records the outputs print (the others: dt_agg_printa, lib_action). */
+static bool prints_data(dt_akind_t k)
+{
+	return k == DT_A_TRACE || k == DT_A_TRACEMEM || k == DT_A_PRINTF || k == DT_A_PRINT;
+}
+
+/* One printed action's decoded record, as text. */
+static void text_record(dtrace_hdl_t *dtp, FILE *fp, const dtrace_record_t *rec,
+			const dt_act_t *act, bool quiet)
+{
+	switch (rec->dtr_kind) {
+	case DTRACE_REC_PRINTF: fwrite(rec->dtr_str, 1, rec->dtr_len, fp); break;
+	default:
+		if (act->a_kind == DT_A_PRINT)
+			dt_print_typed(fp, rec, act->a_type);
+		else
+			dt_print_rec(dtp, fp, rec, quiet, -33);
+		break;
+	}
+}
+
 /*
  * One record of a clause, printed (d holds its st_size bytes, epid valid);
  * ops: then do its commits and discards (not for a speculative record,
- * whose were done when it was read).
+ * whose were done when it was read).  The printing actions' records are
+ * decoded as dtrace_consume() passes them (act_record), then written as
+ * text or JSON from what they hold.  JSON writes the firing's object
+ * first, then does printa() and the library's actions.
  */
 static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 {
 	dt_run_t *r = dtp->dt_run;
-	FILE *fp = r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout;
+	dt_drain_t *dr = &r->r_dr;
+	FILE *fp = dr->dr_out != NULL ? dr->dr_out : stdout;
 	uint32_t epid;
 	const dt_stmt_t *st;
-	const dtrace_probedesc_t *pd;
+	dtrace_probedata_t pdata;
+	dtrace_record_t rec;
 
-	if (r->r_dr.dr_consuming) { /* dtrace_consume: to the callbacks */
+	if (dr->dr_consuming) { /* dtrace_consume: to the callbacks */
 		consume_record(dtp, cpu, d, ops);
 		return;
 	}
 	memcpy(&epid, d, 4);
 	st = r->r_en.en_ecbs[epid - 1].e_stmt;
-	pd = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe];
-	if (r->r_dr.dr_json) {
-		if ((!r->r_dr.dr_quiet || dt_json_has_data(st)) &&
-		    dt_json_record(dtp, fp, cpu, pd, st, d) != 0)
-			r->r_dr.dr_error = errno;
-	} else if (r->r_dr.dr_flow) {
-		flow_column(dtp, fp, cpu, epid, pd);
-	} else if (!r->r_dr.dr_quiet) {
+	pdata =
+	    (dtrace_probedata_t){ .dtpda_size = sizeof(pdata),
+				  .dtpda_pdesc = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe],
+				  .dtpda_cpu = cpu,
+				  .dtpda_epid = epid,
+				  .dtpda_nrecs = (unsigned)st->st_nacts };
+	if (dr->dr_json) {
+		if (!dr->dr_quiet || dt_json_has_data(st)) {
+			bool first = true;
+
+			dt_json_probe_begin(fp, &pdata);
+			for (int a = 0; a < st->st_nacts; a++) {
+				const dt_act_t *act = &st->st_acts[a];
+
+				if (!prints_data(act->a_kind))
+					continue;
+				act_record(dtp, st, act, d, &rec, &dr->dr_mem);
+				dt_json_data(fp, &rec,
+					     act->a_kind == DT_A_PRINT ? act->a_type : NULL, first);
+				first = false;
+			}
+			dt_json_probe_end(fp);
+		}
+	} else if (dr->dr_flow) {
+		flow_column(dtp, fp, cpu, epid, pdata.dtpda_pdesc);
+	} else if (!dr->dr_quiet) {
+		const dtrace_probedesc_t *pd = pdata.dtpda_pdesc;
 		char name[DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 2];
 
-		if (!r->r_dr.dr_header_done)
+		if (!dr->dr_header_done)
 			fprintf(fp, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME");
-		r->r_dr.dr_header_done = true;
+		dr->dr_header_done = true;
 		snprintf(name, sizeof(name), "%s:%s", pd->dtpd_func, pd->dtpd_name);
 		fprintf(fp, "%3d %6u %32s ", cpu, pd->dtpd_id, name);
 	}
 	for (int a = 0; a < st->st_nacts; a++) {
 		const dt_act_t *act = &st->st_acts[a];
 
-		switch (act->a_kind) {
-		case DT_A_TRACE:
-			if (r->r_dr.dr_json)
-				break;
-			dt_print_datum(dtp, fp, &st->st_recs[act->a_rec], d, r->r_dr.dr_quiet, -33);
-			break;
-		case DT_A_PRINT:
-			if (!r->r_dr.dr_json)
-				dt_print_typed(fp, act, st->st_recs, d);
-			break;
-		case DT_A_TRACEMEM: {
-			/* tracemem(a, size, dsize): dsize bytes, all when 0 or more than size */
-			dt_rec_t mem = st->st_recs[act->a_rec + act->a_nrecs - 1];
-			uint64_t dsize =
-			    act->a_nrecs > 1 ? (uint64_t)rec_int(&st->st_recs[act->a_rec], d) : 0;
-
-			if (r->r_dr.dr_json)
-				break;
-			if (dsize != 0 && dsize < mem.r_size)
-				mem.r_size = (uint32_t)dsize;
-			dt_print_datum(dtp, fp, &mem, d, r->r_dr.dr_quiet, -33);
-			break;
-		}
-		case DT_A_PRINTF:
-			if (r->r_dr.dr_json)
-				break;
-			dt_print_printf(dtp, fp, act->a_fmt,
-					act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
-					act->a_nrecs, d);
-			break;
-		case DT_A_PRINTA:
+		if (prints_data(act->a_kind)) {
+			if (dr->dr_json)
+				continue;
+			act_record(dtp, st, act, d, &rec, &dr->dr_mem);
+			text_record(dtp, fp, &rec, act, dr->dr_quiet);
+		} else if (act->a_kind == DT_A_PRINTA) {
 			if (dt_agg_printa(dtp, fp, act, st->st_recs, d) != 0)
-				r->r_dr.dr_error = dtrace_errno(dtp);
-			break;
-		default: lib_action(dtp, fp, act, st, d, epid, pd); break;
+				dr->dr_error = dtrace_errno(dtp);
+		} else {
+			lib_action(dtp, fp, act, st, d, epid, pdata.dtpda_pdesc);
 		}
 	}
-	if (!r->r_dr.dr_quiet && !r->r_dr.dr_json)
+	if (dr->dr_mem.rm_failed)
+		dr->dr_error = ENOMEM;
+	dt_recmem_reset(&dr->dr_mem);
+	if (!dr->dr_quiet && !dr->dr_json)
 		fputc('\n', fp);
 	/* as illumos: the commit's own record, then what it commits */
-	if (ops && r->r_dr.dr_spec != NULL) /* dr_spec: some clause speculates (spec_open) */
+	if (ops && dr->dr_spec != NULL) /* dr_spec: some clause speculates (spec_open) */
 		spec_ops(dtp, st, d);
 }
 
@@ -1836,6 +1934,11 @@ static void spec_clean(dtrace_hdl_t *dtp, dt_run_t *r, bool final)
 void dt_consume_free(dt_run_t *r)
 {
 	dt_recmem_fini(&r->r_dr.dr_mem);
+	if (r->r_dr.dr_pf != NULL)
+		fclose(r->r_dr.dr_pf);
+	free(r->r_dr.dr_pfbuf);
+	r->r_dr.dr_pf = NULL;
+	r->r_dr.dr_pfbuf = NULL;
 	free(r->r_dr.dr_pend);
 	r->r_dr.dr_pend = NULL;
 	r->r_dr.dr_pending = false;

@@ -43,62 +43,35 @@ void dt_json_str(FILE *fp, const char *s)
 	dt_json_bytes(fp, s, strlen(s));
 }
 
-/* An integer record's value, by its D type's size and sign. */
-static void json_int(FILE *fp, const dt_rec_t *rec, const uint8_t *data)
-{
-	uint64_t v;
-	unsigned bits = rec->r_size >= 8 || rec->r_size == 0 ? 64 : rec->r_size * 8;
-
-	memcpy(&v, data + rec->r_off, 8);
-	if (bits < 64) {
-		uint64_t mask = (1ULL << bits) - 1, sign = 1ULL << (bits - 1);
-
-		v &= mask;
-		if (rec->r_signed && (v & sign) != 0)
-			v |= ~mask;
-	}
-	if (rec->r_signed)
-		fprintf(fp, "%lld", (long long)v);
-	else
-		fprintf(fp, "%llu", (unsigned long long)v);
-}
-
 /*
- * uaddr(), ufunc(), usym(), umod(): an object of the address, the process,
- * and what is known of them (the module, the symbol and the offset in it;
- * ufunc and usym give the symbol's start as address, umod no symbol), and
- * "name", the text dtrace prints.
+ * uaddr(), ufunc(), usym(), umod() (sym(), func(), mod(): the kernel's,
+ * without "pid"): an object of the address, the process, and what is
+ * known of them (the module, the symbol and the offset in it; ufunc and
+ * usym give the symbol's start as address, umod no symbol), and "name",
+ * the text dtrace prints.
  */
-static void json_usym(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+static void json_sym(FILE *fp, const dtrace_record_t *r)
 {
-	uint64_t pid, pc;
-	char name[PATH_MAX + 64];
-	dt_usym_t u;
-	bool known, umod = rec->r_sym == DT_B_UMOD || rec->r_sym == DT_B_MOD;
-	bool kernel = rec->r_sym == DT_B_SYM || rec->r_sym == DT_B_FUNC || rec->r_sym == DT_B_MOD;
+	uint64_t pid = 0;
 
-	memcpy(&pid, data + rec->r_off, 8);
-	memcpy(&pc, data + rec->r_off + 8, 8);
-
-	known = dt_sym_rec_lookup(dtp, rec->r_sym, pid, pc, &u) == 0;
-	if (known && rec->r_sym != DT_B_UADDR && !umod && u.us_name != NULL)
-		pc = u.us_symaddr;
-	dt_usym_rec_str(dtp, rec, data, name, sizeof(name));
 	fputc('{', fp);
-	if (!kernel) /* sym(), func(), mod(): the kernel's */
+	if (!(r->dtr_flags & DTRACE_RECF_KERNEL)) {
+		if (r->dtr_data != NULL)
+			memcpy(&pid, r->dtr_data, 8);
 		fprintf(fp, "\"pid\":%llu,", (unsigned long long)pid);
-	fprintf(fp, "\"address\":%llu", (unsigned long long)pc);
-	if (known && u.us_mod != NULL) {
-		fputs(",\"module\":", fp);
-		dt_json_str(fp, u.us_mod);
 	}
-	if (known && u.us_name != NULL && !umod) {
+	fprintf(fp, "\"address\":%llu", (unsigned long long)r->dtr_uint);
+	if (r->dtr_module != NULL) {
+		fputs(",\"module\":", fp);
+		dt_json_str(fp, r->dtr_module);
+	}
+	if (r->dtr_symbol != NULL) {
 		fputs(",\"symbol\":", fp);
-		dt_json_str(fp, u.us_name);
-		fprintf(fp, ",\"offset\":%llu", (unsigned long long)(pc - u.us_symaddr));
+		dt_json_str(fp, r->dtr_symbol);
+		fprintf(fp, ",\"offset\":%llu", (unsigned long long)r->dtr_offset);
 	}
 	fputs(",\"name\":", fp);
-	dt_json_str(fp, name);
+	dt_json_str(fp, r->dtr_str);
 	fputc('}', fp);
 }
 
@@ -108,84 +81,76 @@ static void json_usym(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const ui
  * "offset":O,"name":T}, module, symbol and offset present when known, T
  * what text mode prints.
  */
-static void json_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+static void json_stack(FILE *fp, const dtrace_record_t *r)
 {
-	const uint8_t *p = data + rec->r_off;
-	uint64_t pid = 0, pc;
-	char name[PATH_MAX + 64];
-
 	fputc('{', fp);
-	if (rec->r_sym != DT_B_STACK) {
-		memcpy(&pid, p, 8);
-		p += 8;
+	if (!(r->dtr_flags & DTRACE_RECF_KERNEL)) {
+		uint64_t pid = 0;
+
+		if (r->dtr_data != NULL)
+			memcpy(&pid, r->dtr_data, 8);
 		fprintf(fp, "\"pid\":%llu,", (unsigned long long)pid);
 	}
 	fputs("\"frames\":[", fp);
-	for (uint32_t i = 0; i < rec->r_nframes; i++) {
-		dt_usym_t u;
-		bool known;
-
-		memcpy(&pc, p + 8 * i, 8);
-		if (pc == 0)
-			break;
-		known = dt_frame_lookup(dtp, (pid_t)pid, pc, i > 0, &u) == 0;
-		fprintf(fp, "%s{\"address\":%llu", i ? "," : "", (unsigned long long)pc);
-		if (known && u.us_mod != NULL) {
+	for (unsigned i = 0; i < r->dtr_nframes; i++) {
+		fprintf(fp, "%s{\"address\":%llu", i ? "," : "", (unsigned long long)r->dtr_pcs[i]);
+		if (r->dtr_fmodules != NULL && r->dtr_fmodules[i] != NULL) {
 			fputs(",\"module\":", fp);
-			dt_json_str(fp, u.us_mod);
+			dt_json_str(fp, r->dtr_fmodules[i]);
 		}
-		if (known && u.us_name != NULL) {
+		if (r->dtr_fsymbols != NULL && r->dtr_fsymbols[i] != NULL) {
 			fputs(",\"symbol\":", fp);
-			dt_json_str(fp, u.us_name);
-			fprintf(fp, ",\"offset\":%llu", (unsigned long long)(pc - u.us_symaddr));
+			dt_json_str(fp, r->dtr_fsymbols[i]);
+			fprintf(fp, ",\"offset\":%llu", (unsigned long long)r->dtr_foffsets[i]);
 		}
-		dt_frame_str(dtp, (pid_t)pid, pc, i > 0, name, sizeof(name));
 		fputs(",\"name\":", fp);
-		dt_json_str(fp, name);
+		dt_json_str(fp, r->dtr_frames[i]);
 		fputc('}', fp);
 	}
 	fputs("]}", fp);
 }
 
-void dt_json_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+/*
+ * A decoded value: a number for an integer (by its type's size and sign)
+ * or a float (null when not finite: JSON has no infinities, no NaNs), a
+ * string, an array of bytes, a symbol's or a stack's object.
+ */
+void dt_json_value(FILE *fp, const dtrace_record_t *r)
 {
-	const char *c = (const char *)data + rec->r_off;
-
-	if (rec->r_float) { /* a number; JSON has none for infinities and NaNs */
-		double d;
-
-		if (rec->r_size == 4) {
-			float f;
-
-			memcpy(&f, c, 4);
-			d = f;
-		} else if (rec->r_size == sizeof(long double)) {
-			long double ld;
-
-			memcpy(&ld, c, sizeof(ld));
-			d = (double)ld;
-		} else {
-			memcpy(&d, c, 8);
-		}
-		if (isfinite(d))
-			fprintf(fp, "%.17g", d);
+	switch (r->dtr_kind) {
+	case DTRACE_REC_FLOAT:
+		if (isfinite(r->dtr_float))
+			fprintf(fp, "%.17g", r->dtr_float);
 		else
 			fputs("null", fp);
-		return;
-	}
-	switch (rec->r_kind) {
-	case DT_RK_INT: json_int(fp, rec, data); break;
-	case DT_RK_STR: dt_json_bytes(fp, c, strnlen(c, rec->r_size)); break;
-	case DT_RK_MEM:
-	case DT_RK_BYTES:
+		break;
+	case DTRACE_REC_INT:
+		if (r->dtr_signed)
+			fprintf(fp, "%lld", (long long)r->dtr_int);
+		else
+			fprintf(fp, "%llu", (unsigned long long)r->dtr_uint);
+		break;
+	case DTRACE_REC_STRING: dt_json_bytes(fp, r->dtr_str, r->dtr_len); break;
+	case DTRACE_REC_BYTES:
 		fputc('[', fp);
-		for (uint32_t i = 0; i < rec->r_size; i++)
-			fprintf(fp, "%s%u", i ? "," : "", (unsigned char)c[i]);
+		for (size_t i = 0; i < r->dtr_len; i++)
+			fprintf(fp, "%s%u", i ? "," : "", ((const unsigned char *)r->dtr_bytes)[i]);
 		fputc(']', fp);
 		break;
-	case DT_RK_USYM: json_usym(dtp, fp, rec, data); break;
-	case DT_RK_STACK: json_stack(dtp, fp, rec, data); break;
+	case DTRACE_REC_SYM: json_sym(fp, r); break;
+	case DTRACE_REC_STACK: json_stack(fp, r); break;
+	default: fputs("null", fp); break;
 	}
+}
+
+void dt_json_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data)
+{
+	dt_recmem_t mem = { 0 };
+	dtrace_record_t r;
+
+	dt_rec_decode(dtp, rec, data, "key", &r, &mem);
+	dt_json_value(fp, &r);
+	dt_recmem_fini(&mem);
 }
 
 /* A bit-field's value: width bits from bit off of the bytes at p, sign-extended if signed. */
@@ -341,76 +306,102 @@ bool dt_json_has_data(const dt_stmt_t *st)
 	return false;
 }
 
-/* The probe object of one record: its traced and printed data, in order. */
-int dt_json_record(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dtrace_probedesc_t *pd,
-		   const dt_stmt_t *st, const uint8_t *d)
+/* The probe object of one firing: its probe, then its traced and printed data, in order. */
+void dt_json_probe_begin(FILE *fp, const dtrace_probedata_t *pd)
 {
-	bool first = true;
-
 	fputs("{\"type\":\"probe\"", fp);
-	json_probe(fp, cpu, pd);
+	json_probe(fp, pd->dtpda_cpu, pd->dtpda_pdesc);
 	fputs(",\"data\":[", fp);
-	for (int a = 0; a < st->st_nacts; a++) {
-		const dt_act_t *act = &st->st_acts[a];
-		char *text = NULL;
-		size_t len = 0;
-		FILE *mf;
+}
 
-		switch (act->a_kind) {
-		case DT_A_TRACE:
-		case DT_A_TRACEMEM: {
-			/* tracemem's memory is its last record (after a dynamic size) */
-			dt_rec_t rec = st->st_recs[act->a_rec + act->a_nrecs - 1];
+/*
+ * One record of trace() (stack(), ustack() and jstack() too), tracemem(),
+ * printf() (its text) or print() (type: the type it prints by).
+ */
+void dt_json_data(FILE *fp, const dtrace_record_t *r, const dt_type_t *type, bool first)
+{
+	fputs(first ? "{\"action\":" : ",{\"action\":", fp);
+	if (r->dtr_kind == DTRACE_REC_PRINTF) {
+		fputs("\"printf\",\"value\":", fp);
+		dt_json_bytes(fp, r->dtr_str, r->dtr_len);
+	} else if (type != NULL) {
+		fprintf(fp,
+			"\"print\",\"address\":%llu,\"type\":", (unsigned long long)r->dtr_uint);
+		dt_json_str(fp, r->dtr_type);
+		fputs(",\"value\":", fp);
+		json_typed(fp, type, r->dtr_data, 0);
+	} else {
+		/* stack(), ustack(), jstack() are trace()'s records here */
+		fputs(strcmp(r->dtr_action, "tracemem") == 0 ? "\"tracemem\",\"value\":"
+							     : "\"trace\",\"value\":",
+		      fp);
+		dt_json_value(fp, r);
+	}
+	fputc('}', fp);
+}
 
-			if (act->a_kind == DT_A_TRACEMEM && act->a_nrecs > 1) {
-				int64_t dsize;
+void dt_json_probe_end(FILE *fp)
+{
+	fputs("]}\n", fp);
+}
 
-				memcpy(&dsize, d + st->st_recs[act->a_rec].r_off, 8);
-				if (dsize != 0 && (uint64_t)dsize < rec.r_size)
-					rec.r_size = (uint32_t)dsize;
-			}
-			fprintf(fp, "%s{\"action\":\"%s\",\"value\":", first ? "" : ",",
-				act->a_kind == DT_A_TRACE ? "trace" : "tracemem");
-			dt_json_datum(dtp, fp, &rec, d);
-			fputc('}', fp);
-			first = false;
-			break;
-		}
-		case DT_A_PRINTF:
-			if ((mf = open_memstream(&text, &len)) == NULL)
-				return -1;
-			dt_print_printf(dtp, mf, act->a_fmt,
-					act->a_nrecs > 0 ? &st->st_recs[act->a_rec] : NULL,
-					act->a_nrecs, d);
-			if (fclose(mf) != 0) {
-				free(text);
-				return -1;
-			}
-			fprintf(fp, "%s{\"action\":\"printf\",\"value\":", first ? "" : ",");
-			dt_json_bytes(fp, text, len);
-			fputc('}', fp);
-			free(text);
-			first = false;
-			break;
-		case DT_A_PRINT: {
-			const dt_rec_t *pr = &st->st_recs[act->a_rec],
-				       *vr = &st->st_recs[act->a_rec + 1];
-			char tn[512];
-			uint64_t addr = 0;
+/*
+ * One aggregation entry of dtrace_aggregate_walk(), on a line:
+ * {"type":"aggregation","name":A,"function":F,"keys":[...],"value":V}, a
+ * quantization's "buckets" those holding values (their count before
+ * normalize() not 0), null for lquantize's and llquantize's open ends.
+ */
+int dt_json_aggdata(const dtrace_aggdata_t *a, void *arg)
+{
+	static const char *const fns[] = {
+		[DTRACE_AGG_COUNT] = "count",
+		[DTRACE_AGG_SUM] = "sum",
+		[DTRACE_AGG_AVG] = "avg",
+		[DTRACE_AGG_MIN] = "min",
+		[DTRACE_AGG_MAX] = "max",
+		[DTRACE_AGG_STDDEV] = "stddev",
+		[DTRACE_AGG_QUANTIZE] = "quantize",
+		[DTRACE_AGG_LQUANTIZE] = "lquantize",
+		[DTRACE_AGG_LLQUANTIZE] = "llquantize",
+	};
+	FILE *fp = arg;
+	bool q = a->dtada_kind == DTRACE_AGG_QUANTIZE; /* its ends are numbers */
+	unsigned n = 0;
 
-			memcpy(&addr, d + pr->r_off, pr->r_size < 8 ? pr->r_size : 8);
-			dt_type_name(act->a_type, tn, sizeof(tn));
-			fprintf(fp, "%s{\"action\":\"print\",\"address\":%llu,\"type\":",
-				first ? "" : ",", (unsigned long long)addr);
-			dt_json_str(fp, tn);
-			fputs(",\"value\":", fp);
-			json_typed(fp, act->a_type, d + vr->r_off, 0);
-			fputc('}', fp);
-			first = false;
-			break;
-		}
-		default: break;
-		}
+	fputs("{\"type\":\"aggregation\",\"name\":", fp);
+	dt_json_str(fp, a->dtada_name);
+	fprintf(fp, ",\"function\":\"%s\",\"keys\":[", fns[a->dtada_kind]);
+	for (unsigned k = 0; k < a->dtada_nkeys; k++) {
+		if (k > 0)
+			fputc(',', fp);
+		dt_json_value(fp, &a->dtada_keys[k]);
+	}
+	fputc(']', fp);
+	if (a->dtada_kind == DTRACE_AGG_STDDEV) {
+		fprintf(fp, ",\"value\":%llu}\n", (unsigned long long)a->dtada_value);
+		return 0;
+	}
+	if (a->dtada_kind < DTRACE_AGG_QUANTIZE) {
+		fprintf(fp, ",\"value\":%lld}\n", (long long)a->dtada_value);
+		return 0;
+	}
+	fputs(",\"buckets\":[", fp);
+	for (unsigned i = 0; i < a->dtada_nbuckets; i++) {
+		const dtrace_aggbucket_t *b = &a->dtada_buckets[i];
+
+		if (a->dtada_counts[i] == 0)
+			continue;
+		fputs(n++ ? ",{\"min\":" : "{\"min\":", fp);
+		if (q || b->dtab_lo != INT64_MIN)
+			fprintf(fp, "%lld", (long long)b->dtab_lo);
+		else
+			fputs("null", fp);
+		fputs(",\"max\":", fp);
+		if (q || b->dtab_hi != INT64_MAX)
+			fprintf(fp, "%lld", (long long)b->dtab_hi);
+		else
+			fputs("null", fp);
+		fprintf(fp, ",\"count\":%lld}", (long long)b->dtab_count);
 	}
 	fputs("]}\n", fp);
 	return 0;

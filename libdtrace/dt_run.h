@@ -142,13 +142,18 @@ typedef struct dt_specbuf {
 #define DT_SB_COMMITTED 0x20000u
 
 /*
- * The memory of the records handed to a consumer's callbacks
- * (dtrace_consume, dtrace_aggregate_walk): names, strings and arrays,
- * freed together once the callbacks of a firing or an entry are done.
+ * The memory of decoded records (dtrace_consume, dtrace_aggregate_walk,
+ * the text and JSON outputs): names, strings and arrays, freed together
+ * once the callbacks of a firing or an entry are done.  An arena: one
+ * block kept from reset to reset, so a firing costs no allocation once
+ * the block exists; a block that fills is kept aside until the reset,
+ * an allocation of more than a quarter block has one of its own.
  * rm_failed: an allocation failed (the record is then incomplete).
  */
 typedef struct dt_recmem {
-	void **rm_ptrs;
+	char *rm_block; /* the current block, DT_RECMEM_BLOCK bytes; NULL: none yet */
+	size_t rm_used; /* its bytes given */
+	void **rm_ptrs; /* full blocks and large allocations, freed at the reset */
 	size_t rm_n, rm_cap;
 	bool rm_failed;
 } dt_recmem_t;
@@ -189,7 +194,10 @@ typedef struct dt_drain {
 	bool dr_consuming;
 	dtrace_consume_opts_t dr_cons;
 	int dr_cbstop;	    /* 0, or EDT_DIRABORT / EDT_CALLBACK: a callback stopped the calls */
-	dt_recmem_t dr_mem; /* the records of the firing being passed */
+	dt_recmem_t dr_mem; /* the records of the firing being passed or printed */
+	FILE *dr_pf;	    /* printf()'s text is formatted here (open_memstream), */
+	char *dr_pfbuf;	    /* reused from record to record */
+	size_t dr_pflen;
 } dt_drain_t;
 
 /* The process traced: -c (created) or -p (grabbed). */
@@ -262,19 +270,27 @@ int dt_frame_lookup(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, dt_usym
 void dt_frame_str(dtrace_hdl_t *dtp, pid_t pid, uint64_t pc, bool ret, char *buf, size_t len);
 void dt_print_stack(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
 		    const char *fmt, int indent);
+/* A decoded value as trace() prints it, and a record decoded then printed so (keys). */
+void dt_print_rec(dtrace_hdl_t *dtp, FILE *fp, const dtrace_record_t *r, bool quiet, int strwidth);
 void dt_print_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data,
 		    bool quiet, int strwidth);
-/* print(p): the pointer and the value it points to, by the action's type (Oracle's format) */
-void dt_print_typed(FILE *fp, const dt_act_t *act, const dt_rec_t *recs, const uint8_t *data);
+/* print(p)'s record: the pointer and the value it points to, by type (Oracle's format) */
+void dt_print_typed(FILE *fp, const dtrace_record_t *r, const dt_type_t *type);
 void dt_print_printf(dtrace_hdl_t *dtp, FILE *fp, const char *fmt, const dt_rec_t *recs, int nrecs,
 		     const uint8_t *data);
 /* -x oformat=json (dt_json.c): one object per line. */
 void dt_json_bytes(FILE *fp, const char *s, size_t n);
 void dt_json_str(FILE *fp, const char *s);
+/* A decoded value (trace(), tracemem(), keys), and a record decoded then written so. */
+void dt_json_value(FILE *fp, const dtrace_record_t *r);
 void dt_json_datum(dtrace_hdl_t *dtp, FILE *fp, const dt_rec_t *rec, const uint8_t *data);
 bool dt_json_has_data(const dt_stmt_t *st);
-int dt_json_record(dtrace_hdl_t *dtp, FILE *fp, int cpu, const dtrace_probedesc_t *pd,
-		   const dt_stmt_t *st, const uint8_t *d);
+/* A firing's object: its probe, then each printing action's record (type: print()'s), then the end. */
+void dt_json_probe_begin(FILE *fp, const dtrace_probedata_t *pd);
+void dt_json_data(FILE *fp, const dtrace_record_t *r, const dt_type_t *type, bool first);
+void dt_json_probe_end(FILE *fp);
+/* An aggregation entry, as a dtrace_aggwalk_f (arg: the FILE). */
+int dt_json_aggdata(const dtrace_aggdata_t *a, void *arg);
 void dt_json_drop(FILE *fp, const char *kind, int cpu, uint64_t n);
 void dt_json_error(FILE *fp, const dt_errrec_t *er, const dtrace_probedesc_t *pd,
 		   const char *fault);

@@ -460,7 +460,36 @@ typedef struct dtrace_record {
 	const char *const *dtr_fmodules;
 	const char *const *dtr_fsymbols;
 	const uint64_t *dtr_foffsets;
+	/*
+	 * The bytes the probe recorded for the value, as it recorded them
+	 * (NULL where no single value was: PRINTF, PRINTA, most OTHER;
+	 * setopt()'s are its option's name): an integer's or a float's
+	 * dtr_datalen bytes (its type's size), a string's whole buffer
+	 * (strsize bytes, its NUL and what follows it), tracemem()'s bytes
+	 * (its dsize of them when given), the process ID and the address
+	 * of a SYM (8 bytes each), the process ID (not for stack()), the
+	 * frames (zero after the last) and ustack()'s strsize bytes of a
+	 * STACK, print()'s value.
+	 */
+	const void *dtr_data;
+	size_t dtr_datalen;
+	unsigned dtr_flags; /* DTRACE_RECF_*: how dtrace(1) prints the value */
 } dtrace_record_t;
+
+/*
+ * dtr_flags.  A STRING or BYTES record (and a FLOAT recorded as bytes: a
+ * long double traced from memory) has one of the first two, as
+ * illumos's dt_print_bytes decides: dtrace(1) prints dtr_data as a string
+ * when its bytes are printable characters (isprint, isspace, \a, \b) up
+ * to a NUL or their end (and, for a struct or union's bytes, only NULs
+ * after that NUL), and as a hex dump otherwise: always for tracemem(), and
+ * for an empty string.  Neither flag: dtrace(1) prints the value as a
+ * number of dtr_datalen bytes (a float's bits), a symbol or a stack.
+ */
+#define DTRACE_RECF_STRING 0x1 /* printed as a string: dtr_data, up to a NUL */
+#define DTRACE_RECF_DUMP   0x2 /* printed as a hex dump of dtr_data's dtr_datalen bytes */
+/* A SYM or STACK of the kernel (sym(), func(), mod(), stack()), not of process dtr_pid. */
+#define DTRACE_RECF_KERNEL 0x4
 
 /* One probe firing (illumos's dtrace_probedata_t). */
 typedef struct dtrace_probedata {
@@ -586,6 +615,9 @@ typedef struct dtrace_aggdata {
 	double dtada_fvalue;		   /* the same; avg and stddev not truncated */
 	unsigned dtada_nbuckets;	   /* quantizations: the buckets dtrace prints, */
 	const dtrace_aggbucket_t *dtada_buckets; /* lowest first */
+	int64_t dtada_normal;			 /* normalize()'s factor; 1 without one */
+	const int64_t *dtada_counts; /* quantizations: each bucket's count before normalize()
+					(a bucket may hold values and show 0) */
 } dtrace_aggdata_t;
 
 /* Return 0 to go on; any other value stops the walk and is returned. */

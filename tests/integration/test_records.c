@@ -61,7 +61,7 @@ typedef struct log {
 	size_t nrecs;	      /* records seen (not the ends) */
 	char stack[4096];     /* the first stack: its frames joined by " < " */
 	int stack_pid;
-	unsigned stack_n;
+	unsigned stack_n, stack_flags;
 	char parts[4096]; /* its frames as module`symbol+offset from the parts */
 	char sym[512];	  /* the last SYM record: module|symbol|offset|address */
 } log_t;
@@ -178,6 +178,7 @@ static int on_rec(const dtrace_probedata_t *d, const dtrace_record_t *r, void *a
 
 		l->stack_pid = r->dtr_pid;
 		l->stack_n = r->dtr_nframes;
+		l->stack_flags = r->dtr_flags;
 		for (unsigned i = 0; i < r->dtr_nframes && o < sizeof(l->stack) - 1; i++) {
 			CHECK(r->dtr_pcs[i] != 0);
 			o += (size_t)snprintf(l->stack + o, sizeof(l->stack) - o, "%s%s",
@@ -325,6 +326,129 @@ static void test_values(void)
 	dtrace_close(dtp);
 }
 
+/*
+ * The bytes each record holds as traced (dtr_data, dtr_datalen) and how
+ * dtrace(1) prints them (dtr_flags): a string's whole strsize buffer, an
+ * empty one dumped, tracemem()'s dsize bytes dumped, an integer's bytes.
+ */
+typedef struct shown {
+	char lines[16][128];
+	int n;
+} shown_t;
+
+static int on_shown(const dtrace_probedata_t *d, const dtrace_record_t *r, void *arg)
+{
+	shown_t *s = arg;
+	const unsigned char *p = r != NULL ? r->dtr_data : NULL;
+	size_t o;
+
+	(void)d;
+	if (r == NULL || s->n >= 16)
+		return DTRACE_CONSUME_THIS;
+	/* a STRING's dtr_str is the string at the start of dtr_data */
+	if (r->dtr_kind == DTRACE_REC_STRING)
+		CHECK(strncmp(r->dtr_str, (const char *)p, r->dtr_datalen) == 0);
+	o = (size_t)snprintf(s->lines[s->n], sizeof(s->lines[0]), "%s %zu %u", r->dtr_action,
+			     r->dtr_datalen, r->dtr_flags);
+	for (size_t i = 0; p != NULL && i < r->dtr_datalen && i < 8; i++)
+		o += (size_t)snprintf(s->lines[s->n] + o, sizeof(s->lines[0]) - o, " %02x", p[i]);
+	if (p == NULL)
+		snprintf(s->lines[s->n] + o, sizeof(s->lines[0]) - o, " -");
+	s->n++;
+	return DTRACE_CONSUME_THIS;
+}
+
+static void test_data_and_flags(void)
+{
+	static const char *const opts[] = {
+		"quiet", NULL, "strsize", "8", "stackframes", "4", NULL
+	};
+	static const char *const want[] = {
+		"trace 8 1 68 69 00 00 00 00 00 00", /* "hi": a string */
+		"trace 8 2 00 00 00 00 00 00 00 00", /* "": dumped, as dtrace prints it */
+		"trace 8 2 01 02 00 00 00 00 00 00", /* not printable: dumped */
+		"tracemem 3 2 61 62 63",	     /* tracemem(buf, 8, 3): 3 bytes, dumped */
+		"trace 4 0 07 00 00 00",	     /* an int: a number */
+		"trace 8 0 f9 ff ff ff ff ff ff ff", /* an int64_t */
+		"printf 0 0 -",
+		"stack 32 4", /* stack(): the kernel's, 4 frames of 8 bytes */
+		"exit 4 0 00 00 00 00",
+	};
+	shown_t s = { 0 };
+	dtrace_consume_opts_t o = { .sz = sizeof(o), .rec = on_shown, .arg = &s };
+	dtrace_workstatus_t st = DTRACE_WORKSTATUS_OKAY;
+	dtrace_hdl_t *dtp =
+	    start("char buf[8]; char b2[8]; BEGIN { buf[0] = 'a'; buf[1] = 'b'; buf[2] = 'c'; "
+		  "b2[0] = 1; b2[1] = 2; trace(\"hi\"); trace(\"\"); trace(stringof(b2)); "
+		  "tracemem(buf, 8, 3); trace((int)7); trace((int64_t)-7); printf(\"x\"); "
+		  "stack(); exit(0); }",
+		  opts, NULL);
+
+	if (dtp == NULL)
+		return;
+	for (int i = 0; i < 500 && st == DTRACE_WORKSTATUS_OKAY; i++) {
+		dtrace_sleep(dtp);
+		st = dtrace_consume(dtp, &o);
+	}
+	CHECK_INT(st, DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(s.n, (int)(sizeof(want) / sizeof(want[0])));
+	for (int i = 0; i < s.n && i < (int)(sizeof(want) / sizeof(want[0])); i++)
+		if (strncmp(want[i], "stack", 5) == 0) /* its addresses vary */
+			CHECK(strncmp(s.lines[i], want[i], strlen(want[i])) == 0);
+		else
+			CHECK_STR(s.lines[i], want[i]);
+	dtrace_close(dtp);
+}
+
+/*
+ * A firing's records stay valid until its end (the NULL record), as the
+ * records' memory is freed a firing at a time: two printf()s and two
+ * strings kept by pointer, read at the end.
+ */
+typedef struct kept {
+	const char *str[4];
+	int n, checked;
+} kept_t;
+
+static int on_kept(const dtrace_probedata_t *d, const dtrace_record_t *r, void *arg)
+{
+	kept_t *k = arg;
+
+	(void)d;
+	if (r != NULL && k->n < 4 &&
+	    (r->dtr_kind == DTRACE_REC_PRINTF || r->dtr_kind == DTRACE_REC_STRING))
+		k->str[k->n++] = r->dtr_str;
+	if (r == NULL && k->n == 4) {
+		CHECK_STR(k->str[0], "first 1");
+		CHECK_STR(k->str[1], "one");
+		CHECK_STR(k->str[2], "second 2");
+		CHECK_STR(k->str[3], "two");
+		k->checked++;
+	}
+	return DTRACE_CONSUME_THIS;
+}
+
+static void test_firing_lifetime(void)
+{
+	static const char *const opts[] = { "quiet", NULL, NULL };
+	kept_t k = { 0 };
+	dtrace_consume_opts_t o = { .sz = sizeof(o), .rec = on_kept, .arg = &k };
+	dtrace_workstatus_t st = DTRACE_WORKSTATUS_OKAY;
+	dtrace_hdl_t *dtp = start("BEGIN { printf(\"first %d\", 1); trace(\"one\"); "
+				  "printf(\"second %d\", 2); trace(\"two\"); exit(0); }",
+				  opts, NULL);
+
+	if (dtp == NULL)
+		return;
+	for (int i = 0; i < 500 && st == DTRACE_WORKSTATUS_OKAY; i++) {
+		dtrace_sleep(dtp);
+		st = dtrace_consume(dtp, &o);
+	}
+	CHECK_INT(st, DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(k.checked, 1);
+	dtrace_close(dtp);
+}
+
 /* Without quiet, a clause that records nothing is a firing of no records. */
 static void test_empty_clause(void)
 {
@@ -411,6 +535,7 @@ static void test_ustack(const char *self)
 		CHECK_STR(l.lines[2], "exit EXIT int 0");
 	}
 	CHECK_INT(l.stack_pid, dtrace_proc_target(dtp));
+	CHECK_INT(l.stack_flags, 0); /* the process's, not the kernel's */
 	CHECK(l.stack_n >= 3);
 	/* the first frame is the probe's function, at its first byte */
 	snprintf(want, sizeof(want), "%s`rec_leaf",
@@ -793,6 +918,43 @@ static int walk_exact(const dtrace_aggdata_t *a, void *arg)
 	return 0;
 }
 
+/* A quantization's buckets: "[lo]count/before" each, before normalize() */
+static int walk_counts(const dtrace_aggdata_t *a, void *arg)
+{
+	char *out = arg;
+	size_t o = strlen(out);
+
+	o += (size_t)snprintf(out + o, 512 - o, "%s /%" PRId64 ":", a->dtada_name, a->dtada_normal);
+	if (a->dtada_kind < DTRACE_AGG_QUANTIZE)
+		snprintf(out + o, 512 - o, " %" PRId64 ";", a->dtada_value);
+	for (unsigned i = 0; i < a->dtada_nbuckets && o < 480; i++)
+		o += (size_t)snprintf(out + o, 512 - o, " [%" PRId64 "]%" PRId64 "/%" PRId64,
+				      a->dtada_buckets[i].dtab_lo, a->dtada_buckets[i].dtab_count,
+				      a->dtada_counts[i]);
+	if (a->dtada_kind >= DTRACE_AGG_QUANTIZE)
+		snprintf(out + strlen(out), 512 - strlen(out), ";");
+	return 0;
+}
+
+/* normalize(): the walk gives its factor and the counts before it (a bucket of 1 shows 0). */
+static void test_normalized(void)
+{
+	static const char *const quiet[] = { "quiet", NULL, NULL };
+	char out[512] = "";
+	dtrace_hdl_t *dtp =
+	    start("BEGIN { @q = quantize(1); @q = quantize(4); @q = quantize(4); "
+		  "@q = quantize(4); normalize(@q, 2); @c = count(); @c = count(); "
+		  "@c = count(); @c = count(); normalize(@c, 4); @n = count(); exit(0); }",
+		  quiet, NULL);
+
+	if (dtp == NULL)
+		return;
+	CHECK_INT(consume_quiet(dtp), DTRACE_WORKSTATUS_DONE);
+	CHECK_INT(dtrace_aggregate_walk(dtp, NULL, walk_counts, out), 0);
+	CHECK_STR(out, "q /2: [0]0/0 [1]0/1 [2]0/0 [4]1/3 [8]0/0;c /4: 1;n /1: 1;");
+	dtrace_close(dtp);
+}
+
 static void test_aggregations(void)
 {
 	static const char *const quiet[] = { "quiet", NULL, NULL };
@@ -1014,11 +1176,14 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	test_misuse();
 	test_values();
+	test_data_and_flags();
+	test_firing_lifetime();
 	test_empty_clause();
 	test_speculation();
 	test_printa();
 	test_callback_returns();
 	test_aggregations();
+	test_normalized();
 	test_ustack(argv[0]);
 	test_symbol_parts(argv[0]);
 	test_errdata_dropdata();

@@ -1248,9 +1248,19 @@ int dt_ksym_lookup(dtrace_hdl_t *dtp, uint64_t addr, dt_usym_t *u)
 	if (lo == 0)
 		return -1;
 	s = &t->st_ksyms[lo - 1];
-	/* the last symbol has no end: it holds its own page at most */
-	if (lo == t->st_nksyms && (addr >> 12) != (s->ks_addr >> 12))
-		return -1;
+	/*
+	 * The last symbol has no end: it holds its own page at most, unless
+	 * it is a BPF image's (a program's, a trampoline's: the highest
+	 * addresses).  Those the kernel packs in 2 MB regions of JIT images,
+	 * each of which has a symbol, so code past the last one's start in its
+	 * region is its own: a program's frame can lie pages past its start.
+	 */
+	if (lo == t->st_nksyms) {
+		int shift = strcmp(s->ks_mod, "bpf") == 0 ? 21 : 12;
+
+		if ((addr >> shift) != (s->ks_addr >> shift))
+			return -1;
+	}
 	/* of the functions at that address, the name a user calls it by, as best_alias */
 	for (const dt_ksym_t *a = s; a >= t->st_ksyms && a->ks_addr == s->ks_addr; a--) {
 		if (!a->ks_text)

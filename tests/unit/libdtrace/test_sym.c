@@ -6,6 +6,8 @@
  * a data symbol, below the first symbol) against dt_ksym_lookup and
  * dt_kaddr_str, whose forms are illumos dtrace_addr2str's.  Without the
  * addresses (kptr_restrict, not root: all zero) every look-up must fail.
+ * BPF images: the highest symbol has no end, but code pages past its
+ * start in its 2 MB region is its own (a large program's frames).
  *
  * User: this process's own libc: dlinfo by its name without the version
  * libc's debug file gives it, main's return address in the static
@@ -15,6 +17,7 @@
  * demangling look-up against a cached one.
  */
 #define _GNU_SOURCE
+#include <bpf/bpf.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -55,6 +58,75 @@ static int at_count(const ksym_t *k, size_t n, uint64_t addr)
 	for (size_t i = 0; i < n; i++)
 		c += k[i].addr == addr;
 	return c;
+}
+
+/* The highest BPF image's address and name in /proc/kallsyms, or 0. */
+static uint64_t bpf_top(char *name, size_t len)
+{
+	FILE *fp = fopen("/proc/kallsyms", "r");
+	char line[512];
+	uint64_t top = 0;
+
+	while (fp != NULL && fgets(line, sizeof(line), fp) != NULL) {
+		uint64_t a;
+		char type, n[128];
+
+		if (strstr(line, "[bpf]") != NULL &&
+		    sscanf(line, "%" SCNx64 " %c %127s", &a, &type, n) == 3 && a >= top) {
+			top = a;
+			snprintf(name, len, "%s", n);
+		}
+	}
+	if (fp != NULL)
+		fclose(fp);
+	return top;
+}
+
+/*
+ * The highest BPF image (one of ours is loaded, so that there is one): a
+ * frame a page past its start is named by it, an address in the next 2 MB
+ * region by nothing.  Other tests load and unload programs meanwhile: the
+ * highest is the same before and after a new handle reads the symbols, or
+ * the check is made again.
+ */
+static void bpf_last(void)
+{
+	const struct bpf_insn prog[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "dt_symtest", "GPL", prog, 2, NULL);
+	char name[128] = "", again[128] = "", want[300], buf[256];
+
+	if (fd < 0) {
+		printf("kernel: no BPF image to name (cannot load one)\n");
+		return;
+	}
+	for (int i = 0; i < 20; i++) {
+		dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, NULL);
+		uint64_t top = bpf_top(name, sizeof(name)), at = top + 0x1010;
+		dt_usym_t u, far;
+		int rc = dt_ksym_lookup(dtp, at, &u); /* reads the symbols */
+		int rcfar = dt_ksym_lookup(dtp, ((top >> 21) + 1) << 21, &far);
+
+		dt_kaddr_str(dtp, at, buf, sizeof(buf));
+		if (top != 0 && bpf_top(again, sizeof(again)) == top) {
+			if (at >> 21 == top >> 21) { /* not at its region's very end */
+				CHECK_INT(rc, 0);
+				CHECK_STR(u.us_mod, "bpf");
+				CHECK_STR(u.us_name, name);
+				snprintf(want, sizeof(want), "bpf`%s+0x1010", name);
+				CHECK_STR(buf, want);
+			}
+			CHECK_INT(rcfar, -1);
+			dtrace_close(dtp);
+			close(fd);
+			return;
+		}
+		dtrace_close(dtp);
+	}
+	CHECK(!"the highest BPF image stayed the same for a look-up");
+	close(fd);
 }
 
 static void kernel(dtrace_hdl_t *dtp)
@@ -236,6 +308,7 @@ int main(void)
 	if (dtp == NULL)
 		return CHECK_DONE();
 	kernel(dtp);
+	bpf_last();
 	user(dtp, __builtin_return_address(0));
 	dtrace_close(dtp);
 	return CHECK_DONE();

@@ -1600,6 +1600,24 @@ static int cb_result(dt_drain_t *dr, int rc)
 	return rc;
 }
 
+/* A clause's record d read on cpu: its epid, its clause and its firing as the API passes it. */
+static const dt_stmt_t *firing(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, uint32_t *epid,
+			       dtrace_probedata_t *pdata)
+{
+	const dt_run_t *r = dtp->dt_run;
+	const dt_stmt_t *st;
+
+	memcpy(epid, d, 4);
+	st = r->r_en.en_ecbs[*epid - 1].e_stmt;
+	*pdata = (dtrace_probedata_t){ .dtpda_size = sizeof(*pdata),
+				       .dtpda_pdesc =
+					   &dtp->dt_probes[r->r_en.en_ecbs[*epid - 1].e_probe],
+				       .dtpda_cpu = cpu,
+				       .dtpda_epid = *epid,
+				       .dtpda_nrecs = (unsigned)st->st_nacts };
+	return st;
+}
+
 /*
  * One record of a clause for dtrace_consume's callbacks: the probe's,
  * then one per action, then the end (a NULL record); the library's
@@ -1616,14 +1634,7 @@ static void consume_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool op
 	dtrace_probedata_t pdata;
 	int rc = DTRACE_CONSUME_THIS;
 
-	memcpy(&epid, d, 4);
-	st = r->r_en.en_ecbs[epid - 1].e_stmt;
-	pdata =
-	    (dtrace_probedata_t){ .dtpda_size = sizeof(pdata),
-				  .dtpda_pdesc = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe],
-				  .dtpda_cpu = cpu,
-				  .dtpda_epid = epid,
-				  .dtpda_nrecs = (unsigned)st->st_nacts };
+	st = firing(dtp, cpu, d, &epid, &pdata);
 	if (dr->dr_cbstop == 0 && o->probe != NULL)
 		rc = cb_result(dr, o->probe(&pdata, o->arg));
 	for (int a = 0; a < st->st_nacts; a++) {
@@ -1689,14 +1700,7 @@ static void print_record(dtrace_hdl_t *dtp, int cpu, const uint8_t *d, bool ops)
 		consume_record(dtp, cpu, d, ops);
 		return;
 	}
-	memcpy(&epid, d, 4);
-	st = r->r_en.en_ecbs[epid - 1].e_stmt;
-	pdata =
-	    (dtrace_probedata_t){ .dtpda_size = sizeof(pdata),
-				  .dtpda_pdesc = &dtp->dt_probes[r->r_en.en_ecbs[epid - 1].e_probe],
-				  .dtpda_cpu = cpu,
-				  .dtpda_epid = epid,
-				  .dtpda_nrecs = (unsigned)st->st_nacts };
+	st = firing(dtp, cpu, d, &epid, &pdata);
 	if (dr->dr_json) {
 		if (!dr->dr_quiet || dt_json_has_data(st)) {
 			bool first = true;

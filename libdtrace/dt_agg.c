@@ -2096,6 +2096,23 @@ static const dtrace_aggkind_t agg_kinds[] = {
 	[DT_AGG_LLQUANTIZE] = DTRACE_AGG_LLQUANTIZE,
 };
 
+const char *dtrace_aggkind_name(dtrace_aggkind_t kind)
+{
+	static const char *const names[] = {
+		[DTRACE_AGG_COUNT] = "count",
+		[DTRACE_AGG_SUM] = "sum",
+		[DTRACE_AGG_AVG] = "avg",
+		[DTRACE_AGG_MIN] = "min",
+		[DTRACE_AGG_MAX] = "max",
+		[DTRACE_AGG_STDDEV] = "stddev",
+		[DTRACE_AGG_QUANTIZE] = "quantize",
+		[DTRACE_AGG_LQUANTIZE] = "lquantize",
+		[DTRACE_AGG_LLQUANTIZE] = "llquantize",
+	};
+
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : NULL;
+}
+
 /* avg() and stddev() not truncated: the same sums as avg's and stddev()'s, in long double. */
 static double exact_value(const dt_agg_t *ag, const uint64_t *v, uint64_t normal)
 {

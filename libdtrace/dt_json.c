@@ -353,24 +353,13 @@ void dt_json_probe_end(FILE *fp)
  */
 int dt_json_aggdata(const dtrace_aggdata_t *a, void *arg)
 {
-	static const char *const fns[] = {
-		[DTRACE_AGG_COUNT] = "count",
-		[DTRACE_AGG_SUM] = "sum",
-		[DTRACE_AGG_AVG] = "avg",
-		[DTRACE_AGG_MIN] = "min",
-		[DTRACE_AGG_MAX] = "max",
-		[DTRACE_AGG_STDDEV] = "stddev",
-		[DTRACE_AGG_QUANTIZE] = "quantize",
-		[DTRACE_AGG_LQUANTIZE] = "lquantize",
-		[DTRACE_AGG_LLQUANTIZE] = "llquantize",
-	};
 	FILE *fp = arg;
 	bool q = a->dtada_kind == DTRACE_AGG_QUANTIZE; /* its ends are numbers */
 	unsigned n = 0;
 
 	fputs("{\"type\":\"aggregation\",\"name\":", fp);
 	dt_json_str(fp, a->dtada_name);
-	fprintf(fp, ",\"function\":\"%s\",\"keys\":[", fns[a->dtada_kind]);
+	fprintf(fp, ",\"function\":\"%s\",\"keys\":[", dtrace_aggkind_name(a->dtada_kind));
 	for (unsigned k = 0; k < a->dtada_nkeys; k++) {
 		if (k > 0)
 			fputc(',', fp);

@@ -311,25 +311,6 @@ static void put_desc(bc_queue_t *q, const dtrace_probedesc_t *pd)
 	put_cstr(q, pd != NULL ? pd->dtpd_name : "");
 }
 
-static const char *const aggfuncs[] = {
-	[DTRACE_AGG_COUNT] = "count",
-	[DTRACE_AGG_SUM] = "sum",
-	[DTRACE_AGG_AVG] = "avg",
-	[DTRACE_AGG_MIN] = "min",
-	[DTRACE_AGG_MAX] = "max",
-	[DTRACE_AGG_STDDEV] = "stddev",
-	[DTRACE_AGG_QUANTIZE] = "quantize",
-	[DTRACE_AGG_LQUANTIZE] = "lquantize",
-	[DTRACE_AGG_LLQUANTIZE] = "llquantize",
-};
-
-const char *bc_aggfunc(dtrace_aggkind_t kind)
-{
-	if ((unsigned)kind < sizeof(aggfuncs) / sizeof(aggfuncs[0]) && aggfuncs[kind] != NULL)
-		return aggfuncs[kind];
-	return "";
-}
-
 typedef struct {
 	bc_queue_t *q;
 	bool printa;
@@ -812,7 +793,9 @@ int bc_read_entry(bc_reader_t *r, bc_entry_t *e)
 		e->aggname = get_str(&b, NULL);
 		e->aggid = (int)get_u32(&b);
 		e->aggkind = (dtrace_aggkind_t)get_u32(&b);
-		e->function_name = bc_aggfunc(e->aggkind);
+		e->function_name = dtrace_aggkind_name(e->aggkind);
+		if (e->function_name == NULL)
+			e->function_name = "";
 		e->printa = get_u8(&b) != 0;
 		e->nkeys = get_u32(&b);
 		keys = b.p;

@@ -182,8 +182,6 @@ int bc_read_name(bc_reader_t *r, const char **name);
 bool bc_is_data(const char *action);
 /* Whether print()'s typed bytes: BYTES with dtr_action "print" (addr and type set). */
 bool bc_is_print(const bc_value_t *v);
-/* "count", "sum", ... for an aggregating function ("" if unknown). */
-const char *bc_aggfunc(dtrace_aggkind_t kind);
 
 #ifdef __cplusplus
 }

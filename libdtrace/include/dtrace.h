@@ -591,6 +591,9 @@ typedef enum dtrace_aggkind {
 	DTRACE_AGG_LLQUANTIZE
 } dtrace_aggkind_t;
 
+/* The function's name as D spells it ("count", "llquantize"), or NULL for no such kind. */
+DTRACE_API const char *dtrace_aggkind_name(dtrace_aggkind_t kind);
+
 /*
  * A bucket of quantize(), lquantize() or llquantize(): the values it
  * holds, lo to hi (INT64_MIN, INT64_MAX at the open ends), and its count

@@ -707,6 +707,10 @@ static void test_misuse(void)
 	int err, n = 0;
 	dtrace_hdl_t *dtp = dtrace_open(DTRACE_VERSION, 0, &err);
 
+	/* a kind's name (real entries' names: the JSON goldens, the bindings' tests) */
+	CHECK_STR(dtrace_aggkind_name(DTRACE_AGG_LLQUANTIZE), "llquantize");
+	CHECK(dtrace_aggkind_name((dtrace_aggkind_t)(DTRACE_AGG_LLQUANTIZE + 1)) == NULL);
+	CHECK(dtrace_aggkind_name((dtrace_aggkind_t)-1) == NULL);
 	CHECK(dtp != NULL);
 	if (dtp == NULL)
 		return;

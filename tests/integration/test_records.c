@@ -71,21 +71,15 @@ static void addline(log_t *l, const char *fmt, ...) __attribute__((format(printf
 static void addline(log_t *l, const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	check_vaddline(&l->lines, &l->n, fmt, ap);
 	va_end(ap);
-	l->lines = realloc(l->lines, (l->n + 1) * sizeof(*l->lines));
-	l->lines[l->n++] = s;
 }
 
 static void log_free(log_t *l)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->lines[i]);
-	free(l->lines);
+	check_freelines(l->lines, l->n);
 	memset(l, 0, sizeof(*l));
 }
 

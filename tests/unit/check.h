@@ -6,7 +6,9 @@
 #ifndef CHECK_H
 #define CHECK_H
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_passed, check_failed;
@@ -44,6 +46,29 @@ static int check_passed, check_failed;
 				__LINE__, #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)");    \
 		}                                                                           \
 	} while (0)
+
+/* Append the formatted line to (*lines)[*n] (a test's log of what callbacks saw; NULL: no memory). */
+static inline void check_vaddline(char ***lines, size_t *n, const char *fmt, va_list ap)
+{
+	va_list again;
+	int len;
+	char *s = NULL;
+
+	va_copy(again, ap);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	if (len >= 0 && (s = malloc((size_t)len + 1)) != NULL)
+		vsnprintf(s, (size_t)len + 1, fmt, again);
+	va_end(again);
+	*lines = realloc(*lines, (*n + 1) * sizeof(**lines));
+	(*lines)[(*n)++] = s;
+}
+
+static inline void check_freelines(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
 
 #define CHECK_DONE()                                                   \
 	(printf("%d passed, %d failed\n", check_passed, check_failed), \

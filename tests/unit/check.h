@@ -49,6 +49,9 @@ static int check_passed, check_failed;
 
 /* Append the formatted line to (*lines)[*n] (a test's log of what callbacks saw; NULL: no memory). */
 static inline void check_vaddline(char ***lines, size_t *n, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static inline void check_vaddline(char ***lines, size_t *n, const char *fmt, va_list ap)
 {
 	va_list again;
 	int len;

@@ -133,9 +133,16 @@ def note_sizes(obj):
 
 def locked_down():
     """Is the kernel in lockdown (integrity or confidentiality)?  Then it
-    refuses bpf_probe_write_user.  No lockdown file: no lockdown LSM."""
+    refuses bpf_probe_write_user.  The lockdown file is in securityfs,
+    which a machine may not have mounted: mounted here then (as root).
+    No lockdown file: no lockdown LSM."""
+    path = "/sys/kernel/security/lockdown"
+    if not os.path.exists(path) and os.path.isdir("/sys/kernel/security") and \
+            not os.listdir("/sys/kernel/security"):
+        subprocess.run(["mount", "-t", "securityfs", "securityfs", "/sys/kernel/security"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        with open("/sys/kernel/security/lockdown") as f:
+        with open(path) as f:
             return "[none]" not in f.read()
     except OSError:
         return False

@@ -13,9 +13,11 @@
 #define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/btf.h>
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -339,6 +341,40 @@ static void fire_own(dtrace_hdl_t *dtp, dt_run_t *r, dt_pkind_t kind)
 			(void)ks_prog_run(r->r_ld.ld_progs[k].bp_fd);
 }
 
+/* The BPF type, attach type and BTF id of probe p's programs, as its provider says. */
+static void prog_kind(dtrace_hdl_t *dtp, size_t p, enum bpf_prog_type *type, uint32_t *attach_type,
+		      uint32_t *btf_id)
+{
+	*btf_id = 0;
+	if (dt_probe_prov(dtp, p)->pv_progtype != NULL) {
+		dt_probe_prov(dtp, p)->pv_progtype(&dtp->dt_pinfo[p], type, attach_type, btf_id);
+	} else { /* a raw tracepoint */
+		*type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		*attach_type = 0;
+	}
+}
+
+/* The verifier's last three lines of log, in place (a suffix of it). */
+static const char *log_tail(char *log)
+{
+	size_t len = strlen(log);
+
+	while (len > 0 && log[len - 1] == '\n')
+		log[--len] = '\0';
+	for (int lines = 0; len > 0 && lines < 3; len--)
+		if (log[len - 1] == '\n' && ++lines == 3)
+			break;
+	return log + len;
+}
+
+/* -1 with the message of a program of what that did not load (err: errno; why: the log's end). */
+static int load_failed(dtrace_hdl_t *dtp, int err, const char *what, const char *why)
+{
+	return dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
+			     "cannot load the program of %s: %s%s%s", what, strerror(err),
+			     *why ? ": " : "", why);
+}
+
 /*
  * Load a linked program of probe p's provider: the fd, or -1 with a message
  * that names what (the verifier's last words say why).
@@ -349,34 +385,15 @@ static int load(dtrace_hdl_t *dtp, size_t p, dt_frag_t *prog, uint32_t *attach_t
 	ks_code_t code = { prog->fr_insns, prog->fr_len,   prog->fr_cap,
 			   false,	   prog->fr_gfunc, prog->fr_gsize };
 	enum bpf_prog_type type;
-	uint32_t btf_id = 0;
+	uint32_t btf_id;
 	char *log;
 	int fd;
 
 	if ((log = malloc(1 << 20)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	if (dt_probe_prov(dtp, p)->pv_progtype != NULL) {
-		dt_probe_prov(dtp, p)->pv_progtype(&dtp->dt_pinfo[p], &type, attach_type, &btf_id);
-	} else { /* a raw tracepoint */
-		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-		*attach_type = 0;
-	}
-	if ((fd = ks_prog_load_btf(type, *attach_type, btf_id, "dtrace", &code, log, 1 << 20)) <
-	    0) {
-		int err = -fd;
-		size_t len = strlen(log);
-		const char *tail;
-
-		while (len > 0 && log[len - 1] == '\n')
-			log[--len] = '\0';
-		for (int lines = 0; len > 0 && lines < 3; len--)
-			if (log[len - 1] == '\n' && ++lines == 3)
-				break;
-		tail = log + len;
-		fd = dt_set_errmsg(dtp, err == EPERM ? EDT_NOPRIV : EDT_ENABLING,
-				   "cannot load the program of %s: %s%s%s", what, strerror(err),
-				   *tail ? ": " : "", tail);
-	}
+	prog_kind(dtp, p, &type, attach_type, &btf_id);
+	if ((fd = ks_prog_load_btf(type, *attach_type, btf_id, "dtrace", &code, log, 1 << 20)) < 0)
+		fd = load_failed(dtp, -fd, what, log_tail(log));
 	free(log);
 	return fd;
 }
@@ -448,32 +465,169 @@ static int group_table(dtrace_hdl_t *dtp, dt_run_t *r, dt_bprog_t *bp, bool ld)
 	return 0;
 }
 
+/* What a message calls program k: its probe, and how many more its group has. */
+static void prog_what(dtrace_hdl_t *dtp, const dt_bprog_t *bp, char *what, size_t size)
+{
+	const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
+
+	if (bp->bp_group != NULL && bp->bp_nprobes > 1)
+		snprintf(what, size, "%s:%s:%s:%s and %zu more probes", pd->dtpd_provider,
+			 pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name, bp->bp_nprobes - 1);
+	else
+		snprintf(what, size, "%s:%s:%s:%s", pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func,
+			 pd->dtpd_name);
+}
+
+/* Link the program of r_progs[k] into prog (a group's table made first, when ld is set). */
+static int link_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld, dt_frag_t *prog)
+{
+	dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+
+	if (bp->bp_group != NULL)
+		return group_table(dtp, r, bp, ld) != 0 ? -1 : dt_link_group(dtp, r, bp, prog);
+	return dt_link_probe(dtp, r, bp->bp_probe, bp->bp_argspec, prog);
+}
+
 /* Link the program of r_progs[k]; load it when load is set. */
 static int build(dtrace_hdl_t *dtp, dt_run_t *r, size_t k, bool ld)
 {
 	dt_bprog_t *bp = &r->r_ld.ld_progs[k];
-	const dtrace_probedesc_t *pd = &dtp->dt_probes[bp->bp_probe];
 	dt_frag_t prog = { 0 };
 	char
 	    what[DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN + DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 64];
-	int rc;
+	int rc = link_prog(dtp, r, k, ld, &prog);
 
-	if (bp->bp_group != NULL)
-		rc = group_table(dtp, r, bp, ld) != 0 ? -1 : dt_link_group(dtp, r, bp, &prog);
-	else
-		rc = dt_link_probe(dtp, r, bp->bp_probe, bp->bp_argspec, &prog);
 	if (rc == 0 && ld) {
-		if (bp->bp_group != NULL && bp->bp_nprobes > 1)
-			snprintf(what, sizeof(what), "%s:%s:%s:%s and %zu more probes",
-				 pd->dtpd_provider, pd->dtpd_mod, pd->dtpd_func, pd->dtpd_name,
-				 bp->bp_nprobes - 1);
-		else
-			snprintf(what, sizeof(what), "%s:%s:%s:%s", pd->dtpd_provider, pd->dtpd_mod,
-				 pd->dtpd_func, pd->dtpd_name);
+		prog_what(dtp, bp, what, sizeof(what));
 		bp->bp_fd = load(dtp, bp->bp_probe, &prog, &bp->bp_attach_type, what);
 		rc = bp->bp_fd < 0 ? -1 : 0;
 	}
 	dt_frag_free(&prog);
+	return rc;
+}
+
+/*
+ * Loading many programs at once: the kernel verifies and compiles each
+ * (nearly all of a large script's start-up: 2,000 programs, 1.2 s here),
+ * and programs verify independently, so threads load them on every CPU.
+ * Linking stays in the caller's thread (providers' hooks, the handle's
+ * error), a batch at a time.
+ */
+#define LJ_UNTRIED INT_MIN
+
+typedef struct load_job {
+	dt_frag_t lj_prog;
+	enum bpf_prog_type lj_type;
+	uint32_t lj_btf_id;
+	int lj_fd;	  /* the program, -errno, or LJ_UNTRIED */
+	char lj_why[512]; /* the end of the verifier's log when it refused */
+} load_job_t;
+
+typedef struct load_pool {
+	load_job_t *lp_jobs;
+	uint32_t *lp_attach; /* each job's attach type (its program's bp_attach_type) */
+	size_t lp_n;
+	size_t lp_next; /* the next job to take (atomic) */
+	int lp_failed;	/* a load failed: take no more (atomic) */
+} load_pool_t;
+
+static void *load_some(void *arg)
+{
+	load_pool_t *lp = arg;
+	char *log = malloc(1 << 20);
+	size_t i;
+
+	while (!__atomic_load_n(&lp->lp_failed, __ATOMIC_RELAXED) &&
+	       (i = __atomic_fetch_add(&lp->lp_next, 1, __ATOMIC_RELAXED)) < lp->lp_n) {
+		load_job_t *j = &lp->lp_jobs[i];
+		const dt_frag_t *f = &j->lj_prog;
+		ks_code_t code = { f->fr_insns, f->fr_len,   f->fr_cap,
+				   false,	f->fr_gfunc, f->fr_gsize };
+
+		j->lj_fd = ks_prog_load_btf(j->lj_type, lp->lp_attach[i], j->lj_btf_id, "dtrace",
+					    &code, log, log != NULL ? 1 << 20 : 0);
+		if (j->lj_fd < 0) {
+			snprintf(j->lj_why, sizeof(j->lj_why), "%s",
+				 log != NULL ? log_tail(log) : "");
+			__atomic_store_n(&lp->lp_failed, 1, __ATOMIC_RELAXED);
+		}
+	}
+	free(log);
+	return NULL;
+}
+
+/* Load the jobs of lp on up to nt threads (this one among them). */
+static void load_pool_run(load_pool_t *lp, long nt)
+{
+	enum { MAXT = 16 };
+	pthread_t tid[MAXT];
+	bool started[MAXT] = { false };
+
+	if (nt > MAXT)
+		nt = MAXT;
+	if ((size_t)nt > lp->lp_n)
+		nt = (long)lp->lp_n;
+	for (long t = 1; t < nt; t++)
+		started[t] = pthread_create(&tid[t], NULL, load_some, lp) == 0;
+	load_some(lp);
+	for (long t = 1; t < nt; t++)
+		if (started[t])
+			pthread_join(tid[t], NULL);
+}
+
+/*
+ * build() of programs k0 to k1 - 1, loaded: on every CPU, in batches.  A
+ * failure leaves each program that loaded in its bp_fd (closed with the
+ * run), and the message of the first that did not.
+ */
+static int build_all(dtrace_hdl_t *dtp, dt_run_t *r, size_t k0, size_t k1)
+{
+	enum { BATCH = 128 };
+	long nt = sysconf(_SC_NPROCESSORS_ONLN);
+	load_job_t *jobs;
+	uint32_t attach[BATCH];
+	int rc = 0;
+
+	if (k1 - k0 <= 1 || nt <= 1) { /* one at a time: no threads */
+		for (size_t k = k0; k < k1; k++)
+			if (build(dtp, r, k, true) != 0)
+				return -1;
+		return 0;
+	}
+	if ((jobs = calloc(BATCH, sizeof(*jobs))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (size_t b = k0; b < k1 && rc == 0; b += BATCH) {
+		size_t n = k1 - b < BATCH ? k1 - b : BATCH, linked = 0;
+		load_pool_t lp = { jobs, attach, 0, 0, 0 };
+
+		for (; linked < n && rc == 0; linked++) {
+			dt_bprog_t *bp = &r->r_ld.ld_progs[b + linked];
+			load_job_t *j = &jobs[linked];
+
+			memset(j, 0, sizeof(*j));
+			j->lj_fd = LJ_UNTRIED;
+			prog_kind(dtp, bp->bp_probe, &j->lj_type, &attach[linked], &j->lj_btf_id);
+			rc = link_prog(dtp, r, b + linked, true, &j->lj_prog);
+		}
+		lp.lp_n = rc == 0 ? n : 0;
+		load_pool_run(&lp, nt);
+		for (size_t i = 0; i < linked; i++) {
+			dt_bprog_t *bp = &r->r_ld.ld_progs[b + i];
+
+			bp->bp_attach_type = attach[i];
+			if (jobs[i].lj_fd >= 0) {
+				bp->bp_fd = jobs[i].lj_fd;
+			} else if (rc == 0 && jobs[i].lj_fd != LJ_UNTRIED) {
+				char what[DTRACE_PROVNAMELEN + DTRACE_MODNAMELEN +
+					  DTRACE_FUNCNAMELEN + DTRACE_NAMELEN + 64];
+
+				prog_what(dtp, bp, what, sizeof(what));
+				rc = load_failed(dtp, -jobs[i].lj_fd, what, jobs[i].lj_why);
+			}
+			dt_frag_free(&jobs[i].lj_prog);
+		}
+	}
+	free(jobs);
 	return rc;
 }
 
@@ -1578,9 +1732,8 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 	 * that a target watching its semaphores sees them rise close together
 	 */
 	r->r_ld.ld_started = true;
-	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
-		if (build(dtp, r, k, true) != 0)
-			return -1;
+	if (build_all(dtp, r, 0, r->r_ld.ld_nprogs) != 0)
+		return -1;
 	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
 		if (attach(dtp, r, k) != 0) /* the target may have gone since the grab */
 			return dtrace_proc_exited(dtp, NULL)
@@ -1621,9 +1774,8 @@ int dt_load_rescan(dtrace_hdl_t *dtp, dt_run_t *r)
 	progs = r->r_ld.ld_nprogs;
 	if (n == 0 || plan(dtp, r, first) != 0)
 		return n == 0 ? 0 : -1;
-	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++)
-		if (build(dtp, r, k, true) != 0)
-			return -1;
+	if (build_all(dtp, r, progs, r->r_ld.ld_nprogs) != 0)
+		return -1;
 	for (size_t k = progs; k < r->r_ld.ld_nprogs; k++) { /* loaded first, as in dtrace_go */
 		if (attach(dtp, r, k) == 0)
 			continue;

@@ -139,6 +139,22 @@ class FaultedGo(unittest.TestCase):
                 self.assertGreater(n, 1, "%s: no call to fail" % op)
         self.assertGreaterEqual(seen, len(OPS))
 
+    def test_many_programs(self):
+        """300 programs load on a thread per CPU: whichever load fails (the
+        first, one in the middle of a batch, the last), dtrace_go gives one
+        message naming a program, and every program and map is closed."""
+        prog = "".join("tick-%dms { @[%d] = count(); }\n" % (n, n) for n in range(1000, 1300))
+        for n in (1, 150, 300):
+            with self.subTest(n=n):
+                env = dict(os.environ, DTRACE_KS_FAULT="prog_load:%d:EACCES" % n)
+                p = subprocess.run([FAULTGO, str(self.app.p.pid), prog], input="\n",
+                                   capture_output=True, text=True, env=env, timeout=120)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                lines = dict(ln.partition(" ")[::2] for ln in p.stdout.splitlines())
+                self.assertRegex(lines.get("go", ""), r"^-1 cannot load the program of "
+                                 r"profile:::tick-1\d\d\dms: Permission denied$", p.stdout)
+                self.assertEqual(lines.get("fds"), "0", p.stdout)
+
     def test_target_gone(self):
         """The target exits between the grab and the attachments: the
         error says so, and nothing stays."""

@@ -14,6 +14,7 @@ Environment: DTRACE (our dtrace), USDT_APP (tests/integration/usdt/usdt_app).
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -170,6 +171,49 @@ class Startup(unittest.TestCase):
             self.assertIn(str(n), counts, r.stdout)
             self.assertLessEqual(abs(counts[str(n)] - 1000 // n), 1, (n, r.stdout))
         self.assertGreater(counts.get("p", 0), 0, r.stdout)
+
+    def test_programs_load_on_every_cpu(self):
+        """300 programs (each clause on a tick probe of its own) load in
+        batches on a thread per CPU: strace sees BPF_PROG_LOAD from more
+        than one thread where there are CPUs for them, and once BEGIN has
+        fired every program is loaded and attached (the perf event
+        programs among dtrace's descriptors).  The timers are slow (1 s
+        and more): 300 fast ones would disturb the timers of the tests
+        after this one."""
+        periods = range(1000, 1300)  # ms
+        script = "".join("tick-%dms { @[%d] = count(); }\n" % (n, n) for n in periods)
+        script += "BEGIN { printf(\"go\\n\"); }\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "strace")
+            p = subprocess.Popen(["strace", "-qq", "-f", "-o", log, "-e", "trace=bpf",
+                                  DTRACE, "-q", "-n", script],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=tracelib.untraced_env())
+            try:
+                self.assertEqual(p.stdout.readline(), "go\n")
+                with open(log) as f:
+                    loads = [l.split()[0] for l in f if "BPF_PROG_LOAD" in l and
+                             'prog_name="dtrace"' in l and "= -" not in l]
+                pids = {int(l) for l in loads}
+                progs = 0
+                for pid in pids:  # dtrace's main thread is among the loaders
+                    fdinfo = "/proc/%d/fdinfo" % pid
+                    for fd in os.listdir(fdinfo) if os.path.isdir(fdinfo) else ():
+                        try:
+                            with open(os.path.join(fdinfo, fd)) as f:
+                                info = f.read()
+                        except OSError:
+                            continue
+                        progs += "prog_type:\t7\n" in info  # BPF_PROG_TYPE_PERF_EVENT
+            finally:  # dtrace is strace's child: SIGINT ends it as ^C
+                with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+                    for child in f.read().split():
+                        os.kill(int(child), signal.SIGINT)
+                p.communicate(timeout=60)
+        self.assertGreaterEqual(len(loads), len(periods))
+        if (os.cpu_count() or 1) > 1:
+            self.assertGreater(len(pids), 1, "every program loaded by one thread")
+        self.assertEqual(progs, len(periods))
 
     def test_exit_in_a_probe_ends_at_once(self):
         """exit() from tick: END fires and dtrace ends without waiting the

@@ -74,6 +74,7 @@ void dt_lib_free(dtrace_hdl_t *dtp)
 	for (int i = 0; i < dtp->dt_nlibdirs; i++)
 		free(dtp->dt_libdirs[i]);
 	free(dtp->dt_libdirs);
+	free(dtp->dt_libnames);
 	while (dtp->dt_libs != NULL) {
 		dt_lib_t *l = dtp->dt_libs;
 
@@ -404,6 +405,44 @@ static void want(dtrace_hdl_t *dtp, dt_lib_t *l)
 				want(dtp, d);
 }
 
+/* The order of dt_libnames: by length, then bytes. */
+static int name_cmp(const char *s, size_t n, const dt_libname_t *b)
+{
+	if (n != b->ln_len)
+		return n < b->ln_len ? -1 : 1;
+	return memcmp(s, b->ln_name, n);
+}
+
+static int by_libname(const void *a, const void *b)
+{
+	const dt_libname_t *x = a;
+
+	return name_cmp(x->ln_name, x->ln_len, b);
+}
+
+/*
+ * Every name the files declare, sorted, so that a program's words are
+ * looked up in it (1,000 clauses: 50,000 words; looking each up in every
+ * file's list took 0.15 s).
+ */
+static int index_names(dtrace_hdl_t *dtp)
+{
+	size_t n = 0;
+
+	for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
+		for (const char *w = l->dl_names; w != NULL && *w != '\0'; w += strlen(w) + 1)
+			n++;
+	if (n == 0)
+		return 0;
+	if ((dtp->dt_libnames = malloc(n * sizeof(dt_libname_t))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
+		for (const char *w = l->dl_names; w != NULL && *w != '\0'; w += strlen(w) + 1)
+			dtp->dt_libnames[dtp->dt_nlibnames++] = (dt_libname_t){ w, strlen(w), l };
+	qsort(dtp->dt_libnames, n, sizeof(dt_libname_t), by_libname);
+	return 0;
+}
+
 /*
  * Mark the files a program (after cpp) needs: those that declare a name it
  * uses, all of them if it names args and a provider whose args[] the
@@ -421,12 +460,27 @@ static bool wanted(dtrace_hdl_t *dtp, const char *src, size_t len)
 			continue;
 		}
 		const char *w = p;
+		size_t lo = 0, hi = dtp->dt_nlibnames;
 
 		while (p < e && ident_char(*p))
 			p++;
-		for (dt_lib_t *l = dtp->dt_libs; l != NULL; l = l->dl_next)
-			if (!l->dl_skip && !l->dl_want && named(l->dl_names, w, (size_t)(p - w)))
+		/* the first declaration of the name, then every file that declares it */
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (name_cmp(w, (size_t)(p - w), &dtp->dt_libnames[mid]) > 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < dtp->dt_nlibnames &&
+		       name_cmp(w, (size_t)(p - w), &dtp->dt_libnames[lo]) == 0;
+		     lo++) {
+			dt_lib_t *l = dtp->dt_libnames[lo].ln_lib;
+
+			if (!l->dl_skip && !l->dl_want)
 				want(dtp, l);
+		}
 		args |= p - w == 4 && memcmp(w, "args", 4) == 0;
 		prov |= dt_probe_dlib_provider(w, (size_t)(p - w));
 	}
@@ -537,7 +591,7 @@ static int read_libs(dtrace_hdl_t *dtp)
 	*tail = NULL;
 	free(state);
 	free(v);
-	return err;
+	return err != 0 ? err : index_names(dtp);
 }
 
 /* Compile each file alone after the ones kept so far (once, for the first program that wants them). */

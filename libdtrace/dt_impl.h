@@ -722,7 +722,9 @@ struct dtrace_hdl {
 	/* the D library directory (dt_dlib.c) */
 	char **dt_libdirs; /* -L and -xlibdir, in order, searched before the default */
 	int dt_nlibdirs;
-	struct dt_lib *dt_libs;	  /* the files read, in load order */
+	struct dt_lib *dt_libs;		/* the files read, in load order */
+	struct dt_libname *dt_libnames; /* every name they declare, sorted (dt_dlib.c) */
+	size_t dt_nlibnames;
 	struct dt_lib *dt_libtry; /* the file being tried (dt_lib_load) */
 	bool dt_libmiss;	  /* it names a kernel type this kernel lacks */
 	bool dt_libs_read;
@@ -787,6 +789,13 @@ int dt_set_errmsg(dtrace_hdl_t *, int, const char *fmt, ...) __attribute__((form
 #define DT_C_FRONTEND 0x80000000u
 /* Another: a compile of the library file dt_libtry alone (dt_dlib.c). */
 #define DT_C_LIBTRY 0x40000000u
+
+/* A name a file of the D library declares, and the file (dt_dlib.c). */
+typedef struct dt_libname {
+	const char *ln_name; /* in its file's dl_names */
+	size_t ln_len;
+	struct dt_lib *ln_lib;
+} dt_libname_t;
 
 /* A file of the D library directory (dt_dlib.c). */
 typedef struct dt_lib {

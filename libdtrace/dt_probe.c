@@ -80,9 +80,14 @@ int dtrace_str2desc(dtrace_hdl_t *dtp, int spec, const char *s, dtrace_probedesc
 	return 0;
 }
 
+/* A pattern without the characters of a glob (most of them) is the name itself. */
 static bool field_match(const char *pattern, const char *s)
 {
-	return pattern[0] == '\0' || fnmatch(pattern, s, 0) == 0;
+	if (pattern[0] == '\0')
+		return true;
+	if (strpbrk(pattern, "*?[\\") == NULL)
+		return strcmp(pattern, s) == 0;
+	return fnmatch(pattern, s, 0) == 0;
 }
 
 /*
@@ -119,11 +124,12 @@ static bool provider_match(const char *pattern, const char *prov)
 
 bool dt_probe_match(const dtrace_probedesc_t *pat, const dtrace_probedesc_t *p)
 {
+	/* the name first: it tells most probes apart */
 	return pat == NULL || ((pat->dtpd_id == 0 || pat->dtpd_id == p->dtpd_id) &&
-			       provider_match(pat->dtpd_provider, p->dtpd_provider) &&
-			       field_match(pat->dtpd_mod, p->dtpd_mod) &&
+			       field_match(pat->dtpd_name, p->dtpd_name) &&
 			       field_match(pat->dtpd_func, p->dtpd_func) &&
-			       field_match(pat->dtpd_name, p->dtpd_name));
+			       field_match(pat->dtpd_mod, p->dtpd_mod) &&
+			       provider_match(pat->dtpd_provider, p->dtpd_provider));
 }
 
 /* ---------------------------------------------------------------- the walk */

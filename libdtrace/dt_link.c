@@ -35,6 +35,7 @@ typedef struct dt_link {
 	bool lk_used[DT_SUBR_N];
 	const dt_bprog_t *lk_group; /* a group's program: its probes and table */
 	bool *lk_member;	    /* by probe index: one of the group's */
+	const dt_ecb_t **lk_gecb;   /* by statement: an ECB of it on one of the group's probes */
 	int lk_gstmt;		    /* the statement of the clause being linked in it, or -1 */
 	jmp_buf lk_jmp;
 } dt_link_t;
@@ -184,14 +185,7 @@ uint32_t dt_gent_size(int nstmts)
 /* An ECB of statement s on a probe of the group, or NULL. */
 static const dt_ecb_t *group_ecb(const dt_link_t *lk, int s)
 {
-	const dt_run_t *r = lk->lk_run;
-
-	for (uint32_t i = 0; i < r->r_en.en_necbs; i++)
-		if (r->r_en.en_ecbs[i].e_stmt == r->r_en.en_stmts[s] &&
-		    r->r_en.en_ecbs[i].e_probe != DT_ECB_FREE &&
-		    lk->lk_member[r->r_en.en_ecbs[i].e_probe])
-			return &r->r_en.en_ecbs[i];
-	return NULL;
+	return lk->lk_gecb[s];
 }
 
 /*
@@ -559,6 +553,18 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 			return dt_set_errno(dtp, EDT_NOMEM);
 		for (size_t k = 0; k < group->bp_nprobes; k++)
 			lk.lk_member[group->bp_probes[k]] = true;
+		if ((lk.lk_gecb = calloc((size_t)r->r_en.en_nstmts + 1, sizeof(dt_ecb_t *))) ==
+		    NULL) {
+			free(lk.lk_member);
+			return dt_set_errno(dtp, EDT_NOMEM);
+		}
+		for (uint32_t i = 0; i < r->r_en.en_necbs; i++) {
+			const dt_ecb_t *e = &r->r_en.en_ecbs[i];
+
+			if (e->e_probe != DT_ECB_FREE && lk.lk_member[e->e_probe] &&
+			    lk.lk_gecb[e->e_sidx] == NULL)
+				lk.lk_gecb[e->e_sidx] = e;
+		}
 	}
 	if (argspec != NULL && (lk.lk_nargs = dt_stapsdt_args(argspec, lk.lk_args)) < 0)
 		lk.lk_nargs = 0;
@@ -566,6 +572,7 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 		for (int d = 0; d < 4; d++)
 			free(lk.lk_order[d]);
 		free(lk.lk_member);
+		free(lk.lk_gecb);
 		return -1;
 	}
 	for (int k = 0; k < DT_SUBR_N; k++)
@@ -587,7 +594,9 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	for (int d = 0; d < 4; d++)
 		free(lk.lk_order[d]);
 	free(lk.lk_member);
+	free(lk.lk_gecb);
 	lk.lk_member = NULL;
+	lk.lk_gecb = NULL;
 	if (out->fr_oom)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	/* what expansions emitted with relocations (a fault's error record, a probe's name) */

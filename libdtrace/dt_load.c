@@ -119,7 +119,8 @@ static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 	/* an EPID freed with its probe (release_gone) is taken again */
 	for (uint32_t i = r->r_en.en_nfree > 0 ? 0 : r->r_en.en_necbs; i < r->r_en.en_necbs; i++)
 		if (r->r_en.en_ecbs[i].e_probe == DT_ECB_FREE) {
-			r->r_en.en_ecbs[i] = (dt_ecb_t){ i + 1, probe, r->r_en.en_stmts[stmt], 0 };
+			r->r_en.en_ecbs[i] =
+			    (dt_ecb_t){ i + 1, probe, r->r_en.en_stmts[stmt], stmt, 0 };
 			r->r_en.en_nfree--;
 			return 1;
 		}
@@ -127,7 +128,7 @@ static int add_ecb(dtrace_hdl_t *dtp, dt_run_t *r, int stmt, size_t probe)
 	    0)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	r->r_en.en_ecbs[r->r_en.en_necbs] =
-	    (dt_ecb_t){ r->r_en.en_necbs + 1, probe, r->r_en.en_stmts[stmt], 0 };
+	    (dt_ecb_t){ r->r_en.en_necbs + 1, probe, r->r_en.en_stmts[stmt], stmt, 0 };
 	r->r_en.en_necbs++;
 	return 1;
 }
@@ -446,15 +447,13 @@ static int group_table(dtrace_hdl_t *dtp, dt_run_t *r, dt_bprog_t *bp, bool ld)
 		for (int w = 0; w < 4; w++)
 			memcpy(vi + dt_gent_name(nst, w), names[w], strlen(names[w]) + 1);
 	}
-	for (int s = 0; s < nst; s++)
-		for (uint32_t e = 0; e < r->r_en.en_necbs; e++) {
-			const dt_ecb_t *ecb = &r->r_en.en_ecbs[e];
+	for (uint32_t e = 0; e < r->r_en.en_necbs; e++) {
+		const dt_ecb_t *ecb = &r->r_en.en_ecbs[e];
 
-			if (ecb->e_stmt == r->r_en.en_stmts[s] && ecb->e_probe != DT_ECB_FREE &&
-			    at[ecb->e_probe] != SIZE_MAX)
-				memcpy(v + at[ecb->e_probe] * vsize + DT_GENT_EPID(s), &ecb->e_epid,
-				       4);
-		}
+		if (ecb->e_probe != DT_ECB_FREE && at[ecb->e_probe] != SIZE_MAX)
+			memcpy(v + at[ecb->e_probe] * vsize + DT_GENT_EPID(ecb->e_sidx),
+			       &ecb->e_epid, 4);
+	}
 	for (size_t i = 0; i < bp->bp_nprobes && err == 0; i++)
 		err = ks_map_update(bp->bp_tabfd, &bp->bp_keys[i], v + i * vsize, BPF_ANY);
 	free(v);
@@ -1525,7 +1524,11 @@ static int verify_on(dtrace_hdl_t *dtp, dt_run_t *r, dt_stmt_t *st, size_t p, co
 	for (uint32_t i = 0; i < nsaved; i++)
 		if (dt_probe_is(dtp, saved[i].e_probe, DT_PK_ERROR))
 			ecbs[n++] = saved[i];
-	ecbs[n++] = (dt_ecb_t){ .e_epid = nsaved + 1, .e_probe = p, .e_stmt = st };
+	ecbs[n] = (dt_ecb_t){ .e_epid = nsaved + 1, .e_probe = p, .e_stmt = st };
+	for (int s = 0; s < r->r_en.en_nstmts; s++)
+		if (r->r_en.en_stmts[s] == st)
+			ecbs[n].e_sidx = s;
+	n++;
 	r->r_en.en_ecbs = ecbs;
 	r->r_en.en_necbs = n;
 	snprintf(what, sizeof(what), "the clause at %s:%u:%u on a %s probe",

@@ -14,6 +14,7 @@ typedef struct dt_ecb {
 	uint32_t e_epid;
 	size_t e_probe; /* index in the handle's probe table; DT_ECB_FREE: none */
 	dt_stmt_t *e_stmt;
+	int e_sidx;	    /* e_stmt's index in en_stmts */
 	uint8_t e_flowhold; /* -F: 0 not known yet, 1 print, 2 hold (dt_consume.c flow_hold) */
 } dt_ecb_t;
 

@@ -336,7 +336,7 @@ static int retprobe_bit(void)
 	return strncmp(buf, "config:", 7) == 0 ? atoi(buf + 7) : 0;
 }
 
-static int bind_prog(int prog_fd, int pfd);
+static int bind_prog(int prog_fd, int pfd, uint64_t cookie);
 
 int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t ref_ctr_off, bool ret,
 		     pid_t pid)
@@ -361,14 +361,24 @@ int ks_attach_uprobe(int prog_fd, const char *path, uint64_t offset, uint64_t re
 			   PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
 		return -errno;
-	return bind_prog(prog_fd, pfd);
+	return bind_prog(prog_fd, pfd, 0);
 }
 
-/* Bind a program to a perf event: a BPF link, or the older ioctl. */
-static int bind_prog(int prog_fd, int pfd)
+/*
+ * Bind a program to a perf event: a BPF link (with the cookie), or the
+ * older ioctl (where the cookie is 0).
+ */
+static int bind_prog(int prog_fd, int pfd, uint64_t cookie)
 {
-	int lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .perf_event.bpf_cookie = cookie);
+	int lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, &opts);
 
+	if (lfd < 0 && cookie != 0) {
+		int e = errno;
+
+		close(pfd);
+		return -e;
+	}
 	if (lfd < 0) {
 		if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) < 0 ||
 		    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
@@ -454,7 +464,7 @@ int ks_attach_btf(int prog_fd)
 	return fd < 0 ? -errno : fd;
 }
 
-int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns, int group)
+int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns, int group, uint64_t cookie)
 {
 	struct perf_event_attr attr;
 	int pfd = ks_fault(KS_OP_ATTACH);
@@ -469,7 +479,7 @@ int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns, int group)
 	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, group, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
 		return -errno;
-	return bind_prog(prog_fd, pfd);
+	return bind_prog(prog_fd, pfd, cookie);
 }
 
 /* A group leader that counts nothing (the dummy event), opened disabled. */

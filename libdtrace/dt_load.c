@@ -62,7 +62,7 @@ void dt_run_free(dtrace_hdl_t *dtp)
 	ks_detach_all(r->r_ld.ld_links.ln_fds, r->r_ld.ld_links.ln_n);
 	ks_detach_wait(); /* and those handed over while tracing */
 	free(r->r_ld.ld_links.ln_fds);
-	for (int c = 0; r->r_ld.ld_tgroup != NULL && c < r->r_ld.ld_ncpus; c++)
+	for (int c = 0; r->r_ld.ld_tgroup != NULL && c < 2 * r->r_ld.ld_ncpus; c++)
 		if (r->r_ld.ld_tgroup[c] > 0)
 			close(r->r_ld.ld_tgroup[c] - 1);
 	free(r->r_ld.ld_tgroup);
@@ -250,11 +250,23 @@ static int add_prog(dtrace_hdl_t *dtp, dt_run_t *r, size_t probe, const char *ar
 	return 0;
 }
 
+/* A shared program's clauses (pv_share): the statements of its probes' ECBs, in order. */
+typedef struct plan_share {
+	size_t ps_k; /* the program */
+	const int *ps_sidx;
+	size_t ps_n;
+	uint64_t ps_hash;
+} plan_share_t;
+
 typedef struct plan_arg {
 	dtrace_hdl_t *pa_dtp;
 	dt_run_t *pa_run;
 	size_t pa_probe;
-	size_t pa_first; /* this plan's first program: groups are not shared across plans */
+	size_t pa_first;    /* this plan's first program: groups are not shared across plans */
+	const int *pa_sidx; /* the statements of the probe's ECBs, in order */
+	size_t pa_nsidx;
+	plan_share_t *pa_shares; /* the plan's shared programs */
+	size_t *pa_nshares, *pa_sharecap;
 } plan_arg_t;
 
 /* Probe p joins a group's program bp, with its key. */
@@ -277,6 +289,44 @@ static bool same_argspec(const char *a, const char *b)
 	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
+/* The name of a group of probes that share a program for having the same clauses. */
+static const char share_group[] = "clauses";
+
+/*
+ * Probe p of a provider whose probes share programs (pv_share): the
+ * program of this plan's probes with the same clauses and argspec, as the
+ * next key there, else a new one.
+ */
+static int share_add(plan_arg_t *pa, const char *argspec)
+{
+	dtrace_hdl_t *dtp = pa->pa_dtp;
+	dt_run_t *r = pa->pa_run;
+	const dt_provimpl_t *pv = dt_probe_prov(dtp, pa->pa_probe);
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a over the statement indices */
+	plan_share_t *ps;
+
+	for (size_t i = 0; i < pa->pa_nsidx; i++)
+		h = (h ^ (uint64_t)pa->pa_sidx[i]) * 1099511628211ULL;
+	for (size_t i = 0; i < *pa->pa_nshares; i++) {
+		dt_bprog_t *bp;
+
+		ps = &pa->pa_shares[i];
+		bp = &r->r_ld.ld_progs[ps->ps_k];
+		if (ps->ps_hash == h && ps->ps_n == pa->pa_nsidx &&
+		    memcmp(ps->ps_sidx, pa->pa_sidx, ps->ps_n * sizeof(int)) == 0 &&
+		    dt_probe_prov(dtp, bp->bp_probe) == pv && same_argspec(bp->bp_argspec, argspec))
+			return group_join(dtp, bp, pa->pa_probe, (uint32_t)bp->bp_nprobes);
+	}
+	if (dt_grow(&pa->pa_shares, pa->pa_sharecap, *pa->pa_nshares, sizeof(plan_share_t), 16) !=
+		0 ||
+	    add_prog(dtp, r, pa->pa_probe, argspec) != 0)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	pa->pa_shares[(*pa->pa_nshares)++] =
+	    (plan_share_t){ r->r_ld.ld_nprogs - 1, pa->pa_sidx, pa->pa_nsidx, h };
+	r->r_ld.ld_progs[r->r_ld.ld_nprogs - 1].bp_group = share_group;
+	return group_join(dtp, &r->r_ld.ld_progs[r->r_ld.ld_nprogs - 1], pa->pa_probe, 0);
+}
+
 /*
  * Probe p needs a program for argspec: its own, or its group's (one of
  * this plan's with the same provider, group and argspec, else a new one).
@@ -292,6 +342,10 @@ static int plan_add(void *arg, const char *argspec)
 	const char *group;
 	uint32_t key = 0;
 
+	/* shared: while the firing probe's table words fit the scratch (dt_link.c) */
+	if (pv->pv_share && pv->pv_guard != NULL && pv->pv_attach_group != NULL &&
+	    r->r_ld.ld_layout.ly_group + DT_GENT_EPID(r->r_en.en_nstmts) <= INT16_MAX)
+		return share_add(pa, argspec);
 	if (pv->pv_group == NULL || pv->pv_guard == NULL ||
 	    (group = pv->pv_group(dtp, pa->pa_probe, &key)) == NULL)
 		return add_prog(dtp, r, pa->pa_probe, argspec);
@@ -316,21 +370,84 @@ static int plan_probe(dtrace_hdl_t *dtp, size_t p, plan_arg_t *pa)
 	return pv->pv_programs != NULL ? pv->pv_programs(dtp, p, plan_add, pa) : plan_add(pa, NULL);
 }
 
-/* The programs to build for probes from index first on: as their providers say. */
+/*
+ * The programs to build for probes from index first on: as their
+ * providers say.  The ECBs are sorted by probe first (each probe's
+ * statements in the ECBs' order), so that each probe finds its own.
+ */
 static int plan(dtrace_hdl_t *dtp, dt_run_t *r, size_t first)
 {
-	size_t k0 = r->r_ld.ld_nprogs;
+	size_t k0 = r->r_ld.ld_nprogs, np = dtp->dt_nprobes - first, nshares = 0, sharecap = 0;
+	size_t *start = calloc(np + 1, sizeof(size_t));
+	int *sidx = malloc((r->r_en.en_necbs + 1) * sizeof(int));
+	plan_share_t *shares = NULL;
+	int rc = 0;
 
-	for (size_t p = first; p < dtp->dt_nprobes; p++) {
-		plan_arg_t pa = { dtp, r, p, k0 };
-		bool used = false;
-
-		for (uint32_t i = 0; i < r->r_en.en_necbs && !used; i++)
-			used = r->r_en.en_ecbs[i].e_probe == p;
-		if (used && plan_probe(dtp, p, &pa) != 0)
-			return -1;
+	if (start == NULL || sidx == NULL) {
+		free(start);
+		free(sidx);
+		return dt_set_errno(dtp, EDT_NOMEM);
 	}
-	return 0;
+	/* a counting sort of the ECBs by probe: start[p - first] is the first of probe p's */
+	for (uint32_t i = 0; i < r->r_en.en_necbs; i++) {
+		size_t p = r->r_en.en_ecbs[i].e_probe;
+
+		if (p != DT_ECB_FREE && p >= first && p < dtp->dt_nprobes)
+			start[p - first + 1]++;
+	}
+	for (size_t i = 0; i < np; i++)
+		start[i + 1] += start[i];
+	{
+		size_t *at = malloc((np + 1) * sizeof(size_t));
+
+		if (at == NULL) {
+			free(start);
+			free(sidx);
+			return dt_set_errno(dtp, EDT_NOMEM);
+		}
+		memcpy(at, start, (np + 1) * sizeof(size_t));
+		for (uint32_t i = 0; i < r->r_en.en_necbs; i++) {
+			size_t p = r->r_en.en_ecbs[i].e_probe;
+
+			if (p != DT_ECB_FREE && p >= first && p < dtp->dt_nprobes)
+				sidx[at[p - first]++] = r->r_en.en_ecbs[i].e_sidx;
+		}
+		free(at);
+	}
+	for (size_t p = first; p < dtp->dt_nprobes && rc == 0; p++) {
+		plan_arg_t pa = { dtp,
+				  r,
+				  p,
+				  k0,
+				  sidx + start[p - first],
+				  start[p - first + 1] - start[p - first],
+				  NULL,
+				  &nshares,
+				  &sharecap };
+
+		if (pa.pa_nsidx == 0)
+			continue;
+		pa.pa_shares = shares;
+		rc = plan_probe(dtp, p, &pa);
+		shares = pa.pa_shares;
+	}
+	/* a shared program no other probe joined: the probe's own, as without sharing */
+	for (size_t i = 0; i < nshares && rc == 0; i++) {
+		dt_bprog_t *bp = &r->r_ld.ld_progs[shares[i].ps_k];
+
+		if (bp->bp_nprobes == 1) {
+			bp->bp_group = NULL;
+			free(bp->bp_probes);
+			free(bp->bp_keys);
+			bp->bp_probes = NULL;
+			bp->bp_keys = NULL;
+			bp->bp_nprobes = bp->bp_probecap = 0;
+		}
+	}
+	free(shares);
+	free(start);
+	free(sidx);
+	return rc;
 }
 
 /* Fire BEGIN or END (the dtrace provider's): run its program, if a clause enabled it. */
@@ -630,18 +747,56 @@ static int build_all(dtrace_hdl_t *dtp, dt_run_t *r, size_t k0, size_t k1)
 	return rc;
 }
 
-int dt_timer_group(dtrace_hdl_t *dtp, int cpu)
+/*
+ * The timers the run's programs attach: a tick probe's one, a profile
+ * probe's one per CPU.
+ */
+static size_t count_timers(dtrace_hdl_t *dtp, const dt_run_t *r)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++) {
+		const dt_bprog_t *bp = &r->r_ld.ld_progs[k];
+		size_t np = bp->bp_group != NULL ? bp->bp_nprobes : 1;
+
+		for (size_t i = 0; i < np; i++) {
+			size_t p = bp->bp_group != NULL ? bp->bp_probes[i] : bp->bp_probe;
+
+			if (dt_probe_is(dtp, p, DT_PK_TICK))
+				n++;
+			else if (dt_probe_is(dtp, p, DT_PK_PROFILE))
+				n += (size_t)r->r_ld.ld_ncpus;
+		}
+	}
+	return n;
+}
+
+/*
+ * Timers start in groups only when there are many: in a group they start
+ * together, cheaply, but the kernel throttles a whole group with one of
+ * its timers (dt_prov_profile.c), and restarting them cost a tick-1s
+ * beside profile-4999hz its firing (1 s late) in one run in twenty.
+ * Started one at a time, each costs a reschedule of the CPU's others:
+ * 256 timers about 15 ms, 3,000 timers 2.3 s.
+ */
+#define DT_TIMER_GROUP_MIN 256
+
+int dt_timer_group(dtrace_hdl_t *dtp, int cpu, bool fast)
 {
 	dt_run_t *r = dtp->dt_run;
-	int g;
+	int g, at = 2 * cpu + fast;
 
 	if (r == NULL || cpu < 0 || cpu >= r->r_ld.ld_ncpus)
 		return -1;
-	if (r->r_ld.ld_tgroup == NULL &&
-	    (r->r_ld.ld_tgroup = calloc((size_t)r->r_ld.ld_ncpus, sizeof(int))) == NULL)
+	if (r->r_ld.ld_ntimers == 0)
+		r->r_ld.ld_ntimers = count_timers(dtp, r) + 1; /* + 1: counted */
+	if (r->r_ld.ld_ntimers <= DT_TIMER_GROUP_MIN)
 		return -1;
-	if (r->r_ld.ld_tgroup[cpu] > 0)
-		return r->r_ld.ld_tgroup[cpu] - 1;
+	if (r->r_ld.ld_tgroup == NULL &&
+	    (r->r_ld.ld_tgroup = calloc(2 * (size_t)r->r_ld.ld_ncpus, sizeof(int))) == NULL)
+		return -1;
+	if (r->r_ld.ld_tgroup[at] > 0)
+		return r->r_ld.ld_tgroup[at] - 1;
 	if ((g = ks_timer_group(cpu)) < 0)
 		return -1;
 	/* made after the start (a later attach): started now */
@@ -649,7 +804,7 @@ int dt_timer_group(dtrace_hdl_t *dtp, int cpu)
 		close(g);
 		return -1;
 	}
-	r->r_ld.ld_tgroup[cpu] = g + 1;
+	r->r_ld.ld_tgroup[at] = g + 1;
 	return g;
 }
 
@@ -657,13 +812,13 @@ int dt_timer_group(dtrace_hdl_t *dtp, int cpu)
 static int timers_start(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	r->r_ld.ld_tstarted = true;
-	for (int c = 0; r->r_ld.ld_tgroup != NULL && c < r->r_ld.ld_ncpus; c++) {
+	for (int c = 0; r->r_ld.ld_tgroup != NULL && c < 2 * r->r_ld.ld_ncpus; c++) {
 		int err;
 
 		if (r->r_ld.ld_tgroup[c] > 0 &&
 		    (err = ks_timer_group_start(r->r_ld.ld_tgroup[c] - 1)) != 0)
 			return dt_set_errmsg(dtp, err == -EPERM ? EDT_NOPRIV : EDT_ENABLING,
-					     "cannot start the timers of CPU %d: %s", c,
+					     "cannot start the timers of CPU %d: %s", c / 2,
 					     strerror(-err));
 	}
 	return 0;
@@ -1450,9 +1605,10 @@ static int prepare(dtrace_hdl_t *dtp, dt_run_t *r)
 	if (r->r_ld.ld_nspec > DT_SPEC_MAX)
 		return dt_set_errmsg(dtp, EDT_ENABLING, "nspec is %llu: at most %u speculations",
 				     (unsigned long long)r->r_ld.ld_nspec, DT_SPEC_MAX);
-	if (plan(dtp, r, 0) != 0)
+	/* the layout first: whether probes share programs depends on it */
+	if (layout(dtp, r) != 0)
 		return -1;
-	return layout(dtp, r);
+	return plan(dtp, r, 0);
 }
 
 /*

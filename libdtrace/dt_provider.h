@@ -158,6 +158,14 @@ typedef struct dt_provimpl {
 	int (*pv_attach_group)(dtrace_hdl_t *, const size_t *probes, const uint32_t *keys, size_t n,
 			       int prog_fd, uint32_t attach_type, dt_links_t *);
 	/*
+	 * Probes whose clauses are the same share a program, as a group
+	 * (dt_load.c, plan): its keys are the probes' places in it, 0 on,
+	 * which pv_attach_group gives each probe's attachment (an attach
+	 * cookie) and pv_guard reads back.  A probe with clauses of its own
+	 * gets a program of its own, as without it.
+	 */
+	bool pv_share;
+	/*
 	 * Why this provider has no probes on this system, in one line
 	 * ("kernel functions cannot be traced: loading an fentry program
 	 * failed: Operation not permitted"), or NULL when it can work.  Asked
@@ -210,9 +218,11 @@ uint64_t dt_maps_hash(pid_t pid);
 /*
  * The timer group of CPU cpu that a timer attached now joins (ks_timer_group:
  * dtrace_go starts them all together once every program is attached), or
- * -1: none (it could not be made), the timer starts on its own.
+ * -1: none (it could not be made), the timer starts on its own.  Each CPU
+ * has two: for fast timers and for the others (the kernel throttles a
+ * whole group when one of its timers fires too often: dt_prov_profile.c).
  */
-int dt_timer_group(dtrace_hdl_t *, int cpu);
+int dt_timer_group(dtrace_hdl_t *, int cpu, bool fast);
 
 /* "cannot enable P:M:F:N: why" for errno err (EDT_NOPRIV for EPERM, EACCES): -1. */
 int dt_probe_attach_err(dtrace_hdl_t *, size_t p, int err);

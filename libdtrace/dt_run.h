@@ -77,11 +77,13 @@ typedef struct dt_loaded {
 	dt_links_t ld_links;
 	int ld_ncpus;
 	/*
-	 * By CPU: the group its timers join (ks_timer_group; 0: none yet, else
-	 * fd + 1), started once every program is attached (ld_tstarted)
+	 * By CPU, two each (2 * cpu + fast, dt_timer_group): the group its
+	 * timers join (ks_timer_group; 0: none yet, else fd + 1), started once
+	 * every program is attached (ld_tstarted)
 	 */
 	int *ld_tgroup;
 	bool ld_tstarted;
+	size_t ld_ntimers; /* the timers attached, + 1 (0: not counted yet; dt_timer_group) */
 	uint64_t ld_nspec; /* -x nspec: speculation slots in dt_spec */
 	/*
 	 * Kernel structure offsets for ppid, vtimestamp, curpsinfo and

@@ -232,9 +232,11 @@ int ks_attach_uretprobes(int prog_fd, const char *path, const uint64_t *offs,
  * on one CPU firing every period_ns.  Returns the attachment's fd, or a
  * negative errno (-ENODEV: the CPU is not online).  group is -1, or a
  * timer group of that CPU (ks_timer_group): the timer then starts when
- * the group does (ks_timer_group_start).
+ * the group does (ks_timer_group_start).  cookie is what
+ * bpf_get_attach_cookie() returns in the program (a BPF link's, Linux
+ * 5.15; a kernel without perf event links takes 0 only).
  */
-int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns, int group);
+int ks_attach_timer(int prog_fd, int cpu, uint64_t period_ns, int group, uint64_t cookie);
 
 /*
  * A group for the timers of one CPU, stopped until ks_timer_group_start:

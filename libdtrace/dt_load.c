@@ -788,8 +788,6 @@ int dt_timer_group(dtrace_hdl_t *dtp, int cpu, bool fast)
 
 	if (r == NULL || cpu < 0 || cpu >= r->r_ld.ld_ncpus)
 		return -1;
-	if (r->r_ld.ld_ntimers == 0)
-		r->r_ld.ld_ntimers = count_timers(dtp, r) + 1; /* + 1: counted */
 	if (r->r_ld.ld_ntimers <= DT_TIMER_GROUP_MIN)
 		return -1;
 	if (r->r_ld.ld_tgroup == NULL &&
@@ -1893,6 +1891,7 @@ static int go(dtrace_hdl_t *dtp, dt_run_t *r)
 	r->r_ld.ld_started = true;
 	if (build_all(dtp, r, 0, r->r_ld.ld_nprogs) != 0)
 		return -1;
+	r->r_ld.ld_ntimers = count_timers(dtp, r); /* before the timers attach */
 	for (size_t k = 0; k < r->r_ld.ld_nprogs; k++)
 		if (attach(dtp, r, k) != 0) /* the target may have gone since the grab */
 			return dtrace_proc_exited(dtp, NULL)

@@ -83,7 +83,7 @@ typedef struct dt_loaded {
 	 */
 	int *ld_tgroup;
 	bool ld_tstarted;
-	size_t ld_ntimers; /* the timers attached, + 1 (0: not counted yet; dt_timer_group) */
+	size_t ld_ntimers; /* the timers dtrace_go attaches (dt_timer_group) */
 	uint64_t ld_nspec; /* -x nspec: speculation slots in dt_spec */
 	/*
 	 * Kernel structure offsets for ppid, vtimestamp, curpsinfo and

@@ -38,6 +38,23 @@ VM = os.environ.get("VM", "vm")
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 
 
+def trace_file(test):
+    """A file for dtrace -o, removed after the test.  dtrace's -c child
+    writes to the same stdout as dtrace: on one pipe a line of the child
+    can land inside a line of dtrace's, wherever stdio's buffer was
+    flushed (test_flow once saw a line lose two columns), so the tests
+    read dtrace's output from its own file."""
+    fd, path = tempfile.mkstemp(prefix="dtrace-out.")
+    os.close(fd)
+    test.addCleanup(os.unlink, path)
+    return path
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 class QueryServer(unittest.TestCase):
     def setUp(self):
         tracelib.require_tracing(self, tools=())
@@ -56,7 +73,9 @@ class QueryServer(unittest.TestCase):
     def traced(self, name, *args):
         """dtrace -qs NAME ARGS -c 'qserver SOCK' while the client sends
         queries.txt, then SHUTDOWN: dtrace's output and the answers."""
-        d = subprocess.Popen([DTRACE, "-q", "-s", os.path.join(EXAMPLES, "queryserver", name)]
+        outf = trace_file(self)
+        d = subprocess.Popen([DTRACE, "-q", "-o", outf,
+                              "-s", os.path.join(EXAMPLES, "queryserver", name)]
                              + list(args) + ["-c", "%s %s" % (QSERVER, self.sock)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=tracelib.untraced_env())
@@ -68,13 +87,13 @@ class QueryServer(unittest.TestCase):
             with open(os.path.join(EXAMPLES, "queryserver", "queries.txt")) as f:
                 answers = self.client(f.read())
             self.client("SHUTDOWN\n")
-            out, err = d.communicate(timeout=60)
+            _, err = d.communicate(timeout=60)
         finally:
             if d.poll() is None:
                 d.kill()
                 d.communicate()
         self.assertEqual(d.returncode, 0, err)
-        return out, answers
+        return read(outf), answers
 
     def test_answers(self):
         out, answers = self.traced("top.d")
@@ -121,13 +140,14 @@ class MiniLang(unittest.TestCase):
         # of order; an order that the test checks line by line needs one CPU
         # (dtrace's, which its -c child inherits)
         pin = ["taskset", "-c", "0"] if one_cpu else []
-        r = subprocess.run(pin + [DTRACE, "-q", "-s", os.path.join(EXAMPLES, "minilang", name),
-                                  "-c", self.cmd(n)], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE,
+        outf = trace_file(self)
+        r = subprocess.run(pin + [DTRACE, "-q", "-o", outf, "-s",
+                                  os.path.join(EXAMPLES, "minilang", name), "-c", self.cmd(n)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=120, env=tracelib.untraced_env())
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.count("fib(10) = 55\n"), n, r.stdout)
-        return r.stdout
+        return read(outf)
 
     def test_calls(self):
         out = self.traced("calls.d", 3)
@@ -180,14 +200,16 @@ class BytecodeVM(unittest.TestCase):
         tracelib.require_tracing(self, tools=())
 
     def traced(self, name, n=1000):
-        r = subprocess.run([DTRACE, "-q", "-s", os.path.join(EXAMPLES, "bytecodevm", name), "-c",
-                            "%s %d" % (VM, n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        outf = trace_file(self)
+        r = subprocess.run([DTRACE, "-q", "-o", outf, "-s",
+                            os.path.join(EXAMPLES, "bytecodevm", name), "-c", "%s %d" % (VM, n)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=120, env=tracelib.untraced_env())
         self.assertEqual(r.returncode, 0, r.stderr)
         m = re.search(r"^result (\d+), (\d+) objects live$", r.stdout, re.M)
         self.assertIsNotNone(m, r.stdout)
         self.assertEqual(int(m.group(1)), sum(i * i + (i + 1) * (i + 1) for i in range(n)))
-        return r.stdout, int(m.group(2))
+        return read(outf), int(m.group(2))
 
     def test_methods(self):
         out, _ = self.traced("methods.d")

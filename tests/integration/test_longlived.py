@@ -36,6 +36,21 @@ def bpf_fds(pid):
     return n
 
 
+# dtrace's first line, once it traces: the test starts then, not after a
+# guess of how long starting takes (a sleep of 1 s)
+BEGIN_LINE = 'BEGIN { printf("dtrace is tracing\\n"); }'
+
+
+def finish(d):
+    """dtrace's exit, then the rest of its output: communicate() would lose
+    what readline() buffered."""
+    d.wait(timeout=60)
+    out, err = d.stdout.read(), d.stderr.read()
+    d.stdout.close()
+    d.stderr.close()
+    return out, err
+
+
 class LongLived(unittest.TestCase):
     def setUp(self):
         tracelib.require_tracing(self, tools=())
@@ -47,10 +62,12 @@ class LongLived(unittest.TestCase):
                                    text=True, env=dict(os.environ, USDT_RUNTIME_DIR=rundir))
             self.assertEqual(app.stdout.readline().strip(), "ready")
             d = subprocess.Popen([DTRACE, "-Z", "-q", "-p", str(app.pid), "-n",
-                                  "soak$target:::tick { @ = count(); @e[epid] = count(); }"],
+                                  "soak$target:::tick { @ = count(); @e[epid] = count(); }",
+                                  "-n", BEGIN_LINE],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             try:
-                time.sleep(1)
+                # the descriptors of a dtrace that has started, not of one starting
+                self.assertEqual(d.stdout.readline(), "dtrace is tracing\n", "dtrace ended")
                 fired, fds = 0, [bpf_fds(d.pid)]
                 for r in range(1, 41):
                     app.stdin.write("round %d 100\n" % r)
@@ -69,7 +86,7 @@ class LongLived(unittest.TestCase):
                         time.sleep(4)
                         fds.append(bpf_fds(d.pid))
                 d.send_signal(signal.SIGINT)
-                out, err = d.communicate(timeout=60)
+                out, err = finish(d)
             finally:
                 if d.poll() is None:
                     d.kill()
@@ -98,14 +115,14 @@ class LongLived(unittest.TestCase):
             app = subprocess.Popen([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    text=True, env=dict(os.environ, USDT_RUNTIME_DIR=rundir))
             self.assertEqual(app.stdout.readline().strip(), "ready")
-            prog = ("BEGIN { s = speculation(); } "
+            prog = ("BEGIN { s = speculation(); printf(\"dtrace is tracing\\n\"); } "
                     "soak$target:::tick { speculate(s); "
                     "printf(\"held %s %s %d\\n\", probemod, probename, arg0); } "
                     "tick-7s { commit(s); } tick-8s { exit(0); }")
             d = subprocess.Popen([DTRACE, "-Z", "-q", "-p", str(app.pid), "-n", prog],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             try:
-                time.sleep(1)
+                self.assertEqual(d.stdout.readline(), "dtrace is tracing\n", "dtrace ended")
                 app.stdin.write("round 1 10\n")
                 app.stdin.flush()
                 while True:
@@ -114,7 +131,7 @@ class LongLived(unittest.TestCase):
                     if words[:2] == ["round", "done"]:
                         break
                     self.assertEqual(words[2], "10", "a provider was not traced")
-                out, err = d.communicate(timeout=60)
+                out, err = finish(d)
             finally:
                 if d.poll() is None:
                     d.kill()

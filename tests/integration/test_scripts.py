@@ -171,14 +171,16 @@ class PostgreSQL(unittest.TestCase):
         db = self.as_pg(self.psql() + ["-c", "SELECT oid FROM pg_database WHERE "
                                              "datname = 'postgres'"]).strip()
         hold = self.runuser(self.psql() + ["-c", "BEGIN; LOCK TABLE pgbench_branches IN ACCESS "
-                                                 "EXCLUSIVE MODE; SELECT pg_sleep(1); COMMIT;"])
+                                                 "EXCLUSIVE MODE; SELECT pg_sleep(2); COMMIT;"])
         read = self.runuser(self.psql() + ["-c", "SELECT count(*) FROM pgbench_branches"])
         cmd = self.sh("lock.sh", "%s &\nsleep 0.4\n%s\nwait\n" % (hold, read))
         out = dtrace(script("postgresql", "lock_waits.d"), "-c", cmd)
         rows = re.findall(r"^\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", out, re.M)
         self.assertEqual(len(rows), 1, out)
         self.assertEqual(rows[0][:4], (db, oid, "1", "1"), out)
-        self.assertGreater(int(rows[0][4]), 300000, out)  # waited the rest of the second
+        # the reader starts 0.4 s after the holder, which holds the lock 2 s:
+        # it waits about 1.6 s, whatever the two psql took to start
+        self.assertGreater(int(rows[0][4]), 300000, out)
         self.assertLess(int(rows[0][4]), 5000000, out)
 
     def test_buffer_reads(self):

@@ -151,14 +151,14 @@ class KernelStacks(unittest.TestCase):
     def test_names_after_exit(self):
         """A process that exits before the aggregation is printed keeps
         the names of its frames (its mappings were read with its tables)."""
-        # it runs 1.2 s: dtrace starts well before it ends (even on a loaded
-        # machine), prints at 3 s, after it ended
-        app = subprocess.Popen([self.loop, "60"])
+        # it runs 3 s: dtrace starts well before it ends (even on a loaded
+        # machine, or built with sanitizers), prints at 5 s, after it ended
+        app = subprocess.Popen([self.loop, "150"])
         try:
             time.sleep(0.1)
             r = self.dtrace("-q", "-n",
                             "syscall::getppid:entry /pid == %d/ { @[ustack()] = count(); } "
-                            "tick-3s { exit(0); }" % app.pid)
+                            "tick-5s { exit(0); }" % app.pid)
             self.assertIsNotNone(app.poll(), "the process ended before the print")
         finally:
             app.kill()

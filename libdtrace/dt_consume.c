@@ -2156,6 +2156,8 @@ static void report_drops(dtrace_hdl_t *dtp, dt_run_t *r)
 		[DT_DROP_SPECUNAVAIL] = { "failed speculation",
 					  " (no speculative buffer available)",
 					  "speculation_unavailable", false },
+		/* the kernel skipped a tick's program (dt_prov_profile.c, entry) */
+		[DT_DROP_TICK] = { "lost tick firing", "", "tick", true },
 	};
 	FILE *fp = r->r_dr.dr_out != NULL ? r->r_dr.dr_out : stdout;
 	size_t nv = (size_t)r->r_ld.ld_ncpus * DT_DROP_NKINDS;

@@ -965,7 +965,7 @@ typedef struct dt_pinfo {
 	uint32_t pi_btf_id;	   /* fbt, tp_btf: the kernel type the program is bound to */
 	int pi_ctxargs;		   /* fbt, tp_btf: the 8-byte arguments of its context */
 	const char *pi_group;	   /* pid: its group (dt_provider.h pv_group): kind and file */
-	uint32_t pi_key;	   /* pid: its key there */
+	uint32_t pi_key;	   /* pid: its key there; tick: its place in dt_ticks */
 } dt_pinfo_t;
 
 /* A block for probes' paths and sites: NULL out of memory. */

@@ -10,8 +10,8 @@
  *     (quantizations: "buckets":[{"min":LO,"max":HI,"count":N}, ...], the
  *     non-empty buckets, null for an open end)
  *   {"type":"drop","kind":"principal"|"aggregation"|"dynamic"|"speculative"|
- *    "speculation_busy"|"speculation_unavailable","count":N[,"cpu":C]}
- *     (principal and aggregation drops are per CPU, the others not)
+ *    "speculation_busy"|"speculation_unavailable"|"tick","count":N[,"cpu":C]}
+ *     (principal, aggregation and tick drops are per CPU, the others not)
  *   {"type":"error","epid":E,"id":ID,"provider":...,"fault":F,"address":A,
  *    "action":N,"offset":O}
  *

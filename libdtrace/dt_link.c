@@ -577,6 +577,11 @@ static int link_program(dtrace_hdl_t *dtp, dt_run_t *r, size_t p, const char *ar
 	}
 	for (int k = 0; k < DT_SUBR_N; k++)
 		lk.lk_sub[k] = dt_frag_label(out);
+	/* a probe's program (not the errno program) starts with its provider's entry code */
+	if (top == &r->r_en.en_ps->ps_prologue && dt_probe_prov(dtp, p)->pv_entry != NULL &&
+	    dt_probe_prov(dtp, p)->pv_entry(dtp, group != NULL ? group->bp_probes : &p,
+					    group != NULL ? group->bp_nprobes : 1, out) != 0)
+		longjmp(lk.lk_jmp, 1);
 	if (group != NULL)
 		group_guard(&lk);
 	link_frag(&lk, top, NULL, false);

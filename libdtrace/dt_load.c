@@ -1232,6 +1232,45 @@ uint64_t dt_load_unwind_fponly(dtrace_hdl_t *dtp, dt_run_t *r)
 	return n;
 }
 
+/*
+ * dt_ticks, when a tick probe is enabled: an element for each tick probe
+ * (its pi_key: its place among them), holding its period and when its
+ * program last ran, from which the program counts firings lost
+ * (dt_prov_profile.c, entry).  Its fd stays -1 when none is enabled.
+ */
+static int tick_map(dtrace_hdl_t *dtp, dt_run_t *r)
+{
+	uint32_t n = 0, key;
+	bool enabled = false;
+	int fd;
+
+	for (uint32_t i = 0; i < r->r_en.en_necbs; i++) {
+		size_t p = r->r_en.en_ecbs[i].e_probe;
+
+		if (p != DT_ECB_FREE && dt_probe_is(dtp, p, DT_PK_TICK))
+			enabled = true;
+	}
+	if (!enabled)
+		return 0;
+	for (size_t p = 0; p < dtp->dt_nprobes; p++)
+		if (dt_probe_is(dtp, p, DT_PK_TICK))
+			dtp->dt_pinfo[p].pi_key = n++;
+	if ((fd = ks_map_create(BPF_MAP_TYPE_ARRAY, "dt_ticks", 4, sizeof(dt_tick_t), n, 0)) < 0)
+		return map_err(dtp, fd, "the BPF maps");
+	r->r_ld.ld_fd[DT_MAP_TICKS] = fd;
+	for (size_t p = 0; p < dtp->dt_nprobes; p++) {
+		dt_tick_t tk = { .tk_period = dtp->dt_pinfo[p].pi_period };
+		int err;
+
+		if (!dt_probe_is(dtp, p, DT_PK_TICK))
+			continue;
+		key = dtp->dt_pinfo[p].pi_key;
+		if ((err = ks_map_update(fd, &key, &tk, BPF_ANY)) != 0)
+			return map_err(dtp, err, "the BPF maps");
+	}
+	return 0;
+}
+
 static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 {
 	const dt_layout_t *ly = &r->r_ld.ld_layout;
@@ -1276,10 +1315,14 @@ static int create_maps(dtrace_hdl_t *dtp, dt_run_t *r)
 				  zero > ps->ps_sousize ? zero : ps->ps_sousize, 1, 0);
 	if (ps->ps_use_ustack && unwind_maps(dtp, r) != 0)
 		return -1;
+	if (tick_map(dtp, r) != 0)
+		return -1;
 	for (int i = 0; i < DT_MAP_NFIXED; i++) {
 		/* the unwind tables: only for a program that walks user stacks */
 		if ((i == DT_MAP_UNW_ROWS || i == DT_MAP_UNW_PROCS || i == DT_MAP_UNW_REQ) &&
 		    !ps->ps_use_ustack)
+			continue;
+		if (i == DT_MAP_TICKS) /* made, or not needed (tick_map) */
 			continue;
 		if (fd[i] >= 0 || (i == DT_MAP_ERRNO && !ps->ps_use_errno) ||
 		    (i == DT_MAP_ZERO && r->r_en.en_naggs == 0 && ps->ps_nsouvars == 0))

@@ -462,7 +462,7 @@ static const char *const region_names[DT_SR_N] = { "rec", "err",   "err2", "this
 static const char *const fixed_maps[DT_MAP_NFIXED] = { "dt_state",     "dt_scratch", "dt_dvars",
 						       "dt_events",    "dt_drops",   "dt_errno",
 						       "dt_zero",      "dt_spec",    "dt_unw_rows",
-						       "dt_unw_procs", "dt_unw_req" };
+						       "dt_unw_procs", "dt_unw_req", "dt_ticks" };
 /* by DT_TOFF_*: named, so that the list cannot fall out of step with the enum */
 static const char *const toff_names[DT_TOFF_N] = {
 	[DT_TOFF_REAL_PARENT] = "task_struct.real_parent",

@@ -57,7 +57,18 @@
 #define DT_DROP_DYN	    2 /* the dynamic variable space was full */
 #define DT_DROP_SPECBUSY    3 /* speculation() failed: a buffer is being committed or discarded */
 #define DT_DROP_SPECUNAVAIL 4 /* speculation() failed: every buffer is active */
-#define DT_DROP_NKINDS	    5
+#define DT_DROP_TICK	    5 /* a tick-N timer fired and its program did not run */
+#define DT_DROP_NKINDS	    6
+
+/*
+ * dt_ticks, an element per tick probe (its pi_key): its period, and when
+ * its program last ran (CLOCK_MONOTONIC ns; 0: not yet), from which the
+ * program finds firings lost (dt_prov_profile.c, entry).
+ */
+typedef struct dt_tick {
+	uint64_t tk_period;
+	uint64_t tk_last;
+} dt_tick_t;
 
 /*
  * Speculations (as illumos dtrace_speculation_state_t, fewer states): slot
@@ -138,6 +149,7 @@ typedef enum dt_mapid {
 	DT_MAP_UNW_ROWS,  /* the unwind tables (bpf/dt_ustack.h), which dt_ustack reads */
 	DT_MAP_UNW_PROCS, /* made only for a program that walks user stacks (ps_use_ustack) */
 	DT_MAP_UNW_REQ,	  /* the walker's requests for tables: tgid -> stacks walked without */
+	DT_MAP_TICKS,	  /* tick probes' firings (dt_tick_t): made when one is enabled */
 	DT_MAP_NFIXED,
 } dt_mapid_t;
 

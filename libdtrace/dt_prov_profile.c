@@ -115,7 +115,9 @@ static int arg(const dt_argreq_t *rq, int i)
 }
 
 /*
- * profile-N: a timer on every online CPU; tick-N: on the first online one.
+ * profile-N: a timer on every online CPU; tick-N: on the first online one
+ * (on a 2-CPU VM the second CPU's timers did not fire while it was idle:
+ * tick-1s there fired after 11 to 235 s, which its lost firings showed).
  * The timers join a group of their CPU, which dtrace_go starts once all
  * are attached: every timer starting on its own costs the kernel a
  * reschedule of all the CPU's others (3,000 timers: 2.3 s of opening
@@ -123,7 +125,8 @@ static int arg(const dt_argreq_t *rq, int i)
  * the kernel throttles a timer that fires 400 times between two of the
  * CPU's scheduler ticks (an idle CPU has none), and with it its whole
  * group (Linux 6.16), so tick-1s in profile-997's group fired up to 2 s
- * late.  cookie: the probe's key in a shared program (0 alone).
+ * late.  cookie: the probe's key in a shared program (0 alone); a tick's
+ * place in dt_ticks, + 1, is in its high half (entry).
  */
 static int attach_cookie(dtrace_hdl_t *dtp, size_t p, int fd, int ncpus, uint64_t cookie,
 			 dt_links_t *links)
@@ -132,6 +135,8 @@ static int attach_cookie(dtrace_hdl_t *dtp, size_t p, int fd, int ncpus, uint64_
 	bool fast = pi->pi_period < 10000000;
 	int link;
 
+	if (pi->pi_kind == DT_PK_TICK) /* its place in dt_ticks, + 1 (entry) */
+		cookie |= ((uint64_t)pi->pi_key + 1) << 32;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		if ((link = ks_attach_timer(fd, cpu, pi->pi_period, dt_timer_group(dtp, cpu, fast),
 					    cookie)) == -ENODEV)
@@ -153,6 +158,100 @@ static int attach(dtrace_hdl_t *dtp, size_t p, const char *argspec, int fd, uint
 	return attach_cookie(dtp, p, fd, ncpus, 0, links);
 }
 
+/* reg = the map (relocated when the program links) */
+static void emit_map(dt_frag_t *o, int reg, dt_mapid_t map)
+{
+	struct bpf_insn i[2] = { KS_LD_MAP_FD(reg, 0) };
+
+	dt_frag_emit(o, i[0]);
+	dt_frag_reloc(o, DT_RL_MAP, map);
+	dt_frag_emit(o, i[1]);
+}
+
+/*
+ * A tick firing whose program did not run is counted lost.  The kernel
+ * skips a perf event's BPF program while its CPU is in another BPF
+ * program or in a bpf(2) map operation (bpf_prog_active: a consumer
+ * reading an aggregation, any process's map update), and says nothing:
+ * a loop of map look-ups on a CPU lost 8% of profile-997hz there.  Each
+ * tick firing that runs counts the periods since the last one that ran
+ * (dt_ticks, at the tick's place in the attach cookie's high half), to
+ * the nearest: more than one are firings lost (DT_DROP_TICK, on its
+ * CPU), while the probes are on (DT_ACTIVITY_ACTIVE: not the consumer's
+ * END and after).  The first counts the periods its timer has run (its
+ * perf event's running time), so that a first firing lost is found too.
+ * A firing late by half a period or more would count one lost; the
+ * kernel's timers keep their period, so a later one is not.
+ */
+static int entry(dtrace_hdl_t *dtp, const size_t *probes, size_t n, dt_frag_t *o)
+{
+	/* the stack: a bpf_perf_event_value (counter, enabled, running), a key */
+	enum { VAL = -40, RUNNING = -24, KEY = -8 };
+	bool tick = false;
+	int out = dt_frag_label(o), store = dt_frag_label(o), count = dt_frag_label(o);
+
+	for (size_t i = 0; i < n && !tick; i++)
+		tick = dt_probe_is(dtp, probes[i], DT_PK_TICK);
+	if (!tick)
+		return 0;
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_6, BPF_REG_1));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_attach_cookie));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_RSH, BPF_REG_0, 32));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), out); /* a profile probe */
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_SUB, BPF_REG_0, 1));
+	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_0, KEY));
+	emit_map(o, BPF_REG_1, DT_MAP_TICKS);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), out);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_7, BPF_REG_0));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_ktime_get_ns));
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_9, BPF_REG_0)); /* now */
+	/* r8 = the time since the last firing that ran, or the timer's running time */
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_7, 8));
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_8, BPF_REG_9));
+	dt_frag_emit(o, KS_ALU64_REG(BPF_SUB, BPF_REG_8, BPF_REG_1));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0), count);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_6));
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, VAL));
+	dt_frag_emit(o, KS_MOV64_IMM(BPF_REG_3, 24));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_perf_prog_read_value));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0), store);
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_8, BPF_REG_10, RUNNING));
+	dt_frag_place(o, count);
+	/* r8 = the periods in it, to the nearest; lost: those past the first */
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_7, 0));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0), store);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_1));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_RSH, BPF_REG_2, 1));
+	dt_frag_emit(o, KS_ALU64_REG(BPF_ADD, BPF_REG_8, BPF_REG_2));
+	dt_frag_emit(o, KS_ALU64_REG(BPF_DIV, BPF_REG_8, BPF_REG_1));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JLE, BPF_REG_8, 1, 0), store);
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_SUB, BPF_REG_8, 1));
+	/* lost while the probes are on only (not the consumer's END and after) */
+	dt_frag_emit(o, KS_ST_MEM(BPF_W, BPF_REG_10, KEY, 0));
+	emit_map(o, BPF_REG_1, DT_MAP_STATE);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), store);
+	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, DT_ST_ACTIVITY));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, DT_ACTIVITY_ACTIVE, 0), store);
+	emit_map(o, BPF_REG_1, DT_MAP_DROPS);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), store);
+	dt_frag_emit(o, KS_ATOMIC_ADD64(BPF_REG_0, BPF_REG_8, DT_DROP_TICK * 8));
+	dt_frag_place(o, store);
+	dt_frag_emit(o, KS_STX_MEM(BPF_DW, BPF_REG_7, BPF_REG_9, 8));
+	dt_frag_place(o, out);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_6));
+	return o->fr_oom ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+}
+
 /*
  * Timers whose clauses are the same share a program (pv_share): each
  * timer's link carries its probe's key as the cookie, which the guard
@@ -165,6 +264,8 @@ static int guard(const dt_argreq_t *rq)
 
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_1, BPF_REG_6));
 	dt_frag_emit(o, KS_CALL(BPF_FUNC_get_attach_cookie));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_LSH, BPF_REG_0, 32)); /* the low half: a tick's high */
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_RSH, BPF_REG_0, 32)); /* half is its place (entry) */
 	return 0;
 }
 
@@ -192,4 +293,5 @@ const dt_provimpl_t dt_prov_profile = {
 	.pv_share = true,
 	.pv_guard = guard,
 	.pv_attach_group = attach_group,
+	.pv_entry = entry,
 };

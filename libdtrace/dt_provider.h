@@ -166,6 +166,13 @@ typedef struct dt_provimpl {
 	 */
 	bool pv_share;
 	/*
+	 * Code that runs first in the program of these n probes (a group's
+	 * probes, or one probe alone), before the guard: the context in r1,
+	 * which it leaves there; r0 and r2-r9 and the stack are its own.
+	 * 0, or -1 with the handle's error.  May be NULL: none.
+	 */
+	int (*pv_entry)(dtrace_hdl_t *, const size_t *probes, size_t n, dt_frag_t *out);
+	/*
 	 * Why this provider has no probes on this system, in one line
 	 * ("kernel functions cannot be traced: loading an fentry program
 	 * failed: Operation not permitted"), or NULL when it can work.  Asked

@@ -523,7 +523,8 @@ typedef struct dtrace_dropdata {
 	size_t dtdda_size;	/* sizeof(dtrace_dropdata_t) of the library */
 	int dtdda_cpu;		/* the CPU, or -1 for all of them */
 	const char *dtdda_kind; /* "principal", "aggregation", "dynamic", "speculative",
-				   "speculation_busy", "speculation_unavailable", or
+				   "speculation_busy", "speculation_unavailable", "tick"
+				   (tick-N firings whose program the kernel skipped), or
 				   "fponly" (user stacks unwound by frame pointers alone) */
 	uint64_t dtdda_drops;	/* how many since the last report */
 	const char *dtdda_msg;	/* "N drops on CPU M", as dtrace(1) prints it */

@@ -116,11 +116,17 @@ static void test_plan_and_link(void)
 	free(text);
 	dt_frag_free(&fr);
 
-	/* a probe alone keeps its one-probe program: no guard */
+	/*
+	 * a probe alone keeps its one-probe program: no guard; a tick's
+	 * starts with the count of its lost firings (its place in dt_ticks
+	 * from the attach cookie, its timer's running time: entry)
+	 */
 	memset(&fr, 0, sizeof(fr));
 	CHECK_INT(dt_link_probe(dtp, r, tick->bp_probe, NULL, &fr), 0);
 	text = dis(&fr);
-	CHECK(strncmp(text, "   0: r6 = r1\n   1: *(u32 *)(r10 -8) = 0\n", 41) == 0);
+	CHECK(strncmp(text, "   0: r6 = r1\n   1: call get_attach_cookie", 42) == 0);
+	CHECK(strstr(text, "call perf_prog_read_value") != NULL);
+	CHECK(strstr(text, "*(u32 *)(r10 -8) = 0\n") != NULL);
 	CHECK(strstr(text, "r1 &= 2\n") == NULL);
 	CHECK(strstr(text, " = 1801677172\n") != NULL); /* "tick": probename, a constant */
 	free(text);

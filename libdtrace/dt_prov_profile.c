@@ -168,6 +168,19 @@ static void emit_map(dt_frag_t *o, int reg, dt_mapid_t map)
 	dt_frag_emit(o, i[1]);
 }
 
+/* the stack: a bpf_perf_event_value (counter, enabled, running), a key */
+enum { VAL = -40, RUNNING = -24, KEY = -8 };
+
+/* r0 = the element of map at the u32 key on the stack, or a jump to fail */
+static void lookup(dt_frag_t *o, dt_mapid_t map, int fail)
+{
+	emit_map(o, BPF_REG_1, map);
+	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
+	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY));
+	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
+	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), fail);
+}
+
 /*
  * A tick firing whose program did not run is counted lost.  The kernel
  * skips a perf event's BPF program while its CPU is in another BPF
@@ -185,8 +198,6 @@ static void emit_map(dt_frag_t *o, int reg, dt_mapid_t map)
  */
 static int entry(dtrace_hdl_t *dtp, const size_t *probes, size_t n, dt_frag_t *o)
 {
-	/* the stack: a bpf_perf_event_value (counter, enabled, running), a key */
-	enum { VAL = -40, RUNNING = -24, KEY = -8 };
 	bool tick = false;
 	int out = dt_frag_label(o), store = dt_frag_label(o), count = dt_frag_label(o);
 
@@ -200,11 +211,7 @@ static int entry(dtrace_hdl_t *dtp, const size_t *probes, size_t n, dt_frag_t *o
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), out); /* a profile probe */
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_SUB, BPF_REG_0, 1));
 	dt_frag_emit(o, KS_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_0, KEY));
-	emit_map(o, BPF_REG_1, DT_MAP_TICKS);
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY));
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), out);
+	lookup(o, DT_MAP_TICKS, out);
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_7, BPF_REG_0));
 	dt_frag_emit(o, KS_CALL(BPF_FUNC_ktime_get_ns));
 	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_9, BPF_REG_0)); /* now */
@@ -232,18 +239,10 @@ static int entry(dtrace_hdl_t *dtp, const size_t *probes, size_t n, dt_frag_t *o
 	dt_frag_emit(o, KS_ALU64_IMM(BPF_SUB, BPF_REG_8, 1));
 	/* lost while the probes are on only (not the consumer's END and after) */
 	dt_frag_emit(o, KS_ST_MEM(BPF_W, BPF_REG_10, KEY, 0));
-	emit_map(o, BPF_REG_1, DT_MAP_STATE);
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY));
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), store);
+	lookup(o, DT_MAP_STATE, store);
 	dt_frag_emit(o, KS_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, DT_ST_ACTIVITY));
 	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JNE, BPF_REG_0, DT_ACTIVITY_ACTIVE, 0), store);
-	emit_map(o, BPF_REG_1, DT_MAP_DROPS);
-	dt_frag_emit(o, KS_MOV64_REG(BPF_REG_2, BPF_REG_10));
-	dt_frag_emit(o, KS_ALU64_IMM(BPF_ADD, BPF_REG_2, KEY));
-	dt_frag_emit(o, KS_CALL(BPF_FUNC_map_lookup_elem));
-	dt_frag_emit_to(o, KS_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0), store);
+	lookup(o, DT_MAP_DROPS, store);
 	dt_frag_emit(o, KS_ATOMIC_ADD64(BPF_REG_0, BPF_REG_8, DT_DROP_TICK * 8));
 	dt_frag_place(o, store);
 	dt_frag_emit(o, KS_STX_MEM(BPF_DW, BPF_REG_7, BPF_REG_9, 8));

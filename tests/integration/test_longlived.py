@@ -41,16 +41,6 @@ def bpf_fds(pid):
 BEGIN_LINE = 'BEGIN { printf("dtrace is tracing\\n"); }'
 
 
-def finish(d):
-    """dtrace's exit, then the rest of its output: communicate() would lose
-    what readline() buffered."""
-    d.wait(timeout=60)
-    out, err = d.stdout.read(), d.stderr.read()
-    d.stdout.close()
-    d.stderr.close()
-    return out, err
-
-
 class LongLived(unittest.TestCase):
     def setUp(self):
         tracelib.require_tracing(self, tools=())
@@ -86,7 +76,7 @@ class LongLived(unittest.TestCase):
                         time.sleep(4)
                         fds.append(bpf_fds(d.pid))
                 d.send_signal(signal.SIGINT)
-                out, err = finish(d)
+                out, err = tracelib.finish(d)
             finally:
                 if d.poll() is None:
                     d.kill()
@@ -131,7 +121,7 @@ class LongLived(unittest.TestCase):
                     if words[:2] == ["round", "done"]:
                         break
                     self.assertEqual(words[2], "10", "a provider was not traced")
-                out, err = finish(d)
+                out, err = tracelib.finish(d)
             finally:
                 if d.poll() is None:
                     d.kill()

@@ -326,11 +326,7 @@ class Startup(unittest.TestCase):
                 except OSError:
                     pass
         finally:
-            p.wait(timeout=60)
-        # what readline buffered is lost to communicate(): read the pipes
-        out, err = p.stdout.read(), p.stderr.read()
-        p.stdout.close()
-        p.stderr.close()
+            out, err = tracelib.finish(p)
         self.assertEqual(p.returncode, 0, err)
         # tick-100ms's and profile-300hz's (their clauses differ), tick-101ms and
         # profile-301hz's ..., tick-1s's

@@ -263,6 +263,16 @@ def wait_for_line(proc, want, timeout=10):
     raise AssertionError("did not see %r; saw %r" % (want, seen))
 
 
+def finish(proc, timeout=60):
+    """Wait for proc, then read the rest of its stdout and stderr: after a
+    readline() from them, communicate() would lose what it buffered."""
+    proc.wait(timeout=timeout)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdout.close()
+    proc.stderr.close()
+    return out, err
+
+
 def untraced_env():
     """The environment for a dtrace run under strace: LeakSanitizer (the
     sanitizer build) cannot work under ptrace, and says so with status 1."""
